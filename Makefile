@@ -1,0 +1,81 @@
+# robots-audit build.  `make` builds build/robots-audit; `make test` builds
+# everything and runs every test.  Both install their Debian prerequisites
+# first (scripts/deps.sh; a no-op when present).
+
+CC       ?= cc
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wpointer-arith
+BASE     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -Icommon
+OPT      ?= -O2
+CFLAGS   ?= -g
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer
+B        := build
+DEPS     := scripts/deps.sh
+
+CORE_SRCS := $(sort $(wildcard common/*.c))
+CLI_SRCS  := $(sort $(wildcard cli/*.c))
+TEST_SRCS := $(sort $(wildcard tests/test_*.c))
+TEST_AUX  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
+CLI_LIBS  := -lz -lm
+
+CORE_OBJS     := $(CORE_SRCS:%.c=$(B)/obj/%.o)
+CORE_SAN_OBJS := $(CORE_SRCS:%.c=$(B)/san/%.o)
+CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/obj/%.o)
+TESTS_SAN     := $(TEST_SRCS:tests/%.c=$(B)/tests/san/%)
+TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
+
+.PHONY: all deps test unit-test valgrind-test prove-test bench clean
+.DELETE_ON_ERROR:
+
+all: deps $(B)/robots-audit
+
+deps:
+	@$(DEPS) build
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) $(OPT) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -O1 $(CFLAGS) $(SAN) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/libra.a: $(CORE_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/robots-audit: $(CLI_OBJS) $(B)/libra.a
+	$(CC) $(OPT) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS)
+
+$(B)/tests/san/%: tests/%.c $(TEST_AUX) $(CORE_SAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Itests -O1 $(CFLAGS) $(SAN) -o $@ $< $(TEST_AUX) \
+	    $(CORE_SAN_OBJS) -lcmocka $(CLI_LIBS)
+
+$(B)/tests/plain/%: tests/%.c $(TEST_AUX) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -o $@ $< $(TEST_AUX) \
+	    $(CORE_OBJS) -lcmocka $(CLI_LIBS)
+
+# Every unit test under ASan+UBSan, then once more under valgrind.
+unit-test: $(TESTS_SAN) $(B)/robots-audit
+	@tests/run-unit.sh san $(TESTS_SAN)
+
+valgrind-test: $(TESTS_PLAIN) $(B)/robots-audit
+	@tests/run-unit.sh valgrind $(TESTS_PLAIN)
+
+prove-test: $(B)/robots-audit
+	@if ls t/*.t >/dev/null 2>&1; then prove -I t/lib t/; fi
+
+test:
+	@$(DEPS) test
+	@$(MAKE) --no-print-directory unit-test valgrind-test prove-test
+
+bench: all
+	@$(DEPS) bench
+	@bench/run.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,46 @@
+/* robots-audit command line: shared helpers and the command table. */
+#ifndef RA_CLI_H
+#define RA_CLI_H
+
+#include <stdio.h>
+
+#include "ra_core.h"
+#include "ra_buf.h"
+
+#define RA_EXIT_OK       0   /* all allowed / no error finding */
+#define RA_EXIT_FOUND    1   /* something disallowed / error findings */
+#define RA_EXIT_USAGE    2   /* usage or input error */
+
+/* Inputs larger than this are refused: 64 MiB is far past anything a
+ * crawler reads (500 KiB) and still bounded. */
+#define RA_CLI_MAX_INPUT  (64u * 1024 * 1024)
+
+typedef struct {
+    const char  *name;
+    int        (*run)(int argc, char **argv);
+    const char  *summary;
+} ra_cli_command_t;
+
+int ra_cmd_check(int argc, char **argv);
+int ra_cmd_lint(int argc, char **argv);
+int ra_cmd_identify(int argc, char **argv);
+int ra_cmd_logs(int argc, char **argv);
+int ra_cmd_whatif(int argc, char **argv);
+
+/* "robots-audit CMD: message" on stderr; returns RA_EXIT_USAGE. */
+int ra_cli_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Reads a regular file or "-" (stdin) whole, up to RA_CLI_MAX_INPUT.
+ * Prints a clear message and returns -1 on a missing, unreadable or
+ * oversized file or a directory.  Free out->data with free(). */
+int ra_cli_read_file(const char *cmd, const char *path, ra_str_t *out);
+
+/* Writes b to f; returns 0, or -1 (message printed) on failure. */
+int ra_cli_write(const char *cmd, FILE *f, ra_buf_t *b);
+
+/* Reads one line (without its end) from f into a growing buffer; returns
+ * the line length or -1 at end of input. */
+long ra_cli_getline(FILE *f, char **line, size_t *cap);
+
+#endif

@@ -1,0 +1,63 @@
+#include <stdlib.h>
+
+#include "ra_core.h"
+
+static void *
+ra_malloc_alloc(void *ctx, size_t size)
+{
+    (void) ctx;
+    return malloc(size);
+}
+
+static void
+ra_malloc_free(void *ctx, void *p)
+{
+    (void) ctx;
+    free(p);
+}
+
+const ra_alloc_t  ra_malloc_allocator = { ra_malloc_alloc, ra_malloc_free, NULL };
+
+int
+ra_strcaseeq(ra_str_t a, ra_str_t b)
+{
+    size_t  i;
+
+    if (a.len != b.len) {
+        return 0;
+    }
+    for (i = 0; i < a.len; i++) {
+        if (ra_lower(a.data[i]) != ra_lower(b.data[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int
+ra_startswith_ci(ra_str_t s, const char *prefix)
+{
+    size_t  i;
+
+    for (i = 0; prefix[i] != '\0'; i++) {
+        if (i == s.len
+            || ra_lower(s.data[i]) != ra_lower((unsigned char) prefix[i]))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int
+ra_hexval(int c)
+{
+    if (ra_isdigit(c)) {
+        return c - '0';
+    }
+    c |= 0x20;
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    return -1;
+}

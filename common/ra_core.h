@@ -1,0 +1,80 @@
+/*
+ * robots-audit core: shared conventions.
+ *
+ * Every public symbol of the core starts with "ra_" (types "ra_*_t", macros
+ * "RA_*"): nginx loads modules RTLD_GLOBAL, so one prefix keeps us out of
+ * everybody else's namespace.
+ *
+ * Inputs and outputs are (length, pointer) spans, never NUL-terminated
+ * strings.  Memory comes from a caller-supplied allocator; the core never
+ * keeps mutable globals.  Return codes: RA_OK (0) or a small negative RA_E*.
+ */
+#ifndef RA_CORE_H
+#define RA_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RA_OK        0
+#define RA_ERROR    -1   /* malformed input or internal failure */
+#define RA_ENOMEM   -2   /* the allocator returned NULL */
+#define RA_EAGAIN   -3   /* need more input */
+#define RA_ELIMIT   -4   /* a documented bound was reached */
+
+/* Shaped like ngx_str_t so that glue conversion is a field copy. */
+typedef struct {
+    size_t                len;
+    const unsigned char  *data;
+} ra_str_t;
+
+#define ra_string(s)     { sizeof(s) - 1, (const unsigned char *) (s) }
+#define ra_null_string   { 0, NULL }
+
+static inline ra_str_t
+ra_str(const void *data, size_t len)
+{
+    ra_str_t s = { len, (const unsigned char *) data };
+    return s;
+}
+
+/*
+ * The caller's memory.  alloc() returns memory aligned for any object or
+ * NULL.  free() is optional (NULL for pools and arenas): the core never
+ * relies on it to bound memory, only to return large scratch buffers early.
+ */
+typedef struct {
+    void  *(*alloc)(void *ctx, size_t size);
+    void   (*free)(void *ctx, void *p);
+    void    *ctx;
+} ra_alloc_t;
+
+static inline void *
+ra_alloc(const ra_alloc_t *a, size_t size)
+{
+    return a->alloc(a->ctx, size ? size : 1);
+}
+
+static inline void
+ra_free(const ra_alloc_t *a, void *p)
+{
+    if (a->free != NULL && p != NULL) {
+        a->free(a->ctx, p);
+    }
+}
+
+/* malloc()/free() based allocator for the CLI and tests. */
+extern const ra_alloc_t  ra_malloc_allocator;
+
+/* ASCII helpers: locale-independent, safe on any byte. */
+#define ra_lower(c)    (((c) >= 'A' && (c) <= 'Z') ? (c) | 0x20 : (c))
+#define ra_isalpha(c)  ((unsigned) (((c) | 0x20) - 'a') < 26)
+#define ra_isdigit(c)  ((unsigned) ((c) - '0') < 10)
+#define ra_isxdigit(c) (ra_isdigit(c) || (unsigned) (((c) | 0x20) - 'a') < 6)
+/* C isspace() in the "C" locale: SP, HT, LF, VT, FF, CR. */
+#define ra_isspace(c)  ((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
+
+int ra_strcaseeq(ra_str_t a, ra_str_t b);
+int ra_startswith_ci(ra_str_t s, const char *prefix);
+int ra_hexval(int c);
+
+#endif /* RA_CORE_H */

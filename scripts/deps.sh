@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs the Debian packages a make target needs; a no-op when they are
+# all present.  Usage: scripts/deps.sh build|test|bench|demo
+set -eu
+
+pkgs="build-essential pkg-config zlib1g-dev"
+case "${1:-build}" in
+build) ;;
+test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev" ;;
+bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk" ;;
+demo)  pkgs="$pkgs nginx nginx-dev perl" ;;
+fuzz)  pkgs="$pkgs clang libclang-rt-14-dev" ;;
+*) echo "deps.sh: unknown target '$1'" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $pkgs; do
+    st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    case "$st" in
+    *"install ok installed"*) ;;
+    *) missing="$missing $p" ;;
+    esac
+done
+[ -z "$missing" ] && exit 0
+
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null || { echo "deps.sh: need root or sudo to install:$missing" >&2; exit 1; }
+    sudo="sudo"
+fi
+echo "deps.sh: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,42 @@
+/* Helpers shared by the unit tests (cmocka). */
+#ifndef RA_TEST_H
+#define RA_TEST_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "ra_core.h"
+
+/* An allocator that counts what it hands out and frees it all at once:
+ * the arena a module's pool would be. */
+typedef struct ra_test_arena_s ra_test_arena_t;
+
+ra_test_arena_t *ra_test_arena_new(void);
+const ra_alloc_t *ra_test_arena_alloc(ra_test_arena_t *a);
+size_t ra_test_arena_bytes(ra_test_arena_t *a);
+void ra_test_arena_free(ra_test_arena_t *a);
+
+/* Copies s to a heap block of exactly its length, so ASan catches any read
+ * past the end of a span (the guard-page idea of picohttpparser's tests). */
+ra_str_t ra_test_exact(const void *s, size_t len);
+#define RA_TEST_STR(lit)  ra_test_exact(lit, sizeof(lit) - 1)
+void ra_test_exact_free(ra_str_t s);
+
+/* ../shared/data (or $RA_SHARED_DATA) as a path, or NULL when absent. */
+const char *ra_test_shared(void);
+/* Reads a whole file; returns 0 on success (free data with free()). */
+int ra_test_read_file(const char *path, ra_str_t *out);
+
+/* Skips the current test with a message when shared data is absent. */
+#define RA_TEST_NEED_SHARED()                                               \
+    do {                                                                    \
+        if (ra_test_shared() == NULL) {                                     \
+            print_message("skip: ../shared/data not present\n");           \
+            skip();                                                         \
+        }                                                                   \
+    } while (0)
+
+#endif
