@@ -67,6 +67,7 @@ extern const ra_alloc_t  ra_malloc_allocator;
 
 /* ASCII helpers: locale-independent, safe on any byte. */
 #define ra_lower(c)    (((c) >= 'A' && (c) <= 'Z') ? (c) | 0x20 : (c))
+#define ra_upper(c)    (((c) >= 'a' && (c) <= 'z') ? (c) & ~0x20 : (c))
 #define ra_isalpha(c)  ((unsigned) (((c) | 0x20) - 'a') < 26)
 #define ra_isdigit(c)  ((unsigned) ((c) - '0') < 10)
 #define ra_isxdigit(c) (ra_isdigit(c) || (unsigned) (((c) | 0x20) - 'a') < 6)

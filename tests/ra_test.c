@@ -135,3 +135,174 @@ ra_test_read_file(const char *path, ra_str_t *out)
     *out = ra_str(buf, (size_t) n);
     return 0;
 }
+
+static const char *
+ra_test_json_skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+        p++;
+    }
+    return p;
+}
+
+static void
+ra_test_put_utf8(unsigned char **d, unsigned cp)
+{
+    unsigned char  *o = *d;
+
+    if (cp < 0x80) {
+        *o++ = (unsigned char) cp;
+    } else if (cp < 0x800) {
+        *o++ = (unsigned char) (0xc0 | cp >> 6);
+        *o++ = (unsigned char) (0x80 | (cp & 0x3f));
+    } else if (cp < 0x10000) {
+        *o++ = (unsigned char) (0xe0 | cp >> 12);
+        *o++ = (unsigned char) (0x80 | ((cp >> 6) & 0x3f));
+        *o++ = (unsigned char) (0x80 | (cp & 0x3f));
+    } else {
+        *o++ = (unsigned char) (0xf0 | cp >> 18);
+        *o++ = (unsigned char) (0x80 | ((cp >> 12) & 0x3f));
+        *o++ = (unsigned char) (0x80 | ((cp >> 6) & 0x3f));
+        *o++ = (unsigned char) (0x80 | (cp & 0x3f));
+    }
+    *d = o;
+}
+
+/* Parses the JSON string at p (at its opening quote); returns the byte
+ * after the closing quote or NULL.  out gets the decoded bytes. */
+static const char *
+ra_test_json_string(const char *p, unsigned char *out, size_t *len)
+{
+    unsigned        cp, lo;
+    unsigned char  *d = out;
+
+    if (*p++ != '"') {
+        return NULL;
+    }
+    while (*p != '"') {
+        if (*p == '\0') {
+            return NULL;
+        }
+        if (*p != '\\') {
+            if (d) *d++ = (unsigned char) *p;
+            p++;
+            continue;
+        }
+        p++;
+        switch (*p) {
+        case 'n': cp = '\n'; break;
+        case 't': cp = '\t'; break;
+        case 'r': cp = '\r'; break;
+        case 'b': cp = '\b'; break;
+        case 'f': cp = '\f'; break;
+        case 'u':
+            if (sscanf(p + 1, "%4x", &cp) != 1) {
+                return NULL;
+            }
+            p += 4;
+            if (cp >= 0xd800 && cp < 0xdc00 && p[1] == '\\' && p[2] == 'u'
+                && sscanf(p + 3, "%4x", &lo) == 1)
+            {
+                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+                p += 6;
+            }
+            break;
+        default: cp = (unsigned char) *p;
+        }
+        if (d) ra_test_put_utf8(&d, cp);
+        p++;
+    }
+    if (d) *d = '\0';
+    if (len) *len = d ? (size_t) (d - out) : 0;
+    return p + 1;
+}
+
+int
+ra_test_json_get(const char *obj, const char *key, char **out, size_t *len)
+{
+    const char     *p = ra_test_json_skip_ws(obj), *q;
+    unsigned char  *kbuf;
+    size_t          klen, n;
+    int             depth;
+
+    if (*p++ != '{') {
+        return -1;
+    }
+    kbuf = malloc(strlen(obj) + 1);
+    assert_non_null(kbuf);
+    for ( ;; ) {
+        p = ra_test_json_skip_ws(p);
+        if (*p == '}' || *p == '\0') {
+            break;
+        }
+        p = ra_test_json_string(p, kbuf, &klen);
+        if (p == NULL) break;
+        p = ra_test_json_skip_ws(p);
+        if (*p++ != ':') break;
+        p = ra_test_json_skip_ws(p);
+        if (klen == strlen(key) && memcmp(kbuf, key, klen) == 0) {
+            free(kbuf);
+            *out = malloc(strlen(p) + 1);
+            assert_non_null(*out);
+            if (*p == '"') {
+                return ra_test_json_string(p, (unsigned char *) *out, len)
+                       ? 0 : -1;
+            }
+            for (q = p; *q && *q != ',' && *q != '}' && *q != ' '; q++) { }
+            n = (size_t) (q - p);
+            memcpy(*out, p, n);
+            (*out)[n] = '\0';
+            if (len) *len = n;
+            return 0;
+        }
+        /* skip the value */
+        if (*p == '"') {
+            p = ra_test_json_string(p, NULL, NULL);
+            if (p == NULL) break;
+        } else {
+            depth = 0;
+            while (*p && (depth > 0 || (*p != ',' && *p != '}'))) {
+                if (*p == '"') { p = ra_test_json_string(p, NULL, NULL); if (!p) goto done; continue; }
+                if (*p == '{' || *p == '[') depth++;
+                if (*p == '}' || *p == ']') depth--;
+                p++;
+            }
+        }
+        p = ra_test_json_skip_ws(p);
+        if (*p == ',') p++;
+    }
+done:
+    free(kbuf);
+    return -1;
+}
+
+int
+ra_test_base64(const char *in, unsigned char **out, size_t *len)
+{
+    static const char  tab[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const char        *c;
+    unsigned           acc = 0;
+    int                bits = 0;
+    size_t             n = 0;
+    unsigned char     *d;
+
+    d = malloc(strlen(in) + 1);
+    assert_non_null(d);
+    for ( ; *in && *in != '='; in++) {
+        c = strchr(tab, *in);
+        if (c == NULL) {
+            free(d);
+            return -1;
+        }
+        acc = acc << 6 | (unsigned) (c - tab);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            d[n++] = (unsigned char) (acc >> bits);
+        }
+    }
+    *out = d;
+    *len = n;
+    return 0;
+}

@@ -39,4 +39,13 @@ int ra_test_read_file(const char *path, ra_str_t *out);
         }                                                                   \
     } while (0)
 
+
+
+/* Minimal readers for test data: the value of "key" in a flat JSON object
+ * (strings unescaped to UTF-8, true/false/null as text); 0 when found.
+ * *out is malloc()ed. */
+int ra_test_json_get(const char *obj, const char *key, char **out,
+    size_t *len);
+/* Base64 (RFC 4648) into a malloc()ed buffer; 0 on success. */
+int ra_test_base64(const char *in, unsigned char **out, size_t *len);
 #endif

@@ -1,0 +1,1186 @@
+/*
+ * Compiled robots.txt rule sets.
+ *
+ * Compilation parses the body twice: once to count, once to fill exactly
+ * sized arrays.  Every group gets an index per mode: its patterns sorted by
+ * priority, and a byte trie over their literal prefixes (the bytes before
+ * the first '*' or final '$').  Matching walks the path down the trie; the
+ * patterns hanging on the nodes it passes are the only candidates, and the
+ * priority order lets it stop as soon as no candidate can win.
+ *
+ * A token named in several groups gets a merged index, within a budget
+ * (RA_MERGE_BUDGET); past it, its groups' indexes are searched one by one,
+ * which gives the same answer more slowly, so that no file can make the
+ * rule set grow faster than the file itself.
+ */
+#define _GNU_SOURCE             /* memmem(): glibc's is linear (two-way) */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_pool.h"
+#include "ra_rules.h"
+
+#define RA_NONE           UINT32_MAX
+/* merged indexes may hold this many pattern references beyond the file's */
+#define RA_MERGE_BUDGET(nrules)  (4 * (size_t) (nrules) + 4096)
+/* Crawl-delay values are clamped to a day */
+#define RA_CRAWL_DELAY_MAX_MS    86400000
+
+typedef struct {
+    uint32_t        line;
+    uint32_t        group;
+    ra_rule_type_e  type;
+    ra_str_t        value;              /* as written */
+    ra_str_t        norm[RA_MODES];     /* normalised pattern */
+    ra_str_t        index_html[RA_MODES]; /* "dir/$" for ".../index.htm*" */
+} ra_rule_t;
+
+typedef struct {
+    uint32_t  first_rule;
+    uint32_t  nrules;
+    int32_t   crawl_delay_ms;
+    unsigned  global:1;
+} ra_group_t;
+
+typedef struct {
+    const unsigned char  *pat;
+    uint32_t              len;          /* priority */
+    uint32_t              lit;          /* literal prefix */
+    uint32_t              rule;
+    uint8_t               type;
+    uint8_t               simple;       /* no '*' and no final '$' */
+} ra_pat_t;
+
+typedef struct {
+    uint32_t  edges;
+    uint32_t  nedges;
+    uint32_t  pats;
+    uint32_t  npats;
+} ra_node_t;
+
+typedef struct {
+    uint32_t       node;
+    unsigned char  byte;
+} ra_edge_t;
+
+typedef struct {
+    ra_pat_t   *pats;
+    uint32_t    npats;
+    ra_node_t  *nodes;
+    ra_edge_t  *edges;
+    uint32_t   *node_pats;
+} ra_index_t;
+
+/* The groups that apply to one agent, as indexes to search. */
+typedef struct {
+    uint32_t  refs;         /* first entry in rules->refs */
+    uint32_t  nrefs;
+    int32_t   crawl_delay_ms;
+} ra_set_t;
+
+typedef struct {
+    ra_str_t  token;        /* lower case, in the pool */
+    uint32_t  hash;
+    uint32_t  set;          /* RA_NONE: empty slot */
+} ra_tok_t;
+
+typedef struct {
+    ra_str_t  token;
+    uint32_t  group;
+} ra_ua_t;
+
+struct ra_rules_s {
+    ra_pool_t          pool;
+    ra_rule_t         *rules;
+    uint32_t           nrules;
+    ra_group_t        *groups;
+    uint32_t           ngroups;
+    ra_index_t        *index[RA_MODES];
+    uint32_t           nindex;
+    ra_set_t          *sets;
+    uint32_t           nsets;
+    uint32_t          *refs;
+    uint32_t           nrefs;
+    ra_tok_t          *toks;
+    uint32_t           tok_mask;
+    uint32_t           ntoks;
+    uint32_t           global_set;      /* RA_NONE: no "*" group */
+    uint32_t           sitemaps;
+};
+
+/* pass state */
+typedef struct {
+    ra_rules_t  *rs;
+    int          fill;
+    int32_t      group;
+    int          group_has_rule;
+    uint32_t     nrules;
+    uint32_t     ngroups;
+    uint32_t     nua;
+    ra_ua_t     *ua;
+    int          failed;
+} ra_compile_t;
+
+static const char  ra_hexdigits[] = "0123456789ABCDEF";
+
+
+/* ---- normalisation ---------------------------------------------------- */
+
+/* RFC 3986 unreserved: ALPHA DIGIT - . _ ~ */
+static int
+ra_unreserved(int c)
+{
+    return ra_isalpha(c) || ra_isdigit(c) || c == '-' || c == '.' || c == '_'
+           || c == '~';
+}
+
+/* Bytes that never stand raw in a URI: controls, space, non-ASCII and
+ * " < > \ ^ ` { | } #.  '%' is handled by the caller. */
+static int
+ra_uri_unsafe(int c)
+{
+    return c <= 0x20 || c >= 0x7f || c == '"' || c == '<' || c == '>'
+           || c == '\\' || c == '^' || c == '`' || c == '{' || c == '|'
+           || c == '}' || c == '#';
+}
+
+static unsigned char *
+ra_put_escape(unsigned char *d, int c)
+{
+    *d++ = '%';
+    *d++ = (unsigned char) ra_hexdigits[(c >> 4) & 0xf];
+    *d++ = (unsigned char) ra_hexdigits[c & 0xf];
+    return d;
+}
+
+/*
+ * google/robotstxt MaybeEscapePattern(): %xx escapes upper-cased, bytes
+ * >= 0x80 %-encoded, nothing else touched.  dst holds 3 * len bytes.
+ */
+static size_t
+ra_norm_google(ra_str_t s, unsigned char *dst)
+{
+    size_t          i;
+    unsigned char  *d = dst;
+
+    for (i = 0; i < s.len; i++) {
+        if (s.data[i] == '%' && i + 2 < s.len && ra_isxdigit(s.data[i + 1])
+            && ra_isxdigit(s.data[i + 2]))
+        {
+            *d++ = '%';
+            *d++ = (unsigned char) ra_upper(s.data[i + 1]);
+            *d++ = (unsigned char) ra_upper(s.data[i + 2]);
+            i += 2;
+        } else if (s.data[i] & 0x80) {
+            d = ra_put_escape(d, s.data[i]);
+        } else {
+            *d++ = s.data[i];
+        }
+    }
+    return (size_t) (d - dst);
+}
+
+/*
+ * RFC 9309 2.2.2 canonical form, for rules (url == 0) and request paths
+ * (url == 1): %-escapes of unreserved bytes are decoded, other escapes
+ * upper-cased, bytes that may not stand raw in a URI (and a '%' that starts
+ * no escape) are encoded.  In a rule '*' and a final '$' keep their
+ * meaning and any other '$' is a literal; in a URL both are literals, so
+ * they are encoded to meet a rule's %2A / %24.  dst holds 3 * len bytes.
+ */
+static size_t
+ra_norm_rfc(ra_str_t s, unsigned char *dst, int url)
+{
+    int             c, v;
+    size_t          i;
+    unsigned char  *d = dst;
+
+    for (i = 0; i < s.len; i++) {
+        c = s.data[i];
+        if (c == '%' && i + 2 < s.len && ra_isxdigit(s.data[i + 1])
+            && ra_isxdigit(s.data[i + 2]))
+        {
+            v = ra_hexval(s.data[i + 1]) << 4 | ra_hexval(s.data[i + 2]);
+            if (ra_unreserved(v)) {
+                *d++ = (unsigned char) v;
+            } else {
+                d = ra_put_escape(d, v);
+            }
+            i += 2;
+        } else if (c == '%' || ra_uri_unsafe(c)
+                   || (url && (c == '*' || c == '$'))
+                   || (!url && c == '$' && i + 1 < s.len))
+        {
+            d = ra_put_escape(d, c);
+        } else {
+            *d++ = (unsigned char) c;
+        }
+    }
+    return (size_t) (d - dst);
+}
+
+
+/* ---- wildcard matching ------------------------------------------------ */
+
+/*
+ * Does pattern pat match path from byte pos on, as a prefix match ('*'
+ * any run, final '$' anchors the end)?  Segments between stars are found
+ * greedily, each at its leftmost place after the previous one, which is
+ * optimal for star-separated literals; memmem is linear, so the cost is
+ * O(path + pattern) whatever the pattern.
+ */
+static int
+ra_wild(const unsigned char *path, size_t plen, size_t pos,
+    const unsigned char *pat, size_t patlen)
+{
+    int                   anchored;
+    size_t                seg;
+    const unsigned char  *star, *found;
+
+    anchored = patlen > 0 && pat[patlen - 1] == '$';
+    if (anchored) {
+        patlen--;
+    }
+
+    /* the segment before the first star is anchored at pos */
+    star = memchr(pat, '*', patlen);
+    seg = star ? (size_t) (star - pat) : patlen;
+    if (seg > plen - pos || memcmp(path + pos, pat, seg) != 0) {
+        return 0;
+    }
+    pos += seg;
+    if (star == NULL) {
+        return !anchored || pos == plen;
+    }
+
+    for ( ;; ) {
+        pat = star + 1;
+        patlen -= seg + 1;
+        star = memchr(pat, '*', patlen);
+        seg = star ? (size_t) (star - pat) : patlen;
+
+        if (star == NULL && anchored) {
+            /* the last segment must end the path */
+            return seg <= plen - pos
+                   && memcmp(path + plen - seg, pat, seg) == 0;
+        }
+        if (seg) {
+            found = memmem(path + pos, plen - pos, pat, seg);
+            if (found == NULL) {
+                return 0;
+            }
+            pos = (size_t) (found - path) + seg;
+        }
+        if (star == NULL) {
+            return 1;
+        }
+    }
+}
+
+
+/* ---- compilation: pass handler ---------------------------------------- */
+
+static int32_t
+ra_parse_crawl_delay(ra_str_t v)
+{
+    size_t    i = 0;
+    uint64_t  ms = 0, frac = 100;
+
+    if (v.len == 0 || !ra_isdigit(v.data[0])) {
+        return -1;
+    }
+    for ( /* void */ ; i < v.len && ra_isdigit(v.data[i]); i++) {
+        ms = ms * 10 + (uint64_t) (v.data[i] - '0') * 1000;
+        if (ms > RA_CRAWL_DELAY_MAX_MS) {
+            ms = RA_CRAWL_DELAY_MAX_MS;
+        }
+    }
+    if (i < v.len && v.data[i] == '.') {
+        for (i++; i < v.len && ra_isdigit(v.data[i]); i++) {
+            ms += (uint64_t) (v.data[i] - '0') * frac;
+            frac /= 10;
+        }
+    }
+    if (i != v.len) {
+        return -1;
+    }
+    return (int32_t) (ms > RA_CRAWL_DELAY_MAX_MS ? RA_CRAWL_DELAY_MAX_MS : ms);
+}
+
+static int
+ra_index_html_slash(ra_str_t norm, size_t *slash)
+{
+    size_t  i = norm.len;
+
+    while (i > 0 && norm.data[i - 1] != '/') {
+        i--;
+    }
+    if (i == 0) {
+        return 0;
+    }
+    *slash = i - 1;
+    return norm.len - *slash >= 10
+           && memcmp(norm.data + *slash, "/index.htm", 10) == 0;
+}
+
+static int
+ra_compile_rule(ra_compile_t *c, const ra_line_t *ln)
+{
+    int            m;
+    size_t         n, slash;
+    ra_rule_t     *r;
+    ra_pool_t     *pool = &c->rs->pool;
+    unsigned char *buf;
+
+    if (!c->fill) {
+        c->nrules++;
+        return RA_OK;
+    }
+
+    r = &c->rs->rules[c->nrules++];
+    r->line = ln->line;
+    r->group = (uint32_t) c->group;
+    r->type = ln->key == RA_KEY_ALLOW ? RA_RULE_ALLOW : RA_RULE_DISALLOW;
+    r->value.len = ln->value.len;
+    r->value.data = ra_pool_dup(pool, ln->value.data, ln->value.len);
+    if (r->value.data == NULL) {
+        return RA_ENOMEM;
+    }
+
+    for (m = 0; m < RA_MODES; m++) {
+        buf = ra_pool_get(pool, 3 * ln->value.len + 1);
+        if (buf == NULL) {
+            return RA_ENOMEM;
+        }
+        n = m == RA_MODE_GOOGLE ? ra_norm_google(ln->value, buf)
+                                : ra_norm_rfc(ln->value, buf, 0);
+        r->norm[m] = ra_str(buf, n);
+
+        /* Google: "Allow: /d/index.htm..." also allows "/d/" itself. */
+        if (r->type == RA_RULE_ALLOW
+            && ra_index_html_slash(r->norm[m], &slash))
+        {
+            buf = ra_pool_get(pool, slash + 2);
+            if (buf == NULL) {
+                return RA_ENOMEM;
+            }
+            memcpy(buf, r->norm[m].data, slash + 1);
+            buf[slash + 1] = '$';
+            r->index_html[m] = ra_str(buf, slash + 2);
+        }
+    }
+
+    c->rs->groups[c->group].nrules++;
+    return RA_OK;
+}
+
+static int
+ra_compile_line(void *ctx, const ra_line_t *ln)
+{
+    ra_compile_t  *c = ctx;
+    ra_group_t    *g;
+    ra_str_t       tok;
+    unsigned char *low;
+    size_t         i;
+
+    if (ln->kind != RA_LINE_DIRECTIVE) {
+        return RA_OK;
+    }
+
+    switch (ln->key) {
+
+    case RA_KEY_USER_AGENT:
+        /* a user-agent line after a rule starts a new group */
+        if (c->group < 0 || c->group_has_rule) {
+            c->group = (int32_t) c->ngroups++;
+            c->group_has_rule = 0;
+            if (c->fill) {
+                g = &c->rs->groups[c->group];
+                g->first_rule = c->nrules;
+                g->crawl_delay_ms = -1;
+            }
+        }
+        if (ra_ua_is_global(ln->value)) {
+            if (c->fill) {
+                c->rs->groups[c->group].global = 1;
+            }
+            return RA_OK;
+        }
+        if (c->fill) {
+            tok = ra_ua_token(ln->value);
+            low = ra_pool_get(&c->rs->pool, tok.len);
+            if (low == NULL) {
+                return RA_ENOMEM;
+            }
+            for (i = 0; i < tok.len; i++) {
+                low[i] = (unsigned char) ra_lower(tok.data[i]);
+            }
+            c->ua[c->nua].token = ra_str(low, tok.len);
+            c->ua[c->nua].group = (uint32_t) c->group;
+        }
+        c->nua++;
+        return RA_OK;
+
+    case RA_KEY_ALLOW:
+    case RA_KEY_DISALLOW:
+        if (c->group < 0) {
+            return RA_OK;           /* RFC 9309 2.2.2: outside any group */
+        }
+        c->group_has_rule = 1;
+        return ra_compile_rule(c, ln);
+
+    case RA_KEY_SITEMAP:
+        if (c->fill) {
+            c->rs->sitemaps++;
+        }
+        return RA_OK;
+
+    default:
+        /* Crawl-delay: not Google's, but the auditor needs it per group */
+        if (c->fill && c->group >= 0
+            && ra_strcaseeq(ln->key_text, (ra_str_t) ra_string("crawl-delay")))
+        {
+            g = &c->rs->groups[c->group];
+            if (g->crawl_delay_ms < 0) {
+                g->crawl_delay_ms = ra_parse_crawl_delay(ln->value);
+            }
+        }
+        return RA_OK;
+    }
+}
+
+
+/* ---- compilation: indexes --------------------------------------------- */
+
+static int
+ra_pat_cmp_priority(const void *a, const void *b)
+{
+    const ra_pat_t  *x = a, *y = b;
+
+    if (x->len != y->len) {
+        return x->len > y->len ? -1 : 1;
+    }
+    if (x->rule != y->rule) {
+        return x->rule < y->rule ? -1 : 1;      /* earlier line first */
+    }
+    return (int) x->simple - (int) y->simple;
+}
+
+typedef struct {
+    const ra_pat_t  *pat;
+    uint32_t         id;
+} ra_pat_ref_t;
+
+static int
+ra_pat_cmp_literal(const void *a, const void *b)
+{
+    const ra_pat_ref_t  *x = a, *y = b;
+    uint32_t             n;
+    int                  r;
+
+    n = x->pat->lit < y->pat->lit ? x->pat->lit : y->pat->lit;
+    r = n ? memcmp(x->pat->pat, y->pat->pat, n) : 0;
+    if (r != 0) {
+        return r;
+    }
+    if (x->pat->lit != y->pat->lit) {
+        return x->pat->lit < y->pat->lit ? -1 : 1;
+    }
+    return x->id < y->id ? -1 : (x->id > y->id);
+}
+
+static void
+ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
+{
+    uint32_t  i;
+
+    p->pat = pat.data;
+    p->len = (uint32_t) pat.len;
+    p->rule = rule;
+    p->type = (uint8_t) type;
+    for (i = 0; i < pat.len; i++) {
+        if (pat.data[i] == '*' || (pat.data[i] == '$' && i + 1 == pat.len)) {
+            break;
+        }
+    }
+    p->lit = i;
+    p->simple = i == pat.len;
+}
+
+/*
+ * Builds the index of mode m over the rules of groups[0..ngroups).  Node
+ * children come out sorted because patterns are inserted in literal order,
+ * so insertion only ever looks at a node's newest child.
+ */
+static int
+ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
+    ra_index_t *ix)
+{
+    int            rc;
+    size_t         g, r, k, npats, nbytes, nnodes, nedges;
+    uint32_t       i, j, node, child, *term, *last, *count;
+    ra_rule_t     *rule;
+    ra_pat_t      *p;
+    ra_pat_ref_t  *order;
+    ra_pool_t     *pool = &rs->pool;
+    const ra_alloc_t  *a = rs->pool.alloc;
+    struct { uint32_t parent; unsigned char byte; } *tmp;
+
+    memset(ix, 0, sizeof(*ix));
+
+    npats = 0;
+    for (g = 0; g < ngroups; g++) {
+        npats += (size_t) rs->groups[groups[g]].nrules * 2;
+    }
+    ix->pats = ra_pool_get(pool, (npats ? npats : 1) * sizeof(ra_pat_t));
+    if (ix->pats == NULL) {
+        return RA_ENOMEM;
+    }
+
+    nbytes = 0;
+    for (g = 0; g < ngroups; g++) {
+        for (r = 0; r < rs->groups[groups[g]].nrules; r++) {
+            k = rs->groups[groups[g]].first_rule + r;
+            rule = &rs->rules[k];
+            /* an empty pattern matches with priority 0, which never wins */
+            if (rule->norm[m].len) {
+                p = &ix->pats[ix->npats++];
+                ra_pat_set(p, rule->norm[m], (uint32_t) k, rule->type);
+                nbytes += p->lit;
+            }
+            if (rule->index_html[m].len) {
+                p = &ix->pats[ix->npats++];
+                ra_pat_set(p, rule->index_html[m], (uint32_t) k, rule->type);
+                nbytes += p->lit;
+            }
+        }
+    }
+    qsort(ix->pats, ix->npats, sizeof(ra_pat_t), ra_pat_cmp_priority);
+
+    /* trie over literal prefixes; at most one node per literal byte.  The
+     * build's scratch arrays come straight from the caller's allocator and
+     * go back to it at the end. */
+    nnodes = nbytes + 1;
+    k = ix->npats ? ix->npats : 1;
+    order = ra_alloc(a, k * sizeof(*order));
+    term = ra_alloc(a, k * sizeof(uint32_t));
+    tmp = ra_alloc(a, nnodes * sizeof(*tmp));
+    last = ra_alloc(a, nnodes * sizeof(uint32_t));
+    count = ra_alloc(a, nnodes * sizeof(uint32_t));
+    rc = RA_ENOMEM;
+    if (!order || !term || !tmp || !last || !count) {
+        goto done;
+    }
+    memset(count, 0, nnodes * sizeof(uint32_t));
+    for (i = 0; i < ix->npats; i++) {
+        order[i].pat = &ix->pats[i];
+        order[i].id = i;
+    }
+    qsort(order, ix->npats, sizeof(*order), ra_pat_cmp_literal);
+
+    nnodes = 1;
+    last[0] = RA_NONE;
+    for (i = 0; i < ix->npats; i++) {
+        p = (ra_pat_t *) order[i].pat;
+        node = 0;
+        for (j = 0; j < p->lit; j++) {
+            child = last[node];
+            if (child == RA_NONE || tmp[child].byte != p->pat[j]) {
+                child = (uint32_t) nnodes++;
+                tmp[child].parent = node;
+                tmp[child].byte = p->pat[j];
+                last[child] = RA_NONE;
+                last[node] = child;
+            }
+            node = child;
+        }
+        term[order[i].id] = node;
+    }
+
+    ix->nodes = ra_pool_calloc(pool, nnodes, sizeof(ra_node_t));
+    ix->edges = ra_pool_get(pool, nnodes * sizeof(ra_edge_t));
+    ix->node_pats = ra_pool_get(pool,
+                                (ix->npats ? ix->npats : 1) * sizeof(uint32_t));
+    if (!ix->nodes || !ix->edges || !ix->node_pats) {
+        goto done;
+    }
+
+    /* edges: children are numbered in byte order under each parent */
+    for (k = 1; k < nnodes; k++) {
+        ix->nodes[tmp[k].parent].nedges++;
+    }
+    nedges = 0;
+    for (k = 0; k < nnodes; k++) {
+        ix->nodes[k].edges = (uint32_t) nedges;
+        nedges += ix->nodes[k].nedges;
+        ix->nodes[k].nedges = 0;
+    }
+    for (k = 1; k < nnodes; k++) {
+        node = tmp[k].parent;
+        j = ix->nodes[node].edges + ix->nodes[node].nedges++;
+        ix->edges[j].node = (uint32_t) k;
+        ix->edges[j].byte = tmp[k].byte;
+    }
+
+    /* per-node candidate lists, in priority order */
+    for (i = 0; i < ix->npats; i++) {
+        count[term[i]]++;
+    }
+    k = 0;
+    for (j = 0; j < nnodes; j++) {
+        ix->nodes[j].pats = (uint32_t) k;
+        k += count[j];
+    }
+    for (i = 0; i < ix->npats; i++) {
+        node = term[i];
+        ix->node_pats[ix->nodes[node].pats + ix->nodes[node].npats++] = i;
+    }
+    rc = RA_OK;
+
+done:
+    ra_free(a, order);
+    ra_free(a, term);
+    ra_free(a, tmp);
+    ra_free(a, last);
+    ra_free(a, count);
+    return rc;
+}
+
+static uint32_t
+ra_hash(ra_str_t s)
+{
+    uint32_t  h = 2166136261u;
+    size_t    i;
+
+    for (i = 0; i < s.len; i++) {
+        h = (h ^ (uint32_t) ra_lower(s.data[i])) * 16777619u;
+    }
+    return h;
+}
+
+static int
+ra_ua_cmp(const void *a, const void *b)
+{
+    const ra_ua_t  *x = a, *y = b;
+    size_t          n = x->token.len < y->token.len ? x->token.len
+                                                    : y->token.len;
+    int             r = n ? memcmp(x->token.data, y->token.data, n) : 0;
+
+    if (r != 0) {
+        return r;
+    }
+    if (x->token.len != y->token.len) {
+        return x->token.len < y->token.len ? -1 : 1;
+    }
+    return x->group < y->group ? -1 : (x->group > y->group);
+}
+
+/* A set for the sorted, distinct groups[0..n): the group's own index, a
+ * merged one, or (past the budget) the groups' indexes one by one. */
+static int
+ra_set_make(ra_rules_t *rs, const uint32_t *groups, uint32_t n,
+    size_t *budget, uint32_t *group_set, uint32_t *set_out)
+{
+    int        m, rc;
+    size_t     refs;
+    uint32_t   i, id;
+    ra_set_t  *set;
+
+    /* all tokens of one group share its set */
+    if (n == 1 && group_set[groups[0]] != RA_NONE) {
+        *set_out = group_set[groups[0]];
+        return RA_OK;
+    }
+
+    set = &rs->sets[rs->nsets];
+    set->refs = rs->nrefs;
+    set->crawl_delay_ms = -1;
+    for (i = 0; i < n; i++) {
+        if (set->crawl_delay_ms < 0) {
+            set->crawl_delay_ms = rs->groups[groups[i]].crawl_delay_ms;
+        }
+    }
+
+    refs = 0;
+    for (i = 0; i < n; i++) {
+        refs += rs->groups[groups[i]].nrules;
+    }
+
+    if (n == 1 || refs > *budget) {
+        for (i = 0; i < n; i++) {
+            rs->refs[rs->nrefs++] = groups[i];
+        }
+        set->nrefs = n;
+    } else {
+        *budget -= refs;
+        id = rs->nindex++;
+        for (m = 0; m < RA_MODES; m++) {
+            rc = ra_index_build(rs, m, groups, n, &rs->index[m][id]);
+            if (rc != RA_OK) {
+                return rc;
+            }
+        }
+        rs->refs[rs->nrefs++] = id;
+        set->nrefs = 1;
+    }
+
+    if (n == 1) {
+        group_set[groups[0]] = rs->nsets;
+    }
+    *set_out = rs->nsets++;
+    return RA_OK;
+}
+
+static int
+ra_rules_link(ra_rules_t *rs, ra_ua_t *ua, uint32_t nua)
+{
+    int        rc;
+    size_t     budget;
+    uint32_t   i, j, k, n, slot, h, *list, *group_set, maxindex;
+    ra_tok_t  *t;
+
+    /* indexes: one per group, plus at most one merged per distinct token
+     * and one for "*"; refs: at most one per UA line and group */
+    maxindex = rs->ngroups + nua + 1;
+    for (k = 0; k < RA_MODES; k++) {
+        rs->index[k] = ra_pool_calloc(&rs->pool, maxindex, sizeof(ra_index_t));
+        if (rs->index[k] == NULL) {
+            return RA_ENOMEM;
+        }
+    }
+    rs->sets = ra_pool_calloc(&rs->pool, nua + 1, sizeof(ra_set_t));
+    rs->refs = ra_pool_get(&rs->pool,
+                           ((size_t) nua + rs->ngroups + 1) * sizeof(uint32_t));
+    list = ra_pool_get(&rs->pool, ((size_t) rs->ngroups + 1) * sizeof(uint32_t));
+    group_set = ra_pool_get(&rs->pool,
+                            ((size_t) rs->ngroups + 1) * sizeof(uint32_t));
+    if (!rs->sets || !rs->refs || !list || !group_set) {
+        return RA_ENOMEM;
+    }
+    for (i = 0; i < rs->ngroups; i++) {
+        group_set[i] = RA_NONE;
+    }
+
+    for (i = 0; i < rs->ngroups; i++) {
+        for (k = 0; k < RA_MODES; k++) {
+            rc = ra_index_build(rs, (int) k, &i, 1, &rs->index[k][i]);
+            if (rc != RA_OK) {
+                return rc;
+            }
+        }
+    }
+    rs->nindex = rs->ngroups;
+    budget = RA_MERGE_BUDGET(rs->nrules);
+
+    /* "*" */
+    n = 0;
+    for (i = 0; i < rs->ngroups; i++) {
+        if (rs->groups[i].global) {
+            list[n++] = i;
+        }
+    }
+    rs->global_set = RA_NONE;
+    if (n) {
+        rc = ra_set_make(rs, list, n, &budget, group_set, &rs->global_set);
+        if (rc != RA_OK) {
+            return rc;
+        }
+    }
+
+    /* tokens: sorted by (token, group), so each token is one run */
+    qsort(ua, nua, sizeof(ra_ua_t), ra_ua_cmp);
+    for (i = 0; i < nua; i++) {
+        if (i == 0 || ra_ua_cmp(&(ra_ua_t) { ua[i].token, 0 },
+                                &(ra_ua_t) { ua[i - 1].token, 0 }) != 0)
+        {
+            rs->ntoks++;
+        }
+    }
+    rs->tok_mask = 1;
+    while (rs->tok_mask < rs->ntoks * 2) {
+        rs->tok_mask <<= 1;
+    }
+    rs->toks = ra_pool_get(&rs->pool, rs->tok_mask * sizeof(ra_tok_t));
+    if (rs->toks == NULL) {
+        return RA_ENOMEM;
+    }
+    for (i = 0; i < rs->tok_mask; i++) {
+        rs->toks[i].set = RA_NONE;
+    }
+    rs->tok_mask--;
+
+    for (i = 0; i < nua; i = j) {
+        n = 0;
+        for (j = i; j < nua && ua[j].token.len == ua[i].token.len
+                    && memcmp(ua[j].token.data, ua[i].token.data,
+                              ua[i].token.len) == 0; j++)
+        {
+            if (n == 0 || list[n - 1] != ua[j].group) {
+                list[n++] = ua[j].group;
+            }
+        }
+
+        rc = ra_set_make(rs, list, n, &budget, group_set, &k);
+        if (rc != RA_OK) {
+            return rc;
+        }
+
+        h = ra_hash(ua[i].token);
+        for (slot = h & rs->tok_mask; rs->toks[slot].set != RA_NONE;
+             slot = (slot + 1) & rs->tok_mask) { /* void */ }
+        t = &rs->toks[slot];
+        t->token = ua[i].token;
+        t->hash = h;
+        t->set = k;
+    }
+
+    return RA_OK;
+}
+
+int
+ra_rules_compile(ra_str_t body, const ra_alloc_t *a, ra_rules_t **out,
+    ra_parse_info_t *info)
+{
+    int           rc;
+    ra_pool_t     pool;
+    ra_rules_t   *rs;
+    ra_compile_t  c;
+
+    *out = NULL;
+    ra_pool_init(&pool, a);
+    rs = ra_pool_calloc(&pool, 1, sizeof(ra_rules_t));
+    if (rs == NULL) {
+        return RA_ENOMEM;
+    }
+    rs->pool = pool;
+
+    memset(&c, 0, sizeof(c));
+    c.rs = rs;
+    c.group = -1;
+    (void) ra_parse(body, ra_compile_line, &c, info);
+
+    rs->nrules = c.nrules;
+    rs->ngroups = c.ngroups;
+    rs->rules = ra_pool_calloc(&rs->pool, c.nrules + 1, sizeof(ra_rule_t));
+    rs->groups = ra_pool_calloc(&rs->pool, c.ngroups + 1, sizeof(ra_group_t));
+    c.ua = ra_pool_calloc(&rs->pool, c.nua + 1, sizeof(ra_ua_t));
+    if (!rs->rules || !rs->groups || !c.ua) {
+        rc = RA_ENOMEM;
+        goto failed;
+    }
+
+    c.fill = 1;
+    c.group = -1;
+    c.group_has_rule = 0;
+    c.nrules = c.ngroups = c.nua = 0;
+    rc = ra_parse(body, ra_compile_line, &c, NULL);
+    if (rc != RA_OK) {
+        goto failed;
+    }
+
+    rc = ra_rules_link(rs, c.ua, c.nua);
+    if (rc != RA_OK) {
+        goto failed;
+    }
+
+    *out = rs;
+    return RA_OK;
+
+failed:
+    pool = rs->pool;
+    ra_pool_release(&pool);
+    return rc;
+}
+
+int
+ra_rules_empty(const ra_alloc_t *a, ra_rules_t **out)
+{
+    return ra_rules_compile(ra_str("", 0), a, out, NULL);
+}
+
+void
+ra_rules_free(ra_rules_t *rs)
+{
+    ra_pool_t  pool;
+
+    if (rs != NULL) {
+        pool = rs->pool;
+        ra_pool_release(&pool);
+    }
+}
+
+void
+ra_rules_stats(const ra_rules_t *rs, ra_rules_stats_t *st)
+{
+    st->groups = rs->ngroups;
+    st->rules = rs->nrules;
+    st->agents = rs->ntoks;
+    st->sitemaps = rs->sitemaps;
+    st->has_global = rs->global_set != RA_NONE;
+}
+
+
+/* ---- matching --------------------------------------------------------- */
+
+typedef struct {
+    int32_t   prio;
+    uint32_t  rule;
+} ra_best_t;
+
+static int
+ra_better(const ra_best_t *b, const ra_pat_t *p)
+{
+    return (int32_t) p->len > b->prio
+           || ((int32_t) p->len == b->prio && p->rule < b->rule);
+}
+
+static void
+ra_index_match(const ra_index_t *ix, const unsigned char *path, size_t plen,
+    ra_best_t best[3])
+{
+    size_t            depth;
+    uint32_t          node, i, lo, hi, mid, n;
+    int32_t           floor;
+    const ra_pat_t   *p;
+    const ra_node_t  *nd;
+    const ra_edge_t  *e;
+
+    node = 0;
+    depth = 0;
+    for ( ;; ) {
+        nd = &ix->nodes[node];
+        for (i = 0; i < nd->npats; i++) {
+            p = &ix->pats[ix->node_pats[nd->pats + i]];
+            floor = best[RA_RULE_ALLOW].prio < best[RA_RULE_DISALLOW].prio
+                    ? best[RA_RULE_ALLOW].prio : best[RA_RULE_DISALLOW].prio;
+            if ((int32_t) p->len < floor) {
+                break;                  /* sorted: nothing below can win */
+            }
+            if (!ra_better(&best[p->type], p)) {
+                continue;
+            }
+            if (p->simple
+                || ra_wild(path, plen, depth, p->pat + p->lit, p->len - p->lit))
+            {
+                best[p->type].prio = (int32_t) p->len;
+                best[p->type].rule = p->rule;
+            }
+        }
+
+        if (depth == plen || nd->nedges == 0) {
+            return;
+        }
+
+        /* find the child for path[depth] */
+        e = &ix->edges[nd->edges];
+        n = nd->nedges;
+        if (n <= 8) {
+            for (i = 0; i < n && e[i].byte != path[depth]; i++) { /* void */ }
+            if (i == n) {
+                return;
+            }
+            node = e[i].node;
+        } else {
+            lo = 0;
+            hi = n;
+            while (lo < hi) {
+                mid = (lo + hi) / 2;
+                if (e[mid].byte < path[depth]) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if (lo == n || e[lo].byte != path[depth]) {
+                return;
+            }
+            node = e[lo].node;
+        }
+        depth++;
+    }
+}
+
+static uint32_t
+ra_find_set(const ra_rules_t *rs, ra_str_t agent)
+{
+    uint32_t         slot, h;
+    const ra_tok_t  *t;
+
+    if (rs->ntoks == 0) {
+        return RA_NONE;
+    }
+    h = ra_hash(agent);
+    for (slot = h & rs->tok_mask; rs->toks[slot].set != RA_NONE;
+         slot = (slot + 1) & rs->tok_mask)
+    {
+        t = &rs->toks[slot];
+        if (t->hash == h && ra_strcaseeq(t->token, agent)) {
+            return t->set;
+        }
+    }
+    return RA_NONE;
+}
+
+ra_str_t
+ra_url_path(ra_str_t url)
+{
+    size_t                start, i, path, end;
+    const unsigned char  *u = url.data;
+    static const unsigned char  slash[] = "/";
+
+    start = (url.len >= 2 && u[0] == '/' && u[1] == '/') ? 2 : 0;
+
+    /* "://" counts only before the first '/', '?' or ';' */
+    path = start;
+    for (i = start; i < url.len; i++) {
+        if (u[i] == '/' || u[i] == '?' || u[i] == ';') {
+            break;
+        }
+        if (u[i] == ':' && i + 2 < url.len && u[i + 1] == '/'
+            && u[i + 2] == '/')
+        {
+            path = i + 3;
+            break;
+        }
+    }
+
+    for (i = path; i < url.len; i++) {
+        if (u[i] == '/' || u[i] == '?' || u[i] == ';') {
+            break;
+        }
+    }
+    if (i == url.len) {
+        return ra_str(slash, 1);
+    }
+    path = i;
+
+    for (end = start; end < url.len && u[end] != '#'; end++) { /* void */ }
+    if (end < path) {
+        return ra_str(slash, 1);
+    }
+    return ra_str(u + path, end - path);
+}
+
+int
+ra_rules_match(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
+    size_t nagents, ra_str_t path, const ra_alloc_t *scratch, ra_match_t *out)
+{
+    int                   rc;
+    size_t                i, need, plen, qpos;
+    uint32_t              set_id, k;
+    ra_str_t              group;
+    ra_best_t             best[3];
+    const ra_set_t       *set;
+    const ra_rule_t      *rule;
+    unsigned char         stack[RA_MATCH_STACK], *buf;
+    const unsigned char  *p, *nul;
+    static const ra_str_t star = ra_string("*");
+
+    memset(out, 0, sizeof(*out));
+    out->allowed = 1;
+    out->crawl_delay_ms = -1;
+    rc = RA_OK;
+
+    /* choose the group: the first agent that names one, else "*" */
+    set_id = RA_NONE;
+    group = star;
+    for (i = 0; i < nagents && set_id == RA_NONE; i++) {
+        set_id = ra_find_set(rs, agents[i]);
+        group = agents[i];
+    }
+    if (set_id == RA_NONE) {
+        set_id = rs->global_set;
+        group = star;
+    }
+
+    /* the path as this mode compares it, with its leading '/' */
+    if (mode == RA_MODE_GOOGLE) {
+        /* the library holds the path as a C string */
+        nul = memchr(path.data, '\0', path.len);
+        if (nul != NULL) {
+            path.len = (size_t) (nul - path.data);
+        }
+        if (path.len && path.data[0] == '/') {
+            p = path.data;
+            plen = path.len;
+            buf = NULL;
+            goto normalised;
+        }
+        need = path.len + 1;
+    } else {
+        need = 3 * path.len + 1;
+    }
+
+    buf = stack;
+    if (need > sizeof(stack)) {
+        buf = scratch ? ra_alloc(scratch, need) : NULL;
+        if (buf == NULL) {
+            rc = RA_ENOMEM;
+            buf = stack;
+            path.len = mode == RA_MODE_GOOGLE ? sizeof(stack) - 1
+                                              : (sizeof(stack) - 1) / 3;
+        }
+    }
+    plen = 0;
+    if (path.len == 0 || path.data[0] != '/') {
+        buf[plen++] = '/';
+    }
+    if (mode == RA_MODE_GOOGLE) {
+        memcpy(buf + plen, path.data, path.len);
+        plen += path.len;
+    } else {
+        plen += ra_norm_rfc(path, buf + plen, 1);
+    }
+    p = buf;
+
+normalised:
+
+    if (mode == RA_MODE_RFC) {
+        /* RFC 9309 2.2.2: /robots.txt is implicitly allowed */
+        for (qpos = 0; qpos < plen && p[qpos] != '?'; qpos++) { /* void */ }
+        if (qpos == 11 && memcmp(p, "/robots.txt", 11) == 0) {
+            out->why = RA_WHY_ROBOTS_TXT;
+            goto done;
+        }
+    }
+
+    if (set_id == RA_NONE) {
+        out->why = RA_WHY_NO_GROUP;
+        goto done;
+    }
+
+    set = &rs->sets[set_id];
+    out->group = group;
+    out->crawl_delay_ms = set->crawl_delay_ms;
+
+    best[RA_RULE_ALLOW].prio = best[RA_RULE_DISALLOW].prio = -1;
+    best[RA_RULE_ALLOW].rule = best[RA_RULE_DISALLOW].rule = RA_NONE;
+    for (k = 0; k < set->nrefs; k++) {
+        ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], p, plen,
+                       best);
+    }
+
+    if (best[RA_RULE_ALLOW].prio < 0 && best[RA_RULE_DISALLOW].prio < 0) {
+        out->why = RA_WHY_NO_MATCH;
+        goto done;
+    }
+
+    out->why = RA_WHY_RULE;
+    if (best[RA_RULE_DISALLOW].prio > best[RA_RULE_ALLOW].prio) {
+        out->allowed = 0;
+        out->type = RA_RULE_DISALLOW;
+    } else {
+        out->type = RA_RULE_ALLOW;
+    }
+    rule = &rs->rules[best[out->type].rule];
+    out->priority = (uint32_t) best[out->type].prio;
+    out->line = rule->line;
+    out->pattern = rule->value;
+
+done:
+    if (buf != NULL && buf != stack) {
+        ra_free(scratch, buf);
+    }
+    return rc;
+}
