@@ -8,7 +8,7 @@
 
 #include "ra_core.h"
 
-#define RA_POOL_CHUNK  (64 * 1024)
+#define RA_POOL_CHUNK  (16 * 1024)
 
 typedef struct ra_pool_chunk_s  ra_pool_chunk_t;
 
