@@ -384,7 +384,10 @@ ra_compile_line(void *ctx, const ra_line_t *ln)
     unsigned char *low;
     size_t         i;
 
-    if (ln->kind != RA_LINE_DIRECTIVE) {
+    /* A line the 500 KiB limit cut is not a rule anyone wrote: kept, a
+     * cut "Disallow: /private" would read as "Disallow: /" and close the
+     * whole site.  Lint reports it; the rules ignore it. */
+    if (ln->kind != RA_LINE_DIRECTIVE || (ln->flags & RA_LF_SIZE_CUT)) {
         return RA_OK;
     }
 

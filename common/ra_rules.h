@@ -77,7 +77,8 @@ typedef struct {
     int       has_global;       /* a "*" group exists */
 } ra_rules_stats_t;
 
-/* Compiles body (only its first RA_ROBOTS_MAX bytes) for both modes.
+/* Compiles body (only its first RA_ROBOTS_MAX bytes; a line that limit
+ * cuts is ignored) for both modes.
  * Everything is allocated from a, nothing points into body afterwards.
  * Returns RA_OK or RA_ENOMEM.  info may be NULL. */
 int ra_rules_compile(ra_str_t body, const ra_alloc_t *a, ra_rules_t **out,

@@ -3,6 +3,7 @@
  * rfc9309_* for the RFC's rules, google_* for the reference library's
  * leniencies, ra_* for our own additions.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,6 +318,27 @@ rfc9309_parse_limit_500kib(void **state)
     free(b);
 }
 
+/* B.12/B.14: 100,000 CRLF lines inside a group: counted, group kept */
+static void
+google_many_crlf_lines_counted(void **state)
+{
+    size_t     n = 100000, len = 0, i;
+    char      *b = malloc(2 * n + 64);
+    events_t  *ev;
+
+    (void) state;
+    len += (size_t) sprintf(b, "user-agent: a\r\n");
+    for (i = 0; i < n; i++) {
+        b[len++] = '\r';
+        b[len++] = '\n';
+    }
+    len += (size_t) sprintf(b + len, "disallow: /late");
+    ev = parse_bytes(b, len);
+    assert_int_equal(ev->last.line, n + 2);
+    assert_int_equal(ev->last.key, RA_KEY_DISALLOW);
+    free(b);
+}
+
 /* Product token extraction (C.20, C.26) */
 static void
 google_ua_token_and_global(void **state)
@@ -372,6 +394,7 @@ main(void)
         cmocka_unit_test(google_line_cut_at_16663_bytes),
         cmocka_unit_test(google_nul_ends_line),
         cmocka_unit_test(rfc9309_parse_limit_500kib),
+        cmocka_unit_test(google_many_crlf_lines_counted),
         cmocka_unit_test(google_ua_token_and_global),
         cmocka_unit_test(ra_handler_stops_parse),
     };
