@@ -1,0 +1,128 @@
+/*
+ * Known crawlers: User-Agent -> crawler (name, robots.txt tokens, category,
+ * operator, flags, how to verify it), or a generic bot with the product
+ * token it declares, or nothing (a browser).
+ *
+ * The table is text (data/crawlers.txt documents the format); the build
+ * embeds the project's own file and operators may add files of their own
+ * in the same format: a later entry with the same name replaces an earlier
+ * one.  ra_crawlers_compile() turns all entries into one Aho-Corasick
+ * automaton (flat arrays, lower-cased byte classes) that also holds the
+ * generic-bot keywords and the platform words browsers carry, so that
+ * ra_crawlers_identify() reads each User-Agent byte once, allocates
+ * nothing and is safe to call from many threads at once.
+ */
+#ifndef RA_CRAWLERS_H
+#define RA_CRAWLERS_H
+
+#include "ra_core.h"
+
+typedef enum {
+    RA_CAT_SEARCH = 0,
+    RA_CAT_AI_TRAINING,
+    RA_CAT_AI_SEARCH,
+    RA_CAT_AI_USER,            /* "ai-user-triggered" */
+    RA_CAT_SEO,
+    RA_CAT_SOCIAL,             /* "social-preview" */
+    RA_CAT_FEED,
+    RA_CAT_MONITORING,
+    RA_CAT_ARCHIVE,
+    RA_CAT_TOOL,
+    RA_CAT_MAX
+} ra_crawler_category_e;
+
+#define RA_CRAWLER_CRAWL_DELAY     0x01  /* honours Crawl-delay */
+#define RA_CRAWLER_IGNORES_STAR    0x02  /* ignores the "*" group */
+#define RA_CRAWLER_USER_TRIGGERED  0x04  /* robots.txt does not apply */
+#define RA_CRAWLER_TOKEN_ONLY      0x08  /* no User-Agent carries it */
+
+typedef struct {
+    ra_str_t         name;
+    ra_str_t         operator_name;
+    ra_str_t         url;
+    const ra_str_t  *tokens;        /* robots.txt tokens, best first */
+    size_t           ntokens;       /* >= 1 */
+    const ra_str_t  *ua;            /* User-Agent pieces, as written */
+    size_t           nua;
+    const ra_str_t  *ranges;        /* IP-range file names */
+    size_t           nranges;
+    const ra_str_t  *rdns;          /* reverse-DNS suffixes */
+    size_t           nrdns;
+    unsigned         category;      /* ra_crawler_category_e */
+    unsigned         flags;         /* RA_CRAWLER_* */
+    unsigned         id;            /* dense: 0 .. ra_crawlers_count()-1 */
+} ra_crawler_t;
+
+typedef enum {
+    RA_UA_BROWSER = 0,              /* no crawler: counted in totals only */
+    RA_UA_KNOWN,                    /* a crawler of the table */
+    RA_UA_GENERIC                   /* plainly automated, not in the table */
+} ra_ua_kind_e;
+
+typedef struct {
+    unsigned             kind;      /* ra_ua_kind_e */
+    const ra_crawler_t  *crawler;   /* RA_UA_KNOWN only, else NULL */
+    /*
+     * The robots.txt token to report: the crawler's first token, or for a
+     * generic bot the product it declares (a span into the User-Agent;
+     * len 0 when it declares none).
+     */
+    ra_str_t             token;
+} ra_identity_t;
+
+typedef struct {
+    size_t       line;              /* 1-based; 0 when not about a line */
+    const char  *msg;               /* static text */
+} ra_crawlers_err_t;
+
+typedef struct ra_crawlers_s  ra_crawlers_t;
+
+/* Limits: an operator's file is text a person writes, so these are far
+ * above any real table and still bound load time and memory. */
+#define RA_CRAWLERS_MAX_FILE      (4u * 1024 * 1024)
+#define RA_CRAWLERS_MAX_LINE      1024
+#define RA_CRAWLERS_MAX_ENTRIES   4096
+#define RA_CRAWLERS_MAX_NAME      64
+/* Automaton states are 15-bit (the 16th flags "a pattern ends here"):
+ * about 32,000 pattern bytes, some six times the built-in table. */
+#define RA_CRAWLERS_MAX_STATES    32767
+/* identify() reads at most this much of a User-Agent: real ones are under
+ * 1 KiB, and nginx refuses header lines over 8 KiB by default. */
+#define RA_CRAWLERS_MAX_UA        16384
+
+/* An empty table to add files to; NULL when out of memory. */
+ra_crawlers_t *ra_crawlers_create(const ra_alloc_t *a);
+
+/* Adds the table built into the binary (data/crawlers.txt). */
+int ra_crawlers_add_builtin(ra_crawlers_t *t, ra_crawlers_err_t *err);
+
+/*
+ * Adds entries from the text of a crawler file; the text is copied.
+ * RA_OK, RA_ERROR (err says where and why; nothing of the file is kept),
+ * RA_ELIMIT, RA_ENOMEM.  Refused once compiled.
+ */
+int ra_crawlers_add(ra_crawlers_t *t, ra_str_t text, ra_crawlers_err_t *err);
+
+/* Merges the entries and builds the automaton; then the table is
+ * read-only.  RA_OK, RA_ELIMIT, RA_ENOMEM, RA_ERROR (already compiled). */
+int ra_crawlers_compile(ra_crawlers_t *t, ra_crawlers_err_t *err);
+
+/* Identifies a User-Agent (any bytes).  Returns out->kind. */
+int ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua,
+    ra_identity_t *out);
+
+size_t ra_crawlers_count(const ra_crawlers_t *t);
+const ra_crawler_t *ra_crawlers_get(const ra_crawlers_t *t, size_t id);
+/* By name (case-insensitive); NULL when absent. */
+const ra_crawler_t *ra_crawlers_find(const ra_crawlers_t *t, ra_str_t name);
+/* The first crawler having this robots.txt token; NULL when none. */
+const ra_crawler_t *ra_crawlers_find_token(const ra_crawlers_t *t,
+    ra_str_t token);
+
+/* Bytes the automaton's arrays take (for status pages and tests). */
+size_t ra_crawlers_automaton_size(const ra_crawlers_t *t);
+
+/* "search", "ai-training", ...; "unknown" out of range. */
+const char *ra_crawler_category_name(unsigned category);
+
+#endif /* RA_CRAWLERS_H */
