@@ -20,6 +20,16 @@ CLI_LIBS  := -lz -lm
 
 CORE_OBJS     := $(CORE_SRCS:%.c=$(B)/obj/%.o)
 CORE_SAN_OBJS := $(CORE_SRCS:%.c=$(B)/san/%.o)
+
+# The crawler table (data/crawlers.txt) is embedded into the core as bytes
+# that the same loader parses as an operator's file: one format, one parser.
+GEN_SRCS      := $(B)/gen/ra_crawlers_data.c
+CORE_OBJS     += $(GEN_SRCS:%.c=$(B)/obj/%.o)
+CORE_SAN_OBJS += $(GEN_SRCS:%.c=$(B)/san/%.o)
+
+$(B)/gen/ra_crawlers_data.c: data/crawlers.txt scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh ra_crawlers_builtin data/crawlers.txt > $@
 CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/obj/%.o)
 TESTS_SAN     := $(TEST_SRCS:tests/%.c=$(B)/tests/san/%)
 TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
