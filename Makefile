@@ -26,10 +26,6 @@ CORE_SAN_OBJS := $(CORE_SRCS:%.c=$(B)/san/%.o)
 GEN_SRCS      := $(B)/gen/ra_crawlers_data.c
 CORE_OBJS     += $(GEN_SRCS:%.c=$(B)/obj/%.o)
 CORE_SAN_OBJS += $(GEN_SRCS:%.c=$(B)/san/%.o)
-
-$(B)/gen/ra_crawlers_data.c: data/crawlers.txt scripts/embed.sh
-	@mkdir -p $(dir $@)
-	scripts/embed.sh ra_crawlers_builtin data/crawlers.txt > $@
 CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/obj/%.o)
 TESTS_SAN     := $(TEST_SRCS:tests/%.c=$(B)/tests/san/%)
 TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
@@ -49,6 +45,11 @@ $(B)/obj/%.o: %.c
 $(B)/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -O1 $(CFLAGS) $(SAN) -fPIC -MMD -MP -c $< -o $@
+
+# generated sources (see GEN_SRCS above)
+$(B)/gen/ra_crawlers_data.c: data/crawlers.txt scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh ra_crawlers_builtin data/crawlers.txt > $@
 
 $(B)/libra.a: $(CORE_OBJS)
 	@rm -f $@
