@@ -1,0 +1,279 @@
+/*
+ * robots-audit lint: findings in compiler form or JSON.
+ *
+ *   FILE:LINE:COL: severity: message [code]
+ *
+ * Findings about the answer as a whole (status, Content-Type, redirects,
+ * an empty file) have line 0 and column 0.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ra_lint.h"
+
+#define RA_LINT_CMD  "lint"
+
+static const char  ra_lint_usage[] =
+    "usage: robots-audit lint [--format text|json] [--status CODE]\n"
+    "                         [--content-type TYPE] [--redirects N] FILE|-\n"
+    "\n"
+    "Lints a robots.txt the way crawlers read it.  --status, --content-type\n"
+    "and --redirects describe how the server answered (final status, its\n"
+    "Content-Type header, redirects followed before it); without them the\n"
+    "file is judged on its own.\n"
+    "\n"
+    "Text output: FILE:LINE:COL: severity: message [code], then a summary.\n"
+    "Line 0, column 0 is the answer as a whole.  Severities: error (crawlers\n"
+    "will not do what you intend), warning (likely mistake, or crawler-\n"
+    "dependent), info.\n"
+    "\n"
+    "exit status: 0 no error finding, 1 error findings, 2 usage or input "
+    "error\n";
+
+/* Messages are printable ASCII already; escape anyway, so that nothing
+ * from a hostile file can reach a terminal raw. */
+static void
+ra_lint_text_esc(ra_buf_t *b, ra_str_t s)
+{
+    size_t  i;
+
+    for (i = 0; i < s.len; i++) {
+        if (s.data[i] >= 0x20 && s.data[i] < 0x7f) {
+            ra_buf_ch(b, s.data[i]);
+        } else {
+            ra_buf_printf(b, "\\x%02x", s.data[i]);
+        }
+    }
+}
+
+static int
+ra_lint_number(const char *s, long lo, long hi, long *out)
+{
+    char  *end;
+    long   v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void
+ra_lint_render_text(ra_buf_t *b, const char *name, const ra_lint_t *l)
+{
+    uint32_t                  i;
+    ra_str_t                  fn = ra_str(name, strlen(name));
+    const ra_lint_summary_t  *s = &l->summary;
+
+    for (i = 0; i < l->nfindings; i++) {
+        const ra_lint_finding_t  *f = &l->findings[i];
+
+        ra_lint_text_esc(b, fn);
+        ra_buf_printf(b, ":%u:%u: %s: ", f->line, f->column,
+                      ra_lint_severity_name(f->severity));
+        ra_lint_text_esc(b, f->message);
+        ra_buf_printf(b, " [%s]\n", ra_lint_code_name(f->code));
+    }
+    for (i = 0; i < RA_LINT_NCODES; i++) {
+        if (l->suppressed[i]) {
+            ra_lint_text_esc(b, fn);
+            ra_buf_printf(b, ": note: %u more [%s] finding%s not shown\n",
+                          l->suppressed[i],
+                          ra_lint_code_name((ra_lint_code_e) i),
+                          l->suppressed[i] == 1 ? "" : "s");
+        }
+    }
+    ra_lint_text_esc(b, fn);
+    ra_buf_printf(b, ": %u group%s, %u rule%s, %u sitemap%s, %zu bytes; "
+                  "%u error%s, %u warning%s, %u info%s\n",
+                  s->groups, s->groups == 1 ? "" : "s",
+                  s->rules, s->rules == 1 ? "" : "s",
+                  s->sitemaps, s->sitemaps == 1 ? "" : "s",
+                  s->bytes,
+                  s->errors, s->errors == 1 ? "" : "s",
+                  s->warnings, s->warnings == 1 ? "" : "s",
+                  s->infos, s->infos == 1 ? "" : "s");
+}
+
+static void
+ra_lint_render_json(ra_buf_t *b, const char *name, const char *ctype,
+    const ra_lint_t *l)
+{
+    uint32_t                  i;
+    int                       first;
+    const ra_lint_summary_t  *s = &l->summary;
+
+    ra_buf_cstr(b, "{\"file\":");
+    ra_buf_json_str(b, ra_str(name, strlen(name)));
+    ra_buf_printf(b, ",\"size\":%zu,\"status\":", s->bytes);
+    if (s->status) {
+        ra_buf_printf(b, "%d", s->status);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_cstr(b, ",\"content_type\":");
+    if (ctype != NULL) {
+        ra_buf_json_str(b, ra_str(ctype, strlen(ctype)));
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_printf(b, ",\"summary\":{\"groups\":%u,\"agents\":%u,"
+                  "\"rules\":%u,\"allows\":%u,\"disallows\":%u,"
+                  "\"sitemaps\":%u,\"bytes\":%zu,\"parsed\":%zu,"
+                  "\"lines\":%u,\"lost_rules\":%u,\"body_linted\":%s,"
+                  "\"errors\":%u,\"warnings\":%u,\"infos\":%u,"
+                  "\"suppressed\":%u}",
+                  s->groups, s->agents, s->rules, s->allows, s->disallows,
+                  s->sitemaps, s->bytes, s->parsed, s->lines, s->lost_rules,
+                  s->body_linted ? "true" : "false",
+                  s->errors, s->warnings, s->infos, s->suppressed);
+
+    ra_buf_cstr(b, ",\"findings\":[");
+    for (i = 0; i < l->nfindings; i++) {
+        const ra_lint_finding_t  *f = &l->findings[i];
+
+        ra_buf_printf(b, "%s{\"line\":%u,\"column\":%u,\"severity\":\"%s\","
+                      "\"code\":\"%s\",\"message\":",
+                      i ? "," : "", f->line, f->column,
+                      ra_lint_severity_name(f->severity),
+                      ra_lint_code_name(f->code));
+        ra_buf_json_str(b, f->message);
+        if (f->code == RA_LC_SIZE_LIMIT) {
+            ra_buf_printf(b, ",\"lost_rules\":%u", f->lost_rules);
+        }
+        ra_buf_ch(b, '}');
+    }
+    ra_buf_cstr(b, "],\"suppressed\":{");
+    for (i = 0, first = 1; i < RA_LINT_NCODES; i++) {
+        if (l->suppressed[i]) {
+            ra_buf_printf(b, "%s\"%s\":%u", first ? "" : ",",
+                          ra_lint_code_name((ra_lint_code_e) i),
+                          l->suppressed[i]);
+            first = 0;
+        }
+    }
+    ra_buf_cstr(b, "}}\n");
+}
+
+int
+ra_cmd_lint(int argc, char **argv)
+{
+    int              i, json = 0, rc;
+    long             v;
+    const char      *file = NULL, *ctype = NULL, *opt, *val, *name;
+    ra_str_t         body;
+    ra_buf_t         out;
+    ra_lint_t        lint;
+    ra_lint_http_t   http;
+
+    memset(&http, 0, sizeof(http));
+
+    for (i = 1; i < argc; i++) {
+        opt = argv[i];
+        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+            fputs(ra_lint_usage, stdout);
+            return RA_EXIT_OK;
+        }
+        if (strcmp(opt, "--") == 0) {
+            if (i + 2 != argc || file != NULL) {
+                return ra_cli_error(RA_LINT_CMD, "expects one FILE "
+                                    "(try --help)");
+            }
+            file = argv[i + 1];
+            break;
+        }
+        if (opt[0] != '-' || opt[1] == '\0') {
+            if (file != NULL) {
+                return ra_cli_error(RA_LINT_CMD, "expects one FILE, got "
+                                    "'%s' too (try --help)", opt);
+            }
+            file = opt;
+            continue;
+        }
+
+        /* --opt VALUE or --opt=VALUE */
+        val = strchr(opt, '=');
+        if (val != NULL) {
+            val++;
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+        } else {
+            return ra_cli_error(RA_LINT_CMD, "%s needs a value (try --help)",
+                                opt);
+        }
+#define RA_OPT(o, name)                                                     \
+        (strncmp(o, name, sizeof(name) - 1) == 0                            \
+         && (o[sizeof(name) - 1] == '\0' || o[sizeof(name) - 1] == '='))
+
+        if (RA_OPT(opt, "--format")) {
+            if (strcmp(val, "json") == 0) {
+                json = 1;
+            } else if (strcmp(val, "text") == 0) {
+                json = 0;
+            } else {
+                return ra_cli_error(RA_LINT_CMD, "--format: '%s' is not "
+                                    "text or json", val);
+            }
+        } else if (RA_OPT(opt, "--status")) {
+            if (ra_lint_number(val, 100, 599, &v) != 0) {
+                return ra_cli_error(RA_LINT_CMD, "--status: '%s' is not an "
+                                    "HTTP status (100-599)", val);
+            }
+            http.status = (int) v;
+        } else if (RA_OPT(opt, "--content-type")) {
+            ctype = val;
+        } else if (RA_OPT(opt, "--redirects")) {
+            if (ra_lint_number(val, 0, 1000, &v) != 0) {
+                return ra_cli_error(RA_LINT_CMD, "--redirects: '%s' is not "
+                                    "a number of hops (0-1000)", val);
+            }
+            http.redirects = (unsigned) v;
+        } else {
+            return ra_cli_error(RA_LINT_CMD, "unknown option '%s' "
+                                "(try --help)", opt);
+        }
+#undef RA_OPT
+    }
+
+    if (file == NULL) {
+        return ra_cli_error(RA_LINT_CMD, "expects a FILE or '-' "
+                            "(try --help)");
+    }
+    if (ra_cli_read_file(RA_LINT_CMD, file, &body) != 0) {
+        return RA_EXIT_USAGE;
+    }
+    if (ctype != NULL) {
+        http.content_type = ra_str(ctype, strlen(ctype));
+    }
+
+    rc = ra_lint(body, &http, &ra_malloc_allocator, &lint);
+    if (rc != RA_OK) {
+        ra_lint_free(&lint, &ra_malloc_allocator);
+        free((void *) body.data);
+        return ra_cli_error(RA_LINT_CMD, "%s: out of memory", file);
+    }
+
+    name = strcmp(file, "-") == 0 ? "<stdin>" : file;
+    ra_buf_init(&out, &ra_malloc_allocator, 4096, 0);
+    if (json) {
+        ra_lint_render_json(&out, name, ctype, &lint);
+    } else {
+        ra_lint_render_text(&out, name, &lint);
+    }
+    rc = lint.summary.errors ? RA_EXIT_FOUND : RA_EXIT_OK;
+    if (ra_cli_write(RA_LINT_CMD, stdout, &out) != 0
+        || fflush(stdout) != 0)
+    {
+        rc = RA_EXIT_USAGE;
+    }
+
+    ra_buf_release(&out);
+    ra_lint_free(&lint, &ra_malloc_allocator);
+    free((void *) body.data);
+    return rc;
+}
