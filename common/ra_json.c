@@ -1,0 +1,365 @@
+/* Strict, bounded JSON reader: see ra_json.h. */
+#include <string.h>
+
+#include "ra_json.h"
+
+typedef struct {
+    const unsigned char  *p;
+    const unsigned char  *start;
+    const unsigned char  *end;
+    ra_json_handler_pt    h;
+    void                 *ctx;
+    ra_json_err_t        *err;
+} ra_json_t;
+
+#define ra_json_fail(j, m)                                                  \
+    ((j)->err->offset = (size_t) ((j)->p - (j)->start),                     \
+     (j)->err->msg = (m), RA_ERROR)
+
+static void
+ra_json_ws(ra_json_t *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n'
+                             || *j->p == '\r'))
+    {
+        j->p++;
+    }
+}
+
+/* Length of the UTF-8 sequence at p (1-4), or 0 when it is not valid:
+ * no overlong forms, no surrogates, nothing above U+10FFFF. */
+static size_t
+ra_utf8_len(const unsigned char *p, const unsigned char *end)
+{
+    size_t    n, i;
+    uint32_t  c;
+
+    if (p[0] < 0x80) {
+        return 1;
+    }
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        n = 2; c = p[0] & 0x1f;
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        n = 3; c = p[0] & 0x0f;
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        n = 4; c = p[0] & 0x07;
+    } else {
+        return 0;
+    }
+    if ((size_t) (end - p) < n) {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80) {
+            return 0;
+        }
+        c = (c << 6) | (p[i] & 0x3f);
+    }
+    if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)))
+        || (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+    {
+        return 0;
+    }
+    return n;
+}
+
+static int
+ra_json_hex4(const unsigned char *p, const unsigned char *end, unsigned *v)
+{
+    int  i, d;
+
+    if (end - p < 4) {
+        return -1;
+    }
+    *v = 0;
+    for (i = 0; i < 4; i++) {
+        d = ra_hexval(p[i]);
+        if (d < 0) {
+            return -1;
+        }
+        *v = (*v << 4) | (unsigned) d;
+    }
+    return 0;
+}
+
+/* At the opening quote; on success *raw is the content. */
+static int
+ra_json_string(ra_json_t *j, ra_str_t *raw)
+{
+    const unsigned char  *s;
+    unsigned              u, lo;
+    size_t                n;
+
+    s = ++j->p;
+    while (j->p < j->end && *j->p != '"') {
+        if (*j->p < 0x20) {
+            return ra_json_fail(j, "control character in string");
+        }
+        if (*j->p == '\\') {
+            j->p++;
+            if (j->p == j->end) {
+                break;
+            }
+            switch (*j->p) {
+            case '"': case '\\': case '/': case 'b': case 'f': case 'n':
+            case 'r': case 't':
+                j->p++;
+                continue;
+            case 'u':
+                if (ra_json_hex4(j->p + 1, j->end, &u) != 0) {
+                    return ra_json_fail(j, "bad \\u escape");
+                }
+                j->p += 5;
+                if (u >= 0xdc00 && u <= 0xdfff) {
+                    return ra_json_fail(j, "lone low surrogate");
+                }
+                if (u >= 0xd800 && u <= 0xdbff) {
+                    if (j->end - j->p < 6 || j->p[0] != '\\' || j->p[1] != 'u'
+                        || ra_json_hex4(j->p + 2, j->end, &lo) != 0
+                        || lo < 0xdc00 || lo > 0xdfff)
+                    {
+                        return ra_json_fail(j, "lone high surrogate");
+                    }
+                    j->p += 6;
+                }
+                continue;
+            default:
+                return ra_json_fail(j, "bad escape");
+            }
+        }
+        n = ra_utf8_len(j->p, j->end);
+        if (n == 0) {
+            return ra_json_fail(j, "invalid UTF-8 in string");
+        }
+        j->p += n;
+    }
+    if (j->p == j->end) {
+        return ra_json_fail(j, "unterminated string");
+    }
+    *raw = ra_str(s, (size_t) (j->p - s));
+    j->p++;
+    return RA_OK;
+}
+
+static int
+ra_json_number(ra_json_t *j, ra_str_t *raw)
+{
+    const unsigned char  *s = j->p;
+
+    if (j->p < j->end && *j->p == '-') {
+        j->p++;
+    }
+    if (j->p < j->end && *j->p == '0') {
+        j->p++;
+    } else if (j->p < j->end && *j->p >= '1' && *j->p <= '9') {
+        while (j->p < j->end && ra_isdigit(*j->p)) {
+            j->p++;
+        }
+    } else {
+        return ra_json_fail(j, "bad number");
+    }
+    if (j->p < j->end && *j->p == '.') {
+        j->p++;
+        if (j->p == j->end || !ra_isdigit(*j->p)) {
+            return ra_json_fail(j, "bad number");
+        }
+        while (j->p < j->end && ra_isdigit(*j->p)) {
+            j->p++;
+        }
+    }
+    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+        j->p++;
+        if (j->p < j->end && (*j->p == '+' || *j->p == '-')) {
+            j->p++;
+        }
+        if (j->p == j->end || !ra_isdigit(*j->p)) {
+            return ra_json_fail(j, "bad number");
+        }
+        while (j->p < j->end && ra_isdigit(*j->p)) {
+            j->p++;
+        }
+    }
+    *raw = ra_str(s, (size_t) (j->p - s));
+    return RA_OK;
+}
+
+static int
+ra_json_value(ra_json_t *j, unsigned depth)
+{
+    static const char  *lits[] = { "true", "false", "null" };
+    ra_str_t            raw;
+    size_t              i, n;
+    int                 rc, first;
+    unsigned char       close;
+
+    ra_json_ws(j);
+    if (j->p == j->end) {
+        return ra_json_fail(j, "value expected");
+    }
+
+    switch (*j->p) {
+
+    case '{':
+    case '[':
+        if (depth >= RA_JSON_MAX_DEPTH) {
+            return ra_json_fail(j, "nested too deep");
+        }
+        close = *j->p == '{' ? '}' : ']';
+        rc = j->h(j->ctx, close == '}' ? RA_JSON_OBJECT : RA_JSON_ARRAY,
+                  ra_str(j->p, 1), depth);
+        if (rc != 0) {
+            return rc;
+        }
+        j->p++;
+        for (first = 1; ; first = 0) {
+            ra_json_ws(j);
+            if (j->p < j->end && *j->p == close && first) {
+                break;
+            }
+            if (close == '}') {
+                if (j->p == j->end || *j->p != '"') {
+                    return ra_json_fail(j, "key expected");
+                }
+                if ((rc = ra_json_string(j, &raw)) != RA_OK
+                    || (rc = j->h(j->ctx, RA_JSON_KEY, raw, depth + 1)) != 0)
+                {
+                    return rc;
+                }
+                ra_json_ws(j);
+                if (j->p == j->end || *j->p != ':') {
+                    return ra_json_fail(j, "':' expected");
+                }
+                j->p++;
+            }
+            if ((rc = ra_json_value(j, depth + 1)) != RA_OK) {
+                return rc;
+            }
+            ra_json_ws(j);
+            if (j->p < j->end && *j->p == ',') {
+                j->p++;
+                continue;
+            }
+            if (j->p < j->end && *j->p == close) {
+                break;
+            }
+            return ra_json_fail(j, "',' or end of object/array expected");
+        }
+        j->p++;
+        return j->h(j->ctx, RA_JSON_END, ra_str(j->p - 1, 1), depth);
+
+    case '"':
+        if ((rc = ra_json_string(j, &raw)) != RA_OK) {
+            return rc;
+        }
+        return j->h(j->ctx, RA_JSON_STRING, raw, depth);
+
+    case 't':
+    case 'f':
+    case 'n':
+        for (i = 0; i < 3; i++) {
+            n = strlen(lits[i]);
+            if ((size_t) (j->end - j->p) >= n
+                && memcmp(j->p, lits[i], n) == 0)
+            {
+                raw = ra_str(j->p, n);
+                j->p += n;
+                return j->h(j->ctx, RA_JSON_LITERAL, raw, depth);
+            }
+        }
+        return ra_json_fail(j, "bad literal");
+
+    default:
+        if ((rc = ra_json_number(j, &raw)) != RA_OK) {
+            return rc;
+        }
+        return j->h(j->ctx, RA_JSON_NUMBER, raw, depth);
+    }
+}
+
+int
+ra_json_parse(ra_str_t text, ra_json_handler_pt h, void *ctx,
+    ra_json_err_t *err)
+{
+    ra_json_t  j;
+    int        rc;
+
+    j.start = j.p = text.data;
+    j.end = text.data + text.len;
+    j.h = h;
+    j.ctx = ctx;
+    j.err = err;
+    err->offset = 0;
+    err->msg = NULL;
+
+    rc = ra_json_value(&j, 0);
+    if (rc != RA_OK) {
+        return rc;
+    }
+    ra_json_ws(&j);
+    if (j.p != j.end) {
+        return ra_json_fail(&j, "text after the value");
+    }
+    return RA_OK;
+}
+
+long
+ra_json_unescape(ra_str_t raw, unsigned char *buf, size_t cap)
+{
+    const unsigned char  *p = raw.data, *end = raw.data + raw.len;
+    size_t                n = 0, need;
+    unsigned              u = 0, lo = 0xdc00;
+    unsigned char         c;
+
+    while (p < end) {
+        c = *p++;
+        if (c != '\\') {
+            if (n == cap) {
+                return -1;
+            }
+            buf[n++] = c;
+            continue;
+        }
+        c = *p++;
+        switch (c) {
+        case 'b': c = '\b'; break;
+        case 'f': c = '\f'; break;
+        case 'n': c = '\n'; break;
+        case 'r': c = '\r'; break;
+        case 't': c = '\t'; break;
+        case 'u':
+            (void) ra_json_hex4(p, end, &u);
+            p += 4;
+            if (u >= 0xd800 && u <= 0xdbff) {
+                (void) ra_json_hex4(p + 2, end, &lo);
+                p += 6;
+                u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+            }
+            need = u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
+            if (cap - n < need) {
+                return -1;
+            }
+            if (need == 1) {
+                buf[n++] = (unsigned char) u;
+            } else if (need == 2) {
+                buf[n++] = (unsigned char) (0xc0 | (u >> 6));
+                buf[n++] = (unsigned char) (0x80 | (u & 0x3f));
+            } else if (need == 3) {
+                buf[n++] = (unsigned char) (0xe0 | (u >> 12));
+                buf[n++] = (unsigned char) (0x80 | ((u >> 6) & 0x3f));
+                buf[n++] = (unsigned char) (0x80 | (u & 0x3f));
+            } else {
+                buf[n++] = (unsigned char) (0xf0 | (u >> 18));
+                buf[n++] = (unsigned char) (0x80 | ((u >> 12) & 0x3f));
+                buf[n++] = (unsigned char) (0x80 | ((u >> 6) & 0x3f));
+                buf[n++] = (unsigned char) (0x80 | (u & 0x3f));
+            }
+            continue;
+        default: break;              /* " \ / */
+        }
+        if (n == cap) {
+            return -1;
+        }
+        buf[n++] = c;
+    }
+    return (long) n;
+}

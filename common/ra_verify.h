@@ -1,0 +1,94 @@
+/*
+ * Verification of a crawler's client address (DESIGN.md section 3):
+ * verified, impostor (it claims a crawler whose operator publishes ranges
+ * or reverse-DNS names and the address is not theirs) or unverifiable.
+ *
+ * Range files are the publishers' JSON ({"prefixes":[{"ipv4Prefix":
+ * "66.249.64.0/27"},{"ipv6Prefix":"2001:4860:4801:10::/64"}]}); each file
+ * becomes one list named after it, holding sorted, merged, non-overlapping
+ * 128-bit intervals (IPv4 as IPv4-mapped IPv6), so a lookup is a binary
+ * search.  Lists are immutable once added.
+ *
+ * Reverse DNS is left to the caller, who owns the resolver (nginx's or
+ * Apache's, asynchronous, or getnameinfo() in the CLI):
+ * ra_verify_rdns_check() is the decision once the PTR name and its
+ * forward addresses are known.
+ */
+#ifndef RA_VERIFY_H
+#define RA_VERIFY_H
+
+#include "ra_core.h"
+#include "ra_crawlers.h"
+#include "ra_json.h"
+
+typedef struct {
+    uint8_t  b[16];                 /* network order; IPv4 as ::ffff:a.b.c.d */
+} ra_addr_t;
+
+typedef enum {
+    RA_VERIFY_UNVERIFIABLE = 0,
+    RA_VERIFY_VERIFIED,
+    RA_VERIFY_IMPOSTOR
+} ra_verify_e;
+
+#define RA_RANGES_MAX_LISTS     64
+#define RA_RANGES_MAX_PREFIXES  1000000  /* per file: 16 MiB of intervals */
+#define RA_RANGES_MAX_FILE      (16u * 1024 * 1024)
+
+typedef struct ra_ranges_s  ra_ranges_t;
+
+/* RA_OK, or RA_ERROR when s is not an IPv4 or IPv6 address. */
+int ra_addr_parse(ra_str_t s, ra_addr_t *out);
+int ra_addr_is_v4(const ra_addr_t *a);
+
+ra_ranges_t *ra_ranges_create(const ra_alloc_t *a);
+
+/*
+ * Adds the prefixes of a published JSON file as the list "name" (usually
+ * the file's base name, as the crawler table's "ranges" names it).  Any
+ * "ipv4Prefix"/"ipv6Prefix" member and any string of an "ipv4Prefixes"/
+ * "ipv6Prefixes" array counts.  A file whose top-level members are
+ * objects holding prefixes (a mirror bundling several publishers' files,
+ * {"gptbot":{...},"searchbot":{...}}) also gives one list per member,
+ * named MEMBER.json.  RA_OK; RA_ERROR with err set (bad JSON, bad prefix,
+ * no prefix at all); RA_ELIMIT; RA_ENOMEM.  Nothing is kept on error.
+ */
+int ra_ranges_add_json(ra_ranges_t *r, ra_str_t name, ra_str_t json,
+    ra_json_err_t *err);
+
+/* The list's index, or -1 when no list has that name. */
+int ra_ranges_find(const ra_ranges_t *r, ra_str_t name);
+size_t ra_ranges_lists(const ra_ranges_t *r);
+ra_str_t ra_ranges_name(const ra_ranges_t *r, size_t list);
+/* Merged intervals of a list (for tests and status pages). */
+size_t ra_ranges_intervals(const ra_ranges_t *r, size_t list);
+/* 1 when the address lies in the list, else 0. */
+int ra_ranges_contains(const ra_ranges_t *r, size_t list,
+    const ra_addr_t *a);
+
+/*
+ * By published ranges only: VERIFIED when a is in one of the crawler's
+ * loaded lists, IMPOSTOR when some of its lists are loaded and a is in
+ * none, else UNVERIFIABLE (nothing loaded for it; r and c may be NULL).
+ * A caller with a resolver may run the reverse-DNS check when this says
+ * IMPOSTOR or UNVERIFIABLE and ra_verify_has_rdns(c).
+ */
+int ra_verify(const ra_ranges_t *r, const ra_crawler_t *c,
+    const ra_addr_t *a);
+
+int ra_verify_has_rdns(const ra_crawler_t *c);
+
+/*
+ * Forward-confirmed reverse DNS: VERIFIED when ptr_name (the client's PTR
+ * record, a trailing dot allowed) ends with one of the crawler's suffixes
+ * and one of the forward addresses of that name is the client's own;
+ * IMPOSTOR otherwise (no PTR name: ptr_name.len == 0); UNVERIFIABLE when
+ * the crawler publishes no suffix.
+ */
+int ra_verify_rdns_check(const ra_crawler_t *c, const ra_addr_t *client,
+    ra_str_t ptr_name, const ra_addr_t *forward, size_t nforward);
+
+/* "verified", "impostor", "unverifiable". */
+const char *ra_verify_name(int v);
+
+#endif /* RA_VERIFY_H */
