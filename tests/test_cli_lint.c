@@ -1,0 +1,386 @@
+/*
+ * 'robots-audit lint' as a user runs it: both output formats, exit codes
+ * 0/1/2, stdin, escaping of hostile bytes, and the time it takes over
+ * every stress file.  Runs build/robots-audit from the repository root
+ * (where make runs the tests); skips when it is not there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ra_test.h"
+
+#define CLI  "build/robots-audit"
+
+typedef struct {
+    int     status;         /* exit code, -1 if it did not exit */
+    char   *out;            /* stdout, NUL-terminated */
+    size_t  len;
+} cli_run_t;
+
+static void
+need_cli(void)
+{
+    struct stat  st;
+
+    if (stat(CLI, &st) != 0) {
+        print_message("skip: " CLI " not built (run from the repo root)\n");
+        skip();
+    }
+}
+
+static void
+cli(cli_run_t *r, const char *args)
+{
+    char    cmd[4096];
+    FILE   *p;
+    size_t  cap = 4096, n;
+    int     st;
+
+    snprintf(cmd, sizeof(cmd), CLI " lint %s 2>/dev/null", args);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    r->out = malloc(cap);
+    assert_non_null(r->out);
+    r->len = 0;
+    while ((n = fread(r->out + r->len, 1, cap - r->len - 1, p)) > 0) {
+        r->len += n;
+        if (cap - r->len - 1 == 0) {
+            cap *= 2;
+            r->out = realloc(r->out, cap);
+            assert_non_null(r->out);
+        }
+    }
+    r->out[r->len] = '\0';
+    st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void
+cli_done(cli_run_t *r)
+{
+    free(r->out);
+}
+
+/* A temporary file holding len bytes; path written to path[64]. */
+static void
+tmp_file(char *path, const void *data, size_t len)
+{
+    int  fd;
+
+    strcpy(path, "/tmp/ra-lint-XXXXXX");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, len), (ssize_t) len);
+    close(fd);
+}
+
+/* JSON shape: balanced {} and [] outside strings, nothing after the
+ * document but a newline, no raw control bytes in strings. */
+static int
+json_ok(const char *s)
+{
+    int  depth = 0, in_str = 0;
+
+    for ( /* void */ ; *s; s++) {
+        if (in_str) {
+            if ((unsigned char) *s < 0x20) {
+                return 0;
+            }
+            if (*s == '\\') {
+                s++;
+            } else if (*s == '"') {
+                in_str = 0;
+            }
+            continue;
+        }
+        switch (*s) {
+        case '"': in_str = 1; break;
+        case '{': case '[': depth++; break;
+        case '}': case ']':
+            if (--depth == 0) {
+                return strcmp(s + 1, "\n") == 0;
+            }
+            break;
+        }
+    }
+    return 0;
+}
+
+static const char  bad[] = "User-agent: *\nDisallow: private\n";
+static const char  clean[] =
+    "User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n"
+    "\nSitemap: https://example.com/sitemap.xml\n";
+
+static void
+test_text_errors(void **state)
+{
+    char       path[64], want[256];
+    cli_run_t  r;
+
+    (void) state;
+    need_cli();
+    tmp_file(path, bad, sizeof(bad) - 1);
+    cli(&r, path);
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof(want), "%s:2:11: error: Disallow 'private' does "
+             "not start with '/' or '*'", path);
+    assert_non_null(strstr(r.out, want));
+    assert_non_null(strstr(r.out, "[path-start]\n"));
+    snprintf(want, sizeof(want), "%s: 1 group, 1 rule, 0 sitemaps, 32 bytes; "
+             "1 error, 0 warnings, 0 infos\n", path);
+    assert_non_null(strstr(r.out, want));
+    cli_done(&r);
+    unlink(path);
+}
+
+static void
+test_text_clean(void **state)
+{
+    char       path[64], want[256];
+    cli_run_t  r;
+
+    (void) state;
+    need_cli();
+    tmp_file(path, clean, sizeof(clean) - 1);
+    cli(&r, path);
+    assert_int_equal(r.status, 0);
+    /* one line: the summary */
+    snprintf(want, sizeof(want), "%s: 1 group, 2 rules, 1 sitemap, %zu "
+             "bytes; 0 errors, 0 warnings, 0 infos\n", path, sizeof(clean) - 1);
+    assert_string_equal(r.out, want);
+    cli_done(&r);
+    unlink(path);
+}
+
+static void
+test_json(void **state)
+{
+    char       path[64], args[256];
+    cli_run_t  r;
+
+    (void) state;
+    need_cli();
+    tmp_file(path, bad, sizeof(bad) - 1);
+    snprintf(args, sizeof(args), "--format json %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 1);
+    assert_true(json_ok(r.out));
+    assert_true(strncmp(r.out, "{\"file\":\"/tmp/ra-lint-", 21) == 0);
+    assert_non_null(strstr(r.out, "\"size\":32,\"status\":null,"
+                                  "\"content_type\":null,\"summary\":{"));
+    assert_non_null(strstr(r.out, "\"findings\":[{\"line\":2,\"column\":11,"
+                                  "\"severity\":\"error\",\"code\":"
+                                  "\"path-start\",\"message\":\"Disallow "));
+    assert_non_null(strstr(r.out, "\"errors\":1,\"warnings\":0,"));
+    cli_done(&r);
+
+    /* with the answer's facts, and --opt=value */
+    snprintf(args, sizeof(args), "--format=json --status=200 "
+             "--content-type 'text/html; charset=utf-8' %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 1);
+    assert_true(json_ok(r.out));
+    assert_non_null(strstr(r.out, "\"status\":200,\"content_type\":"
+                                  "\"text/html; charset=utf-8\""));
+    assert_non_null(strstr(r.out, "{\"line\":0,\"column\":0,\"severity\":"
+                                  "\"warning\",\"code\":\"content-type\""));
+    cli_done(&r);
+
+    tmp_file(path, clean, sizeof(clean) - 1);
+    snprintf(args, sizeof(args), "--format json %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 0);
+    assert_true(json_ok(r.out));
+    assert_non_null(strstr(r.out, "\"findings\":[],\"suppressed\":{}}\n"));
+    cli_done(&r);
+    unlink(path);
+}
+
+static void
+test_answer_options(void **state)
+{
+    char       path[64], args[256];
+    cli_run_t  r;
+
+    (void) state;
+    need_cli();
+    tmp_file(path, clean, sizeof(clean) - 1);
+
+    snprintf(args, sizeof(args), "--status 503 %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, ":0:0: error: HTTP 503: "));
+    assert_non_null(strstr(r.out, "[status-unreachable]"));
+    cli_done(&r);
+
+    snprintf(args, sizeof(args), "--status 403 %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "[status-forbidden]"));
+    cli_done(&r);
+
+    snprintf(args, sizeof(args), "--status 404 %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ":0:0: info: HTTP 404"));
+    cli_done(&r);
+
+    snprintf(args, sizeof(args), "--redirects 6 %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, "[redirect-limit]"));
+    cli_done(&r);
+
+    snprintf(args, sizeof(args), "--content-type text/html %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ":0:0: warning: Content-Type is text/html"));
+    cli_done(&r);
+    unlink(path);
+}
+
+static void
+test_usage(void **state)
+{
+    char        path[64], args[256];
+    cli_run_t   r;
+    size_t      i;
+    static const char  *bad_args[] = {
+        "",
+        "--bogus %s",
+        "--status abc %s",
+        "--status 99 %s",
+        "--status 600 %s",
+        "--status",
+        "--redirects -1 %s",
+        "--format xml %s",
+        "%s %s",
+        "/nonexistent/robots.txt",
+        "/tmp",
+    };
+
+    (void) state;
+    need_cli();
+    tmp_file(path, clean, sizeof(clean) - 1);
+    for (i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
+        snprintf(args, sizeof(args), bad_args[i], path, path);
+        cli(&r, args);
+        if (r.status != 2) {
+            print_message("'lint %s' exited %d\n", args, r.status);
+        }
+        assert_int_equal(r.status, 2);
+        assert_int_equal(r.len, 0);     /* nothing on stdout */
+        cli_done(&r);
+    }
+
+    cli(&r, "--help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: robots-audit lint"));
+    cli_done(&r);
+    unlink(path);
+}
+
+static void
+test_stdin_and_escapes(void **state)
+{
+    /* ESC ] ... BEL would retitle a terminal; ESC [ would recolour it */
+    static const char  hostile[] =
+        "User-agent: *\n\x1b]0;owned\x07: x\nDisallow: /\x1b[31mred\n"
+        "Sitemap: \x1b[2J\n";
+    char       path[64], args[256];
+    cli_run_t  r;
+
+    (void) state;
+    need_cli();
+    tmp_file(path, hostile, sizeof(hostile) - 1);
+
+    snprintf(args, sizeof(args), "- < %s", path);
+    cli(&r, args);
+    assert_int_equal(r.status, 1);              /* sitemap-url */
+    assert_non_null(strstr(r.out, "<stdin>:2:1: "));
+    assert_null(memchr(r.out, 0x1b, r.len));
+    assert_null(memchr(r.out, 0x07, r.len));
+    assert_non_null(strstr(r.out, "\\x1b]0;owned\\x07"));
+    cli_done(&r);
+
+    snprintf(args, sizeof(args), "--format json %s", path);
+    cli(&r, args);
+    assert_true(json_ok(r.out));
+    assert_null(memchr(r.out, 0x1b, r.len));
+    cli_done(&r);
+    unlink(path);
+}
+
+static void
+test_stress_timing(void **state)
+{
+    /* lint over every stress file: no crash, exit 0 or 1, < 1 s total */
+    char             args[1024];
+    const char      *dir;
+    cli_run_t        r;
+    int              i, n = 0;
+    double           secs;
+    struct timespec  t0, t1;
+    static const char  *files[] = {
+        "01_empty", "02_only_bom", "03_bom_crlf", "04_cr_only",
+        "05_mixed_endings", "06_nul_bytes", "07_invalid_utf8",
+        "08_line_len_boundaries", "09_huge_line_1mib", "10_600kib",
+        "11_500kib_boundary", "12_10k_rules", "13_10k_groups",
+        "14_10k_ua_lines", "15_wildcard_aaab", "16_many_stars",
+        "17_wildcard_500kib_bomb", "18_dollar_variants", "19_percent_edge",
+        "20_comments_everywhere", "21_whitespace_weird", "22_missing_colon",
+        "23_typos", "24_key_prefix", "25_html_page", "26_ua_weird",
+        "27_rules_before_ua", "28_long_ua_value", "29_same_ua_5000_groups",
+        "30_utf16le", "31_300k_crlf_lines", "32_control_chars",
+        "33_star_500kib_bomb",
+    };
+
+    (void) state;
+    need_cli();
+    RA_TEST_NEED_SHARED();
+    dir = ra_test_shared();
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (i = 0; i < (int) (sizeof(files) / sizeof(files[0])); i++) {
+        snprintf(args, sizeof(args), "--format %s %s/robots-stress/%s.txt",
+                 i % 2 ? "json" : "text", dir, files[i]);
+        cli(&r, args);
+        if (r.status != 0 && r.status != 1) {
+            print_message("%s: exit %d\n", files[i], r.status);
+            fail();
+        }
+        if (i % 2) {
+            assert_true(json_ok(r.out));
+        }
+        cli_done(&r);
+        n++;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    secs = (double) (t1.tv_sec - t0.tv_sec)
+           + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    print_message("lint over %d stress files: %.3f s\n", n, secs);
+    if (getenv("RA_UNDER_VALGRIND") == NULL) {
+        assert_true(secs < 1.0);
+    }
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_text_errors),
+        cmocka_unit_test(test_text_clean),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_answer_options),
+        cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_stdin_and_escapes),
+        cmocka_unit_test(test_stress_timing),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
