@@ -11,6 +11,7 @@ static const ra_cli_command_t  ra_commands[] = {
     { "check",    ra_cmd_check,
       "judge URLs against a robots.txt for one crawler" },
     { "lint",     ra_cmd_lint, "what crawlers will make of a robots.txt" },
+    { "identify", ra_cmd_identify, "name the crawler behind a User-Agent" },
     /* further commands are added here, one line each */
 };
 

@@ -1,0 +1,144 @@
+/* 'robots-audit identify' end to end: both output formats, stdin, the
+ * operator's crawler file, exit codes.  Runs build/robots-audit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ra_test.h"
+
+#define BIN  "./build/robots-audit"
+
+/* Runs cmd; returns its exit status and its stdout in out. */
+static int
+run(const char *cmd, char *out, size_t cap)
+{
+    FILE    *f;
+    size_t   n;
+    int      st;
+
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void
+json_lines(void **state)
+{
+    char  out[8192];
+
+    (void) state;
+    assert_int_equal(run(BIN " identify --format json 'Mozilla/5.0 "
+        "(compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' "
+        "'curl/8.4.0' 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) "
+        "Gecko/20100101 Firefox/125.0'", out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "{\"user_agent\":\"Mozilla/5.0 (compatible;"
+        " bingbot/2.0; +http://www.bing.com/bingbot.htm)\",\"crawler\":"
+        "\"bingbot\",\"token\":\"bingbot\",\"category\":\"search\","
+        "\"operator\":\"Microsoft\",\"tokens\":[\"bingbot\"],\"flags\":"
+        "[\"crawl-delay\"],\"generic\":false,\"verification\":null}\n"));
+    assert_non_null(strstr(out, "\"user_agent\":\"curl/8.4.0\",\"crawler\":"
+        "null,\"token\":\"curl\""));
+    assert_non_null(strstr(out, "\"generic\":true"));
+    assert_non_null(strstr(out, "Firefox/125.0\",\"crawler\":null,"
+        "\"token\":null"));
+}
+
+static void
+text_and_stdin(void **state)
+{
+    char  out[8192];
+
+    (void) state;
+    assert_int_equal(run("printf 'AdsBot-Google (+http://www.google.com/"
+        "adsbot.html)\\nfoo\\001bar\\n' | " BIN " identify", out,
+        sizeof(out)), 0);
+    assert_non_null(strstr(out, "crawler AdsBot-Google token=AdsBot-Google "
+        "category=tool operator=\"Google\" ua=\"AdsBot-Google (+http://www."
+        "google.com/adsbot.html)\"\n"));
+    /* control bytes are escaped in text output */
+    assert_non_null(strstr(out, "foo\\x01bar"));
+}
+
+static void
+verification_and_operator_file(void **state)
+{
+    char   out[8192], cmd[1024];
+    FILE  *f;
+
+    (void) state;
+    f = fopen("build/tests/googlebot.json", "w");
+    assert_non_null(f);
+    fputs("{\"creationTime\":\"x\",\"prefixes\":[{\"ipv4Prefix\":"
+          "\"66.249.64.0/19\"}]}", f);
+    fclose(f);
+    f = fopen("build/tests/crawlers.txt", "w");
+    assert_non_null(f);
+    fputs("# ours\ncrawler AcmeBot\nua acmebot\ntokens AcmeBot\n"
+          "operator Acme\ncategory monitoring\nflags user-triggered\n\n"
+          "crawler Googlebot\ntokens Googlebot\noperator Us\ncategory seo\n"
+          "ranges other.json\n", f);
+    fclose(f);
+
+    /* the built-in Googlebot names googlebot.json: the file's base name */
+    snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
+             "build/tests/googlebot.json --address 66.249.70.1 "
+             "'Googlebot/2.1'");
+    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "\"verification\":\"verified\""));
+    snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
+             "build/tests/googlebot.json --address ::ffff:10.0.0.1 "
+             "'Googlebot/2.1'");
+    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "\"verification\":\"impostor\""));
+
+    /* the operator's entry replaces the built-in one */
+    snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
+             "build/tests/googlebot.json --address 66.249.70.1 --crawlers "
+             "build/tests/crawlers.txt 'Googlebot/2.1' 'AcmeBot/1.0'");
+    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "\"operator\":\"Us\""));
+    assert_non_null(strstr(out, "\"verification\":\"unverifiable\""));
+    assert_non_null(strstr(out, "\"crawler\":\"AcmeBot\",\"token\":\"AcmeBot"
+        "\",\"category\":\"monitoring\""));
+    assert_non_null(strstr(out, "\"flags\":[\"user-triggered\"]"));
+}
+
+static void
+usage_errors(void **state)
+{
+    char  out[8192];
+
+    (void) state;
+    assert_int_equal(run(BIN " identify --help", out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "usage: robots-audit identify"));
+    assert_int_equal(run(BIN " identify --address 1.2.3 x 2>/dev/null", out,
+                         sizeof(out)), 2);
+    assert_int_equal(run(BIN " identify --ranges /nonexistent x 2>/dev/null",
+                         out, sizeof(out)), 2);
+    assert_int_equal(run("printf '{\"prefixes\":[' > build/tests/bad.json; "
+                         BIN " identify --ranges build/tests/bad.json x "
+                         "2>/dev/null", out, sizeof(out)), 2);
+    assert_int_equal(run("printf 'crawler X\\ncolour red\\n' > build/tests/"
+                         "bad.txt; " BIN " identify --crawlers build/tests/"
+                         "bad.txt x 2>&1", out, sizeof(out)), 2);
+    assert_non_null(strstr(out, "bad.txt:2: unknown key"));
+    assert_int_equal(run(BIN " identify --format yaml x 2>/dev/null", out,
+                         sizeof(out)), 2);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(json_lines),
+        cmocka_unit_test(text_and_stdin),
+        cmocka_unit_test(verification_and_operator_file),
+        cmocka_unit_test(usage_errors),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
