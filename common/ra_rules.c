@@ -43,6 +43,15 @@ typedef struct {
     unsigned  global:1;
 } ra_group_t;
 
+/*
+ * A 256-bit set of the bytes and byte pairs a text contains.  A wildcard
+ * pattern can only match a path whose set holds all of its segments'
+ * bits: one AND rules out most candidates before any search.
+ */
+typedef struct {
+    uint64_t  w[4];
+} ra_grams_t;
+
 typedef struct {
     const unsigned char  *pat;
     uint32_t              len;          /* priority */
@@ -50,13 +59,28 @@ typedef struct {
     uint32_t              rule;
     uint8_t               type;
     uint8_t               simple;       /* no '*' and no final '$' */
+    ra_grams_t            need;         /* of the wildcard part */
 } ra_pat_t;
+
+/*
+ * For a node with many candidates: per chunk of 64 (in priority order),
+ * which candidates are keyed on each gram, and which are always possible.
+ * OR-ing the rows of the grams a path has gives the chunk's plausible
+ * candidates, still in priority order.
+ */
+#define RA_ACCEL_MIN  12
+
+typedef struct {
+    uint64_t  always;
+    uint64_t  keyed[256];
+} ra_accel_t;
 
 typedef struct {
     uint32_t  edges;
     uint32_t  nedges;
     uint32_t  pats;
     uint32_t  npats;
+    uint32_t  accel;        /* first chunk in ix->accel, or RA_NONE */
 } ra_node_t;
 
 typedef struct {
@@ -70,6 +94,7 @@ typedef struct {
     ra_node_t  *nodes;
     ra_edge_t  *edges;
     uint32_t   *node_pats;
+    ra_accel_t *accel;
 } ra_index_t;
 
 /* The groups that apply to one agent, as indexes to search. */
@@ -121,6 +146,9 @@ typedef struct {
     ra_ua_t     *ua;
     int          failed;
 } ra_compile_t;
+
+static int ra_index_accel(ra_index_t *ix, uint32_t nnodes, ra_pool_t *pool,
+    uint32_t *freq);
 
 static const char  ra_hexdigits[] = "0123456789ABCDEF";
 
@@ -222,6 +250,29 @@ ra_norm_rfc(ra_str_t s, unsigned char *dst, int url)
 
 
 /* ---- wildcard matching ------------------------------------------------ */
+
+#define ra_gram(a, b)   ((unsigned) ((a) * 37u + (b) * 11u) & 255u)
+#define ra_grams_has(g, bit)  (((g)->w[(bit) >> 6] >> ((bit) & 63)) & 1)
+
+/* byte pairs only: a one-byte segment adds nothing */
+static void
+ra_grams_add(ra_grams_t *g, const unsigned char *p, size_t n)
+{
+    size_t    i;
+    unsigned  bit;
+
+    for (i = 1; i < n; i++) {
+        bit = ra_gram(p[i - 1], p[i]);
+        g->w[bit >> 6] |= (uint64_t) 1 << (bit & 63);
+    }
+}
+
+static int
+ra_grams_lack(const ra_grams_t *have, const ra_grams_t *need)
+{
+    return ((need->w[0] & ~have->w[0]) | (need->w[1] & ~have->w[1])
+            | (need->w[2] & ~have->w[2]) | (need->w[3] & ~have->w[3])) != 0;
+}
 
 /*
  * Does pattern pat match path from byte pos on, as a prefix match ('*'
@@ -464,8 +515,11 @@ ra_pat_cmp_priority(const void *a, const void *b)
     if (x->len != y->len) {
         return x->len > y->len ? -1 : 1;
     }
+    if (x->type != y->type) {
+        return x->type == RA_RULE_ALLOW ? -1 : 1;   /* allow wins ties */
+    }
     if (x->rule != y->rule) {
-        return x->rule < y->rule ? -1 : 1;      /* earlier line first */
+        return x->rule < y->rule ? -1 : 1;          /* earlier line first */
     }
     return (int) x->simple - (int) y->simple;
 }
@@ -496,7 +550,7 @@ ra_pat_cmp_literal(const void *a, const void *b)
 static void
 ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
 {
-    uint32_t  i;
+    uint32_t  i, j, k;
 
     p->pat = pat.data;
     p->len = (uint32_t) pat.len;
@@ -509,6 +563,15 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     }
     p->lit = i;
     p->simple = i == pat.len;
+
+    /* every segment between stars must occur in the path */
+    memset(&p->need, 0, sizeof(p->need));
+    for (j = i; j < pat.len; j = k + 1) {
+        for (k = j; k < pat.len && pat.data[k] != '*'; k++) { /* void */ }
+        ra_grams_add(&p->need, pat.data + j,
+                     k - j - (k == pat.len && pat.data[k - 1] == '$'
+                              && k > j));
+    }
 }
 
 /*
@@ -561,6 +624,20 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
     }
     qsort(ix->pats, ix->npats, sizeof(ra_pat_t), ra_pat_cmp_priority);
 
+    /* the same pattern of the same kind again can never decide: keep the
+     * first (RFC 9309 2.2.2 allows deduplication) */
+    for (i = 0, j = 0; i < ix->npats; i++) {
+        if (j > 0 && ix->pats[j - 1].len == ix->pats[i].len
+            && ix->pats[j - 1].type == ix->pats[i].type
+            && memcmp(ix->pats[j - 1].pat, ix->pats[i].pat,
+                      ix->pats[i].len) == 0)
+        {
+            continue;
+        }
+        ix->pats[j++] = ix->pats[i];
+    }
+    ix->npats = j;
+
     /* trie over literal prefixes; at most one node per literal byte.  The
      * build's scratch arrays come straight from the caller's allocator and
      * go back to it at the end. */
@@ -570,7 +647,7 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
     term = ra_alloc(a, k * sizeof(uint32_t));
     tmp = ra_alloc(a, nnodes * sizeof(*tmp));
     last = ra_alloc(a, nnodes * sizeof(uint32_t));
-    count = ra_alloc(a, nnodes * sizeof(uint32_t));
+    count = ra_alloc(a, (nnodes > 256 ? nnodes : 256) * sizeof(uint32_t));
     rc = RA_ENOMEM;
     if (!order || !term || !tmp || !last || !count) {
         goto done;
@@ -639,7 +716,8 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         node = term[i];
         ix->node_pats[ix->nodes[node].pats + ix->nodes[node].npats++] = i;
     }
-    rc = RA_OK;
+
+    rc = ra_index_accel(ix, (uint32_t) nnodes, pool, count);
 
 done:
     ra_free(a, order);
@@ -648,6 +726,68 @@ done:
     ra_free(a, last);
     ra_free(a, count);
     return rc;
+}
+
+/* Key each candidate of a crowded node on the need gram that fewest of the
+ * node's candidates share.  freq is scratch for 256 counters. */
+static int
+ra_index_accel(ra_index_t *ix, uint32_t nnodes, ra_pool_t *pool,
+    uint32_t *freq)
+{
+    uint32_t     n, i, b, nchunks, best, c;
+    ra_pat_t    *p;
+    ra_node_t   *nd;
+    ra_accel_t  *ch;
+
+    nchunks = 0;
+    for (n = 0; n < nnodes; n++) {
+        nd = &ix->nodes[n];
+        nd->accel = RA_NONE;
+        if (nd->npats >= RA_ACCEL_MIN) {
+            nd->accel = nchunks;
+            nchunks += (nd->npats + 63) / 64;
+        }
+    }
+    if (nchunks == 0) {
+        return RA_OK;
+    }
+    ix->accel = ra_pool_calloc(pool, nchunks, sizeof(ra_accel_t));
+    if (ix->accel == NULL) {
+        return RA_ENOMEM;
+    }
+
+    for (n = 0; n < nnodes; n++) {
+        nd = &ix->nodes[n];
+        if (nd->accel == RA_NONE) {
+            continue;
+        }
+        memset(freq, 0, 256 * sizeof(uint32_t));
+        for (i = 0; i < nd->npats; i++) {
+            p = &ix->pats[ix->node_pats[nd->pats + i]];
+            for (b = 0; b < 256; b++) {
+                freq[b] += (uint32_t) ra_grams_has(&p->need, b);
+            }
+        }
+        for (i = 0; i < nd->npats; i++) {
+            p = &ix->pats[ix->node_pats[nd->pats + i]];
+            ch = &ix->accel[nd->accel + i / 64];
+            best = 256;
+            for (b = 0; b < 256; b++) {
+                if (ra_grams_has(&p->need, b)
+                    && (best == 256 || freq[b] < freq[best]))
+                {
+                    best = b;
+                }
+            }
+            if (best == 256) {
+                ch->always |= (uint64_t) 1 << (i % 64);
+            } else {
+                c = best;
+                ch->keyed[c] |= (uint64_t) 1 << (i % 64);
+            }
+        }
+    }
+    return RA_OK;
 }
 
 static uint32_t
@@ -926,67 +1066,164 @@ ra_rules_stats(const ra_rules_t *rs, ra_rules_stats_t *st)
 
 /* ---- matching --------------------------------------------------------- */
 
+/*
+ * The verdict needs only the best matching pattern: the longest, allow
+ * before disallow at equal length (RFC 9309: ties go to allow), then the
+ * earliest line, which is the one the reference library reports.
+ */
 typedef struct {
     int32_t   prio;
     uint32_t  rule;
+    uint8_t   type;
 } ra_best_t;
 
 static int
-ra_better(const ra_best_t *b, const ra_pat_t *p)
+ra_beats(const ra_pat_t *p, const ra_best_t *b)
 {
-    return (int32_t) p->len > b->prio
-           || ((int32_t) p->len == b->prio && p->rule < b->rule);
+    if ((int32_t) p->len != b->prio) {
+        return (int32_t) p->len > b->prio;
+    }
+    if (p->type != b->type) {
+        return p->type == RA_RULE_ALLOW;
+    }
+    return p->rule < b->rule;
 }
 
+/* Candidates on one node, in priority order. */
+typedef struct {
+    const unsigned char  *path;
+    size_t                plen;
+    ra_grams_t            grams;
+    int                   have_grams;
+} ra_subject_t;
+
 static void
-ra_index_match(const ra_index_t *ix, const unsigned char *path, size_t plen,
-    ra_best_t best[3])
+ra_grams_of(ra_subject_t *sj)
 {
-    size_t            depth;
-    uint32_t          node, i, lo, hi, mid, n;
-    int32_t           floor;
-    const ra_pat_t   *p;
+    if (!sj->have_grams) {
+        memset(&sj->grams, 0, sizeof(sj->grams));
+        ra_grams_add(&sj->grams, sj->path, sj->plen);
+        sj->have_grams = 1;
+    }
+}
+
+/* Candidate i of a node: returns 0 when nothing after it can win. */
+static int
+ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
+    ra_subject_t *sj, ra_best_t *best)
+{
+    const ra_pat_t  *p = &ix->pats[ix->node_pats[nd->pats + i]];
+
+    if ((int32_t) p->len < best->prio) {
+        return 0;                       /* sorted: nothing below can win */
+    }
+    if (!ra_beats(p, best)) {
+        return 1;
+    }
+    if (!p->simple) {
+        ra_grams_of(sj);
+        if (ra_grams_lack(&sj->grams, &p->need)
+            || !ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
+                        p->len - p->lit))
+        {
+            return 1;
+        }
+    }
+    best->prio = (int32_t) p->len;
+    best->rule = p->rule;
+    best->type = p->type;
+    return 1;
+}
+
+/* Candidates on one node, in priority order. */
+static void
+ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
+    ra_subject_t *sj, ra_best_t *best)
+{
+    uint32_t           i, c, w, bit;
+    uint64_t           m, g;
+    const ra_accel_t  *ch;
+
+    if (nd->accel == RA_NONE) {
+        for (i = 0; i < nd->npats; i++) {
+            if (!ra_try(ix, nd, i, depth, sj, best)) {
+                return;
+            }
+        }
+        return;
+    }
+
+    ra_grams_of(sj);
+    for (c = 0; c * 64 < nd->npats; c++) {
+        ch = &ix->accel[nd->accel + c];
+        m = ch->always;
+        for (w = 0; w < 4; w++) {
+            for (g = sj->grams.w[w]; g; g &= g - 1) {
+                bit = w * 64 + (uint32_t) __builtin_ctzll(g);
+                m |= ch->keyed[bit];
+            }
+        }
+        for ( /* void */ ; m; m &= m - 1) {
+            i = c * 64 + (uint32_t) __builtin_ctzll(m);
+            if (!ra_try(ix, nd, i, depth, sj, best)) {
+                return;
+            }
+        }
+    }
+}
+
+#define RA_WALK_MAX  64
+
+/*
+ * Walks path down the trie.  The nodes passed are then searched deepest
+ * first: longer literal prefixes tend to belong to longer patterns, so the
+ * best is found early and the shallow nodes' lists are cut short.
+ */
+static void
+ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
+{
+    const unsigned char  *path = sj->path;
+    size_t                plen = sj->plen;
+    size_t            depth, n;
+    uint32_t          node, i, lo, hi, mid, ne;
+    uint32_t          walk[RA_WALK_MAX];
     const ra_node_t  *nd;
     const ra_edge_t  *e;
 
     node = 0;
     depth = 0;
+    n = 0;
     for ( ;; ) {
         nd = &ix->nodes[node];
-        for (i = 0; i < nd->npats; i++) {
-            p = &ix->pats[ix->node_pats[nd->pats + i]];
-            floor = best[RA_RULE_ALLOW].prio < best[RA_RULE_DISALLOW].prio
-                    ? best[RA_RULE_ALLOW].prio : best[RA_RULE_DISALLOW].prio;
-            if ((int32_t) p->len < floor) {
-                break;                  /* sorted: nothing below can win */
+        if (nd->npats) {
+            if (n == RA_WALK_MAX) {
+                /* a very deep walk: search the shallowest now */
+                nd = &ix->nodes[walk[0]];
+                ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit,
+                              sj, best);
+                nd = &ix->nodes[node];
+                memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
+                n--;
             }
-            if (!ra_better(&best[p->type], p)) {
-                continue;
-            }
-            if (p->simple
-                || ra_wild(path, plen, depth, p->pat + p->lit, p->len - p->lit))
-            {
-                best[p->type].prio = (int32_t) p->len;
-                best[p->type].rule = p->rule;
-            }
+            walk[n++] = node;
         }
 
         if (depth == plen || nd->nedges == 0) {
-            return;
+            break;
         }
 
-        /* find the child for path[depth] */
+        /* the child for path[depth] */
         e = &ix->edges[nd->edges];
-        n = nd->nedges;
-        if (n <= 8) {
-            for (i = 0; i < n && e[i].byte != path[depth]; i++) { /* void */ }
-            if (i == n) {
-                return;
+        ne = nd->nedges;
+        if (ne <= 8) {
+            for (i = 0; i < ne && e[i].byte != path[depth]; i++) { /* void */ }
+            if (i == ne) {
+                break;
             }
             node = e[i].node;
         } else {
             lo = 0;
-            hi = n;
+            hi = ne;
             while (lo < hi) {
                 mid = (lo + hi) / 2;
                 if (e[mid].byte < path[depth]) {
@@ -995,12 +1232,18 @@ ra_index_match(const ra_index_t *ix, const unsigned char *path, size_t plen,
                     hi = mid;
                 }
             }
-            if (lo == n || e[lo].byte != path[depth]) {
-                return;
+            if (lo == ne || e[lo].byte != path[depth]) {
+                break;
             }
             node = e[lo].node;
         }
         depth++;
+    }
+
+    while (n--) {
+        nd = &ix->nodes[walk[n]];
+        ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj,
+                      best);
     }
 }
 
@@ -1073,7 +1316,8 @@ ra_rules_match(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     size_t                i, need, plen, qpos;
     uint32_t              set_id, k;
     ra_str_t              group;
-    ra_best_t             best[3];
+    ra_best_t             best;
+    ra_subject_t          sj;
     const ra_set_t       *set;
     const ra_rule_t      *rule;
     unsigned char         stack[RA_MATCH_STACK], *buf;
@@ -1157,27 +1401,26 @@ normalised:
     out->group = group;
     out->crawl_delay_ms = set->crawl_delay_ms;
 
-    best[RA_RULE_ALLOW].prio = best[RA_RULE_DISALLOW].prio = -1;
-    best[RA_RULE_ALLOW].rule = best[RA_RULE_DISALLOW].rule = RA_NONE;
+    best.prio = -1;
+    best.rule = RA_NONE;
+    best.type = RA_RULE_NONE;
+    sj.path = p;
+    sj.plen = plen;
+    sj.have_grams = 0;
     for (k = 0; k < set->nrefs; k++) {
-        ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], p, plen,
-                       best);
+        ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], &sj, &best);
     }
 
-    if (best[RA_RULE_ALLOW].prio < 0 && best[RA_RULE_DISALLOW].prio < 0) {
+    if (best.prio < 0) {
         out->why = RA_WHY_NO_MATCH;
         goto done;
     }
 
     out->why = RA_WHY_RULE;
-    if (best[RA_RULE_DISALLOW].prio > best[RA_RULE_ALLOW].prio) {
-        out->allowed = 0;
-        out->type = RA_RULE_DISALLOW;
-    } else {
-        out->type = RA_RULE_ALLOW;
-    }
-    rule = &rs->rules[best[out->type].rule];
-    out->priority = (uint32_t) best[out->type].prio;
+    out->type = best.type;
+    out->allowed = best.type == RA_RULE_ALLOW;
+    rule = &rs->rules[best.rule];
+    out->priority = (uint32_t) best.prio;
     out->line = rule->line;
     out->pattern = rule->value;
 
