@@ -72,7 +72,7 @@ static const ra_lint_code_def_t  ra_lint_codes[RA_LINT_NCODES] = {
     { "analysis-limit",     RA_SEV_INFO },
 };
 
-#define RA_LINT_MSG_MAX     512     /* one message, bytes */
+#define RA_LINT_MSG_MAX     1024    /* one message, bytes: 4 quotes fit */
 #define RA_LINT_QUOTE_MAX   40      /* file bytes quoted in a message */
 #define RA_LINT_QBUF        (RA_LINT_QUOTE_MAX * 4 + 8)
 
@@ -608,7 +608,6 @@ static const struct {
 
 static const char *ra_lint_meta_keys[] = {
     "noindex", "nofollow", "noarchive", "nosnippet", "noimageindex",
-    "index", "follow", "none",
 };
 
 static int
@@ -1146,6 +1145,9 @@ typedef struct {
     uint32_t  sitemaps;
     size_t    last_offset;
     unsigned  last_cut:1;
+    ra_key_e  first_key, last_key;
+    ra_str_t  first, last;          /* values of the first and last lost
+                                       rules, spans of the body */
 } ra_lint_rest_t;
 
 static int
@@ -1162,7 +1164,12 @@ ra_lint_rest_line(void *data, const ra_line_t *ln)
     }
     if (ln->kind == RA_LINE_DIRECTIVE && ln->value.len) {
         if (ln->key == RA_KEY_ALLOW || ln->key == RA_KEY_DISALLOW) {
-            r->rules++;
+            if (r->rules++ == 0) {
+                r->first_key = ln->key;
+                r->first = ln->value;
+            }
+            r->last_key = ln->key;
+            r->last = ln->value;
         } else if (ln->key == RA_KEY_SITEMAP) {
             r->sitemaps++;
         }
@@ -1179,6 +1186,8 @@ ra_lint_size(ra_lint_ctx_t *ctx, const ra_lint_http_t *h,
     ra_lint_rest_t        rest;
     const unsigned char  *nl;
     char                  q[RA_LINT_QBUF], cutq[RA_LINT_QBUF * 2];
+    char                  f[RA_LINT_QBUF], l[RA_LINT_QBUF];
+    char                  which[RA_LINT_QBUF * 2 + 64];
     ra_str_t              b = ctx->body;
 
     memset(&rest, 0, sizeof(rest));
@@ -1233,12 +1242,22 @@ ra_lint_size(ra_lint_ctx_t *ctx, const ra_lint_http_t *h,
             ra_key_name(ctx->cut.key), ra_lint_quote(q, ctx->cut.value));
     }
 
+    which[0] = '\0';
+    if (rest.rules == 1) {
+        snprintf(which, sizeof(which), " ('%s: %s')",
+            ra_key_name(rest.first_key), ra_lint_quote(f, rest.first));
+    } else if (rest.rules > 1) {
+        snprintf(which, sizeof(which), " ('%s: %s' to '%s: %s')",
+            ra_key_name(rest.first_key), ra_lint_quote(f, rest.first),
+            ra_key_name(rest.last_key), ra_lint_quote(l, rest.last));
+    }
+
     ra_lint_add(ctx, RA_LC_SIZE_LIMIT, line, col, rest.rules,
         "the file is %zu bytes: crawlers read only the first %d (500 KiB), "
-        "so %s%u rule%s and %u sitemap%s after this point are ignored%s",
+        "so %s%u rule%s%s and %u sitemap%s from here on are ignored%s",
         h && h->size ? h->size : b.len, RA_ROBOTS_MAX,
         h && h->truncated ? "at least " : "",
-        rest.rules, rest.rules == 1 ? "" : "s",
+        rest.rules, rest.rules == 1 ? "" : "s", which,
         rest.sitemaps, rest.sitemaps == 1 ? "" : "s", cutq);
 }
 

@@ -12,6 +12,9 @@
  *   warning  a likely mistake, or behaviour that depends on the crawler
  *   info     worth knowing, nothing to fix
  *
+ * The body is linted only when crawlers read it: with a 2xx status or an
+ * unknown one (0).  Other statuses give one finding about the status.
+ *
  * Places: line is 1-based as the parser counts lines; column is the
  * 1-based byte offset in that line (bytes, not characters; line 1 starts
  * after a skipped BOM).  Findings about the answer as a whole (status,
