@@ -512,6 +512,11 @@ static const char  drupal[] =
 
 static const char  minimal[] = "User-agent: *\nDisallow:\n";
 
+/* a last group with user-agent lines and no rules allows everything: fine */
+static const char  trailing_group[] =
+    "User-agent: *\nDisallow: /private/\n\nUser-agent: FriendlyBot\n"
+    "User-agent: OtherBot\n";
+
 static void
 check_clean(const char *name, const char *text, const char *ctype)
 {
@@ -542,6 +547,7 @@ test_clean_files(void **state)
     check_clean("googlestyle", googlestyle, "text/plain; charset=utf-8");
     check_clean("drupal", drupal, "text/plain");
     check_clean("minimal", minimal, "text/plain");
+    check_clean("trailing_group", trailing_group, "text/plain");
 
     /* and they are not silent because nothing was read */
     run_lint(&r, news, strlen(news), NULL);
