@@ -138,7 +138,8 @@ struct ra_crawlers_s {
 
     /* the automaton */
     uint8_t             cls[256];
-    size_t              ncls;
+    size_t              ncls;       /* a power of two: rows by shift */
+    unsigned            shift;
     size_t              nstates;
     uint16_t           *trans;      /* nstates * ncls; RA_HIT_BIT = output */
     uint16_t           *out;        /* first pattern ending here, +1 */
@@ -720,6 +721,12 @@ ra_crawlers_build(ra_crawlers_t *t)
     for (i = 'A'; i <= 'Z'; i++) {
         t->cls[i] = t->cls[i | 0x20];
     }
+    /* rows of a power-of-two width: the hot loop shifts instead of
+     * multiplying, which is on the critical path of every byte */
+    for (t->shift = 0; ((size_t) 1 << t->shift) < t->ncls; t->shift++) {
+        /* void */
+    }
+    t->ncls = (size_t) 1 << t->shift;
 
     /* a trie has at most one state per pattern byte, plus the root */
     maxstates = cc.bytes + 1;
@@ -784,6 +791,42 @@ ra_crawlers_build(ra_crawlers_t *t)
                 t->trans[s * t->ncls + c] = v;
             }
         }
+    }
+
+    /*
+     * Renumber the states breadth first, so the shallow states where a
+     * browser's bytes spend nearly all their time share a few cache lines
+     * of rows at the start of the table.  "fail" becomes old -> new.
+     */
+    fail[0] = 0;
+    for (i = 0; i < tail; i++) {
+        fail[queue[i]] = (uint16_t) (i + 1);
+    }
+    {
+        uint16_t  *nt, *no, *nd;
+
+        nt = ra_alloc(t->alloc, t->nstates * t->ncls * sizeof(uint16_t));
+        no = ra_alloc(t->alloc, t->nstates * sizeof(uint16_t));
+        nd = ra_alloc(t->alloc, t->nstates * sizeof(uint16_t));
+        if (nt == NULL || no == NULL || nd == NULL) {
+            ra_free(t->alloc, fail);
+            ra_free(t->alloc, queue);
+            return RA_ENOMEM;
+        }
+        for (i = 0; i < t->nstates; i++) {
+            v = fail[i];
+            no[v] = t->out[i];
+            nd[v] = fail[t->dict[i]];
+            for (c = 0; c < t->ncls; c++) {
+                nt[v * t->ncls + c] = fail[t->trans[i * t->ncls + c]];
+            }
+        }
+        ra_free(t->alloc, t->trans);
+        ra_free(t->alloc, t->out);
+        ra_free(t->alloc, t->dict);
+        t->trans = nt;
+        t->out = no;
+        t->dict = nd;
     }
 
     /* mark edges into states where some pattern ends */
@@ -1102,7 +1145,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     const ra_pat_t       *pat;
     ra_scan_t             st;
     ra_str_t              tok;
-    size_t                len, i, ncls = t->ncls, k;
+    size_t                len, i, k;
+    unsigned              shift = t->shift;
     unsigned              s = 0, j, h, covered;
     uint16_t              q, pi;
 
@@ -1114,7 +1158,7 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     st.nneutral = 0;
 
     for (i = 0; i < len; i++) {
-        s = trans[s * ncls + cls[p[i]]];
+        s = trans[(s << shift) + cls[p[i]]];
         if (s & RA_HIT_BIT) {
             s &= ~RA_HIT_BIT;
             for (q = (uint16_t) s; q != 0; q = t->dict[q]) {

@@ -408,6 +408,7 @@ each_instance(ua_fn fn, void *ctx)
     snprintf(path, sizeof(path), "%s/useragents/crawler-user-agents/"
              "crawler-user-agents.json", ra_test_shared());
     assert_int_equal(ra_test_read_file(path, &f), 0);
+    ((char *) f.data)[f.len] = '\0';     /* the helper leaves room */
     p = (const char *) f.data;
     end = p + f.len;
     while ((k = strstr(p, "\"instances\"")) != NULL && k < end) {
@@ -544,6 +545,7 @@ every_ai_robots_agent_is_known(void **state)
     snprintf(path, sizeof(path), "%s/ai-robots-txt/robots.json",
              ra_test_shared());
     assert_int_equal(ra_test_read_file(path, &f), 0);
+    ((char *) f.data)[f.len] = '\0';     /* the helper leaves room */
     p = (const char *) f.data;
     end = p + f.len;
     while (p < end) {
