@@ -311,7 +311,7 @@ ra_parse_entry(ra_lines_t *it, ra_str_t name, ra_crawler_t *c,
 {
     ra_lines_t   save;
     ra_str_t     key, val, w;
-    size_t       nua = 0, ntok = 0, seen = 0, i;
+    size_t       nua = 0, ntok = 0, seen = 0, i, first = it->line;
     unsigned     flags = 0, category = RA_CAT_MAX, bit;
     int          rc;
 
@@ -417,7 +417,7 @@ ra_parse_entry(ra_lines_t *it, ra_str_t name, ra_crawler_t *c,
     }
 
     if (!(flags & RA_FLAG_DISABLED) && category == RA_CAT_MAX) {
-        err->line = save.line;
+        err->line = first;               /* the "crawler" line */
         err->msg = "entry without a category";
         return RA_ERROR;
     }

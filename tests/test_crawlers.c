@@ -578,6 +578,137 @@ every_ai_robots_agent_is_known(void **state)
     assert_int_equal(missing, 0);
 }
 
+/* ------------------------------------------------------------ hostile */
+
+static void
+hostile_user_agents(void **state)
+{
+    ra_identity_t   id;
+    ra_str_t        s;
+    unsigned char  *big;
+    size_t          i;
+
+    (void) state;
+    /* 64 KiB: bounded scan, no crash; the crawler name early still counts */
+    big = malloc(65536);
+    assert_non_null(big);
+    memset(big, 'a', 65536);
+    memcpy(big, "Googlebot/2.1 ", 14);
+    s = ra_test_exact(big, 65536);
+    assert_int_equal(ra_crawlers_identify(tab, s, &id), RA_UA_KNOWN);
+    ra_test_exact_free(s);
+    /* every byte value, NUL included */
+    for (i = 0; i < 65536; i++) {
+        big[i] = (unsigned char) (i * 131 + (i >> 8));
+    }
+    s = ra_test_exact(big, 65536);
+    (void) ra_crawlers_identify(tab, s, &id);
+    ra_test_exact_free(s);
+    free(big);
+
+    s = ra_test_exact("Twitter\0bot/1.0", 15);
+    assert_int_not_equal(ra_crawlers_identify(tab, s, &id), RA_UA_KNOWN);
+    ra_test_exact_free(s);
+    s = ra_test_exact("\0Googlebot/2.1", 14);
+    assert_int_equal(ra_crawlers_identify(tab, s, &id), RA_UA_KNOWN);
+    ra_test_exact_free(s);
+    /* invalid UTF-8 around a name */
+    s = RA_TEST_STR("\xff\xfe(compatible; bingbot/2.0)\xc0");
+    assert_int_equal(ra_crawlers_identify(tab, s, &id), RA_UA_KNOWN);
+    ra_test_exact_free(s);
+    s = ra_test_exact("\xc3\x28\xa0\xa1", 4);
+    (void) ra_crawlers_identify(tab, s, &id);
+    ra_test_exact_free(s);
+    s = ra_test_exact("", 0);
+    assert_int_equal(ra_crawlers_identify(tab, s, &id), RA_UA_BROWSER);
+    ra_test_exact_free(s);
+}
+
+static int
+load_file(const char *text, ra_crawlers_err_t *err, ra_crawlers_t **out,
+    ra_test_arena_t *ar)
+{
+    ra_crawlers_t  *t = ra_crawlers_create(ra_test_arena_alloc(ar));
+    ra_str_t        s = ra_test_exact(text, strlen(text));
+    int             rc;
+
+    assert_int_equal(ra_crawlers_add_builtin(t, err), RA_OK);
+    rc = ra_crawlers_add(t, s, err);
+    ra_test_exact_free(s);
+    if (rc == RA_OK) {
+        rc = ra_crawlers_compile(t, err);
+    }
+    *out = t;
+    return rc;
+}
+
+static void
+operator_files(void **state)
+{
+    static const struct {
+        const char  *text;
+        size_t       line;
+    } bad[] = {
+        { "ua foo\n", 1 },
+        { "crawler A\ncategory search\ncolour red\n", 3 },
+        { "crawler A\ncategory nowhere\n", 2 },
+        { "crawler A\nua x\n", 1 },
+        { "crawler A B\ncategory search\n", 1 },
+        { "crawler A\ncategory search\nflags fast\n", 3 },
+        { "crawler A\ncategory search\ntokens\n", 3 },
+        { "crawler A\ncategory search\ntokens a/b\n", 3 },
+        { "crawler A\ncategory search\noperator x\noperator y\n", 4 },
+        { "# c\n\ncrawler A\ncategory search\nua \x01x\n", 5 },
+    };
+    ra_test_arena_t     *ar = ra_test_arena_new();
+    ra_crawlers_t       *t;
+    ra_crawlers_err_t    err;
+    ra_identity_t        id;
+    size_t               i, n;
+    char                *longline;
+
+    (void) state;
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(load_file(bad[i].text, &err, &t, ar), RA_ERROR);
+        assert_non_null(err.msg);
+        if (err.line != bad[i].line) {
+            print_message("%s: line %zu (%s), want %zu\n", bad[i].text,
+                          err.line, err.msg, bad[i].line);
+            fail();
+        }
+    }
+    longline = malloc(3000);
+    assert_non_null(longline);
+    memset(longline, 'x', 2999);
+    memcpy(longline, "crawler ", 8);
+    longline[2999] = '\0';
+    assert_int_equal(load_file(longline, &err, &t, ar), RA_ERROR);
+    free(longline);
+
+    /* replace, add, disable; CRLF and indentation are fine */
+    assert_int_equal(load_file(
+        "crawler Googlebot\r\n  ua Googlebot\r\n  operator Us\r\n"
+        "  category seo\r\n\r\ncrawler AcmeBot\nua Acme Fetcher\n"
+        "category tool\n\ncrawler bingbot\nflags disabled\n", &err, &t, ar),
+        RA_OK);
+    n = ra_crawlers_count(t);
+    assert_int_equal(n, ra_crawlers_count(tab));     /* +1 -1 */
+    ra_crawlers_identify(t, ra_str("Googlebot/2.1", 13), &id);
+    assert_int_equal(id.kind, RA_UA_KNOWN);
+    assert_int_equal(id.crawler->category, RA_CAT_SEO);
+    assert_true(ra_strcaseeq(id.crawler->operator_name, ra_str("Us", 2)));
+    /* the replaced entry keeps its id: counters stay put */
+    assert_int_equal(id.crawler->id,
+                     ra_crawlers_find(tab, ra_str("Googlebot", 9))->id);
+    ra_crawlers_identify(t, ra_str("x ACME FETCHER/2", 16), &id);
+    assert_int_equal(id.kind, RA_UA_KNOWN);
+    assert_true(ra_strcaseeq(id.token, ra_str("AcmeBot", 7)));
+    assert_null(ra_crawlers_find(t, ra_str("bingbot", 7)));
+    /* compiled tables refuse more files */
+    assert_int_equal(ra_crawlers_add(t, ra_str("", 0), &err), RA_ERROR);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -590,6 +721,8 @@ main(void)
         cmocka_unit_test(recall_on_crawler_user_agents),
         cmocka_unit_test(no_false_positive_on_browsers),
         cmocka_unit_test(every_ai_robots_agent_is_known),
+        cmocka_unit_test(hostile_user_agents),
+        cmocka_unit_test(operator_files),
     };
 
     return cmocka_run_group_tests(tests, setup_arena_table,
