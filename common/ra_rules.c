@@ -1053,6 +1053,12 @@ ra_rules_free(ra_rules_t *rs)
     }
 }
 
+size_t
+ra_rules_bytes(const ra_rules_t *rs)
+{
+    return rs->pool.total;
+}
+
 void
 ra_rules_stats(const ra_rules_t *rs, ra_rules_stats_t *st)
 {

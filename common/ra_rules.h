@@ -92,6 +92,9 @@ void ra_rules_free(ra_rules_t *rules);
 
 void ra_rules_stats(const ra_rules_t *rules, ra_rules_stats_t *st);
 
+/* Bytes the rule set holds from its allocator. */
+size_t ra_rules_bytes(const ra_rules_t *rules);
+
 /*
  * Judges path (the URL's path, parameters and query, starting at '/'; one
  * that does not start with '/' is read as if it did) for the first of

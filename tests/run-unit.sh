@@ -13,7 +13,7 @@ for t in "$@"; do
         out=$("$t" 2>&1)
     fi
     rc=$?
-    echo "$out" | grep -E '^\[  (PASSED|FAILED|  SKIP)|^==|^ERROR|skip' || true
+    echo "$out" | grep -E '^\[  (PASSED|FAILED|  SKIP)|^==[0-9]+== [A-Z]|^skip:' || true
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1))
     else

@@ -1,0 +1,118 @@
+/*
+ * Judging crawler requests (DESIGN.md section 3).
+ *
+ * An ra_audit_t is one process's view: the crawler table, the published
+ * ranges, the ledger handle, and a cache of rule sets compiled from the
+ * versions the ledger holds (keyed by version hash, so each process
+ * compiles a body once, whoever captured it).  Every front end (nginx,
+ * Apache, the CLI over logs) feeds the same two calls:
+ *
+ *   ra_audit_robots()   a robots.txt answer the site gave
+ *   ra_audit_request()  any request: identify, verify, judge, count
+ *
+ * Verdicts, for a crawler C on site S at time t:
+ *   exempt       C is user-triggered (its operator says robots.txt does
+ *                not apply)
+ *   unreachable  the last robots.txt answer S gave C was 5xx/429 and t is
+ *                within 12 hours of it: "complete disallow" (RFC 9309
+ *                2.3.1.4), whatever the rules say
+ *   compliant    the current version's group for C allows the path (rfc
+ *                mode)
+ *   stale        the current rules disallow it, but a copy C may still use
+ *                allows it: the version C last fetched (within 24 hours),
+ *                or, when C fetched nothing within 24 hours, any version in
+ *                force during the last 24 hours
+ *   violation    no such copy exists
+ * and independently the flags crawl_delay (the gap since C's previous
+ * request is below the group's Crawl-delay and C honours it) and
+ * no_robots_fetch (C fetched no robots.txt from S in the last 24 hours).
+ * Impostors are judged and counted under verification "impostor", never
+ * against the crawler they claim to be, and never raise alerts.
+ */
+#ifndef RA_AUDIT_H
+#define RA_AUDIT_H
+
+#include "ra_core.h"
+#include "ra_crawlers.h"
+#include "ra_ledger.h"
+#include "ra_rules.h"
+#include "ra_verify.h"
+
+typedef enum {
+    RA_VERDICT_NONE = 0,        /* a browser: counted in totals only */
+    RA_VERDICT_FETCH,           /* a robots.txt fetch */
+    RA_VERDICT_COMPLIANT,
+    RA_VERDICT_VIOLATION,
+    RA_VERDICT_STALE,
+    RA_VERDICT_UNREACHABLE,
+    RA_VERDICT_EXEMPT
+} ra_verdict_e;
+
+const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */
+
+#define RA_FLAG_CRAWL_DELAY      0x01
+#define RA_FLAG_NO_ROBOTS_FETCH  0x02
+
+typedef struct {
+    ra_str_t        site;           /* the site's name (host) */
+    int64_t         time;           /* ms */
+    ra_str_t        addr;           /* client address as text */
+    ra_str_t        user_agent;
+    ra_str_t        method;
+    ra_str_t        uri;            /* request target as received */
+    int             status;         /* response status (robots fetches) */
+} ra_request_t;
+
+typedef struct {
+    ra_verdict_e         verdict;
+    unsigned             flags;         /* RA_FLAG_* */
+    unsigned             kind;          /* ra_ua_kind_e */
+    unsigned             verification;  /* ra_verify_e */
+    const ra_crawler_t  *crawler;       /* known crawlers only */
+    ra_str_t             name;          /* crawler name or generic token */
+    ra_str_t             token;         /* robots.txt token that chose the
+                                           group ("*" for the global one) */
+    uint32_t             line;          /* deciding rule, 0 if none */
+    ra_rule_type_e       rule_type;
+    ra_str_t             pattern;       /* valid until the next call */
+    /* set on violations by crawlers that are not impostors, when the
+     * per-(site, crawler) alert interval has passed: alert now, and say
+     * how many were held back since the last one */
+    unsigned             alert:1;
+    uint32_t             suppressed;
+} ra_verdict_t;
+
+typedef struct {
+    const ra_alloc_t     *alloc;        /* for the rule-set cache */
+    const ra_crawlers_t  *crawlers;     /* compiled table */
+    const ra_ranges_t    *ranges;       /* may be NULL */
+    int64_t               alert_interval;  /* ms between alerts per
+                                              (site, crawler); 0: 60 s */
+    size_t                cache_bytes;  /* rule-set cache budget; 0: 64 MiB */
+} ra_audit_conf_t;
+
+typedef struct ra_audit_s  ra_audit_t;
+
+ra_audit_t *ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger);
+void ra_audit_destroy(ra_audit_t *au);
+
+typedef struct {
+    int        status;
+    ra_str_t   content_type;     /* data NULL: unknown */
+    ra_str_t   body;             /* the first <= 500 KiB */
+    size_t     size;             /* bytes served; 0: body.len */
+    unsigned   truncated:1;      /* body is a prefix of what was served */
+} ra_answer_t;
+
+/* Records what site answered for /robots.txt: lints it, stores it as the
+ * current version when it is new.  RA_OK or RA_ENOMEM. */
+int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
+    int64_t now);
+
+/* Judges one request and counts it (the site is found or created by
+ * name, under the ledger's lock).  RA_OK, or RA_ENOMEM (the request is
+ * then counted, not judged). */
+int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
+    ra_verdict_t *out);
+
+#endif /* RA_AUDIT_H */

@@ -1,0 +1,300 @@
+/*
+ * The audit ledger: what robots-audit knows, laid out for shared memory.
+ *
+ * One contiguous region holds everything: a header (magic, layout
+ * version, sizes), then fixed-size tables addressed by index, never by
+ * pointer, so any process that maps the region anywhere reads the same
+ * thing, and a reload keeps it:
+ *
+ *   sites       per site (virtual host): its robots.txt answers and the
+ *               versions in force during the last 24 hours
+ *   stats       per (site, crawler, verification): the counters of
+ *               DESIGN.md section 3 and what the verdicts need to know
+ *               (last robots.txt fetch, previous request)
+ *   violations  a ring of the most recent violations
+ *   blobs       the robots.txt bodies of those versions, so that every
+ *               process can compile the rules another one captured
+ *
+ * Sites and stats are hash-indexed with least-recently-used eviction;
+ * evictions are counted.  Counters are updated with atomics; everything
+ * else changes under the caller's lock (nginx's zone mutex, an APR global
+ * mutex, nothing in the CLI), taken by the functions below that say so.
+ * The region is the caller's memory: the ledger never allocates.
+ *
+ * Times are Unix milliseconds (int64_t).
+ */
+#ifndef RA_LEDGER_H
+#define RA_LEDGER_H
+
+#include "ra_core.h"
+
+#define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
+#define RA_LEDGER_LAYOUT       1
+
+#define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
+#define RA_NAME_MAX            64      /* crawler name or generic token */
+#define RA_CTYPE_MAX           64      /* Content-Type kept */
+#define RA_VERSIONS            8       /* robots.txt versions per site */
+#define RA_URI_MAX             256     /* bytes of a violating URI kept */
+#define RA_METHOD_MAX          16
+#define RA_ADDR_TEXT_MAX       46      /* INET6_ADDRSTRLEN */
+#define RA_PATTERN_MAX         96      /* bytes of the deciding rule kept */
+
+#define RA_DAY_MS              (24LL * 3600 * 1000)
+#define RA_UNREACHABLE_MS      (12LL * 3600 * 1000)
+
+/* Counters of DESIGN.md section 3, per (site, crawler, verification). */
+typedef enum {
+    RA_CNT_REQUESTS = 0,
+    RA_CNT_ROBOTS_FETCHES,
+    RA_CNT_COMPLIANT,
+    RA_CNT_VIOLATION,
+    RA_CNT_STALE,
+    RA_CNT_UNREACHABLE,
+    RA_CNT_EXEMPT,
+    RA_CNT_CRAWL_DELAY,
+    RA_CNT_NO_ROBOTS_FETCH,
+    RA_CNT_MAX
+} ra_counter_e;
+
+const char *ra_counter_name(ra_counter_e c);    /* "requests", ... */
+
+/* How a robots.txt answer reads to crawlers (REFERENCE.md A). */
+typedef enum {
+    RA_ANSWER_NONE = 0,         /* never fetched */
+    RA_ANSWER_RULES,            /* 2xx: its rules apply */
+    RA_ANSWER_ALLOW_ALL,        /* 4xx but 429, or > 5 redirects: none */
+    RA_ANSWER_UNREACHABLE       /* 5xx, 429, no answer: disallow all */
+} ra_answer_e;
+
+ra_answer_e ra_answer_of_status(int status);
+
+/* What identifies a version: its answer class and, for 2xx, its body.
+ * Never 0. */
+uint64_t ra_ledger_version_hash(int status, ra_str_t body);
+
+/* A robots.txt version: one body as served (or "no rules" for 4xx). */
+typedef struct {
+    uint64_t  hash;             /* of status class and body; 0: empty slot */
+    int64_t   first_seen;
+    int64_t   last_seen;        /* last time it was served */
+    int64_t   until;            /* replaced at; 0 while current */
+    uint32_t  blob;             /* offset of the body in the region; 0 none */
+    uint32_t  body_len;         /* bytes kept (<= 500 KiB) */
+    uint32_t  size;             /* bytes served */
+    uint16_t  status;
+    uint8_t   answer;           /* ra_answer_e */
+    uint8_t   truncated;        /* body_len < size */
+    uint8_t   body_lost;        /* the zone had no room for the body */
+    uint8_t   ctype_len;
+    char      ctype[RA_CTYPE_MAX];
+    /* lint of this version, computed once when it is recorded */
+    uint16_t  lint_errors;
+    uint16_t  lint_warnings;
+    uint16_t  lint_infos;
+    uint16_t  groups;
+    uint32_t  rules;
+    uint32_t  sitemaps;
+} ra_version_t;
+
+typedef struct {
+    uint64_t      counters[RA_CNT_MAX];   /* site totals, atomics */
+    uint64_t      browser_requests;       /* atomic */
+    uint64_t      hits;                   /* lookups, atomic */
+    int64_t       created;
+    int64_t       last_seen;
+    int64_t       robots_date;            /* last robots.txt answer */
+    int64_t       unreachable_since;      /* last 5xx/429 answer, or 0 */
+    uint32_t      failures;               /* consecutive 5xx/429 */
+    uint16_t      robots_status;          /* last answer's status */
+    uint8_t       name_len;
+    uint8_t       nversions;              /* used slots */
+    uint8_t       current;                /* index of the current version */
+    uint8_t       used;
+    uint32_t      epoch;                  /* tells reuses of a slot apart */
+    char          name[RA_SITE_NAME_MAX];
+    ra_version_t  versions[RA_VERSIONS];
+    /* table links (indices + 1; 0 = none) */
+    uint32_t      hnext, lprev, lnext;
+} ra_site_t;
+
+typedef struct {
+    uint64_t  counters[RA_CNT_MAX];       /* atomics */
+    int64_t   first_seen;
+    int64_t   last_seen;
+    int64_t   prev_request;               /* for Crawl-delay */
+    int64_t   last_fetch;                 /* last robots.txt fetch, or 0 */
+    uint64_t  last_fetch_version;         /* hash of what it was served */
+    int64_t   last_alert;
+    uint32_t  alerts_suppressed;
+    uint32_t  site;                       /* index + 1 */
+    uint16_t  last_fetch_status;
+    uint8_t   verification;               /* ra_verify_e */
+    uint8_t   kind;                       /* ra_ua_kind_e */
+    uint8_t   category;
+    uint8_t   name_len;
+    uint8_t   token_len;
+    uint8_t   used;
+    char      name[RA_NAME_MAX];          /* crawler name / generic token */
+    char      token[RA_NAME_MAX];         /* robots.txt token it used */
+    uint32_t  hnext, lprev, lnext;
+} ra_stat_t;
+
+typedef struct {
+    int64_t   time;
+    uint32_t  site;                       /* index + 1 (0: slot empty) */
+    uint32_t  site_epoch;                 /* the site's epoch then */
+    uint32_t  line;                       /* of the deciding rule */
+    uint8_t   verdict;                    /* ra_verdict_e: violation or
+                                             unreachable */
+    uint8_t   verification;
+    uint8_t   name_len;
+    uint8_t   method_len;
+    uint8_t   addr_len;
+    uint16_t  uri_len;                    /* bytes kept */
+    uint16_t  pattern_len;
+    uint32_t  uri_full_len;               /* bytes of the request's URI */
+    char      name[RA_NAME_MAX];
+    char      method[RA_METHOD_MAX];
+    char      addr[RA_ADDR_TEXT_MAX];
+    char      uri[RA_URI_MAX];
+    char      pattern[RA_PATTERN_MAX];
+} ra_violation_t;
+
+/* Capacities, chosen from the region's size by ra_ledger_plan(). */
+typedef struct {
+    uint32_t  sites;
+    uint32_t  stats;
+    uint32_t  violations;
+    uint32_t  blob_bytes;
+} ra_ledger_plan_t;
+
+/* The region's header.  Only offsets, sizes and atomics. */
+typedef struct {
+    uint64_t  magic;
+    uint32_t  layout;
+    uint32_t  header_size;
+    uint64_t  region_size;
+    ra_ledger_plan_t  plan;
+    uint32_t  off_sites, off_site_hash;
+    uint32_t  off_stats, off_stat_hash;
+    uint32_t  off_violations;
+    uint32_t  off_blobs;
+    uint32_t  site_hash_size, stat_hash_size;     /* powers of two */
+    int64_t   created;
+    uint64_t  generation;       /* bumped whenever a site's version changes */
+    uint64_t  site_evictions;   /* atomics */
+    uint64_t  stat_evictions;
+    uint64_t  blob_evictions;
+    uint64_t  violations_total;
+    uint64_t  requests;         /* everything judged */
+    /* LRU lists (indices + 1) and the violation ring's next slot */
+    uint32_t  site_head, site_tail, site_count;
+    uint32_t  stat_head, stat_tail, stat_count;
+    uint32_t  vio_next;
+    uint32_t  next_epoch;
+    /* blob heap: first free block (offset), bytes free */
+    uint32_t  blob_free;
+    uint32_t  blob_free_bytes;
+} ra_ledger_hdr_t;
+
+typedef struct {
+    void  (*lock)(void *ctx);
+    void  (*unlock)(void *ctx);
+    void   *ctx;
+} ra_lock_t;
+
+/* A process's handle on a region: plain data, copy it freely. */
+typedef struct {
+    unsigned char    *base;
+    ra_ledger_hdr_t  *hdr;
+    ra_lock_t         lock;     /* NULL functions: no locking (CLI) */
+} ra_ledger_t;
+
+#define RA_LEDGER_MIN_SIZE  (64u * 1024)
+
+/* The capacities a region of size bytes gets; RA_ELIMIT when it is
+ * smaller than RA_LEDGER_MIN_SIZE or larger than 4 GiB. */
+int ra_ledger_plan(size_t size, ra_ledger_plan_t *plan);
+
+/* Formats a region (all of it is overwritten). */
+int ra_ledger_format(void *base, size_t size, int64_t now);
+
+/* Is base an existing ledger of this layout and size?  RA_OK, or
+ * RA_ERROR with *why set to a static sentence (for "refused" messages). */
+int ra_ledger_check(const void *base, size_t size, const char **why);
+
+/* Fills l for a region that ra_ledger_format() or _check() accepted. */
+void ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock);
+
+void ra_ledger_lock(const ra_ledger_t *l);
+void ra_ledger_unlock(const ra_ledger_t *l);
+
+/* ---- under the lock ------------------------------------------------ */
+
+/* Finds or creates the site named name (compared case-insensitively,
+ * kept lower-cased, cut to RA_SITE_NAME_MAX), evicting the least recently
+ * used one when the table is full.  Returns its index + 1, 0 never. */
+uint32_t ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now);
+
+/* The same for a (site, name, verification) stat record; new records get
+ * kind/category/token from the caller afterwards. */
+uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, ra_str_t name,
+    unsigned verification, int64_t now, int *created);
+
+ra_site_t *ra_ledger_site_at(const ra_ledger_t *l, uint32_t site);
+ra_stat_t *ra_ledger_stat_at(const ra_ledger_t *l, uint32_t stat);
+
+/*
+ * Records a robots.txt answer for a site.  A body with a new hash becomes
+ * the current version (the previous one gets "until"), versions older
+ * than 24 hours are dropped, and the body is copied into the blob heap,
+ * evicting the bodies of the oldest non-current versions when it is full.
+ * 5xx/429 answers only update the site's state: they carry no rules.
+ * Returns the version's index, or -1 for an unreachable answer.
+ */
+int ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site,
+    const ra_version_t *v, ra_str_t body, int64_t now);
+
+/* The body of a version, valid while the lock is held. */
+ra_str_t ra_ledger_body_locked(const ra_ledger_t *l, const ra_version_t *v);
+
+/* Appends to the ring of recent violations. */
+void ra_ledger_violation_locked(ra_ledger_t *l, const ra_violation_t *v);
+
+/* ---- lock-free ----------------------------------------------------- */
+
+static inline void
+ra_ledger_add(uint64_t *counter, uint64_t n)
+{
+    __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t
+ra_ledger_read(const uint64_t *counter)
+{
+    return __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
+/* ---- snapshots for reports ----------------------------------------- */
+
+/* A private copy of the tables, taken under the lock, for renderers.
+ * Bodies of current versions are copied when with_bodies is set.  The
+ * copies' table links (hnext, lprev, lnext) mean nothing. */
+typedef struct {
+    ra_ledger_hdr_t   hdr;
+    ra_site_t        *sites;        /* used ones only, most recent first */
+    uint32_t         *site_ids;     /* their indices + 1 */
+    uint32_t          nsites;
+    ra_stat_t        *stats;        /* used ones, grouped by site */
+    uint32_t          nstats;
+    ra_violation_t   *violations;   /* newest first */
+    uint32_t          nviolations;
+    ra_str_t         *bodies;       /* per site: current body, or empty */
+} ra_snapshot_t;
+
+int ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
+    ra_snapshot_t *snap);
+void ra_snapshot_free(ra_snapshot_t *snap, const ra_alloc_t *a);
+
+#endif /* RA_LEDGER_H */

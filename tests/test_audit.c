@@ -1,0 +1,638 @@
+/*
+ * Verdicts, case by case (DESIGN.md section 3), and the ledger they live
+ * in: windows of 24 and 12 hours, version changes, Crawl-delay, exempt
+ * and impostor paths, eviction, snapshots, layout checks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_audit.h"
+
+#define H        (3600LL * 1000)
+#define T0       (1700000000000LL)
+
+static const char  test_crawlers[] =
+    "crawler TestBot\n"
+    "ua TestBot\n"
+    "tokens TestBot\n"
+    "category search\n"
+    "flags crawl-delay\n"
+    "ranges test.json\n"
+    "\n"
+    "crawler TestBot-Image\n"
+    "ua TestBot-Image\n"
+    "tokens TestBot-Image TestBot\n"
+    "category search\n"
+    "\n"
+    "crawler AskBot\n"
+    "ua AskBot\n"
+    "category ai-user-triggered\n"
+    "flags user-triggered\n"
+    "\n"
+    "crawler AdsLike\n"
+    "ua AdsLike\n"
+    "category tool\n"
+    "flags ignores-star\n";
+
+typedef struct {
+    ra_test_arena_t *arena;         /* crawler table and ranges */
+    unsigned char   *region;
+    ra_ledger_t      ledger;
+    ra_crawlers_t   *crawlers;
+    ra_ranges_t     *ranges;
+    ra_audit_t      *au;
+} fx_t;
+
+static fx_t *
+fx_new(size_t size)
+{
+    fx_t               *f = calloc(1, sizeof(*f));
+    ra_crawlers_err_t   cerr;
+    ra_json_err_t       jerr;
+    ra_audit_conf_t     conf;
+    ra_str_t            json = ra_string(
+        "{\"prefixes\":[{\"ipv4Prefix\":\"192.0.2.0/24\"}]}");
+
+    f->region = malloc(size);
+    assert_int_equal(ra_ledger_format(f->region, size, T0), RA_OK);
+    ra_ledger_open(&f->ledger, f->region, NULL);
+    f->arena = ra_test_arena_new();
+    f->crawlers = ra_crawlers_create(ra_test_arena_alloc(f->arena));
+    assert_int_equal(ra_crawlers_add(f->crawlers,
+                                     ra_str(test_crawlers,
+                                            sizeof(test_crawlers) - 1),
+                                     &cerr), RA_OK);
+    assert_int_equal(ra_crawlers_compile(f->crawlers, &cerr), RA_OK);
+    f->ranges = ra_ranges_create(ra_test_arena_alloc(f->arena));
+    assert_int_equal(ra_ranges_add_json(f->ranges, ra_str("test.json", 9),
+                                        json, &jerr), RA_OK);
+    memset(&conf, 0, sizeof(conf));
+    conf.alloc = &ra_malloc_allocator;
+    conf.crawlers = f->crawlers;
+    conf.ranges = f->ranges;
+    conf.alert_interval = 60000;
+    f->au = ra_audit_create(&conf, &f->ledger);
+    assert_non_null(f->au);
+    return f;
+}
+
+static void
+fx_free(fx_t *f)
+{
+    ra_audit_destroy(f->au);
+    ra_test_arena_free(f->arena);
+    free(f->region);
+    free(f);
+}
+
+static void
+robots(fx_t *f, const char *site, int status, const char *body, int64_t t)
+{
+    ra_answer_t  a;
+
+    memset(&a, 0, sizeof(a));
+    a.status = status;
+    a.body = ra_str(body, strlen(body));
+    a.content_type = (ra_str_t) ra_string("text/plain");
+    assert_int_equal(ra_audit_robots(f->au, ra_str(site, strlen(site)), &a,
+                                     t), RA_OK);
+}
+
+static ra_verdict_t
+req(fx_t *f, const char *ua, const char *addr, const char *uri, int status,
+    int64_t t)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.time = t;
+    r.addr = ra_str(addr, strlen(addr));
+    r.user_agent = ra_str(ua, strlen(ua));
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = ra_str(uri, strlen(uri));
+    r.status = status;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    return v;
+}
+
+#define BOT   "Mozilla/5.0 (compatible; TestBot/2.1; +http://test.example/)"
+#define IN    "192.0.2.7"
+#define OUT   "203.0.113.9"
+
+static ra_stat_t *
+stat_of(fx_t *f, const char *name, unsigned verification)
+{
+    int  created;
+
+    return ra_ledger_stat_at(&f->ledger,
+               ra_ledger_stat_locked(&f->ledger,
+                   ra_ledger_site_locked(&f->ledger,
+                                         (ra_str_t) ra_string("example.com"),
+                                         T0),
+                   ra_str(name, strlen(name)), verification, T0, &created));
+}
+
+/* browsers are counted in totals only */
+static void
+verdict_browser_counted_in_totals_only(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_site_t     *s;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    v = req(f, "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
+               "Firefox/120.0", OUT, "/private", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    s = ra_ledger_site_at(&f->ledger,
+                          ra_ledger_site_locked(&f->ledger,
+                              (ra_str_t) ra_string("Example.COM"), T0));
+    assert_int_equal(s->browser_requests, 1);
+    assert_int_equal(s->counters[RA_CNT_REQUESTS], 0);
+    assert_int_equal(f->ledger.hdr->stat_count, 0);
+    fx_free(f);
+}
+
+/* a /robots.txt request is a fetch: time, status, version served */
+static void
+verdict_robots_fetch_recorded(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t     *st;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    v = req(f, BOT, IN, "/robots.txt", 200, T0 + 5);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st->counters[RA_CNT_ROBOTS_FETCHES], 1);
+    assert_int_equal(st->counters[RA_CNT_REQUESTS], 1);
+    assert_true(st->last_fetch == T0 + 5);
+    assert_int_equal(st->last_fetch_status, 200);
+    assert_true(st->last_fetch_version != 0);
+    fx_free(f);
+}
+
+/* compliant: the current group allows the path; with the deciding rule */
+static void
+verdict_compliant_and_violation_single_version(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t     *st;
+
+    (void) state;
+    robots(f, "example.com", 200,
+           "User-agent: *\nDisallow: /private\nAllow: /private/ok\n", T0);
+    v = req(f, BOT, IN, "/robots.txt", 200, T0);
+    v = req(f, BOT, IN, "/private/ok/1", 200, T0 + 1000);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.line, 3);
+    v = req(f, BOT, IN, "/private/x", 200, T0 + 2000);
+    /* a site's first version has no predecessor: a violation */
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 2);
+    assert_int_equal(v.rule_type, RA_RULE_DISALLOW);
+    assert_true(v.alert);
+    /* rfc mode: an escaped unreserved byte does not escape the rule */
+    v = req(f, BOT, IN, "/%70rivate/y", 200, T0 + 3000);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_false(v.alert);                  /* within the alert interval */
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st->counters[RA_CNT_COMPLIANT], 1);
+    assert_int_equal(st->counters[RA_CNT_VIOLATION], 2);
+    assert_int_equal(st->counters[RA_CNT_REQUESTS], 4);
+    fx_free(f);
+}
+
+/* alerts: one per interval per (site, crawler), with the held-back count */
+static void
+verdict_alerts_rate_limited_with_count(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    int            i;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    v = req(f, BOT, IN, "/a", 200, T0);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 0);
+    for (i = 1; i <= 5; i++) {
+        v = req(f, BOT, IN, "/a", 200, T0 + i * 1000);
+        assert_false(v.alert);
+    }
+    v = req(f, BOT, IN, "/a", 200, T0 + 61000);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 5);
+    fx_free(f);
+}
+
+/* stale: the version it last fetched (within 24 h) allowed the path */
+static void
+verdict_stale_by_fetched_version(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /old\n", T0);
+    req(f, BOT, IN, "/robots.txt", 200, T0);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /new\n", T0 + H);
+    v = req(f, BOT, IN, "/new/page", 200, T0 + 2 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_int_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
+    /* once it fetched the new version, the same request violates */
+    req(f, BOT, IN, "/robots.txt", 200, T0 + 3 * H);
+    v = req(f, BOT, IN, "/new/page", 200, T0 + 3 * H + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    fx_free(f);
+}
+
+/* a crawler that fetched the disallowing version gets no grace, even when
+ * an older version in force today allowed the path */
+static void
+verdict_violation_when_fetched_version_disallows(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /old\n", T0);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /new\n", T0 + H);
+    req(f, BOT, IN, "/robots.txt", 200, T0 + 2 * H);
+    v = req(f, BOT, IN, "/new/x", 200, T0 + 3 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    fx_free(f);
+}
+
+/* stale without a fetch: a version in force in the last 24 h allowed it;
+ * once that version is more than 24 h gone, a violation */
+static void
+verdict_stale_window_24h_without_fetch(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /old\n", T0);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /new\n", T0 + H);
+    v = req(f, BOT, IN, "/new/x", 200, T0 + 10 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_true(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    v = req(f, BOT, IN, "/new/x", 200, T0 + H + 24 * H - 1);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    v = req(f, BOT, IN, "/new/x", 200, T0 + H + 24 * H + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    fx_free(f);
+}
+
+/* a fetch older than 24 h no longer pins the crawler to its version */
+static void
+verdict_fetch_older_than_24h_falls_back(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /new\n", T0);
+    req(f, BOT, IN, "/robots.txt", 200, T0);           /* fetched /new */
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /old\n",
+           T0 + 20 * H);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /new\n",
+           T0 + 21 * H);
+    /* fetched 26 h ago: any version in force in the last 24 h counts,
+     * and the "/old" one (20 h .. 21 h) allowed /new */
+    v = req(f, BOT, IN, "/new/x", 200, T0 + 26 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_true(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    fx_free(f);
+}
+
+/* unreachable: 5xx or 429 to this crawler, then crawling within 12 h */
+static void
+verdict_unreachable_window_12h(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_site_t     *s;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    robots(f, "example.com", 503, "", T0 + H);
+    req(f, BOT, IN, "/robots.txt", 503, T0 + H);
+    v = req(f, BOT, IN, "/allowed", 200, T0 + 2 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    assert_true(v.alert);
+    v = req(f, BOT, IN, "/allowed", 200, T0 + H + 12 * H - 1);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    v = req(f, BOT, IN, "/allowed", 200, T0 + H + 12 * H + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    /* 429 counts the same; the site keeps its rules and counts failures */
+    robots(f, "example.com", 429, "", T0 + 14 * H);
+    req(f, BOT, IN, "/robots.txt", 429, T0 + 14 * H);
+    v = req(f, BOT, IN, "/allowed", 200, T0 + 15 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    s = ra_ledger_site_at(&f->ledger, 1);
+    assert_int_equal(s->failures, 2);
+    assert_int_equal(s->robots_status, 429);
+    fx_free(f);
+}
+
+/* 404 means no rules: everything compliant */
+static void
+verdict_404_allows_everything(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 404, "<html>not found</html>", T0);
+    req(f, BOT, IN, "/robots.txt", 404, T0);
+    v = req(f, BOT, IN, "/anything", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    fx_free(f);
+}
+
+/* user-triggered fetchers are exempt, never violators */
+static void
+verdict_user_triggered_exempt(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    v = req(f, "Mozilla/5.0 AskBot/1.0", OUT, "/private", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_EXEMPT);
+    assert_false(v.alert);
+    assert_int_equal(v.flags, 0);
+    fx_free(f);
+}
+
+/* impostors: judged, counted apart, never alerted */
+static void
+verdict_impostor_counted_apart(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_snapshot_t  snap;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    v = req(f, BOT, OUT, "/x", 200, T0 + 1);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_false(v.alert);
+    v = req(f, BOT, IN, "/x", 200, T0 + 2);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_true(v.alert);
+    assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR)
+                     ->counters[RA_CNT_VIOLATION], 1);
+    assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_VERIFIED)
+                     ->counters[RA_CNT_VIOLATION], 1);
+    /* an address we cannot parse is unverifiable, not an impostor */
+    v = req(f, BOT, "not-an-ip", "/x", 200, T0 + 3);
+    assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    assert_int_equal(snap.nviolations, 3);
+    assert_int_equal(snap.violations[0].verification, RA_VERIFY_UNVERIFIABLE);
+    assert_int_equal(snap.violations[2].verification, RA_VERIFY_IMPOSTOR);
+    assert_int_equal(snap.nstats, 3);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    fx_free(f);
+}
+
+/* crawl_delay: the gap to the previous request is below the group's
+ * Crawl-delay, for crawlers that honour it */
+static void
+verdict_crawl_delay_flag(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200,
+           "User-agent: *\nCrawl-delay: 10\nDisallow: /x\n", T0);
+    req(f, BOT, IN, "/robots.txt", 200, T0);
+    v = req(f, BOT, IN, "/a", 200, T0 + 1000);
+    assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);   /* first */
+    v = req(f, BOT, IN, "/b", 200, T0 + 6000);
+    assert_true(v.flags & RA_FLAG_CRAWL_DELAY);
+    v = req(f, BOT, IN, "/c", 200, T0 + 16001);
+    assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);
+    /* TestBot-Image does not honour Crawl-delay */
+    req(f, "TestBot-Image/1.0", IN, "/a", 200, T0 + 1000);
+    v = req(f, "TestBot-Image/1.0", IN, "/b", 200, T0 + 1001);
+    assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);
+    assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_VERIFIED)
+                     ->counters[RA_CNT_CRAWL_DELAY], 1);
+    fx_free(f);
+}
+
+/* tokens in order of preference; "*"-ignoring crawlers; generic bots */
+static void
+verdict_group_selection_per_crawler(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200,
+           "User-agent: TestBot\nDisallow: /t\n\n"
+           "User-agent: *\nDisallow: /\n\n"
+           "User-agent: FooCrawler\nDisallow: /foo\n", T0);
+    /* TestBot-Image has no group: it reads TestBot's */
+    v = req(f, "TestBot-Image/1.0", IN, "/t/1", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.token.len, 7);
+    v = req(f, "TestBot-Image/1.0", IN, "/other", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    /* AdsLike ignores "*": nothing applies to it */
+    v = req(f, "AdsLike/1.0", OUT, "/private", 200, T0 + 3);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    /* a generic bot reads the group of the token it declares */
+    v = req(f, "FooCrawler/3.0 (+http://foo.example/bot)", OUT, "/bar", 200,
+            T0 + 4);
+    assert_int_equal(v.kind, RA_UA_GENERIC);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    v = req(f, "FooCrawler/3.0 (+http://foo.example/bot)", OUT, "/foo/1",
+            200, T0 + 5);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    fx_free(f);
+}
+
+/* a violation is recorded in the ring with its rule and URI (cut) */
+static void
+ledger_violation_ring_keeps_details(void **state)
+{
+    fx_t           *f = fx_new(1 << 20);
+    ra_snapshot_t   snap;
+    char            uri[600];
+
+    (void) state;
+    memset(uri, 'a', sizeof(uri) - 1);
+    uri[0] = '/';
+    uri[sizeof(uri) - 1] = '\0';
+    robots(f, "example.com", 200, "User-agent: *\n\nDisallow: /a\n", T0);
+    req(f, BOT, IN, uri, 200, T0 + 7);
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 1,
+                                        &snap), RA_OK);
+    assert_int_equal(snap.nviolations, 1);
+    assert_int_equal(snap.violations[0].line, 3);
+    assert_int_equal(snap.violations[0].uri_len, RA_URI_MAX);
+    assert_int_equal(snap.violations[0].uri_full_len, sizeof(uri) - 1);
+    assert_memory_equal(snap.violations[0].pattern, "/a", 2);
+    assert_memory_equal(snap.violations[0].addr, IN, strlen(IN));
+    assert_int_equal(snap.nsites, 1);
+    assert_int_equal(snap.bodies[0].len, 28);
+    assert_int_equal(snap.sites[0].versions[snap.sites[0].current].rules, 1);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    fx_free(f);
+}
+
+/* bounded tables: LRU eviction, counted; violations of evicted sites are
+ * not shown under a reused slot */
+static void
+ledger_eviction_bounded_and_counted(void **state)
+{
+    fx_t           *f = fx_new(RA_LEDGER_MIN_SIZE);
+    ra_snapshot_t   snap;
+    ra_request_t    r;
+    ra_verdict_t    v;
+    char            host[64], ua[96];
+
+    int             i;
+    uint32_t        sites = f->ledger.hdr->plan.sites;
+
+    (void) state;
+    for (i = 0; i < 2000; i++) {
+        snprintf(host, sizeof(host), "h%d.example", i);
+        snprintf(ua, sizeof(ua), "Bot%cx%d/1.0 (+http://b.example/)",
+                 'a' + i % 26, i);
+        robots(f, host, 200, "User-agent: *\nDisallow: /\n", T0 + i);
+        memset(&r, 0, sizeof(r));
+        r.site = ra_str(host, strlen(host));
+        r.time = T0 + i;
+        r.addr = (ra_str_t) ra_string(OUT);
+        r.user_agent = ra_str(ua, strlen(ua));
+        r.uri = (ra_str_t) ra_string("/x");
+        assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    }
+    assert_true(f->ledger.hdr->site_count <= sites);
+    assert_true(f->ledger.hdr->site_evictions >= 2000 - sites);
+    /* an evicted site takes its stats along; many crawlers on one site
+     * push each other out */
+    for (i = 0; i < 1000; i++) {
+        snprintf(ua, sizeof(ua), "Bot%cy%d/1.0 (+http://b.example/)",
+                 'a' + i % 26, i);
+        req(f, ua, OUT, "/x", 200, T0 + 3000 + i);
+    }
+    assert_true(f->ledger.hdr->stat_evictions > 0);
+    assert_true(f->ledger.hdr->stat_count <= f->ledger.hdr->plan.stats);
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 1,
+                                        &snap), RA_OK);
+    assert_true(snap.nviolations <= sites);
+    for (i = 0; i < (int) snap.nviolations; i++) {
+        assert_true(snap.violations[i].time >= T0 + 2000 - (int) sites);
+    }
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    fx_free(f);
+}
+
+/* bodies that no longer fit push out older versions' bodies, never the
+ * current one's; a body larger than the heap is recorded as lost */
+static void
+ledger_blob_heap_evicts_old_bodies(void **state)
+{
+    fx_t          *f = fx_new(RA_LEDGER_MIN_SIZE);
+    size_t         big = f->ledger.hdr->plan.blob_bytes / 3, i;
+    char          *body = malloc(big + 32);
+    ra_site_t     *s;
+    ra_verdict_t   v;
+
+    (void) state;
+    for (i = 0; i < 6; i++) {
+        memset(body, '#', big);
+        snprintf(body, big, "User-agent: *\nDisallow: /v%zu\n#", i);
+        body[strlen(body)] = '#';
+        body[big] = '\0';
+        robots(f, "example.com", 200, body, T0 + (int64_t) i * H);
+    }
+    s = ra_ledger_site_at(&f->ledger, 1);
+    assert_int_equal(s->versions[s->current].body_len, big);
+    assert_true(s->versions[s->current].blob != 0);
+    assert_true(f->ledger.hdr->blob_evictions > 0);
+    req(f, BOT, IN, "/robots.txt", 200, T0 + 6 * H);
+    v = req(f, BOT, IN, "/v5", 200, T0 + 6 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+
+    /* larger than the whole heap: lost, judged as no rules */
+    body = realloc(body, f->ledger.hdr->plan.blob_bytes + 100);
+    memset(body, '#', f->ledger.hdr->plan.blob_bytes + 99);
+    body[f->ledger.hdr->plan.blob_bytes + 99] = '\0';
+    robots(f, "example.com", 200, body, T0 + 7 * H);
+    s = ra_ledger_site_at(&f->ledger, 1);
+    assert_true(s->versions[s->current].body_lost);
+    free(body);
+    fx_free(f);
+}
+
+/* a reload keeps a compatible ledger and refuses an incompatible one */
+static void
+ledger_layout_check(void **state)
+{
+    size_t         size = 256 * 1024;
+    unsigned char *r = malloc(size);
+    const char    *why = NULL;
+    ra_ledger_plan_t plan;
+
+    (void) state;
+    assert_int_equal(ra_ledger_format(r, size, T0), RA_OK);
+    assert_int_equal(ra_ledger_check(r, size, &why), RA_OK);
+    assert_int_equal(ra_ledger_check(r, size - 4096, &why), RA_ERROR);
+    assert_non_null(strstr(why, "size"));
+    ((ra_ledger_hdr_t *) r)->layout++;
+    assert_int_equal(ra_ledger_check(r, size, &why), RA_ERROR);
+    memset(r, 0, 64);
+    assert_int_equal(ra_ledger_check(r, size, &why), RA_ERROR);
+    assert_int_equal(ra_ledger_plan(1024, &plan), RA_ELIMIT);
+    assert_int_equal(ra_ledger_plan(size, &plan), RA_OK);
+    assert_true(plan.sites >= 2 && plan.stats >= 8 && plan.violations >= 8);
+    free(r);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(verdict_browser_counted_in_totals_only),
+        cmocka_unit_test(verdict_robots_fetch_recorded),
+        cmocka_unit_test(verdict_compliant_and_violation_single_version),
+        cmocka_unit_test(verdict_alerts_rate_limited_with_count),
+        cmocka_unit_test(verdict_stale_by_fetched_version),
+        cmocka_unit_test(verdict_violation_when_fetched_version_disallows),
+        cmocka_unit_test(verdict_stale_window_24h_without_fetch),
+        cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
+        cmocka_unit_test(verdict_unreachable_window_12h),
+        cmocka_unit_test(verdict_404_allows_everything),
+        cmocka_unit_test(verdict_user_triggered_exempt),
+        cmocka_unit_test(verdict_impostor_counted_apart),
+        cmocka_unit_test(verdict_crawl_delay_flag),
+        cmocka_unit_test(verdict_group_selection_per_crawler),
+        cmocka_unit_test(ledger_violation_ring_keeps_details),
+        cmocka_unit_test(ledger_eviction_bounded_and_counted),
+        cmocka_unit_test(ledger_blob_heap_evicts_old_bodies),
+        cmocka_unit_test(ledger_layout_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
