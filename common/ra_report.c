@@ -1,0 +1,1481 @@
+/*
+ * Reports from a ledger snapshot (see ra_report.h).
+ *
+ * A snapshot may come from a region another process wrote, so nothing in
+ * it is trusted: every length is clamped to its array, every index is
+ * checked, and every byte of text goes through an escaper.  This file
+ * uses no function of the ledger or the audit engine: it reads plain
+ * data, so that the renderers can be tested on hand-made snapshots.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_report.h"
+#include "ra_accesslog.h"
+#include "ra_audit.h"
+#include "ra_crawlers.h"
+#include "ra_verify.h"
+
+#define RA_REP_VIOLATIONS   25
+#define RA_REP_CRAWLERS     100
+#define RA_REP_FINDINGS     50
+
+/* ra_counter_e order; the JSON member names of DESIGN.md section 4 */
+static const char  *ra_rep_counter[RA_CNT_MAX] = {
+    "requests", "robots_fetches", "compliant", "violation", "stale",
+    "unreachable", "exempt", "crawl_delay", "no_robots_fetch"
+};
+
+typedef struct {
+    const ra_stat_t  *st;
+    uint32_t          site;         /* position in snap->sites */
+} ra_rep_ent_t;
+
+typedef struct {
+    const ra_snapshot_t     *snap;
+    const ra_report_opts_t  *opts;
+    ra_buf_t                *b;
+    const ra_alloc_t        *scratch;
+    int64_t                  now;
+    ra_rep_ent_t            *ents;
+    uint32_t                 nents;
+    uint32_t                *first;     /* nsites + 1 run starts */
+    const ra_lint_t        **lints;     /* per site, or NULL */
+    ra_lint_t               *own;       /* re-linted, per site */
+    unsigned char           *owned;
+    uint32_t                 max_vio;
+    uint32_t                 max_crawlers;
+    uint32_t                 max_findings;
+} ra_rep_t;
+
+/* A fixed array and its length byte, clamped: a region another process
+ * wrote may hold any length. */
+#define ra_rep_field(arr, n)                                                \
+    ra_str((arr), (size_t) (n) < sizeof(arr) ? (size_t) (n) : sizeof(arr))
+
+static ra_str_t
+ra_rep_label(const ra_stat_t *st)
+{
+    static const char  generic[] = "generic", browser[] = "browser";
+
+    if (st->kind == RA_UA_GENERIC) {
+        return ra_str(generic, sizeof(generic) - 1);
+    }
+    if (st->kind == RA_UA_BROWSER) {
+        return ra_str(browser, sizeof(browser) - 1);
+    }
+    return ra_rep_field(st->name, st->name_len);
+}
+
+static int
+ra_rep_strcmp(ra_str_t a, ra_str_t b)
+{
+    int  c = memcmp(a.data, b.data, a.len < b.len ? a.len : b.len);
+
+    if (c != 0) {
+        return c;
+    }
+    return a.len < b.len ? -1 : a.len > b.len;
+}
+
+/* display order: site, most requests first, name */
+static int
+ra_rep_cmp_display(const void *x, const void *y)
+{
+    const ra_rep_ent_t  *a = x, *b = y;
+    uint64_t             ra, rb;
+    int                  c;
+
+    if (a->site != b->site) {
+        return a->site < b->site ? -1 : 1;
+    }
+    ra = a->st->counters[RA_CNT_REQUESTS];
+    rb = b->st->counters[RA_CNT_REQUESTS];
+    if (ra != rb) {
+        return ra > rb ? -1 : 1;
+    }
+    c = ra_rep_strcmp(ra_rep_field(a->st->name, a->st->name_len),
+                      ra_rep_field(b->st->name, b->st->name_len));
+    if (c != 0) {
+        return c;
+    }
+    return (int) a->st->verification - (int) b->st->verification;
+}
+
+/* metric order: site, label, verification; equal keys are summed */
+static int
+ra_rep_cmp_metric(const void *x, const void *y)
+{
+    const ra_rep_ent_t  *a = x, *b = y;
+    int                  c;
+
+    if (a->site != b->site) {
+        return a->site < b->site ? -1 : 1;
+    }
+    c = ra_rep_strcmp(ra_rep_label(a->st), ra_rep_label(b->st));
+    if (c != 0) {
+        return c;
+    }
+    return (int) a->st->verification - (int) b->st->verification;
+}
+
+static const ra_version_t *
+ra_rep_current(const ra_site_t *s)
+{
+    const ra_version_t  *v;
+
+    if (s->nversions == 0 || s->current >= RA_VERSIONS) {
+        return NULL;
+    }
+    v = &s->versions[s->current];
+    return v->hash != 0 ? v : NULL;
+}
+
+static unsigned
+ra_rep_versions_24h(const ra_site_t *s, int64_t now)
+{
+    unsigned  i, n = 0;
+
+    for (i = 0; i < RA_VERSIONS; i++) {
+        if (s->versions[i].hash != 0
+            && (s->versions[i].until == 0
+                || s->versions[i].until >= now - RA_DAY_MS))
+        {
+            n++;
+        }
+    }
+    return n;
+}
+
+static const char *
+ra_rep_answer_name(unsigned answer)
+{
+    switch (answer) {
+    case RA_ANSWER_RULES:       return "rules";
+    case RA_ANSWER_ALLOW_ALL:   return "allow-all";
+    case RA_ANSWER_UNREACHABLE: return "unreachable";
+    default:                    return "none";
+    }
+}
+
+/* The ring holds violations and "unreachable" verdicts (crawling while
+ * robots.txt answered 5xx/429). */
+static const char *
+ra_rep_vio_verdict(const ra_violation_t *x)
+{
+    return x->verdict == RA_VERDICT_UNREACHABLE ? "unreachable"
+                                                : "violation";
+}
+
+static ra_str_t
+ra_rep_site_name(const ra_site_t *s)
+{
+    return ra_rep_field(s->name, s->name_len);
+}
+
+/* ---- preparation ---------------------------------------------------- */
+
+static int
+ra_rep_prepare(ra_rep_t *r)
+{
+    const ra_snapshot_t  *snap = r->snap;
+    uint32_t              i, maxid, id, *pos;
+    size_t                n;
+
+    r->first = ra_alloc(r->scratch, (snap->nsites + 1) * sizeof(uint32_t));
+    if (r->first == NULL) {
+        return RA_ENOMEM;
+    }
+
+    /* site id (index + 1) -> position in the snapshot */
+    maxid = snap->nsites;
+    for (i = 0; snap->site_ids != NULL && i < snap->nsites; i++) {
+        if (snap->site_ids[i] > maxid) {
+            maxid = snap->site_ids[i];
+        }
+    }
+    pos = ra_alloc(r->scratch, ((size_t) maxid + 1) * sizeof(uint32_t));
+    if (pos == NULL) {
+        return RA_ENOMEM;
+    }
+    memset(pos, 0, ((size_t) maxid + 1) * sizeof(uint32_t));
+    for (i = 0; i < snap->nsites; i++) {
+        id = snap->site_ids != NULL ? snap->site_ids[i] : i + 1;
+        if (id != 0 && pos[id] == 0) {
+            pos[id] = i + 1;
+        }
+    }
+
+    n = snap->nstats;
+    r->ents = ra_alloc(r->scratch, n * sizeof(ra_rep_ent_t));
+    if (r->ents == NULL) {
+        ra_free(r->scratch, pos);
+        return RA_ENOMEM;
+    }
+    r->nents = 0;
+    for (i = 0; i < snap->nstats; i++) {
+        id = snap->stats[i].site;
+        if (id == 0 || id > maxid || pos[id] == 0) {
+            continue;           /* its site was not in the snapshot */
+        }
+        r->ents[r->nents].st = &snap->stats[i];
+        r->ents[r->nents].site = pos[id] - 1;
+        r->nents++;
+    }
+    ra_free(r->scratch, pos);
+    return RA_OK;
+}
+
+static void
+ra_rep_sort(ra_rep_t *r, int (*cmp)(const void *, const void *))
+{
+    uint32_t  i, s;
+
+    if (r->nents > 1) {
+        qsort(r->ents, r->nents, sizeof(ra_rep_ent_t), cmp);
+    }
+    for (i = 0, s = 0; s <= r->snap->nsites; s++) {
+        while (i < r->nents && r->ents[i].site < s) {
+            i++;
+        }
+        r->first[s] = i;
+    }
+}
+
+/* Findings per site: the caller's, else a lint of the snapshot's body. */
+static int
+ra_rep_lints(ra_rep_t *r)
+{
+    const ra_snapshot_t  *snap = r->snap;
+    const ra_version_t   *v;
+    ra_lint_http_t        http;
+    uint32_t              i;
+    size_t                n = snap->nsites ? snap->nsites : 1;
+    int                   rc = RA_OK;
+
+    r->lints = ra_alloc(r->scratch, n * sizeof(ra_lint_t *));
+    if (r->lints == NULL) {
+        return RA_ENOMEM;
+    }
+    for (i = 0; i < snap->nsites; i++) {
+        r->lints[i] = r->opts->lints != NULL ? r->opts->lints[i] : NULL;
+    }
+    if (!r->opts->relint || snap->bodies == NULL) {
+        return RA_OK;
+    }
+
+    r->own = ra_alloc(r->scratch, n * sizeof(ra_lint_t));
+    r->owned = ra_alloc(r->scratch, n);
+    if (r->own == NULL || r->owned == NULL) {
+        return RA_ENOMEM;
+    }
+    memset(r->owned, 0, n);
+    for (i = 0; i < snap->nsites; i++) {
+        v = ra_rep_current(&snap->sites[i]);
+        if (r->lints[i] != NULL || v == NULL || snap->bodies[i].data == NULL
+            || v->answer != RA_ANSWER_RULES || v->body_lost)
+        {
+            continue;
+        }
+        memset(&http, 0, sizeof(http));
+        http.status = v->status;
+        http.content_type = ra_rep_field(v->ctype, v->ctype_len);
+        http.size = v->size;
+        http.truncated = v->truncated;
+        if (ra_lint(snap->bodies[i], &http, r->scratch, &r->own[i])
+            != RA_OK)
+        {
+            rc = RA_ENOMEM;     /* show what was found so far */
+        }
+        r->owned[i] = 1;
+        r->lints[i] = &r->own[i];
+    }
+    return rc;
+}
+
+static void
+ra_rep_cleanup(ra_rep_t *r)
+{
+    uint32_t  i;
+
+    if (r->owned != NULL) {
+        for (i = 0; i < r->snap->nsites; i++) {
+            if (r->owned[i]) {
+                ra_lint_free(&r->own[i], r->scratch);
+            }
+        }
+    }
+    ra_free(r->scratch, r->owned);
+    ra_free(r->scratch, r->own);
+    ra_free(r->scratch, r->lints);
+    ra_free(r->scratch, r->ents);
+    ra_free(r->scratch, r->first);
+}
+
+static void
+ra_rep_iso(ra_buf_t *b, int64_t ms)
+{
+    char  t[24];
+
+    ra_buf_add(b, t, ra_time_iso(ms, t));
+}
+
+/* Per-mille of part in whole, for bars and percentages. */
+static unsigned
+ra_rep_permille(uint64_t part, uint64_t whole)
+{
+    if (whole == 0) {
+        return 0;
+    }
+    if (part > UINT64_MAX / 1000) {
+        return (unsigned) (part / (whole / 1000 ? whole / 1000 : 1));
+    }
+    return (unsigned) (part * 1000 / whole);
+}
+
+static uint64_t
+ra_rep_judged(const uint64_t *c)
+{
+    return c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE] + c[RA_CNT_EXEMPT]
+           + c[RA_CNT_VIOLATION] + c[RA_CNT_UNREACHABLE];
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+static void
+ra_rep_json_time(ra_buf_t *b, int64_t ms)
+{
+    if (ms == 0) {
+        ra_buf_cstr(b, "null");
+        return;
+    }
+    ra_buf_ch(b, '"');
+    ra_rep_iso(b, ms);
+    ra_buf_ch(b, '"');
+}
+
+static void
+ra_rep_json_findings(ra_rep_t *r, const ra_lint_t *l)
+{
+    ra_buf_t  *b = r->b;
+    uint32_t   i;
+
+    ra_buf_cstr(b, ",\"findings\":[");
+    for (i = 0; i < l->nfindings && i < r->max_findings; i++) {
+        const ra_lint_finding_t  *f = &l->findings[i];
+
+        ra_buf_printf(b, "%s{\"line\":%u,\"column\":%u,\"severity\":\"%s\","
+                      "\"code\":\"%s\",\"message\":", i ? "," : "",
+                      f->line, f->column,
+                      ra_lint_severity_name(f->severity),
+                      ra_lint_code_name(f->code));
+        ra_buf_json_str(b, f->message);
+        ra_buf_ch(b, '}');
+    }
+    ra_buf_printf(b, "],\"findings_not_shown\":%u",
+                  l->summary.suppressed
+                  + (l->nfindings > r->max_findings
+                     ? l->nfindings - r->max_findings : 0));
+}
+
+static void
+ra_rep_json_site(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t     *s = &r->snap->sites[si];
+    const ra_version_t  *v = ra_rep_current(s);
+    ra_buf_t            *b = r->b;
+    uint32_t             i, j, n, id;
+    unsigned             c;
+
+    ra_buf_cstr(b, "{\"site\":");
+    ra_buf_json_str(b, ra_rep_site_name(s));
+
+    /* robots.txt: the last answer, the current version and its lint */
+    ra_buf_cstr(b, ",\"robots\":{\"status\":");
+    if (s->robots_status) {
+        ra_buf_printf(b, "%u", s->robots_status);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_printf(b, ",\"answer\":\"%s\",\"content_type\":",
+                  ra_rep_answer_name(v ? v->answer : RA_ANSWER_NONE));
+    if (v != NULL && v->ctype_len) {
+        ra_buf_json_str(b, ra_rep_field(v->ctype, v->ctype_len));
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_printf(b, ",\"bytes\":%u,\"truncated\":%s,\"body_lost\":%s,"
+                  "\"versions_24h\":%u,\"date\":",
+                  v ? v->size : 0, v && v->truncated ? "true" : "false",
+                  v && v->body_lost ? "true" : "false",
+                  ra_rep_versions_24h(s, r->now));
+    ra_rep_json_time(b, s->robots_date);
+    ra_buf_printf(b, ",\"consecutive_failures\":%u,\"unreachable_since\":",
+                  s->failures);
+    ra_rep_json_time(b, s->unreachable_since);
+    ra_buf_printf(b, ",\"groups\":%u,\"rules\":%u,\"sitemaps\":%u,"
+                  "\"errors\":%u,\"warnings\":%u,\"infos\":%u",
+                  v ? v->groups : 0, v ? v->rules : 0, v ? v->sitemaps : 0,
+                  v ? v->lint_errors : 0, v ? v->lint_warnings : 0,
+                  v ? v->lint_infos : 0);
+    if (r->lints[si] != NULL) {
+        ra_rep_json_findings(r, r->lints[si]);
+    }
+    ra_buf_ch(b, '}');
+
+    ra_buf_cstr(b, ",\"requests\":");
+    ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
+    ra_buf_cstr(b, ",\"browser_requests\":");
+    ra_buf_u64(b, s->browser_requests);
+    ra_buf_cstr(b, ",\"first_seen\":");
+    ra_rep_json_time(b, s->created);
+    ra_buf_cstr(b, ",\"last_seen\":");
+    ra_rep_json_time(b, s->last_seen);
+
+    /* crawlers: every record (the ledger bounds them) */
+    ra_buf_cstr(b, ",\"crawlers\":[");
+    for (i = r->first[si]; i < r->first[si + 1]; i++) {
+        const ra_stat_t  *st = r->ents[i].st;
+
+        ra_buf_cstr(b, i > r->first[si] ? ",{\"crawler\":" : "{\"crawler\":");
+        ra_buf_json_str(b, ra_rep_field(st->name, st->name_len));
+        ra_buf_cstr(b, ",\"token\":");
+        if (st->token_len) {
+            ra_buf_json_str(b, ra_rep_field(st->token, st->token_len));
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_printf(b, ",\"kind\":\"%s\",\"category\":",
+                      st->kind == RA_UA_KNOWN ? "known"
+                      : st->kind == RA_UA_GENERIC ? "generic" : "browser");
+        if (st->kind == RA_UA_KNOWN) {
+            ra_buf_printf(b, "\"%s\"",
+                          ra_crawler_category_name(st->category));
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_printf(b, ",\"verification\":\"%s\"",
+                      ra_verify_name(st->verification));
+        for (c = 0; c < RA_CNT_MAX; c++) {
+            ra_buf_printf(b, ",\"%s\":", ra_rep_counter[c]);
+            ra_buf_u64(b, st->counters[c]);
+        }
+        ra_buf_cstr(b, ",\"first_seen\":");
+        ra_rep_json_time(b, st->first_seen);
+        ra_buf_cstr(b, ",\"last_seen\":");
+        ra_rep_json_time(b, st->last_seen);
+        ra_buf_cstr(b, ",\"last_robots_fetch\":");
+        if (st->last_fetch) {
+            ra_buf_cstr(b, "{\"time\":");
+            ra_rep_json_time(b, st->last_fetch);
+            ra_buf_printf(b, ",\"status\":%u}", st->last_fetch_status);
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_ch(b, '}');
+    }
+
+    /* recent violations of this site, newest first */
+    ra_buf_cstr(b, "],\"recent_violations\":[");
+    id = r->snap->site_ids != NULL ? r->snap->site_ids[si] : si + 1;
+    for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
+        const ra_violation_t  *x = &r->snap->violations[j];
+
+        if (x->site != id) {
+            continue;
+        }
+        ra_buf_cstr(b, n++ ? ",{\"time\":" : "{\"time\":");
+        ra_rep_json_time(b, x->time);
+        ra_buf_cstr(b, ",\"time_ms\":");
+        ra_buf_printf(b, "%lld", (long long) x->time);
+        ra_buf_printf(b, ",\"verdict\":\"%s\",\"crawler\":",
+                      ra_rep_vio_verdict(x));
+        ra_buf_json_str(b, ra_rep_field(x->name, x->name_len));
+        ra_buf_printf(b, ",\"verification\":\"%s\",\"client\":",
+                      ra_verify_name(x->verification));
+        ra_buf_json_str(b, ra_rep_field(x->addr, x->addr_len));
+        ra_buf_cstr(b, ",\"method\":");
+        ra_buf_json_str(b, ra_rep_field(x->method, x->method_len));
+        ra_buf_cstr(b, ",\"uri\":");
+        ra_buf_json_str(b, ra_rep_field(x->uri, x->uri_len));
+        ra_buf_printf(b, ",\"uri_truncated\":%s,\"rule\":",
+                      x->uri_full_len > x->uri_len ? "true" : "false");
+        if (x->pattern_len || x->line) {
+            ra_buf_json_str(b, ra_rep_field(x->pattern, x->pattern_len));
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_printf(b, ",\"line\":%u}", x->line);
+    }
+    ra_buf_cstr(b, "]}");
+}
+
+static void
+ra_rep_json(ra_rep_t *r)
+{
+    const ra_ledger_hdr_t  *h = &r->snap->hdr;
+    ra_buf_t               *b = r->b;
+    uint32_t                i;
+
+    ra_buf_cstr(b, "{\"generated\":");
+    ra_rep_json_time(b, r->now);
+    ra_buf_cstr(b, ",\"sites\":[");
+    for (i = 0; i < r->snap->nsites; i++) {
+        if (i) {
+            ra_buf_ch(b, ',');
+        }
+        ra_rep_json_site(r, i);
+    }
+    ra_buf_cstr(b, "],\"ledger\":{\"requests\":");
+    ra_buf_u64(b, h->requests);
+    ra_buf_cstr(b, ",\"violations\":");
+    ra_buf_u64(b, h->violations_total);
+    ra_buf_printf(b, ",\"sites\":%u,\"stats\":%u,\"capacity\":{\"sites\":%u,"
+                  "\"stats\":%u,\"violations\":%u,\"blob_bytes\":%u},"
+                  "\"evictions\":{\"sites\":",
+                  h->site_count, h->stat_count, h->plan.sites,
+                  h->plan.stats, h->plan.violations, h->plan.blob_bytes);
+    ra_buf_u64(b, h->site_evictions);
+    ra_buf_cstr(b, ",\"stats\":");
+    ra_buf_u64(b, h->stat_evictions);
+    ra_buf_cstr(b, ",\"blobs\":");
+    ra_buf_u64(b, h->blob_evictions);
+    ra_buf_cstr(b, "}}");
+    if (r->opts->with_lines) {
+        ra_buf_cstr(b, ",\"lines\":");
+        ra_buf_u64(b, r->opts->lines);
+        ra_buf_cstr(b, ",\"malformed_lines\":");
+        ra_buf_u64(b, r->opts->malformed_lines);
+    }
+    ra_buf_cstr(b, "}\n");
+}
+
+/* ---- Prometheus ----------------------------------------------------- */
+
+static void
+ra_rep_prom_family(ra_buf_t *b, const char *name, const char *type,
+    const char *help)
+{
+    ra_buf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void
+ra_rep_prom_site(ra_buf_t *b, const char *name, const ra_site_t *s)
+{
+    ra_buf_printf(b, "%s{site=\"", name);
+    ra_buf_prom_label(b, ra_rep_site_name(s));
+    ra_buf_ch(b, '"');
+}
+
+/* Sums the run of entries sharing (site, label[, verification]) that
+ * starts at i; returns the index after it. */
+static uint32_t
+ra_rep_prom_run(ra_rep_t *r, uint32_t i, int by_verification,
+    int skip_impostors, uint64_t *sum, const ra_stat_t **last)
+{
+    const ra_rep_ent_t  *e = &r->ents[i];
+    ra_str_t             label = ra_rep_label(e->st);
+    uint32_t             j;
+    unsigned             c;
+
+    memset(sum, 0, RA_CNT_MAX * sizeof(uint64_t));
+    *last = NULL;
+    for (j = i; j < r->nents; j++) {
+        const ra_rep_ent_t  *f = &r->ents[j];
+
+        if (f->site != e->site
+            || ra_rep_strcmp(ra_rep_label(f->st), label) != 0
+            || (by_verification && f->st->verification
+                                   != e->st->verification))
+        {
+            break;
+        }
+        if (skip_impostors && f->st->verification == RA_VERIFY_IMPOSTOR) {
+            continue;
+        }
+        for (c = 0; c < RA_CNT_MAX; c++) {
+            sum[c] += f->st->counters[c];
+        }
+        if (f->st->last_fetch
+            && (*last == NULL || f->st->last_fetch > (*last)->last_fetch))
+        {
+            *last = f->st;
+        }
+    }
+    return j;
+}
+
+static void
+ra_rep_prom(ra_rep_t *r)
+{
+    static const struct {
+        ra_counter_e  c;
+        const char   *name;
+    } verdicts[] = {
+        { RA_CNT_COMPLIANT, "compliant" }, { RA_CNT_VIOLATION, "violation" },
+        { RA_CNT_STALE, "stale" }, { RA_CNT_UNREACHABLE, "unreachable" },
+        { RA_CNT_EXEMPT, "exempt" }
+    };
+    static const char  *sev[] = { "error", "warning", "info" };
+
+    const ra_snapshot_t     *snap = r->snap;
+    const ra_ledger_hdr_t   *h = &snap->hdr;
+    const ra_stat_t         *last;
+    const ra_version_t      *v;
+    ra_buf_t                *b = r->b;
+    uint64_t                 sum[RA_CNT_MAX], judged;
+    uint32_t                 i, next, si;
+    unsigned                 k, n;
+    int                      pass;
+
+    ra_rep_prom_family(b, "robots_audit_requests_total", "counter",
+        "Crawler requests by verdict (other: robots.txt fetches and "
+        "requests not judged).");
+    for (i = 0; i < r->nents; i = next) {
+        next = ra_rep_prom_run(r, i, 1, 0, sum, &last);
+        judged = 0;
+        for (k = 0; k <= sizeof(verdicts) / sizeof(verdicts[0]); k++) {
+            uint64_t  val;
+
+            if (k < sizeof(verdicts) / sizeof(verdicts[0])) {
+                val = sum[verdicts[k].c];
+                judged += val;
+            } else {
+                val = sum[RA_CNT_REQUESTS] > judged
+                      ? sum[RA_CNT_REQUESTS] - judged : 0;
+            }
+            ra_rep_prom_site(b, "robots_audit_requests_total",
+                             &snap->sites[r->ents[i].site]);
+            ra_buf_cstr(b, ",crawler=\"");
+            ra_buf_prom_label(b, ra_rep_label(r->ents[i].st));
+            ra_buf_printf(b, "\",verification=\"%s\",verdict=\"%s\"} ",
+                          ra_verify_name(r->ents[i].st->verification),
+                          k < sizeof(verdicts) / sizeof(verdicts[0])
+                          ? verdicts[k].name : "other");
+            ra_buf_u64(b, val);
+            ra_buf_ch(b, '\n');
+        }
+    }
+
+    ra_rep_prom_family(b, "robots_audit_flags_total", "counter",
+        "Crawler requests flagged crawl_delay (faster than the group's "
+        "Crawl-delay) or no_robots_fetch (no robots.txt fetch in 24 h).");
+    for (i = 0; i < r->nents; i = next) {
+        next = ra_rep_prom_run(r, i, 1, 0, sum, &last);
+        for (k = 0; k < 2; k++) {
+            ra_rep_prom_site(b, "robots_audit_flags_total",
+                             &snap->sites[r->ents[i].site]);
+            ra_buf_cstr(b, ",crawler=\"");
+            ra_buf_prom_label(b, ra_rep_label(r->ents[i].st));
+            ra_buf_printf(b, "\",verification=\"%s\",flag=\"%s\"} ",
+                          ra_verify_name(r->ents[i].st->verification),
+                          k ? "no_robots_fetch" : "crawl_delay");
+            ra_buf_u64(b, sum[k ? RA_CNT_NO_ROBOTS_FETCH
+                                : RA_CNT_CRAWL_DELAY]);
+            ra_buf_ch(b, '\n');
+        }
+    }
+
+    /* per (site, crawler) over its verified and unverifiable records */
+    for (pass = 0; pass < 2; pass++) {
+        if (pass == 0) {
+            ra_rep_prom_family(b, "robots_audit_robots_fetches_total",
+                "counter", "robots.txt fetches by crawler (impostors "
+                "excluded; status=\"all\": the ledger counts fetches, not "
+                "fetches per status).");
+        } else {
+            ra_rep_prom_family(b, "robots_audit_robots_last_fetch_status",
+                "gauge", "HTTP status of the crawler's last robots.txt "
+                "fetch.");
+        }
+        for (i = 0; i < r->nents; i = next) {
+            next = ra_rep_prom_run(r, i, 0, 1, sum, &last);
+            if (pass == 1 && last == NULL) {
+                continue;
+            }
+            if (pass == 0 && sum[RA_CNT_ROBOTS_FETCHES] == 0) {
+                /* only crawlers that could fetch: skip impostor-only */
+                if (last == NULL && sum[RA_CNT_REQUESTS] == 0) {
+                    continue;
+                }
+            }
+            ra_rep_prom_site(b, pass ? "robots_audit_robots_last_fetch_status"
+                                     : "robots_audit_robots_fetches_total",
+                             &snap->sites[r->ents[i].site]);
+            ra_buf_cstr(b, ",crawler=\"");
+            ra_buf_prom_label(b, ra_rep_label(r->ents[i].st));
+            if (pass == 0) {
+                ra_buf_cstr(b, "\",status=\"all\"} ");
+                ra_buf_u64(b, sum[RA_CNT_ROBOTS_FETCHES]);
+            } else {
+                ra_buf_printf(b, "\"} %u", last->last_fetch_status);
+            }
+            ra_buf_ch(b, '\n');
+        }
+    }
+
+    ra_rep_prom_family(b, "robots_audit_robots_findings", "gauge",
+        "Lint findings of the site's current robots.txt by severity.");
+    for (si = 0; si < snap->nsites; si++) {
+        v = ra_rep_current(&snap->sites[si]);
+        for (k = 0; k < 3; k++) {
+            n = v == NULL ? 0 : k == 0 ? v->lint_errors
+                : k == 1 ? v->lint_warnings : v->lint_infos;
+            ra_rep_prom_site(b, "robots_audit_robots_findings",
+                             &snap->sites[si]);
+            ra_buf_printf(b, ",severity=\"%s\"} %u\n", sev[k], n);
+        }
+    }
+
+    ra_rep_prom_family(b, "robots_audit_robots_info", "gauge",
+        "The site's last robots.txt answer: status, Content-Type and size "
+        "of the current version (value always 1).");
+    for (si = 0; si < snap->nsites; si++) {
+        const ra_site_t  *s = &snap->sites[si];
+
+        v = ra_rep_current(s);
+        ra_rep_prom_site(b, "robots_audit_robots_info", s);
+        ra_buf_printf(b, ",status=\"%u\",content_type=\"", s->robots_status);
+        if (v != NULL) {
+            ra_buf_prom_label(b, ra_rep_field(v->ctype, v->ctype_len));
+        }
+        ra_buf_printf(b, "\",bytes=\"%u\"} 1\n", v ? v->size : 0);
+    }
+
+    ra_rep_prom_family(b, "robots_audit_robots_versions", "gauge",
+        "robots.txt versions in force during the last 24 hours.");
+    for (si = 0; si < snap->nsites; si++) {
+        ra_rep_prom_site(b, "robots_audit_robots_versions", &snap->sites[si]);
+        ra_buf_printf(b, "} %u\n",
+                      ra_rep_versions_24h(&snap->sites[si], r->now));
+    }
+
+    ra_rep_prom_family(b, "robots_audit_robots_consecutive_failures",
+        "gauge", "Consecutive 5xx/429 answers to robots.txt requests.");
+    for (si = 0; si < snap->nsites; si++) {
+        ra_rep_prom_site(b, "robots_audit_robots_consecutive_failures",
+                         &snap->sites[si]);
+        ra_buf_printf(b, "} %u\n", snap->sites[si].failures);
+    }
+
+    ra_rep_prom_family(b, "robots_audit_site_requests_total", "counter",
+        "Requests the site's audit saw, by client kind.");
+    for (si = 0; si < snap->nsites; si++) {
+        ra_rep_prom_site(b, "robots_audit_site_requests_total",
+                         &snap->sites[si]);
+        ra_buf_cstr(b, ",kind=\"crawler\"} ");
+        ra_buf_u64(b, snap->sites[si].counters[RA_CNT_REQUESTS]);
+        ra_buf_ch(b, '\n');
+        ra_rep_prom_site(b, "robots_audit_site_requests_total",
+                         &snap->sites[si]);
+        ra_buf_cstr(b, ",kind=\"browser\"} ");
+        ra_buf_u64(b, snap->sites[si].browser_requests);
+        ra_buf_ch(b, '\n');
+    }
+
+    /* ledger health */
+    ra_rep_prom_family(b, "robots_audit_evictions_total", "counter",
+        "Ledger records evicted to make room (least recently used).");
+    ra_buf_cstr(b, "robots_audit_evictions_total{table=\"sites\"} ");
+    ra_buf_u64(b, h->site_evictions);
+    ra_buf_cstr(b, "\nrobots_audit_evictions_total{table=\"stats\"} ");
+    ra_buf_u64(b, h->stat_evictions);
+    ra_buf_cstr(b, "\nrobots_audit_evictions_total{table=\"blobs\"} ");
+    ra_buf_u64(b, h->blob_evictions);
+    ra_buf_ch(b, '\n');
+
+    ra_rep_prom_family(b, "robots_audit_ledger_entries", "gauge",
+        "Ledger records in use.");
+    ra_buf_printf(b, "robots_audit_ledger_entries{table=\"sites\"} %u\n"
+                  "robots_audit_ledger_entries{table=\"stats\"} %u\n",
+                  h->site_count, h->stat_count);
+    ra_rep_prom_family(b, "robots_audit_ledger_capacity", "gauge",
+        "Ledger records the region holds.");
+    ra_buf_printf(b, "robots_audit_ledger_capacity{table=\"sites\"} %u\n"
+                  "robots_audit_ledger_capacity{table=\"stats\"} %u\n"
+                  "robots_audit_ledger_capacity{table=\"violations\"} %u\n",
+                  h->plan.sites, h->plan.stats, h->plan.violations);
+    ra_rep_prom_family(b, "robots_audit_ledger_blob_free_bytes", "gauge",
+        "Free bytes of the robots.txt body heap.");
+    ra_buf_printf(b, "robots_audit_ledger_blob_free_bytes %u\n",
+                  h->blob_free_bytes);
+    ra_rep_prom_family(b, "robots_audit_judged_requests_total", "counter",
+        "Requests the audit engine judged, all sites.");
+    ra_buf_cstr(b, "robots_audit_judged_requests_total ");
+    ra_buf_u64(b, h->requests);
+    ra_buf_ch(b, '\n');
+    ra_rep_prom_family(b, "robots_audit_violations_total", "counter",
+        "Violations recorded, all sites.");
+    ra_buf_cstr(b, "robots_audit_violations_total ");
+    ra_buf_u64(b, h->violations_total);
+    ra_buf_ch(b, '\n');
+
+    if (r->opts->with_lines) {
+        ra_rep_prom_family(b, "robots_audit_log_lines_total", "counter",
+            "Access-log lines read (malformed: not common or combined).");
+        ra_buf_cstr(b, "robots_audit_log_lines_total{result=\"parsed\"} ");
+        ra_buf_u64(b, r->opts->lines - (r->opts->malformed_lines
+                                        <= r->opts->lines
+                                        ? r->opts->malformed_lines
+                                        : r->opts->lines));
+        ra_buf_cstr(b, "\nrobots_audit_log_lines_total{result=\"malformed\"} ");
+        ra_buf_u64(b, r->opts->malformed_lines);
+        ra_buf_ch(b, '\n');
+    }
+}
+
+/* ---- text ----------------------------------------------------------- */
+
+/* Escaped, padded to width (columns: escapes count as what they print). */
+static void
+ra_rep_text_cell(ra_buf_t *b, ra_str_t s, size_t width)
+{
+    size_t  start = b->len;
+
+    ra_buf_log(b, s);
+    while (b->len - start < width && !b->failed && !b->truncated) {
+        ra_buf_ch(b, ' ');
+    }
+}
+
+static void
+ra_rep_text_robots(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t     *s = &r->snap->sites[si];
+    const ra_version_t  *v = ra_rep_current(s);
+    const ra_lint_t     *l = r->lints[si];
+    ra_buf_t            *b = r->b;
+    unsigned             n;
+    uint32_t             i;
+
+    ra_buf_cstr(b, "  robots.txt: ");
+    if (s->robots_status == 0 && v == NULL) {
+        ra_buf_cstr(b, "never fetched\n");
+    } else {
+        ra_buf_printf(b, "status %u", s->robots_status);
+        if (v != NULL) {
+            ra_buf_printf(b, " (%s), ", ra_rep_answer_name(v->answer));
+            if (v->ctype_len) {
+                ra_buf_log(b, ra_rep_field(v->ctype, v->ctype_len));
+                ra_buf_cstr(b, ", ");
+            }
+            ra_buf_printf(b, "%u bytes%s; %u group%s, %u rule%s, "
+                          "%u sitemap%s", v->size,
+                          v->truncated ? " (truncated)" : "",
+                          v->groups, v->groups == 1 ? "" : "s",
+                          v->rules, v->rules == 1 ? "" : "s",
+                          v->sitemaps, v->sitemaps == 1 ? "" : "s");
+        }
+        n = ra_rep_versions_24h(s, r->now);
+        ra_buf_printf(b, "; %u version%s in 24 h", n, n == 1 ? "" : "s");
+        if (s->robots_date) {
+            ra_buf_cstr(b, "; answered ");
+            ra_rep_iso(b, s->robots_date);
+        }
+        if (s->failures) {
+            ra_buf_printf(b, "; %u consecutive failure%s", s->failures,
+                          s->failures == 1 ? "" : "s");
+        }
+        ra_buf_ch(b, '\n');
+        if (v != NULL) {
+            ra_buf_printf(b, "  lint: %u error%s, %u warning%s, %u info%s\n",
+                          v->lint_errors, v->lint_errors == 1 ? "" : "s",
+                          v->lint_warnings, v->lint_warnings == 1 ? "" : "s",
+                          v->lint_infos, v->lint_infos == 1 ? "" : "s");
+        }
+    }
+    if (l != NULL) {
+        for (i = 0; i < l->nfindings && i < r->max_findings; i++) {
+            const ra_lint_finding_t  *f = &l->findings[i];
+
+            ra_buf_printf(b, "    %u:%u: %s: ", f->line, f->column,
+                          ra_lint_severity_name(f->severity));
+            ra_buf_log(b, f->message);
+            ra_buf_printf(b, " [%s]\n", ra_lint_code_name(f->code));
+        }
+        if (l->nfindings > r->max_findings || l->summary.suppressed) {
+            ra_buf_printf(b, "    (%u more findings not shown)\n",
+                          l->summary.suppressed
+                          + (l->nfindings > r->max_findings
+                             ? l->nfindings - r->max_findings : 0));
+        }
+    }
+}
+
+static void
+ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
+    const uint64_t *c)
+{
+    uint64_t  judged = ra_rep_judged(c);
+    unsigned  pm;
+
+    ra_buf_cstr(b, "  ");
+    ra_rep_text_cell(b, name, 24);
+    ra_buf_printf(b, " %-12s %9llu %6llu %9llu %9llu %6llu %7llu %6llu "
+                  "%6llu %8llu", verif,
+                  (unsigned long long) c[RA_CNT_REQUESTS],
+                  (unsigned long long) c[RA_CNT_ROBOTS_FETCHES],
+                  (unsigned long long) c[RA_CNT_COMPLIANT],
+                  (unsigned long long) c[RA_CNT_VIOLATION],
+                  (unsigned long long) c[RA_CNT_STALE],
+                  (unsigned long long) c[RA_CNT_UNREACHABLE],
+                  (unsigned long long) c[RA_CNT_EXEMPT],
+                  (unsigned long long) c[RA_CNT_CRAWL_DELAY],
+                  (unsigned long long) c[RA_CNT_NO_ROBOTS_FETCH]);
+    if (judged) {
+        pm = ra_rep_permille(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
+                             + c[RA_CNT_EXEMPT], judged);
+        ra_buf_printf(b, " %5u.%u%%", pm / 10, pm % 10);
+    } else {
+        ra_buf_cstr(b, "       -");
+    }
+    ra_buf_ch(b, '\n');
+}
+
+static void
+ra_rep_text_site(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t  *s = &r->snap->sites[si];
+    ra_buf_t         *b = r->b;
+    uint64_t          rest[RA_CNT_MAX];
+    uint32_t          i, j, n, id, others = 0;
+    unsigned          c;
+
+    ra_buf_cstr(b, "site ");
+    ra_buf_log(b, ra_rep_site_name(s));
+    ra_buf_cstr(b, ": ");
+    ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
+    ra_buf_cstr(b, " crawler requests, ");
+    ra_buf_u64(b, s->browser_requests);
+    ra_buf_cstr(b, " from browsers\n");
+    ra_rep_text_robots(r, si);
+
+    if (r->first[si] == r->first[si + 1]) {
+        ra_buf_cstr(b, "  no crawler seen\n");
+    } else {
+        ra_buf_printf(b, "  %-24s %-12s %9s %6s %9s %9s %6s %7s %6s %6s %8s "
+                      "%7s\n", "crawler", "verification", "requests",
+                      "robots", "compliant", "violation", "stale", "unreach",
+                      "exempt", "delay", "no-fetch", "ok");
+    }
+    memset(rest, 0, sizeof(rest));
+    for (i = r->first[si], n = 0; i < r->first[si + 1]; i++, n++) {
+        const ra_stat_t  *st = r->ents[i].st;
+
+        if (n >= r->max_crawlers) {
+            for (c = 0; c < RA_CNT_MAX; c++) {
+                rest[c] += st->counters[c];
+            }
+            others++;
+            continue;
+        }
+        ra_rep_text_row(b, ra_rep_field(st->name, st->name_len),
+                        ra_verify_name(st->verification), st->counters);
+    }
+    if (others) {
+        char  label[40];
+        int   len;
+
+        len = snprintf(label, sizeof(label), "(%u others)", others);
+        ra_rep_text_row(b, ra_str(label, (size_t) len), "-", rest);
+    }
+
+    id = r->snap->site_ids != NULL ? r->snap->site_ids[si] : si + 1;
+    for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
+        const ra_violation_t  *x = &r->snap->violations[j];
+
+        if (x->site != id) {
+            continue;
+        }
+        if (n++ == 0) {
+            ra_buf_cstr(b, "  recent violations, newest first:\n");
+        }
+        ra_buf_cstr(b, "    ");
+        ra_rep_iso(b, x->time);
+        ra_buf_printf(b, " %s ", ra_rep_vio_verdict(x));
+        ra_buf_log(b, ra_rep_field(x->name, x->name_len));
+        ra_buf_printf(b, " (%s) ", ra_verify_name(x->verification));
+        ra_buf_log(b, ra_rep_field(x->addr, x->addr_len));
+        ra_buf_ch(b, ' ');
+        ra_buf_log(b, ra_rep_field(x->method, x->method_len));
+        ra_buf_ch(b, ' ');
+        ra_buf_log(b, ra_rep_field(x->uri, x->uri_len));
+        if (x->uri_full_len > x->uri_len) {
+            ra_buf_cstr(b, "...");
+        }
+        if (x->line) {
+            ra_buf_cstr(b, "  rule '");
+            ra_buf_log(b, ra_rep_field(x->pattern, x->pattern_len));
+            ra_buf_printf(b, "' line %u", x->line);
+        }
+        ra_buf_ch(b, '\n');
+    }
+}
+
+static void
+ra_rep_text(ra_rep_t *r)
+{
+    ra_buf_t  *b = r->b;
+    uint32_t   i;
+
+    ra_buf_cstr(b, "robots-audit report, ");
+    ra_rep_iso(b, r->now);
+    if (r->opts->with_lines) {
+        ra_buf_cstr(b, ": ");
+        ra_buf_u64(b, r->opts->lines);
+        ra_buf_cstr(b, " lines, ");
+        ra_buf_u64(b, r->opts->malformed_lines);
+        ra_buf_cstr(b, " malformed");
+    }
+    ra_buf_ch(b, '\n');
+    for (i = 0; i < r->snap->nsites; i++) {
+        ra_buf_ch(b, '\n');
+        ra_rep_text_site(r, i);
+    }
+    if (r->snap->hdr.site_evictions || r->snap->hdr.stat_evictions) {
+        ra_buf_cstr(b, "\nledger evictions: sites ");
+        ra_buf_u64(b, r->snap->hdr.site_evictions);
+        ra_buf_cstr(b, ", crawler records ");
+        ra_buf_u64(b, r->snap->hdr.stat_evictions);
+        ra_buf_ch(b, '\n');
+    }
+}
+
+/* ---- HTML ----------------------------------------------------------- */
+
+static const char  ra_rep_css[] =
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;"
+    "background:#fafafa}"
+    "h1{font-size:1.4em;margin:0 0 .2em}h2{font-size:1.2em;margin:0 0 .5em}"
+    "section{background:#fff;border:1px solid #ddd;border-radius:6px;"
+    "padding:1em;margin:1em 0}"
+    "table{border-collapse:collapse;width:100%;margin:.5em 0}"
+    "th,td{padding:.25em .5em;border-bottom:1px solid #eee;text-align:left;"
+    "vertical-align:top}"
+    "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
+    "dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em;"
+    "margin:0}dt{color:#666}dd{margin:0}"
+    ".muted{color:#777}.err{color:#b00020}.warn{color:#a15c00}"
+    ".bad{color:#b00020;font-weight:bold}.good{color:#1b7a2f}"
+    ".bar{display:flex;width:10em;height:.8em;background:#eee;"
+    "border-radius:3px;overflow:hidden}"
+    ".bar span{display:block;height:100%}"
+    ".c{background:#2e9e4f}.s{background:#8bc34a}.e{background:#90a4ae}"
+    ".v{background:#d32f2f}.u{background:#ff9800}"
+    "code{font:12px ui-monospace,monospace;word-break:break-all}"
+    "summary{cursor:pointer}";
+
+static void
+ra_rep_html_num(ra_buf_t *b, uint64_t v, int bad)
+{
+    ra_buf_cstr(b, bad && v ? "<td class=\"n bad\">" : "<td class=\"n\">");
+    ra_buf_u64(b, v);
+    ra_buf_cstr(b, "</td>");
+}
+
+static void
+ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
+{
+    static const struct {
+        ra_counter_e  c;
+        const char   *cls;
+    } parts[] = {
+        { RA_CNT_COMPLIANT, "c" }, { RA_CNT_STALE, "s" },
+        { RA_CNT_EXEMPT, "e" }, { RA_CNT_UNREACHABLE, "u" },
+        { RA_CNT_VIOLATION, "v" }
+    };
+    uint64_t  judged = ra_rep_judged(c);
+    unsigned  i, pm;
+
+    if (judged == 0) {
+        ra_buf_cstr(b, "<td class=\"muted\">no judged request</td>");
+        return;
+    }
+    pm = ra_rep_permille(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
+                         + c[RA_CNT_EXEMPT], judged);
+    ra_buf_printf(b, "<td><div class=\"bar\" title=\"%u.%u%% compliant, "
+                  "stale or exempt\">", pm / 10, pm % 10);
+    for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        pm = ra_rep_permille(c[parts[i].c], judged);
+        if (pm) {
+            ra_buf_printf(b, "<span class=\"%s\" style=\"width:%u.%u%%\">"
+                          "</span>", parts[i].cls, pm / 10, pm % 10);
+        }
+    }
+    pm = ra_rep_permille(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
+                         + c[RA_CNT_EXEMPT], judged);
+    ra_buf_printf(b, "</div>%u.%u%%</td>", pm / 10, pm % 10);
+}
+
+static void
+ra_rep_html_robots(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t     *s = &r->snap->sites[si];
+    const ra_version_t  *v = ra_rep_current(s);
+    const ra_lint_t     *l = r->lints[si];
+    ra_buf_t            *b = r->b;
+    uint32_t             i;
+
+    ra_buf_cstr(b, "<h3>robots.txt</h3><dl><dt>status served</dt><dd>");
+    if (s->robots_status) {
+        ra_buf_printf(b, "%u", s->robots_status);
+        if (v != NULL) {
+            ra_buf_printf(b, " <span class=\"muted\">(%s)</span>",
+                          ra_rep_answer_name(v->answer));
+        }
+    } else {
+        ra_buf_cstr(b, "<span class=\"muted\">never fetched</span>");
+    }
+    ra_buf_cstr(b, "</dd><dt>Content-Type</dt><dd>");
+    if (v != NULL && v->ctype_len) {
+        ra_buf_cstr(b, "<code>");
+        ra_buf_html(b, ra_rep_field(v->ctype, v->ctype_len));
+        ra_buf_cstr(b, "</code>");
+    } else {
+        ra_buf_cstr(b, "<span class=\"muted\">unknown</span>");
+    }
+    ra_buf_printf(b, "</dd><dt>size</dt><dd>%u bytes%s</dd>"
+                  "<dt>versions in 24 h</dt><dd>%u</dd>",
+                  v ? v->size : 0, v && v->truncated ? " (truncated)" : "",
+                  ra_rep_versions_24h(s, r->now));
+    if (v != NULL) {
+        ra_buf_printf(b, "<dt>content</dt><dd>%u group%s, %u rule%s, "
+                      "%u sitemap%s</dd><dt>lint</dt><dd>"
+                      "<span class=\"%s\">%u error%s</span>, "
+                      "<span class=\"%s\">%u warning%s</span>, "
+                      "%u info%s</dd>",
+                      v->groups, v->groups == 1 ? "" : "s",
+                      v->rules, v->rules == 1 ? "" : "s",
+                      v->sitemaps, v->sitemaps == 1 ? "" : "s",
+                      v->lint_errors ? "err" : "good",
+                      v->lint_errors, v->lint_errors == 1 ? "" : "s",
+                      v->lint_warnings ? "warn" : "good",
+                      v->lint_warnings, v->lint_warnings == 1 ? "" : "s",
+                      v->lint_infos, v->lint_infos == 1 ? "" : "s");
+    }
+    ra_buf_cstr(b, "<dt>robots date</dt><dd>");
+    if (s->robots_date) {
+        ra_rep_iso(b, s->robots_date);
+    } else {
+        ra_buf_cstr(b, "-");
+    }
+    ra_buf_printf(b, "</dd><dt>consecutive failures</dt><dd%s>%u</dd></dl>",
+                  s->failures ? " class=\"bad\"" : "", s->failures);
+
+    if (l == NULL || l->nfindings == 0) {
+        return;
+    }
+    ra_buf_printf(b, "<details%s><summary>%u finding%s</summary><table>"
+                  "<tr><th class=\"n\">line</th><th>severity</th>"
+                  "<th>finding</th><th>code</th></tr>",
+                  l->summary.errors ? " open" : "", l->nfindings,
+                  l->nfindings == 1 ? "" : "s");
+    for (i = 0; i < l->nfindings && i < r->max_findings; i++) {
+        const ra_lint_finding_t  *f = &l->findings[i];
+
+        ra_buf_printf(b, "<tr><td class=\"n\">%u:%u</td><td class=\"%s\">%s"
+                      "</td><td>", f->line, f->column,
+                      f->severity == RA_SEV_ERROR ? "err"
+                      : f->severity == RA_SEV_WARNING ? "warn" : "muted",
+                      ra_lint_severity_name(f->severity));
+        ra_buf_html(b, f->message);
+        ra_buf_printf(b, "</td><td><code>%s</code></td></tr>",
+                      ra_lint_code_name(f->code));
+    }
+    ra_buf_cstr(b, "</table>");
+    if (l->nfindings > r->max_findings || l->summary.suppressed) {
+        ra_buf_printf(b, "<p class=\"muted\">%u more not shown</p>",
+                      l->summary.suppressed
+                      + (l->nfindings > r->max_findings
+                         ? l->nfindings - r->max_findings : 0));
+    }
+    ra_buf_cstr(b, "</details>");
+}
+
+static void
+ra_rep_html_site(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t  *s = &r->snap->sites[si];
+    ra_buf_t         *b = r->b;
+    uint32_t          i, j, n, id, others = 0;
+
+    ra_buf_cstr(b, "<section><h2>");
+    ra_buf_html(b, ra_rep_site_name(s));
+    ra_buf_cstr(b, "</h2><p class=\"muted\">");
+    ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
+    ra_buf_cstr(b, " crawler requests, ");
+    ra_buf_u64(b, s->browser_requests);
+    ra_buf_cstr(b, " from browsers</p>");
+    ra_rep_html_robots(r, si);
+
+    ra_buf_cstr(b, "<h3>crawlers</h3>");
+    if (r->first[si] == r->first[si + 1]) {
+        ra_buf_cstr(b, "<p class=\"muted\">no crawler seen</p>");
+    } else {
+        ra_buf_cstr(b, "<table><tr><th>crawler</th><th>token</th>"
+                    "<th>verification</th><th class=\"n\">requests</th>"
+                    "<th class=\"n\">robots.txt</th>"
+                    "<th class=\"n\">compliant</th>"
+                    "<th class=\"n\">violation</th><th class=\"n\">stale</th>"
+                    "<th class=\"n\">unreachable</th>"
+                    "<th class=\"n\">exempt</th>"
+                    "<th class=\"n\">crawl-delay</th>"
+                    "<th class=\"n\">no fetch</th><th>compliance</th>"
+                    "<th>last seen</th></tr>");
+    }
+    for (i = r->first[si], n = 0; i < r->first[si + 1]; i++, n++) {
+        const ra_stat_t  *st = r->ents[i].st;
+
+        if (n >= r->max_crawlers) {
+            others++;
+            continue;
+        }
+        ra_buf_cstr(b, "<tr><td>");
+        ra_buf_html(b, ra_rep_field(st->name, st->name_len));
+        if (st->kind == RA_UA_GENERIC) {
+            ra_buf_cstr(b, " <span class=\"muted\">(generic)</span>");
+        }
+        ra_buf_cstr(b, "</td><td><code>");
+        ra_buf_html(b, ra_rep_field(st->token, st->token_len));
+        ra_buf_printf(b, "</code></td><td class=\"%s\">%s</td>",
+                      st->verification == RA_VERIFY_IMPOSTOR ? "bad"
+                      : st->verification == RA_VERIFY_VERIFIED ? "good"
+                      : "muted", ra_verify_name(st->verification));
+        ra_rep_html_num(b, st->counters[RA_CNT_REQUESTS], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_ROBOTS_FETCHES], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_COMPLIANT], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_VIOLATION], 1);
+        ra_rep_html_num(b, st->counters[RA_CNT_STALE], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_UNREACHABLE], 1);
+        ra_rep_html_num(b, st->counters[RA_CNT_EXEMPT], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_CRAWL_DELAY], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_NO_ROBOTS_FETCH], 0);
+        ra_rep_html_bar(b, st->counters);
+        ra_buf_cstr(b, "<td>");
+        if (st->last_seen) {
+            ra_rep_iso(b, st->last_seen);
+        }
+        ra_buf_cstr(b, "</td></tr>");
+    }
+    if (r->first[si] != r->first[si + 1]) {
+        ra_buf_cstr(b, "</table>");
+    }
+    if (others) {
+        ra_buf_printf(b, "<p class=\"muted\">%u more crawler records not "
+                      "shown (the JSON format lists them all)</p>", others);
+    }
+
+    id = r->snap->site_ids != NULL ? r->snap->site_ids[si] : si + 1;
+    for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
+        const ra_violation_t  *x = &r->snap->violations[j];
+
+        if (x->site != id) {
+            continue;
+        }
+        if (n++ == 0) {
+            ra_buf_cstr(b, "<h3>recent violations</h3><table><tr>"
+                        "<th>time</th><th>verdict</th><th>crawler</th>"
+                        "<th>client</th>"
+                        "<th>method</th><th>URI</th><th>rule</th>"
+                        "<th class=\"n\">line</th></tr>");
+        }
+        ra_buf_cstr(b, "<tr><td>");
+        ra_rep_iso(b, x->time);
+        ra_buf_printf(b, "</td><td class=\"bad\">%s</td><td>",
+                      ra_rep_vio_verdict(x));
+        ra_buf_html(b, ra_rep_field(x->name, x->name_len));
+        ra_buf_printf(b, " <span class=\"muted\">%s</span></td><td><code>",
+                      ra_verify_name(x->verification));
+        ra_buf_html(b, ra_rep_field(x->addr, x->addr_len));
+        ra_buf_cstr(b, "</code></td><td>");
+        ra_buf_html(b, ra_rep_field(x->method, x->method_len));
+        ra_buf_cstr(b, "</td><td><code>");
+        ra_buf_html(b, ra_rep_field(x->uri, x->uri_len));
+        if (x->uri_full_len > x->uri_len) {
+            ra_buf_cstr(b, "&hellip;");
+        }
+        ra_buf_cstr(b, "</code></td><td><code>");
+        ra_buf_html(b, ra_rep_field(x->pattern, x->pattern_len));
+        ra_buf_printf(b, "</code></td><td class=\"n\">%u</td></tr>",
+                      x->line);
+    }
+    if (n) {
+        ra_buf_cstr(b, "</table>");
+    } else {
+        ra_buf_cstr(b, "<p class=\"muted\">no violation recorded</p>");
+    }
+    ra_buf_cstr(b, "</section>");
+}
+
+static void
+ra_rep_html(ra_rep_t *r)
+{
+    const ra_ledger_hdr_t  *h = &r->snap->hdr;
+    ra_buf_t               *b = r->b;
+    ra_str_t                title = r->opts->title;
+    uint32_t                i;
+
+    if (title.data == NULL) {
+        title = ra_str("robots-audit", 12);
+    }
+    ra_buf_cstr(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+                "<meta charset=\"utf-8\">"
+                "<meta http-equiv=\"refresh\" content=\"30\">"
+                "<meta name=\"viewport\" content=\"width=device-width\">"
+                "<title>");
+    ra_buf_html(b, title);
+    ra_buf_cstr(b, "</title><style>");
+    ra_buf_cstr(b, ra_rep_css);
+    ra_buf_cstr(b, "</style></head>\n<body><h1>");
+    ra_buf_html(b, title);
+    ra_buf_cstr(b, "</h1><p class=\"muted\">");
+    ra_rep_iso(b, r->now);
+    ra_buf_printf(b, " &middot; %u site%s &middot; ", r->snap->nsites,
+                  r->snap->nsites == 1 ? "" : "s");
+    ra_buf_u64(b, h->requests);
+    ra_buf_cstr(b, " requests judged &middot; ");
+    ra_buf_u64(b, h->violations_total);
+    ra_buf_cstr(b, " violations");
+    if (r->opts->with_lines) {
+        ra_buf_cstr(b, " &middot; ");
+        ra_buf_u64(b, r->opts->lines);
+        ra_buf_cstr(b, " log lines, ");
+        ra_buf_u64(b, r->opts->malformed_lines);
+        ra_buf_cstr(b, " malformed");
+    }
+    if (h->site_evictions || h->stat_evictions) {
+        ra_buf_cstr(b, " &middot; <span class=\"warn\">evictions: ");
+        ra_buf_u64(b, h->site_evictions);
+        ra_buf_cstr(b, " sites, ");
+        ra_buf_u64(b, h->stat_evictions);
+        ra_buf_cstr(b, " crawler records</span>");
+    }
+    ra_buf_cstr(b, "</p>\n");
+    for (i = 0; i < r->snap->nsites; i++) {
+        ra_rep_html_site(r, i);
+        ra_buf_ch(b, '\n');
+    }
+    if (r->snap->nsites == 0) {
+        ra_buf_cstr(b, "<p class=\"muted\">no site seen yet</p>\n");
+    }
+    ra_buf_cstr(b, "<p class=\"muted\">bars: <span class=\"good\">"
+                "compliant</span>, stale, exempt, unreachable, "
+                "<span class=\"bad\">violation</span></p>\n"
+                "</body></html>\n");
+}
+
+/* ---- entry points --------------------------------------------------- */
+
+static int64_t
+ra_rep_newest(const ra_snapshot_t *snap)
+{
+    int64_t   t = snap->hdr.created;
+    uint32_t  i;
+
+    for (i = 0; i < snap->nsites; i++) {
+        if (snap->sites[i].last_seen > t) {
+            t = snap->sites[i].last_seen;
+        }
+    }
+    for (i = 0; i < snap->nstats; i++) {
+        if (snap->stats[i].last_seen > t) {
+            t = snap->stats[i].last_seen;
+        }
+    }
+    return t;
+}
+
+int
+ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
+    const ra_report_opts_t *opts, ra_buf_t *out)
+{
+    ra_rep_t           r;
+    ra_report_opts_t   none;
+    int                rc;
+
+    if (fmt > RA_REPORT_PROMETHEUS) {
+        return RA_ERROR;
+    }
+    if (opts == NULL) {
+        memset(&none, 0, sizeof(none));
+        opts = &none;
+    }
+    memset(&r, 0, sizeof(r));
+    r.snap = snap;
+    r.opts = opts;
+    r.b = out;
+    r.scratch = opts->scratch != NULL ? opts->scratch : out->alloc;
+    r.now = opts->now ? opts->now : ra_rep_newest(snap);
+    r.max_findings = opts->max_findings ? opts->max_findings
+                                        : RA_REP_FINDINGS;
+    if (fmt == RA_REPORT_JSON) {
+        r.max_vio = opts->max_violations ? opts->max_violations : UINT32_MAX;
+        r.max_crawlers = UINT32_MAX;
+    } else {
+        r.max_vio = opts->max_violations ? opts->max_violations
+                                         : RA_REP_VIOLATIONS;
+        r.max_crawlers = opts->max_crawlers ? opts->max_crawlers
+                                            : RA_REP_CRAWLERS;
+    }
+
+    rc = ra_rep_prepare(&r);
+    if (rc == RA_OK && fmt != RA_REPORT_PROMETHEUS) {
+        rc = ra_rep_lints(&r);
+        if (rc == RA_ENOMEM && r.lints == NULL) {
+            goto done;
+        }
+    }
+    if (r.first == NULL || r.ents == NULL) {
+        rc = RA_ENOMEM;
+        goto done;
+    }
+    ra_rep_sort(&r, fmt == RA_REPORT_PROMETHEUS ? ra_rep_cmp_metric
+                                                : ra_rep_cmp_display);
+    switch (fmt) {
+    case RA_REPORT_JSON:
+        ra_rep_json(&r);
+        break;
+    case RA_REPORT_HTML:
+        ra_rep_html(&r);
+        break;
+    case RA_REPORT_PROMETHEUS:
+        ra_rep_prom(&r);
+        break;
+    default:
+        ra_rep_text(&r);
+    }
+
+done:
+    ra_rep_cleanup(&r);
+    return rc;
+}
+
+int
+ra_report_format_by_name(ra_str_t name, ra_report_format_e *fmt)
+{
+    static const char  *names[] = { "text", "json", "html", "prometheus" };
+    unsigned            i;
+
+    for (i = 0; i < 4; i++) {
+        if (name.len == strlen(names[i])
+            && memcmp(name.data, names[i], name.len) == 0)
+        {
+            *fmt = (ra_report_format_e) i;
+            return RA_OK;
+        }
+    }
+    return RA_ERROR;
+}
+
+const char *
+ra_report_content_type(ra_report_format_e fmt)
+{
+    switch (fmt) {
+    case RA_REPORT_JSON:       return "application/json";
+    case RA_REPORT_HTML:       return "text/html; charset=utf-8";
+    case RA_REPORT_PROMETHEUS: return "text/plain; version=0.0.4; "
+                                      "charset=utf-8";
+    default:                   return "text/plain; charset=utf-8";
+    }
+}

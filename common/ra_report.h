@@ -1,0 +1,96 @@
+/*
+ * Reports: one renderer for the nginx and Apache status pages and the
+ * CLI, from a ledger snapshot (ra_ledger.h; plain data, so a test can
+ * fill one by hand) into an ra_buf_t.
+ *
+ *   RA_REPORT_HTML        a page a person reads: self-contained (inline
+ *                         CSS, no JavaScript, no external resource),
+ *                         refreshes itself every 30 s
+ *   RA_REPORT_JSON        DESIGN.md section 4's document, one for all
+ *                         sites; always valid UTF-8
+ *   RA_REPORT_PROMETHEUS  text exposition format 0.0.4
+ *   RA_REPORT_TEXT        a compact table for terminals (the CLI)
+ *
+ * Everything that came from the network (site names, content types,
+ * generic tokens, addresses, methods, URIs, rule patterns) goes through
+ * the escaper of the target syntax: ra_buf_html(), ra_buf_json_str(),
+ * ra_buf_prom_label(), ra_buf_log() for text.
+ *
+ * Lint: the ledger keeps each version's lint counts (errors, warnings,
+ * infos, groups, rules, sitemaps), and every format shows those.  The
+ * findings themselves are shown (HTML, JSON, text) only when the caller
+ * has them: opts->lints gives one ra_lint_t per snapshot site (the CLI
+ * lints its --robots file once), or opts->relint asks the renderer to
+ * lint snap->bodies[i] (a snapshot taken with bodies) with the current
+ * version's status and Content-Type; a module does this for its HTML page
+ * only, since linting costs milliseconds per 500 KiB body.
+ *
+ * Prometheus cardinality: the crawler label is the table's name for known
+ * crawlers, "generic" for every generic bot (their self-declared tokens
+ * are open-ended: JSON and HTML show them, metrics never do) and
+ * "browser" for stat records of browsers, should a ledger keep any; site
+ * names are bounded by the ledger's site table.  Records sharing labels
+ * are summed.  robots_audit_robots_fetches_total carries status="all":
+ * the ledger counts fetches per crawler, not per status; the last status
+ * a crawler got is the gauge robots_audit_robots_last_fetch_status.
+ * Impostors' fetches are not counted there (they are not the crawler's);
+ * they stay in robots_audit_requests_total{verification="impostor"}.
+ *
+ * Memory: output goes to out (check out->failed / out->truncated once);
+ * scratch (sorting, re-linting) comes from opts->scratch, or out's
+ * allocator when that is NULL, and is returned before the call returns
+ * when the allocator can free.
+ */
+#ifndef RA_REPORT_H
+#define RA_REPORT_H
+
+#include "ra_core.h"
+#include "ra_buf.h"
+#include "ra_ledger.h"
+#include "ra_lint.h"
+
+typedef enum {
+    RA_REPORT_TEXT = 0,
+    RA_REPORT_JSON,
+    RA_REPORT_HTML,
+    RA_REPORT_PROMETHEUS
+} ra_report_format_e;
+
+typedef struct {
+    /* "now" in Unix ms: the 24-hour window of versions, ages.  0: the
+     * newest time the snapshot holds (what the CLI wants over old logs) */
+    int64_t             now;
+    /* HTML <title> and heading; data NULL: "robots-audit" */
+    ra_str_t            title;
+    /* per snapshot site (snap->nsites entries, NULL ones allowed): its
+     * current robots.txt's findings; NULL: none */
+    const ra_lint_t   **lints;
+    /* lint snap->bodies[i] for sites lints gives nothing for */
+    unsigned            relint:1;
+    /* the CLI's line counts: "lines"/"malformed_lines" in JSON, a line in
+     * text and HTML, robots_audit_log_lines_total in Prometheus; modules
+     * leave this 0 and the members are omitted */
+    unsigned            with_lines:1;
+    uint64_t            lines;
+    uint64_t            malformed_lines;
+    /* bounds per site; 0: defaults (25 violations and 100 crawler rows
+     * in HTML and text, every one in JSON; 50 findings) */
+    uint32_t            max_violations;
+    uint32_t            max_crawlers;
+    uint32_t            max_findings;
+    const ra_alloc_t   *scratch;
+} ra_report_opts_t;
+
+/* Renders snap in format fmt, appending to out.  RA_OK, RA_ENOMEM (the
+ * scratch allocator failed; out holds a partial report), RA_ERROR (bad
+ * format).  out->failed / out->truncated are the buffer's own. */
+int ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
+    const ra_report_opts_t *opts, ra_buf_t *out);
+
+/* "text", "json", "html", "prometheus" -> format; RA_OK or RA_ERROR. */
+int ra_report_format_by_name(ra_str_t name, ra_report_format_e *fmt);
+
+/* The Content-Type a status page sends for fmt. */
+const char *ra_report_content_type(ra_report_format_e fmt);
+
+#endif /* RA_REPORT_H */
