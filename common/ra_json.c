@@ -280,9 +280,13 @@ int
 ra_json_parse(ra_str_t text, ra_json_handler_pt h, void *ctx,
     ra_json_err_t *err)
 {
-    ra_json_t  j;
-    int        rc;
+    ra_json_t      j;
+    ra_json_err_t  ignored;
+    int            rc;
 
+    if (err == NULL) {
+        err = &ignored;         /* the caller wants only the verdict */
+    }
     j.start = j.p = text.data;
     j.end = text.data + text.len;
     j.h = h;

@@ -32,7 +32,8 @@ typedef struct {
     const char  *msg;
 } ra_json_err_t;
 
-/* RA_OK, RA_ERROR (err set), or the handler's non-zero return. */
+/* RA_OK, RA_ERROR (err set, unless NULL), or the handler's non-zero
+ * return. */
 int ra_json_parse(ra_str_t text, ra_json_handler_pt h, void *ctx,
     ra_json_err_t *err);
 
