@@ -191,6 +191,14 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, site, now);
     s = ra_ledger_site_at(l, sid);
+    if (ans->initial) {
+        for (i = 0; i < s->nversions; i++) {
+            if (s->versions[i].hash) {
+                ra_ledger_unlock(l);
+                return RA_OK;
+            }
+        }
+    }
     for (i = 0; i < s->nversions; i++) {
         if (s->versions[i].hash == hash
             && ra_answer_of_status(ans->status) != RA_ANSWER_UNREACHABLE)
@@ -226,6 +234,13 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
 
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, site, now);
+    s = ra_ledger_site_at(l, sid);
+    for (i = 0; ans->initial && i < s->nversions; i++) {
+        if (s->versions[i].hash) {
+            ra_ledger_unlock(l);        /* captured meanwhile */
+            return rc;
+        }
+    }
     (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
     ra_ledger_unlock(l);
     return rc;

@@ -102,6 +102,10 @@ typedef struct {
     ra_str_t   body;             /* the first <= 500 KiB */
     size_t     size;             /* bytes served; 0: body.len */
     unsigned   truncated:1;      /* body is a prefix of what was served */
+    unsigned   initial:1;        /* a configured file: recorded only when
+                                    the site has no version yet, so that a
+                                    reload never replaces what the server
+                                    was seen to serve */
 } ra_answer_t;
 
 /* Records what site answered for /robots.txt: lints it, stores it as the

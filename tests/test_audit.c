@@ -346,6 +346,36 @@ verdict_unreachable_window_12h(void **state)
     fx_free(f);
 }
 
+/* a configured file seeds the rules only until a capture is seen */
+static void
+verdict_initial_file_never_replaces_capture(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_answer_t    a;
+    ra_verdict_t   v;
+
+    (void) state;
+    memset(&a, 0, sizeof(a));
+    a.status = 200;
+    a.initial = 1;
+    a.body = (ra_str_t) ra_string("User-agent: *\nDisallow: /file\n");
+    assert_int_equal(ra_audit_robots(f->au, (ra_str_t) ra_string(
+                         "example.com"), &a, T0), RA_OK);
+    v = req(f, BOT, IN, "/file", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /served\n",
+           T0 + 2);
+    a.body = (ra_str_t) ra_string("User-agent: *\nDisallow: /other\n");
+    assert_int_equal(ra_audit_robots(f->au, (ra_str_t) ra_string(
+                         "example.com"), &a, T0 + 3), RA_OK);
+    req(f, BOT, IN, "/robots.txt", 200, T0 + 4);
+    v = req(f, BOT, IN, "/served", 200, T0 + 5);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    v = req(f, BOT, IN, "/other", 200, T0 + 6);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    fx_free(f);
+}
+
 /* 404 means no rules: everything compliant */
 static void
 verdict_404_allows_everything(void **state)
@@ -624,6 +654,7 @@ main(void)
         cmocka_unit_test(verdict_stale_window_24h_without_fetch),
         cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
         cmocka_unit_test(verdict_unreachable_window_12h),
+        cmocka_unit_test(verdict_initial_file_never_replaces_capture),
         cmocka_unit_test(verdict_404_allows_everything),
         cmocka_unit_test(verdict_user_triggered_exempt),
         cmocka_unit_test(verdict_impostor_counted_apart),
