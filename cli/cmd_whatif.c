@@ -1,0 +1,548 @@
+/*
+ * robots-audit whatif: replays the crawler requests of access logs under
+ * two robots.txt files and shows, per crawler, how many requests change
+ * verdict each way and which paths they hit.
+ *
+ * It judges with the matcher directly (rfc mode, the crawler's tokens in
+ * order of preference, "ignores the * group" honoured) and keeps no
+ * ledger: a change of rules is a question about paths, not about the
+ * 24-hour cache grace.  Memory is bounded: one row per crawler of the
+ * table plus one "generic" row, and per row and direction a Space-Saving
+ * summary of RA_WI_SLOTS paths (counts exact for any path with more hits
+ * than total/RA_WI_SLOTS; others may be over-counted by at most the
+ * "error" it prints).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ra_accesslog.h"
+#include "ra_crawlers.h"
+#include "ra_logread.h"
+#include "ra_rules.h"
+
+#define RA_WI_CMD       "whatif"
+#define RA_WI_SLOTS     64
+#define RA_WI_PATH_MAX  160
+#define RA_WI_TOKENS    8
+
+static const char  ra_wi_usage[] =
+"usage: robots-audit whatif --current FILE --proposed FILE [--site HOST]\n"
+"           [--crawlers FILE] [--top N] [--format text|json] LOG...\n"
+"\n"
+"Replays the crawler requests of access logs (common or combined, .gz or\n"
+"'-' for stdin) under both robots.txt files and shows, per crawler, how\n"
+"many requests change verdict each way (allowed -> disallowed, disallowed\n"
+"-> allowed) and the top paths affected (path without the query; counts\n"
+"of paths past the busiest %d per row are approximate).  Matching is RFC\n"
+"9309 with the crawler's robots.txt tokens; browsers and user-triggered\n"
+"fetchers (robots.txt does not apply to them) are not judged.\n"
+"--site is only a label for the report.\n"
+"\n"
+"exit status: 0 no request becomes disallowed, 1 some do, 2 usage or\n"
+"input error\n";
+
+typedef struct {
+    uint64_t  count;
+    uint64_t  error;
+    uint16_t  len;
+    char      path[RA_WI_PATH_MAX];
+} ra_wi_slot_t;
+
+typedef struct {
+    uint64_t       requests;
+    uint64_t       changed[2];      /* 0: allowed->disallowed, 1: back */
+    uint32_t       nslots[2];
+    ra_wi_slot_t  *slots[2];        /* RA_WI_SLOTS each, on first use */
+} ra_wi_row_t;
+
+typedef struct {
+    const ra_crawlers_t  *tab;
+    const ra_rules_t     *rules[2];  /* current, proposed */
+    ra_wi_row_t          *rows;      /* crawler id; the last: generic */
+    size_t                nrows;
+    uint64_t              lines;
+    uint64_t              malformed;
+    uint64_t              browsers;
+    uint64_t              exempt;
+    int                   nomem;
+    unsigned char        *esc;
+} ra_wi_ctx_t;
+
+/* Space-Saving (Metwally et al.): a missing path takes the place of the
+ * least counted one and inherits its count as its error. */
+static int
+ra_wi_add(ra_wi_row_t *row, int dir, ra_str_t path)
+{
+    ra_wi_slot_t  *s, *min;
+    uint32_t       i;
+
+    if (path.len > RA_WI_PATH_MAX) {
+        path.len = RA_WI_PATH_MAX;
+    }
+    if (row->slots[dir] == NULL) {
+        row->slots[dir] = calloc(RA_WI_SLOTS, sizeof(ra_wi_slot_t));
+        if (row->slots[dir] == NULL) {
+            return -1;
+        }
+    }
+    s = row->slots[dir];
+    for (i = 0; i < row->nslots[dir]; i++) {
+        if (s[i].len == path.len && memcmp(s[i].path, path.data, path.len)
+                                    == 0)
+        {
+            s[i].count++;
+            return 0;
+        }
+    }
+    if (row->nslots[dir] < RA_WI_SLOTS) {
+        min = &s[row->nslots[dir]++];
+        min->count = 0;
+    } else {
+        min = &s[0];
+        for (i = 1; i < RA_WI_SLOTS; i++) {
+            if (s[i].count < min->count) {
+                min = &s[i];
+            }
+        }
+    }
+    min->error = min->count;
+    min->count++;
+    min->len = (uint16_t) path.len;
+    memcpy(min->path, path.data, path.len);
+    return 0;
+}
+
+static int
+ra_wi_allowed(const ra_rules_t *rs, const ra_str_t *tokens, size_t n,
+    int ignores_star, ra_str_t path)
+{
+    ra_match_t  m;
+
+    (void) ra_rules_match(rs, RA_MODE_RFC, tokens, n, path,
+                          &ra_malloc_allocator, &m);
+    if (ignores_star && m.group.len == 1 && m.group.data[0] == '*') {
+        return 1;
+    }
+    return m.allowed;
+}
+
+static int
+ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
+{
+    ra_wi_ctx_t         *x = ctx;
+    ra_logrec_t          rec;
+    ra_identity_t        id;
+    ra_str_t             uri, ua, path, tokens[RA_WI_TOKENS];
+    const ra_crawler_t  *c;
+    ra_wi_row_t         *row;
+    size_t               n, ntokens = 0;
+    int                  star = 0, a0, a1;
+    const unsigned char *q;
+
+    (void) file;
+    (void) lineno;
+    x->lines++;
+    if (ra_accesslog_parse(line, &rec) != RA_OK || rec.method.len == 0) {
+        x->malformed++;
+        return 0;
+    }
+    uri = rec.target;
+    ua = rec.user_agent;
+    if (rec.escaped) {
+        n = ra_accesslog_unescape(uri, x->esc);
+        uri = ra_str(x->esc, n);
+        ua = ra_str(x->esc + n, ra_accesslog_unescape(ua, x->esc + n));
+    }
+
+    (void) ra_crawlers_identify(x->tab, ua, &id);
+    if (id.kind == RA_UA_BROWSER) {
+        x->browsers++;
+        return 0;
+    }
+    c = id.crawler;
+    if (c != NULL) {
+        if (c->flags & RA_CRAWLER_USER_TRIGGERED) {
+            x->exempt++;
+            return 0;
+        }
+        for (ntokens = 0; ntokens < c->ntokens && ntokens < RA_WI_TOKENS;
+             ntokens++)
+        {
+            tokens[ntokens] = c->tokens[ntokens];
+        }
+        star = (c->flags & RA_CRAWLER_IGNORES_STAR) != 0;
+        row = &x->rows[c->id < x->nrows - 1 ? c->id : x->nrows - 1];
+    } else {
+        if (id.token.len) {
+            tokens[ntokens++] = id.token;
+        }
+        row = &x->rows[x->nrows - 1];
+    }
+
+    path = ra_url_path(uri);
+    row->requests++;
+    a0 = ra_wi_allowed(x->rules[0], tokens, ntokens, star, path);
+    a1 = ra_wi_allowed(x->rules[1], tokens, ntokens, star, path);
+    if (a0 == a1) {
+        return 0;
+    }
+    row->changed[a0 ? 0 : 1]++;
+    /* the path without its query: one line per page, not per URL */
+    q = memchr(path.data, '?', path.len);
+    if (q != NULL) {
+        path.len = (size_t) (q - path.data);
+    }
+    if (ra_wi_add(row, a0 ? 0 : 1, path) != 0) {
+        x->nomem = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static int
+ra_wi_slot_cmp(const void *a, const void *b)
+{
+    const ra_wi_slot_t  *x = a, *y = b;
+
+    if (x->count != y->count) {
+        return x->count > y->count ? -1 : 1;
+    }
+    return x->len != y->len ? (x->len < y->len ? -1 : 1)
+                            : memcmp(x->path, y->path, x->len);
+}
+
+/* rows with the most changes first, then the busiest */
+static int
+ra_wi_row_cmp(const void *a, const void *b)
+{
+    const ra_wi_row_t  *x = *(ra_wi_row_t *const *) a;
+    const ra_wi_row_t  *y = *(ra_wi_row_t *const *) b;
+    uint64_t            cx = x->changed[0] + x->changed[1];
+    uint64_t            cy = y->changed[0] + y->changed[1];
+
+    if (cx != cy) {
+        return cx > cy ? -1 : 1;
+    }
+    if (x->requests != y->requests) {
+        return x->requests > y->requests ? -1 : 1;
+    }
+    return x < y ? -1 : x > y;
+}
+
+static ra_str_t
+ra_wi_row_name(const ra_wi_ctx_t *x, size_t i)
+{
+    const ra_crawler_t  *c;
+
+    if (i == x->nrows - 1) {
+        return ra_str("generic", 7);
+    }
+    c = ra_crawlers_get(x->tab, i);
+    return c != NULL ? c->name : ra_str("?", 1);
+}
+
+static void
+ra_wi_render(ra_wi_ctx_t *x, ra_buf_t *b, int json, unsigned top,
+    const char *cur, const char *prop, const char *site)
+{
+    static const char  *dirs[2] = { "allowed_to_disallowed",
+                                    "disallowed_to_allowed" };
+    size_t              i, j, start;
+    uint32_t            k;
+    int                 d, first = 1;
+    uint64_t            judged = 0;
+    ra_wi_row_t       **order;
+
+    order = malloc(x->nrows * sizeof(ra_wi_row_t *));
+    if (order == NULL) {
+        b->failed = 1;
+        return;
+    }
+    for (i = 0; i < x->nrows; i++) {
+        order[i] = &x->rows[i];
+    }
+    qsort(order, x->nrows, sizeof(ra_wi_row_t *), ra_wi_row_cmp);
+
+    for (i = 0; i < x->nrows; i++) {
+        judged += x->rows[i].requests;
+        for (d = 0; d < 2; d++) {
+            if (x->rows[i].slots[d] != NULL) {
+                qsort(x->rows[i].slots[d], x->rows[i].nslots[d],
+                      sizeof(ra_wi_slot_t), ra_wi_slot_cmp);
+            }
+        }
+    }
+
+    if (json) {
+        ra_buf_cstr(b, "{\"current\":");
+        ra_buf_json_str(b, ra_str(cur, strlen(cur)));
+        ra_buf_cstr(b, ",\"proposed\":");
+        ra_buf_json_str(b, ra_str(prop, strlen(prop)));
+        ra_buf_cstr(b, ",\"site\":");
+        ra_buf_json_str(b, ra_str(site, strlen(site)));
+        ra_buf_printf(b, ",\"lines\":%llu,\"malformed_lines\":%llu,"
+                      "\"judged\":%llu,\"browsers\":%llu,\"exempt\":%llu,"
+                      "\"crawlers\":[",
+                      (unsigned long long) x->lines,
+                      (unsigned long long) x->malformed,
+                      (unsigned long long) judged,
+                      (unsigned long long) x->browsers,
+                      (unsigned long long) x->exempt);
+        for (j = 0; j < x->nrows; j++) {
+            const ra_wi_row_t  *r = order[j];
+
+            i = (size_t) (r - x->rows);
+            if (r->requests == 0) {
+                continue;
+            }
+            ra_buf_cstr(b, first ? "{\"crawler\":" : ",{\"crawler\":");
+            first = 0;
+            ra_buf_json_str(b, ra_wi_row_name(x, i));
+            ra_buf_printf(b, ",\"requests\":%llu",
+                          (unsigned long long) r->requests);
+            for (d = 0; d < 2; d++) {
+                ra_buf_printf(b, ",\"%s\":%llu,\"%s_paths\":[", dirs[d],
+                              (unsigned long long) r->changed[d], dirs[d]);
+                for (k = 0; k < r->nslots[d] && k < top; k++) {
+                    const ra_wi_slot_t  *s = &r->slots[d][k];
+
+                    ra_buf_cstr(b, k ? ",{\"path\":" : "{\"path\":");
+                    ra_buf_json_str(b, ra_str(s->path, s->len));
+                    ra_buf_printf(b, ",\"requests\":%llu,\"error\":%llu}",
+                                  (unsigned long long) s->count,
+                                  (unsigned long long) s->error);
+                }
+                ra_buf_ch(b, ']');
+            }
+            ra_buf_ch(b, '}');
+        }
+        ra_buf_cstr(b, "]}\n");
+        free(order);
+        return;
+    }
+
+    ra_buf_cstr(b, "whatif ");
+    ra_buf_log(b, ra_str(cur, strlen(cur)));
+    ra_buf_cstr(b, " -> ");
+    ra_buf_log(b, ra_str(prop, strlen(prop)));
+    ra_buf_cstr(b, " (site ");
+    ra_buf_log(b, ra_str(site, strlen(site)));
+    ra_buf_printf(b, "): %llu lines, %llu malformed, %llu crawler requests "
+                  "judged (%llu from browsers, %llu user-triggered not "
+                  "judged)\n\n", (unsigned long long) x->lines,
+                  (unsigned long long) x->malformed,
+                  (unsigned long long) judged,
+                  (unsigned long long) x->browsers,
+                  (unsigned long long) x->exempt);
+    ra_buf_printf(b, "%-24s %10s %22s %22s\n", "crawler", "requests",
+                  "allowed->disallowed", "disallowed->allowed");
+    for (j = 0; j < x->nrows; j++) {
+        const ra_wi_row_t  *r = order[j];
+
+        i = (size_t) (r - x->rows);
+        if (r->requests == 0) {
+            continue;
+        }
+        start = b->len;
+        ra_buf_log(b, ra_wi_row_name(x, i));
+        while (b->len - start < 24 && !b->failed) {
+            ra_buf_ch(b, ' ');
+        }
+        ra_buf_printf(b, " %10llu %22llu %22llu\n",
+                      (unsigned long long) r->requests,
+                      (unsigned long long) r->changed[0],
+                      (unsigned long long) r->changed[1]);
+        for (d = 0; d < 2; d++) {
+            for (k = 0; k < r->nslots[d] && k < top; k++) {
+                const ra_wi_slot_t  *s = &r->slots[d][k];
+
+                ra_buf_printf(b, "    %s %8llu  ", d ? "+" : "-",
+                              (unsigned long long) s->count);
+                ra_buf_log(b, ra_str(s->path, s->len));
+                if (s->error) {
+                    ra_buf_printf(b, "  (+/- %llu)",
+                                  (unsigned long long) s->error);
+                }
+                ra_buf_ch(b, '\n');
+            }
+        }
+    }
+    ra_buf_cstr(b, "\n- newly disallowed, + newly allowed (path without "
+                "query)\n");
+    free(order);
+}
+
+static int
+ra_wi_compile(const char *file, ra_rules_t **out)
+{
+    ra_str_t  body;
+    int       rc;
+
+    if (ra_cli_read_file(RA_WI_CMD, file, &body) != 0) {
+        return -1;
+    }
+    rc = ra_rules_compile(body, &ra_malloc_allocator, out, NULL);
+    free((void *) body.data);
+    if (rc != RA_OK) {
+        ra_cli_error(RA_WI_CMD, "%s: out of memory", file);
+        return -1;
+    }
+    return 0;
+}
+
+int
+ra_cmd_whatif(int argc, char **argv)
+{
+    int                 c, i, json = 0, rc = RA_EXIT_USAGE;
+    long                top = 10;
+    char               *end;
+    const char         *cur = NULL, *prop = NULL, *site = "default";
+    const char         *crawlers_file = NULL;
+    ra_str_t            text;
+    ra_buf_t            out;
+    ra_wi_ctx_t         x;
+    ra_logread_t        rd;
+    ra_rules_t         *rules[2] = { NULL, NULL };
+    ra_crawlers_t      *tab;
+    ra_crawlers_err_t   cerr;
+    size_t              k;
+    uint64_t            tightened = 0;
+
+    static const struct option  opts[] = {
+        { "current", required_argument, NULL, 'a' },
+        { "proposed", required_argument, NULL, 'b' },
+        { "site", required_argument, NULL, 's' },
+        { "crawlers", required_argument, NULL, 'c' },
+        { "top", required_argument, NULL, 't' },
+        { "format", required_argument, NULL, 'f' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 }
+    };
+
+    memset(&x, 0, sizeof(x));
+    memset(&rd, 0, sizeof(rd));
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a': cur = optarg; break;
+        case 'b': prop = optarg; break;
+        case 's': site = optarg; break;
+        case 'c': crawlers_file = optarg; break;
+        case 't':
+            top = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || top < 1
+                || top > RA_WI_SLOTS)
+            {
+                return ra_cli_error(RA_WI_CMD, "--top: 1 to %d, not '%s'",
+                                    RA_WI_SLOTS, optarg);
+            }
+            break;
+        case 'f':
+            if (strcmp(optarg, "json") == 0) {
+                json = 1;
+            } else if (strcmp(optarg, "text") != 0) {
+                return ra_cli_error(RA_WI_CMD, "--format: text or json, "
+                                    "not '%s'", optarg);
+            }
+            break;
+        case 'h':
+            printf(ra_wi_usage, RA_WI_SLOTS);
+            return RA_EXIT_OK;
+        default:
+            fprintf(stderr, ra_wi_usage, RA_WI_SLOTS);
+            return RA_EXIT_USAGE;
+        }
+    }
+    if (cur == NULL || prop == NULL) {
+        return ra_cli_error(RA_WI_CMD, "--current FILE and --proposed FILE "
+                            "are required (try --help)");
+    }
+    if (optind >= argc) {
+        return ra_cli_error(RA_WI_CMD, "expects LOG files, or '-' for stdin "
+                            "(try --help)");
+    }
+
+    /* the table lives until the process exits, as in 'identify' */
+    tab = ra_crawlers_create(&ra_malloc_allocator);
+    if (tab == NULL || ra_crawlers_add_builtin(tab, &cerr) != RA_OK) {
+        return ra_cli_error(RA_WI_CMD, "built-in crawler table: %s",
+                            tab == NULL || cerr.msg == NULL
+                            ? "out of memory" : cerr.msg);
+    }
+    if (crawlers_file != NULL) {
+        if (ra_cli_read_file(RA_WI_CMD, crawlers_file, &text) != 0) {
+            return RA_EXIT_USAGE;
+        }
+        i = ra_crawlers_add(tab, text, &cerr);
+        free((void *) text.data);
+        if (i != RA_OK) {
+            return ra_cli_error(RA_WI_CMD, "%s:%zu: %s", crawlers_file,
+                                cerr.line,
+                                cerr.msg ? cerr.msg : "out of memory");
+        }
+    }
+    if (ra_crawlers_compile(tab, &cerr) != RA_OK) {
+        return ra_cli_error(RA_WI_CMD, "crawler table: %s",
+                            cerr.msg ? cerr.msg : "out of memory");
+    }
+
+    if (ra_wi_compile(cur, &rules[0]) != 0
+        || ra_wi_compile(prop, &rules[1]) != 0
+        || ra_logread_open(&rd, RA_WI_CMD, argv + optind, argc - optind)
+           != 0)
+    {
+        goto done;
+    }
+
+    x.tab = tab;
+    x.rules[0] = rules[0];
+    x.rules[1] = rules[1];
+    x.nrows = ra_crawlers_count(tab) + 1;
+    x.rows = calloc(x.nrows, sizeof(ra_wi_row_t));
+    x.esc = malloc(RA_LOG_LINE_MAX);
+    if (x.rows == NULL || x.esc == NULL) {
+        ra_cli_error(RA_WI_CMD, "out of memory");
+        goto done;
+    }
+
+    rd.handler = ra_wi_line;
+    rd.ctx = &x;
+    for (i = optind; i < argc; i++) {
+        if (ra_logread_file(&rd, argv[i]) != 0) {
+            if (x.nomem) {
+                ra_cli_error(RA_WI_CMD, "out of memory");
+            }
+            goto done;
+        }
+    }
+    ra_logread_close(&rd);
+    x.lines += rd.overlong;
+    x.malformed += rd.overlong;
+
+    ra_buf_init(&out, &ra_malloc_allocator, 16 * 1024, 0);
+    ra_wi_render(&x, &out, json, (unsigned) top, cur, prop, site);
+    for (k = 0; k < x.nrows; k++) {
+        tightened += x.rows[k].changed[0];
+    }
+    rc = tightened ? RA_EXIT_FOUND : RA_EXIT_OK;
+    if (ra_cli_write(RA_WI_CMD, stdout, &out) != 0 || fflush(stdout) != 0) {
+        rc = RA_EXIT_USAGE;
+    }
+    ra_buf_release(&out);
+
+done:
+    if (rd.buf != NULL) {
+        ra_logread_close(&rd);
+    }
+    for (k = 0; x.rows != NULL && k < x.nrows; k++) {
+        free(x.rows[k].slots[0]);
+        free(x.rows[k].slots[1]);
+    }
+    free(x.rows);
+    free(x.esc);
+    ra_rules_free(rules[0]);
+    ra_rules_free(rules[1]);
+    return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * Reading access logs for 'logs' and 'whatif': plain or gzip files (zlib
+ * reads both) or "-" for stdin, line by line through one fixed buffer,
+ * with a bytes-based progress bar on stderr when it is a terminal.
+ */
+#ifndef RA_LOGREAD_H
+#define RA_LOGREAD_H
+
+#include <stdint.h>
+
+#include "ra_core.h"
+
+/* Called per non-empty line (without its line end); a non-zero return
+ * stops reading.  lineno counts the file's lines from 1. */
+typedef int (*ra_logread_line_pt)(void *ctx, ra_str_t line,
+    const char *file, uint64_t lineno);
+
+typedef struct {
+    const char          *cmd;
+    ra_logread_line_pt   handler;
+    void                *ctx;
+    uint64_t             overlong;      /* lines over RA_LOG_LINE_MAX */
+    const char          *overlong_file; /* where the first one was */
+    uint64_t             overlong_line;
+    int                  progress;      /* stderr is a terminal */
+    uint64_t             total;         /* bytes of all files; 0 unknown */
+    uint64_t             done;          /* bytes of the files finished */
+    uint64_t             lines;         /* lines read, all files */
+    int64_t              last_draw;     /* ms, monotonic */
+    unsigned char       *buf;
+} ra_logread_t;
+
+/* Checks that every file exists and is not a directory (before any
+ * output, so that a typo does not cost a half-read log) and sums their
+ * sizes.  0, or -1 with a message printed. */
+int ra_logread_open(ra_logread_t *r, const char *cmd, char **files,
+    int nfiles);
+
+/* Reads one file; 0, or -1 with a message printed (unreadable, corrupt
+ * gzip data). */
+int ra_logread_file(ra_logread_t *r, const char *path);
+
+/* Clears the progress bar and frees the buffer. */
+void ra_logread_close(ra_logread_t *r);
+
+#endif /* RA_LOGREAD_H */
