@@ -12,6 +12,8 @@ static const ra_cli_command_t  ra_commands[] = {
       "judge URLs against a robots.txt for one crawler" },
     { "lint",     ra_cmd_lint, "what crawlers will make of a robots.txt" },
     { "identify", ra_cmd_identify, "name the crawler behind a User-Agent" },
+    { "logs",     ra_cmd_logs, "audit crawlers in access logs" },
+    { "whatif",   ra_cmd_whatif, "replay logs under a proposed robots.txt" },
     /* further commands are added here, one line each */
 };
 
