@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "ra_crawlers.h"
 
 int
 ra_cli_error(const char *cmd, const char *fmt, ...)
@@ -120,4 +121,42 @@ ra_cli_getline(FILE *f, char **line, size_t *cap)
         n--;
     }
     return (long) n;
+}
+
+ra_crawlers_t *
+ra_cli_crawlers(const char *cmd, const char *path)
+{
+    int                 rc;
+    ra_str_t            text;
+    ra_crawlers_t      *tab;
+    ra_crawlers_err_t   err;
+
+    tab = ra_crawlers_create(&ra_malloc_allocator);
+    if (tab == NULL) {
+        ra_cli_error(cmd, "out of memory");
+        return NULL;
+    }
+    if (ra_crawlers_add_builtin(tab, &err) != RA_OK) {
+        ra_cli_error(cmd, "built-in crawler table: line %zu: %s", err.line,
+                     err.msg ? err.msg : "out of memory");
+        return NULL;
+    }
+    if (path != NULL) {
+        if (ra_cli_read_file(cmd, path, &text) != 0) {
+            return NULL;
+        }
+        rc = ra_crawlers_add(tab, text, &err);
+        free((void *) text.data);
+        if (rc != RA_OK) {
+            ra_cli_error(cmd, "%s:%zu: %s", path, err.line,
+                         err.msg ? err.msg : "out of memory");
+            return NULL;
+        }
+    }
+    if (ra_crawlers_compile(tab, &err) != RA_OK) {
+        ra_cli_error(cmd, "crawler table: %s",
+                     err.msg ? err.msg : "out of memory");
+        return NULL;
+    }
+    return tab;
 }

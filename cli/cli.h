@@ -36,6 +36,11 @@ int ra_cli_error(const char *cmd, const char *fmt, ...)
  * oversized file or a directory.  Free out->data with free(). */
 int ra_cli_read_file(const char *cmd, const char *path, ra_str_t *out);
 
+/* The built-in crawler table plus an operator's file (path may be NULL),
+ * compiled; NULL with a message printed on failure.  It lives until the
+ * process exits. */
+struct ra_crawlers_s *ra_cli_crawlers(const char *cmd, const char *path);
+
 /* Writes b to f; returns 0, or -1 (message printed) on failure. */
 int ra_cli_write(const char *cmd, FILE *f, ra_buf_t *b);
 

@@ -212,7 +212,6 @@ int
 ra_cmd_identify(int argc, char **argv)
 {
     ra_id_ctx_t         x;
-    ra_crawlers_err_t   cerr;
     ra_json_err_t       jerr;
     ra_str_t            text;
     const char         *crawlers = NULL, *address = NULL, *name;
@@ -223,8 +222,7 @@ ra_cmd_identify(int argc, char **argv)
 
     memset(&x, 0, sizeof(x));
     x.ranges = ra_ranges_create(&ra_malloc_allocator);
-    x.tab = ra_crawlers_create(&ra_malloc_allocator);
-    if (x.ranges == NULL || x.tab == NULL) {
+    if (x.ranges == NULL) {
         return ra_cli_error(RA_ID_CMD, "out of memory");
     }
 
@@ -282,24 +280,9 @@ ra_cmd_identify(int argc, char **argv)
         }
         x.have_addr = 1;
     }
-    if (ra_crawlers_add_builtin(x.tab, &cerr) != RA_OK) {
-        return ra_cli_error(RA_ID_CMD, "built-in table: line %zu: %s",
-                            cerr.line, cerr.msg ? cerr.msg : "no memory");
-    }
-    if (crawlers != NULL) {
-        if (ra_cli_read_file(RA_ID_CMD, crawlers, &text) != 0) {
-            return RA_EXIT_USAGE;
-        }
-        rc = ra_crawlers_add(x.tab, text, &cerr);
-        free((void *) text.data);
-        if (rc != RA_OK) {
-            return ra_cli_error(RA_ID_CMD, "%s:%zu: %s", crawlers, cerr.line,
-                                cerr.msg ? cerr.msg : "out of memory");
-        }
-    }
-    if (ra_crawlers_compile(x.tab, &cerr) != RA_OK) {
-        return ra_cli_error(RA_ID_CMD, "crawler table: %s",
-                            cerr.msg ? cerr.msg : "out of memory");
+    x.tab = ra_cli_crawlers(RA_ID_CMD, crawlers);
+    if (x.tab == NULL) {
+        return RA_EXIT_USAGE;
     }
 
     ra_buf_init(&x.out, &ra_malloc_allocator, 4096, 0);

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ra_test.h"
 
@@ -305,4 +307,70 @@ ra_test_base64(const char *in, unsigned char **out, size_t *len)
     *out = d;
     *len = n;
     return 0;
+}
+
+void
+ra_test_need_cli(void)
+{
+    struct stat  st;
+
+    if (stat(RA_TEST_CLI, &st) != 0) {
+        print_message("skip: " RA_TEST_CLI " not built (run from the repo"
+                      " root)\n");
+        skip();
+    }
+}
+
+void
+ra_test_tmp_file(char *path, const void *data, size_t len)
+{
+    int  fd;
+
+    strcpy(path, "/tmp/ra-test-XXXXXX");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, len), (ssize_t) len);
+    close(fd);
+}
+
+void
+ra_test_cli(ra_test_run_t *r, const char *args, const char *stdin_text)
+{
+    char    cmd[8192], in[64];
+    FILE   *p;
+    size_t  cap = 4096, n;
+    int     st;
+
+    in[0] = '\0';
+    if (stdin_text != NULL) {
+        ra_test_tmp_file(in, stdin_text, strlen(stdin_text));
+    }
+    snprintf(cmd, sizeof(cmd), RA_TEST_CLI " %s %s%s 2>/dev/null", args,
+             in[0] ? "< " : "< /dev/null", in);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    r->out = malloc(cap);
+    assert_non_null(r->out);
+    r->len = 0;
+    while ((n = fread(r->out + r->len, 1, cap - r->len - 1, p)) > 0) {
+        r->len += n;
+        if (cap - r->len - 1 == 0) {
+            cap *= 2;
+            r->out = realloc(r->out, cap);
+            assert_non_null(r->out);
+        }
+    }
+    r->out[r->len] = '\0';
+    st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (in[0]) {
+        unlink(in);
+    }
+}
+
+void
+ra_test_run_free(ra_test_run_t *r)
+{
+    free(r->out);
+    r->out = NULL;
 }

@@ -48,4 +48,22 @@ int ra_test_json_get(const char *obj, const char *key, char **out,
     size_t *len);
 /* Base64 (RFC 4648) into a malloc()ed buffer; 0 on success. */
 int ra_test_base64(const char *in, unsigned char **out, size_t *len);
+/* Running build/robots-audit from the repository root, as make does. */
+#define RA_TEST_CLI  "build/robots-audit"
+
+typedef struct {
+    int     status;         /* exit code, -1 if it did not exit */
+    char   *out;            /* stdout, NUL-terminated (malloc()ed) */
+    size_t  len;
+} ra_test_run_t;
+
+/* Skips the test with a message when the CLI is not built. */
+void ra_test_need_cli(void);
+/* Runs "build/robots-audit ARGS" through the shell (stderr dropped unless
+ * ARGS redirects it), feeding it stdin_text (NULL: no input). */
+void ra_test_cli(ra_test_run_t *r, const char *args, const char *stdin_text);
+void ra_test_run_free(ra_test_run_t *r);
+/* A temporary file holding len bytes; its path in path[64]. */
+void ra_test_tmp_file(char *path, const void *data, size_t len);
+
 #endif

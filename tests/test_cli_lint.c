@@ -14,69 +14,16 @@
 
 #include "ra_test.h"
 
-#define CLI  "build/robots-audit"
+#define CLI  RA_TEST_CLI
 
-typedef struct {
-    int     status;         /* exit code, -1 if it did not exit */
-    char   *out;            /* stdout, NUL-terminated */
-    size_t  len;
-} cli_run_t;
-
+/* "robots-audit lint ARGS" */
 static void
-need_cli(void)
+cli(ra_test_run_t *r, const char *args)
 {
-    struct stat  st;
+    char  lint[4096];
 
-    if (stat(CLI, &st) != 0) {
-        print_message("skip: " CLI " not built (run from the repo root)\n");
-        skip();
-    }
-}
-
-static void
-cli(cli_run_t *r, const char *args)
-{
-    char    cmd[4096];
-    FILE   *p;
-    size_t  cap = 4096, n;
-    int     st;
-
-    snprintf(cmd, sizeof(cmd), CLI " lint %s 2>/dev/null", args);
-    p = popen(cmd, "r");
-    assert_non_null(p);
-    r->out = malloc(cap);
-    assert_non_null(r->out);
-    r->len = 0;
-    while ((n = fread(r->out + r->len, 1, cap - r->len - 1, p)) > 0) {
-        r->len += n;
-        if (cap - r->len - 1 == 0) {
-            cap *= 2;
-            r->out = realloc(r->out, cap);
-            assert_non_null(r->out);
-        }
-    }
-    r->out[r->len] = '\0';
-    st = pclose(p);
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void
-cli_done(cli_run_t *r)
-{
-    free(r->out);
-}
-
-/* A temporary file holding len bytes; path written to path[64]. */
-static void
-tmp_file(char *path, const void *data, size_t len)
-{
-    int  fd;
-
-    strcpy(path, "/tmp/ra-lint-XXXXXX");
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, data, len), (ssize_t) len);
-    close(fd);
+    snprintf(lint, sizeof(lint), "lint %s", args);
+    ra_test_cli(r, lint, NULL);
 }
 
 /* JSON shape: balanced {} and [] outside strings, nothing after the
@@ -120,11 +67,11 @@ static void
 test_text_errors(void **state)
 {
     char       path[64], want[256];
-    cli_run_t  r;
+    ra_test_run_t  r;
 
     (void) state;
-    need_cli();
-    tmp_file(path, bad, sizeof(bad) - 1);
+    ra_test_need_cli();
+    ra_test_tmp_file(path, bad, sizeof(bad) - 1);
     cli(&r, path);
     assert_int_equal(r.status, 1);
     snprintf(want, sizeof(want), "%s:2:11: error: Disallow 'private' does "
@@ -134,7 +81,7 @@ test_text_errors(void **state)
     snprintf(want, sizeof(want), "%s: 1 group, 1 rule, 0 sitemaps, 32 bytes; "
              "1 error, 0 warnings, 0 infos\n", path);
     assert_non_null(strstr(r.out, want));
-    cli_done(&r);
+    ra_test_run_free(&r);
     unlink(path);
 }
 
@@ -142,18 +89,18 @@ static void
 test_text_clean(void **state)
 {
     char       path[64], want[256];
-    cli_run_t  r;
+    ra_test_run_t  r;
 
     (void) state;
-    need_cli();
-    tmp_file(path, clean, sizeof(clean) - 1);
+    ra_test_need_cli();
+    ra_test_tmp_file(path, clean, sizeof(clean) - 1);
     cli(&r, path);
     assert_int_equal(r.status, 0);
     /* one line: the summary */
     snprintf(want, sizeof(want), "%s: 1 group, 2 rules, 1 sitemap, %zu "
              "bytes; 0 errors, 0 warnings, 0 infos\n", path, sizeof(clean) - 1);
     assert_string_equal(r.out, want);
-    cli_done(&r);
+    ra_test_run_free(&r);
     unlink(path);
 }
 
@@ -161,23 +108,23 @@ static void
 test_json(void **state)
 {
     char       path[64], args[256];
-    cli_run_t  r;
+    ra_test_run_t  r;
 
     (void) state;
-    need_cli();
-    tmp_file(path, bad, sizeof(bad) - 1);
+    ra_test_need_cli();
+    ra_test_tmp_file(path, bad, sizeof(bad) - 1);
     snprintf(args, sizeof(args), "--format json %s", path);
     cli(&r, args);
     assert_int_equal(r.status, 1);
     assert_true(json_ok(r.out));
-    assert_true(strncmp(r.out, "{\"file\":\"/tmp/ra-lint-", 21) == 0);
+    assert_true(strncmp(r.out, "{\"file\":\"/tmp/ra-test-", 21) == 0);
     assert_non_null(strstr(r.out, "\"size\":32,\"status\":null,"
                                   "\"content_type\":null,\"summary\":{"));
     assert_non_null(strstr(r.out, "\"findings\":[{\"line\":2,\"column\":11,"
                                   "\"severity\":\"error\",\"code\":"
                                   "\"path-start\",\"message\":\"Disallow "));
     assert_non_null(strstr(r.out, "\"errors\":1,\"warnings\":0,"));
-    cli_done(&r);
+    ra_test_run_free(&r);
 
     /* with the answer's facts, and --opt=value */
     snprintf(args, sizeof(args), "--format=json --status=200 "
@@ -189,15 +136,15 @@ test_json(void **state)
                                   "\"text/html; charset=utf-8\""));
     assert_non_null(strstr(r.out, "{\"line\":0,\"column\":0,\"severity\":"
                                   "\"warning\",\"code\":\"content-type\""));
-    cli_done(&r);
+    ra_test_run_free(&r);
 
-    tmp_file(path, clean, sizeof(clean) - 1);
+    ra_test_tmp_file(path, clean, sizeof(clean) - 1);
     snprintf(args, sizeof(args), "--format json %s", path);
     cli(&r, args);
     assert_int_equal(r.status, 0);
     assert_true(json_ok(r.out));
     assert_non_null(strstr(r.out, "\"findings\":[],\"suppressed\":{}}\n"));
-    cli_done(&r);
+    ra_test_run_free(&r);
     unlink(path);
 }
 
@@ -205,42 +152,42 @@ static void
 test_answer_options(void **state)
 {
     char       path[64], args[256];
-    cli_run_t  r;
+    ra_test_run_t  r;
 
     (void) state;
-    need_cli();
-    tmp_file(path, clean, sizeof(clean) - 1);
+    ra_test_need_cli();
+    ra_test_tmp_file(path, clean, sizeof(clean) - 1);
 
     snprintf(args, sizeof(args), "--status 503 %s", path);
     cli(&r, args);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, ":0:0: error: HTTP 503: "));
     assert_non_null(strstr(r.out, "[status-unreachable]"));
-    cli_done(&r);
+    ra_test_run_free(&r);
 
     snprintf(args, sizeof(args), "--status 403 %s", path);
     cli(&r, args);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "[status-forbidden]"));
-    cli_done(&r);
+    ra_test_run_free(&r);
 
     snprintf(args, sizeof(args), "--status 404 %s", path);
     cli(&r, args);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, ":0:0: info: HTTP 404"));
-    cli_done(&r);
+    ra_test_run_free(&r);
 
     snprintf(args, sizeof(args), "--redirects 6 %s", path);
     cli(&r, args);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.out, "[redirect-limit]"));
-    cli_done(&r);
+    ra_test_run_free(&r);
 
     snprintf(args, sizeof(args), "--content-type text/html %s", path);
     cli(&r, args);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, ":0:0: warning: Content-Type is text/html"));
-    cli_done(&r);
+    ra_test_run_free(&r);
     unlink(path);
 }
 
@@ -248,7 +195,7 @@ static void
 test_usage(void **state)
 {
     char        path[64], args[256];
-    cli_run_t   r;
+    ra_test_run_t   r;
     size_t      i;
     static const char  *bad_args[] = {
         "",
@@ -265,8 +212,8 @@ test_usage(void **state)
     };
 
     (void) state;
-    need_cli();
-    tmp_file(path, clean, sizeof(clean) - 1);
+    ra_test_need_cli();
+    ra_test_tmp_file(path, clean, sizeof(clean) - 1);
     for (i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
         snprintf(args, sizeof(args), bad_args[i], path, path);
         cli(&r, args);
@@ -275,13 +222,13 @@ test_usage(void **state)
         }
         assert_int_equal(r.status, 2);
         assert_int_equal(r.len, 0);     /* nothing on stdout */
-        cli_done(&r);
+        ra_test_run_free(&r);
     }
 
     cli(&r, "--help");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "usage: robots-audit lint"));
-    cli_done(&r);
+    ra_test_run_free(&r);
     unlink(path);
 }
 
@@ -293,26 +240,25 @@ test_stdin_and_escapes(void **state)
         "User-agent: *\n\x1b]0;owned\x07: x\nDisallow: /\x1b[31mred\n"
         "Sitemap: \x1b[2J\n";
     char       path[64], args[256];
-    cli_run_t  r;
+    ra_test_run_t  r;
 
     (void) state;
-    need_cli();
-    tmp_file(path, hostile, sizeof(hostile) - 1);
+    ra_test_need_cli();
+    ra_test_tmp_file(path, hostile, sizeof(hostile) - 1);
 
-    snprintf(args, sizeof(args), "- < %s", path);
-    cli(&r, args);
+    ra_test_cli(&r, "lint -", hostile);
     assert_int_equal(r.status, 1);              /* sitemap-url */
     assert_non_null(strstr(r.out, "<stdin>:2:1: "));
     assert_null(memchr(r.out, 0x1b, r.len));
     assert_null(memchr(r.out, 0x07, r.len));
     assert_non_null(strstr(r.out, "\\x1b]0;owned\\x07"));
-    cli_done(&r);
+    ra_test_run_free(&r);
 
     snprintf(args, sizeof(args), "--format json %s", path);
     cli(&r, args);
     assert_true(json_ok(r.out));
     assert_null(memchr(r.out, 0x1b, r.len));
-    cli_done(&r);
+    ra_test_run_free(&r);
     unlink(path);
 }
 
@@ -322,7 +268,7 @@ test_stress_timing(void **state)
     /* lint over every stress file: no crash, exit 0 or 1, < 1 s total */
     char             args[1024];
     const char      *dir;
-    cli_run_t        r;
+    ra_test_run_t        r;
     int              i, n = 0;
     double           secs;
     struct timespec  t0, t1;
@@ -341,7 +287,7 @@ test_stress_timing(void **state)
     };
 
     (void) state;
-    need_cli();
+    ra_test_need_cli();
     RA_TEST_NEED_SHARED();
     dir = ra_test_shared();
 
@@ -357,7 +303,7 @@ test_stress_timing(void **state)
         if (i % 2) {
             assert_true(json_ok(r.out));
         }
-        cli_done(&r);
+        ra_test_run_free(&r);
         n++;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
