@@ -30,7 +30,7 @@ CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/obj/%.o)
 TESTS_SAN     := $(TEST_SRCS:tests/%.c=$(B)/tests/san/%)
 TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
 
-.PHONY: all deps test unit-test valgrind-test prove-test bench clean
+.PHONY: all deps test unit-test valgrind-test prove-test bench clean demo
 .DELETE_ON_ERROR:
 
 all: deps $(B)/robots-audit
@@ -81,6 +81,10 @@ prove-test: $(B)/robots-audit
 test:
 	@$(DEPS) test
 	@$(MAKE) --no-print-directory unit-test valgrind-test prove-test
+
+# the demo: nginx with the module on loopback, traffic replayed (Ctrl-C stops)
+demo:
+	@scripts/demo.sh
 
 bench: all
 	@$(DEPS) bench
