@@ -133,42 +133,6 @@ ra_buf_u64(ra_buf_t *b, uint64_t v)
     ra_buf_add(b, tmp + i, sizeof(tmp) - (size_t) i);
 }
 
-/* Bytes of a well-formed UTF-8 sequence starting at p, or 0. */
-static size_t
-ra_utf8_seq(const unsigned char *p, const unsigned char *end)
-{
-    size_t         n, i;
-    uint32_t       cp;
-    unsigned char  c = *p;
-
-    if (c < 0x80) {
-        return 1;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-        n = 2; cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3; cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4; cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if ((size_t) (end - p) < n) {
-        return 0;
-    }
-    for (i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80) {
-            return 0;
-        }
-        cp = (cp << 6) | (p[i] & 0x3f);
-    }
-    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
-        || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-    {
-        return 0;
-    }
-    return n;
-}
-
 /* JSON: valid UTF-8 passes through; invalid bytes become U+FFFD. */
 void
 ra_buf_json_str(ra_buf_t *b, ra_str_t s)
@@ -189,7 +153,7 @@ ra_buf_json_str(ra_buf_t *b, ra_str_t s)
             break;
         }
         if (*p >= 0x80) {
-            n = ra_utf8_seq(p, end);
+            n = ra_utf8_char(p, end);
             if (n) {
                 ra_buf_add(b, p, n);
                 p += n;
@@ -231,7 +195,7 @@ ra_buf_html(ra_buf_t *b, ra_str_t s)
         if (p == end) {
             break;
         }
-        if (*p >= 0x80 && (n = ra_utf8_seq(p, end)) != 0) {
+        if (*p >= 0x80 && (n = ra_utf8_char(p, end)) != 0) {
             ra_buf_add(b, p, n);
             p += n;
             continue;
@@ -265,7 +229,7 @@ ra_buf_prom_label(ra_buf_t *b, ra_str_t s)
         if (*p < 0x80) {
             ra_buf_ch(b, *p < 0x20 || *p == 0x7f ? '?' : *p);
             p++;
-        } else if ((n = ra_utf8_seq(p, end)) != 0) {
+        } else if ((n = ra_utf8_char(p, end)) != 0) {
             ra_buf_add(b, p, n);
             p += n;
         } else {

@@ -61,3 +61,38 @@ ra_hexval(int c)
     }
     return -1;
 }
+
+size_t
+ra_utf8_char(const unsigned char *p, const unsigned char *end)
+{
+    size_t         n, i;
+    uint32_t       cp;
+    unsigned char  c = *p;
+
+    if (c < 0x80) {
+        return 1;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+        n = 2; cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3; cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4; cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if ((size_t) (end - p) < n) {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80) {
+            return 0;
+        }
+        cp = (cp << 6) | (p[i] & 0x3f);
+    }
+    if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
+        || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+    {
+        return 0;
+    }
+    return n;
+}

@@ -78,4 +78,8 @@ int ra_strcaseeq(ra_str_t a, ra_str_t b);
 int ra_startswith_ci(ra_str_t s, const char *prefix);
 int ra_hexval(int c);
 
+/* Bytes of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs,
+ * no surrogates, nothing past U+10FFFF), or 0 when p starts none. */
+size_t ra_utf8_char(const unsigned char *p, const unsigned char *end);
+
 #endif /* RA_CORE_H */

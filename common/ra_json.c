@@ -26,43 +26,6 @@ ra_json_ws(ra_json_t *j)
     }
 }
 
-/* Length of the UTF-8 sequence at p (1-4), or 0 when it is not valid:
- * no overlong forms, no surrogates, nothing above U+10FFFF. */
-static size_t
-ra_utf8_len(const unsigned char *p, const unsigned char *end)
-{
-    size_t    n, i;
-    uint32_t  c;
-
-    if (p[0] < 0x80) {
-        return 1;
-    }
-    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-        n = 2; c = p[0] & 0x1f;
-    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-        n = 3; c = p[0] & 0x0f;
-    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-        n = 4; c = p[0] & 0x07;
-    } else {
-        return 0;
-    }
-    if ((size_t) (end - p) < n) {
-        return 0;
-    }
-    for (i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80) {
-            return 0;
-        }
-        c = (c << 6) | (p[i] & 0x3f);
-    }
-    if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)))
-        || (n == 4 && (c < 0x10000 || c > 0x10ffff)))
-    {
-        return 0;
-    }
-    return n;
-}
-
 static int
 ra_json_hex4(const unsigned char *p, const unsigned char *end, unsigned *v)
 {
@@ -127,7 +90,7 @@ ra_json_string(ra_json_t *j, ra_str_t *raw)
                 return ra_json_fail(j, "bad escape");
             }
         }
-        n = ra_utf8_len(j->p, j->end);
+        n = ra_utf8_char(j->p, j->end);
         if (n == 0) {
             return ra_json_fail(j, "invalid UTF-8 in string");
         }

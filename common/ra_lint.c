@@ -271,36 +271,11 @@ ra_lint_add(ra_lint_ctx_t *ctx, ra_lint_code_e code, uint32_t line,
 static size_t
 ra_lint_utf8_bad(const unsigned char *s, size_t len)
 {
-    size_t    i, n, k;
-    uint32_t  cp;
+    size_t  i, n;
 
     for (i = 0; i < len; i += n) {
-        unsigned char  c = s[i];
-
-        if (c < 0x80) {
-            n = 1;
-            continue;
-        } else if (c >= 0xc2 && c <= 0xdf) {
-            n = 2; cp = c & 0x1f;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            n = 3; cp = c & 0x0f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            n = 4; cp = c & 0x07;
-        } else {
-            return i;
-        }
-        if (len - i < n) {
-            return i;
-        }
-        for (k = 1; k < n; k++) {
-            if ((s[i + k] & 0xc0) != 0x80) {
-                return i;
-            }
-            cp = (cp << 6) | (s[i + k] & 0x3f);
-        }
-        if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
-            || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-        {
+        n = ra_utf8_char(s + i, s + len);
+        if (n == 0) {
             return i;
         }
     }
