@@ -1,0 +1,650 @@
+/*
+ * Renderers on hand-made snapshots full of hostile strings: HTML escaped
+ * and script-free, JSON strict (common/ra_json.h's parser) and valid
+ * UTF-8, Prometheus checked line by line against the text exposition
+ * format, text free of raw control bytes; bounds and allocation failure.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_json.h"
+#include "ra_report.h"
+#include "ra_crawlers.h"
+#include "ra_verify.h"
+
+static const char  hostile[] = "<script>alert(\"x\")</script>\x01\x1b[31m"
+                               "\xff\xfe\xc3(\\'&\n";
+
+#define SET(field, lenf, s)                                                 \
+    do {                                                                    \
+        size_t  n_ = strlen(s) < sizeof(field) ? strlen(s) : sizeof(field); \
+        memcpy(field, s, n_);                                               \
+        lenf = n_;                                                          \
+    } while (0)
+
+typedef struct {
+    ra_snapshot_t    snap;
+    ra_site_t        sites[2];
+    uint32_t         ids[2];
+    ra_stat_t        stats[6];
+    ra_violation_t   vios[3];
+    ra_str_t         bodies[2];
+} fixture_t;
+
+static void
+fill_stat(ra_stat_t *st, uint32_t site, const char *name, unsigned kind,
+    unsigned verif, uint64_t base)
+{
+    unsigned  c;
+
+    memset(st, 0, sizeof(*st));
+    st->site = site;
+    st->kind = (uint8_t) kind;
+    st->verification = (uint8_t) verif;
+    st->category = RA_CAT_SEARCH;
+    SET(st->name, st->name_len, name);
+    SET(st->token, st->token_len, name);
+    for (c = 0; c < RA_CNT_MAX; c++) {
+        st->counters[c] = base + c;
+    }
+    st->counters[RA_CNT_REQUESTS] = base * 10;
+    st->first_seen = 1431857103000LL;
+    st->last_seen = 1431857103000LL + 3600000;
+    st->last_fetch = st->last_seen - 1000;
+    st->last_fetch_status = 200;
+}
+
+static void
+fixture(fixture_t *f)
+{
+    ra_site_t     *s;
+    ra_version_t  *v;
+    int            i;
+
+    memset(f, 0, sizeof(*f));
+    /* site 7: hostile name, a current version with a hostile type */
+    s = &f->sites[0];
+    s->used = 1;
+    SET(s->name, s->name_len, hostile);
+    s->robots_status = 200;
+    s->robots_date = 1431857103000LL;
+    s->failures = 2;
+    s->nversions = 2;
+    s->current = 1;
+    s->counters[RA_CNT_REQUESTS] = 123;
+    s->browser_requests = 456;
+    s->last_seen = 1431857103000LL + 3600000;
+    v = &s->versions[1];
+    v->hash = 42;
+    v->answer = RA_ANSWER_RULES;
+    v->status = 200;
+    v->size = 33;
+    v->lint_errors = 1;
+    v->lint_warnings = 2;
+    v->lint_infos = 3;
+    v->groups = 1;
+    v->rules = 2;
+    SET(v->ctype, v->ctype_len, "text/html\"<b>\x7f\xc0");
+    s->versions[0].hash = 41;
+    s->versions[0].until = s->last_seen - 1000;   /* in force within 24 h */
+    f->ids[0] = 7;
+    f->bodies[0] = ra_str("User-agent: *\nDisalow: /x\n", 26);
+
+    /* site 3: plain, never fetched robots.txt */
+    s = &f->sites[1];
+    s->used = 1;
+    SET(s->name, s->name_len, "example.com");
+    f->ids[1] = 3;
+    f->bodies[1] = ra_str("", 0);
+
+    fill_stat(&f->stats[0], 7, "Googlebot", RA_UA_KNOWN, RA_VERIFY_VERIFIED,
+              10);
+    fill_stat(&f->stats[1], 7, "Googlebot", RA_UA_KNOWN, RA_VERIFY_IMPOSTOR,
+              1);
+    fill_stat(&f->stats[2], 7, hostile, RA_UA_GENERIC,
+              RA_VERIFY_UNVERIFIABLE, 5);
+    fill_stat(&f->stats[3], 7, "x\"bot\\", RA_UA_GENERIC,
+              RA_VERIFY_UNVERIFIABLE, 7);
+    fill_stat(&f->stats[4], 3, "bingbot", RA_UA_KNOWN,
+              RA_VERIFY_UNVERIFIABLE, 2);
+    fill_stat(&f->stats[5], 99, "orphan", RA_UA_KNOWN,
+              RA_VERIFY_UNVERIFIABLE, 2);     /* site not in snapshot */
+    /* lengths past the arrays: a corrupt region must not be overread */
+    f->stats[3].token_len = 255;
+
+    for (i = 0; i < 3; i++) {
+        ra_violation_t  *x = &f->vios[i];
+
+        x->time = 1431857103000LL + i;
+        x->site = i == 2 ? 99 : 7;      /* 99: not in the snapshot */
+        x->verdict = 3;
+        x->line = 2;
+        SET(x->name, x->name_len, i ? "Googlebot" : hostile);
+        SET(x->method, x->method_len, "G\"ET<");
+        SET(x->addr, x->addr_len, "66.249.<66>.1");
+        SET(x->uri, x->uri_len, hostile);
+        x->uri_full_len = 5000;
+        SET(x->pattern, x->pattern_len, "/<x>");
+    }
+    f->vios[1].addr_len = 200;     /* corrupt: clamped to the array */
+
+    f->snap.hdr.plan.sites = 100;
+    f->snap.hdr.plan.stats = 1000;
+    f->snap.hdr.stat_evictions = 4;
+    f->snap.hdr.requests = 999;
+    f->snap.sites = f->sites;
+    f->snap.site_ids = f->ids;
+    f->snap.nsites = 2;
+    f->snap.stats = f->stats;
+    f->snap.nstats = 6;
+    f->snap.violations = f->vios;
+    f->snap.nviolations = 3;
+    f->snap.bodies = f->bodies;
+}
+
+static char *
+render(fixture_t *f, ra_report_format_e fmt, ra_report_opts_t *o,
+    size_t *len)
+{
+    ra_buf_t  b;
+    char     *s;
+
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_report_render(&f->snap, fmt, o, &b), RA_OK);
+    assert_false(b.failed);
+    s = malloc(b.len + 1);
+    assert_non_null(s);
+    memcpy(s, b.data, b.len);
+    s[b.len] = '\0';
+    *len = b.len;
+    ra_buf_release(&b);
+    return s;
+}
+
+/* strict UTF-8, no C0 but \n (and \t where allowed), no DEL */
+static int
+utf8_clean(const unsigned char *p, size_t n, int tabs)
+{
+    size_t  i = 0, k, len;
+
+    while (i < n) {
+        unsigned char  c = p[i];
+
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\n' && !(tabs && c == '\t')) || c == 0x7f)
+            {
+                return 0;
+            }
+            i++;
+            continue;
+        }
+        len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+              : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (len == 0 || i + len > n) {
+            return 0;
+        }
+        for (k = 1; k < len; k++) {
+            if ((p[i + k] & 0xc0) != 0x80) {
+                return 0;
+            }
+        }
+        i += len;
+    }
+    return 1;
+}
+
+static void
+test_html(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    fixture(&f);
+    memset(&o, 0, sizeof(o));
+    o.relint = 1;
+    o.title = ra_str("<i>t</i>", 8);
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_true(utf8_clean((unsigned char *) s, n, 0));
+    assert_null(strstr(s, "<script"));
+    assert_null(strstr(s, "<i>"));
+    assert_null(strstr(s, "<b>"));
+    assert_null(strstr(s, "<66>"));
+    assert_non_null(strstr(s, "&lt;script&gt;alert(&quot;x&quot;)"));
+    assert_non_null(strstr(s, "<meta http-equiv=\"refresh\" content=\"30\">"));
+    assert_non_null(strstr(s, "<style>"));
+    assert_null(strstr(s, "src="));
+    assert_null(strstr(s, "href="));
+    assert_non_null(strstr(s, "class=\"bar\""));
+    /* re-linted body: the typo is a finding */
+    assert_non_null(strstr(s, "<code>typo</code>"));
+    assert_non_null(strstr(s, "example.com"));
+    assert_non_null(strstr(s, "no violation recorded"));
+    assert_null(strstr(s, "orphan"));
+    free(s);
+}
+
+typedef struct {
+    int       depth_max;
+    int       keys;
+    int       lines_key;
+    int       crawler_keys;
+    unsigned  last_key_lines;
+    uint64_t  generic_requests;
+    int       in_generic;
+} json_walk_t;
+
+static int
+json_ev(void *ctx, unsigned ev, ra_str_t raw, unsigned depth)
+{
+    json_walk_t  *w = ctx;
+
+    if ((int) depth > w->depth_max) {
+        w->depth_max = (int) depth;
+    }
+    if (ev == RA_JSON_KEY) {
+        w->keys++;
+        w->last_key_lines = raw.len == 5 && memcmp(raw.data, "lines", 5) == 0;
+        if (depth == 1 && (w->last_key_lines
+                           || (raw.len == 15
+                               && memcmp(raw.data, "malformed_lines", 15)
+                                  == 0)))
+        {
+            w->lines_key++;
+        }
+        if (depth == 5 && raw.len == 7 && memcmp(raw.data, "crawler", 7) == 0)
+        {
+            w->crawler_keys++;
+        }
+    }
+    return 0;
+}
+
+static void
+test_json(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    ra_json_err_t     err;
+    json_walk_t       w;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    fixture(&f);
+    memset(&o, 0, sizeof(o));
+    o.relint = 1;
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    memset(&w, 0, sizeof(w));
+    assert_true(n > 0 && s[n - 1] == '\n');
+    if (ra_json_parse(ra_str(s, n - 1), json_ev, &w, &err) != RA_OK) {
+        print_message("JSON error at %zu: %s\n%s\n", err.offset, err.msg, s);
+        fail();
+    }
+    assert_true(utf8_clean((unsigned char *) s, n, 0));
+    assert_int_equal(w.lines_key, 0);            /* modules: omitted */
+    /* 5 stats of known sites + 2 violations of known sites carry
+     * "crawler" at depth 5 */
+    assert_int_equal(w.crawler_keys, 7);
+    assert_non_null(strstr(s, "\"site\":\"\\u003cscript\\u003e"));
+    assert_non_null(strstr(s, "\\ufffd"));
+    assert_non_null(strstr(s, "\"requests\":100,"));
+    assert_non_null(strstr(s, "\"violation\":13,"));
+    assert_non_null(strstr(s, "\"verification\":\"impostor\""));
+    assert_non_null(strstr(s, "\"code\":\"typo\""));
+    assert_non_null(strstr(s, "\"uri_truncated\":true"));
+    assert_non_null(strstr(s, "\"versions_24h\":2"));
+    assert_non_null(strstr(s, "\"stats\":4,\"blobs\""));     /* evictions */
+    free(s);
+
+    o.with_lines = 1;
+    o.lines = 10000;
+    o.malformed_lines = 1;
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    memset(&w, 0, sizeof(w));
+    assert_int_equal(ra_json_parse(ra_str(s, n - 1), json_ev, &w, &err),
+                     RA_OK);
+    assert_int_equal(w.lines_key, 2);
+    assert_non_null(strstr(s, "\"lines\":10000,\"malformed_lines\":1}"));
+    free(s);
+}
+
+/* ---- Prometheus text exposition format 0.0.4, line by line ---------- */
+
+static int
+metric_name_ok(const char *p, size_t n)
+{
+    size_t  i;
+
+    if (n == 0 || !(ra_isalpha(p[0]) || p[0] == '_' || p[0] == ':')) {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if (!(ra_isalpha(p[i]) || ra_isdigit(p[i]) || p[i] == '_'
+              || p[i] == ':'))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+typedef struct {
+    char   family[128];
+    char   type[16];
+    char  *seen[4096];
+    int    nseen;
+    char   families[64][128];
+    int    nfamilies;
+} prom_t;
+
+/* Checks one sample line; returns its value. */
+static double
+prom_sample(prom_t *pr, const char *line)
+{
+    const char  *p = line, *name_end, *v;
+    char        *end, *series;
+    double       val;
+    size_t       n;
+    int          i, nlabels = 0;
+
+    while (ra_isalpha(*p) || ra_isdigit(*p) || *p == '_' || *p == ':') {
+        p++;
+    }
+    name_end = p;
+    assert_true(metric_name_ok(line, (size_t) (name_end - line)));
+    /* the sample belongs to the family just declared */
+    n = strlen(pr->family);
+    assert_true((size_t) (name_end - line) == n
+                && memcmp(line, pr->family, n) == 0);
+    if (*p == '{') {
+        p++;
+        while (*p != '}') {
+            const char  *ln = p;
+
+            while (ra_isalpha(*p) || ra_isdigit(*p) || *p == '_') {
+                p++;
+            }
+            assert_true(p > ln && !ra_isdigit(*ln));
+            assert_true(p[0] == '=' && p[1] == '"');
+            p += 2;
+            while (*p != '"') {
+                assert_true(*p != '\0' && *p != '\n');
+                if (*p == '\\') {
+                    assert_true(p[1] == '\\' || p[1] == '"' || p[1] == 'n');
+                    p++;
+                }
+                p++;
+            }
+            p++;
+            nlabels++;
+            if (*p == ',') {
+                p++;
+            } else {
+                assert_int_equal(*p, '}');
+            }
+        }
+        p++;
+    }
+    assert_int_equal(*p, ' ');
+    v = p + 1;
+    val = strtod(v, &end);
+    assert_true(end != v && *end == '\0');
+    (void) nlabels;
+    /* no duplicate series */
+    n = (size_t) (p - line);
+    for (i = 0; i < pr->nseen; i++) {
+        if (strlen(pr->seen[i]) == n && memcmp(pr->seen[i], line, n) == 0) {
+            print_message("duplicate series: %s\n", line);
+            fail();
+        }
+    }
+    series = malloc(n + 1);
+    assert_non_null(series);
+    memcpy(series, line, n);
+    series[n] = '\0';
+    assert_true(pr->nseen < 4096);
+    pr->seen[pr->nseen++] = series;
+    return val;
+}
+
+static void
+prom_check(const char *s, size_t len, double *generic_violation)
+{
+    prom_t      *pr = calloc(1, sizeof(prom_t));
+    char        *copy, *line, *save = NULL;
+    char         name[128], type[32];
+    int          i;
+
+    assert_non_null(pr);
+    assert_true(utf8_clean((const unsigned char *) s, len, 0));
+    assert_true(len > 0 && s[len - 1] == '\n');
+    copy = strdup(s);
+    assert_non_null(copy);
+    for (line = strtok_r(copy, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save))
+    {
+        if (strncmp(line, "# HELP ", 7) == 0) {
+            assert_int_equal(sscanf(line + 7, "%127s", name), 1);
+            assert_true(metric_name_ok(name, strlen(name)));
+            continue;
+        }
+        if (strncmp(line, "# TYPE ", 7) == 0) {
+            assert_int_equal(sscanf(line + 7, "%127s %31s", name, type), 2);
+            assert_true(strcmp(type, "counter") == 0
+                        || strcmp(type, "gauge") == 0);
+            /* counters end in _total, gauges do not */
+            {
+                size_t  n = strlen(name);
+                int     total = n > 6 && strcmp(name + n - 6, "_total") == 0;
+
+                assert_int_equal(total, strcmp(type, "counter") == 0);
+            }
+            for (i = 0; i < pr->nfamilies; i++) {
+                assert_string_not_equal(pr->families[i], name);
+            }
+            assert_true(pr->nfamilies < 64);
+            strcpy(pr->families[pr->nfamilies++], name);
+            strcpy(pr->family, name);
+            strcpy(pr->type, type);
+            continue;
+        }
+        assert_true(line[0] != '#');
+        {
+            double  v = prom_sample(pr, line);
+
+            assert_true(v >= 0);
+            if (generic_violation != NULL
+                && strstr(line, "robots_audit_requests_total{") == line
+                && strstr(line, "crawler=\"generic\"")
+                && strstr(line, "verdict=\"violation\""))
+            {
+                *generic_violation += v;
+            }
+        }
+    }
+    for (i = 0; i < pr->nseen; i++) {
+        free(pr->seen[i]);
+    }
+    free(copy);
+    free(pr);
+}
+
+static void
+test_prometheus(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s;
+    size_t            n;
+    double            gv = 0;
+
+    (void) state;
+    fixture(&f);
+    memset(&o, 0, sizeof(o));
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    prom_check(s, n, &gv);
+    /* both generic bots in one bounded series: 5+3 and 7+3 */
+    assert_true(gv == 18);
+    assert_null(strstr(s, "x\\\"bot"));
+    assert_non_null(strstr(s, "robots_audit_robots_findings{site=\"<script>"
+                              "alert(\\\"x\\\")</script>??[31m"));
+    assert_non_null(strstr(s, "robots_audit_evictions_total{table=\"stats\"}"
+                              " 4\n"));
+    assert_non_null(strstr(s, "# TYPE robots_audit_robots_info gauge\n"));
+    assert_non_null(strstr(s, "status=\"all\"} 11\n"));  /* no impostor */
+    assert_null(strstr(s, "orphan"));
+    free(s);
+
+    o.with_lines = 1;
+    o.lines = 5;
+    o.malformed_lines = 2;
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    prom_check(s, n, NULL);
+    assert_non_null(strstr(s, "robots_audit_log_lines_total{result=\"parsed\"}"
+                              " 3\n"));
+    free(s);
+}
+
+static void
+test_text(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    fixture(&f);
+    memset(&o, 0, sizeof(o));
+    o.relint = 1;
+    o.with_lines = 1;
+    o.lines = 7;
+    s = render(&f, RA_REPORT_TEXT, &o, &n);
+    assert_true(utf8_clean((unsigned char *) s, n, 0));
+    assert_null(strchr(s, '\x1b'));
+    assert_non_null(strstr(s, "\\x1b[31m\\xff\\xfe"));
+    assert_non_null(strstr(s, "7 lines, 0 malformed"));
+    assert_non_null(strstr(s, "never fetched"));
+    assert_non_null(strstr(s, "2 consecutive failures"));
+    free(s);
+
+    /* one crawler row, the rest summed */
+    o.max_crawlers = 1;
+    s = render(&f, RA_REPORT_TEXT, &o, &n);
+    assert_non_null(strstr(s, "(3 others)"));
+    free(s);
+}
+
+static void
+test_empty_and_limits(void **state)
+{
+    ra_snapshot_t     snap;
+    fixture_t         f;
+    ra_buf_t          b;
+    ra_report_format_e fmt;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    memset(&snap, 0, sizeof(snap));
+    memset(&f, 0, sizeof(f));
+    f.snap = snap;
+    for (fmt = RA_REPORT_TEXT; fmt <= RA_REPORT_PROMETHEUS; fmt++) {
+        s = render(&f, fmt, NULL, &n);
+        assert_true(n > 0);
+        if (fmt == RA_REPORT_PROMETHEUS) {
+            prom_check(s, n, NULL);
+        }
+        free(s);
+    }
+
+    /* a capped buffer says so and stays within its limit */
+    fixture(&f);
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 300);
+    assert_int_equal(ra_report_render(&f.snap, RA_REPORT_HTML, NULL, &b),
+                     RA_OK);
+    assert_true(b.truncated);
+    assert_true(b.len <= 300);
+    ra_buf_release(&b);
+
+    assert_int_equal(ra_report_render(&f.snap, (ra_report_format_e) 9, NULL,
+                                      &b), RA_ERROR);
+    assert_int_equal(ra_report_format_by_name(ra_str("prometheus", 10),
+                                              &fmt), RA_OK);
+    assert_int_equal(fmt, RA_REPORT_PROMETHEUS);
+    assert_int_equal(ra_report_format_by_name(ra_str("xml", 3), &fmt),
+                     RA_ERROR);
+    assert_non_null(strstr(ra_report_content_type(RA_REPORT_PROMETHEUS),
+                           "version=0.0.4"));
+}
+
+/* An allocator that fails after a number of allocations. */
+typedef struct {
+    int  left;
+} failing_t;
+
+static void *
+failing_alloc(void *ctx, size_t size)
+{
+    failing_t  *f = ctx;
+
+    if (f->left-- <= 0) {
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void
+failing_free(void *ctx, void *p)
+{
+    (void) ctx;
+    free(p);
+}
+
+static void
+test_enomem(void **state)
+{
+    fixture_t          f;
+    failing_t          fl;
+    ra_alloc_t         a = { failing_alloc, failing_free, &fl };
+    ra_report_opts_t   o;
+    ra_buf_t           b;
+    int                i, rc, fmt, ok = 0;
+
+    (void) state;
+    fixture(&f);
+    for (fmt = 0; fmt < 4; fmt++) {
+        for (i = 0; i < 40; i++) {
+            memset(&o, 0, sizeof(o));
+            o.relint = 1;
+            o.scratch = &a;
+            fl.left = i;
+            ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+            rc = ra_report_render(&f.snap, (ra_report_format_e) fmt, &o, &b);
+            assert_true(rc == RA_OK || rc == RA_ENOMEM);
+            ok += rc == RA_OK;
+            ra_buf_release(&b);
+        }
+    }
+    assert_true(ok > 0);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_html),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_prometheus),
+        cmocka_unit_test(test_text),
+        cmocka_unit_test(test_empty_and_limits),
+        cmocka_unit_test(test_enomem),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
