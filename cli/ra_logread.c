@@ -144,6 +144,15 @@ ra_logread_file(ra_logread_t *r, const char *path)
             break;
         }
         if (n == 0) {
+            /* zlib reports a gzip stream cut short only here */
+            msg = gzerror(gz, &err);
+            if (err != Z_OK) {
+                ra_cli_error(r->cmd, "%s: %s", name,
+                             err == Z_BUF_ERROR ? "gzip data cut short"
+                                                : msg);
+                rc = -1;
+                break;
+            }
             /* a last line without its line end */
             if (have && !skipping) {
                 lineno++;
