@@ -33,7 +33,7 @@ TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
 .PHONY: all deps test unit-test valgrind-test prove-test bench clean demo
 .DELETE_ON_ERROR:
 
-all: deps $(B)/robots-audit
+all: deps $(B)/robots-audit $(B)/mod_robots_audit.so
 
 deps:
 	@$(DEPS) build
@@ -57,6 +57,22 @@ $(B)/libra.a: $(CORE_OBJS)
 
 $(B)/robots-audit: $(CLI_OBJS) $(B)/libra.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS)
+
+# The Apache module: apxs compiles the glue (through a link in build/, so
+# that libtool's objects stay out of the source tree) and links it with the
+# core's PIC objects; the version script exports robots_audit_module and
+# ra_* only.
+APXS ?= apxs
+$(B)/mod_robots_audit.so: apache_module/mod_robots_audit.c \
+    apache_module/exports.map $(CORE_OBJS) $(wildcard common/*.h)
+	@mkdir -p $(B)/apache
+	@ln -sf ../../apache_module/mod_robots_audit.c $(B)/apache/
+	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Wc,-std=c11 \
+	    $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CFLAGS:%=-Wc,%) \
+	    -Wl,-Wl,--version-script=apache_module/exports.map \
+	    $(B)/apache/mod_robots_audit.c $(CORE_OBJS) \
+	    > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
+	cp $(B)/apache/.libs/mod_robots_audit.so $@
 
 $(B)/tests/san/%: tests/%.c $(TEST_AUX) $(CORE_SAN_OBJS)
 	@mkdir -p $(dir $@)
