@@ -161,7 +161,6 @@ ra_cmd_logs(int argc, char **argv)
     ra_crawlers_t       *tab;
     ra_ranges_t         *ranges;
     ra_audit_conf_t      conf;
-    ra_crawlers_err_t    cerr;
     ra_report_opts_t     opts;
     ra_report_format_e   fmt = RA_REPORT_TEXT;
     const ra_lint_t    **lints = NULL;
@@ -181,8 +180,7 @@ ra_cmd_logs(int argc, char **argv)
     memset(&x, 0, sizeof(x));
     memset(&rd, 0, sizeof(rd));
     ranges = ra_ranges_create(&ra_malloc_allocator);
-    tab = ra_crawlers_create(&ra_malloc_allocator);
-    if (ranges == NULL || tab == NULL) {
+    if (ranges == NULL) {
         return ra_cli_error(RA_LOGS_CMD, "out of memory");
     }
 
@@ -248,25 +246,9 @@ ra_cmd_logs(int argc, char **argv)
                             "stdin (try --help)");
     }
 
-    if (ra_crawlers_add_builtin(tab, &cerr) != RA_OK) {
-        return ra_cli_error(RA_LOGS_CMD, "built-in table: line %zu: %s",
-                            cerr.line, cerr.msg ? cerr.msg : "no memory");
-    }
-    if (crawlers_file != NULL) {
-        if (ra_cli_read_file(RA_LOGS_CMD, crawlers_file, &text) != 0) {
-            return RA_EXIT_USAGE;
-        }
-        i = ra_crawlers_add(tab, text, &cerr);
-        free((void *) text.data);
-        if (i != RA_OK) {
-            return ra_cli_error(RA_LOGS_CMD, "%s:%zu: %s", crawlers_file,
-                                cerr.line,
-                                cerr.msg ? cerr.msg : "out of memory");
-        }
-    }
-    if (ra_crawlers_compile(tab, &cerr) != RA_OK) {
-        return ra_cli_error(RA_LOGS_CMD, "crawler table: %s",
-                            cerr.msg ? cerr.msg : "out of memory");
+    tab = ra_cli_crawlers(RA_LOGS_CMD, crawlers_file);
+    if (tab == NULL) {
+        return RA_EXIT_USAGE;
     }
 
     if (ra_cli_read_file(RA_LOGS_CMD, robots_file, &x.robots) != 0) {

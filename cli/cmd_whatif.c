@@ -400,13 +400,11 @@ ra_cmd_whatif(int argc, char **argv)
     char               *end;
     const char         *cur = NULL, *prop = NULL, *site = "default";
     const char         *crawlers_file = NULL;
-    ra_str_t            text;
     ra_buf_t            out;
     ra_wi_ctx_t         x;
     ra_logread_t        rd;
     ra_rules_t         *rules[2] = { NULL, NULL };
     ra_crawlers_t      *tab;
-    ra_crawlers_err_t   cerr;
     size_t              k;
     uint64_t            tightened = 0;
 
@@ -464,28 +462,9 @@ ra_cmd_whatif(int argc, char **argv)
                             "(try --help)");
     }
 
-    /* the table lives until the process exits, as in 'identify' */
-    tab = ra_crawlers_create(&ra_malloc_allocator);
-    if (tab == NULL || ra_crawlers_add_builtin(tab, &cerr) != RA_OK) {
-        return ra_cli_error(RA_WI_CMD, "built-in crawler table: %s",
-                            tab == NULL || cerr.msg == NULL
-                            ? "out of memory" : cerr.msg);
-    }
-    if (crawlers_file != NULL) {
-        if (ra_cli_read_file(RA_WI_CMD, crawlers_file, &text) != 0) {
-            return RA_EXIT_USAGE;
-        }
-        i = ra_crawlers_add(tab, text, &cerr);
-        free((void *) text.data);
-        if (i != RA_OK) {
-            return ra_cli_error(RA_WI_CMD, "%s:%zu: %s", crawlers_file,
-                                cerr.line,
-                                cerr.msg ? cerr.msg : "out of memory");
-        }
-    }
-    if (ra_crawlers_compile(tab, &cerr) != RA_OK) {
-        return ra_cli_error(RA_WI_CMD, "crawler table: %s",
-                            cerr.msg ? cerr.msg : "out of memory");
+    tab = ra_cli_crawlers(RA_WI_CMD, crawlers_file);
+    if (tab == NULL) {
+        return RA_EXIT_USAGE;
     }
 
     if (ra_wi_compile(cur, &rules[0]) != 0
