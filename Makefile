@@ -33,7 +33,7 @@ TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
 .PHONY: all deps test unit-test valgrind-test prove-test bench clean demo
 .DELETE_ON_ERROR:
 
-all: deps $(B)/robots-audit $(B)/mod_robots_audit.so
+all: deps $(B)/robots-audit $(B)/mod_robots_audit.so $(B)/ngx_http_robots_audit_module.so
 
 deps:
 	@$(DEPS) build
@@ -73,6 +73,21 @@ $(B)/mod_robots_audit.so: apache_module/mod_robots_audit.c \
 	    $(B)/apache/mod_robots_audit.c $(CORE_OBJS) \
 	    > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
 	cp $(B)/apache/.libs/mod_robots_audit.so $@
+
+# The nginx module: nginx's own build over the `config` script (the glue,
+# the core and the embedded crawler table), configured as Debian's stock
+# nginx was (nginx-dev's sources and flags, --with-compat) so that
+# /usr/sbin/nginx loads it.  Static development build: in an nginx source
+# tree, ./configure --add-module=$(CURDIR) && make.
+NGX_SRC ?= /usr/share/nginx/src
+$(B)/ngx_http_robots_audit_module.so: config scripts/nginx-module.sh \
+    $(wildcard ngx_module/*.c) $(CORE_SRCS) $(wildcard common/*.h) \
+    data/crawlers.txt scripts/embed.sh
+	@mkdir -p $(B)
+	scripts/nginx-module.sh $(NGX_SRC) $(B)/nginx-src $@
+
+# the t/ tests drive the stock nginx with this module
+prove-test: $(B)/ngx_http_robots_audit_module.so
 
 $(B)/tests/san/%: tests/%.c $(TEST_AUX) $(CORE_SAN_OBJS)
 	@mkdir -p $(dir $@)

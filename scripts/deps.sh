@@ -5,7 +5,7 @@ set -eu
 
 pkgs="build-essential pkg-config zlib1g-dev"
 case "${1:-build}" in
-build) pkgs="$pkgs apache2 apache2-dev" ;;
+build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
 test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev" ;;
 bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk" ;;
 demo)  pkgs="$pkgs nginx nginx-dev perl" ;;
