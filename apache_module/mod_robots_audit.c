@@ -67,6 +67,7 @@ APLOG_USE_MODULE(robots_audit);
 #define RA_ALERT_DEFAULT    60000          /* ms */
 #define RA_CAPTURE_FIRST    8192           /* first capture buffer */
 #define RA_LINT_TAG         "RA200"        /* a lint finding at startup */
+#define RA_PAGE_MAX         (256u * 1024 * 1024)   /* as nginx's */
 
 #define RA_UNSET            -1
 
@@ -1348,16 +1349,10 @@ ra_status_handler(request_rec *r)
         return HTTP_METHOD_NOT_ALLOWED;
     }
     fmt_name = ra_arg_format(r);
-    if (fmt_name != NULL) {
-        if (strcmp(fmt_name, "html") == 0) {
-            fmt = RA_REPORT_HTML;
-        } else if (strcmp(fmt_name, "json") == 0) {
-            fmt = RA_REPORT_JSON;
-        } else if (strcmp(fmt_name, "prometheus") == 0) {
-            fmt = RA_REPORT_PROMETHEUS;
-        } else {
-            return HTTP_BAD_REQUEST;
-        }
+    if (fmt_name != NULL
+        && ra_report_format_by_name(ra_cstr(fmt_name), &fmt) != RA_OK)
+    {
+        return HTTP_BAD_REQUEST;
     }
     if (!ra_have_zone) {
         ap_set_content_type(r, "text/plain; charset=utf-8");
@@ -1382,7 +1377,7 @@ ra_status_handler(request_rec *r)
     opts.now = ra_now_ms();
     opts.relint = fmt == RA_REPORT_HTML;
     opts.scratch = &ra_malloc_allocator;
-    ra_buf_init(&pg->out, &ra_malloc_allocator, 16384, 0);
+    ra_buf_init(&pg->out, &ra_malloc_allocator, 64 * 1024, RA_PAGE_MAX);
     if (ra_report_render(&pg->snap, fmt, &opts, &pg->out) != RA_OK
         || pg->out.failed)
     {
