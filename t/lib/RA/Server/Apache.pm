@@ -86,8 +86,7 @@ Timeout 20
 LogFormat "%P %>s \\"%r\\" \\"%{User-Agent}i\\"" ra
 CustomLog "$dir/access.log" ra
 $alert
-$http
-
+# the main site comes first: the default for Host values no vhost names
 <VirtualHost 127.0.0.1:$port>
     ServerName localhost
     DocumentRoot "$dir/htdocs"
@@ -99,6 +98,8 @@ $http
     </Location>
 $vhost
 </VirtualHost>
+
+$http
 EOF
     open my $fh, '>', $self->conf_path($h) or die "write config: $!";
     print $fh $conf;
