@@ -92,6 +92,8 @@ typedef struct {
     ngx_flag_t                   enable;
     ngx_flag_t                   enforce;
     ngx_open_file_t             *alert_log;     /* NULL: none */
+    ngx_uint_t                   status;        /* the status page: its
+                                                   polls are not audited */
 } ngx_http_robots_audit_loc_conf_t;
 
 
@@ -202,7 +204,7 @@ static ngx_command_t  ngx_http_robots_audit_commands[] = {
     { ngx_string("robots_audit_status"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_robots_audit_status,
-      0,
+      NGX_HTTP_LOC_CONF_OFFSET,
       0,
       NULL },
 
@@ -360,7 +362,7 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
     }
 
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
-    if (alcf->enable != 1) {
+    if (alcf->enable != 1 || alcf->status) {
         return NGX_OK;
     }
 
@@ -397,7 +399,7 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
     }
 
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
-    if (alcf->enable != 1 || alcf->enforce != 1) {
+    if (alcf->enable != 1 || alcf->enforce != 1 || alcf->status) {
         return NGX_DECLINED;
     }
 
@@ -1345,10 +1347,14 @@ ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 static char *
 ngx_http_robots_audit_status(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
+    ngx_http_robots_audit_loc_conf_t  *alcf = conf;
+
     ngx_http_core_loc_conf_t  *clcf;
 
     clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
     clcf->handler = ngx_http_robots_audit_status_handler;
+
+    alcf->status = 1;
 
     return NGX_CONF_OK;
 }
@@ -1674,6 +1680,7 @@ ngx_http_robots_audit_create_loc_conf(ngx_conf_t *cf)
     alcf->enable = NGX_CONF_UNSET;
     alcf->enforce = NGX_CONF_UNSET;
     alcf->alert_log = NGX_CONF_UNSET_PTR;
+    alcf->status = 0;
 
     return alcf;
 }
@@ -1686,7 +1693,6 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
     ngx_http_robots_audit_loc_conf_t  *prev = parent;
     ngx_http_robots_audit_loc_conf_t  *conf = child;
 
-    ngx_http_core_loc_conf_t           *clcf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     ngx_conf_merge_value(conf->enable, prev->enable, 0);
@@ -1695,11 +1701,8 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
 
     amcf = ngx_http_conf_get_module_main_conf(cf,
                                               ngx_http_robots_audit_module);
-    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
 
-    if (amcf->shm_zone == NULL
-        && (conf->enable == 1
-            || clcf->handler == ngx_http_robots_audit_status_handler))
+    if (amcf->shm_zone == NULL && (conf->enable == 1 || conf->status))
     {
         ngx_log_error(NGX_LOG_EMERG, cf->log, 0,
                       "\"robots_audit on\" and \"robots_audit_status\" "

@@ -151,6 +151,7 @@ sub start {
         }
         sleep 0.05;
     }
+    $self->stop($h);                # whatever did start
     die "nginx wrote no pid file or started no workers:\n$out\n"
         . $h->error_log;
 }
