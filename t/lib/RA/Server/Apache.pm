@@ -169,9 +169,17 @@ sub stop {
     delete $self->{pid};
 }
 
+# apache2ctl -t, as an operator runs it: APACHE_CONFDIR points it at the
+# temporary ServerRoot (no envvars there) and -f at our file.
 sub config_test {
     my ($self, $h) = @_;
-    return $self->run($h, '-t');
+    my $ctl = $ENV{RA_APACHECTL} // '/usr/sbin/apache2ctl';
+    return $self->run($h, '-t') unless -x $ctl;
+    local $ENV{APACHE_CONFDIR} = $h->dir;
+    local $ENV{APACHE_ARGUMENTS} = '-f ' . $self->conf_path($h);
+    local $ENV{APACHE_HTTPD} = $HTTPD;
+    my $out = `$ctl -t 2>&1`;
+    return ($? >> 8, $out);
 }
 
 1;
