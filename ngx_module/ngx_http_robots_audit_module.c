@@ -85,6 +85,13 @@ typedef struct {
     ngx_str_t                    robots_file;
     ngx_str_t                    robots_body;   /* the first RA_ROBOTS_MAX */
     size_t                       robots_size;
+
+    /*
+     * the block's exact server names, copied at configuration time: a
+     * Host equal to one of them names the site (the core's server_names
+     * array is not kept intact for run time)
+     */
+    ngx_array_t                  names;         /* of ngx_str_t */
 } ngx_http_robots_audit_srv_conf_t;
 
 
@@ -176,6 +183,8 @@ static char *ngx_http_robots_audit_alert_log(ngx_conf_t *cf,
 static void *ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf);
 static char *ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf);
 static void *ngx_http_robots_audit_create_srv_conf(ngx_conf_t *cf);
+static char *ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf,
+    void *parent, void *child);
 static void *ngx_http_robots_audit_create_loc_conf(ngx_conf_t *cf);
 static char *ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf,
     void *parent, void *child);
@@ -262,7 +271,7 @@ static ngx_http_module_t  ngx_http_robots_audit_module_ctx = {
     ngx_http_robots_audit_init_main_conf,  /* init main configuration */
 
     ngx_http_robots_audit_create_srv_conf, /* create server configuration */
-    NULL,                                  /* merge server configuration */
+    ngx_http_robots_audit_merge_srv_conf,  /* merge server configuration */
 
     ngx_http_robots_audit_create_loc_conf, /* create location configuration */
     ngx_http_robots_audit_merge_loc_conf   /* merge location configuration */
@@ -561,31 +570,27 @@ ngx_http_robots_audit_evictions(ngx_log_t *log,
 static ngx_str_t
 ngx_http_robots_audit_site(ngx_http_request_t *r)
 {
-    ngx_str_t                 *host;
-    ngx_uint_t                 i;
-    ngx_http_server_name_t    *sn;
-    ngx_http_core_srv_conf_t  *cscf;
+    ngx_str_t                         *host, *name;
+    ngx_uint_t                         i;
+    ngx_http_core_srv_conf_t          *cscf;
+    ngx_http_robots_audit_srv_conf_t  *ascf;
 
-    cscf = ngx_http_get_module_srv_conf(r, ngx_http_core_module);
     host = &r->headers_in.server;
 
     if (host->len) {
-        sn = cscf->server_names.elts;
+        ascf = ngx_http_get_module_srv_conf(r, ngx_http_robots_audit_module);
+        name = ascf->names.elts;
 
-        for (i = 0; i < cscf->server_names.nelts; i++) {
-#if (NGX_PCRE)
-            if (sn[i].regex) {
-                continue;
-            }
-#endif
-            if (sn[i].name.len == host->len
-                && ngx_strncasecmp(sn[i].name.data, host->data, host->len)
-                   == 0)
+        for (i = 0; i < ascf->names.nelts; i++) {
+            if (name[i].len == host->len
+                && ngx_strncasecmp(name[i].data, host->data, host->len) == 0)
             {
-                return sn[i].name;
+                return name[i];
             }
         }
     }
+
+    cscf = ngx_http_get_module_srv_conf(r, ngx_http_core_module);
 
     return ngx_http_robots_audit_server_site(cscf);
 }
@@ -1664,6 +1669,66 @@ ngx_http_robots_audit_create_srv_conf(ngx_conf_t *cf)
      */
 
     return ascf;
+}
+
+
+static char *
+ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
+    void *child)
+{
+    ngx_http_robots_audit_srv_conf_t  *conf = child;
+
+    u_char                    *c;
+    ngx_str_t                 *name;
+    ngx_uint_t                 i, n;
+    ngx_http_server_name_t    *sn;
+    ngx_http_core_srv_conf_t  *cscf;
+
+    cscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_core_module);
+
+    n = cscf->server_names.nelts;
+
+    if (ngx_array_init(&conf->names, cf->pool, n ? n : 1, sizeof(ngx_str_t))
+        != NGX_OK)
+    {
+        return NGX_CONF_ERROR;
+    }
+
+    sn = cscf->server_names.elts;
+
+    for (i = 0; i < n; i++) {
+
+#if (NGX_PCRE)
+        if (sn[i].regex) {
+            continue;
+        }
+#endif
+
+        /* wildcards name no single host: such hosts count on the first */
+        if (sn[i].name.len == 0
+            || sn[i].name.data[0] == '*' || sn[i].name.data[0] == '.'
+            || sn[i].name.data[sn[i].name.len - 1] == '*')
+        {
+            continue;
+        }
+
+        c = ngx_pnalloc(cf->pool, sn[i].name.len);
+        if (c == NULL) {
+            return NGX_CONF_ERROR;
+        }
+
+        name = ngx_array_push(&conf->names);
+        if (name == NULL) {
+            return NGX_CONF_ERROR;
+        }
+
+        ngx_strlow(c, sn[i].name.data, sn[i].name.len);
+
+        name->len = sn[i].name.len;
+        name->data = c;
+    }
+
+    return NGX_CONF_OK;
 }
 
 
