@@ -74,6 +74,9 @@ $(B)/mod_robots_audit.so: apache_module/mod_robots_audit.c \
 	    > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
 	cp $(B)/apache/.libs/mod_robots_audit.so $@
 
+# the t/ tests drive the stock Apache with this module
+prove-test: $(B)/mod_robots_audit.so
+
 # The nginx module: nginx's own build over the `config` script (the glue,
 # the core and the embedded crawler table), configured as Debian's stock
 # nginx was (nginx-dev's sources and flags, --with-compat) so that
