@@ -4,20 +4,28 @@
  * The loader reads the text format of data/crawlers.txt in two passes over
  * each entry (validate and count, then fill), so every array is allocated
  * once at its final size: the caller's allocator may be a pool that never
- * frees.  ra_crawlers_compile() then builds one Aho-Corasick automaton of
- * every User-Agent piece of the table plus three fixed vocabularies:
+ * frees.  ra_crawlers_compile() then builds an Aho-Corasick automaton of
+ * every User-Agent piece of the table plus two fixed vocabularies, and a
+ * second, small one of a third vocabulary:
  *
  *   generic   words automated clients put in their User-Agent ("bot",
  *             "crawl", "curl/", "://", an e-mail address, ...);
- *   platform  words every browser User-Agent carries ("windows", "linux",
- *             "gecko", ...); their absence makes a client suspect;
  *   neutral   words that contain a generic word but are not one ("cubot"
- *             is a phone maker, ".net clr" a Windows component).
+ *             is a phone maker, ".net clr" a Windows component);
+ *   platform  words every browser User-Agent carries ("windows", "linux",
+ *             "gecko", ...); their absence makes a client suspect.  Only
+ *             "is there one" matters, and only when nothing else was
+ *             found, so they have their own automaton, read lazily up to
+ *             the first one: in the main one every browser would hit
+ *             several of them.
  *
- * The automaton is a full DFA over byte classes (letters folded to lower
- * case; bytes no pattern uses share class 0), 16-bit states whose top bit
- * says "some pattern ends here", so the loop for a browser is one table
- * load and one test per byte.
+ * Each automaton is a full DFA over byte classes (letters folded to lower
+ * case; bytes no pattern uses share class 0) whose entries are the offsets
+ * of the next row, so that a byte costs one load (see ra_ac_t).  The time
+ * goes to waiting for that load, byte after byte, so ra_crawlers_identify()
+ * reads the two halves of a User-Agent as two independent chains of loads
+ * (ra_scan_lanes()) and starts after the common "Mozilla/5.0 (" in the
+ * state it leads to.
  */
 #include <string.h>
 
@@ -38,10 +46,12 @@ extern const size_t         ra_crawlers_builtin_len;
 #define RA_KW_EMAIL       0x10   /* "@": needs a whole address */
 #define RA_KW_DOMAIN      0x20   /* ".com": needs a host name before it */
 
-#define RA_HIT_BIT        0x8000u
 #define RA_MAX_HITS       16
 #define RA_MAX_NEUTRAL    8
 #define RA_TOKEN_MAX      64
+#define RA_LANES_MIN      32     /* shorter User-Agents: one chain */
+#define RA_SYNC           32     /* how far lane 0 reads on to meet lane 1 */
+#define RA_LANE_HITS      16     /* hits a lane keeps */
 
 typedef struct {
     const char  *text;
@@ -118,6 +128,56 @@ typedef struct {
     uint16_t  next;              /* next pattern ending at the state, +1 */
 } ra_pat_t;
 
+/*
+ * Most User-Agents, browsers' and crawlers' alike, start with one of these
+ * (a third of crawler-user-agents' with the first): the automata start
+ * after it in the state computed once at compile time.  Longest first.
+ */
+static const struct {
+    const char  *text;
+    size_t       len;
+} ra_ua_prefix[] = {
+    { "Mozilla/5.0 (compatible; ", 25 },
+    { "Mozilla/5.0 (", 13 },
+};
+
+#define RA_NPREFIX  RA_NELTS(ra_ua_prefix)
+#define RA_PRE_HIT  ((size_t) -1)
+
+/*
+ * A full DFA over byte classes, one row per state: ncls transitions, then
+ * the first pattern ending at the state (+1) and the nearest suffix state
+ * where a pattern ends (0: none).  A state is named by its row's offset,
+ * so that a byte costs one load and no arithmetic on the chain of loads:
+ *
+ *   t16  (up to RA_AC_T16_MAX bytes: the built-in table takes 400 KB)
+ *        16-bit entries, rows a multiple of 8 bytes, a state is its row's
+ *        offset in 8-byte units, which an x86-64 load scales by itself;
+ *   t32  (larger tables, from big operators' files) 32-bit entries, a
+ *        state is its row's offset in entries; one chain, no lanes.
+ *
+ * The states where some pattern ends are numbered last: "s >= hit" tells
+ * them without a table load.
+ */
+typedef struct {
+    uint8_t             cls[256];
+    size_t              ncls;
+    size_t              width;      /* entries per row */
+    size_t              nstates;
+    size_t              hit;
+    uint16_t           *t16;
+    uint32_t           *t32;
+    /* t16 + cls[byte]: loaded, not computed, it keeps the compiler from
+     * adding the class to the state on the chain of loads */
+    const uint16_t     *col[256];
+    /* the state after each of ra_ua_prefix[]; RA_PRE_HIT when a pattern
+     * ends within it: the scan cannot skip it */
+    size_t              pre[RA_NPREFIX];
+} ra_ac_t;
+
+/* 16-bit entries name 8-byte units: 64 Ki of them */
+#define RA_AC_T16_MAX     (65536u * 8)
+
 typedef struct ra_crawlers_src_s  ra_crawlers_src_t;
 
 struct ra_crawlers_src_s {
@@ -136,14 +196,8 @@ struct ra_crawlers_s {
     ra_crawler_t       *crawlers;
     size_t              n;
 
-    /* the automaton */
-    uint8_t             cls[256];
-    size_t              ncls;       /* a power of two: rows by shift */
-    unsigned            shift;
-    size_t              nstates;
-    uint16_t           *trans;      /* nstates * ncls; RA_HIT_BIT = output */
-    uint16_t           *out;        /* first pattern ending here, +1 */
-    uint16_t           *dict;       /* nearest suffix state with output */
+    ra_ac_t             ac;         /* pieces, generic, neutral words */
+    ra_ac_t             plat;       /* platform words */
     ra_pat_t           *pats;
     size_t              npats;
 };
@@ -649,119 +703,164 @@ ra_each_pattern(ra_crawlers_t *t,
     return RA_OK;
 }
 
+/*
+ * The automata are built in a scratch trie of 16-bit states (the limit is
+ * RA_CRAWLERS_MAX_STATES) and then written out as ra_ac_t rows.  A pass of
+ * ra_each_pattern() takes the patterns whose kind is in mask.
+ */
 typedef struct {
-    size_t    bytes;
-    size_t    npats;
-    uint8_t   used[256];
-} ra_count_ctx_t;
+    unsigned        mask;            /* 1 << RA_PAT_* */
+    size_t          bytes;
+    size_t          npats;
+    uint8_t         used[256];
+
+    const uint8_t  *cls;
+    size_t          ncls;
+    size_t          nstates;
+    uint16_t       *trie;            /* nstates * ncls */
+    uint16_t       *out;             /* first pattern ending here, +1 */
+    ra_pat_t       *pats;            /* NULL: the words' identity is moot */
+} ra_build_t;
 
 static int
 ra_count_pattern(ra_crawlers_t *t, const ra_pat_src_t *p, void *ctx)
 {
-    ra_count_ctx_t  *cc = ctx;
-    size_t           i;
+    ra_build_t  *b = ctx;
+    size_t       i;
 
     (void) t;
-    for (i = 0; i < p->s.len; i++) {
-        cc->used[ra_lower(p->s.data[i])] = 1;
+    if (!(b->mask & (1u << p->kind))) {
+        return RA_OK;
     }
-    cc->bytes += p->s.len;
-    cc->npats++;
+    for (i = 0; i < p->s.len; i++) {
+        b->used[ra_lower(p->s.data[i])] = 1;
+    }
+    b->bytes += p->s.len;
+    b->npats++;
     return RA_OK;
 }
 
 static int
 ra_insert_pattern(ra_crawlers_t *t, const ra_pat_src_t *p, void *ctx)
 {
-    size_t     i, s = 0, c;
-    uint16_t   next;
-    ra_pat_t  *pat;
+    ra_build_t  *b = ctx;
+    size_t       i, s = 0, c;
+    uint16_t     next;
+    ra_pat_t    *pat;
 
-    (void) ctx;
+    (void) t;
+    if (!(b->mask & (1u << p->kind))) {
+        return RA_OK;
+    }
     for (i = 0; i < p->s.len; i++) {
-        c = t->cls[ra_lower(p->s.data[i])];
-        next = t->trans[s * t->ncls + c];
+        c = b->cls[ra_lower(p->s.data[i])];
+        next = b->trie[s * b->ncls + c];
         if (next == 0) {
-            if (t->nstates >= RA_CRAWLERS_MAX_STATES) {
+            if (b->nstates >= RA_CRAWLERS_MAX_STATES) {
                 return RA_ELIMIT;
             }
-            next = (uint16_t) t->nstates++;
-            t->trans[s * t->ncls + c] = next;
+            next = (uint16_t) b->nstates++;
+            b->trie[s * b->ncls + c] = next;
         }
         s = next;
     }
-    pat = &t->pats[t->npats];
+    if (b->pats == NULL) {
+        b->out[s] = 1;
+        return RA_OK;
+    }
+    pat = &b->pats[b->npats];
     pat->len = (uint16_t) p->s.len;
     pat->kind = p->kind;
     pat->flags = p->flags;
     pat->value = p->value;
-    pat->next = t->out[s];
-    t->out[s] = (uint16_t) ++t->npats;
+    pat->next = b->out[s];
+    b->out[s] = (uint16_t) ++b->npats;
     return RA_OK;
 }
 
-static int
-ra_crawlers_build(ra_crawlers_t *t)
+/* One step of the automaton, off the hot loops. */
+static size_t
+ra_ac_next(const ra_ac_t *ac, size_t s, unsigned char ch)
 {
-    ra_count_ctx_t   cc;
-    size_t           i, c, maxstates, head, tail;
-    uint16_t        *fail, *queue, s, u, v;
-    int              rc;
+    size_t  c = ac->cls[ch];
 
-    memset(&cc, 0, sizeof(cc));
-    (void) ra_each_pattern(t, ra_count_pattern, &cc);
+    return ac->t16 != NULL ? ac->t16[s * 4 + c] : ac->t32[s + c];
+}
+
+/* Entry k (past the transitions) of the row of state s. */
+static size_t
+ra_ac_slot(const ra_ac_t *ac, size_t s, size_t k)
+{
+    k += ac->ncls;
+    return ac->t16 != NULL ? ac->t16[s * 4 + k] : ac->t32[s + k];
+}
+
+/*
+ * Builds the Aho-Corasick automaton of the patterns of the kinds in mask
+ * into ac; with pats != NULL the patterns are stored there (t->npats).
+ */
+static int
+ra_ac_build(ra_crawlers_t *t, ra_ac_t *ac, unsigned mask, ra_pat_t *pats)
+{
+    ra_build_t   b;
+    size_t       i, k, c, n, w, e, unit, maxstates, head, tail;
+    size_t       nhit, nout, nfree;
+    uint16_t    *fail, *dict, *queue, *num, s, u, v;
+    int          rc;
+
+    memset(&b, 0, sizeof(ra_build_t));
+    b.mask = mask;
+    (void) ra_each_pattern(t, ra_count_pattern, &b);
 
     /* class 0: bytes no pattern uses; letters share their lower case */
-    t->ncls = 1;
+    memset(ac->cls, 0, sizeof(ac->cls));
+    n = 1;
     for (i = 0; i < 256; i++) {
-        if (cc.used[i]) {
-            t->cls[i] = (uint8_t) t->ncls++;
+        if (b.used[i]) {
+            ac->cls[i] = (uint8_t) n++;
         }
     }
     for (i = 'A'; i <= 'Z'; i++) {
-        t->cls[i] = t->cls[i | 0x20];
+        ac->cls[i] = ac->cls[i | 0x20];
     }
-    /* rows of a power-of-two width: the hot loop shifts instead of
-     * multiplying, which is on the critical path of every byte */
-    for (t->shift = 0; ((size_t) 1 << t->shift) < t->ncls; t->shift++) {
-        /* void */
-    }
-    t->ncls = (size_t) 1 << t->shift;
 
     /* a trie has at most one state per pattern byte, plus the root */
-    maxstates = cc.bytes + 1;
+    maxstates = b.bytes + 1;
     if (maxstates > RA_CRAWLERS_MAX_STATES) {
         maxstates = RA_CRAWLERS_MAX_STATES;
     }
-    if (cc.npats > 65535) {
+    if (b.npats > 65535) {
         return RA_ELIMIT;
     }
 
-    t->trans = ra_alloc(t->alloc, maxstates * t->ncls * sizeof(uint16_t));
-    t->out = ra_alloc(t->alloc, maxstates * sizeof(uint16_t));
-    t->dict = ra_alloc(t->alloc, maxstates * sizeof(uint16_t));
-    t->pats = ra_alloc(t->alloc, cc.npats * sizeof(ra_pat_t));
+    b.cls = ac->cls;
+    b.ncls = n;
+    b.nstates = 1;
+    b.pats = pats;
+    b.npats = 0;
+    b.trie = ra_alloc(t->alloc, maxstates * n * sizeof(uint16_t));
+    b.out = ra_alloc(t->alloc, maxstates * sizeof(uint16_t));
     fail = ra_alloc(t->alloc, maxstates * sizeof(uint16_t));
+    dict = ra_alloc(t->alloc, maxstates * sizeof(uint16_t));
     queue = ra_alloc(t->alloc, maxstates * sizeof(uint16_t));
-    if (t->trans == NULL || t->out == NULL || t->dict == NULL
-        || t->pats == NULL || fail == NULL || queue == NULL)
+    num = ra_alloc(t->alloc, maxstates * sizeof(uint16_t));
+    if (b.trie == NULL || b.out == NULL || fail == NULL || dict == NULL
+        || queue == NULL || num == NULL)
     {
-        ra_free(t->alloc, fail);
-        ra_free(t->alloc, queue);
-        return RA_ENOMEM;
+        rc = RA_ENOMEM;
+        goto done;
     }
-    memset(t->trans, 0, maxstates * t->ncls * sizeof(uint16_t));
-    memset(t->out, 0, maxstates * sizeof(uint16_t));
-    memset(t->dict, 0, maxstates * sizeof(uint16_t));
+    memset(b.trie, 0, maxstates * n * sizeof(uint16_t));
+    memset(b.out, 0, maxstates * sizeof(uint16_t));
     memset(fail, 0, maxstates * sizeof(uint16_t));
+    memset(dict, 0, maxstates * sizeof(uint16_t));
 
-    t->nstates = 1;
-    t->npats = 0;
-    rc = ra_each_pattern(t, ra_insert_pattern, NULL);
+    rc = ra_each_pattern(t, ra_insert_pattern, &b);
     if (rc != RA_OK) {
-        ra_free(t->alloc, fail);
-        ra_free(t->alloc, queue);
-        return rc;
+        goto done;
+    }
+    if (pats != NULL) {
+        t->npats = b.npats;
     }
 
     /*
@@ -771,8 +870,8 @@ ra_crawlers_build(ra_crawlers_t *t)
      * to the root).
      */
     head = tail = 0;
-    for (c = 0; c < t->ncls; c++) {
-        u = t->trans[c];
+    for (c = 0; c < n; c++) {
+        u = b.trie[c];
         if (u != 0) {
             fail[u] = 0;
             queue[tail++] = u;
@@ -780,66 +879,121 @@ ra_crawlers_build(ra_crawlers_t *t)
     }
     while (head < tail) {
         s = queue[head++];
-        t->dict[s] = t->out[fail[s]] ? fail[s] : t->dict[fail[s]];
-        for (c = 0; c < t->ncls; c++) {
-            u = t->trans[s * t->ncls + c];
-            v = t->trans[fail[s] * t->ncls + c];
+        dict[s] = b.out[fail[s]] ? fail[s] : dict[fail[s]];
+        for (c = 0; c < n; c++) {
+            u = b.trie[s * n + c];
+            v = b.trie[fail[s] * n + c];
             if (u != 0) {
                 fail[u] = v;
                 queue[tail++] = u;
             } else {
-                t->trans[s * t->ncls + c] = v;
+                b.trie[s * n + c] = v;
             }
         }
     }
 
     /*
-     * Renumber the states breadth first, so the shallow states where a
+     * Number the states breadth first, so the shallow states where a
      * browser's bytes spend nearly all their time share a few cache lines
-     * of rows at the start of the table.  "fail" becomes old -> new.
+     * of rows at the start of the table; but the states where a pattern
+     * ends go last, so that "a pattern ends here" is "row >= ac->hit", a
+     * test off the chain of dependent loads.
      */
-    fail[0] = 0;
+    nhit = b.nstates;
     for (i = 0; i < tail; i++) {
-        fail[queue[i]] = (uint16_t) (i + 1);
+        nhit -= b.out[queue[i]] || dict[queue[i]];
     }
-    {
-        uint16_t  *nt, *no, *nd;
+    num[0] = 0;
+    nfree = 1;
+    nout = nhit;
+    for (i = 0; i < tail; i++) {
+        s = queue[i];
+        num[s] = (uint16_t) (b.out[s] || dict[s] ? nout++ : nfree++);
+    }
 
-        nt = ra_alloc(t->alloc, t->nstates * t->ncls * sizeof(uint16_t));
-        no = ra_alloc(t->alloc, t->nstates * sizeof(uint16_t));
-        nd = ra_alloc(t->alloc, t->nstates * sizeof(uint16_t));
-        if (nt == NULL || no == NULL || nd == NULL) {
-            ra_free(t->alloc, fail);
-            ra_free(t->alloc, queue);
-            return RA_ENOMEM;
-        }
-        for (i = 0; i < t->nstates; i++) {
-            v = fail[i];
-            no[v] = t->out[i];
-            nd[v] = fail[t->dict[i]];
-            for (c = 0; c < t->ncls; c++) {
-                nt[v * t->ncls + c] = fail[t->trans[i * t->ncls + c]];
+    ac->ncls = n;
+    ac->nstates = b.nstates;
+    ac->t16 = NULL;
+    ac->t32 = NULL;
+    w = (n + 2 + 3) & ~(size_t) 3;
+    if (b.nstates * w * sizeof(uint16_t) <= RA_AC_T16_MAX) {
+        ac->width = w;
+        unit = w / 4;
+        ac->t16 = ra_alloc(t->alloc, b.nstates * w * sizeof(uint16_t));
+    } else {
+        ac->width = w = n + 2;
+        unit = w;
+        ac->t32 = ra_alloc(t->alloc, b.nstates * w * sizeof(uint32_t));
+    }
+    if (ac->t16 == NULL && ac->t32 == NULL) {
+        rc = RA_ENOMEM;
+        goto done;
+    }
+    ac->hit = nhit * unit;
+    for (i = 0; i < 256; i++) {
+        ac->col[i] = ac->t16 != NULL ? ac->t16 + ac->cls[i] : NULL;
+    }
+
+    for (i = 0; i < b.nstates; i++) {
+        for (c = 0; c < w; c++) {
+            if (c < n) {
+                e = num[b.trie[i * n + c]] * unit;
+            } else if (c == n) {
+                e = b.out[i];
+            } else if (c == n + 1 && dict[i] != 0) {
+                e = num[dict[i]] * unit;
+            } else {
+                e = 0;                      /* padding */
+            }
+            if (ac->t16 != NULL) {
+                ac->t16[num[i] * w + c] = (uint16_t) e;
+            } else {
+                ac->t32[num[i] * w + c] = (uint32_t) e;
             }
         }
-        ra_free(t->alloc, t->trans);
-        ra_free(t->alloc, t->out);
-        ra_free(t->alloc, t->dict);
-        t->trans = nt;
-        t->out = no;
-        t->dict = nd;
     }
 
-    /* mark edges into states where some pattern ends */
-    for (i = 0; i < t->nstates * t->ncls; i++) {
-        u = t->trans[i];
-        if (t->out[u] || t->dict[u]) {
-            t->trans[i] = (uint16_t) (u | RA_HIT_BIT);
+    /* where the common prefixes lead (see ra_ua_prefix[]) */
+    for (k = 0; k < RA_NPREFIX; k++) {
+        e = 0;
+        for (i = 0; i < ra_ua_prefix[k].len && e < ac->hit; i++) {
+            e = ra_ac_next(ac, e, (unsigned char) ra_ua_prefix[k].text[i]);
         }
+        ac->pre[k] = e < ac->hit ? e : RA_PRE_HIT;
     }
+    rc = RA_OK;
 
+done:
+    ra_free(t->alloc, b.trie);
+    ra_free(t->alloc, b.out);
     ra_free(t->alloc, fail);
+    ra_free(t->alloc, dict);
     ra_free(t->alloc, queue);
-    return RA_OK;
+    ra_free(t->alloc, num);
+    return rc;
+}
+
+static int
+ra_crawlers_build(ra_crawlers_t *t)
+{
+    ra_build_t  b;
+    int         rc;
+
+    memset(&b, 0, sizeof(ra_build_t));
+    b.mask = 1u << RA_PAT_KNOWN | 1u << RA_PAT_GENERIC | 1u << RA_PAT_NEUTRAL;
+    (void) ra_each_pattern(t, ra_count_pattern, &b);
+    if (b.npats > 65535) {
+        return RA_ELIMIT;
+    }
+    t->pats = ra_alloc(t->alloc, (b.npats ? b.npats : 1) * sizeof(ra_pat_t));
+    if (t->pats == NULL) {
+        return RA_ENOMEM;
+    }
+    rc = ra_ac_build(t, &t->ac, b.mask, t->pats);
+    if (rc != RA_OK) {
+        return rc;
+    }
+    return ra_ac_build(t, &t->plat, 1u << RA_PAT_PLATFORM, NULL);
 }
 
 int
@@ -907,7 +1061,6 @@ ra_crawlers_compile(ra_crawlers_t *t, ra_crawlers_err_t *err)
 typedef struct {
     int        best;             /* crawler id, -1 none */
     size_t     best_len;
-    unsigned   platform;
     unsigned   nhits;
     unsigned   nneutral;
     uint32_t   hit_start[RA_MAX_HITS];
@@ -986,11 +1139,8 @@ ra_scan_match(const ra_pat_t *pat, const unsigned char *p, size_t len,
         }
         return;
 
-    case RA_PAT_PLATFORM:
-        st->platform = 1;
-        return;
-
     default:
+        /* RA_PAT_NEUTRAL: platform words have their own automaton */
         if (st->nneutral < RA_MAX_NEUTRAL) {
             st->n_start[st->nneutral] = (uint32_t) start;
             st->n_end[st->nneutral] = (uint32_t) end;
@@ -1025,25 +1175,29 @@ ra_token_at(const unsigned char *p, size_t len, size_t at)
     return ra_str(p + s, e - s);
 }
 
-/* Where "(compatible; NAME" starts NAME, or len when absent. */
+/* Where "(compatible; NAME" starts NAME, or len when absent.  It looks
+ * for the ';' (rare) and then behind it for "compatible" (any case). */
 static size_t
 ra_compatible_at(const unsigned char *p, size_t len)
 {
-    static const char  k[] = "compatible;";
-    size_t             i, j;
+    static const char     k[] = "compatible";
+    const unsigned char  *q;
+    size_t                i, j, c, n = sizeof(k) - 1;
 
-    for (i = 0; i + sizeof(k) - 1 <= len; i++) {
-        for (j = 0; j < sizeof(k) - 1; j++) {
-            if (ra_lower(p[i + j]) != (unsigned char) k[j]) {
+    for (i = n; i < len; i = j + 1) {
+        q = memchr(p + i, ';', len - i);
+        if (q == NULL) {
+            break;
+        }
+        j = (size_t) (q - p);
+        for (c = 0; c < n; c++) {
+            if (ra_lower(p[j - n + c]) != (unsigned char) k[c]) {
                 break;
             }
         }
-        if (j == sizeof(k) - 1) {
-            i += j;
-            while (i < len && p[i] == ' ') {
-                i++;
-            }
-            return i;
+        if (c == n) {
+            for (j++; j < len && p[j] == ' '; j++) { /* void */ }
+            return j;
         }
     }
     return len;
@@ -1136,38 +1290,228 @@ ra_program_shape(const unsigned char *p, size_t len)
     return 1;
 }
 
+/* Every pattern ending at position end, where the automaton is in s. */
+static void
+ra_scan_hit(const ra_crawlers_t *t, const unsigned char *p, size_t len,
+    size_t end, size_t s, ra_scan_t *st)
+{
+    const ra_pat_t  *pat;
+    size_t           q, pi;
+
+    for (q = s; q != 0; q = ra_ac_slot(&t->ac, q, 1)) {
+        for (pi = ra_ac_slot(&t->ac, q, 0); pi != 0; pi = pat->next) {
+            pat = &t->pats[pi - 1];
+            ra_scan_match(pat, p, len, end, st);
+        }
+    }
+}
+
+/* One step of a 16-bit table: the load scales the state by 8 itself. */
+#define ra_step16(col, ch, s)  (col)[ch][(s) * 4]
+
+/* One chain of dependent loads over the User-Agent from byte i, where
+ * the automaton is in state s. */
+static void
+ra_scan_serial(const ra_crawlers_t *t, const unsigned char *p, size_t len,
+    size_t i, size_t s, ra_scan_t *st)
+{
+    const uint16_t *const  *col = t->ac.col;
+    const uint32_t         *t32 = t->ac.t32;
+    const uint8_t          *cls = t->ac.cls;
+    size_t                  hit = t->ac.hit;
+
+    if (t->ac.t16 != NULL) {
+        for ( ; i < len; i++) {
+            s = ra_step16(col, p[i], s);
+            if (s >= hit) {
+                ra_scan_hit(t, p, len, i, s, st);
+            }
+        }
+        return;
+    }
+
+    for ( ; i < len; i++) {
+        s = t32[s + cls[p[i]]];
+        if (s >= hit) {
+            ra_scan_hit(t, p, len, i, s, st);
+        }
+    }
+}
+
+/*
+ * A lane's hits, kept without a branch (a mispredicted one, at every hit,
+ * would drain both lanes): every byte writes its end and state to the
+ * next slot, and "n" counts the slot in only when the state is a hit.  n
+ * may pass RA_LANE_HITS: the lanes' result is then moot, the extra slot is
+ * scratch.
+ */
+typedef struct {
+    size_t     n;
+    uint32_t   hit[RA_LANE_HITS + 1];   /* end << 16 | state */
+} ra_lane_t;
+
+#define ra_lane_keep(l, end, s)                                              \
+    do {                                                                      \
+        (l).hit[(l).n < RA_LANE_HITS ? (l).n : RA_LANE_HITS]                  \
+            = (uint32_t) ((end) << 16 | (s));                                 \
+        (l).n += (s) >= hit;                                                  \
+    } while (0)
+
+/*
+ * Two chains of dependent loads, one per half of the User-Agent, so that
+ * each load's latency hides the other's (one chain waits on memory for
+ * nearly all of its time).  Lane 1 starts at the root at the half and
+ * keeps its first states.  Then lane 0 reads on into the second half
+ * until its state is lane 1's at the same byte: from there on both are the
+ * same automaton on the same bytes, so lane 1's hits stand from that byte
+ * on, and the hits come out in the order of one chain.  0 when lane 0 did
+ * not meet lane 1 within RA_SYNC bytes or a lane kept too many hits:
+ * nothing was reported, the caller reads the User-Agent again with one
+ * chain.  The scan starts at byte a in state s; a hit's end (16 bits) is
+ * counted from a until it is reported.
+ */
+static int
+ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
+    size_t a, size_t s, ra_scan_t *st)
+{
+    const uint16_t *const  *col = t->ac.col;
+    const unsigned char    *p1;
+    ra_lane_t               lane[2];
+    uint16_t                seen[RA_SYNC];
+    size_t                  s0, s1, i, j, k, m, w, meet[2];
+    size_t                  hit = t->ac.hit;
+
+    m = (len - a) / 2;
+    w = m < RA_SYNC ? m : RA_SYNC;
+    p += a;
+    p1 = p + m;
+    s0 = s;
+    s1 = 0;
+    lane[0].n = 0;
+    lane[1].n = 0;
+
+    for (i = 0; i < w; i++) {
+        s0 = ra_step16(col, p[i], s0);
+        s1 = ra_step16(col, p1[i], s1);
+        seen[i] = (uint16_t) s1;
+        ra_lane_keep(lane[0], i, s0);
+        ra_lane_keep(lane[1], m + i, s1);
+    }
+    for ( ; i < m; i++) {
+        s0 = ra_step16(col, p[i], s0);
+        s1 = ra_step16(col, p1[i], s1);
+        ra_lane_keep(lane[0], i, s0);
+        ra_lane_keep(lane[1], m + i, s1);
+    }
+    for (i = 2 * m; i < len - a; i++) {
+        s1 = ra_step16(col, p[i], s1);
+        ra_lane_keep(lane[1], i, s1);
+    }
+
+    for (i = 0; i < w; i++) {
+        s0 = ra_step16(col, p1[i], s0);
+        if (s0 == seen[i]) {
+            break;
+        }
+        ra_lane_keep(lane[0], m + i, s0);
+    }
+    p -= a;
+
+    if (i == w || lane[0].n > RA_LANE_HITS || lane[1].n > RA_LANE_HITS) {
+        return 0;
+    }
+
+    /* lane 0 stands before the meeting byte, lane 1 from it on */
+    meet[0] = 0;
+    meet[1] = m + i;
+    for (k = 0; k < 2; k++) {
+        for (j = 0; j < lane[k].n; j++) {
+            if (lane[k].hit[j] >> 16 >= meet[k]) {
+                ra_scan_hit(t, p, len, a + (lane[k].hit[j] >> 16),
+                            lane[k].hit[j] & 0xffff, st);
+            }
+        }
+    }
+    return 1;
+}
+
+/* Whether some platform word occurs; it stops at the first.  The
+ * User-Agent starts with ra_ua_prefix[k] (none: k == RA_NPREFIX). */
+static int
+ra_has_platform(const ra_ac_t *ac, const unsigned char *p, size_t len,
+    size_t k)
+{
+    size_t  i = 0, s = 0;
+
+    if (k < RA_NPREFIX) {
+        if (ac->pre[k] == RA_PRE_HIT) {
+            return 1;
+        }
+        s = ac->pre[k];
+        i = ra_ua_prefix[k].len;
+    }
+
+    if (ac->t16 != NULL) {
+        for ( ; i < len; i++) {
+            s = ra_step16(ac->col, p[i], s);
+            if (s >= ac->hit) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    for ( ; i < len; i++) {
+        s = ac->t32[s + ac->cls[p[i]]];
+        if (s >= ac->hit) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Which of ra_ua_prefix[] the User-Agent starts with; RA_NPREFIX: none. */
+static size_t
+ra_which_prefix(const unsigned char *p, size_t len)
+{
+    size_t  k;
+
+    for (k = 0; k < RA_NPREFIX; k++) {
+        if (len >= ra_ua_prefix[k].len
+            && memcmp(p, ra_ua_prefix[k].text, ra_ua_prefix[k].len) == 0)
+        {
+            return k;
+        }
+    }
+    return RA_NPREFIX;
+}
+
 int
 ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
 {
     const unsigned char  *p = ua.data;
-    const uint16_t       *trans = t->trans;
-    const uint8_t        *cls = t->cls;
-    const ra_pat_t       *pat;
     ra_scan_t             st;
     ra_str_t              tok;
-    size_t                len, i, k;
-    unsigned              shift = t->shift;
-    unsigned              s = 0, j, h, covered;
-    uint16_t              q, pi;
+    size_t                len, k, pk, a, s;
+    unsigned              j, h, covered;
 
     len = ua.len < RA_CRAWLERS_MAX_UA ? ua.len : RA_CRAWLERS_MAX_UA;
     st.best = -1;
     st.best_len = 0;
-    st.platform = 0;
     st.nhits = 0;
     st.nneutral = 0;
 
-    for (i = 0; i < len; i++) {
-        s = trans[(s << shift) + cls[p[i]]];
-        if (s & RA_HIT_BIT) {
-            s &= ~RA_HIT_BIT;
-            for (q = (uint16_t) s; q != 0; q = t->dict[q]) {
-                for (pi = t->out[q]; pi != 0; pi = pat->next) {
-                    pat = &t->pats[pi - 1];
-                    ra_scan_match(pat, p, len, i, &st);
-                }
-            }
-        }
+    pk = ra_which_prefix(p, len);
+    a = 0;
+    s = 0;
+    if (pk < RA_NPREFIX && t->ac.pre[pk] != RA_PRE_HIT) {
+        a = ra_ua_prefix[pk].len;
+        s = t->ac.pre[pk];
+    }
+    if (t->ac.t16 == NULL || len - a < RA_LANES_MIN
+        || !ra_scan_lanes(t, p, len, a, s, &st))
+    {
+        ra_scan_serial(t, p, len, a, s, &st);
     }
 
     out->crawler = NULL;
@@ -1203,7 +1547,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     }
 
     if (st.nhits > covered
-        || (!st.platform && ra_program_shape(p, len)))
+        || (!ra_has_platform(&t->plat, p, len, pk)
+            && ra_program_shape(p, len)))
     {
         out->kind = RA_UA_GENERIC;
         if (out->token.len == 0) {
@@ -1262,6 +1607,10 @@ ra_crawlers_find_token(const ra_crawlers_t *t, ra_str_t token)
 size_t
 ra_crawlers_automaton_size(const ra_crawlers_t *t)
 {
-    return t->nstates * (t->ncls + 2) * sizeof(uint16_t)
-           + t->npats * sizeof(ra_pat_t) + sizeof(t->cls);
+    return (t->ac.nstates * t->ac.width
+            * (t->ac.t16 != NULL ? sizeof(uint16_t) : sizeof(uint32_t)))
+           + (t->plat.nstates * t->plat.width
+              * (t->plat.t16 != NULL ? sizeof(uint16_t) : sizeof(uint32_t)))
+           + t->npats * sizeof(ra_pat_t) + sizeof(t->ac.cls)
+           + sizeof(t->plat.cls);
 }

@@ -8,9 +8,10 @@
  * in the same format: a later entry with the same name replaces an earlier
  * one.  ra_crawlers_compile() turns all entries into one Aho-Corasick
  * automaton (flat arrays, lower-cased byte classes) that also holds the
- * generic-bot keywords and the platform words browsers carry, so that
- * ra_crawlers_identify() reads each User-Agent byte once, allocates
- * nothing and is safe to call from many threads at once.
+ * generic-bot keywords, and a small one of the platform words browsers
+ * carry, so that ra_crawlers_identify() makes one pass over a User-Agent
+ * (plus, when nothing else decided, one up to the first platform word),
+ * allocates nothing and is safe to call from many threads at once.
  */
 #ifndef RA_CRAWLERS_H
 #define RA_CRAWLERS_H
@@ -83,8 +84,8 @@ typedef struct ra_crawlers_s  ra_crawlers_t;
 #define RA_CRAWLERS_MAX_LINE      1024
 #define RA_CRAWLERS_MAX_ENTRIES   4096
 #define RA_CRAWLERS_MAX_NAME      64
-/* Automaton states are 15-bit (the 16th flags "a pattern ends here"):
- * about 32,000 pattern bytes, some six times the built-in table. */
+/* The automaton is built with 16-bit state numbers: about 32,000 pattern
+ * bytes, some six times the built-in table. */
 #define RA_CRAWLERS_MAX_STATES    32767
 /* identify() reads at most this much of a User-Agent: real ones are under
  * 1 KiB, and nginx refuses header lines over 8 KiB by default. */
