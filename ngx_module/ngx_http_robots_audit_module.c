@@ -492,17 +492,26 @@ ngx_http_robots_audit_alert(ngx_http_request_t *r,
     ngx_http_robots_audit_loc_conf_t *alcf, ra_request_t *req,
     ra_verdict_t *v)
 {
-    ssize_t   n;
-    ra_buf_t  b;
+    ssize_t    n;
+    ra_buf_t   b;
+    ngx_log_t  log;
 
     ra_buf_init(&b, &ngx_http_robots_audit_heap, 1024,
                 NGX_HTTP_ROBOTS_AUDIT_ALERT_MAX);
 
     ra_alert_text(&b, req, v);
 
+    /*
+     * without nginx's request context: it would repeat the client, the
+     * server and the request line unescaped, while the alert says all of
+     * it escaped
+     */
+    log = *r->connection->log;
+    log.handler = NULL;
+    log.action = NULL;
+
     if (!b.failed) {
-        ngx_log_error(NGX_LOG_WARN, r->connection->log, 0, "%*s",
-                      b.len, b.data);
+        ngx_log_error(NGX_LOG_WARN, &log, 0, "%*s", b.len, b.data);
     }
 
     if (alcf->alert_log != NULL && alcf->alert_log->fd != NGX_INVALID_FILE) {
@@ -513,7 +522,7 @@ ngx_http_robots_audit_alert(ngx_http_request_t *r,
             n = ngx_write_fd(alcf->alert_log->fd, b.data, b.len);
 
             if (n == -1) {
-                ngx_log_error(NGX_LOG_ALERT, r->connection->log, ngx_errno,
+                ngx_log_error(NGX_LOG_ALERT, &log, ngx_errno,
                               ngx_write_fd_n " to \"%s\" failed",
                               alcf->alert_log->name.data);
             }
