@@ -9,7 +9,9 @@ package RA::Server::Nginx;
 # blocks may go there, on %%PORT1%%...), server_conf => inside the main
 # server{}.  Our defaults give way when the fragment names the directive:
 # robots_audit_zone (default "ra 1m"), robots_audit_alert_log
-# (DIR/alert.log).  opts main => text before events{} (e.g. "env X;").
+# (DIR/alert.log).  opts main => text before events{} (e.g. "env X;");
+# opts zone_size => the default zone's size ('' for no zone and no status
+# location).
 
 use strict;
 use warnings;
@@ -54,7 +56,11 @@ sub write_config {
     my $main = $h->expand($h->{opts}{main} // '');
     my $user = $> == 0 ? "user nobody nogroup;\n" : '';
     my $zone = $http =~ /robots_audit_zone/ ? ''
-             : "robots_audit_zone ra 1m;\n";
+             : "robots_audit_zone ra " . ($h->{opts}{zone_size} // '1m') . ";\n";
+    $zone = '' if defined $h->{opts}{zone_size} && $h->{opts}{zone_size} eq '';
+    my $status = defined $h->{opts}{zone_size} && $h->{opts}{zone_size} eq ''
+               ? '' : "location = $h->{status_path} {\n"
+                    . "            robots_audit_status;\n        }";
     my $alert = $http =~ /robots_audit_alert_log/ ? ''
               : "robots_audit_alert_log $dir/alert.log;\n";
     mkdir "$dir/tmp", 0755;
@@ -90,9 +96,7 @@ $http
         server_name localhost;
         root $dir/htdocs;
 
-        location = $h->{status_path} {
-            robots_audit_status;
-        }
+        $status
 
 $server
     }
