@@ -135,6 +135,21 @@ subtest 'operator crawler file; zone resized on graceful' => sub {
     $h->stop;
 };
 
+subtest 'piped alert log' => sub {
+    my $h = config_of(
+        http => "RobotsAudit On\n"
+              . "RobotsAuditAlertLog \"|/bin/sh -c 'cat >> %%DIR%%/piped.log'\"\n",
+        files => { 'htdocs/robots.txt' => "User-agent: *\nDisallow: /x\n" },
+    );
+    $h->start;
+    $h->get('/robots.txt', ua => 'Googlebot/2.1');
+    $h->get('/x', ua => 'Googlebot/2.1');
+    my $log = $h->wait_for(sub { $h->read_file('piped.log') });
+    like $log, qr/^\{"time":"[^"]+","tag":"RA100".*"uri":"\/x".*\}\n\z/,
+        'one JSON line through the pipe';
+    $h->stop;
+};
+
 subtest 'no RobotsAudit On anywhere' => sub {
     my $h = config_of(http => '');
     $h->start;
