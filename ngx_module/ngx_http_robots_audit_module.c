@@ -475,7 +475,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r,
 
     if (ra_audit_request(amcf->audit, &req, v) != RA_OK) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "robots audit: out of memory, request counted "
+                      "robots-audit: [RA322] out of memory, request counted "
                       "but not judged");
     }
 
@@ -565,8 +565,9 @@ ngx_http_robots_audit_evictions(ngx_log_t *log,
     sh->evict_seen = total;
 
     ngx_log_error(NGX_LOG_WARN, log, 0,
-                  "robots_audit_zone \"%V\" is full: %uL sites and %uL "
-                  "crawler records evicted so far; a larger zone keeps more",
+                  "robots-audit: [RA321] robots_audit_zone \"%V\" is full: "
+                  "%uL sites and %uL crawler records evicted so far; a "
+                  "larger zone keeps more",
                   &amcf->shm_zone->shm.name, sites, stats);
 }
 
@@ -827,7 +828,8 @@ ngx_http_robots_audit_capture(ngx_http_request_t *r,
     got = ngx_read_file(b->file, ctx->body + ctx->len, want, b->file_pos);
     if (got != (ssize_t) want) {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "robots audit: cannot read \"%V\" to capture it",
+                      "robots-audit: [RA323] cannot read \"%V\" to capture "
+                      "it",
                       &b->file->name);
         return NGX_ERROR;
     }
@@ -873,7 +875,8 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
         != RA_OK)
     {
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "robots audit: out of memory recording robots.txt");
+                      "robots-audit: [RA322] out of memory recording "
+                      "robots.txt");
     }
 }
 
@@ -1064,8 +1067,9 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
             && oz[i].shm.size != shm_zone->shm.size)
         {
             ngx_log_error(NGX_LOG_WARN, shm_zone->shm.log, 0,
-                          "robots_audit_zone \"%V\" changed size from %uz "
-                          "to %uz: its counters start over",
+                          "robots-audit: [RA304] robots_audit_zone \"%V\" "
+                          "changed size from %uz to %uz: its counters "
+                          "start over",
                           &shm_zone->shm.name, oz[i].shm.size,
                           shm_zone->shm.size);
         }
@@ -1123,7 +1127,8 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
 refuse:
 
     ngx_log_error(NGX_LOG_EMERG, shm_zone->shm.log, 0,
-                  "robots_audit_zone \"%V\" cannot be reused: %s; stop and "
+                  "robots-audit: [RA320] robots_audit_zone \"%V\" cannot "
+                  "be reused: %s; stop and "
                   "start nginx (or rename the zone) to begin a new ledger",
                   &shm_zone->shm.name, why);
 
@@ -1278,7 +1283,8 @@ ngx_http_robots_audit_lint(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *body,
 
         level = (f->severity == RA_SEV_INFO) ? NGX_LOG_NOTICE : NGX_LOG_WARN;
 
-        ngx_conf_log_error(level, cf, 0, "%V:%uD:%uD: %s: %*s [%s]",
+        ngx_conf_log_error(level, cf, 0,
+                           "robots-audit: [RA200] %V:%uD:%uD: %s: %*s [%s]",
                            name, f->line, f->column,
                            ra_lint_severity_name(f->severity),
                            f->message.len, f->message.data,
@@ -1287,8 +1293,8 @@ ngx_http_robots_audit_lint(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *body,
 
     if (lint.summary.suppressed) {
         ngx_conf_log_error(NGX_LOG_NOTICE, cf, 0,
-                           "%V: %uD more findings not shown", name,
-                           lint.summary.suppressed);
+                           "robots-audit: [RA200] %V: %uD more findings "
+                           "not shown", name, lint.summary.suppressed);
     }
 
     ra_lint_free(&lint, &ngx_http_robots_audit_heap);
@@ -1901,7 +1907,8 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
             != RA_OK)
         {
             ngx_log_error(NGX_LOG_WARN, cycle->log, 0,
-                          "robots audit: out of memory recording \"%V\"",
+                          "robots-audit: [RA322] out of memory recording "
+                          "\"%V\"",
                           &ascf->robots_file);
         }
     }
@@ -1938,8 +1945,8 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 
     if (amcf->audit == NULL) {
         ngx_log_error(NGX_LOG_ALERT, cycle->log, 0,
-                      "robots audit: out of memory, this worker will not "
-                      "audit");
+                      "robots-audit: [RA322] out of memory, this worker will "
+                      "not audit");
     }
 
     return NGX_OK;

@@ -72,7 +72,7 @@ ok $h->crawler_stats($j, 's40.test', 'Survey300Bot'),
 
 my @full = $h->wait_for(sub { my @l = $h->error_log =~ /is full/g; @l });
 is scalar @full, 1, 'one "zone is full" line (a minute must pass)';
-like $h->error_log, qr/robots_audit_zone "tiny" is full: \d+ sites and \d+ crawler records evicted/,
+like $h->error_log, qr/robots-audit: \[RA321\] robots_audit_zone "tiny" is full: \d+ sites and \d+ crawler records evicted/,
     'it names the zone and the counts';
 
 for my $fmt (qw(json prometheus html)) {

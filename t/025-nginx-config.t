@@ -89,13 +89,13 @@ like $out, qr/\[emerg\] \d+#\d+: open\(\) "[^"]*missing\.json" failed/, 'missing
     server_conf => "robots_audit_robots_file %%DIR%%/robots.txt;\n",
     files => { 'robots.txt' => $BAD_ROBOTS });
 is $rc, 0, 'lint findings do not fail nginx -t' or diag $out;
-like $out, qr/\[warn\] \d+#\d+: \S+robots\.txt:2:1: warning: 'Disalow' is a misspelling[^\n]*\[typo\] in \S+nginx\.conf:\d+/,
+like $out, qr/\[warn\] \d+#\d+: robots-audit: \[RA200\] \S+robots\.txt:2:1: warning: 'Disalow' is a misspelling[^\n]*\[typo\] in \S+nginx\.conf:\d+/,
     'lint: typo, with line and column';
-like $out, qr/\[warn\] \d+#\d+: \S+robots\.txt:4:1: error: 'noindex' is not a robots\.txt rule[^\n]*\[noindex\]/,
+like $out, qr/\[warn\] \d+#\d+: robots-audit: \[RA200\] \S+robots\.txt:4:1: error: 'noindex' is not a robots\.txt rule[^\n]*\[noindex\]/,
     'lint: noindex';
-like $out, qr/\[warn\] \d+#\d+: \S+robots\.txt:5:11: error: [^\n]*\[path-start\]/,
+like $out, qr/\[warn\] \d+#\d+: robots-audit: \[RA200\] \S+robots\.txt:5:11: error: [^\n]*\[path-start\]/,
     'lint: path-start';
-like $out, qr/\[warn\] \d+#\d+: \S+robots\.txt:3:14: warning: [^\n]*\[crawl-delay-value\]/,
+like $out, qr/\[warn\] \d+#\d+: robots-audit: \[RA200\] \S+robots\.txt:3:14: warning: [^\n]*\[crawl-delay-value\]/,
     'lint: crawl-delay-value';
 
 # resizing the zone on reload: a new ledger, said so; no crash
@@ -109,7 +109,7 @@ is $h->crawler_stats($h->status_json, 'localhost', 'ExampleSurveyBot')
 $h->{http} = "robots_audit_zone ra 2m;\nrobots_audit on;\n";
 $h->reload;
 like $h->error_log,
-    qr/\[warn\] [^\n]*robots_audit_zone "ra" changed size from 1048576 to 2097152: its counters start over/,
+    qr/\[warn\] [^\n]*robots-audit: \[RA304\] robots_audit_zone "ra" changed size from 1048576 to 2097152: its counters start over/,
     'resize said';
 my $j = $h->status_json;
 ok !$h->crawler_stats($j, 'localhost', 'ExampleSurveyBot'),
