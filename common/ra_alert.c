@@ -52,6 +52,17 @@ ra_alert_rule(ra_buf_t *b, const ra_verdict_t *v, int json)
     }
 }
 
+static ra_str_t
+ra_alert_uri(const ra_request_t *r)
+{
+    ra_str_t  u = r->uri;
+
+    if (u.len > RA_ALERT_URI_MAX) {
+        u.len = RA_ALERT_URI_MAX;
+    }
+    return u;
+}
+
 void
 ra_alert_text(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
 {
@@ -68,8 +79,12 @@ ra_alert_text(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     ra_buf_cstr(b, " method=");
     ra_buf_log(b, r->method);
     ra_buf_cstr(b, " uri=\"");
-    ra_buf_log(b, r->uri);
-    ra_buf_cstr(b, "\" rule=");
+    ra_buf_log(b, ra_alert_uri(r));
+    ra_buf_ch(b, '"');
+    if (r->uri.len > RA_ALERT_URI_MAX) {
+        ra_buf_printf(b, " uri_bytes=%zu", r->uri.len);
+    }
+    ra_buf_cstr(b, " rule=");
     ra_alert_rule(b, v, 0);
     ra_buf_printf(b, " line=%u suppressed=%u", v->line, v->suppressed);
 }
@@ -98,7 +113,10 @@ ra_alert_json(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     ra_buf_cstr(b, ",\"method\":");
     ra_buf_json_str(b, r->method);
     ra_buf_cstr(b, ",\"uri\":");
-    ra_buf_json_str(b, r->uri);
+    ra_buf_json_str(b, ra_alert_uri(r));
+    if (r->uri.len > RA_ALERT_URI_MAX) {
+        ra_buf_printf(b, ",\"uri_bytes\":%zu", r->uri.len);
+    }
     ra_buf_cstr(b, ",\"rule\":");
     ra_alert_rule(b, v, 1);
     ra_buf_printf(b, ",\"line\":%u,\"suppressed\":%u}\n", v->line,

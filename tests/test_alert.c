@@ -88,12 +88,44 @@ alert_json_is_one_valid_line(void **state)
     ra_buf_release(&b);
 }
 
+/* a long URI is cut in both forms, and the lines stay small */
+static void
+alert_long_uri_is_cut(void **state)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+    ra_buf_t      b;
+    char          uri[65536];
+
+    (void) state;
+    fill(&r, &v);
+    memset(uri, '\x01', sizeof(uri));         /* escapes to 4 bytes each */
+    uri[0] = '/';
+    r.uri = ra_str(uri, sizeof(uri));
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    v.name = ra_str(uri, RA_NAME_MAX);          /* worst case everywhere */
+    v.pattern = ra_str(uri, RA_PATTERN_MAX);
+    ra_alert_text(&b, &r, &v);
+    assert_true(b.len < 4096);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data, "uri_bytes=65536 rule="));
+    b.len = 0;
+    ra_alert_json(&b, &r, &v);
+    assert_true(b.len <= 4096);
+    assert_int_equal(ra_json_parse(ra_str(b.data, b.len - 1), ignore, NULL,
+                                   NULL), RA_OK);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data, ",\"uri_bytes\":65536,"));
+    ra_buf_release(&b);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(alert_text_escapes_and_tags),
         cmocka_unit_test(alert_json_is_one_valid_line),
+        cmocka_unit_test(alert_long_uri_is_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
