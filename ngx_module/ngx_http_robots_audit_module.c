@@ -844,7 +844,8 @@ static void
 ngx_http_robots_audit_record(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx)
 {
-    ngx_str_t                           site;
+    u_char                             *p;
+    ngx_str_t                           site, *cs;
     ngx_time_t                         *tp;
     ra_answer_t                         ans;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -852,6 +853,30 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
     ctx->capture = 0;
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+
+    /*
+     * the Content-Type as sent: the charset filter runs after our header
+     * filter; by the last buffer the HTTP/1 header filter has appended the
+     * charset to content_type "for logging", others may not have
+     */
+    ctx->content_type = r->headers_out.content_type;
+    cs = &r->headers_out.charset;
+
+    if (cs->len && r->headers_out.content_type.len
+        && r->headers_out.content_type_len
+           == r->headers_out.content_type.len)
+    {
+        p = ngx_pnalloc(r->pool, r->headers_out.content_type.len
+                                 + sizeof("; charset=") - 1 + cs->len);
+        if (p != NULL) {
+            ctx->content_type.data = p;
+            p = ngx_cpymem(p, r->headers_out.content_type.data,
+                           r->headers_out.content_type.len);
+            p = ngx_cpymem(p, "; charset=", sizeof("; charset=") - 1);
+            p = ngx_cpymem(p, cs->data, cs->len);
+            ctx->content_type.len = p - ctx->content_type.data;
+        }
+    }
 
     ngx_memzero(&ans, sizeof(ra_answer_t));
 

@@ -75,6 +75,8 @@ server {
     listen 127.0.0.1:%%PORT5%%;
     server_name sendfile.test;
     sendfile on;
+    charset utf-8;
+    charset_types text/plain;
     root %%DIR%%/big;
 }
 
@@ -151,6 +153,8 @@ is length $r->{content}, length $BIG, 'sendfile: served whole';
 $s = site('sendfile.test');
 is $s->{robots}{bytes}, length $BIG, 'sendfile: size';
 is $s->{robots}{rules}, 2, 'sendfile: both ends of the body captured';
+is $s->{robots}{content_type}, 'text/plain; charset=utf-8',
+    'the Content-Type as sent, charset included';
 
 # HEAD and conditional requests are not versions
 my $lm = $r->{headers}{'last-modified'};
