@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# What the module costs nginx: instructions per request under callgrind
+# (repeatable on a noisy machine), stock nginx against nginx with the
+# module on, the same static site and access logging, the User-Agent and
+# path mix of a real log; then wrk throughput, several alternating runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$(pwd)
+B=$top/build/bench/nginx-cost
+so=$top/build/ngx_http_robots_audit_module.so
+log=$top/../shared/data/logs/elastic-apache/apache_logs
+[ -f "$so" ] || { echo "nginx-cost: build the module first (make)"; exit 1; }
+[ -f "$log" ] || { echo "nginx-cost: skipped: needs ../shared/data/logs (the real log's request mix)"; exit 0; }
+command -v valgrind >/dev/null || { echo "nginx-cost: skipped: no valgrind"; exit 0; }
+
+rm -rf "$B"; mkdir -p "$B/html"
+cp data/demo/site/index.html "$B/html/"; cp data/demo/robots.txt "$B/html/"
+free_port() { perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(LocalAddr=>"127.0.0.1",LocalPort=>0,Listen=>1)->sockport'; }
+
+# conf NAME PORT MODULE(0/1) MASTER(0/1)
+conf() {
+    local d=$B/$1; mkdir -p "$d/logs" "$d/tmp"
+    {
+        [ "$3" = 1 ] && echo "load_module $so;"
+        if [ "$4" = 1 ]; then echo "worker_processes 2;"; else echo "master_process off;"; fi
+        cat <<CONF
+daemon off;
+pid $d/logs/nginx.pid;
+error_log $d/logs/error.log warn;
+events { worker_connections 512; }
+http {
+    default_type text/html;
+    access_log $d/logs/access.log combined buffer=64k;
+    client_body_temp_path $d/tmp/body; proxy_temp_path $d/tmp/proxy;
+    fastcgi_temp_path $d/tmp/fastcgi; uwsgi_temp_path $d/tmp/uwsgi; scgi_temp_path $d/tmp/scgi;
+CONF
+        [ "$3" = 1 ] && echo "    robots_audit_zone ra 16m;"
+        [ "$3" = 1 ] && [ -d "$top/../shared/data/ip-ranges" ] && \
+            echo "    robots_audit_ip_ranges $(ls "$top"/../shared/data/ip-ranges/*.json | tr '\n' ' ');"
+        cat <<CONF
+    server {
+        listen 127.0.0.1:$2;
+        server_name bench.test;
+        root $B/html;
+        set_real_ip_from 127.0.0.1;
+        real_ip_header X-Forwarded-For;
+CONF
+        [ "$3" = 1 ] && echo "        robots_audit on; robots_audit_robots_file $B/html/robots.txt;"
+        cat <<CONF
+        location / { try_files \$uri /index.html; }
+    }
+}
+CONF
+    } > "$d/nginx.conf"
+}
+
+wait_port() { for _ in $(seq 200); do perl -MIO::Socket::INET -e 'exit(IO::Socket::INET->new("127.0.0.1:$ARGV[0]")?0:1)' "$1" && return 0; sleep 0.1; done; return 1; }
+
+# instructions nginx spends for N replayed requests (one process)
+ir() {
+    local name=$1 n=$2 port; port=$(free_port)
+    conf "$name" "$port" "$3" 0
+    valgrind --tool=callgrind --callgrind-out-file="$B/$name/cg.$n" -q \
+        /usr/sbin/nginx -p "$B/$name" -c "$B/$name/nginx.conf" 2>/dev/null &
+    local pid=$!
+    wait_port "$port"
+    [ "$n" -gt 0 ] && scripts/replay.pl --quiet --limit "$n" "http://127.0.0.1:$port" "$log"
+    kill -QUIT "$pid"; wait "$pid" || true
+    awk '/^(summary|totals):/ { print $2; exit }' "$B/$name/cg.$n"
+}
+
+n1=200; n2=1200
+echo "== instructions per request (callgrind; one nginx process; $((n2 - n1)) requests of the real log's mix)"
+s1=$(ir stock $n1 0); s2=$(ir stock $n2 0)
+m1=$(ir module $n1 1); m2=$(ir module $n2 1)
+stock=$(( (s2 - s1) / (n2 - n1) )); mod=$(( (m2 - m1) / (n2 - n1) ))
+printf 'stock nginx, static file + access log: %9d instructions/request\n' "$stock"
+printf 'with robots-audit on:                  %9d instructions/request\n' "$mod"
+printf 'overhead:                              %9.1f%%\n' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)"
+
+if command -v wrk >/dev/null; then
+    echo
+    echo "== wrk throughput, 2 workers, 50 connections, 5 s runs alternating (noisy: compare the spread)"
+    # the log's User-Agents and paths, rotated per request
+    perl -ne 'if (m{^\S+ \S+ \S+ \[[^\]]+\] "GET (/[^"\s\\]*) [^"]*" \d+ \S+ "[^"]*" "([^"\\]*)"}) {
+                  print "{\"$1\",\"$2\"},\n"; exit if ++$n == 2000 }' "$log" > "$B/mix.lua.part"
+    { echo "local mix = {"; cat "$B/mix.lua.part"; cat <<'LUA'
+}
+local i = 0
+request = function()
+    i = i % #mix + 1
+    return wrk.format("GET", mix[i][1], { ["User-Agent"] = mix[i][2] })
+end
+LUA
+    } > "$B/mix.lua"
+    for name in stock module; do
+        p=$(free_port); eval "port_$name=$p"
+        conf "$name-wrk" "$p" $([ $name = module ] && echo 1 || echo 0) 1
+        /usr/sbin/nginx -p "$B/$name-wrk" -c "$B/$name-wrk/nginx.conf" &
+        eval "pid_$name=$!"
+        wait_port "$p"
+    done
+    for round in 1 2 3; do
+        for name in stock module; do
+            eval "p=\$port_$name"
+            rps=$(wrk -t2 -c50 -d5s -s "$B/mix.lua" "http://127.0.0.1:$p/" | awk '/Requests\/sec/ { print $2 }')
+            printf 'round %d  %-7s %10s requests/s\n' "$round" "$name" "$rps"
+        done
+    done
+    kill -QUIT "$pid_stock" "$pid_module"; wait "$pid_stock" "$pid_module" 2>/dev/null || true
+fi
