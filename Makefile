@@ -32,6 +32,8 @@ TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
 
 .PHONY: all deps test unit-test valgrind-test prove-test bench clean demo
 .DELETE_ON_ERROR:
+# keep the sanitizer objects between test builds
+.SECONDARY:
 
 all: deps $(B)/robots-audit $(B)/mod_robots_audit.so $(B)/ngx_http_robots_audit_module.so
 

@@ -7,7 +7,7 @@ pkgs="build-essential pkg-config zlib1g-dev"
 case "${1:-build}" in
 build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
 test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev" ;;
-bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk" ;;
+bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk bc perl nginx nginx-dev" ;;
 demo)  pkgs="$pkgs nginx nginx-dev perl" ;;
 fuzz)  pkgs="$pkgs clang libclang-rt-14-dev" ;;
 *) echo "deps.sh: unknown target '$1'" >&2; exit 2 ;;
