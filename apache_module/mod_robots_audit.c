@@ -691,11 +691,8 @@ ra_lint_log(server_rec *s, apr_pool_t *p, ra_srv_conf *sc)
 
         ra_buf_init(&b, a, 256, 4096);
         ra_buf_cstr(&b, "robots-audit: [" RA_LINT_TAG "] ");
-        ra_buf_log(&b, fn);
-        ra_buf_printf(&b, ":%u:%u: %s: ", f->line, f->column,
-                      ra_lint_severity_name(f->severity));
-        ra_buf_log(&b, f->message);
-        ra_buf_printf(&b, " [%s] (site %s)", ra_lint_code_name(f->code),
+        ra_lint_format_finding(&b, fn, f);
+        ra_buf_printf(&b, " (site %s)",
                       s->server_hostname ? s->server_hostname : "-");
         text = ra_buf_text(&b);
         if (text != NULL) {
@@ -705,13 +702,7 @@ ra_lint_log(server_rec *s, apr_pool_t *p, ra_srv_conf *sc)
     }
     ra_buf_init(&b, a, 256, 4096);
     ra_buf_cstr(&b, "robots-audit: [" RA_LINT_TAG "] ");
-    ra_buf_log(&b, fn);
-    ra_buf_printf(&b, ": %u groups, %u rules, %u sitemaps, %lu bytes; "
-                  "%u errors, %u warnings, %u infos",
-                  lint.summary.groups, lint.summary.rules,
-                  lint.summary.sitemaps, (unsigned long) lint.summary.bytes,
-                  lint.summary.errors, lint.summary.warnings,
-                  lint.summary.infos);
+    ra_lint_format_summary(&b, fn, &lint.summary);
     text = ra_buf_text(&b);
     if (text != NULL) {
         ap_log_error(APLOG_MARK, lint.summary.errors || lint.summary.warnings

@@ -32,22 +32,6 @@ static const char  ra_lint_usage[] =
     "exit status: 0 no error finding, 1 error findings, 2 usage or input "
     "error\n";
 
-/* Messages are printable ASCII already; escape anyway, so that nothing
- * from a hostile file can reach a terminal raw. */
-static void
-ra_lint_text_esc(ra_buf_t *b, ra_str_t s)
-{
-    size_t  i;
-
-    for (i = 0; i < s.len; i++) {
-        if (s.data[i] >= 0x20 && s.data[i] < 0x7f) {
-            ra_buf_ch(b, s.data[i]);
-        } else {
-            ra_buf_printf(b, "\\x%02x", s.data[i]);
-        }
-    }
-}
-
 static int
 ra_lint_number(const char *s, long lo, long hi, long *out)
 {
@@ -71,33 +55,20 @@ ra_lint_render_text(ra_buf_t *b, const char *name, const ra_lint_t *l)
     const ra_lint_summary_t  *s = &l->summary;
 
     for (i = 0; i < l->nfindings; i++) {
-        const ra_lint_finding_t  *f = &l->findings[i];
-
-        ra_lint_text_esc(b, fn);
-        ra_buf_printf(b, ":%u:%u: %s: ", f->line, f->column,
-                      ra_lint_severity_name(f->severity));
-        ra_lint_text_esc(b, f->message);
-        ra_buf_printf(b, " [%s]\n", ra_lint_code_name(f->code));
+        ra_lint_format_finding(b, fn, &l->findings[i]);
+        ra_buf_ch(b, '\n');
     }
     for (i = 0; i < RA_LINT_NCODES; i++) {
         if (l->suppressed[i]) {
-            ra_lint_text_esc(b, fn);
+            ra_buf_log(b, fn);
             ra_buf_printf(b, ": note: %u more [%s] finding%s not shown\n",
                           l->suppressed[i],
                           ra_lint_code_name((ra_lint_code_e) i),
                           l->suppressed[i] == 1 ? "" : "s");
         }
     }
-    ra_lint_text_esc(b, fn);
-    ra_buf_printf(b, ": %u group%s, %u rule%s, %u sitemap%s, %zu bytes; "
-                  "%u error%s, %u warning%s, %u info%s\n",
-                  s->groups, s->groups == 1 ? "" : "s",
-                  s->rules, s->rules == 1 ? "" : "s",
-                  s->sitemaps, s->sitemaps == 1 ? "" : "s",
-                  s->bytes,
-                  s->errors, s->errors == 1 ? "" : "s",
-                  s->warnings, s->warnings == 1 ? "" : "s",
-                  s->infos, s->infos == 1 ? "" : "s");
+    ra_lint_format_summary(b, fn, s);
+    ra_buf_ch(b, '\n');
 }
 
 static void

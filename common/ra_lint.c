@@ -1728,3 +1728,47 @@ ra_lint_free(ra_lint_t *out, const ra_alloc_t *a)
     out->findings = NULL;
     out->nfindings = 0;
 }
+
+
+/* ---- the compiler form ------------------------------------------------ */
+
+static void
+ra_lint_esc(ra_buf_t *b, ra_str_t s)
+{
+    size_t  i;
+
+    for (i = 0; i < s.len; i++) {
+        if (s.data[i] >= 0x20 && s.data[i] < 0x7f) {
+            ra_buf_ch(b, s.data[i]);
+        } else {
+            ra_buf_printf(b, "\\x%02x", s.data[i]);
+        }
+    }
+}
+
+void
+ra_lint_format_finding(ra_buf_t *b, ra_str_t file, const ra_lint_finding_t *f)
+{
+    ra_lint_esc(b, file);
+    ra_buf_printf(b, ":%u:%u: %s: ", f->line, f->column,
+                  ra_lint_severity_name(f->severity));
+    ra_lint_esc(b, f->message);
+    ra_buf_printf(b, " [%s]", ra_lint_code_name(f->code));
+}
+
+#define ra_plural(n)  ((n) == 1 ? "" : "s")
+
+void
+ra_lint_format_summary(ra_buf_t *b, ra_str_t file, const ra_lint_summary_t *s)
+{
+    ra_lint_esc(b, file);
+    ra_buf_printf(b, ": %u group%s, %u rule%s, %u sitemap%s, %zu bytes; "
+                  "%u error%s, %u warning%s, %u info%s",
+                  s->groups, ra_plural(s->groups),
+                  s->rules, ra_plural(s->rules),
+                  s->sitemaps, ra_plural(s->sitemaps),
+                  s->bytes,
+                  s->errors, ra_plural(s->errors),
+                  s->warnings, ra_plural(s->warnings),
+                  s->infos, ra_plural(s->infos));
+}

@@ -31,6 +31,7 @@
 #ifndef RA_LINT_H
 #define RA_LINT_H
 
+#include "ra_buf.h"
 #include "ra_core.h"
 #include "ra_parse.h"
 
@@ -164,5 +165,17 @@ ra_severity_e ra_lint_code_severity(ra_lint_code_e code);
 const char *ra_lint_severity_name(ra_severity_e sev);  /* "error" */
 /* Code by name, or RA_LINT_NCODES when unknown. */
 ra_lint_code_e ra_lint_code_by_name(ra_str_t name);
+
+/*
+ * The compiler form every front end prints or logs, without a newline:
+ *   FILE:LINE:COL: severity: message [code]
+ *   FILE: N groups, N rules, N sitemaps, N bytes; N errors, N warnings, N infos
+ * Bytes of FILE (and of the message, though lint keeps it printable) that
+ * are not printable ASCII become \xHH.
+ */
+void ra_lint_format_finding(ra_buf_t *b, ra_str_t file,
+    const ra_lint_finding_t *f);
+void ra_lint_format_summary(ra_buf_t *b, ra_str_t file,
+    const ra_lint_summary_t *s);
 
 #endif /* RA_LINT_H */

@@ -1286,6 +1286,7 @@ static void
 ngx_http_robots_audit_lint(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *body,
     size_t size)
 {
+    ra_buf_t            b;
     ngx_uint_t          i, level;
     ra_lint_t           lint;
     ra_lint_http_t      http;
@@ -1293,6 +1294,9 @@ ngx_http_robots_audit_lint(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *body,
 
     ngx_memzero(&http, sizeof(ra_lint_http_t));
     http.size = size;
+
+    /* a finding quotes little of the file: lines stay well under 1 KiB */
+    ra_buf_init(&b, &ngx_http_robots_audit_heap, 512, 1024);
 
     if (ra_lint(ra_str(body->data, body->len), &http,
                 &ngx_http_robots_audit_heap, &lint)
@@ -1308,13 +1312,15 @@ ngx_http_robots_audit_lint(ngx_conf_t *cf, ngx_str_t *name, ngx_str_t *body,
 
         level = (f->severity == RA_SEV_INFO) ? NGX_LOG_NOTICE : NGX_LOG_WARN;
 
-        ngx_conf_log_error(level, cf, 0,
-                           "robots-audit: [RA200] %V:%uD:%uD: %s: %*s [%s]",
-                           name, f->line, f->column,
-                           ra_lint_severity_name(f->severity),
-                           f->message.len, f->message.data,
-                           ra_lint_code_name(f->code));
+        b.len = 0;
+        ra_lint_format_finding(&b, ra_str(name->data, name->len), f);
+        if (!b.failed) {
+            ngx_conf_log_error(level, cf, 0, "robots-audit: [RA200] %*s",
+                               b.len, b.data);
+        }
     }
+
+    ra_buf_release(&b);
 
     if (lint.summary.suppressed) {
         ngx_conf_log_error(NGX_LOG_NOTICE, cf, 0,
