@@ -78,7 +78,7 @@ APLOG_USE_MODULE(robots_audit);
 typedef struct {
     int  enabled;               /* RobotsAudit */
     int  enforce;               /* RobotsAuditEnforce */
-} ra_dir_conf;
+} mra_dir_conf;
 
 /* Per server; the global settings live in the main server's record. */
 typedef struct {
@@ -94,21 +94,21 @@ typedef struct {
     int64_t           alert_interval;   /* ms; 0: unset */
     ra_alloc_t       *palloc;           /* pconf as an ra_alloc_t */
     int               compiled;
-} ra_srv_conf;
+} mra_srv_conf;
 
 /* What outlives a restart (and this DSO): APR objects only. */
 typedef struct {
     apr_shm_t           *shm;
     apr_global_mutex_t  *mutex;
     apr_size_t           size;
-} ra_retained;
+} mra_retained;
 
 /* Per configuration pass: reset in pre_config. */
 static int                   ra_zone_wanted;  /* RobotsAudit On somewhere,
                                                  or RobotsAuditZoneSize */
 
 /* Per process: set in post_config (parent) and child_init (child). */
-static ra_srv_conf          *ra_main;         /* the main server's conf */
+static mra_srv_conf          *ra_main;         /* the main server's conf */
 static apr_global_mutex_t   *ra_mutex;
 static ra_ledger_t           ra_ledger;
 static int                   ra_have_zone;
@@ -120,43 +120,43 @@ static apr_file_t           *ra_alert_file;
 /* ---- small helpers ------------------------------------------------------ */
 
 static void *
-ra_pool_alloc(void *ctx, size_t size)
+mra_pool_alloc(void *ctx, size_t size)
 {
     return apr_palloc(ctx, size);
 }
 
 static ra_alloc_t *
-ra_make_alloc(apr_pool_t *p)
+mra_make_alloc(apr_pool_t *p)
 {
     ra_alloc_t  *a = apr_pcalloc(p, sizeof(ra_alloc_t));
 
-    a->alloc = ra_pool_alloc;
+    a->alloc = mra_pool_alloc;
     a->free = NULL;
     a->ctx = p;
     return a;
 }
 
 static ra_str_t
-ra_cstr(const char *s)
+mra_cstr(const char *s)
 {
     return s != NULL ? ra_str(s, strlen(s)) : ra_str("", 0);
 }
 
 static int64_t
-ra_now_ms(void)
+mra_now_ms(void)
 {
     return (int64_t) (apr_time_now() / 1000);
 }
 
 static const char *
-ra_buf_text(ra_buf_t *b)
+mra_buf_text(ra_buf_t *b)
 {
     ra_buf_ch(b, '\0');
     return b->failed || b->data == NULL ? NULL : (const char *) b->data;
 }
 
 static void
-ra_lock(void *ctx)
+mra_lock(void *ctx)
 {
     apr_status_t  rv;
 
@@ -169,14 +169,14 @@ ra_lock(void *ctx)
 }
 
 static void
-ra_unlock(void *ctx)
+mra_unlock(void *ctx)
 {
     (void) ctx;
     (void) apr_global_mutex_unlock(ra_mutex);
 }
 
 static void
-ra_judge_lock(void)
+mra_judge_lock(void)
 {
     if (ra_tmutex != NULL) {
         (void) apr_thread_mutex_lock(ra_tmutex);
@@ -184,28 +184,28 @@ ra_judge_lock(void)
 }
 
 static void
-ra_judge_unlock(void)
+mra_judge_unlock(void)
 {
     if (ra_tmutex != NULL) {
         (void) apr_thread_mutex_unlock(ra_tmutex);
     }
 }
 
-static ra_srv_conf *
-ra_sconf(const server_rec *s)
+static mra_srv_conf *
+mra_sconf(const server_rec *s)
 {
     return ap_get_module_config(s->module_config, &robots_audit_module);
 }
 
-static ra_dir_conf *
-ra_dconf(ap_conf_vector_t *v)
+static mra_dir_conf *
+mra_dconf(ap_conf_vector_t *v)
 {
     return ap_get_module_config(v, &robots_audit_module);
 }
 
 /* Reads at most max bytes of path into p; *size gets the file's size. */
 static const char *
-ra_read_file(apr_pool_t *p, const char *path, apr_size_t max,
+mra_read_file(apr_pool_t *p, const char *path, apr_size_t max,
     ra_str_t *out, apr_off_t *size)
 {
     apr_file_t    *f;
@@ -244,7 +244,7 @@ ra_read_file(apr_pool_t *p, const char *path, apr_size_t max,
 }
 
 static const char *
-ra_basename(const char *path)
+mra_basename(const char *path)
 {
     const char  *s = strrchr(path, '/');
 
@@ -255,9 +255,9 @@ ra_basename(const char *path)
 /* ---- directives --------------------------------------------------------- */
 
 static void *
-ra_create_dir_conf(apr_pool_t *p, char *dir)
+mra_create_dir_conf(apr_pool_t *p, char *dir)
 {
-    ra_dir_conf  *c = apr_palloc(p, sizeof(ra_dir_conf));
+    mra_dir_conf  *c = apr_palloc(p, sizeof(mra_dir_conf));
 
     (void) dir;
     c->enabled = RA_UNSET;
@@ -266,10 +266,10 @@ ra_create_dir_conf(apr_pool_t *p, char *dir)
 }
 
 static void *
-ra_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
+mra_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
 {
-    ra_dir_conf  *base = basev, *add = addv;
-    ra_dir_conf  *c = apr_palloc(p, sizeof(ra_dir_conf));
+    mra_dir_conf  *base = basev, *add = addv;
+    mra_dir_conf  *c = apr_palloc(p, sizeof(mra_dir_conf));
 
     c->enabled = add->enabled != RA_UNSET ? add->enabled : base->enabled;
     c->enforce = add->enforce != RA_UNSET ? add->enforce : base->enforce;
@@ -277,12 +277,12 @@ ra_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
 }
 
 static void *
-ra_create_srv_conf(apr_pool_t *p, server_rec *s)
+mra_create_srv_conf(apr_pool_t *p, server_rec *s)
 {
-    ra_srv_conf  *c = apr_pcalloc(p, sizeof(ra_srv_conf));
+    mra_srv_conf  *c = apr_pcalloc(p, sizeof(mra_srv_conf));
 
     (void) s;
-    c->palloc = ra_make_alloc(p);
+    c->palloc = mra_make_alloc(p);
     return c;
 }
 
@@ -291,10 +291,10 @@ ra_create_srv_conf(apr_pool_t *p, server_rec *s)
  * robots_audit_robots_file); the global settings are read from the main
  * server's record only. */
 static void *
-ra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
+mra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
 {
-    ra_srv_conf  *add = addv;
-    ra_srv_conf  *c = apr_palloc(p, sizeof(ra_srv_conf));
+    mra_srv_conf  *add = addv;
+    mra_srv_conf  *c = apr_palloc(p, sizeof(mra_srv_conf));
 
     (void) basev;
     *c = *add;
@@ -302,9 +302,9 @@ ra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
 }
 
 static const char *
-ra_set_enabled(cmd_parms *cmd, void *dv, int on)
+mra_set_enabled(cmd_parms *cmd, void *dv, int on)
 {
-    ra_dir_conf  *d = dv;
+    mra_dir_conf  *d = dv;
 
     d->enabled = on;
     (void) cmd;
@@ -315,9 +315,9 @@ ra_set_enabled(cmd_parms *cmd, void *dv, int on)
 }
 
 static const char *
-ra_set_enforce(cmd_parms *cmd, void *dv, int on)
+mra_set_enforce(cmd_parms *cmd, void *dv, int on)
 {
-    ra_dir_conf  *d = dv;
+    mra_dir_conf  *d = dv;
 
     (void) cmd;
     d->enforce = on;
@@ -325,12 +325,12 @@ ra_set_enforce(cmd_parms *cmd, void *dv, int on)
 }
 
 static const char *
-ra_set_zone_size(cmd_parms *cmd, void *dv, const char *arg)
+mra_set_zone_size(cmd_parms *cmd, void *dv, const char *arg)
 {
     char              *end;
     apr_int64_t        n, unit = 1;
     ra_ledger_plan_t   plan;
-    ra_srv_conf       *sc = ra_sconf(cmd->server);
+    mra_srv_conf       *sc = mra_sconf(cmd->server);
     const char        *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
 
     (void) dv;
@@ -378,7 +378,7 @@ ra_set_zone_size(cmd_parms *cmd, void *dv, const char *arg)
 }
 
 static const char *
-ra_crawlers_start(apr_pool_t *p, ra_srv_conf *sc)
+mra_crawlers_start(apr_pool_t *p, mra_srv_conf *sc)
 {
     ra_crawlers_err_t  cerr;
 
@@ -398,13 +398,13 @@ ra_crawlers_start(apr_pool_t *p, ra_srv_conf *sc)
 }
 
 static const char *
-ra_set_crawlers(cmd_parms *cmd, void *dv, const char *arg)
+mra_set_crawlers(cmd_parms *cmd, void *dv, const char *arg)
 {
     int                 rc;
     ra_str_t            text;
     apr_off_t           size;
     const char         *path, *err;
-    ra_srv_conf        *sc = ra_sconf(cmd->server);
+    mra_srv_conf        *sc = mra_sconf(cmd->server);
     ra_crawlers_err_t   cerr;
 
     (void) dv;
@@ -417,7 +417,7 @@ ra_set_crawlers(cmd_parms *cmd, void *dv, const char *arg)
         return apr_psprintf(cmd->pool, "RobotsAuditCrawlers: bad path %s",
                             arg);
     }
-    err = ra_read_file(cmd->temp_pool, path, RA_CRAWLERS_MAX_FILE + 1,
+    err = mra_read_file(cmd->temp_pool, path, RA_CRAWLERS_MAX_FILE + 1,
                        &text, &size);
     if (err != NULL) {
         return apr_pstrcat(cmd->pool, "RobotsAuditCrawlers: ", err, NULL);
@@ -427,7 +427,7 @@ ra_set_crawlers(cmd_parms *cmd, void *dv, const char *arg)
                             "than %u bytes", path,
                             (unsigned) RA_CRAWLERS_MAX_FILE);
     }
-    err = ra_crawlers_start(cmd->pool, sc);
+    err = mra_crawlers_start(cmd->pool, sc);
     if (err != NULL) {
         return err;
     }
@@ -448,13 +448,13 @@ ra_set_crawlers(cmd_parms *cmd, void *dv, const char *arg)
 }
 
 static const char *
-ra_set_ip_ranges(cmd_parms *cmd, void *dv, const char *arg)
+mra_set_ip_ranges(cmd_parms *cmd, void *dv, const char *arg)
 {
     int             rc;
     ra_str_t        text;
     apr_off_t       size;
     const char     *path, *err, *name;
-    ra_srv_conf    *sc = ra_sconf(cmd->server);
+    mra_srv_conf    *sc = mra_sconf(cmd->server);
     ra_json_err_t   jerr;
 
     (void) dv;
@@ -467,7 +467,7 @@ ra_set_ip_ranges(cmd_parms *cmd, void *dv, const char *arg)
         return apr_psprintf(cmd->pool, "RobotsAuditIPRanges: bad path %s",
                             arg);
     }
-    err = ra_read_file(cmd->temp_pool, path, RA_RANGES_MAX_FILE + 1, &text,
+    err = mra_read_file(cmd->temp_pool, path, RA_RANGES_MAX_FILE + 1, &text,
                        &size);
     if (err != NULL) {
         return apr_pstrcat(cmd->pool, "RobotsAuditIPRanges: ", err, NULL);
@@ -483,9 +483,9 @@ ra_set_ip_ranges(cmd_parms *cmd, void *dv, const char *arg)
             return "RobotsAuditIPRanges: out of memory";
         }
     }
-    name = ra_basename(path);
+    name = mra_basename(path);
     memset(&jerr, 0, sizeof(jerr));
-    rc = ra_ranges_add_json(sc->ranges, ra_cstr(name), text, &jerr);
+    rc = ra_ranges_add_json(sc->ranges, mra_cstr(name), text, &jerr);
     if (rc != RA_OK) {
         return apr_psprintf(cmd->pool, "RobotsAuditIPRanges: %s: %s "
                             "(at byte %lu)", path,
@@ -498,10 +498,10 @@ ra_set_ip_ranges(cmd_parms *cmd, void *dv, const char *arg)
 }
 
 static const char *
-ra_set_robots_file(cmd_parms *cmd, void *dv, const char *arg)
+mra_set_robots_file(cmd_parms *cmd, void *dv, const char *arg)
 {
     const char   *path, *err;
-    ra_srv_conf  *sc = ra_sconf(cmd->server);
+    mra_srv_conf  *sc = mra_sconf(cmd->server);
 
     (void) dv;
     path = ap_server_root_relative(cmd->pool, arg);
@@ -509,7 +509,7 @@ ra_set_robots_file(cmd_parms *cmd, void *dv, const char *arg)
         return apr_psprintf(cmd->pool, "RobotsAuditRobotsFile: bad path %s",
                             arg);
     }
-    err = ra_read_file(cmd->pool, path, RA_ROBOTS_MAX, &sc->robots_body,
+    err = mra_read_file(cmd->pool, path, RA_ROBOTS_MAX, &sc->robots_body,
                        &sc->robots_size);
     if (err != NULL) {
         return apr_pstrcat(cmd->pool, "RobotsAuditRobotsFile: ", err, NULL);
@@ -519,9 +519,9 @@ ra_set_robots_file(cmd_parms *cmd, void *dv, const char *arg)
 }
 
 static const char *
-ra_set_alert_log(cmd_parms *cmd, void *dv, const char *arg)
+mra_set_alert_log(cmd_parms *cmd, void *dv, const char *arg)
 {
-    ra_srv_conf  *sc = ra_sconf(cmd->server);
+    mra_srv_conf  *sc = mra_sconf(cmd->server);
     const char   *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
 
     (void) dv;
@@ -545,11 +545,11 @@ ra_set_alert_log(cmd_parms *cmd, void *dv, const char *arg)
 
 /* 250ms, 30s, 5m, 1h; a bare number is seconds. */
 static const char *
-ra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
+mra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
 {
     char         *end;
     apr_int64_t   n, unit;
-    ra_srv_conf  *sc = ra_sconf(cmd->server);
+    mra_srv_conf  *sc = mra_sconf(cmd->server);
     const char   *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
 
     (void) dv;
@@ -580,30 +580,30 @@ ra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
 }
 
 static const command_rec ra_cmds[] = {
-    AP_INIT_FLAG("RobotsAudit", ra_set_enabled, NULL, RSRC_CONF | ACCESS_CONF,
+    AP_INIT_FLAG("RobotsAudit", mra_set_enabled, NULL, RSRC_CONF | ACCESS_CONF,
         "On to judge and count requests of this server or location "
         "(default Off)"),
-    AP_INIT_TAKE1("RobotsAuditZoneSize", ra_set_zone_size, NULL, RSRC_CONF,
+    AP_INIT_TAKE1("RobotsAuditZoneSize", mra_set_zone_size, NULL, RSRC_CONF,
         "Size of the shared ledger, bytes or with k, m, g (global; "
         "default 8m, at least 64k)"),
-    AP_INIT_TAKE1("RobotsAuditRobotsFile", ra_set_robots_file, NULL,
+    AP_INIT_TAKE1("RobotsAuditRobotsFile", mra_set_robots_file, NULL,
         RSRC_CONF,
         "The robots.txt this server serves: linted at startup and "
         "apache2ctl -t, and the initial version until one is captured "
         "(server, virtual host)"),
-    AP_INIT_TAKE1("RobotsAuditCrawlers", ra_set_crawlers, NULL, RSRC_CONF,
+    AP_INIT_TAKE1("RobotsAuditCrawlers", mra_set_crawlers, NULL, RSRC_CONF,
         "A crawler file in the format of data/crawlers.txt, added to the "
         "built-in table (global; repeatable)"),
-    AP_INIT_ITERATE("RobotsAuditIPRanges", ra_set_ip_ranges, NULL, RSRC_CONF,
+    AP_INIT_ITERATE("RobotsAuditIPRanges", mra_set_ip_ranges, NULL, RSRC_CONF,
         "Published IP-range JSON files, named by base name as the crawler "
         "table names them (global)"),
-    AP_INIT_TAKE1("RobotsAuditAlertLog", ra_set_alert_log, NULL, RSRC_CONF,
+    AP_INIT_TAKE1("RobotsAuditAlertLog", mra_set_alert_log, NULL, RSRC_CONF,
         "A file, or |program, that gets one JSON line per alert (global)"),
-    AP_INIT_TAKE1("RobotsAuditAlertInterval", ra_set_alert_interval, NULL,
+    AP_INIT_TAKE1("RobotsAuditAlertInterval", mra_set_alert_interval, NULL,
         RSRC_CONF,
         "Least time between two alerts for one (site, crawler): 250ms, 30s, "
         "5m, 1h (global; default 60s)"),
-    AP_INIT_FLAG("RobotsAuditEnforce", ra_set_enforce, NULL,
+    AP_INIT_FLAG("RobotsAuditEnforce", mra_set_enforce, NULL,
         RSRC_CONF | ACCESS_CONF,
         "On to answer 403 to requests judged violation or unreachable "
         "(default Off)"),
@@ -614,7 +614,7 @@ static const command_rec ra_cmds[] = {
 /* ---- startup ------------------------------------------------------------ */
 
 static int
-ra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
+mra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 {
     apr_status_t  rv;
 
@@ -637,17 +637,17 @@ ra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 
 /* The crawler table is complete once every directive is read. */
 static int
-ra_compile_tables(server_rec *s)
+mra_compile_tables(server_rec *s)
 {
     int                 rc;
     const char         *err;
-    ra_srv_conf        *sc = ra_sconf(s);
+    mra_srv_conf        *sc = mra_sconf(s);
     ra_crawlers_err_t   cerr;
 
     if (sc->compiled) {
         return OK;
     }
-    err = ra_crawlers_start(s->process->pconf, sc);
+    err = mra_crawlers_start(s->process->pconf, sc);
     if (err != NULL) {
         ap_log_error(APLOG_MARK, APLOG_EMERG, 0, s, "%s", err);
         return !OK;
@@ -668,15 +668,15 @@ ra_compile_tables(server_rec *s)
 
 /* Logs what ra_lint() finds in a server's RobotsAuditRobotsFile. */
 static void
-ra_lint_log(server_rec *s, apr_pool_t *p, ra_srv_conf *sc)
+mra_lint_log(server_rec *s, apr_pool_t *p, mra_srv_conf *sc)
 {
     uint32_t            i;
     ra_buf_t            b;
     ra_lint_t           lint;
     ra_lint_http_t      http;
-    const ra_alloc_t   *a = ra_make_alloc(p);
+    const ra_alloc_t   *a = mra_make_alloc(p);
     const char         *text;
-    ra_str_t            fn = ra_cstr(sc->robots_file);
+    ra_str_t            fn = mra_cstr(sc->robots_file);
 
     memset(&http, 0, sizeof(http));
     http.size = (size_t) sc->robots_size;
@@ -694,7 +694,7 @@ ra_lint_log(server_rec *s, apr_pool_t *p, ra_srv_conf *sc)
         ra_lint_format_finding(&b, fn, f);
         ra_buf_printf(&b, " (site %s)",
                       s->server_hostname ? s->server_hostname : "-");
-        text = ra_buf_text(&b);
+        text = mra_buf_text(&b);
         if (text != NULL) {
             ap_log_error(APLOG_MARK, f->severity == RA_SEV_INFO
                          ? APLOG_INFO : APLOG_WARNING, 0, s, "%s", text);
@@ -703,7 +703,7 @@ ra_lint_log(server_rec *s, apr_pool_t *p, ra_srv_conf *sc)
     ra_buf_init(&b, a, 256, 4096);
     ra_buf_cstr(&b, "robots-audit: [" RA_LINT_TAG "] ");
     ra_lint_format_summary(&b, fn, &lint.summary);
-    text = ra_buf_text(&b);
+    text = mra_buf_text(&b);
     if (text != NULL) {
         ap_log_error(APLOG_MARK, lint.summary.errors || lint.summary.warnings
                      ? APLOG_WARNING : APLOG_INFO, 0, s, "%s", text);
@@ -713,20 +713,20 @@ ra_lint_log(server_rec *s, apr_pool_t *p, ra_srv_conf *sc)
 /* Runs at apache2ctl -t and before every start and restart: the tables
  * compile, and under -t the robots.txt files are linted to the console. */
 static int
-ra_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
+mra_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     server_rec *s)
 {
     server_rec  *vs;
 
     (void) pconf;
     (void) plog;
-    if (ra_compile_tables(s) != OK) {
+    if (mra_compile_tables(s) != OK) {
         return !OK;
     }
     if (ap_state_query(AP_SQ_RUN_MODE) == AP_SQ_RM_CONFIG_TEST) {
         for (vs = s; vs != NULL; vs = vs->next) {
-            if (ra_sconf(vs)->robots_file != NULL) {
-                ra_lint_log(vs, ptemp, ra_sconf(vs));
+            if (mra_sconf(vs)->robots_file != NULL) {
+                mra_lint_log(vs, ptemp, mra_sconf(vs));
             }
         }
     }
@@ -735,10 +735,10 @@ ra_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
 
 /* Finds the retained segment and mutex, or makes new ones. */
 static int
-ra_zone_init(apr_pool_t *pconf, server_rec *s, apr_size_t size)
+mra_zone_init(apr_pool_t *pconf, server_rec *s, apr_size_t size)
 {
     apr_status_t   rv;
-    ra_retained   *rd;
+    mra_retained   *rd;
     ra_lock_t      lock;
     const char    *why = NULL;
     void          *base;
@@ -747,7 +747,7 @@ ra_zone_init(apr_pool_t *pconf, server_rec *s, apr_size_t size)
     (void) pconf;
     rd = ap_retained_data_get(RA_RETAINED_KEY);
     if (rd == NULL) {
-        rd = ap_retained_data_create(RA_RETAINED_KEY, sizeof(ra_retained));
+        rd = ap_retained_data_create(RA_RETAINED_KEY, sizeof(mra_retained));
         memset(rd, 0, sizeof(*rd));
     }
 
@@ -782,7 +782,7 @@ ra_zone_init(apr_pool_t *pconf, server_rec *s, apr_size_t size)
         return !OK;
     }
     base = apr_shm_baseaddr_get(rd->shm);
-    if (ra_ledger_format(base, size, ra_now_ms()) != RA_OK) {
+    if (ra_ledger_format(base, size, mra_now_ms()) != RA_OK) {
         ap_log_error(APLOG_MARK, APLOG_EMERG, 0, s,
                      "robots-audit: [RA306] cannot lay out a ledger in %lu "
                      "bytes", (unsigned long) size);
@@ -797,8 +797,8 @@ ra_zone_init(apr_pool_t *pconf, server_rec *s, apr_size_t size)
 
 open:
     ra_mutex = rd->mutex;
-    lock.lock = ra_lock;
-    lock.unlock = ra_unlock;
+    lock.lock = mra_lock;
+    lock.unlock = mra_unlock;
     lock.ctx = NULL;
     ra_ledger_open(&ra_ledger, base, &lock);
     ra_have_zone = 1;
@@ -806,7 +806,7 @@ open:
 }
 
 static apr_status_t
-ra_audit_cleanup(void *data)
+mra_audit_cleanup(void *data)
 {
     (void) data;
     ra_audit_destroy(ra_audit);
@@ -815,7 +815,7 @@ ra_audit_cleanup(void *data)
 }
 
 static ra_audit_t *
-ra_audit_make(apr_pool_t *p)
+mra_audit_make(apr_pool_t *p)
 {
     ra_audit_conf_t  conf;
     ra_audit_t      *au;
@@ -828,14 +828,14 @@ ra_audit_make(apr_pool_t *p)
                                                   : RA_ALERT_DEFAULT;
     au = ra_audit_create(&conf, &ra_ledger);
     if (au != NULL) {
-        apr_pool_cleanup_register(p, NULL, ra_audit_cleanup,
+        apr_pool_cleanup_register(p, NULL, mra_audit_cleanup,
                                   apr_pool_cleanup_null);
     }
     return au;
 }
 
 static int
-ra_open_alert_log(apr_pool_t *pconf, server_rec *s)
+mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
 {
     piped_log     *pl;
     apr_status_t   rv;
@@ -869,12 +869,12 @@ ra_open_alert_log(apr_pool_t *pconf, server_rec *s)
 }
 
 static int
-ra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
+mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     server_rec *s)
 {
     int            rc;
     server_rec    *vs;
-    ra_srv_conf   *sc;
+    mra_srv_conf   *sc;
     ra_answer_t    ans;
 
     (void) plog;
@@ -882,36 +882,36 @@ ra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return OK;
     }
-    ra_main = ra_sconf(s);
-    if (ra_compile_tables(s) != OK) {
+    ra_main = mra_sconf(s);
+    if (mra_compile_tables(s) != OK) {
         return !OK;
     }
     for (vs = s; vs != NULL; vs = vs->next) {
-        if (ra_sconf(vs)->robots_file != NULL) {
-            ra_lint_log(vs, ptemp, ra_sconf(vs));
+        if (mra_sconf(vs)->robots_file != NULL) {
+            mra_lint_log(vs, ptemp, mra_sconf(vs));
         }
     }
     if (!ra_zone_wanted) {
         return OK;
     }
-    rc = ra_zone_init(pconf, s, ra_main->zone_size ? ra_main->zone_size
+    rc = mra_zone_init(pconf, s, ra_main->zone_size ? ra_main->zone_size
                                                    : RA_ZONE_DEFAULT);
     if (rc != OK) {
         return rc;
     }
-    if (ra_open_alert_log(pconf, s) != OK) {
+    if (mra_open_alert_log(pconf, s) != OK) {
         return !OK;
     }
 
     /* the configured files: each site's version until one is captured */
-    ra_audit = ra_audit_make(pconf);
+    ra_audit = mra_audit_make(pconf);
     if (ra_audit == NULL) {
         ap_log_error(APLOG_MARK, APLOG_EMERG, 0, s,
                      "robots-audit: [RA308] out of memory");
         return !OK;
     }
     for (vs = s; vs != NULL; vs = vs->next) {
-        sc = ra_sconf(vs);
+        sc = mra_sconf(vs);
         if (sc->robots_file == NULL || vs->server_hostname == NULL) {
             continue;
         }
@@ -922,8 +922,8 @@ ra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
         ans.size = (size_t) sc->robots_size;
         ans.truncated = sc->robots_size > (apr_off_t) sc->robots_body.len;
         ans.initial = 1;
-        if (ra_audit_robots(ra_audit, ra_cstr(vs->server_hostname), &ans,
-                            ra_now_ms()) != RA_OK)
+        if (ra_audit_robots(ra_audit, mra_cstr(vs->server_hostname), &ans,
+                            mra_now_ms()) != RA_OK)
         {
             ap_log_error(APLOG_MARK, APLOG_WARNING, 0, vs,
                          "robots-audit: [RA309] out of memory recording %s",
@@ -934,7 +934,7 @@ ra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
 }
 
 static void
-ra_child_init(apr_pool_t *pchild, server_rec *s)
+mra_child_init(apr_pool_t *pchild, server_rec *s)
 {
     int           threaded = 0;
     apr_status_t  rv;
@@ -953,7 +953,7 @@ ra_child_init(apr_pool_t *pchild, server_rec *s)
         return;
     }
     /* the parent's judge came over with fork(); this one is the child's */
-    ra_audit = ra_audit_make(pchild);
+    ra_audit = mra_audit_make(pchild);
     if (ra_audit == NULL) {
         ap_log_error(APLOG_MARK, APLOG_CRIT, 0, s,
                      "robots-audit: [RA308] out of memory; this child does "
@@ -983,7 +983,7 @@ ra_child_init(apr_pool_t *pchild, server_rec *s)
  * ServerAlias names (a wildcard alias is open-ended: it counts under the
  * ServerName, so that random Host values never make sites). */
 static ra_str_t
-ra_site_of(request_rec *r)
+mra_site_of(request_rec *r)
 {
     int          i;
     char       **names;
@@ -996,41 +996,41 @@ ra_site_of(request_rec *r)
         names = (char **) s->names->elts;
         for (i = 0; i < s->names->nelts; i++) {
             if (names[i] != NULL && strcasecmp(h, names[i]) == 0) {
-                return ra_cstr(h);
+                return mra_cstr(h);
             }
         }
     }
-    return ra_cstr(s->server_hostname);
+    return mra_cstr(s->server_hostname);
 }
 
 static int
-ra_on(request_rec *r)
+mra_on(request_rec *r)
 {
-    ra_dir_conf  *d;
+    mra_dir_conf  *d;
 
     if (!ra_have_zone || ra_audit == NULL) {
         return 0;
     }
-    d = ra_dconf(r->per_dir_config);
+    d = mra_dconf(r->per_dir_config);
     return d != NULL && d->enabled == 1;
 }
 
 static void
-ra_request_of(request_rec *r, int status, ra_request_t *req)
+mra_request_of(request_rec *r, int status, ra_request_t *req)
 {
     memset(req, 0, sizeof(*req));
-    req->site = ra_site_of(r);
-    req->time = ra_now_ms();
-    req->addr = ra_cstr(r->useragent_ip);
-    req->user_agent = ra_cstr(apr_table_get(r->headers_in, "User-Agent"));
-    req->method = ra_cstr(r->method);
-    req->uri = ra_cstr(r->unparsed_uri);
+    req->site = mra_site_of(r);
+    req->time = mra_now_ms();
+    req->addr = mra_cstr(r->useragent_ip);
+    req->user_agent = mra_cstr(apr_table_get(r->headers_in, "User-Agent"));
+    req->method = mra_cstr(r->method);
+    req->uri = mra_cstr(r->unparsed_uri);
     req->status = status;
 }
 
 /* Judges and counts r, and writes its alerts.  Returns the verdict. */
 static ra_verdict_e
-ra_judge(request_rec *r, int status)
+mra_judge(request_rec *r, int status)
 {
     int             rc;
     ra_buf_t        text, json;
@@ -1038,13 +1038,13 @@ ra_judge(request_rec *r, int status)
     ra_verdict_t    v;
     apr_size_t      n;
     const char     *line;
-    ra_alloc_t     *a = ra_make_alloc(r->pool);
+    ra_alloc_t     *a = mra_make_alloc(r->pool);
 
-    ra_request_of(r, status, &req);
+    mra_request_of(r, status, &req);
     ra_buf_init(&text, a, 512, 0);
     ra_buf_init(&json, a, 512, 0);
 
-    ra_judge_lock();
+    mra_judge_lock();
     rc = ra_audit_request(ra_audit, &req, &v);
     /* the verdict's pattern is valid until the next call: render now */
     if (v.alert) {
@@ -1053,14 +1053,14 @@ ra_judge(request_rec *r, int status)
             ra_alert_json(&json, &req, &v);
         }
     }
-    ra_judge_unlock();
+    mra_judge_unlock();
 
     if (rc == RA_ENOMEM) {
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "robots-audit: [RA311] "
                       "out of memory judging a request (counted only)");
     }
     if (v.alert) {
-        line = ra_buf_text(&text);
+        line = mra_buf_text(&text);
         if (line != NULL) {
             ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, "%s", line);
         }
@@ -1074,7 +1074,7 @@ ra_judge(request_rec *r, int status)
 }
 
 static int
-ra_is_status_handler(request_rec *r)
+mra_is_status_handler(request_rec *r)
 {
     return r->handler != NULL && strcmp(r->handler, RA_HANDLER) == 0;
 }
@@ -1083,17 +1083,17 @@ ra_is_status_handler(request_rec *r)
  * log time.  robots.txt itself is never refused: it is counted with the
  * status it was served with, when it was served. */
 static int
-ra_fixups(request_rec *r)
+mra_fixups(request_rec *r)
 {
-    ra_dir_conf   *d;
+    mra_dir_conf   *d;
     ra_verdict_e   verdict;
 
-    if (r->main != NULL || r->prev != NULL || !ra_on(r)
-        || ra_is_status_handler(r))
+    if (r->main != NULL || r->prev != NULL || !mra_on(r)
+        || mra_is_status_handler(r))
     {
         return DECLINED;
     }
-    d = ra_dconf(r->per_dir_config);
+    d = mra_dconf(r->per_dir_config);
     if (d->enforce != 1) {
         return DECLINED;
     }
@@ -1103,7 +1103,7 @@ ra_fixups(request_rec *r)
         return DECLINED;
     }
     apr_table_setn(r->notes, RA_NOTE_JUDGED, "1");
-    verdict = ra_judge(r, 0);
+    verdict = mra_judge(r, 0);
     if (verdict == RA_VERDICT_VIOLATION || verdict == RA_VERDICT_UNREACHABLE)
     {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, "robots-audit: refused "
@@ -1114,19 +1114,19 @@ ra_fixups(request_rec *r)
 }
 
 static int
-ra_log_transaction(request_rec *r)
+mra_log_transaction(request_rec *r)
 {
     request_rec  *last;
 
-    if (!ra_on(r) || apr_table_get(r->notes, RA_NOTE_JUDGED) != NULL
-        || ra_is_status_handler(r))
+    if (!mra_on(r) || apr_table_get(r->notes, RA_NOTE_JUDGED) != NULL
+        || mra_is_status_handler(r))
     {
         return DECLINED;
     }
     for (last = r; last->next != NULL; last = last->next) {
         /* the status the client got is the last internal redirect's */
     }
-    (void) ra_judge(r, last->status);
+    (void) mra_judge(r, last->status);
     return DECLINED;
 }
 
@@ -1140,10 +1140,10 @@ typedef struct {
     apr_off_t       size;
     int             truncated;
     int             done;
-} ra_capture_t;
+} mra_capture_t;
 
 static request_rec *
-ra_original(request_rec *r)
+mra_original(request_rec *r)
 {
     while (r->prev != NULL) {
         r = r->prev;
@@ -1152,7 +1152,7 @@ ra_original(request_rec *r)
 }
 
 static void
-ra_capture_add(request_rec *r, ra_capture_t *c, const char *data,
+mra_capture_add(request_rec *r, mra_capture_t *c, const char *data,
     apr_size_t n)
 {
     apr_size_t      room, cap;
@@ -1187,10 +1187,10 @@ ra_capture_add(request_rec *r, ra_capture_t *c, const char *data,
 }
 
 static void
-ra_capture_done(request_rec *r, ra_capture_t *c)
+mra_capture_done(request_rec *r, mra_capture_t *c)
 {
     int            rc;
-    request_rec   *orig = ra_original(r);
+    request_rec   *orig = mra_original(r);
     ra_answer_t    ans;
 
     c->done = 1;
@@ -1200,15 +1200,15 @@ ra_capture_done(request_rec *r, ra_capture_t *c)
     apr_table_setn(orig->notes, RA_NOTE_CAPTURED, "1");
     memset(&ans, 0, sizeof(ans));
     ans.status = r->status;
-    ans.content_type = r->content_type != NULL ? ra_cstr(r->content_type)
+    ans.content_type = r->content_type != NULL ? mra_cstr(r->content_type)
                                                : ra_str(NULL, 0);
     ans.body = ra_str(c->buf, c->len);
     ans.size = (size_t) c->size;
     ans.truncated = c->truncated;
 
-    ra_judge_lock();
-    rc = ra_audit_robots(ra_audit, ra_site_of(orig), &ans, ra_now_ms());
-    ra_judge_unlock();
+    mra_judge_lock();
+    rc = ra_audit_robots(ra_audit, mra_site_of(orig), &ans, mra_now_ms());
+    mra_judge_unlock();
     if (rc != RA_OK) {
         ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, r, "robots-audit: [RA311] "
                       "out of memory recording robots.txt");
@@ -1216,17 +1216,17 @@ ra_capture_done(request_rec *r, ra_capture_t *c)
 }
 
 static apr_status_t
-ra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
+mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
 {
     apr_bucket    *e;
     apr_size_t     n;
     apr_status_t   rv;
     const char    *data;
-    ra_capture_t  *c = f->ctx;
+    mra_capture_t  *c = f->ctx;
     request_rec   *r = f->r;
 
     if (c == NULL) {
-        c = f->ctx = apr_pcalloc(r->pool, sizeof(ra_capture_t));
+        c = f->ctx = apr_pcalloc(r->pool, sizeof(mra_capture_t));
         /* no body to judge: HEAD, 304, a part of the file */
         if (r->header_only || r->status == HTTP_NOT_MODIFIED
             || r->status == HTTP_PARTIAL_CONTENT)
@@ -1243,7 +1243,7 @@ ra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
          e = APR_BUCKET_NEXT(e))
     {
         if (APR_BUCKET_IS_EOS(e)) {
-            ra_capture_done(r, c);
+            mra_capture_done(r, c);
             break;
         }
         if (APR_BUCKET_IS_METADATA(e)) {
@@ -1258,23 +1258,23 @@ ra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
             c->done = 1;                /* not the whole answer: drop it */
             break;
         }
-        ra_capture_add(r, c, data, n);
+        mra_capture_add(r, c, data, n);
     }
     return ap_pass_brigade(f->next, bb);
 }
 
 static void
-ra_insert_filter(request_rec *r)
+mra_insert_filter(request_rec *r)
 {
     request_rec  *orig;
 
     if (r->main != NULL || !ra_have_zone || ra_audit == NULL) {
         return;
     }
-    orig = ra_original(r);
+    orig = mra_original(r);
     if (orig->method_number != M_GET || orig->parsed_uri.path == NULL
         || strcmp(orig->parsed_uri.path, "/robots.txt") != 0
-        || !ra_on(orig)
+        || !mra_on(orig)
         || apr_table_get(orig->notes, RA_NOTE_CAPTURED) != NULL)
     {
         return;
@@ -1283,18 +1283,18 @@ ra_insert_filter(request_rec *r)
 }
 
 
-/* ---- status page ---------------------------------------------------------- */
+/* ---- status page --------------------------------------------------------- */
 
 typedef struct {
     ra_snapshot_t  snap;
     ra_buf_t       out;
     int            have_snap;
-} ra_page_t;
+} mra_page_t;
 
 static apr_status_t
-ra_page_cleanup(void *data)
+mra_page_cleanup(void *data)
 {
-    ra_page_t  *pg = data;
+    mra_page_t  *pg = data;
 
     if (pg->have_snap) {
         ra_snapshot_free(&pg->snap, &ra_malloc_allocator);
@@ -1305,7 +1305,7 @@ ra_page_cleanup(void *data)
 
 /* The value of "format" in the query string; NULL when absent. */
 static const char *
-ra_arg_format(request_rec *r)
+mra_arg_format(request_rec *r)
 {
     char  *args, *tok, *last, *eq;
 
@@ -1325,23 +1325,23 @@ ra_arg_format(request_rec *r)
 }
 
 static int
-ra_status_handler(request_rec *r)
+mra_status_handler(request_rec *r)
 {
     const char          *fmt_name;
-    ra_page_t           *pg;
+    mra_page_t           *pg;
     ra_report_opts_t     opts;
     ra_report_format_e   fmt = RA_REPORT_HTML;
 
-    if (!ra_is_status_handler(r)) {
+    if (!mra_is_status_handler(r)) {
         return DECLINED;
     }
     r->allowed |= (AP_METHOD_BIT << M_GET);
     if (r->method_number != M_GET) {
         return HTTP_METHOD_NOT_ALLOWED;
     }
-    fmt_name = ra_arg_format(r);
+    fmt_name = mra_arg_format(r);
     if (fmt_name != NULL
-        && ra_report_format_by_name(ra_cstr(fmt_name), &fmt) != RA_OK)
+        && ra_report_format_by_name(mra_cstr(fmt_name), &fmt) != RA_OK)
     {
         return HTTP_BAD_REQUEST;
     }
@@ -1353,8 +1353,8 @@ ra_status_handler(request_rec *r)
         return OK;
     }
 
-    pg = apr_pcalloc(r->pool, sizeof(ra_page_t));
-    apr_pool_cleanup_register(r->pool, pg, ra_page_cleanup,
+    pg = apr_pcalloc(r->pool, sizeof(mra_page_t));
+    apr_pool_cleanup_register(r->pool, pg, mra_page_cleanup,
                               apr_pool_cleanup_null);
     if (ra_ledger_snapshot(&ra_ledger, &ra_malloc_allocator,
                            fmt == RA_REPORT_HTML, &pg->snap) != RA_OK)
@@ -1365,7 +1365,7 @@ ra_status_handler(request_rec *r)
     }
     pg->have_snap = 1;
     memset(&opts, 0, sizeof(opts));
-    opts.now = ra_now_ms();
+    opts.now = mra_now_ms();
     opts.relint = fmt == RA_REPORT_HTML;
     opts.scratch = &ra_malloc_allocator;
     ra_buf_init(&pg->out, &ra_malloc_allocator, 64 * 1024, RA_PAGE_MAX);
@@ -1387,7 +1387,7 @@ ra_status_handler(request_rec *r)
 
 /* mod_status's /server-status: totals, and one row per site. */
 static int
-ra_status_hook(request_rec *r, int flags)
+mra_status_hook(request_rec *r, int flags)
 {
     uint32_t          i;
     ra_snapshot_t     snap;
@@ -1464,36 +1464,36 @@ ra_status_hook(request_rec *r, int flags)
 }
 
 
-/* ---- module --------------------------------------------------------------- */
+/* ---- module -------------------------------------------------------------- */
 
 static void
-ra_register_hooks(apr_pool_t *p)
+mra_register_hooks(apr_pool_t *p)
 {
     (void) p;
-    ap_hook_pre_config(ra_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_check_config(ra_check_config, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_post_config(ra_post_config, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_child_init(ra_child_init, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_fixups(ra_fixups, NULL, NULL, APR_HOOK_LAST);
-    ap_hook_handler(ra_status_handler, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_insert_filter(ra_insert_filter, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_insert_error_filter(ra_insert_filter, NULL, NULL,
+    ap_hook_pre_config(mra_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(mra_check_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_post_config(mra_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(mra_child_init, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_fixups(mra_fixups, NULL, NULL, APR_HOOK_LAST);
+    ap_hook_handler(mra_status_handler, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_insert_filter(mra_insert_filter, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_insert_error_filter(mra_insert_filter, NULL, NULL,
                                 APR_HOOK_MIDDLE);
-    ap_hook_log_transaction(ra_log_transaction, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_register_output_filter(RA_FILTER, ra_capture_filter, NULL,
+    ap_hook_log_transaction(mra_log_transaction, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_register_output_filter(RA_FILTER, mra_capture_filter, NULL,
                               AP_FTYPE_CONTENT_SET);
-    APR_OPTIONAL_HOOK(ap, status_hook, ra_status_hook, NULL, NULL,
+    APR_OPTIONAL_HOOK(ap, status_hook, mra_status_hook, NULL, NULL,
                       APR_HOOK_MIDDLE);
 }
 
 module AP_MODULE_DECLARE_DATA robots_audit_module = {
     STANDARD20_MODULE_STUFF,
-    ra_create_dir_conf,
-    ra_merge_dir_conf,
-    ra_create_srv_conf,
-    ra_merge_srv_conf,
+    mra_create_dir_conf,
+    mra_merge_dir_conf,
+    mra_create_srv_conf,
+    mra_merge_srv_conf,
     ra_cmds,
-    ra_register_hooks,
+    mra_register_hooks,
 #if defined(AP_MODULE_FLAG_NONE)
     AP_MODULE_FLAG_NONE
 #endif
