@@ -127,7 +127,8 @@ ra_time_iso(int64_t ms, char *out)
     if (y < 0 || y > 9999) {
         y = y < 0 ? 0 : 9999;     /* keep the fixed width */
     }
-#define RA_PUT2(v)  (*o++ = (char) ('0' + (v) / 10), *o++ = (char) ('0' + (v) % 10))
+#define RA_PUT2(v)  (*o++ = (char) ('0' + (v) / 10),                        \
+                     *o++ = (char) ('0' + (v) % 10))
     RA_PUT2((unsigned) (y / 100));
     RA_PUT2((unsigned) (y % 100));
     *o++ = '-';

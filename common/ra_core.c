@@ -16,7 +16,9 @@ ra_malloc_free(void *ctx, void *p)
     free(p);
 }
 
-const ra_alloc_t  ra_malloc_allocator = { ra_malloc_alloc, ra_malloc_free, NULL };
+const ra_alloc_t  ra_malloc_allocator = {
+    ra_malloc_alloc, ra_malloc_free, NULL
+};
 
 int
 ra_strcaseeq(ra_str_t a, ra_str_t b)

@@ -895,7 +895,8 @@ ra_rules_link(ra_rules_t *rs, ra_ua_t *ua, uint32_t nua)
     rs->sets = ra_pool_calloc(&rs->pool, nua + 1, sizeof(ra_set_t));
     rs->refs = ra_pool_get(&rs->pool,
                            ((size_t) nua + rs->ngroups + 1) * sizeof(uint32_t));
-    list = ra_pool_get(&rs->pool, ((size_t) rs->ngroups + 1) * sizeof(uint32_t));
+    list = ra_pool_get(&rs->pool,
+                       ((size_t) rs->ngroups + 1) * sizeof(uint32_t));
     group_set = ra_pool_get(&rs->pool,
                             ((size_t) rs->ngroups + 1) * sizeof(uint32_t));
     if (!rs->sets || !rs->refs || !list || !group_set) {
