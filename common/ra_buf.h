@@ -21,7 +21,8 @@ typedef struct {
     unsigned           truncated:1;
 } ra_buf_t;
 
-void ra_buf_init(ra_buf_t *b, const ra_alloc_t *a, size_t initial, size_t limit);
+void ra_buf_init(ra_buf_t *b, const ra_alloc_t *a, size_t initial,
+    size_t limit);
 void ra_buf_release(ra_buf_t *b);
 
 void ra_buf_add(ra_buf_t *b, const void *p, size_t n);
