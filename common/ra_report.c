@@ -1058,13 +1058,21 @@ static const char  ra_rep_css[] =
     "margin:0}dt{color:#666}dd{margin:0}"
     ".muted{color:#777}.err{color:#b00020}.warn{color:#a15c00}"
     ".bad{color:#b00020;font-weight:bold}.good{color:#1b7a2f}"
-    ".bar{display:flex;width:10em;height:.8em;background:#eee;"
-    "border-radius:3px;overflow:hidden}"
+    ".bar{display:inline-flex;width:7em;height:.8em;background:#eee;"
+    "border-radius:3px;overflow:hidden;vertical-align:middle;"
+    "margin-right:.4em}td.nw{white-space:nowrap}"
     ".bar span{display:block;height:100%}"
     ".c{background:#2e9e4f}.s{background:#8bc34a}.e{background:#90a4ae}"
     ".v{background:#d32f2f}.u{background:#ff9800}"
     "code{font:12px ui-monospace,monospace;word-break:break-all}"
-    "summary{cursor:pointer}";
+    "summary{cursor:pointer}"
+    ".health{font-size:.75em;font-weight:normal;padding:.15em .6em;"
+    "border-radius:1em;margin-left:.6em;vertical-align:middle;color:#fff}"
+    ".h-ok{background:#2e7d32}.h-warn{background:#b26a00}"
+    ".h-bad{background:#b00020}.h-none{background:#78909c}"
+    ".wide{overflow-x:auto}.wide table{font-size:13px}"
+    ".wide th,.wide td{padding:.2em .35em}"
+    ".wide td code{word-break:normal}";
 
 static void
 ra_rep_html_num(ra_buf_t *b, uint64_t v, int bad)
@@ -1094,8 +1102,8 @@ ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
     }
     pm = ra_rep_permille(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
                          + c[RA_CNT_EXEMPT], judged);
-    ra_buf_printf(b, "<td><div class=\"bar\" title=\"%u.%u%% compliant, "
-                  "stale or exempt\">", pm / 10, pm % 10);
+    ra_buf_printf(b, "<td class=\"nw\"><div class=\"bar\" title=\"%u.%u%% "
+                  "compliant, stale or exempt\">", pm / 10, pm % 10);
     for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         pm = ra_rep_permille(c[parts[i].c], judged);
         if (pm) {
@@ -1106,6 +1114,34 @@ ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
     pm = ra_rep_permille(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
                          + c[RA_CNT_EXEMPT], judged);
     ra_buf_printf(b, "</div>%u.%u%%</td>", pm / 10, pm % 10);
+}
+
+/* The site's robots.txt health at a glance, a badge beside its name:
+ * failing (5xx/429 answers: crawlers must stop), never fetched, lint
+ * errors, answered 4xx (everything allowed), or OK. */
+static void
+ra_rep_html_health(ra_buf_t *b, const ra_site_t *s)
+{
+    const ra_version_t  *v = ra_rep_current(s);
+
+    if (s->failures
+        || (v != NULL && v->answer == RA_ANSWER_UNREACHABLE))
+    {
+        ra_buf_printf(b, "<span class=\"health h-bad\">robots.txt failing: "
+                      "%u, crawlers must stop</span>", s->robots_status);
+    } else if (s->robots_status == 0 || v == NULL) {
+        ra_buf_cstr(b, "<span class=\"health h-none\">robots.txt never "
+                    "fetched</span>");
+    } else if (v->lint_errors) {
+        ra_buf_printf(b, "<span class=\"health h-warn\">robots.txt: %u "
+                      "lint error%s</span>", v->lint_errors,
+                      v->lint_errors == 1 ? "" : "s");
+    } else if (v->answer == RA_ANSWER_ALLOW_ALL) {
+        ra_buf_printf(b, "<span class=\"health h-warn\">robots.txt %u: "
+                      "everything allowed</span>", s->robots_status);
+    } else {
+        ra_buf_cstr(b, "<span class=\"health h-ok\">robots.txt OK</span>");
+    }
 }
 
 static void
@@ -1202,6 +1238,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
 
     ra_buf_cstr(b, "<section><h2>");
     ra_buf_html(b, ra_rep_site_name(s));
+    ra_rep_html_health(b, s);
     ra_buf_cstr(b, "</h2><p class=\"muted\">");
     ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
     ra_buf_cstr(b, " crawler requests, ");
@@ -1213,7 +1250,8 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     if (r->first[si] == r->first[si + 1]) {
         ra_buf_cstr(b, "<p class=\"muted\">no crawler seen</p>");
     } else {
-        ra_buf_cstr(b, "<table><tr><th>crawler</th><th>token</th>"
+        ra_buf_cstr(b, "<div class=\"wide\"><table><tr><th>crawler</th>"
+                    "<th>token</th>"
                     "<th>verification</th><th class=\"n\">requests</th>"
                     "<th class=\"n\">robots.txt</th>"
                     "<th class=\"n\">compliant</th>"
@@ -1252,14 +1290,14 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_rep_html_num(b, st->counters[RA_CNT_CRAWL_DELAY], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_NO_ROBOTS_FETCH], 0);
         ra_rep_html_bar(b, st->counters);
-        ra_buf_cstr(b, "<td>");
+        ra_buf_cstr(b, "<td class=\"nw\">");
         if (st->last_seen) {
             ra_rep_iso(b, st->last_seen);
         }
         ra_buf_cstr(b, "</td></tr>");
     }
     if (r->first[si] != r->first[si + 1]) {
-        ra_buf_cstr(b, "</table>");
+        ra_buf_cstr(b, "</table></div>");
     }
     if (others) {
         ra_buf_printf(b, "<p class=\"muted\">%u more crawler records not "

@@ -220,6 +220,10 @@ test_html(void **state)
     assert_null(strstr(s, "src="));
     assert_null(strstr(s, "href="));
     assert_non_null(strstr(s, "class=\"bar\""));
+    /* robots.txt health beside the site's name: 2 consecutive failures */
+    assert_non_null(strstr(s, "<span class=\"health h-bad\">robots.txt "
+                              "failing: 200, crawlers must stop</span></h2>"));
+    assert_non_null(strstr(s, "<div class=\"wide\"><table>"));
     /* re-linted body: the typo is a finding */
     assert_non_null(strstr(s, "<code>typo</code>"));
     assert_non_null(strstr(s, "example.com"));
