@@ -1327,8 +1327,14 @@ ra_lint_group(ra_lint_ctx_t *ctx, const ra_lint_group_t *g, size_t *budget,
 {
     uint32_t         i, j, k, allows = 0, root = 0;
     char             q[RA_LINT_QBUF], s[RA_LINT_QBUF];
-    ra_lint_rule_t  *r = ctx->rules + g->first, *a, *b;
+    ra_lint_rule_t  *r, *a, *b;
     ra_str_t         lit, pat;
+
+    if (g->nrules == 0) {
+        r = NULL;       /* ctx->rules is NULL when no group has a rule */
+    } else {
+        r = ctx->rules + g->first;
+    }
 
     for (i = 0; i < g->nrules; i++) {
         if (r[i].type == RA_RULE_ALLOW) {
