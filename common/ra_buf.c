@@ -137,9 +137,12 @@ ra_buf_u64(ra_buf_t *b, uint64_t v)
 void
 ra_buf_json_str(ra_buf_t *b, ra_str_t s)
 {
-    const unsigned char  *p = s.data, *end = s.data + s.len, *run;
+    const unsigned char  *p = s.data, *end = s.data, *run;
     size_t                n;
 
+    if (s.len) {
+        end += s.len;   /* no offset on a NULL span */
+    }
     ra_buf_ch(b, '"');
     while (p < end) {
         run = p;
@@ -181,9 +184,12 @@ ra_buf_json_str(ra_buf_t *b, ra_str_t s)
 void
 ra_buf_html(ra_buf_t *b, ra_str_t s)
 {
-    const unsigned char  *p = s.data, *end = s.data + s.len, *run;
+    const unsigned char  *p = s.data, *end = s.data, *run;
     size_t                n;
 
+    if (s.len) {
+        end += s.len;   /* no offset on a NULL span */
+    }
     while (p < end) {
         run = p;
         while (p < end && *p >= 0x20 && *p < 0x7f && *p != '<' && *p != '>'
@@ -217,9 +223,12 @@ ra_buf_html(ra_buf_t *b, ra_str_t s)
 void
 ra_buf_prom_label(ra_buf_t *b, ra_str_t s)
 {
-    const unsigned char  *p = s.data, *end = s.data + s.len;
+    const unsigned char  *p = s.data, *end = s.data;
     size_t                n;
 
+    if (s.len) {
+        end += s.len;   /* no offset on a NULL span */
+    }
     while (p < end) {
         switch (*p) {
         case '\\': ra_buf_cstr(b, "\\\\"); p++; continue;
@@ -242,9 +251,12 @@ ra_buf_prom_label(ra_buf_t *b, ra_str_t s)
 void
 ra_buf_log(ra_buf_t *b, ra_str_t s)
 {
-    const unsigned char  *p = s.data, *end = s.data + s.len, *run;
+    const unsigned char  *p = s.data, *end = s.data, *run;
     unsigned char         esc[4] = { '\\', 'x', 0, 0 };
 
+    if (s.len) {
+        end += s.len;   /* no offset on a NULL span */
+    }
     while (p < end) {
         run = p;
         while (p < end && *p >= 0x20 && *p < 0x7f && *p != '\\' && *p != '"') {
