@@ -50,6 +50,7 @@ struct ra_audit_s {
     ra_cache_t       cache[RA_CACHE_SLOTS];
     size_t           cache_bytes;
     uint64_t         tick;
+    const ra_rules_t *pin;              /* never evicted (see below) */
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
 };
 
@@ -136,8 +137,8 @@ ra_cache_drop(ra_audit_t *au, ra_cache_t *c)
 static ra_rules_t *
 ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
 {
-    size_t       i;
-    ra_cache_t  *c, *victim;
+    size_t       i, bytes;
+    ra_cache_t  *c, *victim, *empty;
     ra_rules_t  *rs;
 
     if (rules) {
@@ -148,27 +149,43 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
         return NULL;
     }
 
+    /*
+     * Evict least recently used entries until the new set fits, then take
+     * a free slot.  An empty slot must not end the search while the set
+     * does not fit (that looped forever), and the pinned set stays:
+     * ra_audit_request() still reads the current version's set (the
+     * match's pattern and group point into it) while it compiles older
+     * ones.  With nothing else to evict, the budget is exceeded by this
+     * one set.
+     */
+    bytes = ra_rules_bytes(rs);
     for ( ;; ) {
         victim = NULL;
+        empty = NULL;
         for (i = 0; i < RA_CACHE_SLOTS; i++) {
             c = &au->cache[i];
             if (c->rules == NULL) {
-                victim = c;
-                break;
-            }
-            if (victim == NULL || c->tick < victim->tick) {
+                if (empty == NULL) {
+                    empty = c;
+                }
+            } else if (c->rules != au->pin
+                       && (victim == NULL || c->tick < victim->tick))
+            {
                 victim = c;
             }
         }
-        if (victim->rules != NULL) {
-            ra_cache_drop(au, victim);
-        }
-        if (au->cache_bytes + ra_rules_bytes(rs) <= au->conf.cache_bytes
-            || au->cache_bytes == 0)
+        if (victim == NULL
+            || au->cache_bytes + bytes <= au->conf.cache_bytes)
         {
+            if (empty == NULL) {
+                ra_cache_drop(au, victim);      /* every slot is used */
+                empty = victim;
+            }
             break;
         }
+        ra_cache_drop(au, victim);
     }
+    victim = empty;
     victim->hash = hash;
     victim->rules = rs;
     victim->bytes = ra_rules_bytes(rs);
@@ -580,6 +597,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         out->verdict = RA_VERDICT_UNREACHABLE;
     } else {
         rs = g.current >= 0 ? ra_version_rules(au, &g, g.current) : NULL;
+        au->pin = rs;           /* m points into it until we return */
         cur_allowed = rs == NULL
                       || ra_allows(rs, tokens, ntokens, ignores_star, path,
                                    au->conf.alloc, &m);
