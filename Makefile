@@ -126,6 +126,39 @@ bench: all
 	@$(DEPS) bench
 	@bench/run.sh
 
+# Fuzzing (issue 8): libFuzzer targets fuzz/fuzz_*.c under ASan+UBSan,
+# built with clang into build/fuzz/.  `make fuzz` builds them; fuzz-smoke
+# runs each for FUZZ_SMOKE seconds on its committed corpus (fuzz/corpus/);
+# scripts/fuzz.sh run SECONDS TARGET... is the long run.
+FUZZ_CC    ?= clang
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+FUZZ_SMOKE ?= 10
+FUZZ_SRCS  := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS  := $(FUZZ_SRCS:fuzz/%.c=$(B)/fuzz/%)
+FUZZ_OBJS  := $(CORE_SRCS:%.c=$(B)/fuzz/obj/%.o) \
+              $(GEN_SRCS:%.c=$(B)/fuzz/obj/%.o)
+
+.PHONY: fuzz fuzz-build fuzz-smoke
+
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASE) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+	    -MMD -MP -c $< -o $@
+
+$(B)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(BASE) -Ifuzz -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer \
+	    -o $@ $< $(FUZZ_OBJS) $(CLI_LIBS)
+
+fuzz:
+	@$(DEPS) fuzz
+	@$(MAKE) --no-print-directory fuzz-build
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz-smoke: fuzz
+	@scripts/fuzz.sh smoke $(FUZZ_SMOKE) $(FUZZ_BINS)
+
 clean:
 	rm -rf $(B)
 

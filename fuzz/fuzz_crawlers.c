@@ -1,0 +1,99 @@
+/*
+ * Crawler identification.  The input is a User-Agent judged against the
+ * built-in table, unless its first byte is 0x01: then the rest is an
+ * operator's crawler file, loaded into a fresh table and compiled; when
+ * accepted, its own text and a few fixed User-Agents are identified.  A
+ * known crawler has an id, a name and a token; a generic bot's token is
+ * a span of the User-Agent.
+ */
+#include "fuzz.h"
+#include "ra_crawlers.h"
+
+static ra_crawlers_t  *builtin;
+
+static void
+identify(const ra_crawlers_t *t, ra_str_t ua)
+{
+    ra_identity_t  id;
+    int            kind;
+
+    kind = ra_crawlers_identify(t, ua, &id);
+    FZ_CHECK(kind == (int) id.kind);
+    switch (id.kind) {
+    case RA_UA_BROWSER:
+        FZ_CHECK(id.crawler == NULL);
+        break;
+    case RA_UA_KNOWN:
+        FZ_CHECK(id.crawler != NULL);
+        FZ_CHECK(id.crawler->id < ra_crawlers_count(t));
+        FZ_CHECK(ra_crawlers_get(t, id.crawler->id) == id.crawler);
+        FZ_CHECK(id.crawler->ntokens >= 1);
+        FZ_CHECK(id.crawler->name.len > 0
+                 && id.crawler->name.len <= RA_CRAWLERS_MAX_NAME);
+        FZ_CHECK(id.crawler->category < RA_CAT_MAX);
+        FZ_CHECK(id.token.len > 0);
+        break;
+    case RA_UA_GENERIC:
+        FZ_CHECK(id.crawler == NULL);
+        FZ_CHECK(fz_within(id.token, ua.data, ua.len));
+        break;
+    default:
+        FZ_CHECK(0);
+    }
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ra_crawlers_t      *t;
+    fz_arena_t          arena;
+    ra_crawlers_err_t   err;
+    ra_str_t            in;
+    size_t              i, n;
+    int                 rc;
+    static const ra_str_t  uas[] = {
+        ra_string("Mozilla/5.0 (compatible; Googlebot/2.1; "
+                  "+http://www.google.com/bot.html)"),
+        ra_string("Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0"),
+        ra_string("curl/8.0"), ra_string("")
+    };
+
+    if (builtin == NULL) {
+        builtin = ra_crawlers_create(&ra_malloc_allocator);
+        FZ_CHECK(builtin != NULL);
+        FZ_CHECK(ra_crawlers_add_builtin(builtin, &err) == RA_OK);
+        FZ_CHECK(ra_crawlers_compile(builtin, &err) == RA_OK);
+    }
+    if (size == 0 || data[0] != 0x01) {
+        identify(builtin, ra_str(data, size));
+        return 0;
+    }
+
+    /* an operator's file, in a table that lives in an arena */
+    in = ra_str(data + 1, size - 1);
+    t = ra_crawlers_create(fz_arena_init(&arena));
+    FZ_CHECK(t != NULL);
+    rc = ra_crawlers_add(t, in, &err);
+    FZ_CHECK(rc == RA_OK || rc == RA_ERROR || rc == RA_ELIMIT);
+    if (rc != RA_OK) {
+        FZ_CHECK(err.msg != NULL);
+    }
+    rc = ra_crawlers_compile(t, &err);
+    FZ_CHECK(rc == RA_OK || rc == RA_ELIMIT);
+    if (rc == RA_OK) {
+        n = ra_crawlers_count(t);
+        for (i = 0; i < n; i++) {
+            const ra_crawler_t  *c = ra_crawlers_get(t, i);
+
+            FZ_CHECK(c != NULL && c->id == i);
+            FZ_CHECK(ra_crawlers_find(t, c->name) != NULL);
+            FZ_CHECK(ra_crawlers_find_token(t, c->tokens[0]) != NULL);
+        }
+        identify(t, in);
+        for (i = 0; i < sizeof(uas) / sizeof(uas[0]); i++) {
+            identify(t, uas[i]);
+        }
+    }
+    fz_arena_release(&arena);
+    return 0;
+}

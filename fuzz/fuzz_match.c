@@ -1,0 +1,103 @@
+/*
+ * Matcher: one input is "AGENT\nURL\nBODY".  The URL goes through
+ * ra_url_path(), then both modes judge it, with and without a scratch
+ * allocator.  Invariants: a verdict exists in both modes; the deciding
+ * line is a line of the file; allowed iff no disallow rule decided; a
+ * decision has a rule type and a pattern; rfc mode allows /robots.txt.
+ */
+#include "fuzz.h"
+#include "ra_rules.h"
+
+static ra_str_t
+take_line(ra_str_t *rest)
+{
+    const unsigned char  *nl;
+    ra_str_t              l = *rest;
+
+    nl = rest->len ? memchr(rest->data, '\n', rest->len) : NULL;
+    if (nl == NULL) {
+        rest->data += rest->len;
+        rest->len = 0;
+        return l;
+    }
+    l.len = (size_t) (nl - l.data);
+    rest->data = nl + 1;
+    rest->len -= l.len + 1;
+    return l;
+}
+
+static void
+check(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
+    size_t nagents, ra_str_t path, uint32_t lines)
+{
+    ra_match_t  m, m2;
+    int         rc;
+
+    rc = ra_rules_match(rs, mode, agents, nagents, path, &ra_malloc_allocator,
+                        &m);
+    FZ_CHECK(rc == RA_OK);
+    FZ_CHECK(m.allowed == 0 || m.allowed == 1);
+    FZ_CHECK(m.line <= lines);
+    FZ_CHECK(m.why <= RA_WHY_ROBOTS_TXT);
+    if (m.why == RA_WHY_RULE) {
+        FZ_CHECK(m.line >= 1);
+        FZ_CHECK(m.type == RA_RULE_ALLOW || m.type == RA_RULE_DISALLOW);
+        FZ_CHECK(m.allowed == (m.type == RA_RULE_ALLOW));
+        /* the group is "*" or one of the agents, verbatim (an empty
+         * agent may choose a "User-agent: *bot" group, as in Google's
+         * library: its product token is empty too) */
+        FZ_CHECK((m.group.len == 1 && m.group.data[0] == '*')
+                 || (nagents > 0 && m.group.data == agents[0].data
+                     && m.group.len == agents[0].len)
+                 || (nagents > 1 && m.group.data == agents[1].data
+                     && m.group.len == agents[1].len));
+    } else {
+        FZ_CHECK(m.allowed == 1);
+        FZ_CHECK(m.line == 0);
+        FZ_CHECK(m.type == RA_RULE_NONE);
+    }
+    if (mode == RA_MODE_GOOGLE) {
+        FZ_CHECK(m.why != RA_WHY_ROBOTS_TXT);
+    }
+
+    /* without scratch: the same verdict, or ENOMEM for a long path */
+    rc = ra_rules_match(rs, mode, agents, nagents, path, NULL, &m2);
+    FZ_CHECK(rc == RA_OK || rc == RA_ENOMEM);
+    if (rc == RA_OK) {
+        FZ_CHECK(m2.allowed == m.allowed && m2.line == m.line
+                 && m2.why == m.why && m2.type == m.type);
+    }
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    ra_str_t          rest = ra_str(data, size), agent, url, path, agents[2];
+    ra_rules_t       *rs;
+    ra_parse_info_t   info;
+    ra_match_t        m;
+    static const ra_str_t  robots = ra_string("/robots.txt");
+
+    agent = take_line(&rest);
+    url = take_line(&rest);
+    if (rest.len > 64 * 1024) {
+        return 0;               /* the parse fuzzer covers big bodies */
+    }
+    path = ra_url_path(url);
+    FZ_CHECK(fz_within(path, url.data, url.len) || path.len == 1);
+
+    FZ_CHECK(ra_rules_compile(rest, &ra_malloc_allocator, &rs, &info)
+             == RA_OK);
+    agents[0] = agent;
+    agents[1] = ra_ua_token(agent);
+    check(rs, RA_MODE_GOOGLE, agents, 2, path, info.lines);
+    check(rs, RA_MODE_RFC, agents, 2, path, info.lines);
+    check(rs, RA_MODE_GOOGLE, agents, 0, url, info.lines);
+    check(rs, RA_MODE_RFC, agents, 1, url, info.lines);
+
+    FZ_CHECK(ra_rules_match(rs, RA_MODE_RFC, agents, 1, robots, NULL, &m)
+             == RA_OK);
+    FZ_CHECK(m.allowed && m.why == RA_WHY_ROBOTS_TXT);
+    ra_rules_free(rs);
+    return 0;
+}
