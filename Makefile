@@ -122,6 +122,12 @@ test:
 demo:
 	@scripts/demo.sh
 
+# Debian packages of the two modules and the CLI, into build/deb/
+# (scripts/deb.sh; t/050-packages.t installs them into the stock servers)
+.PHONY: deb
+deb: all
+	@scripts/deb.sh $(B) $(B)/deb
+
 bench: all
 	@$(DEPS) bench
 	@bench/run.sh
