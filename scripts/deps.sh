@@ -6,7 +6,9 @@ set -eu
 pkgs="build-essential pkg-config zlib1g-dev"
 case "${1:-build}" in
 build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
-test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev" ;;
+test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev"
+       # the browser (t/040), promtool and fail2ban-regex (t/060), man (t/070)
+       pkgs="$pkgs chromium prometheus fail2ban man-db" ;;
 bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk bc perl nginx nginx-dev" ;;
 demo)  pkgs="$pkgs nginx nginx-dev perl" ;;
 fuzz)  pkgs="$pkgs clang libclang-rt-14-dev" ;;
