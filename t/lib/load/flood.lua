@@ -1,0 +1,42 @@
+-- wrk script for t/041-faults.t: every request carries a Host and a
+-- crawler-like User-Agent never seen before ("FloodT<thread>N<n>Bot"),
+-- and one in four names one of the server block's 200 names, so that
+-- sites and crawler records churn through a small zone.
+tid = 0         -- set per thread by setup()
+local counter = 0
+threads = {}
+
+setup = function(thread)
+  counter = counter + 1
+  thread:set("tid", counter)
+  table.insert(threads, thread)
+end
+
+local n = 0
+sent = 0
+request = function()
+  n = n + 1
+  sent = sent + 1
+  local host
+  if n % 4 == 0 then
+    host = string.format("s%d.test", n % 200 + 1)
+  else
+    host = string.format("h%dn%d.flood.test", tid, n)
+  end
+  local ua = string.format("Mozilla/5.0 (compatible; FloodT%dN%dBot/1.0; "
+                           .. "+https://example.com/bot)", tid, n)
+  local path = (n % 3 == 0) and "/private/x" or "/index.html"
+  return wrk.format("GET", path, { ["Host"] = host, ["User-Agent"] = ua })
+end
+
+done = function(summary, latency, requests)
+  local s = 0
+  for _, t in ipairs(threads) do
+    s = s + t:get("sent")
+  end
+  local e = summary.errors
+  io.write(string.format(
+    "RA-LOAD sent=%d completed=%d duration_us=%d connect=%d read=%d "
+    .. "write=%d status=%d timeout=%d\n", s, summary.requests,
+    summary.duration, e.connect, e.read, e.write, e.status, e.timeout))
+end
