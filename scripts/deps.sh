@@ -8,7 +8,9 @@ case "${1:-build}" in
 build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
 test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev"
        # the browser (t/040), promtool and fail2ban-regex (t/060), man (t/070)
-       pkgs="$pkgs chromium prometheus fail2ban man-db" ;;
+       pkgs="$pkgs chromium prometheus fail2ban man-db"
+       # wrk (t/040-load.t, t/041-faults.t), clang (make fuzz-smoke)
+       pkgs="$pkgs wrk clang libclang-rt-14-dev" ;;
 bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk bc perl nginx nginx-dev" ;;
 demo)  pkgs="$pkgs nginx nginx-dev perl" ;;
 fuzz)  pkgs="$pkgs clang libclang-rt-14-dev" ;;
