@@ -119,10 +119,19 @@ static apr_file_t           *ra_alert_file;
 
 /* ---- small helpers ------------------------------------------------------ */
 
+/* apr_palloc() aligns to 8 bytes; the core wants memory aligned for any
+ * object (max_align_t: 16), as ra_pool's chunks are (UBSan: misaligned
+ * ra_pool_chunk_t, scripts/san-modules.sh apache) */
 static void *
 mra_pool_alloc(void *ctx, size_t size)
 {
-    return apr_palloc(ctx, size);
+    char  *p;
+
+    p = apr_palloc(ctx, size + 15);
+    if (p == NULL) {
+        return NULL;
+    }
+    return (void *) (((uintptr_t) p + 15) & ~(uintptr_t) 15);
 }
 
 static ra_alloc_t *
