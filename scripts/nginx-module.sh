@@ -22,7 +22,7 @@ fi
 # -ffile-prefix-map
 cc_opt="-g -O2 -fstack-protector-strong -Wformat -Werror=format-security -fPIC -Wdate-time -D_FORTIFY_SOURCE=2"
 ld_opt="-Wl,-z,relro -Wl,-z,now -fPIC"
-# extra options for both, e.g. a sanitizer build (scripts/san-nginx.sh)
+# extra options for both, e.g. a sanitizer build (scripts/san-modules.sh)
 cc_opt="$cc_opt ${RA_NGX_EXTRA_OPT:-}"
 ld_opt="$ld_opt ${RA_NGX_EXTRA_OPT:-}"
 

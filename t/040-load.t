@@ -9,7 +9,7 @@
 # but the module's alerts, and the workers' memory (VmRSS) stays put
 # between the two runs.
 #   RA_LOAD_SECONDS  each nginx run's length (default 20; Apache's: half)
-#   RA_SANITIZED     set by scripts/san-nginx.sh: RSS is shown, not checked
+#   RA_SANITIZED     set by scripts/san-modules.sh: RSS is shown, not checked
 use strict;
 use warnings;
 use Test::More;

@@ -8,7 +8,7 @@
 #     distinct crawler-like User-Agents: memory of the workers, the error
 #     log and the tables stay bounded, nothing crashes
 #   - Apache: kill -9 a child in the middle of traffic, the same checks
-# RA_SANITIZED (scripts/san-nginx.sh): RSS is shown, not checked.
+# RA_SANITIZED (scripts/san-modules.sh): RSS is shown, not checked.
 use strict;
 use warnings;
 use Test::More;
