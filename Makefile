@@ -116,7 +116,8 @@ prove-test: $(B)/robots-audit
 
 test:
 	@$(DEPS) test
-	@$(MAKE) --no-print-directory unit-test valgrind-test prove-test
+	@$(MAKE) --no-print-directory unit-test valgrind-test prove-test \
+	    fuzz-smoke
 
 # the demo: nginx with the module on loopback, traffic replayed (Ctrl-C stops)
 demo:
