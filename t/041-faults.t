@@ -34,7 +34,7 @@ sub wrk_start {
     if (!$pid) {
         open STDOUT, '>', $out or die;
         open STDERR, '>&', \*STDOUT or die;
-        exec $wrk, '-t2', "-c$conns", "-d${secs}s",
+        exec $wrk, '-t2', "-c$conns", "-d${secs}s", '--timeout', '10s',
              '-s', "$ROOT/t/lib/load/$script",
              'http://127.0.0.1:' . $h->port . '/';
         die "exec wrk: $!";
