@@ -131,13 +131,25 @@ sub load {
     # misses the requests in flight when it stops, and some it wrote never
     # reach nginx (its close() resets connections with unread data), so the
     # exact reference is the server's access log: one line per request.
+    # The requests in flight when wrk stops are handled after it has
+    # gone: wait until the server is quiet (two equal readings 0.5 s
+    # apart) before comparing.
     my $sent = $w1->{sent} + $w2->{sent};
     my $completed = $w1->{completed} + $w2->{completed};
-    my $j = $h->status_json;
-    my $first = $j->{ledger}{requests};
+    my $logged_now = sub {
+        scalar grep { !/$o->{status}/ } split /\n/, $h->access_log;
+    };
+    my ($j, $first, $logged, $prev) = (undef, -1, -1, -2);
+    for (1 .. 20) {
+        $j = $h->status_json;
+        $first = $j->{ledger}{requests};
+        $logged = $logged_now->();
+        last if $first == $logged && $first == $prev;
+        $prev = $first;
+        select undef, undef, undef, 0.5;
+    }
     is $h->status_json->{ledger}{requests}, $first,
         "$server: status page requests are not counted";
-    my $logged = grep { !/$o->{status}/ } split /\n/, $h->access_log;
     diag "$server: ledger requests $first; access log $logged; wrk completed "
         . "$completed, wrote $sent";
     is $first, $logged, "$server: ledger requests == requests the server logged";
