@@ -76,7 +76,8 @@ fz_within(ra_str_t s, const void *base, size_t len)
     if (s.len == 0) {
         return 1;
     }
-    return s.data >= b && s.len <= len && s.data - b <= (ptrdiff_t) (len - s.len);
+    return s.data >= b && s.len <= len
+           && s.data - b <= (ptrdiff_t) (len - s.len);
 }
 
 static inline int

@@ -18,8 +18,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 asan=$(readlink -f "$(gcc -print-file-name=libasan.so)")
 [ -f "$asan" ] || { echo "san-modules.sh: no libasan (gcc)" >&2; exit 1; }
-san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-stale() { [ ! -f "$1" ] || [ -n "$(find common ngx_module apache_module config -newer "$1" | head -1)" ]; }
+san="-fsanitize=address,undefined -fno-omit-frame-pointer"
+san="$san -fno-sanitize-recover=undefined"
+stale() {
+    [ ! -f "$1" ] ||
+        [ -n "$(find common ngx_module apache_module config -newer "$1")" ]
+}
 
 case "$server" in
 nginx)
