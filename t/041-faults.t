@@ -272,7 +272,9 @@ SKIP: {
     diag sprintf 'Apache, wrk during the kill: %d completed, errors %s',
         $w->{completed}, $w->{errors};
     ok kill(0, $apid), 'the Apache parent survived';
-    my $aj = eval { $a->status_json };
+    # requests wrk had in flight are logged after it returns: count from
+    # a quiet server, or they land in the 100 below
+    my $aj = eval { quiet($a) };
     ok $aj, 'the status page still parses' or diag $@;
     my $ab = $aj->{ledger}{requests} // 0;
     $ok = 0;
@@ -280,7 +282,7 @@ SKIP: {
         $ok++ if $a->get('/index.html', ua => $GOOGLEBOT)->{status} == 200;
     }
     is $ok, 100, '100 requests after the kill all served';
-    $aj = $a->status_json;
+    $aj = quiet($a);
     is $aj->{ledger}{requests} - $ab, 100, '... and all 100 counted';
     ok !grep({ !$_ } map { kill 0, $_ } $apid), 'Apache still runs';
     $a->stop;
