@@ -47,28 +47,29 @@ ra_lint_number(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* one line of the text report, as the modules log it at start */
+static void
+ra_lint_text_line(void *ctx, ra_severity_e sev, ra_str_t line)
+{
+    ra_buf_t  *out = ctx;
+
+    (void) sev;
+    ra_buf_str(out, line);
+    ra_buf_ch(out, '\n');
+}
+
 static void
 ra_lint_render_text(ra_buf_t *b, const char *name, const ra_lint_t *l)
 {
-    uint32_t                  i;
-    ra_str_t                  fn = ra_str(name, strlen(name));
-    const ra_lint_summary_t  *s = &l->summary;
+    ra_buf_t  line;
 
-    for (i = 0; i < l->nfindings; i++) {
-        ra_lint_format_finding(b, fn, &l->findings[i]);
-        ra_buf_ch(b, '\n');
+    ra_buf_init(&line, &ra_malloc_allocator, 256, 0);
+    ra_lint_lines(l, ra_str(name, strlen(name)), &line, ra_lint_text_line,
+                  b);
+    if (line.failed) {
+        b->failed = 1;
     }
-    for (i = 0; i < RA_LINT_NCODES; i++) {
-        if (l->suppressed[i]) {
-            ra_buf_log(b, fn);
-            ra_buf_printf(b, ": note: %u more [%s] finding%s not shown\n",
-                          l->suppressed[i],
-                          ra_lint_code_name((ra_lint_code_e) i),
-                          l->suppressed[i] == 1 ? "" : "s");
-        }
-    }
-    ra_lint_format_summary(b, fn, s);
-    ra_buf_ch(b, '\n');
+    ra_buf_release(&line);
 }
 
 static void

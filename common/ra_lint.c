@@ -1778,3 +1778,41 @@ ra_lint_format_summary(ra_buf_t *b, ra_str_t file, const ra_lint_summary_t *s)
                   s->warnings, ra_plural(s->warnings),
                   s->infos, ra_plural(s->infos));
 }
+
+void
+ra_lint_lines(const ra_lint_t *l, ra_str_t file, ra_buf_t *b,
+    ra_lint_line_pt emit, void *ctx)
+{
+    uint32_t                  i;
+    ra_severity_e             worst;
+    const ra_lint_summary_t  *s = &l->summary;
+
+    for (i = 0; i < l->nfindings; i++) {
+        b->len = 0;
+        ra_lint_format_finding(b, file, &l->findings[i]);
+        if (!b->failed) {
+            emit(ctx, l->findings[i].severity, ra_str(b->data, b->len));
+        }
+    }
+    for (i = 0; i < RA_LINT_NCODES; i++) {
+        if (l->suppressed[i]) {
+            b->len = 0;
+            ra_lint_esc(b, file);
+            ra_buf_printf(b, ": note: %u more [%s] finding%s not shown",
+                          l->suppressed[i],
+                          ra_lint_code_name((ra_lint_code_e) i),
+                          ra_plural(l->suppressed[i]));
+            if (!b->failed) {
+                emit(ctx, ra_lint_code_severity((ra_lint_code_e) i),
+                     ra_str(b->data, b->len));
+            }
+        }
+    }
+    worst = s->errors ? RA_SEV_ERROR
+            : s->warnings ? RA_SEV_WARNING : RA_SEV_INFO;
+    b->len = 0;
+    ra_lint_format_summary(b, file, s);
+    if (!b->failed) {
+        emit(ctx, worst, ra_str(b->data, b->len));
+    }
+}

@@ -178,4 +178,17 @@ void ra_lint_format_finding(ra_buf_t *b, ra_str_t file,
 void ra_lint_format_summary(ra_buf_t *b, ra_str_t file,
     const ra_lint_summary_t *s);
 
+/*
+ * The whole text report, as `robots-audit lint` prints it and the modules
+ * log it at start: every finding, a note per code whose findings were cut
+ * ("FILE: note: 3 more [typo] findings not shown"), then the summary.
+ * emit() gets each line without a newline, with its severity (the
+ * summary's is its worst finding's); scratch holds the line and is reset
+ * between lines.
+ */
+typedef void (*ra_lint_line_pt)(void *ctx, ra_severity_e sev, ra_str_t line);
+
+void ra_lint_lines(const ra_lint_t *l, ra_str_t file, ra_buf_t *scratch,
+    ra_lint_line_pt emit, void *ctx);
+
 #endif /* RA_LINT_H */

@@ -1,0 +1,138 @@
+/*
+ * The host interface's shared parts: formatted log lines, the clock and
+ * the POSIX file reader (ra_host.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ra_host.h"
+
+void
+ra_logf(const ra_host_t *h, void *where, ra_log_level_e level,
+    const char *tag, const char *fmt, ...)
+{
+    int      n, k;
+    char     line[RA_HOST_LINE_MAX];
+    va_list  ap;
+
+    if (h == NULL || h->log == NULL) {
+        return;
+    }
+    n = snprintf(line, sizeof(line), RA_LOG_PREFIX "[%s] ", tag);
+    if (n < 0 || (size_t) n >= sizeof(line)) {
+        return;
+    }
+    va_start(ap, fmt);
+    k = vsnprintf(line + n, sizeof(line) - (size_t) n, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+        k = 0;
+    }
+    n += k;
+    if ((size_t) n >= sizeof(line)) {
+        n = sizeof(line) - 1;           /* cut */
+    }
+    h->log(h, where, level, ra_str(line, (size_t) n));
+}
+
+int64_t
+ra_host_now(const ra_host_t *h)
+{
+    struct timespec  ts;
+
+    if (h != NULL && h->now != NULL) {
+        return h->now(h);
+    }
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+ra_host_read_file(const ra_host_t *h, const char *path, size_t max,
+    const ra_alloc_t *a, ra_str_t *out, size_t *size, ra_buf_t *why)
+{
+    if (h != NULL && h->read_file != NULL) {
+        return h->read_file(h, path, max, a, out, size, why);
+    }
+    return ra_host_read_file_posix(h, path, max, a, out, size, why);
+}
+
+int
+ra_host_read_file_posix(const ra_host_t *h, const char *path, size_t max,
+    const ra_alloc_t *a, ra_str_t *out, size_t *size, ra_buf_t *why)
+{
+    int             fd, rc;
+    size_t          len, got;
+    ssize_t         n;
+    struct stat     st;
+    unsigned char  *buf;
+
+    (void) h;
+    out->data = NULL;
+    out->len = 0;
+    *size = 0;
+
+    /* O_NONBLOCK: a FIFO named by mistake must not hang the server */
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd == -1) {
+        rc = errno == ENOENT ? RA_EAGAIN : RA_ERROR;
+        ra_buf_printf(why, "cannot open \"%s\": %s", path, strerror(errno));
+        return rc;
+    }
+    if (fstat(fd, &st) == -1) {
+        ra_buf_printf(why, "cannot stat \"%s\": %s", path, strerror(errno));
+        close(fd);
+        return RA_ERROR;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ra_buf_printf(why, "\"%s\" is not a regular file", path);
+        close(fd);
+        return RA_ERROR;
+    }
+
+    *size = (size_t) st.st_size;
+    len = *size < max ? *size : max;
+    buf = ra_alloc(a, len + 1);
+    if (buf == NULL) {
+        ra_buf_printf(why, "out of memory reading \"%s\"", path);
+        close(fd);
+        return RA_ENOMEM;
+    }
+
+    for (got = 0; got < len; got += (size_t) n) {
+        n = read(fd, buf + got, len - got);
+        if (n == -1 && errno == EINTR) {
+            n = 0;
+            continue;
+        }
+        if (n == -1) {
+            ra_buf_printf(why, "cannot read \"%s\": %s", path, strerror(errno));
+            ra_free(a, buf);
+            close(fd);
+            return RA_ERROR;
+        }
+        if (n == 0) {
+            break;                      /* it shrank meanwhile */
+        }
+    }
+    close(fd);
+
+    buf[got] = '\0';
+    out->data = buf;
+    out->len = got;
+    return RA_OK;
+}
+
+const char *
+ra_basename(const char *path)
+{
+    const char  *s = strrchr(path, '/');
+
+    return s != NULL ? s + 1 : path;
+}

@@ -1,0 +1,99 @@
+/*
+ * The host interface: what a server (nginx, Apache) or the CLI offers the
+ * core, as a small table of functions, the way httpd's providers and
+ * nginx's shm_zone hooks hand a module its environment.  The glue fills
+ * one in at configuration time; the core decides everything else.
+ *
+ *   log        write one line at a level; "where" is the request it is
+ *              about (the server's request object, handed back as it was
+ *              given in ra_request_t.where), or NULL for the server's own
+ *              log.  The core formats the whole line, tag included
+ *              ("robots-audit: [RA311] ..."; ra_tags.h), and escapes
+ *              everything in it that came from the network.
+ *   now        the time in Unix milliseconds (the server's cached clock)
+ *   read_file  read at most max bytes of a file; NULL: the core's POSIX
+ *              reader (ra_host_read_file_posix)
+ *   heap       memory that can be freed (scratch, caches, pages)
+ *   lock       the ledger's lock (nginx's zone mutex, an APR global
+ *              mutex); NULL functions where one process owns the ledger
+ *
+ * Every member may be NULL but heap: a NULL log drops lines, a NULL now
+ * reads the system clock.
+ */
+#ifndef RA_HOST_H
+#define RA_HOST_H
+
+#include "ra_core.h"
+#include "ra_buf.h"
+#include "ra_tags.h"
+
+/* syslog's order, as both servers' levels are */
+typedef enum {
+    RA_LOG_EMERG = 0,           /* the server cannot start */
+    RA_LOG_ALERT = 1,
+    RA_LOG_CRIT = 2,
+    RA_LOG_ERR = 3,
+    RA_LOG_WARN = 4,
+    RA_LOG_NOTICE = 5,
+    RA_LOG_INFO = 6,
+    RA_LOG_DEBUG = 7
+} ra_log_level_e;
+
+typedef struct {
+    void  (*lock)(void *ctx);
+    void  (*unlock)(void *ctx);
+    void   *ctx;
+} ra_lock_t;
+
+typedef struct ra_host_s  ra_host_t;
+
+struct ra_host_s {
+    void      *ctx;
+
+    void     (*log)(const ra_host_t *h, void *where, ra_log_level_e level,
+                    ra_str_t line);
+    int64_t  (*now)(const ra_host_t *h);
+
+    /*
+     * Reads at most max bytes of path into memory from a (freed with
+     * ra_free(a, out->data)); *size gets the file's whole size.  RA_OK;
+     * RA_ERROR with why set ("cannot open /x: No such file or
+     * directory"); RA_ENOMEM.  A file that does not exist answers
+     * RA_EAGAIN, so a caller can tell "absent" from "unreadable".
+     */
+    int      (*read_file)(const ra_host_t *h, const char *path, size_t max,
+                          const ra_alloc_t *a, ra_str_t *out, size_t *size,
+                          ra_buf_t *why);
+
+    ra_alloc_t  heap;
+    ra_lock_t   lock;
+};
+
+/* Formats "robots-audit: [tag] ..." (at most RA_HOST_LINE_MAX bytes, the
+ * rest cut) and hands it to h->log.  The format's own text is trusted;
+ * values from the network go in through ra_buf_log() first, or with
+ * ra_logf_str() below. */
+#define RA_HOST_LINE_MAX  2048
+
+void ra_logf(const ra_host_t *h, void *where, ra_log_level_e level,
+    const char *tag, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* The current time through the host, or the system clock. */
+int64_t ra_host_now(const ra_host_t *h);
+
+/* Reads a file through the host (or the POSIX reader). */
+int ra_host_read_file(const ra_host_t *h, const char *path, size_t max,
+    const ra_alloc_t *a, ra_str_t *out, size_t *size, ra_buf_t *why);
+
+/* The POSIX reader: a regular file only (a directory, a FIFO or a device
+ * is refused, so configuration never blocks on one). */
+int ra_host_read_file_posix(const ra_host_t *h, const char *path,
+    size_t max, const ra_alloc_t *a, ra_str_t *out, size_t *size,
+    ra_buf_t *why);
+
+/* The base name of a path (after the last '/'), as range lists are
+ * named. */
+const char *ra_basename(const char *path);
+
+#endif /* RA_HOST_H */

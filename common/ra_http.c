@@ -1,0 +1,377 @@
+/*
+ * What a server module decides about an HTTP exchange (ra_http.h).
+ */
+#include <string.h>
+
+#include "ra_http.h"
+#include "ra_parse.h"
+#include "ra_report.h"
+
+#define RA_CAPTURE_FIRST  8192          /* first allocation of a capture */
+
+static const ra_str_t  ra_robots_path = ra_string("/robots.txt");
+
+
+int
+ra_http_is_robots(ra_str_t target)
+{
+    const unsigned char  *q;
+
+    q = target.len ? memchr(target.data, '?', target.len) : NULL;
+    if (q != NULL) {
+        target.len = (size_t) (q - target.data);
+    }
+    return target.len == ra_robots_path.len
+           && memcmp(target.data, ra_robots_path.data, target.len) == 0;
+}
+
+int
+ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
+    int has_range)
+{
+    static const ra_str_t  get = ra_string("GET");
+
+    return method.len == get.len && memcmp(method.data, get.data, 3) == 0
+           && ra_http_is_robots(target)
+           && status != 304 && status != 206 && !has_range;
+}
+
+int
+ra_http_has_body(int status, int header_only)
+{
+    return !header_only && status >= 200 && status != 204 && status != 304;
+}
+
+
+/* ---- the capture buffer ------------------------------------------------ */
+
+void
+ra_capture_start(ra_capture_t *c, const ra_alloc_t *a, int status,
+    int64_t content_length)
+{
+    size_t  first = RA_CAPTURE_FIRST;
+
+    if (content_length > (int64_t) first) {
+        first = content_length < (int64_t) RA_ROBOTS_MAX
+                ? (size_t) content_length : RA_ROBOTS_MAX;
+    }
+    memset(c, 0, sizeof(*c));
+    /* memory is taken at the first byte: an empty answer takes none */
+    ra_buf_init(&c->body, a, 0, RA_ROBOTS_MAX);
+    c->status = status;
+    c->first = first;
+    c->active = 1;
+}
+
+/* room for n more bytes (n fits under the limit): grows to the next power
+ * of two, or to the whole answer when its length is known */
+static int
+ra_capture_grow(ra_capture_t *c, size_t n)
+{
+    size_t          cap;
+    unsigned char  *p;
+    ra_buf_t       *b = &c->body;
+
+    if (b->len + n <= b->cap) {
+        return 1;
+    }
+    cap = b->cap ? b->cap * 2 : c->first;
+    while (cap < b->len + n) {
+        cap *= 2;
+    }
+    if (cap > RA_ROBOTS_MAX) {
+        cap = RA_ROBOTS_MAX;
+    }
+    p = ra_alloc(b->alloc, cap);
+    if (p == NULL) {
+        c->failed = 1;
+        return 0;
+    }
+    if (b->len) {
+        memcpy(p, b->data, b->len);
+    }
+    ra_free(b->alloc, b->data);
+    b->data = p;
+    b->cap = cap;
+    return 1;
+}
+
+unsigned char *
+ra_capture_space(ra_capture_t *c, size_t n, size_t *keep)
+{
+    size_t  room;
+
+    *keep = 0;
+    c->size += n;
+    if (!c->active || c->failed) {
+        return NULL;
+    }
+    room = RA_ROBOTS_MAX - c->body.len;
+    *keep = n < room ? n : room;
+    if (*keep == 0) {
+        return NULL;
+    }
+    if (!ra_capture_grow(c, *keep)) {
+        *keep = 0;
+        return NULL;
+    }
+    return c->body.data + c->body.len;
+}
+
+void
+ra_capture_commit(ra_capture_t *c, size_t copied)
+{
+    c->body.len += copied;
+}
+
+void
+ra_capture_fail(ra_capture_t *c)
+{
+    c->failed = 1;
+}
+
+void
+ra_capture_add(ra_capture_t *c, const void *p, size_t n)
+{
+    size_t          keep;
+    unsigned char  *dst;
+
+    dst = ra_capture_space(c, n, &keep);
+    if (dst != NULL) {
+        memcpy(dst, p, keep);
+        ra_capture_commit(c, keep);
+    }
+}
+
+void
+ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_answer_t *ans)
+{
+    memset(ans, 0, sizeof(*ans));
+    ans->status = c->status;
+    ans->content_type = content_type;
+    ans->body = ra_str(c->body.data, c->body.len);
+    ans->size = (size_t) c->size;
+    ans->truncated = c->size > c->body.len;
+    c->active = 0;
+}
+
+
+/* ---- sites ------------------------------------------------------------- */
+
+static int
+ra_sitenames_copy(const ra_alloc_t *a, ra_str_t name, ra_str_t *out)
+{
+    size_t          i;
+    unsigned char  *p;
+
+    if (name.len > RA_SITE_NAME_MAX) {
+        name.len = RA_SITE_NAME_MAX;    /* as the ledger keeps it */
+    }
+    p = ra_alloc(a, name.len);
+    if (p == NULL) {
+        return RA_ENOMEM;
+    }
+    for (i = 0; i < name.len; i++) {
+        p[i] = (unsigned char) ra_lower(name.data[i]);
+    }
+    *out = ra_str(p, name.len);
+    return RA_OK;
+}
+
+int
+ra_sitenames_init(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t primary)
+{
+    static const ra_str_t  def = ra_string(RA_SITE_DEFAULT);
+
+    memset(s, 0, sizeof(*s));
+    if (primary.len == 0) {
+        s->primary = def;
+        return RA_OK;
+    }
+    return ra_sitenames_copy(a, primary, &s->primary);
+}
+
+int
+ra_site_name_exact(ra_str_t name)
+{
+    size_t  i;
+
+    if (name.len == 0 || name.data[0] == '~' || name.data[0] == '.') {
+        return 0;
+    }
+    for (i = 0; i < name.len; i++) {
+        if (name.data[i] == '*' || name.data[i] == '?') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int
+ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
+{
+    uint32_t   cap;
+    ra_str_t  *names;
+
+    if (!ra_site_name_exact(name)) {
+        return RA_OK;
+    }
+    if (s->nnames == s->cap) {
+        cap = s->cap ? s->cap * 2 : 4;
+        names = ra_alloc(a, cap * sizeof(ra_str_t));
+        if (names == NULL) {
+            return RA_ENOMEM;
+        }
+        if (s->nnames) {
+            memcpy(names, s->names, s->nnames * sizeof(ra_str_t));
+        }
+        ra_free(a, s->names);
+        s->names = names;
+        s->cap = cap;
+    }
+    if (ra_sitenames_copy(a, name, &s->names[s->nnames]) != RA_OK) {
+        return RA_ENOMEM;
+    }
+    s->nnames++;
+    return RA_OK;
+}
+
+ra_str_t
+ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
+{
+    size_t    i;
+    uint32_t  k;
+
+    /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
+    if (host.len && host.data[0] == '[') {
+        for (i = 0; i < host.len && host.data[i] != ']'; i++) {
+            /* void */
+        }
+        host.len = i < host.len ? i + 1 : host.len;
+    } else {
+        for (i = 0; i < host.len && host.data[i] != ':'; i++) {
+            /* void */
+        }
+        host.len = i;
+    }
+    if (host.len > 1 && host.data[host.len - 1] == '.') {
+        host.len--;
+    }
+    if (host.len == 0) {
+        return s->primary;
+    }
+    if (ra_strcaseeq(host, s->primary)) {
+        return s->primary;
+    }
+    for (k = 0; k < s->nnames; k++) {
+        if (ra_strcaseeq(host, s->names[k])) {
+            return s->names[k];
+        }
+    }
+    return s->primary;
+}
+
+
+/* ---- the status page --------------------------------------------------- */
+
+int
+ra_query_arg(ra_str_t query, const char *name, ra_str_t *value)
+{
+    size_t                n = strlen(name);
+    const unsigned char  *p, *end, *amp;
+
+    p = query.data;
+    end = query.data + query.len;
+    while (p != NULL && p < end) {
+        for (amp = p; amp < end && *amp != '&' && *amp != ';'; amp++) {
+            /* void */
+        }
+        if ((size_t) (amp - p) > n && p[n] == '='
+            && memcmp(p, name, n) == 0)
+        {
+            *value = ra_str(p + n + 1, (size_t) (amp - p - n - 1));
+            return RA_OK;
+        }
+        p = amp + 1;
+    }
+    return RA_ERROR;
+}
+
+static void
+ra_status_error(ra_status_page_t *page, int status, const char *text)
+{
+    page->status = status;
+    page->content_type = "text/plain; charset=utf-8";
+    page->body.len = 0;
+    page->body.failed = 0;
+    page->body.truncated = 0;
+    ra_buf_cstr(&page->body, text);
+}
+
+int
+ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
+    int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
+{
+    int                  rc;
+    ra_str_t             name;
+    ra_snapshot_t        snap;
+    ra_report_opts_t     opts;
+    ra_report_format_e   fmt;
+
+    memset(page, 0, sizeof(*page));
+    page->cache_control = "no-store";
+    ra_buf_init(&page->body, a, 0, RA_STATUS_PAGE_MAX);
+
+    if (method.len == 4 && memcmp(method.data, "HEAD", 4) == 0) {
+        page->header_only = 1;
+    } else if (!(method.len == 3 && memcmp(method.data, "GET", 3) == 0)) {
+        page->allow = "GET, HEAD";
+        ra_status_error(page, 405, "robots-audit: the status page answers "
+                        "GET and HEAD only\n");
+        return RA_OK;
+    }
+
+    fmt = RA_REPORT_HTML;
+    if (ra_query_arg(query, "format", &name) == RA_OK
+        && ra_report_format_by_name(name, &fmt) != RA_OK)
+    {
+        ra_status_error(page, 400, "robots-audit: format is one of html, "
+                        "json, prometheus, text\n");
+        return RA_OK;
+    }
+
+    if (l == NULL) {
+        ra_status_error(page, 503, "robots-audit: no ledger: auditing is "
+                        "not on anywhere in the configuration\n");
+        return RA_OK;
+    }
+
+    if (ra_ledger_snapshot(l, a, fmt == RA_REPORT_HTML, &snap) != RA_OK) {
+        ra_snapshot_free(&snap, a);
+        ra_status_error(page, 500, "robots-audit: out of memory\n");
+        return RA_ENOMEM;
+    }
+
+    memset(&opts, 0, sizeof(opts));
+    opts.now = now;
+    opts.relint = fmt == RA_REPORT_HTML;  /* findings: HTML only (cost) */
+    opts.scratch = a;
+
+    rc = ra_report_render(&snap, fmt, &opts, &page->body);
+    ra_snapshot_free(&snap, a);
+
+    if (rc != RA_OK || page->body.failed) {
+        ra_status_error(page, 500, "robots-audit: out of memory\n");
+        return RA_ENOMEM;
+    }
+
+    page->status = 200;
+    page->content_type = ra_report_content_type(fmt);
+    return RA_OK;
+}
+
+void
+ra_status_page_free(ra_status_page_t *page)
+{
+    ra_buf_release(&page->body);
+}

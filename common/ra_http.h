@@ -1,0 +1,140 @@
+/*
+ * What a server module decides about an HTTP exchange, decided once for
+ * nginx and Apache (the glue only translates its types to these spans):
+ *
+ *   which request is the robots.txt request      ra_http_is_robots()
+ *   which answers are the robots.txt as served   ra_http_capture_wanted()
+ *   the capped copy of that answer               ra_capture_t
+ *   the site a request counts for                ra_sitenames_t
+ *   the status page: method, format, headers,    ra_status_page()
+ *   size cap, body
+ *
+ * What enforce refuses is ra_verdict_refused() (ra_audit.h).
+ */
+#ifndef RA_HTTP_H
+#define RA_HTTP_H
+
+#include "ra_core.h"
+#include "ra_audit.h"
+#include "ra_buf.h"
+#include "ra_ledger.h"
+
+/* The request target's path (before any '?') is exactly "/robots.txt". */
+int ra_http_is_robots(ra_str_t target);
+
+/*
+ * Is the answer to this request the robots.txt as served, to be captured?
+ * A main request's GET of /robots.txt, not HEAD (no body), not a
+ * conditional answer (304) or a part of the file (206, or any request
+ * with a Range header): those are not the file a crawler reads.
+ */
+int ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
+    int has_range);
+
+/* Does an answer with this status carry a body?  1xx, 204 and 304 do not,
+ * nor any answer to HEAD (header_only). */
+int ra_http_has_body(int status, int header_only);
+
+
+/* ---- the capture buffer ------------------------------------------------ */
+
+/* Keeps the first RA_ROBOTS_MAX bytes of an answer, counts all of them.
+ * Memory comes from the allocator given (the request's pool). */
+typedef struct {
+    ra_buf_t   body;
+    uint64_t   size;            /* every byte served */
+    int        status;
+    size_t     first;           /* size of the first allocation */
+    unsigned   active:1;        /* started, not yet done */
+    unsigned   failed:1;        /* out of memory, or a read failed: the
+                                   answer is not recorded */
+} ra_capture_t;
+
+/* content_length: the answer's Content-Length, or -1 when unknown (it
+ * sizes the first allocation only). */
+void ra_capture_start(ra_capture_t *c, const ra_alloc_t *a, int status,
+    int64_t content_length);
+
+void ra_capture_add(ra_capture_t *c, const void *p, size_t n);
+
+/*
+ * For n bytes the server holds elsewhere (a file, for sendfile): counts
+ * them and returns where to copy the first *keep of them (0 when the body
+ * is full; NULL then, or when out of memory: check c->failed).  The
+ * caller copies them and calls ra_capture_commit(c, copied), or
+ * ra_capture_fail(c) when it could not.
+ */
+unsigned char *ra_capture_space(ra_capture_t *c, size_t n, size_t *keep);
+void ra_capture_commit(ra_capture_t *c, size_t copied);
+void ra_capture_fail(ra_capture_t *c);
+
+/* The answer to record (ra_audit_robots); content_type data NULL: the
+ * header was absent.  Valid while the capture's memory is. */
+void ra_capture_answer(ra_capture_t *c, ra_str_t content_type,
+    ra_answer_t *ans);
+
+
+/* ---- sites ------------------------------------------------------------- */
+
+/*
+ * A server block's or virtual host's names.  A request counts for the
+ * name its Host header gives when that is one of the exact names, else
+ * for the primary name: wildcard ("*.example.com", ".example.com",
+ * "www.example.*", "w?w.example.com") and regular-expression ("~...")
+ * names name no single host, so such hosts count under the first name and
+ * random Host values can never create sites (and evict real ones).
+ */
+typedef struct {
+    ra_str_t   primary;         /* "default" when the server has no name */
+    ra_str_t  *names;           /* exact names, lower-cased */
+    uint32_t   nnames;
+    uint32_t   cap;
+} ra_sitenames_t;
+
+#define RA_SITE_DEFAULT  "default"
+
+/* primary: the server's first name (may be empty).  Names are copied.
+ * RA_OK or RA_ENOMEM. */
+int ra_sitenames_init(ra_sitenames_t *s, const ra_alloc_t *a,
+    ra_str_t primary);
+/* Adds one more name the server answers to; inexact ones are skipped. */
+int ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name);
+/* Is the name exact (not a wildcard, not a regular expression)? */
+int ra_site_name_exact(ra_str_t name);
+
+/* The site of a request with this Host (a port and a trailing dot are
+ * ignored, case too); the span is the table's, never the request's. */
+ra_str_t ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host);
+
+
+/* ---- the status page --------------------------------------------------- */
+
+/* The page's size cap: far above a full 4 GiB zone's report. */
+#define RA_STATUS_PAGE_MAX  (256u * 1024 * 1024)
+
+typedef struct {
+    int            status;          /* 200, 400, 405, 500, 503 */
+    const char    *content_type;
+    const char    *cache_control;   /* "no-store": counters are live */
+    const char    *allow;           /* for 405: "GET, HEAD" */
+    ra_buf_t       body;            /* release with ra_status_page_free */
+    unsigned       header_only:1;   /* HEAD: send the headers only */
+} ra_status_page_t;
+
+/*
+ * Answers a status-page request: method (GET or HEAD), query string (the
+ * part after '?', without it; "format=json|prometheus|text|html"; other
+ * arguments are ignored), the ledger (NULL: none is configured), now in
+ * Unix ms.  Memory from a (a heap: the page may be large).  Always
+ * fills page (an error page is a page too); RA_OK, or RA_ENOMEM when the
+ * page says 500.
+ */
+int ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
+    int64_t now, const ra_alloc_t *a, ra_status_page_t *page);
+void ra_status_page_free(ra_status_page_t *page);
+
+/* The value of argument name in a query string ("a=1&format=json");
+ * RA_OK, or RA_ERROR when absent.  Both '&' and ';' separate. */
+int ra_query_arg(ra_str_t query, const char *name, ra_str_t *value);
+
+#endif /* RA_HTTP_H */

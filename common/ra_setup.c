@@ -1,0 +1,380 @@
+/*
+ * Configuration values and files, decided once (ra_setup.h).
+ */
+#include <string.h>
+
+#include "ra_setup.h"
+#include "ra_ledger.h"
+#include "ra_lint.h"
+#include "ra_parse.h"
+
+#define RA_MSEC_MAX  (1000LL * 24 * 3600 * 1000)    /* 1000 days */
+
+
+/* ---- values ------------------------------------------------------------ */
+
+int
+ra_parse_size(ra_str_t s, uint64_t *bytes)
+{
+    size_t    i;
+    uint64_t  n, unit;
+
+    n = 0;
+    for (i = 0; i < s.len && ra_isdigit(s.data[i]); i++) {
+        if (n > (UINT64_MAX - 9) / 10) {
+            return RA_ERROR;
+        }
+        n = n * 10 + (uint64_t) (s.data[i] - '0');
+    }
+    if (i == 0) {
+        return RA_ERROR;
+    }
+    unit = 1;
+    if (i + 1 == s.len) {
+        switch (ra_lower(s.data[i])) {
+        case 'k': unit = 1024; break;
+        case 'm': unit = 1024 * 1024; break;
+        case 'g': unit = 1024 * 1024 * 1024; break;
+        default: return RA_ERROR;
+        }
+    } else if (i != s.len) {
+        return RA_ERROR;
+    }
+    if (n > UINT64_MAX / unit) {
+        return RA_ERROR;
+    }
+    *bytes = n * unit;
+    return RA_OK;
+}
+
+int
+ra_parse_msec(ra_str_t s, int64_t *ms)
+{
+    size_t   i, start;
+    int64_t  n, unit, total;
+
+    total = 0;
+    i = 0;
+    if (s.len == 0) {
+        return RA_ERROR;
+    }
+    while (i < s.len) {
+        n = 0;
+        for (start = i; i < s.len && ra_isdigit(s.data[i]); i++) {
+            n = n * 10 + (s.data[i] - '0');
+            if (n > RA_MSEC_MAX) {
+                return RA_ERROR;
+            }
+        }
+        if (i == start) {
+            return RA_ERROR;
+        }
+        if (i == s.len) {
+            unit = 1000;                        /* bare: seconds */
+        } else if (s.len - i >= 2 && s.data[i] == 'm'
+                   && s.data[i + 1] == 's')
+        {
+            unit = 1;
+            i += 2;
+        } else {
+            switch (s.data[i]) {
+            case 's': unit = 1000; break;
+            case 'm': unit = 60 * 1000; break;
+            case 'h': unit = 3600 * 1000; break;
+            case 'd': unit = 24 * 3600 * 1000; break;
+            default: return RA_ERROR;
+            }
+            i++;
+        }
+        total += n * unit;
+        if (total > RA_MSEC_MAX) {
+            return RA_ERROR;
+        }
+    }
+    *ms = total;
+    return RA_OK;
+}
+
+int
+ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why)
+{
+    ra_ledger_plan_t  plan;
+    uint64_t          min = RA_LEDGER_MIN_SIZE + overhead;
+
+    if (size < min || size > RA_ZONE_SIZE_MAX
+        || ra_ledger_plan((size_t) (size - overhead), &plan) != RA_OK)
+    {
+        ra_buf_printf(why, "is out of range: the minimum is %lluk, the "
+                      "maximum 4095m",
+                      (unsigned long long) (min + 1023) / 1024);
+        return RA_ERROR;
+    }
+    return RA_OK;
+}
+
+int64_t
+ra_alert_interval(int64_t configured)
+{
+    return configured < 0 ? RA_ALERT_INTERVAL_DEFAULT : configured;
+}
+
+
+/* ---- crawler and range tables ------------------------------------------ */
+
+static const char *
+ra_setup_error(int rc, const char *msg)
+{
+    if (msg != NULL) {
+        return msg;
+    }
+    switch (rc) {
+    case RA_ENOMEM: return "out of memory";
+    case RA_ELIMIT: return "a limit was reached (too many entries, lists "
+                           "or prefixes)";
+    default:        return "invalid";
+    }
+}
+
+int
+ra_setup_init(ra_setup_t *s, const ra_host_t *host, const ra_alloc_t *alloc,
+    ra_buf_t *why)
+{
+    int                rc;
+    ra_crawlers_err_t  err;
+
+    memset(s, 0, sizeof(*s));
+    s->host = host;
+    s->alloc = alloc;
+    s->crawlers = ra_crawlers_create(alloc);
+    if (s->crawlers == NULL) {
+        ra_buf_cstr(why, "out of memory");
+        return RA_ENOMEM;
+    }
+    memset(&err, 0, sizeof(err));
+    rc = ra_crawlers_add_builtin(s->crawlers, &err);
+    if (rc != RA_OK) {
+        ra_buf_printf(why, "the built-in crawler table does not load: "
+                      "line %zu: %s", err.line, ra_setup_error(rc, err.msg));
+    }
+    return rc;
+}
+
+/* reads a configuration file of at most max bytes into host memory */
+static int
+ra_setup_read(ra_setup_t *s, const char *what, const char *path,
+    size_t max, ra_str_t *text, ra_buf_t *why)
+{
+    int     rc;
+    size_t  size;
+
+    rc = ra_host_read_file(s->host, path, max + 1, &s->host->heap, text,
+                           &size, why);
+    if (rc != RA_OK) {
+        return rc == RA_EAGAIN ? RA_ERROR : rc;
+    }
+    if (size > max) {
+        ra_free(&s->host->heap, (void *) text->data);
+        ra_buf_printf(why, "%s \"%s\" is larger than %zu bytes", what, path,
+                      max);
+        return RA_ELIMIT;
+    }
+    return RA_OK;
+}
+
+int
+ra_setup_crawlers_file(ra_setup_t *s, const char *path, ra_buf_t *why)
+{
+    int                rc;
+    ra_str_t           text;
+    ra_crawlers_err_t  err;
+
+    rc = ra_setup_read(s, "crawler file", path, RA_CRAWLERS_MAX_FILE, &text,
+                       why);
+    if (rc != RA_OK) {
+        return rc;
+    }
+    memset(&err, 0, sizeof(err));
+    rc = ra_crawlers_add(s->crawlers, text, &err);
+    ra_free(&s->host->heap, (void *) text.data);
+    if (rc != RA_OK) {
+        if (err.line) {
+            ra_buf_printf(why, "crawler file \"%s\", line %zu: %s", path,
+                          err.line, ra_setup_error(rc, err.msg));
+        } else {
+            ra_buf_printf(why, "crawler file \"%s\": %s", path,
+                          ra_setup_error(rc, err.msg));
+        }
+    }
+    return rc;
+}
+
+int
+ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why)
+{
+    int            rc;
+    ra_str_t       text;
+    const char    *name;
+    ra_json_err_t  err;
+
+    if (s->ranges == NULL) {
+        s->ranges = ra_ranges_create(s->alloc);
+        if (s->ranges == NULL) {
+            ra_buf_cstr(why, "out of memory");
+            return RA_ENOMEM;
+        }
+    }
+    rc = ra_setup_read(s, "ranges file", path, RA_RANGES_MAX_FILE, &text,
+                       why);
+    if (rc != RA_OK) {
+        return rc;
+    }
+    /* the list is named after the file, as the crawler table names it */
+    name = ra_basename(path);
+    memset(&err, 0, sizeof(err));
+    rc = ra_ranges_add_json(s->ranges, ra_str(name, strlen(name)), text,
+                            &err);
+    ra_free(&s->host->heap, (void *) text.data);
+    if (rc != RA_OK) {
+        ra_buf_printf(why, "ranges file \"%s\", byte %zu: %s", path, err.offset,
+                      ra_setup_error(rc, err.msg));
+    }
+    return rc;
+}
+
+int
+ra_setup_compile(ra_setup_t *s, ra_buf_t *why)
+{
+    int                rc;
+    ra_crawlers_err_t  err;
+
+    if (s->compiled) {
+        return RA_OK;
+    }
+    memset(&err, 0, sizeof(err));
+    rc = ra_crawlers_compile(s->crawlers, &err);
+    if (rc != RA_OK) {
+        ra_buf_printf(why, "the crawler table does not compile: %s",
+                      ra_setup_error(rc, err.msg));
+        return rc;
+    }
+    s->compiled = 1;
+    return RA_OK;
+}
+
+
+/* ---- a configured robots.txt ------------------------------------------ */
+
+int
+ra_robots_file_load(const ra_host_t *h, const ra_alloc_t *a,
+    const char *path, ra_robots_file_t *f, ra_buf_t *why)
+{
+    int             rc;
+    size_t          n;
+    ra_str_t        text;
+    unsigned char  *p;
+
+    memset(f, 0, sizeof(*f));
+    n = strlen(path);
+    p = ra_alloc(a, n + 1);
+    if (p == NULL) {
+        ra_buf_cstr(why, "out of memory");
+        return RA_ENOMEM;
+    }
+    memcpy(p, path, n + 1);
+    f->path = (const char *) p;
+
+    rc = ra_host_read_file(h, path, RA_ROBOTS_FILE_MAX, &h->heap, &text,
+                           &f->size, why);
+    if (rc == RA_EAGAIN) {
+        why->len = 0;
+        f->missing = 1;
+        return RA_OK;
+    }
+    if (rc != RA_OK) {
+        return rc;
+    }
+    p = ra_alloc(a, text.len + 1);
+    if (p == NULL) {
+        ra_free(&h->heap, (void *) text.data);
+        ra_buf_cstr(why, "out of memory");
+        return RA_ENOMEM;
+    }
+    memcpy(p, text.data, text.len);
+    p[text.len] = '\0';
+    f->text = ra_str(p, text.len);
+    ra_free(&h->heap, (void *) text.data);
+    return RA_OK;
+}
+
+typedef struct {
+    const ra_host_t  *host;
+    void             *where;
+} ra_lint_log_t;
+
+static void
+ra_robots_file_line(void *ctx, ra_severity_e sev, ra_str_t line)
+{
+    ra_lint_log_t  *x = ctx;
+
+    ra_logf(x->host, x->where, sev == RA_SEV_INFO ? RA_LOG_NOTICE
+                                                  : RA_LOG_WARN,
+            RA_TAG_LINT, "%.*s", (int) line.len, (const char *) line.data);
+}
+
+void
+ra_robots_file_lint(const ra_host_t *h, void *where,
+    const ra_robots_file_t *f)
+{
+    ra_buf_t        line;
+    ra_lint_t       lint;
+    ra_lint_http_t  http;
+    ra_lint_log_t   x;
+
+    if (f->missing) {
+        ra_logf(h, where, RA_LOG_NOTICE, RA_TAG_LINT,
+                "%s does not exist: until the site serves a robots.txt, "
+                "crawlers may crawl everything", f->path);
+        return;
+    }
+
+    /* a local file, as `robots-audit lint FILE` reads it */
+    memset(&http, 0, sizeof(http));
+    http.size = f->size;
+    http.truncated = f->size > f->text.len;
+
+    if (ra_lint(f->text, &http, &h->heap, &lint) != RA_OK) {
+        ra_logf(h, where, RA_LOG_ERR, RA_TAG_NOMEM,
+                "out of memory linting %s", f->path);
+        ra_lint_free(&lint, &h->heap);
+        return;
+    }
+
+    x.host = h;
+    x.where = where;
+    ra_buf_init(&line, &h->heap, 512, RA_HOST_LINE_MAX);
+    ra_lint_lines(&lint, ra_str(f->path, strlen(f->path)), &line,
+                  ra_robots_file_line, &x);
+    ra_buf_release(&line);
+    ra_lint_free(&lint, &h->heap);
+}
+
+int
+ra_robots_file_seed(ra_audit_t *au, ra_str_t site, const ra_robots_file_t *f,
+    int64_t now)
+{
+    ra_answer_t  ans;
+
+    if (f->missing) {
+        return RA_OK;
+    }
+    memset(&ans, 0, sizeof(ans));
+    ans.status = 200;
+    ans.body = f->text;
+    if (ans.body.len > RA_ROBOTS_MAX) {
+        ans.body.len = RA_ROBOTS_MAX;
+    }
+    ans.size = f->size;
+    ans.truncated = f->size > ans.body.len;
+    ans.initial = 1;
+    return ra_audit_robots(au, site, &ans, now);
+}

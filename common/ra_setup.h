@@ -1,0 +1,110 @@
+/*
+ * Configuration, decided once for nginx, Apache and the CLI: the values
+ * directives take, the files they name (crawler tables, published IP
+ * ranges, the robots.txt a server serves) and what each of them says when
+ * something is wrong.  The glue reads its directive's arguments, calls
+ * these, and reports the message they give in its own way (nginx's
+ * "in FILE:LINE", Apache's directive error).
+ *
+ * Files are read through the host (ra_host.h); long-lived structures are
+ * taken from the setup's allocator (the configuration's pool), scratch
+ * from the host's heap.
+ */
+#ifndef RA_SETUP_H
+#define RA_SETUP_H
+
+#include "ra_core.h"
+#include "ra_audit.h"
+#include "ra_buf.h"
+#include "ra_crawlers.h"
+#include "ra_host.h"
+#include "ra_verify.h"
+
+/* defaults, the same in every front end */
+#define RA_ZONE_SIZE_DEFAULT    (8u * 1024 * 1024)
+#define RA_ZONE_SIZE_MAX        (4096ULL * 1024 * 1024 - 1)
+
+/* A configured robots.txt is read up to this much: enough to lint what
+ * lies past the 500 KiB crawlers read (the rules it loses). */
+#define RA_ROBOTS_FILE_MAX      (8u * 1024 * 1024)
+
+/* "512", "64k", "8m", "1g" (k, m, g in either case): bytes.  RA_OK or
+ * RA_ERROR. */
+int ra_parse_size(ra_str_t s, uint64_t *bytes);
+
+/* "250ms", "30s", "5m", "1h", "1d", and sums of them ("1m30s"), as
+ * nginx's time values; a bare number is seconds.  At most 1000 days.
+ * RA_OK or RA_ERROR. */
+int ra_parse_msec(ra_str_t s, int64_t *ms);
+
+/* Is size a zone the ledger can use?  overhead: what the server's own
+ * allocator keeps of it (nginx's slab pages).  RA_OK, or RA_ERROR with
+ * why holding a predicate for the caller to put the value before: "is
+ * out of range: the minimum is 80k, the maximum 4095m". */
+int ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why);
+
+/* The alert interval a directive's value (ms, or -1 when not given)
+ * means: 60 s by default, 0 for "every violation alerts". */
+int64_t ra_alert_interval(int64_t configured);
+
+
+/* ---- crawler and range tables ---------------------------------------- */
+
+typedef struct {
+    const ra_host_t   *host;
+    const ra_alloc_t  *alloc;       /* lives as long as the tables */
+    ra_crawlers_t     *crawlers;    /* the built-in table and files */
+    ra_ranges_t       *ranges;      /* NULL until a file is added */
+    unsigned           compiled:1;
+} ra_setup_t;
+
+/* Starts with the built-in crawler table.  RA_OK; RA_ENOMEM or RA_ERROR
+ * with why set. */
+int ra_setup_init(ra_setup_t *s, const ra_host_t *host,
+    const ra_alloc_t *alloc, ra_buf_t *why);
+
+/* Adds a crawler file (data/crawlers.txt's format).  RA_OK, or an error
+ * with why set: "crawler file /x, line 3: unknown key 'foo'". */
+int ra_setup_crawlers_file(ra_setup_t *s, const char *path, ra_buf_t *why);
+
+/* Adds a published ranges file as the list named after its base name.
+ * RA_OK, or an error with why set: "ranges file /x, byte 12: ...". */
+int ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why);
+
+/* Builds the crawler automaton once every file is in; idempotent. */
+int ra_setup_compile(ra_setup_t *s, ra_buf_t *why);
+
+
+/* ---- a configured robots.txt ----------------------------------------- */
+
+typedef struct {
+    const char  *path;
+    ra_str_t     text;          /* up to RA_ROBOTS_FILE_MAX bytes */
+    size_t       size;          /* the file's size */
+    unsigned     missing:1;     /* no such file: no robots.txt (a
+                                   legitimate state, not an error) */
+} ra_robots_file_t;
+
+/*
+ * Reads path (a copy is kept) into f.  RA_OK, also for a file that does
+ * not exist (f->missing; say so with ra_robots_file_lint()); RA_ERROR
+ * with why set for one that cannot be read.
+ */
+int ra_robots_file_load(const ra_host_t *h, const ra_alloc_t *a,
+    const char *path, ra_robots_file_t *f, ra_buf_t *why);
+
+/*
+ * Lints it as the CLI's `lint` does and logs every line of that report
+ * through the host with tag RA200 (errors and warnings at warn, infos
+ * and a clean summary at notice); where is handed to host->log.
+ */
+void ra_robots_file_lint(const ra_host_t *h, void *where,
+    const ra_robots_file_t *f);
+
+/* Records it as the site's first version, unless the ledger already has
+ * one (a reload never replaces what the server was seen to serve).  A
+ * missing file records nothing.  RA_OK or RA_ENOMEM. */
+int ra_robots_file_seed(ra_audit_t *au, ra_str_t site,
+    const ra_robots_file_t *f, int64_t now);
+
+#endif /* RA_SETUP_H */

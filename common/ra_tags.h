@@ -1,0 +1,43 @@
+/*
+ * Every log tag robots-audit writes, defined once (docs/log-tags.md says
+ * what each means and what to do about it).  A line reads
+ *
+ *     robots-audit: [RA311] out of memory, request counted but not judged
+ *
+ * whatever wrote it: nginx, Apache or the CLI.  RA1xx are alerts about
+ * crawlers, RA2xx robots.txt findings, RA3xx the module's own state.
+ * Tags are a contract (fail2ban filters, log alerting): a tag keeps its
+ * meaning forever; a retired one is never reused.
+ */
+#ifndef RA_TAGS_H
+#define RA_TAGS_H
+
+#define RA_LOG_PREFIX           "robots-audit: "
+
+/* alerts: one line per alerting verdict (ra_alert.h) */
+#define RA_TAG_VIOLATION        "RA100"     /* crawled a disallowed path */
+#define RA_TAG_UNREACHABLE      "RA101"     /* crawled during a 5xx/429 */
+#define RA_TAG_ALERT_OTHER      "RA199"     /* a verdict without a tag */
+
+/* robots.txt */
+#define RA_TAG_LINT             "RA200"     /* a finding of the configured
+                                               file, at start and -t */
+
+/* the module */
+#define RA_TAG_MUTEX            "RA300"     /* a lock cannot be created */
+#define RA_TAG_LOCK             "RA301"     /* the ledger lock fails */
+#define RA_TAG_CRAWLERS         "RA302"     /* crawler table does not load */
+#define RA_TAG_CONFIG_FILE      "RA303"     /* a configured file is refused */
+#define RA_TAG_NEW_LEDGER       "RA304"     /* counters start over */
+#define RA_TAG_ZONE_CREATE      "RA305"     /* no shared memory */
+#define RA_TAG_ZONE_LAYOUT      "RA306"     /* no ledger fits the zone */
+#define RA_TAG_ALERT_LOG        "RA307"     /* the alert log cannot open */
+#define RA_TAG_KEPT_LEDGER      "RA308"     /* counters kept (restart) */
+#define RA_TAG_CHILD_ATTACH     "RA310"     /* a child cannot attach */
+#define RA_TAG_NOMEM            "RA311"     /* out of memory */
+#define RA_TAG_ZONE_REFUSED     "RA320"     /* a zone cannot be reused */
+#define RA_TAG_ZONE_FULL        "RA321"     /* evictions happen */
+#define RA_TAG_CAPTURE          "RA323"     /* an answer cannot be read */
+#define RA_TAG_ENFORCED         "RA324"     /* enforce refused a request */
+
+#endif /* RA_TAGS_H */

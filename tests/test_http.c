@@ -1,0 +1,307 @@
+/* The request-level policies both server modules take from the core:
+ * robots.txt request, capture, capture buffer, sites, status page. */
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_http.h"
+#include "ra_json.h"
+#include "ra_parse.h"
+
+#define S(lit)  ((ra_str_t) ra_string(lit))
+
+static void
+robots_request(void **state)
+{
+    (void) state;
+    assert_true(ra_http_is_robots(S("/robots.txt")));
+    assert_true(ra_http_is_robots(S("/robots.txt?x=1")));
+    assert_true(ra_http_is_robots(S("/robots.txt?")));
+    assert_false(ra_http_is_robots(S("/robots.txt/")));
+    assert_false(ra_http_is_robots(S("/Robots.txt")));
+    assert_false(ra_http_is_robots(S("/robots.txtx")));
+    assert_false(ra_http_is_robots(S("/a/robots.txt")));
+    assert_false(ra_http_is_robots(S("")));
+    assert_false(ra_http_is_robots(ra_str(NULL, 0)));
+}
+
+static void
+capture_wanted(void **state)
+{
+    (void) state;
+    assert_true(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 200, 0));
+    assert_true(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 503, 0));
+    assert_true(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 404, 0));
+    assert_false(ra_http_capture_wanted(S("HEAD"), S("/robots.txt"), 200, 0));
+    assert_false(ra_http_capture_wanted(S("POST"), S("/robots.txt"), 200, 0));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 304, 0));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 206, 0));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 200, 1));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/index.html"), 200, 0));
+
+    assert_true(ra_http_has_body(200, 0));
+    assert_true(ra_http_has_body(503, 0));
+    assert_false(ra_http_has_body(200, 1));
+    assert_false(ra_http_has_body(204, 0));
+    assert_false(ra_http_has_body(304, 0));
+    assert_false(ra_http_has_body(101, 0));
+}
+
+static void
+capture_buffer(void **state)
+{
+    size_t          i, keep;
+    ra_answer_t     ans;
+    ra_capture_t    c;
+    unsigned char  *dst, chunk[7000];
+
+    (void) state;
+    memset(chunk, 'a', sizeof(chunk));
+
+    /* small: kept whole, header as given */
+    ra_capture_start(&c, &ra_malloc_allocator, 200, 12);
+    ra_capture_add(&c, "User-agent:", 11);
+    ra_capture_add(&c, "*", 1);
+    ra_capture_answer(&c, S("text/plain"), &ans);
+    assert_int_equal(ans.status, 200);
+    assert_int_equal(ans.body.len, 12);
+    assert_memory_equal(ans.body.data, "User-agent:*", 12);
+    assert_int_equal(ans.size, 12);
+    assert_false(ans.truncated);
+    assert_int_equal(ans.content_type.len, 10);
+    ra_buf_release(&c.body);
+
+    /* empty answer: no memory at all */
+    ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
+    ra_capture_answer(&c, ra_str(NULL, 0), &ans);
+    assert_int_equal(ans.body.len, 0);
+    assert_null(c.body.data);
+    assert_null(ans.content_type.data);
+
+    /* over the cap: the first RA_ROBOTS_MAX bytes, every byte counted */
+    ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
+    for (i = 0; i < 100; i++) {
+        chunk[0] = (unsigned char) ('0' + i % 10);
+        ra_capture_add(&c, chunk, sizeof(chunk));
+    }
+    assert_false(c.failed);
+    assert_int_equal(c.body.len, RA_ROBOTS_MAX);
+    assert_true(c.body.cap <= RA_ROBOTS_MAX);
+    assert_int_equal(c.body.data[7000], '1');
+    ra_capture_answer(&c, ra_str(NULL, 0), &ans);
+    assert_int_equal(ans.size, 700000);
+    assert_true(ans.truncated);
+    ra_buf_release(&c.body);
+
+    /* sendfile: space, copy, commit; a full body asks for nothing */
+    ra_capture_start(&c, &ra_malloc_allocator, 200, RA_ROBOTS_MAX + 10);
+    dst = ra_capture_space(&c, RA_ROBOTS_MAX - 5, &keep);
+    assert_non_null(dst);
+    assert_int_equal(keep, RA_ROBOTS_MAX - 5);
+    assert_int_equal(c.body.cap, RA_ROBOTS_MAX);    /* sized once */
+    memset(dst, 'x', keep);
+    ra_capture_commit(&c, keep);
+    dst = ra_capture_space(&c, 10, &keep);
+    assert_int_equal(keep, 5);
+    memset(dst, 'y', keep);
+    ra_capture_commit(&c, keep);
+    dst = ra_capture_space(&c, 10, &keep);
+    assert_null(dst);
+    assert_int_equal(keep, 0);
+    ra_capture_answer(&c, ra_str(NULL, 0), &ans);
+    assert_int_equal(ans.size, RA_ROBOTS_MAX + 15);
+    assert_int_equal(ans.body.len, RA_ROBOTS_MAX);
+    assert_int_equal(ans.body.data[RA_ROBOTS_MAX - 1], 'y');
+    ra_buf_release(&c.body);
+
+    /* a failed read: the answer is not recorded */
+    ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
+    (void) ra_capture_space(&c, 10, &keep);
+    ra_capture_fail(&c);
+    assert_true(c.failed);
+    assert_null(ra_capture_space(&c, 10, &keep));
+    ra_buf_release(&c.body);
+}
+
+static void *
+fail_alloc(void *ctx, size_t n)
+{
+    (void) ctx;
+    (void) n;
+    return NULL;
+}
+
+static void
+capture_out_of_memory(void **state)
+{
+    ra_capture_t  c;
+    ra_alloc_t    none = { fail_alloc, NULL, NULL };
+
+    (void) state;
+    ra_capture_start(&c, &none, 200, -1);
+    ra_capture_add(&c, "abc", 3);
+    assert_true(c.failed);
+    assert_int_equal(c.body.len, 0);
+    assert_int_equal(c.size, 3);
+}
+
+static void
+sites(void **state)
+{
+    ra_str_t          got;
+    ra_sitenames_t    s;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+    const ra_alloc_t *a = ra_test_arena_alloc(arena);
+
+    (void) state;
+    assert_true(ra_site_name_exact(S("example.com")));
+    assert_false(ra_site_name_exact(S("*.example.com")));
+    assert_false(ra_site_name_exact(S(".example.com")));
+    assert_false(ra_site_name_exact(S("www.example.*")));
+    assert_false(ra_site_name_exact(S("w?w.example.com")));
+    assert_false(ra_site_name_exact(S("~^www\\d+\\.example\\.net$")));
+    assert_false(ra_site_name_exact(S("")));
+
+    assert_int_equal(ra_sitenames_init(&s, a, S("Example.COM")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("WWW.example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("*.example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("~^x\\.example\\.com$")),
+                     RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("a.example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("b.example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("c.example.com")), RA_OK);
+    assert_int_equal(s.nnames, 5);              /* two inexact skipped */
+
+    got = ra_sitenames_pick(&s, S("www.example.com"));
+    assert_int_equal(got.len, 15);
+    assert_memory_equal(got.data, "www.example.com", 15);
+    got = ra_sitenames_pick(&s, S("WWW.Example.Com.:8080"));
+    assert_memory_equal(got.data, "www.example.com", 15);
+    got = ra_sitenames_pick(&s, S("c.example.com"));
+    assert_memory_equal(got.data, "c.example.com", 13);
+    /* a wildcard's host, a random Host, none: the primary name */
+    got = ra_sitenames_pick(&s, S("zzz.example.com"));
+    assert_memory_equal(got.data, "example.com", 11);
+    got = ra_sitenames_pick(&s, S("evil.test"));
+    assert_memory_equal(got.data, "example.com", 11);
+    got = ra_sitenames_pick(&s, S(""));
+    assert_memory_equal(got.data, "example.com", 11);
+    got = ra_sitenames_pick(&s, S("[::1]:8080"));
+    assert_memory_equal(got.data, "example.com", 11);
+
+    /* a server without a name */
+    assert_int_equal(ra_sitenames_init(&s, a, S("")), RA_OK);
+    got = ra_sitenames_pick(&s, S("anything"));
+    assert_int_equal(got.len, 7);
+    assert_memory_equal(got.data, "default", 7);
+
+    ra_test_arena_free(arena);
+}
+
+static void
+query_args(void **state)
+{
+    ra_str_t  v;
+
+    (void) state;
+    assert_int_equal(ra_query_arg(S("format=json"), "format", &v), RA_OK);
+    assert_int_equal(v.len, 4);
+    assert_int_equal(ra_query_arg(S("a=1&format=prometheus;b"), "format",
+                                  &v), RA_OK);
+    assert_memory_equal(v.data, "prometheus", 10);
+    assert_int_equal(ra_query_arg(S("x=1;format=text"), "format", &v),
+                     RA_OK);
+    assert_memory_equal(v.data, "text", 4);
+    assert_int_equal(ra_query_arg(S("xformat=json"), "format", &v),
+                     RA_ERROR);
+    assert_int_equal(ra_query_arg(S("format"), "format", &v), RA_ERROR);
+    assert_int_equal(ra_query_arg(S(""), "format", &v), RA_ERROR);
+    assert_int_equal(ra_query_arg(ra_str(NULL, 0), "format", &v), RA_ERROR);
+    assert_int_equal(ra_query_arg(S("format="), "format", &v), RA_OK);
+    assert_int_equal(v.len, 0);
+}
+
+static int
+json_any(void *ctx, unsigned event, ra_str_t raw, unsigned depth)
+{
+    (void) ctx;
+    (void) event;
+    (void) raw;
+    (void) depth;
+    return 0;
+}
+
+static void
+status_page(void **state)
+{
+    void             *region;
+    ra_ledger_t       l;
+    ra_status_page_t  p;
+    ra_json_err_t     jerr;
+    size_t            size = 256 * 1024;
+    ra_lock_t         nolock = { NULL, NULL, NULL };
+
+    (void) state;
+    region = test_malloc(size);
+    assert_int_equal(ra_ledger_format(region, size, 1700000000000LL),
+                     RA_OK);
+    ra_ledger_open(&l, region, &nolock);
+
+    /* HTML by default, no caching: counters are live */
+    ra_status_page(&l, S("GET"), S(""), 1700000000000LL,
+                   &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 200);
+    assert_string_equal(p.cache_control, "no-store");
+    assert_non_null(strstr(p.content_type, "text/html"));
+    assert_false(p.header_only);
+    assert_true(p.body.len > 0);
+    ra_status_page_free(&p);
+
+    ra_status_page(&l, S("GET"), S("format=json"), 1700000000000LL,
+                   &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 200);
+    assert_non_null(strstr(p.content_type, "application/json"));
+    assert_int_equal(ra_json_parse(ra_str(p.body.data, p.body.len),
+                                   json_any, NULL, &jerr), RA_OK);
+    ra_status_page_free(&p);
+
+    ra_status_page(&l, S("HEAD"), S("format=prometheus"), 1700000000000LL,
+                   &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 200);
+    assert_true(p.header_only);
+    assert_non_null(strstr(p.content_type, "text/plain"));
+    ra_status_page_free(&p);
+
+    ra_status_page(&l, S("GET"), S("format=xml"), 0, &ra_malloc_allocator,
+                   &p);
+    assert_int_equal(p.status, 400);
+    assert_string_equal(p.cache_control, "no-store");
+    ra_status_page_free(&p);
+
+    ra_status_page(&l, S("POST"), S(""), 0, &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 405);
+    assert_string_equal(p.allow, "GET, HEAD");
+    ra_status_page_free(&p);
+
+    ra_status_page(NULL, S("GET"), S(""), 0, &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 503);
+    ra_status_page_free(&p);
+
+    test_free(region);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(robots_request),
+        cmocka_unit_test(capture_wanted),
+        cmocka_unit_test(capture_buffer),
+        cmocka_unit_test(capture_out_of_memory),
+        cmocka_unit_test(sites),
+        cmocka_unit_test(query_args),
+        cmocka_unit_test(status_page),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,325 @@
+/* Configuration decided once for nginx, Apache and the CLI: values,
+ * crawler and range files with their messages, the configured robots.txt
+ * and its lint at start, through a host that captures log lines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ra_test.h"
+#include "ra_setup.h"
+#include "ra_parse.h"
+
+#define S(lit)  ((ra_str_t) ra_string(lit))
+
+typedef struct {
+    char   lines[64][RA_HOST_LINE_MAX + 1];
+    int    levels[64];
+    void  *where[64];
+    int    n;
+} captured_t;
+
+static void
+capture_log(const ra_host_t *h, void *where, ra_log_level_e level,
+    ra_str_t line)
+{
+    captured_t  *c = h->ctx;
+
+    assert_true(line.len <= RA_HOST_LINE_MAX);
+    if (c->n < 64) {
+        memcpy(c->lines[c->n], line.data, line.len);
+        c->lines[c->n][line.len] = '\0';
+        c->levels[c->n] = level;
+        c->where[c->n] = where;
+        c->n++;
+    }
+}
+
+static void
+test_host(ra_host_t *h, captured_t *c)
+{
+    memset(h, 0, sizeof(*h));
+    memset(c, 0, sizeof(*c));
+    h->ctx = c;
+    h->log = capture_log;
+    h->heap = ra_malloc_allocator;
+}
+
+static void
+sizes(void **state)
+{
+    uint64_t  n;
+    ra_buf_t  why;
+
+    (void) state;
+    assert_int_equal(ra_parse_size(S("512"), &n), RA_OK);
+    assert_int_equal(n, 512);
+    assert_int_equal(ra_parse_size(S("64k"), &n), RA_OK);
+    assert_int_equal(n, 65536);
+    assert_int_equal(ra_parse_size(S("8M"), &n), RA_OK);
+    assert_int_equal(n, 8u << 20);
+    assert_int_equal(ra_parse_size(S("1g"), &n), RA_OK);
+    assert_int_equal(n, 1u << 30);
+    assert_int_equal(ra_parse_size(S(""), &n), RA_ERROR);
+    assert_int_equal(ra_parse_size(S("m"), &n), RA_ERROR);
+    assert_int_equal(ra_parse_size(S("8mb"), &n), RA_ERROR);
+    assert_int_equal(ra_parse_size(S("-1"), &n), RA_ERROR);
+    assert_int_equal(ra_parse_size(S("99999999999999999999"), &n),
+                     RA_ERROR);
+    assert_int_equal(ra_parse_size(S("99999999999999g"), &n), RA_ERROR);
+
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_zone_size_check(8u << 20, 0, &why), RA_OK);
+    assert_int_equal(ra_zone_size_check(RA_LEDGER_MIN_SIZE, 0, &why), RA_OK);
+    assert_int_equal(why.len, 0);
+    assert_int_equal(ra_zone_size_check(RA_LEDGER_MIN_SIZE, 16384, &why),
+                     RA_ERROR);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "the minimum is 80k"));
+    why.len = 0;
+    assert_int_equal(ra_zone_size_check(4096ULL << 20, 0, &why), RA_ERROR);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "the maximum 4095m"));
+    ra_buf_release(&why);
+}
+
+static void
+durations(void **state)
+{
+    int64_t  ms;
+
+    (void) state;
+    assert_int_equal(ra_parse_msec(S("250ms"), &ms), RA_OK);
+    assert_int_equal(ms, 250);
+    assert_int_equal(ra_parse_msec(S("30s"), &ms), RA_OK);
+    assert_int_equal(ms, 30000);
+    assert_int_equal(ra_parse_msec(S("30"), &ms), RA_OK);
+    assert_int_equal(ms, 30000);
+    assert_int_equal(ra_parse_msec(S("5m"), &ms), RA_OK);
+    assert_int_equal(ms, 300000);
+    assert_int_equal(ra_parse_msec(S("1h"), &ms), RA_OK);
+    assert_int_equal(ms, 3600000);
+    assert_int_equal(ra_parse_msec(S("1d"), &ms), RA_OK);
+    assert_int_equal(ms, 86400000);
+    assert_int_equal(ra_parse_msec(S("1m30s"), &ms), RA_OK);
+    assert_int_equal(ms, 90000);
+    assert_int_equal(ra_parse_msec(S("0"), &ms), RA_OK);
+    assert_int_equal(ms, 0);
+    assert_int_equal(ra_parse_msec(S(""), &ms), RA_ERROR);
+    assert_int_equal(ra_parse_msec(S("s"), &ms), RA_ERROR);
+    assert_int_equal(ra_parse_msec(S("5x"), &ms), RA_ERROR);
+    assert_int_equal(ra_parse_msec(S("-5s"), &ms), RA_ERROR);
+    assert_int_equal(ra_parse_msec(S("1001d"), &ms), RA_ERROR);
+    assert_int_equal(ra_parse_msec(S("99999999999999999999"), &ms),
+                     RA_ERROR);
+
+    /* one meaning of "unset" and of 0 for every server */
+    assert_int_equal(ra_alert_interval(-1), 60000);
+    assert_int_equal(ra_alert_interval(0), 0);
+    assert_int_equal(ra_alert_interval(250), 250);
+}
+
+static void
+tmp_text(char *path, const char *text)
+{
+    ra_test_tmp_file(path, text, strlen(text));
+}
+
+static void
+tables(void **state)
+{
+    char              good[64], bad[64], ranges[64], junk[64];
+    ra_buf_t          why;
+    ra_host_t         h;
+    captured_t        c;
+    ra_setup_t        s;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+
+    (void) state;
+    test_host(&h, &c);
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_setup_init(&s, &h, ra_test_arena_alloc(arena),
+                                   &why), RA_OK);
+
+    tmp_text(good, "crawler ExampleBot\nua ExampleBot\ntokens examplebot\n"
+             "category tool\n");
+    tmp_text(bad, "crawler X\nfoo bar\n");
+    tmp_text(ranges, "{\"prefixes\":[{\"ipv4Prefix\":\"192.0.2.0/24\"}]}");
+    tmp_text(junk, "{\"prefixes\":[{\"ipv4Prefix\":\"300.0.2.0/24\"}]}");
+
+    assert_int_equal(ra_setup_crawlers_file(&s, good, &why), RA_OK);
+    assert_int_equal(why.len, 0);
+
+    assert_int_not_equal(ra_setup_crawlers_file(&s, bad, &why), RA_OK);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "crawler file "));
+    assert_non_null(strstr((char *) why.data, ", line 2: "));
+    why.len = 0;
+
+    assert_int_not_equal(ra_setup_crawlers_file(&s, "/nonexistent/c.txt",
+                                                &why), RA_OK);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data,
+                           "cannot open \"/nonexistent/c.txt\": No such file"));
+    why.len = 0;
+
+    assert_int_not_equal(ra_setup_crawlers_file(&s, "/", &why), RA_OK);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "is not a regular file"));
+    why.len = 0;
+
+    assert_int_equal(ra_setup_ranges_file(&s, ranges, &why), RA_OK);
+    /* the list takes the file's base name */
+    assert_true(ra_ranges_find(s.ranges, ra_str(ra_basename(ranges),
+                                                strlen(ra_basename(ranges))))
+                >= 0);
+    assert_int_not_equal(ra_setup_ranges_file(&s, junk, &why), RA_OK);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "ranges file "));
+    assert_non_null(strstr((char *) why.data, ", byte "));
+    why.len = 0;
+
+    assert_int_equal(ra_setup_compile(&s, &why), RA_OK);
+    assert_int_equal(ra_setup_compile(&s, &why), RA_OK);   /* idempotent */
+    assert_non_null(ra_crawlers_find(s.crawlers, S("ExampleBot")));
+    assert_non_null(ra_crawlers_find(s.crawlers, S("Googlebot")));
+
+    assert_string_equal(ra_basename("/a/b/c.json"), "c.json");
+    assert_string_equal(ra_basename("c.json"), "c.json");
+    assert_string_equal(ra_basename("/a/"), "");
+
+    assert_int_equal(c.n, 0);                   /* errors go to why */
+    unlink(good);
+    unlink(bad);
+    unlink(ranges);
+    unlink(junk);
+    ra_buf_release(&why);
+    ra_test_arena_free(arena);
+}
+
+/* One answer in all three front ends: a 600 KB file is a size-limit
+ * error with the rules it loses, as `robots-audit lint` says. */
+static void
+robots_file_lint(void **state)
+{
+    int               i, found_size, found_typo, found_summary;
+    char              path[64], *big;
+    size_t            n, len = 600 * 1000;
+    ra_buf_t          why;
+    ra_host_t         h;
+    captured_t        c;
+    ra_robots_file_t  f;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+    const ra_alloc_t *a = ra_test_arena_alloc(arena);
+    int               where;
+
+    (void) state;
+    test_host(&h, &c);
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+
+    big = malloc(len);
+    assert_non_null(big);
+    n = (size_t) snprintf(big, len, "User-agent: *\nDisalow: /a\n");
+    while (n + 20 < len) {
+        n += (size_t) snprintf(big + n, len - n, "Disallow: /p%06zu\n", n);
+    }
+    ra_test_tmp_file(path, big, n);
+    free(big);
+
+    assert_int_equal(ra_robots_file_load(&h, a, path, &f, &why), RA_OK);
+    assert_false(f.missing);
+    assert_int_equal(f.size, n);
+    assert_int_equal(f.text.len, n);            /* all of it, for lint */
+
+    ra_robots_file_lint(&h, &where, &f);
+    found_size = found_typo = found_summary = 0;
+    for (i = 0; i < c.n; i++) {
+        assert_non_null(strstr(c.lines[i], "robots-audit: [RA200] "));
+        assert_ptr_equal(c.where[i], &where);
+        if (strstr(c.lines[i], "error:") && strstr(c.lines[i],
+                                                   "[size-limit]"))
+        {
+            found_size = 1;
+            assert_int_equal(c.levels[i], RA_LOG_WARN);
+        }
+        if (strstr(c.lines[i], ":2:1: warning:")
+            && strstr(c.lines[i], "[typo]"))
+        {
+            found_typo = 1;
+        }
+        if (strstr(c.lines[i], " rules, ") && strstr(c.lines[i], "1 error")) {
+            found_summary = 1;
+            assert_int_equal(c.levels[i], RA_LOG_WARN);
+        }
+    }
+    assert_true(found_size);
+    assert_true(found_typo);
+    assert_true(found_summary);
+    unlink(path);
+
+    /* a missing file is a state, not an error */
+    c.n = 0;
+    assert_int_equal(ra_robots_file_load(&h, a, "/nonexistent/robots.txt",
+                                         &f, &why), RA_OK);
+    assert_true(f.missing);
+    assert_int_equal(why.len, 0);
+    ra_robots_file_lint(&h, NULL, &f);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_NOTICE);
+    assert_non_null(strstr(c.lines[0], "[RA200] /nonexistent/robots.txt "
+                                       "does not exist"));
+
+    /* a directory is an error that says so */
+    assert_int_equal(ra_robots_file_load(&h, a, "/", &f, &why), RA_ERROR);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "not a regular file"));
+
+    /* a clean file: a summary at notice */
+    c.n = 0;
+    ra_test_tmp_file(path, "User-agent: *\nDisallow: /x\n", 27);
+    assert_int_equal(ra_robots_file_load(&h, a, path, &f, &why), RA_OK);
+    ra_robots_file_lint(&h, NULL, &f);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_NOTICE);
+    assert_non_null(strstr(c.lines[0], "0 errors, 0 warnings"));
+    unlink(path);
+
+    ra_buf_release(&why);
+    ra_test_arena_free(arena);
+}
+
+static void
+log_lines_are_bounded(void **state)
+{
+    ra_host_t   h;
+    captured_t  c;
+    char        big[5000];
+
+    (void) state;
+    test_host(&h, &c);
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    ra_logf(&h, NULL, RA_LOG_ERR, RA_TAG_NOMEM, "%s", big);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(strlen(c.lines[0]), RA_HOST_LINE_MAX - 1);
+    assert_memory_equal(c.lines[0], "robots-audit: [RA311] xxx", 25);
+    ra_logf(NULL, NULL, RA_LOG_ERR, RA_TAG_NOMEM, "dropped");
+    h.log = NULL;
+    ra_logf(&h, NULL, RA_LOG_ERR, RA_TAG_NOMEM, "dropped");
+    assert_int_equal(c.n, 1);
+    assert_true(ra_host_now(NULL) > 1700000000000LL);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sizes),
+        cmocka_unit_test(durations),
+        cmocka_unit_test(tables),
+        cmocka_unit_test(robots_file_lint),
+        cmocka_unit_test(log_lines_are_bounded),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
