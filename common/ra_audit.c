@@ -4,8 +4,9 @@
  * A request takes the ledger's lock twice at most: once to find its site
  * and stat records and copy what the verdict depends on (the site's
  * versions, the crawler's last fetch and previous request), once to count
- * the verdict.  Rule sets are compiled outside the lock from bodies copied
- * out of it, and cached in this process by version hash.
+ * the verdict.  In between, ra_judge() decides without the lock.  Rule
+ * sets are compiled outside the lock from bodies copied out of it, and
+ * cached in this process by version hash.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 #define RA_CACHE_SLOTS        64
 #define RA_CACHE_BYTES        (64u * 1024 * 1024)
-#define RA_ALERT_INTERVAL     60000
+#define RA_TOKENS_MAX         8       /* a crawler's tokens judged */
 
 /*
  * Identities of recent User-Agents, per process: traffic repeats a few
@@ -50,11 +51,15 @@ struct ra_audit_s {
     ra_cache_t       cache[RA_CACHE_SLOTS];
     size_t           cache_bytes;
     uint64_t         tick;
-    const ra_rules_t *pin;              /* never evicted (see below) */
+    /* the versions of the request being judged: never evicted while it
+     * is, so that a set found cached when the bodies were copied out is
+     * still there when the verdict asks for it */
+    uint64_t         busy[RA_VERSIONS];
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
+    unsigned char   *zone;              /* conf.zone_name's copy */
 };
 
-static const char  *ra_verdict_names[] = {
+static const char  *const ra_verdict_names[] = {
     "none", "fetch", "compliant", "violation", "stale", "unreachable",
     "exempt"
 };
@@ -64,6 +69,27 @@ ra_verdict_name(ra_verdict_e v)
 {
     return (unsigned) v <= RA_VERDICT_EXEMPT ? ra_verdict_names[v]
                                              : "unknown";
+}
+
+ra_str_t
+ra_verdict_token(const ra_verdict_t *v)
+{
+    return ra_str(v->token, v->token_len < RA_NAME_MAX ? v->token_len
+                                                       : RA_NAME_MAX);
+}
+
+ra_str_t
+ra_verdict_pattern(const ra_verdict_t *v)
+{
+    return ra_str(v->pattern, v->pattern_len < RA_PATTERN_MAX
+                              ? v->pattern_len : RA_PATTERN_MAX);
+}
+
+int
+ra_verdict_refused(const ra_verdict_t *v)
+{
+    return v->verdict == RA_VERDICT_VIOLATION
+           || v->verdict == RA_VERDICT_UNREACHABLE;
 }
 
 ra_audit_t *
@@ -78,8 +104,18 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     memset(au, 0, sizeof(*au));
     au->conf = *conf;
     au->ledger = *ledger;
-    if (au->conf.alert_interval <= 0) {
-        au->conf.alert_interval = RA_ALERT_INTERVAL;
+    if (au->conf.alert_interval < 0) {
+        au->conf.alert_interval = RA_ALERT_INTERVAL_DEFAULT;
+    }
+    au->conf.zone_name = ra_str("the ledger", 10);
+    if (conf->zone_name.len) {
+        au->zone = ra_alloc(conf->alloc, conf->zone_name.len);
+        if (au->zone == NULL) {
+            ra_free(conf->alloc, au);
+            return NULL;
+        }
+        memcpy(au->zone, conf->zone_name.data, conf->zone_name.len);
+        au->conf.zone_name = ra_str(au->zone, conf->zone_name.len);
     }
     if (au->conf.cache_bytes == 0) {
         au->conf.cache_bytes = RA_CACHE_BYTES;
@@ -103,6 +139,7 @@ ra_audit_destroy(ra_audit_t *au)
     for (i = 0; i < RA_CACHE_SLOTS; i++) {
         ra_rules_free(au->cache[i].rules);
     }
+    ra_free(au->conf.alloc, au->zone);
     ra_free(au->conf.alloc, au->ua);
     ra_free(au->conf.alloc, au);
 }
@@ -132,6 +169,19 @@ ra_cache_drop(ra_audit_t *au, ra_cache_t *c)
     memset(c, 0, sizeof(*c));
 }
 
+static int
+ra_cache_busy(const ra_audit_t *au, uint64_t hash)
+{
+    size_t  k;
+
+    for (k = 0; k < RA_VERSIONS; k++) {
+        if (au->busy[k] == hash) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Compiles body (or the empty rule set) into the cache; the least
  * recently used entries make room.  NULL when out of memory. */
 static ra_rules_t *
@@ -152,11 +202,9 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
     /*
      * Evict least recently used entries until the new set fits, then take
      * a free slot.  An empty slot must not end the search while the set
-     * does not fit (that looped forever), and the pinned set stays:
-     * ra_audit_request() still reads the current version's set (the
-     * match's pattern and group point into it) while it compiles older
-     * ones.  With nothing else to evict, the budget is exceeded by this
-     * one set.
+     * does not fit (that looped forever), and the sets of the request
+     * being judged stay (see busy).  With nothing else to evict, the
+     * budget is exceeded by those sets.
      */
     bytes = ra_rules_bytes(rs);
     for ( ;; ) {
@@ -168,7 +216,7 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
                 if (empty == NULL) {
                     empty = c;
                 }
-            } else if (c->rules != au->pin
+            } else if (!ra_cache_busy(au, c->hash)
                        && (victim == NULL || c->tick < victim->tick))
             {
                 victim = c;
@@ -178,6 +226,12 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
             || au->cache_bytes + bytes <= au->conf.cache_bytes)
         {
             if (empty == NULL) {
+                if (victim == NULL) {
+                    /* every slot holds a busy set: cannot happen with
+                     * more slots than versions, but never lose rs */
+                    ra_rules_free(rs);
+                    return NULL;
+                }
                 ra_cache_drop(au, victim);      /* every slot is used */
                 empty = victim;
             }
@@ -274,16 +328,26 @@ ra_version_from_answer(ra_version_t *v, const ra_answer_t *ans)
     }
 }
 
+static void
+ra_version_lint_from(ra_version_t *v, const ra_version_t *from)
+{
+    v->lint_errors = from->lint_errors;
+    v->lint_warnings = from->lint_warnings;
+    v->lint_infos = from->lint_infos;
+    v->groups = from->groups;
+    v->rules = from->rules;
+    v->sitemaps = from->sitemaps;
+}
+
 int
 ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now)
 {
-    int             i, rc;
+    int             rc;
     uint32_t        sid;
     uint64_t        hash;
-    ra_site_t      *s;
     ra_lint_t       lint;
-    ra_version_t    v;
+    ra_version_t    v, old;
     ra_lint_http_t  http;
     ra_ledger_t    *l = &au->ledger;
 
@@ -294,29 +358,17 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     /* the same version again (the usual case): no need to lint it */
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, site, now);
-    s = ra_ledger_site_at(l, sid);
-    if (ans->initial) {
-        for (i = 0; i < s->nversions; i++) {
-            if (s->versions[i].hash) {
-                ra_ledger_unlock(l);
-                return RA_OK;
-            }
-        }
+    if (ans->initial && ra_ledger_has_version_locked(l, sid)) {
+        ra_ledger_unlock(l);
+        return RA_OK;
     }
-    for (i = 0; i < s->nversions; i++) {
-        if (s->versions[i].hash == hash
-            && ra_answer_of_status(ans->status) != RA_ANSWER_UNREACHABLE)
-        {
-            v.lint_errors = s->versions[i].lint_errors;
-            v.lint_warnings = s->versions[i].lint_warnings;
-            v.lint_infos = s->versions[i].lint_infos;
-            v.groups = s->versions[i].groups;
-            v.rules = s->versions[i].rules;
-            v.sitemaps = s->versions[i].sitemaps;
-            (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
-            ra_ledger_unlock(l);
-            return RA_OK;
-        }
+    if (ra_answer_of_status(ans->status) != RA_ANSWER_UNREACHABLE
+        && ra_ledger_find_version_locked(l, sid, hash, &old) >= 0)
+    {
+        ra_version_lint_from(&v, &old);
+        (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
+        ra_ledger_unlock(l);
+        return RA_OK;
     }
     ra_ledger_unlock(l);
 
@@ -338,31 +390,167 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
 
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, site, now);
-    s = ra_ledger_site_at(l, sid);
-    for (i = 0; ans->initial && i < s->nversions; i++) {
-        if (s->versions[i].hash) {
-            ra_ledger_unlock(l);        /* captured meanwhile */
-            return rc;
+    /* unless one was captured meanwhile */
+    if (!ans->initial || !ra_ledger_has_version_locked(l, sid)) {
+        (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
+    }
+    ra_ledger_unlock(l);
+
+    if (rc == RA_ENOMEM) {
+        ra_logf(au->conf.host, NULL, RA_LOG_ERR, RA_TAG_NOMEM,
+                "out of memory recording robots.txt");
+    }
+    return rc;
+}
+
+
+/* ---- the judge --------------------------------------------------------- */
+
+static int
+ra_judge_rules(const ra_judge_state_t *g, unsigned k, const ra_rules_t **rs)
+{
+    *rs = NULL;
+    if (g->resolve != NULL) {
+        return g->resolve(g, k, rs);
+    }
+    *rs = g->rules[k];
+    return RA_OK;
+}
+
+static int
+ra_allows(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
+    const ra_alloc_t *scratch, ra_match_t *m)
+{
+    /* a path too long for the stack without scratch memory is judged on
+     * its first RA_MATCH_STACK bytes */
+    (void) ra_rules_match(rs, RA_MODE_RFC, who->tokens, who->ntokens, path,
+                          scratch, m);
+    /* AdsBot-Google and kin never read the "*" group: nothing applies */
+    if ((who->flags & RA_CRAWLER_IGNORES_STAR)
+        && m->group.len == 1 && m->group.data[0] == '*')
+    {
+        memset(m, 0, sizeof(*m));
+        m->allowed = 1;
+        m->why = RA_WHY_NO_GROUP;
+        m->crawl_delay_ms = -1;
+    }
+    return m->allowed;
+}
+
+static void
+ra_verdict_decision(ra_verdict_t *out, const ra_match_t *m)
+{
+    out->line = m->line;
+    out->rule_type = m->type;
+    out->token_len = m->group.len < RA_NAME_MAX ? m->group.len : RA_NAME_MAX;
+    if (out->token_len) {
+        memcpy(out->token, m->group.data, out->token_len);
+    }
+    out->pattern_len = m->pattern.len < RA_PATTERN_MAX ? m->pattern.len
+                                                       : RA_PATTERN_MAX;
+    if (out->pattern_len) {
+        memcpy(out->pattern, m->pattern.data, out->pattern_len);
+    }
+}
+
+static void
+ra_verdict_clear(ra_verdict_t *out)
+{
+    out->verdict = RA_VERDICT_NONE;
+    out->flags = 0;
+    out->line = 0;
+    out->rule_type = RA_RULE_NONE;
+    out->token_len = 0;
+    out->pattern_len = 0;
+}
+
+int
+ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
+    int64_t now, ra_verdict_t *out)
+{
+    int                       k, rc;
+    ra_match_t                m, mv;
+    const ra_rules_t         *rs;
+    const ra_ledger_state_t  *f = &g->facts;
+
+    ra_verdict_clear(out);
+    if (who->flags & RA_CRAWLER_USER_TRIGGERED) {
+        out->verdict = RA_VERDICT_EXEMPT;
+        return RA_OK;
+    }
+
+    memset(&m, 0, sizeof(m));
+    m.allowed = 1;
+    if (f->last_fetch
+        && ra_answer_of_status(f->last_fetch_status) == RA_ANSWER_UNREACHABLE
+        && now - f->last_fetch < RA_UNREACHABLE_MS)
+    {
+        out->verdict = RA_VERDICT_UNREACHABLE;
+
+    } else {
+        rs = NULL;
+        if (f->current >= 0 && f->current < RA_VERSIONS) {
+            rc = ra_judge_rules(g, (unsigned) f->current, &rs);
+            if (rc != RA_OK) {
+                return rc;
+            }
+        }
+        if (rs == NULL || ra_allows(rs, who, path, g->scratch, &m)) {
+            out->verdict = RA_VERDICT_COMPLIANT;
+        } else {
+            out->verdict = RA_VERDICT_VIOLATION;
+        }
+        /* a copy: resolving older versions may release this set */
+        ra_verdict_decision(out, &m);
+
+        for (k = 0; out->verdict == RA_VERDICT_VIOLATION && k < RA_VERSIONS;
+             k++)
+        {
+            if (k == f->current || f->versions[k].hash == 0) {
+                continue;
+            }
+            if (f->last_fetch && now - f->last_fetch < RA_DAY_MS) {
+                /* it fetched: only what it was served counts */
+                if (f->versions[k].hash != f->last_fetch_version) {
+                    continue;
+                }
+            } else if (f->versions[k].until
+                       && f->versions[k].until < now - RA_DAY_MS)
+            {
+                continue;       /* not in force in the last 24 h */
+            }
+            rc = ra_judge_rules(g, (unsigned) k, &rs);
+            if (rc != RA_OK) {
+                ra_verdict_clear(out);
+                return rc;
+            }
+            if (rs != NULL && ra_allows(rs, who, path, g->scratch, &mv)) {
+                out->verdict = RA_VERDICT_STALE;
+            }
         }
     }
-    (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
-    ra_ledger_unlock(l);
-    return rc;
+
+    if (f->last_fetch == 0 || now - f->last_fetch >= RA_DAY_MS) {
+        out->flags |= RA_FLAG_NO_ROBOTS_FETCH;
+    }
+    if (m.crawl_delay_ms > 0 && (who->flags & RA_CRAWLER_CRAWL_DELAY)
+        && f->prev_request && now - f->prev_request < m.crawl_delay_ms)
+    {
+        out->flags |= RA_FLAG_CRAWL_DELAY;
+    }
+    return RA_OK;
 }
 
 
 /* ---- requests ----------------------------------------------------------- */
 
-/* What a verdict depends on, copied out under the lock. */
+/* What the engine's resolve() reads: bodies copied out of the ledger for
+ * the versions this process had not compiled. */
 typedef struct {
-    ra_version_t  versions[RA_VERSIONS];
-    int           current;              /* -1: no robots.txt known */
-    int64_t       prev_request;
-    int64_t       last_fetch;
-    uint64_t      last_fetch_version;
-    int           last_fetch_status;
-    ra_str_t      bodies[RA_VERSIONS];  /* copies of uncached bodies */
-} ra_state_t;
+    ra_audit_t  *au;
+    ra_str_t     bodies[RA_VERSIONS];
+    unsigned     nomem;                 /* bit k: body k not copied */
+} ra_gather_t;
 
 /* The request target's path as rules see it: origin-form as it is (a
  * leading "//" is a path here, not an authority), anything else through
@@ -393,116 +581,214 @@ ra_is_robots_txt(ra_str_t path)
     return n == 11 && memcmp(path.data, "/robots.txt", 11) == 0;
 }
 
-static void
-ra_copy_text(char *dst, uint8_t *dlen, size_t max, ra_str_t s)
+static size_t
+ra_copy_text(char *dst, size_t max, ra_str_t s)
 {
     size_t  n = s.len < max ? s.len : max;
 
     if (n) {
         memcpy(dst, s.data, n);
     }
-    *dlen = (uint8_t) n;
+    return n;
 }
 
-/* Reads what the verdict needs; copies bodies this process has not
- * compiled yet.  Under the lock. */
-static int
-ra_gather_locked(ra_audit_t *au, ra_site_t *s, ra_stat_t *st,
-    ra_state_t *g)
+/* Copies the bodies of the versions this process has not compiled, and
+ * marks every version busy until the verdict is done.  Under the lock. */
+static void
+ra_gather_bodies_locked(ra_gather_t *x, uint32_t site,
+    const ra_ledger_state_t *f)
 {
-    int            k;
-    ra_str_t       body;
-    ra_version_t  *v;
-
-    memset(g, 0, sizeof(*g));
-    g->current = s->nversions && s->versions[s->current].hash
-                 ? s->current : -1;
-    memcpy(g->versions, s->versions, sizeof(g->versions));
-    g->prev_request = st->prev_request;
-    g->last_fetch = st->last_fetch;
-    g->last_fetch_version = st->last_fetch_version;
-    g->last_fetch_status = st->last_fetch_status;
+    unsigned             k;
+    ra_str_t             body;
+    ra_audit_t          *au = x->au;
+    const ra_version_t  *v;
 
     for (k = 0; k < RA_VERSIONS; k++) {
-        v = &s->versions[k];
-        if (v->hash == 0 || v->answer != RA_ANSWER_RULES || v->blob == 0
-            || ra_cache_find(au, v->hash) != NULL)
+        v = &f->versions[k];
+        au->busy[k] = v->hash;
+        if (v->hash == 0 || v->answer != RA_ANSWER_RULES || v->body_lost
+            || v->body_len == 0 || ra_cache_find(au, v->hash) != NULL)
         {
             continue;
         }
-        body = ra_ledger_body_locked(&au->ledger, v);
-        g->bodies[k].data = ra_alloc(au->conf.alloc, body.len);
-        if (g->bodies[k].data == NULL) {
-            return RA_ENOMEM;
+        body = ra_ledger_body_locked(&au->ledger, site, k);
+        x->bodies[k].data = ra_alloc(au->conf.alloc, body.len);
+        if (x->bodies[k].data == NULL) {
+            x->nomem |= 1u << k;
+            continue;
         }
-        memcpy((void *) g->bodies[k].data, body.data, body.len);
-        g->bodies[k].len = body.len;
+        memcpy((void *) x->bodies[k].data, body.data, body.len);
+        x->bodies[k].len = body.len;
     }
-    return RA_OK;
 }
 
-/* The rules of version k: NULL when unknown (its body did not fit). */
-static const ra_rules_t *
-ra_version_rules(ra_audit_t *au, ra_state_t *g, int k)
+/* resolve() of the engine: the cache, else a compile of what was copied */
+static int
+ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
+    const ra_rules_t **rs)
 {
-    ra_cache_t    *c;
-    ra_version_t  *v = &g->versions[k];
+    ra_gather_t         *x = g->ctx;
+    ra_audit_t          *au = x->au;
+    ra_cache_t          *c;
+    const ra_version_t  *v = &g->facts.versions[k];
 
+    *rs = NULL;
     c = ra_cache_find(au, v->hash);
     if (c != NULL) {
-        return c->rules;
+        *rs = c->rules;
+        return RA_OK;
     }
     if (v->answer == RA_ANSWER_ALLOW_ALL) {
-        return ra_cache_add(au, v->hash, ra_str("", 0), 0);
+        *rs = ra_cache_add(au, v->hash, ra_str("", 0), 0);
+        return *rs != NULL ? RA_OK : RA_ENOMEM;
     }
-    if (v->answer == RA_ANSWER_RULES && v->blob == 0 && v->body_len == 0
-        && !v->body_lost)
-    {
-        return ra_cache_add(au, v->hash, ra_str("", 0), 1);  /* empty */
+    if (v->answer != RA_ANSWER_RULES || v->body_lost) {
+        return RA_OK;                   /* unknown */
     }
-    if (g->bodies[k].data == NULL) {
-        return NULL;
+    if (v->body_len == 0) {
+        *rs = ra_cache_add(au, v->hash, ra_str("", 0), 1);    /* empty */
+        return *rs != NULL ? RA_OK : RA_ENOMEM;
     }
-    return ra_cache_add(au, v->hash, g->bodies[k], 1);
+    if (x->bodies[k].data == NULL) {
+        return (x->nomem & (1u << k)) ? RA_ENOMEM : RA_OK;
+    }
+    *rs = ra_cache_add(au, v->hash, x->bodies[k], 1);
+    return *rs != NULL ? RA_OK : RA_ENOMEM;
 }
 
-static int
-ra_allows(const ra_rules_t *rs, const ra_str_t *agents, size_t n,
-    int ignores_star, ra_str_t path, const ra_alloc_t *a, ra_match_t *m)
-{
-    (void) ra_rules_match(rs, RA_MODE_RFC, agents, n, path, a, m);
-    /* AdsBot-Google and kin never read the "*" group */
-    if (ignores_star && m->group.len == 1 && m->group.data[0] == '*') {
-        m->allowed = 1;
-        m->why = RA_WHY_NO_GROUP;
-        m->line = 0;
-    }
-    return m->allowed;
-}
-
+/* Who the request says it is: name, verification, tokens. */
 static void
-ra_count(ra_site_t *s, ra_stat_t *st, ra_counter_e c)
+ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
+    ra_verdict_t *out, ra_str_t *tokens, ra_judge_who_t *who)
 {
-    ra_ledger_add(&st->counters[c], 1);
-    ra_ledger_add(&s->counters[c], 1);
+    ra_addr_t            addr;
+    const ra_crawler_t  *c = id->crawler;
+
+    memset(who, 0, sizeof(*who));
+    who->tokens = tokens;
+    out->crawler = c;
+    out->verification = RA_VERIFY_UNVERIFIABLE;
+    if (c != NULL) {
+        out->name = c->name;
+        for (who->ntokens = 0;
+             who->ntokens < c->ntokens && who->ntokens < RA_TOKENS_MAX;
+             who->ntokens++)
+        {
+            tokens[who->ntokens] = c->tokens[who->ntokens];
+        }
+        who->flags = c->flags;
+        if (ra_addr_parse(req->addr, &addr) == RA_OK) {
+            out->verification = (unsigned) ra_verify(au->conf.ranges, c,
+                                                     &addr);
+        }
+    } else {
+        out->name = id->token.len ? id->token
+                                  : (ra_str_t) ra_string("generic");
+        if (id->token.len) {
+            tokens[who->ntokens++] = id->token;
+        }
+    }
+    if (out->name.len > RA_NAME_MAX) {
+        out->name.len = RA_NAME_MAX;
+    }
+}
+
+/* Counts the verdict; a violation also goes to the ring and may raise an
+ * alert.  Under the lock. */
+static void
+ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
+    const ra_request_t *req, ra_verdict_t *out)
+{
+    ra_ledger_t     *l = &au->ledger;
+    ra_violation_t   vio;
+
+    ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
+    switch (out->verdict) {
+    case RA_VERDICT_COMPLIANT:
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_COMPLIANT);
+        break;
+    case RA_VERDICT_VIOLATION:
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_VIOLATION);
+        break;
+    case RA_VERDICT_STALE:
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_STALE);
+        break;
+    case RA_VERDICT_UNREACHABLE:
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_UNREACHABLE);
+        break;
+    case RA_VERDICT_EXEMPT:
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_EXEMPT);
+        break;
+    default:
+        break;
+    }
+    if (out->flags & RA_FLAG_CRAWL_DELAY) {
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_CRAWL_DELAY);
+    }
+    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_NO_ROBOTS_FETCH);
+    }
+
+    if (out->verdict != RA_VERDICT_VIOLATION
+        && out->verdict != RA_VERDICT_UNREACHABLE)
+    {
+        return;
+    }
+    memset(&vio, 0, sizeof(vio));
+    vio.time = req->time;
+    vio.line = out->line;
+    vio.verification = (uint8_t) out->verification;
+    vio.verdict = (uint8_t) out->verdict;
+    vio.name_len = (uint8_t) ra_copy_text(vio.name, RA_NAME_MAX, out->name);
+    vio.method_len = (uint8_t) ra_copy_text(vio.method, RA_METHOD_MAX,
+                                            req->method);
+    vio.addr_len = (uint8_t) ra_copy_text(vio.addr, RA_ADDR_TEXT_MAX,
+                                          req->addr);
+    vio.uri_len = (uint16_t) ra_copy_text(vio.uri, RA_URI_MAX, req->uri);
+    vio.uri_full_len = (uint32_t) req->uri.len;
+    vio.pattern_len = (uint16_t) ra_copy_text(vio.pattern, RA_PATTERN_MAX,
+                                              ra_verdict_pattern(out));
+    ra_ledger_violation_locked(l, sid, &vio);
+
+    if (out->verification != RA_VERIFY_IMPOSTOR) {
+        out->alert = (unsigned) ra_ledger_alert_locked(l, tid, req->time,
+                                                      au->conf.alert_interval,
+                                                      &out->suppressed);
+    }
+}
+
+/* One line a minute at most, whichever process sees the count move. */
+static void
+ra_audit_full(ra_audit_t *au, const ra_request_t *req)
+{
+    ra_totals_t       t;
+    const ra_host_t  *h = au->conf.host;
+
+    if (h == NULL || h->log == NULL
+        || !ra_ledger_full_note(&au->ledger, req->time, &t))
+    {
+        return;
+    }
+    ra_logf(h, req->where, RA_LOG_WARN, RA_TAG_ZONE_FULL,
+            "%.*s is full: %llu sites and %llu crawler records evicted so "
+            "far; a larger zone keeps more", (int) au->conf.zone_name.len,
+            (const char *) au->conf.zone_name.data,
+            (unsigned long long) t.site_evictions,
+            (unsigned long long) t.stat_evictions);
 }
 
 int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
-    int                  k, rc, created, cur_allowed, ignores_star;
-    size_t               ntokens;
+    int                  rc;
+    unsigned             k;
     uint32_t             sid, tid;
-    ra_str_t             path, tokens[8], generic = ra_string("generic");
-    ra_addr_t            addr;
-    ra_site_t           *s;
-    ra_stat_t           *st;
-    ra_state_t           g;
-    ra_match_t           m, mv;
+    ra_str_t             path, tokens[RA_TOKENS_MAX];
+    ra_gather_t          x;
+    ra_stat_key_t        key;
     ra_identity_t        id;
-    ra_violation_t       vio;
-    const ra_rules_t    *rs;
-    const ra_crawler_t  *c;
+    ra_judge_who_t       who;
+    ra_judge_state_t     g;
     ra_ledger_t         *l = &au->ledger;
     int64_t              now = req->time;
 
@@ -513,205 +799,65 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (id.kind == RA_UA_BROWSER) {
         ra_ledger_lock(l);
         sid = ra_ledger_site_locked(l, req->site, now);
-        ra_ledger_add(&ra_ledger_site_at(l, sid)->browser_requests, 1);
-        ra_ledger_add(&l->hdr->requests, 1);
+        ra_ledger_browser_locked(l, sid);
         ra_ledger_unlock(l);
+        ra_audit_full(au, req);
         return RA_OK;
     }
 
     /* who it is, what it reads, whether it is who it claims to be */
-    c = id.crawler;
-    out->crawler = c;
-    ntokens = 0;
-    ignores_star = 0;
-    if (c != NULL) {
-        out->name = c->name;
-        for (ntokens = 0; ntokens < c->ntokens && ntokens < 8; ntokens++) {
-            tokens[ntokens] = c->tokens[ntokens];
-        }
-        ignores_star = (c->flags & RA_CRAWLER_IGNORES_STAR) != 0;
-        out->verification = RA_VERIFY_UNVERIFIABLE;
-        if (ra_addr_parse(req->addr, &addr) == RA_OK) {
-            out->verification = (unsigned) ra_verify(au->conf.ranges, c,
-                                                     &addr);
-        }
-    } else {
-        out->name = id.token.len ? id.token : generic;
-        if (id.token.len) {
-            tokens[ntokens++] = id.token;
-        }
-        out->verification = RA_VERIFY_UNVERIFIABLE;
-    }
-    if (out->name.len > RA_NAME_MAX) {
-        out->name.len = RA_NAME_MAX;
-    }
+    ra_audit_who(au, &id, req, out, tokens, &who);
+    memset(&key, 0, sizeof(key));
+    key.name = out->name;
+    key.verification = out->verification;
+    key.kind = id.kind;
+    key.category = id.crawler ? id.crawler->category : RA_CAT_MAX;
+    key.token = who.ntokens ? tokens[0] : ra_str("", 0);
 
     path = ra_request_path(req->uri);
 
+    /* gather */
+    memset(&x, 0, sizeof(x));
+    x.au = au;
+    memset(&g, 0, sizeof(g));
+    g.resolve = ra_gather_resolve;
+    g.ctx = &x;
+    g.scratch = au->conf.alloc;
+
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, req->site, now);
-    s = ra_ledger_site_at(l, sid);
-    tid = ra_ledger_stat_locked(l, sid, out->name, out->verification, now,
-                                &created);
-    st = ra_ledger_stat_at(l, tid);
-    if (created) {
-        st->kind = (uint8_t) id.kind;
-        st->category = (uint8_t) (c ? c->category : RA_CAT_MAX);
-        if (ntokens) {
-            ra_copy_text(st->token, &st->token_len, RA_NAME_MAX, tokens[0]);
-        }
-    }
-    st->last_seen = now;
-    ra_ledger_add(&l->hdr->requests, 1);
-
+    tid = ra_ledger_stat_locked(l, sid, &key, now);
     if (ra_is_robots_txt(path)) {
         /* a robots.txt fetch: what it was served */
-        st->last_fetch = now;
-        st->last_fetch_status = (uint16_t) (req->status > 0
-                                            && req->status < 1000
-                                            ? req->status : 0);
-        st->last_fetch_version =
-            ra_answer_of_status(req->status) != RA_ANSWER_UNREACHABLE
-            && s->nversions ? s->versions[s->current].hash : 0;
-        ra_count(s, st, RA_CNT_REQUESTS);
-        ra_count(s, st, RA_CNT_ROBOTS_FETCHES);
+        ra_ledger_fetch_locked(l, sid, tid, req->status, now);
         ra_ledger_unlock(l);
         out->verdict = RA_VERDICT_FETCH;
+        ra_audit_full(au, req);
         return RA_OK;
     }
-
-    rc = ra_gather_locked(au, s, st, &g);
-    st->prev_request = now;
+    ra_ledger_state_locked(l, sid, tid, now, &g.facts);
+    ra_gather_bodies_locked(&x, sid, &g.facts);
     ra_ledger_unlock(l);
 
     /* judge, outside the lock */
-    memset(&m, 0, sizeof(m));
-    m.allowed = 1;
-    if (c != NULL && (c->flags & RA_CRAWLER_USER_TRIGGERED)) {
-        out->verdict = RA_VERDICT_EXEMPT;
-    } else if (g.last_fetch
-               && ra_answer_of_status(g.last_fetch_status)
-                  == RA_ANSWER_UNREACHABLE
-               && now - g.last_fetch < RA_UNREACHABLE_MS)
-    {
-        out->verdict = RA_VERDICT_UNREACHABLE;
-    } else {
-        rs = g.current >= 0 ? ra_version_rules(au, &g, g.current) : NULL;
-        au->pin = rs;           /* m points into it until we return */
-        cur_allowed = rs == NULL
-                      || ra_allows(rs, tokens, ntokens, ignores_star, path,
-                                   au->conf.alloc, &m);
-        if (cur_allowed) {
-            out->verdict = RA_VERDICT_COMPLIANT;
-        } else {
-            out->verdict = RA_VERDICT_VIOLATION;
-            for (k = 0; k < RA_VERSIONS; k++) {
-                if (k == g.current || g.versions[k].hash == 0) {
-                    continue;
-                }
-                if (g.last_fetch && now - g.last_fetch < RA_DAY_MS) {
-                    /* it fetched: only what it was served counts */
-                    if (g.versions[k].hash != g.last_fetch_version) {
-                        continue;
-                    }
-                } else if (g.versions[k].until
-                           && g.versions[k].until < now - RA_DAY_MS)
-                {
-                    continue;       /* not in force in the last 24 h */
-                }
-                rs = ra_version_rules(au, &g, k);
-                if (rs != NULL && ra_allows(rs, tokens, ntokens, ignores_star,
-                                            path, au->conf.alloc, &mv))
-                {
-                    out->verdict = RA_VERDICT_STALE;
-                    break;
-                }
-            }
-        }
-    }
-
-    if (out->verdict != RA_VERDICT_EXEMPT) {
-        if (g.last_fetch == 0 || now - g.last_fetch >= RA_DAY_MS) {
-            out->flags |= RA_FLAG_NO_ROBOTS_FETCH;
-        }
-        if (m.crawl_delay_ms > 0 && c != NULL
-            && (c->flags & RA_CRAWLER_CRAWL_DELAY) && g.prev_request
-            && now - g.prev_request < m.crawl_delay_ms)
-        {
-            out->flags |= RA_FLAG_CRAWL_DELAY;
-        }
-    }
-    out->token = m.group;
-    out->line = m.line;
-    out->rule_type = m.type;
-    out->pattern = m.pattern;
+    rc = ra_judge(&g, &who, path, now, out);
 
     for (k = 0; k < RA_VERSIONS; k++) {
-        ra_free(au->conf.alloc, (void *) g.bodies[k].data);
+        ra_free(au->conf.alloc, (void *) x.bodies[k].data);
+        au->busy[k] = 0;
     }
 
-    /* count; a violation also goes to the ring and may raise an alert */
+    /* count */
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, req->site, now);
-    s = ra_ledger_site_at(l, sid);
-    tid = ra_ledger_stat_locked(l, sid, out->name, out->verification, now,
-                                &created);
-    st = ra_ledger_stat_at(l, tid);
-    ra_count(s, st, RA_CNT_REQUESTS);
-    switch (out->verdict) {
-    case RA_VERDICT_COMPLIANT:   ra_count(s, st, RA_CNT_COMPLIANT); break;
-    case RA_VERDICT_VIOLATION:   ra_count(s, st, RA_CNT_VIOLATION); break;
-    case RA_VERDICT_STALE:       ra_count(s, st, RA_CNT_STALE); break;
-    case RA_VERDICT_UNREACHABLE: ra_count(s, st, RA_CNT_UNREACHABLE); break;
-    case RA_VERDICT_EXEMPT:      ra_count(s, st, RA_CNT_EXEMPT); break;
-    default: break;
-    }
-    if (out->flags & RA_FLAG_CRAWL_DELAY) {
-        ra_count(s, st, RA_CNT_CRAWL_DELAY);
-    }
-    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
-        ra_count(s, st, RA_CNT_NO_ROBOTS_FETCH);
-    }
-
-    if (out->verdict == RA_VERDICT_VIOLATION
-        || out->verdict == RA_VERDICT_UNREACHABLE)
-    {
-        memset(&vio, 0, sizeof(vio));
-        vio.time = now;
-        vio.site = sid;
-        vio.site_epoch = s->epoch;
-        vio.line = out->line;
-        vio.verification = (uint8_t) out->verification;
-        vio.verdict = (uint8_t) out->verdict;
-        ra_copy_text(vio.name, &vio.name_len, RA_NAME_MAX, out->name);
-        ra_copy_text(vio.method, &vio.method_len, RA_METHOD_MAX, req->method);
-        ra_copy_text(vio.addr, &vio.addr_len, RA_ADDR_TEXT_MAX, req->addr);
-        vio.uri_len = (uint16_t) (req->uri.len < RA_URI_MAX ? req->uri.len
-                                                            : RA_URI_MAX);
-        if (vio.uri_len) {
-            memcpy(vio.uri, req->uri.data, vio.uri_len);
-        }
-        vio.uri_full_len = (uint32_t) req->uri.len;
-        vio.pattern_len = (uint16_t) (out->pattern.len < RA_PATTERN_MAX
-                                      ? out->pattern.len : RA_PATTERN_MAX);
-        if (vio.pattern_len) {
-            memcpy(vio.pattern, out->pattern.data, vio.pattern_len);
-        }
-        ra_ledger_violation_locked(l, &vio);
-
-        if (out->verification != RA_VERIFY_IMPOSTOR) {
-            if (st->last_alert == 0
-                || now - st->last_alert >= au->conf.alert_interval)
-            {
-                out->alert = 1;
-                out->suppressed = st->alerts_suppressed;
-                st->alerts_suppressed = 0;
-                st->last_alert = now;
-            } else {
-                st->alerts_suppressed++;
-            }
-        }
-    }
+    tid = ra_ledger_stat_locked(l, sid, &key, now);
+    ra_count_locked(au, sid, tid, req, out);
     ra_ledger_unlock(l);
+
+    if (rc == RA_ENOMEM) {
+        ra_logf(au->conf.host, req->where, RA_LOG_ERR, RA_TAG_NOMEM,
+                "out of memory, request counted but not judged");
+    }
+    ra_audit_full(au, req);
     return rc;
 }

@@ -28,18 +28,26 @@
  * no_robots_fetch (C fetched no robots.txt from S in the last 24 hours).
  * Impostors are judged and counted under verification "impostor", never
  * against the crawler they claim to be, and never raise alerts.
+ *
+ * ra_audit_request() is three steps: gather (under the ledger's lock, the
+ * state below is copied out), judge (ra_judge(): a pure function of that
+ * state, the crawler and the path; no ledger, no lock), count (under the
+ * lock again: counters, the violation ring, the alert gate).  Tests and
+ * tools call ra_judge() directly.
  */
 #ifndef RA_AUDIT_H
 #define RA_AUDIT_H
 
 #include "ra_core.h"
 #include "ra_crawlers.h"
+#include "ra_host.h"
 #include "ra_ledger.h"
 #include "ra_rules.h"
 #include "ra_verify.h"
 
 typedef enum {
-    RA_VERDICT_NONE = 0,        /* a browser: counted in totals only */
+    RA_VERDICT_NONE = 0,        /* a browser: counted in totals only; or
+                                   a request not judged (RA_ENOMEM) */
     RA_VERDICT_FETCH,           /* a robots.txt fetch */
     RA_VERDICT_COMPLIANT,
     RA_VERDICT_VIOLATION,
@@ -53,6 +61,10 @@ const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */
 #define RA_FLAG_CRAWL_DELAY      0x01
 #define RA_FLAG_NO_ROBOTS_FETCH  0x02
 
+/* ms between alerts per (site, crawler) when the configuration says
+ * nothing */
+#define RA_ALERT_INTERVAL_DEFAULT  60000
+
 typedef struct {
     ra_str_t        site;           /* the site's name (host) */
     int64_t         time;           /* ms */
@@ -61,8 +73,17 @@ typedef struct {
     ra_str_t        method;
     ra_str_t        uri;            /* request target as received */
     int             status;         /* response status (robots fetches) */
+    void           *where;          /* the server's request, handed back
+                                       to host->log; NULL in the CLI */
 } ra_request_t;
 
+/*
+ * A verdict is plain data: the deciding rule's pattern and the group's
+ * token are copies (cut to RA_PATTERN_MAX and RA_NAME_MAX bytes), so it
+ * stays valid after the next call, outside any lock.  name is the crawler
+ * table's name, or a generic bot's token: then a span of the request's
+ * User-Agent (cut to RA_NAME_MAX), valid as long as that is.
+ */
 typedef struct {
     ra_verdict_e         verdict;
     unsigned             flags;         /* RA_FLAG_* */
@@ -70,11 +91,15 @@ typedef struct {
     unsigned             verification;  /* ra_verify_e */
     const ra_crawler_t  *crawler;       /* known crawlers only */
     ra_str_t             name;          /* crawler name or generic token */
-    ra_str_t             token;         /* robots.txt token that chose the
-                                           group ("*" for the global one) */
     uint32_t             line;          /* deciding rule, 0 if none */
     ra_rule_type_e       rule_type;
-    ra_str_t             pattern;       /* valid until the next call */
+    size_t               token_len;
+    size_t               pattern_len;
+    char                 token[RA_NAME_MAX];        /* robots.txt token
+                                                       that chose the group
+                                                       ("*" for the global
+                                                       one) */
+    char                 pattern[RA_PATTERN_MAX];   /* the deciding rule */
     /* set on violations by crawlers that are not impostors, when the
      * per-(site, crawler) alert interval has passed: alert now, and say
      * how many were held back since the last one */
@@ -82,12 +107,70 @@ typedef struct {
     uint32_t             suppressed;
 } ra_verdict_t;
 
+/* The verdict's token and pattern as spans of the verdict itself. */
+ra_str_t ra_verdict_token(const ra_verdict_t *v);
+ra_str_t ra_verdict_pattern(const ra_verdict_t *v);
+
+/* Does enforce refuse the request?  Violations and unreachable. */
+int ra_verdict_refused(const ra_verdict_t *v);
+
+
+/* ---- the pure judge ---------------------------------------------------- */
+
+/* Who asks, as the judge sees it. */
+typedef struct {
+    const ra_str_t      *tokens;        /* robots.txt tokens, best first */
+    size_t               ntokens;
+    unsigned             flags;         /* RA_CRAWLER_* (0: generic bot) */
+} ra_judge_who_t;
+
+typedef struct ra_judge_state_s  ra_judge_state_t;
+
+/*
+ * What a verdict depends on: the site's versions and the crawler's
+ * history (as ra_ledger_state_locked() copies them), and the rule set of
+ * each version.  Rule sets come from resolve() when it is set, asked only
+ * for the versions the verdict needs (older ones only when the current
+ * one disallows): RA_OK with *rs set, NULL when the version's rules are
+ * unknown (its body was lost: judged as allowing nothing older); or
+ * RA_ENOMEM.  Without resolve(), rules[k] is version k's set (NULL:
+ * unknown).  A set must stay valid until the next call of resolve().
+ */
+struct ra_judge_state_s {
+    ra_ledger_state_t    facts;
+    int                (*resolve)(const ra_judge_state_t *g, unsigned k,
+                                  const ra_rules_t **rs);
+    void                *ctx;           /* resolve()'s */
+    const ra_rules_t    *rules[RA_VERSIONS];
+    const ra_alloc_t    *scratch;       /* the matcher's, for paths over
+                                           RA_MATCH_STACK; may be NULL */
+};
+
+/*
+ * Judges a request for path (the request target as rules read it, e.g.
+ * ra_url_path()) at now.  Sets out's verdict, flags, line, rule_type,
+ * token and pattern, and nothing else.  RA_OK, or RA_ENOMEM (a rule set
+ * could not be had: verdict RA_VERDICT_NONE, the request is not judged).
+ */
+int ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who,
+    ra_str_t path, int64_t now, ra_verdict_t *out);
+
+
+/* ---- the engine -------------------------------------------------------- */
+
 typedef struct {
     const ra_alloc_t     *alloc;        /* for the rule-set cache */
     const ra_crawlers_t  *crawlers;     /* compiled table */
     const ra_ranges_t    *ranges;       /* may be NULL */
+    const ra_host_t      *host;         /* where lines go; NULL: nowhere.
+                                           Must outlive the engine */
+    ra_str_t              zone_name;    /* names the ledger in messages,
+                                           e.g. robots_audit_zone "tiny"
+                                           (copied) */
     int64_t               alert_interval;  /* ms between alerts per
-                                              (site, crawler); 0: 60 s */
+                                              (site, crawler); < 0: unset
+                                              (RA_ALERT_INTERVAL_DEFAULT);
+                                              0: every violation alerts */
     size_t                cache_bytes;  /* rule-set cache budget; 0: 64 MiB */
 } ra_audit_conf_t;
 
@@ -109,13 +192,18 @@ typedef struct {
 } ra_answer_t;
 
 /* Records what site answered for /robots.txt: lints it, stores it as the
- * current version when it is new.  RA_OK or RA_ENOMEM. */
+ * current version when it is new.  RA_OK or RA_ENOMEM (recorded without
+ * its lint counts; logged through the host: RA_TAG_NOMEM). */
 int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now);
 
-/* Judges one request and counts it (the site is found or created by
- * name, under the ledger's lock).  RA_OK, or RA_ENOMEM (the request is
- * then counted, not judged). */
+/*
+ * Judges one request and counts it (the site is found or created by
+ * name, under the ledger's lock).  RA_OK, or RA_ENOMEM: the request is
+ * then counted, not judged (verdict RA_VERDICT_NONE), and a line says so
+ * (RA_TAG_NOMEM).  When records were evicted, a line says the ledger is
+ * full (RA_TAG_ZONE_FULL), at most once a minute over all processes.
+ */
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);
 

@@ -2,6 +2,10 @@
  * The audit ledger in one region: header, site table, stat table, their
  * hash heads, the violation ring and a blob heap for robots.txt bodies.
  * Every link is an index + 1 or a byte offset from the region's start.
+ *
+ * The structs below are the region's layout, private to this file:
+ * changing one changes the layout, and RA_LEDGER_LAYOUT must change with
+ * it.  The public types of ra_ledger.h are copies made from them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +13,126 @@
 #include "ra_ledger.h"
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
+
+/* counters and totals: updated without the lock by any process */
+#define ra_atomic_add(p, n)    __atomic_fetch_add(p, n, __ATOMIC_RELAXED)
+#define ra_atomic_read(p)      __atomic_load_n(p, __ATOMIC_RELAXED)
+/* numbers changed under the lock but read without it (ra_ledger_totals) */
+#define ra_atomic_set(p, v)    __atomic_store_n(p, v, __ATOMIC_RELAXED)
+
+typedef struct {
+    uint64_t  hash;             /* 0: empty slot */
+    int64_t   first_seen;
+    int64_t   last_seen;
+    int64_t   until;
+    uint32_t  blob;             /* offset of the body; 0 none */
+    uint32_t  body_len;
+    uint32_t  size;
+    uint16_t  status;
+    uint8_t   answer;
+    uint8_t   truncated;
+    uint8_t   body_lost;
+    uint8_t   ctype_len;
+    char      ctype[RA_CTYPE_MAX];
+    uint16_t  lint_errors;
+    uint16_t  lint_warnings;
+    uint16_t  lint_infos;
+    uint16_t  groups;
+    uint32_t  rules;
+    uint32_t  sitemaps;
+} ra_version_slot_t;
+
+typedef struct {
+    uint64_t           counters[RA_CNT_MAX];      /* atomics */
+    uint64_t           browser_requests;          /* atomic */
+    int64_t            created;
+    int64_t            last_seen;
+    int64_t            robots_date;
+    int64_t            unreachable_since;
+    uint32_t           failures;
+    uint16_t           robots_status;
+    uint8_t            name_len;
+    uint8_t            nversions;
+    uint8_t            current;
+    uint8_t            used;
+    uint32_t           epoch;           /* tells reuses of a slot apart */
+    char               name[RA_SITE_NAME_MAX];
+    ra_version_slot_t  versions[RA_VERSIONS];
+    uint32_t           hnext, lprev, lnext;       /* ids; 0 = none */
+} ra_site_slot_t;
+
+typedef struct {
+    uint64_t  counters[RA_CNT_MAX];               /* atomics */
+    int64_t   first_seen;
+    int64_t   last_seen;
+    int64_t   prev_request;                       /* for Crawl-delay */
+    int64_t   last_fetch;
+    uint64_t  last_fetch_version;
+    int64_t   last_alert;
+    uint32_t  alerts_suppressed;
+    uint32_t  site;                               /* site id */
+    uint16_t  last_fetch_status;
+    uint8_t   verification;
+    uint8_t   kind;
+    uint8_t   category;
+    uint8_t   name_len;
+    uint8_t   token_len;
+    uint8_t   used;
+    char      name[RA_NAME_MAX];
+    char      token[RA_NAME_MAX];
+    uint32_t  hnext, lprev, lnext;
+} ra_stat_slot_t;
+
+typedef struct {
+    int64_t   time;
+    uint32_t  site;                       /* site id (0: slot empty) */
+    uint32_t  site_epoch;                 /* the site's epoch then */
+    uint32_t  line;
+    uint8_t   verdict;
+    uint8_t   verification;
+    uint8_t   name_len;
+    uint8_t   method_len;
+    uint8_t   addr_len;
+    uint16_t  uri_len;
+    uint16_t  pattern_len;
+    uint32_t  uri_full_len;
+    char      name[RA_NAME_MAX];
+    char      method[RA_METHOD_MAX];
+    char      addr[RA_ADDR_TEXT_MAX];
+    char      uri[RA_URI_MAX];
+    char      pattern[RA_PATTERN_MAX];
+} ra_vio_slot_t;
+
+/* The region's header.  Only offsets, sizes and atomics. */
+struct ra_ledger_hdr_s {
+    uint64_t  magic;
+    uint32_t  layout;
+    uint32_t  header_size;
+    uint64_t  region_size;
+    ra_ledger_plan_t  plan;
+    uint32_t  off_sites, off_site_hash;
+    uint32_t  off_stats, off_stat_hash;
+    uint32_t  off_violations;
+    uint32_t  off_blobs;
+    uint32_t  site_hash_size, stat_hash_size;     /* powers of two */
+    int64_t   created;
+    uint64_t  site_evictions;   /* atomics */
+    uint64_t  stat_evictions;
+    uint64_t  blob_evictions;
+    uint64_t  violations_total;
+    uint64_t  requests;         /* everything counted */
+    /* ra_ledger_full_note(), compare-and-swapped by every process */
+    int64_t   full_noted;       /* when it last answered 1; 0 never */
+    uint64_t  full_seen;        /* site + stat evictions then */
+    /* LRU lists (ids) and the violation ring's next slot */
+    uint32_t  site_head, site_tail, site_count;
+    uint32_t  stat_head, stat_tail, stat_count;
+    uint32_t  vio_next;
+    uint32_t  next_epoch;
+    /* blob heap: first free block (offset), bytes free */
+    uint32_t  blob_free;
+    uint32_t  blob_free_bytes;
+};
 
 /* blob heap block: a header before the body, 16-byte granules */
 typedef struct {
@@ -19,7 +143,7 @@ typedef struct {
 #define RA_BLOB_GRAIN  16
 #define RA_BLOB_HDR    RA_ALIGN_UP(sizeof(ra_blob_t), RA_BLOB_GRAIN)
 
-static const char  *ra_counter_names[RA_CNT_MAX] = {
+static const char  *const ra_counter_names[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch"
 };
@@ -72,27 +196,29 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     memset(h, 0, sizeof(*h));
     h->header_size = (uint32_t) RA_ALIGN_UP(sizeof(ra_ledger_hdr_t), 64);
 
-    n = (uint32_t) (size * 15 / 100 / (sizeof(ra_site_t) + 2 * 4));
+    n = (uint32_t) (size * 15 / 100 / (sizeof(ra_site_slot_t) + 2 * 4));
     h->plan.sites = n < 2 ? 2 : n;
-    n = (uint32_t) (size * 30 / 100 / (sizeof(ra_stat_t) + 2 * 4));
+    n = (uint32_t) (size * 30 / 100 / (sizeof(ra_stat_slot_t) + 2 * 4));
     h->plan.stats = n < 8 ? 8 : n;
-    n = (uint32_t) (size * 10 / 100 / sizeof(ra_violation_t));
+    n = (uint32_t) (size * 10 / 100 / sizeof(ra_vio_slot_t));
     h->plan.violations = n < 8 ? 8 : n > 4096 ? 4096 : n;
     h->site_hash_size = ra_pow2(h->plan.sites);
     h->stat_hash_size = ra_pow2(h->plan.stats);
 
     off = h->header_size;
     h->off_sites = (uint32_t) off;
-    off = RA_ALIGN_UP(off + (size_t) h->plan.sites * sizeof(ra_site_t), 64);
+    off = RA_ALIGN_UP(off + (size_t) h->plan.sites * sizeof(ra_site_slot_t),
+                      64);
     h->off_site_hash = (uint32_t) off;
     off = RA_ALIGN_UP(off + (size_t) h->site_hash_size * 4, 64);
     h->off_stats = (uint32_t) off;
-    off = RA_ALIGN_UP(off + (size_t) h->plan.stats * sizeof(ra_stat_t), 64);
+    off = RA_ALIGN_UP(off + (size_t) h->plan.stats * sizeof(ra_stat_slot_t),
+                      64);
     h->off_stat_hash = (uint32_t) off;
     off = RA_ALIGN_UP(off + (size_t) h->stat_hash_size * 4, 64);
     h->off_violations = (uint32_t) off;
     off = RA_ALIGN_UP(off + (size_t) h->plan.violations
-                            * sizeof(ra_violation_t), 64);
+                            * sizeof(ra_vio_slot_t), 64);
     h->off_blobs = (uint32_t) off;
     h->plan.blob_bytes = off < size
                          ? (uint32_t) ((size - off) & ~(size_t) 15) : 0;
@@ -195,23 +321,75 @@ ra_ledger_unlock(const ra_ledger_t *l)
     }
 }
 
-#define RA_SITES(l)       ((ra_site_t *) ((l)->base + (l)->hdr->off_sites))
-#define RA_SITE_HASH(l)   ((uint32_t *) ((l)->base + (l)->hdr->off_site_hash))
-#define RA_STATS(l)       ((ra_stat_t *) ((l)->base + (l)->hdr->off_stats))
-#define RA_STAT_HASH(l)   ((uint32_t *) ((l)->base + (l)->hdr->off_stat_hash))
-#define RA_VIOS(l)        ((ra_violation_t *) ((l)->base                     \
-                                               + (l)->hdr->off_violations))
+#define RA_SITES(l)      ((ra_site_slot_t *) ((l)->base + (l)->hdr->off_sites))
+#define RA_SITE_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_site_hash))
+#define RA_STATS(l)      ((ra_stat_slot_t *) ((l)->base + (l)->hdr->off_stats))
+#define RA_STAT_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_stat_hash))
+#define RA_VIOS(l)       ((ra_vio_slot_t *) ((l)->base                       \
+                                             + (l)->hdr->off_violations))
 
-ra_site_t *
-ra_ledger_site_at(const ra_ledger_t *l, uint32_t site)
+/* The slot of an id; callers pass ids this file handed out. */
+static ra_site_slot_t *
+ra_site_at(const ra_ledger_t *l, uint32_t site)
 {
-    return site && site <= l->hdr->plan.sites ? &RA_SITES(l)[site - 1] : NULL;
+    return site && site <= l->hdr->plan.sites ? &RA_SITES(l)[site - 1]
+                                              : NULL;
 }
 
-ra_stat_t *
-ra_ledger_stat_at(const ra_ledger_t *l, uint32_t stat)
+static ra_stat_slot_t *
+ra_stat_at(const ra_ledger_t *l, uint32_t stat)
 {
-    return stat && stat <= l->hdr->plan.stats ? &RA_STATS(l)[stat - 1] : NULL;
+    return stat && stat <= l->hdr->plan.stats ? &RA_STATS(l)[stat - 1]
+                                              : NULL;
+}
+
+
+/* ---- lock-free reads -------------------------------------------------- */
+
+void
+ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
+{
+    ra_ledger_hdr_t  *h = l->hdr;
+
+    memset(t, 0, sizeof(*t));
+    t->created = h->created;
+    t->requests = ra_atomic_read(&h->requests);
+    t->violations_total = ra_atomic_read(&h->violations_total);
+    t->site_evictions = ra_atomic_read(&h->site_evictions);
+    t->stat_evictions = ra_atomic_read(&h->stat_evictions);
+    t->blob_evictions = ra_atomic_read(&h->blob_evictions);
+    t->sites = ra_atomic_read(&h->site_count);
+    t->stats = ra_atomic_read(&h->stat_count);
+    t->blob_free_bytes = ra_atomic_read(&h->blob_free_bytes);
+    t->plan = h->plan;
+}
+
+int
+ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t)
+{
+    int64_t           last;
+    uint64_t          total;
+    ra_ledger_hdr_t  *h = l->hdr;
+
+    total = ra_atomic_read(&h->site_evictions)
+            + ra_atomic_read(&h->stat_evictions);
+    if (total == ra_atomic_read(&h->full_seen)) {
+        return 0;
+    }
+    last = __atomic_load_n(&h->full_noted, __ATOMIC_ACQUIRE);
+    if (last != 0 && now >= last && now - last < RA_FULL_NOTE_MS) {
+        return 0;
+    }
+    /* one process wins the interval; 0 stays "never" */
+    if (!__atomic_compare_exchange_n(&h->full_noted, &last,
+                                     now > 0 ? now : 1, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_RELAXED))
+    {
+        return 0;
+    }
+    ra_atomic_set(&h->full_seen, total);
+    ra_ledger_totals(l, t);
+    return 1;
 }
 
 
@@ -234,7 +412,7 @@ ra_blob_free(ra_ledger_t *l, uint32_t body)
     }
     off = body - (uint32_t) RA_BLOB_HDR;
     b = ra_blob_at(l, off);
-    l->hdr->blob_free_bytes += b->size;
+    ra_atomic_set(&l->hdr->blob_free_bytes, l->hdr->blob_free_bytes + b->size);
 
     prev = 0;
     for (cur = l->hdr->blob_free; cur && cur < off; cur = c->next) {
@@ -289,7 +467,8 @@ ra_blob_alloc(ra_ledger_t *l, size_t len)
         } else {
             l->hdr->blob_free = rest;
         }
-        l->hdr->blob_free_bytes -= b->size;
+        ra_atomic_set(&l->hdr->blob_free_bytes,
+                      l->hdr->blob_free_bytes - b->size);
         b->next = 0;
         return cur + (uint32_t) RA_BLOB_HDR;
     }
@@ -297,7 +476,7 @@ ra_blob_alloc(ra_ledger_t *l, size_t len)
 }
 
 static void
-ra_version_drop(ra_ledger_t *l, ra_version_t *v)
+ra_version_drop(ra_ledger_t *l, ra_version_slot_t *v)
 {
     ra_blob_free(l, v->blob);
     memset(v, 0, sizeof(*v));
@@ -308,9 +487,9 @@ ra_version_drop(ra_ledger_t *l, ra_version_t *v)
 static int
 ra_blob_evict_one(ra_ledger_t *l)
 {
-    uint32_t       i, k;
-    ra_site_t     *s;
-    ra_version_t  *v, *oldest = NULL;
+    uint32_t            i, k;
+    ra_site_slot_t     *s;
+    ra_version_slot_t  *v, *oldest = NULL;
 
     for (i = 0; i < l->hdr->plan.sites; i++) {
         s = &RA_SITES(l)[i];
@@ -332,7 +511,7 @@ ra_blob_evict_one(ra_ledger_t *l)
     ra_blob_free(l, oldest->blob);
     oldest->blob = 0;
     oldest->body_lost = 1;
-    ra_ledger_add(&l->hdr->blob_evictions, 1);
+    ra_atomic_add(&l->hdr->blob_evictions, 1);
     return 1;
 }
 
@@ -396,7 +575,7 @@ ra_stat_next(const ra_ledger_t *l, uint32_t id)
 }
 
 static uint32_t
-ra_site_hash_of(const ra_site_t *s)
+ra_site_hash_of(const ra_site_slot_t *s)
 {
     return ra_hash32(2166136261u, (const unsigned char *) s->name,
                      s->name_len, 0);
@@ -417,7 +596,7 @@ static void
 ra_stat_evict(ra_ledger_t *l, uint32_t id)
 {
     ra_ledger_hdr_t  *h = l->hdr;
-    ra_stat_t        *st = &RA_STATS(l)[id - 1];
+    ra_stat_slot_t   *st = &RA_STATS(l)[id - 1];
 
     ra_hash_unlink(RA_STAT_HASH(l), h->stat_hash_size - 1,
                    ra_stat_hash_of(st->site, st->verification, st->name,
@@ -425,7 +604,7 @@ ra_stat_evict(ra_ledger_t *l, uint32_t id)
                    id, ra_stat_next, l);
     RA_LRU_UNLINK(RA_STATS(l), st, h->stat_head, h->stat_tail);
     memset(st, 0, sizeof(*st));
-    h->stat_count--;
+    ra_atomic_set(&h->stat_count, h->stat_count - 1);
 }
 
 static void
@@ -433,7 +612,7 @@ ra_site_evict(ra_ledger_t *l, uint32_t id)
 {
     uint32_t          i;
     ra_ledger_hdr_t  *h = l->hdr;
-    ra_site_t        *s = &RA_SITES(l)[id - 1];
+    ra_site_slot_t   *s = &RA_SITES(l)[id - 1];
 
     /* its stats go with it: a reused slot must not inherit them */
     for (i = 0; i < h->plan.stats; i++) {
@@ -448,7 +627,18 @@ ra_site_evict(ra_ledger_t *l, uint32_t id)
                    ra_site_hash_of(s), id, ra_site_next, l);
     RA_LRU_UNLINK(RA_SITES(l), s, h->site_head, h->site_tail);
     memset(s, 0, sizeof(*s));
-    h->site_count--;
+    ra_atomic_set(&h->site_count, h->site_count - 1);
+}
+
+static size_t
+ra_copy_text(char *dst, size_t max, ra_str_t s)
+{
+    size_t  n = s.len < max ? s.len : max;
+
+    if (n) {
+        memcpy(dst, s.data, n);
+    }
+    return n;
 }
 
 uint32_t
@@ -456,7 +646,7 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
 {
     size_t            i, n;
     uint32_t          hv, id;
-    ra_site_t        *s, *sites = RA_SITES(l);
+    ra_site_slot_t   *s, *sites = RA_SITES(l);
     ra_ledger_hdr_t  *h = l->hdr;
     char              low[RA_SITE_NAME_MAX];
 
@@ -480,7 +670,7 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
 
     if (h->site_count == h->plan.sites) {
         ra_site_evict(l, h->site_tail);
-        ra_ledger_add(&h->site_evictions, 1);
+        ra_atomic_add(&h->site_evictions, 1);
     }
     for (id = 1; sites[id - 1].used; id++) { /* a free slot exists */ }
 
@@ -494,39 +684,40 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
     s->hnext = RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)];
     RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)] = id;
     RA_LRU_PUSH(sites, s, id, h->site_head, h->site_tail);
-    h->site_count++;
+    ra_atomic_set(&h->site_count, h->site_count + 1);
     return id;
 }
 
 uint32_t
-ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, ra_str_t name,
-    unsigned verification, int64_t now, int *created)
+ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
+    int64_t now)
 {
     size_t            n;
     uint32_t          hv, id;
-    ra_stat_t        *st, *stats = RA_STATS(l);
+    ra_stat_slot_t   *st, *stats = RA_STATS(l);
     ra_ledger_hdr_t  *h = l->hdr;
 
-    n = name.len < RA_NAME_MAX ? name.len : RA_NAME_MAX;
-    hv = ra_stat_hash_of(site, verification, (const char *) name.data, n);
-    *created = 0;
+    n = key->name.len < RA_NAME_MAX ? key->name.len : RA_NAME_MAX;
+    hv = ra_stat_hash_of(site, key->verification,
+                         (const char *) key->name.data, n);
 
     for (id = RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)]; id;
          id = st->hnext)
     {
         st = &stats[id - 1];
-        if (st->site == site && st->verification == verification
-            && st->name_len == n && memcmp(st->name, name.data, n) == 0)
+        if (st->site == site && st->verification == key->verification
+            && st->name_len == n && memcmp(st->name, key->name.data, n) == 0)
         {
             RA_LRU_UNLINK(stats, st, h->stat_head, h->stat_tail);
             RA_LRU_PUSH(stats, st, id, h->stat_head, h->stat_tail);
+            st->last_seen = now;
             return id;
         }
     }
 
     if (h->stat_count == h->plan.stats) {
         ra_stat_evict(l, h->stat_tail);
-        ra_ledger_add(&h->stat_evictions, 1);
+        ra_atomic_add(&h->stat_evictions, 1);
     }
     for (id = 1; stats[id - 1].used; id++) { /* a free slot exists */ }
 
@@ -534,16 +725,198 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, ra_str_t name,
     memset(st, 0, sizeof(*st));
     st->used = 1;
     st->site = site;
-    st->verification = (uint8_t) verification;
-    st->name_len = (uint8_t) n;
-    memcpy(st->name, name.data, n);
+    st->verification = (uint8_t) key->verification;
+    st->kind = (uint8_t) key->kind;
+    st->category = (uint8_t) key->category;
+    st->name_len = (uint8_t) ra_copy_text(st->name, RA_NAME_MAX, key->name);
+    st->token_len = (uint8_t) ra_copy_text(st->token, RA_NAME_MAX,
+                                           key->token);
     st->first_seen = st->last_seen = now;
     st->hnext = RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)];
     RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)] = id;
     RA_LRU_PUSH(stats, st, id, h->stat_head, h->stat_tail);
-    h->stat_count++;
-    *created = 1;
+    ra_atomic_set(&h->stat_count, h->stat_count + 1);
     return id;
+}
+
+
+/* ---- counting --------------------------------------------------------- */
+
+void
+ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s != NULL) {
+        ra_atomic_add(&s->browser_requests, 1);
+    }
+    ra_atomic_add(&l->hdr->requests, 1);
+}
+
+void
+ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    ra_counter_e c)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    if ((unsigned) c >= RA_CNT_MAX) {
+        return;
+    }
+    if (st != NULL) {
+        ra_atomic_add(&st->counters[c], 1);
+    }
+    if (s != NULL) {
+        ra_atomic_add(&s->counters[c], 1);
+    }
+    if (c == RA_CNT_REQUESTS) {
+        ra_atomic_add(&l->hdr->requests, 1);
+    }
+}
+
+void
+ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int status, int64_t now)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    if (s == NULL || st == NULL) {
+        return;
+    }
+    st->last_fetch = now;
+    st->last_fetch_status = (uint16_t) (status > 0 && status < 1000
+                                        ? status : 0);
+    st->last_fetch_version =
+        ra_answer_of_status(status) != RA_ANSWER_UNREACHABLE && s->nversions
+        ? s->versions[s->current].hash : 0;
+    ra_ledger_count_locked(l, site, stat, RA_CNT_REQUESTS);
+    ra_ledger_count_locked(l, site, stat, RA_CNT_ROBOTS_FETCHES);
+}
+
+int
+ra_ledger_alert_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
+    int64_t interval, uint32_t *suppressed)
+{
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    *suppressed = 0;
+    if (st == NULL) {
+        return 0;
+    }
+    if (st->last_alert == 0 || interval <= 0
+        || now - st->last_alert >= interval)
+    {
+        *suppressed = st->alerts_suppressed;
+        st->alerts_suppressed = 0;
+        st->last_alert = now;
+        return 1;
+    }
+    st->alerts_suppressed++;
+    return 0;
+}
+
+
+/* ---- versions ---------------------------------------------------------- */
+
+static void
+ra_version_out(const ra_version_slot_t *v, ra_version_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->hash = v->hash;
+    out->first_seen = v->first_seen;
+    out->last_seen = v->last_seen;
+    out->until = v->until;
+    out->body_len = v->blob ? v->body_len : 0;
+    out->size = v->size;
+    out->status = v->status;
+    out->answer = v->answer;
+    out->truncated = v->truncated;
+    out->body_lost = v->body_lost;
+    out->ctype_len = v->ctype_len < RA_CTYPE_MAX ? v->ctype_len
+                                                 : RA_CTYPE_MAX;
+    memcpy(out->ctype, v->ctype, out->ctype_len);
+    out->lint_errors = v->lint_errors;
+    out->lint_warnings = v->lint_warnings;
+    out->lint_infos = v->lint_infos;
+    out->groups = v->groups;
+    out->rules = v->rules;
+    out->sitemaps = v->sitemaps;
+}
+
+void
+ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int64_t now, ra_ledger_state_t *out)
+{
+    unsigned         k;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    memset(out, 0, sizeof(*out));
+    out->current = -1;
+    if (s == NULL || st == NULL) {
+        return;
+    }
+    for (k = 0; k < RA_VERSIONS; k++) {
+        ra_version_out(&s->versions[k], &out->versions[k]);
+    }
+    out->current = s->nversions && s->current < RA_VERSIONS
+                   && s->versions[s->current].hash ? s->current : -1;
+    out->prev_request = st->prev_request;
+    out->last_fetch = st->last_fetch;
+    out->last_fetch_version = st->last_fetch_version;
+    out->last_fetch_status = st->last_fetch_status;
+    st->prev_request = now;
+}
+
+ra_str_t
+ra_ledger_body_locked(const ra_ledger_t *l, uint32_t site, unsigned k)
+{
+    ra_site_slot_t     *s = ra_site_at(l, site);
+    ra_version_slot_t  *v;
+
+    if (s == NULL || k >= RA_VERSIONS) {
+        return ra_str("", 0);
+    }
+    v = &s->versions[k];
+    if (v->hash == 0 || v->blob == 0) {
+        return ra_str("", 0);
+    }
+    return ra_str(l->base + v->blob, v->body_len);
+}
+
+int
+ra_ledger_has_version_locked(const ra_ledger_t *l, uint32_t site)
+{
+    unsigned         k;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    for (k = 0; s != NULL && k < s->nversions && k < RA_VERSIONS; k++) {
+        if (s->versions[k].hash) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int
+ra_ledger_find_version_locked(const ra_ledger_t *l, uint32_t site,
+    uint64_t hash, ra_version_t *out)
+{
+    unsigned         k;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    for (k = 0; s != NULL && hash && k < s->nversions && k < RA_VERSIONS;
+         k++)
+    {
+        if (s->versions[k].hash == hash) {
+            if (out != NULL) {
+                ra_version_out(&s->versions[k], out);
+            }
+            return (int) k;
+        }
+    }
+    return -1;
 }
 
 
@@ -578,11 +951,11 @@ int
 ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     ra_str_t body, int64_t now)
 {
-    int            k, slot, oldest;
-    uint8_t        answer;
-    uint64_t       hash;
-    ra_site_t     *s = ra_ledger_site_at(l, site);
-    ra_version_t  *v, *cur;
+    int                 k, slot, oldest;
+    uint8_t             answer;
+    uint64_t            hash;
+    ra_site_slot_t     *s = ra_site_at(l, site);
+    ra_version_slot_t  *v, *cur;
 
     if (s == NULL || !s->used) {
         return -1;
@@ -659,13 +1032,11 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
         if ((uint8_t) (slot + 1) > s->nversions) {
             s->nversions = (uint8_t) (slot + 1);
         }
-        __atomic_fetch_add(&l->hdr->generation, 1, __ATOMIC_RELEASE);
     }
 
     v = &s->versions[slot];
     if (cur != NULL && cur != v) {
         cur->until = now;
-        __atomic_fetch_add(&l->hdr->generation, 1, __ATOMIC_RELEASE);
     }
     v->until = 0;
     v->last_seen = now;
@@ -685,27 +1056,117 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     return slot;
 }
 
-ra_str_t
-ra_ledger_body_locked(const ra_ledger_t *l, const ra_version_t *v)
-{
-    if (v->blob == 0) {
-        return ra_str("", 0);
-    }
-    return ra_str(l->base + v->blob, v->body_len);
-}
-
 void
-ra_ledger_violation_locked(ra_ledger_t *l, const ra_violation_t *v)
+ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
+    const ra_violation_t *v)
 {
     ra_ledger_hdr_t  *h = l->hdr;
+    ra_site_slot_t   *s = ra_site_at(l, site);
+    ra_vio_slot_t    *x;
 
-    RA_VIOS(l)[h->vio_next] = *v;
+    if (s == NULL) {
+        return;
+    }
+    x = &RA_VIOS(l)[h->vio_next];
+    memset(x, 0, sizeof(*x));
+    x->time = v->time;
+    x->site = site;
+    x->site_epoch = s->epoch;
+    x->line = v->line;
+    x->verdict = v->verdict;
+    x->verification = v->verification;
+    x->name_len = v->name_len < RA_NAME_MAX ? v->name_len : RA_NAME_MAX;
+    memcpy(x->name, v->name, x->name_len);
+    x->method_len = v->method_len < RA_METHOD_MAX ? v->method_len
+                                                  : RA_METHOD_MAX;
+    memcpy(x->method, v->method, x->method_len);
+    x->addr_len = v->addr_len < RA_ADDR_TEXT_MAX ? v->addr_len
+                                                 : RA_ADDR_TEXT_MAX;
+    memcpy(x->addr, v->addr, x->addr_len);
+    x->uri_len = v->uri_len < RA_URI_MAX ? v->uri_len : RA_URI_MAX;
+    memcpy(x->uri, v->uri, x->uri_len);
+    x->uri_full_len = v->uri_full_len;
+    x->pattern_len = v->pattern_len < RA_PATTERN_MAX ? v->pattern_len
+                                                     : RA_PATTERN_MAX;
+    memcpy(x->pattern, v->pattern, x->pattern_len);
     h->vio_next = (h->vio_next + 1) % h->plan.violations;
-    ra_ledger_add(&h->violations_total, 1);
+    ra_atomic_add(&h->violations_total, 1);
 }
 
 
 /* ---- snapshots ------------------------------------------------------ */
+
+static void
+ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
+{
+    unsigned  k;
+
+    memset(out, 0, sizeof(*out));
+    for (k = 0; k < RA_CNT_MAX; k++) {
+        out->counters[k] = ra_atomic_read(&s->counters[k]);
+    }
+    out->browser_requests = ra_atomic_read(&s->browser_requests);
+    out->created = s->created;
+    out->last_seen = s->last_seen;
+    out->robots_date = s->robots_date;
+    out->unreachable_since = s->unreachable_since;
+    out->failures = s->failures;
+    out->robots_status = s->robots_status;
+    out->name_len = s->name_len < RA_SITE_NAME_MAX ? s->name_len
+                                                   : RA_SITE_NAME_MAX;
+    memcpy(out->name, s->name, out->name_len);
+    out->nversions = s->nversions;
+    out->current = s->current;
+    for (k = 0; k < RA_VERSIONS; k++) {
+        ra_version_out(&s->versions[k], &out->versions[k]);
+    }
+}
+
+static void
+ra_stat_out(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
+{
+    unsigned  k;
+
+    memset(out, 0, sizeof(*out));
+    for (k = 0; k < RA_CNT_MAX; k++) {
+        out->counters[k] = ra_atomic_read(&st->counters[k]);
+    }
+    out->first_seen = st->first_seen;
+    out->last_seen = st->last_seen;
+    out->last_fetch = st->last_fetch;
+    out->last_fetch_version = st->last_fetch_version;
+    out->site = site;
+    out->last_fetch_status = st->last_fetch_status;
+    out->verification = st->verification;
+    out->kind = st->kind;
+    out->category = st->category;
+    out->name_len = st->name_len;
+    memcpy(out->name, st->name, RA_NAME_MAX);
+    out->token_len = st->token_len;
+    memcpy(out->token, st->token, RA_NAME_MAX);
+}
+
+static void
+ra_vio_out(const ra_vio_slot_t *x, uint32_t site, ra_violation_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->time = x->time;
+    out->site = site;
+    out->line = x->line;
+    out->verdict = x->verdict;
+    out->verification = x->verification;
+    out->name_len = x->name_len;
+    out->method_len = x->method_len;
+    out->addr_len = x->addr_len;
+    out->uri_len = x->uri_len;
+    out->pattern_len = x->pattern_len;
+    out->uri_full_len = x->uri_full_len;
+    memcpy(out->name, x->name, RA_NAME_MAX);
+    memcpy(out->method, x->method, RA_METHOD_MAX);
+    memcpy(out->addr, x->addr, RA_ADDR_TEXT_MAX);
+    memcpy(out->uri, x->uri, RA_URI_MAX);
+    memcpy(out->pattern, x->pattern, RA_PATTERN_MAX);
+}
 
 static int
 ra_stat_cmp(const void *a, const void *b)
@@ -714,7 +1175,7 @@ ra_stat_cmp(const void *a, const void *b)
     uint64_t          rx, ry;
 
     if (x->site != y->site) {
-        return x->hnext < y->hnext ? -1 : 1;    /* hnext holds the rank */
+        return x->site < y->site ? -1 : 1;
     }
     rx = x->counters[RA_CNT_REQUESTS];
     ry = y->counters[RA_CNT_REQUESTS];
@@ -728,41 +1189,42 @@ int
 ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
     ra_snapshot_t *snap)
 {
-    int               rc = RA_ENOMEM;
-    uint32_t          i, k, id, n, *rank;
-    ra_site_t        *s;
-    ra_version_t     *v;
-    ra_violation_t   *vio;
-    ra_ledger_hdr_t  *h = l->hdr;
+    int                  rc = RA_ENOMEM;
+    uint32_t             i, k, id, n, *rank;
+    ra_site_slot_t      *s;
+    ra_stat_slot_t      *st;
+    ra_vio_slot_t       *x;
+    ra_version_slot_t   *v;
+    ra_ledger_hdr_t     *h = l->hdr;
 
     memset(snap, 0, sizeof(*snap));
-    rank = NULL;
 
     ra_ledger_lock(l);
-    snap->hdr = *h;
+    ra_ledger_totals(l, &snap->totals);
     snap->sites = ra_alloc(a, (h->site_count + 1) * sizeof(ra_site_t));
-    snap->site_ids = ra_alloc(a, (h->site_count + 1) * sizeof(uint32_t));
     snap->bodies = ra_alloc(a, (h->site_count + 1) * sizeof(ra_str_t));
     snap->stats = ra_alloc(a, (h->stat_count + 1) * sizeof(ra_stat_t));
     snap->violations = ra_alloc(a, (size_t) h->plan.violations
                                    * sizeof(ra_violation_t));
+    /* site id -> index + 1 in the snapshot */
     rank = ra_alloc(a, ((size_t) h->plan.sites + 1) * sizeof(uint32_t));
-    if (!snap->sites || !snap->site_ids || !snap->bodies || !snap->stats
-        || !snap->violations || !rank)
+    if (!snap->sites || !snap->bodies || !snap->stats || !snap->violations
+        || !rank)
     {
         goto unlock;
     }
     memset(rank, 0, ((size_t) h->plan.sites + 1) * sizeof(uint32_t));
 
     /* sites, most recently seen first */
-    for (id = h->site_head; id; id = s->lnext) {
+    for (id = h->site_head; id && snap->nsites < h->site_count;
+         id = s->lnext)
+    {
         s = &RA_SITES(l)[id - 1];
         n = snap->nsites++;
-        snap->sites[n] = *s;
-        snap->site_ids[n] = id;
+        ra_site_out(s, &snap->sites[n]);
         rank[id] = n + 1;
         snap->bodies[n] = ra_str("", 0);
-        v = &s->versions[s->current];
+        v = &s->versions[s->current < RA_VERSIONS ? s->current : 0];
         if (with_bodies && s->nversions && v->hash && v->blob) {
             snap->bodies[n].data = ra_alloc(a, v->body_len);
             if (snap->bodies[n].data == NULL) {
@@ -775,23 +1237,26 @@ ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
     }
 
     for (i = 0; i < h->plan.stats; i++) {
-        if (RA_STATS(l)[i].used && snap->nstats < h->stat_count) {
-            snap->stats[snap->nstats++] = RA_STATS(l)[i];
+        st = &RA_STATS(l)[i];
+        if (st->used && snap->nstats < h->stat_count
+            && st->site <= h->plan.sites && rank[st->site])
+        {
+            ra_stat_out(st, rank[st->site], &snap->stats[snap->nstats++]);
         }
     }
 
     /* the ring, newest first; entries of evicted sites are dropped */
     for (k = 0; k < h->plan.violations; k++) {
         i = (h->vio_next + h->plan.violations - 1 - k) % h->plan.violations;
-        vio = &RA_VIOS(l)[i];
-        if (vio->site == 0 || vio->site > h->plan.sites) {
+        x = &RA_VIOS(l)[i];
+        if (x->site == 0 || x->site > h->plan.sites || rank[x->site] == 0) {
             continue;
         }
-        s = &RA_SITES(l)[vio->site - 1];
-        if (!s->used || s->epoch != vio->site_epoch) {
+        s = &RA_SITES(l)[x->site - 1];
+        if (!s->used || s->epoch != x->site_epoch) {
             continue;
         }
-        snap->violations[snap->nviolations++] = *vio;
+        ra_vio_out(x, rank[x->site], &snap->violations[snap->nviolations++]);
     }
     rc = RA_OK;
 
@@ -799,12 +1264,7 @@ unlock:
     ra_ledger_unlock(l);
 
     if (rc == RA_OK) {
-        /* group stats by site (in snapshot order), busiest first; the
-         * copies' hash links are free to hold the site's rank */
-        for (i = 0; i < snap->nstats; i++) {
-            snap->stats[i].hnext = snap->stats[i].site <= h->plan.sites
-                                   ? rank[snap->stats[i].site] : 0;
-        }
+        /* grouped by site (in snapshot order), busiest first */
         qsort(snap->stats, snap->nstats, sizeof(ra_stat_t), ra_stat_cmp);
     } else {
         ra_snapshot_free(snap, a);
@@ -826,7 +1286,6 @@ ra_snapshot_free(ra_snapshot_t *snap, const ra_alloc_t *a)
         }
     }
     ra_free(a, snap->sites);
-    ra_free(a, snap->site_ids);
     ra_free(a, snap->bodies);
     ra_free(a, snap->stats);
     ra_free(a, snap->violations);

@@ -15,11 +15,19 @@
  *   blobs       the robots.txt bodies of those versions, so that every
  *               process can compile the rules another one captured
  *
+ * The layout is private to ra_ledger.c: this header offers operations and
+ * plain-data copies (snapshots, totals), never the region's own structs.
  * Sites and stats are hash-indexed with least-recently-used eviction;
  * evictions are counted.  Counters are updated with atomics; everything
  * else changes under the caller's lock (nginx's zone mutex, an APR global
- * mutex, nothing in the CLI), taken by the functions below that say so.
- * The region is the caller's memory: the ledger never allocates.
+ * mutex, nothing in the CLI).  Functions whose names end in _locked are
+ * called with that lock held (ra_ledger_lock()); the others take it
+ * themselves or need none.  The region is the caller's memory: the ledger
+ * never allocates in it.
+ *
+ * Sites and stat records are named by id: their index in the region + 1
+ * (0 is never an id).  An id is valid until the lock is released: a
+ * record may be evicted and its slot reused afterwards.
  *
  * Times are Unix milliseconds (int64_t).
  */
@@ -27,9 +35,10 @@
 #define RA_LEDGER_H
 
 #include "ra_core.h"
+#include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       1
+#define RA_LEDGER_LAYOUT       2
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -42,6 +51,9 @@
 
 #define RA_DAY_MS              (24LL * 3600 * 1000)
 #define RA_UNREACHABLE_MS      (12LL * 3600 * 1000)
+
+/* ra_ledger_full_note() says so at most this often, all processes */
+#define RA_FULL_NOTE_MS        60000
 
 /* Counters of DESIGN.md section 3, per (site, crawler, verification). */
 typedef enum {
@@ -73,13 +85,15 @@ ra_answer_e ra_answer_of_status(int status);
  * Never 0. */
 uint64_t ra_ledger_version_hash(int status, ra_str_t body);
 
+
+/* ---- plain data: what snapshots and the operations below copy out -- */
+
 /* A robots.txt version: one body as served (or "no rules" for 4xx). */
 typedef struct {
     uint64_t  hash;             /* of status class and body; 0: empty slot */
     int64_t   first_seen;
     int64_t   last_seen;        /* last time it was served */
     int64_t   until;            /* replaced at; 0 while current */
-    uint32_t  blob;             /* offset of the body in the region; 0 none */
     uint32_t  body_len;         /* bytes kept (<= 500 KiB) */
     uint32_t  size;             /* bytes served */
     uint16_t  status;
@@ -98,9 +112,8 @@ typedef struct {
 } ra_version_t;
 
 typedef struct {
-    uint64_t      counters[RA_CNT_MAX];   /* site totals, atomics */
-    uint64_t      browser_requests;       /* atomic */
-    uint64_t      hits;                   /* lookups, atomic */
+    uint64_t      counters[RA_CNT_MAX];   /* site totals */
+    uint64_t      browser_requests;
     int64_t       created;
     int64_t       last_seen;
     int64_t       robots_date;            /* last robots.txt answer */
@@ -108,42 +121,32 @@ typedef struct {
     uint32_t      failures;               /* consecutive 5xx/429 */
     uint16_t      robots_status;          /* last answer's status */
     uint8_t       name_len;
-    uint8_t       nversions;              /* used slots */
+    uint8_t       nversions;              /* slots in use: [0, nversions) */
     uint8_t       current;                /* index of the current version */
-    uint8_t       used;
-    uint32_t      epoch;                  /* tells reuses of a slot apart */
     char          name[RA_SITE_NAME_MAX];
     ra_version_t  versions[RA_VERSIONS];
-    /* table links (indices + 1; 0 = none) */
-    uint32_t      hnext, lprev, lnext;
 } ra_site_t;
 
 typedef struct {
-    uint64_t  counters[RA_CNT_MAX];       /* atomics */
+    uint64_t  counters[RA_CNT_MAX];
     int64_t   first_seen;
     int64_t   last_seen;
-    int64_t   prev_request;               /* for Crawl-delay */
     int64_t   last_fetch;                 /* last robots.txt fetch, or 0 */
     uint64_t  last_fetch_version;         /* hash of what it was served */
-    int64_t   last_alert;
-    uint32_t  alerts_suppressed;
-    uint32_t  site;                       /* index + 1 */
+    uint32_t  site;                       /* snapshot: index + 1 in sites */
     uint16_t  last_fetch_status;
     uint8_t   verification;               /* ra_verify_e */
     uint8_t   kind;                       /* ra_ua_kind_e */
     uint8_t   category;
     uint8_t   name_len;
     uint8_t   token_len;
-    uint8_t   used;
     char      name[RA_NAME_MAX];          /* crawler name / generic token */
     char      token[RA_NAME_MAX];         /* robots.txt token it used */
-    uint32_t  hnext, lprev, lnext;
 } ra_stat_t;
 
 typedef struct {
     int64_t   time;
-    uint32_t  site;                       /* index + 1 (0: slot empty) */
-    uint32_t  site_epoch;                 /* the site's epoch then */
+    uint32_t  site;                       /* snapshot: index + 1 in sites */
     uint32_t  line;                       /* of the deciding rule */
     uint8_t   verdict;                    /* ra_verdict_e: violation or
                                              unreachable */
@@ -169,40 +172,25 @@ typedef struct {
     uint32_t  blob_bytes;
 } ra_ledger_plan_t;
 
-/* The region's header.  Only offsets, sizes and atomics. */
+/* The ledger's totals, read without the lock (each number is exact, the
+ * set is not one instant's). */
 typedef struct {
-    uint64_t  magic;
-    uint32_t  layout;
-    uint32_t  header_size;
-    uint64_t  region_size;
-    ra_ledger_plan_t  plan;
-    uint32_t  off_sites, off_site_hash;
-    uint32_t  off_stats, off_stat_hash;
-    uint32_t  off_violations;
-    uint32_t  off_blobs;
-    uint32_t  site_hash_size, stat_hash_size;     /* powers of two */
-    int64_t   created;
-    uint64_t  generation;       /* bumped whenever a site's version changes */
-    uint64_t  site_evictions;   /* atomics */
-    uint64_t  stat_evictions;
-    uint64_t  blob_evictions;
-    uint64_t  violations_total;
-    uint64_t  requests;         /* everything judged */
-    /* LRU lists (indices + 1) and the violation ring's next slot */
-    uint32_t  site_head, site_tail, site_count;
-    uint32_t  stat_head, stat_tail, stat_count;
-    uint32_t  vio_next;
-    uint32_t  next_epoch;
-    /* blob heap: first free block (offset), bytes free */
-    uint32_t  blob_free;
-    uint32_t  blob_free_bytes;
-} ra_ledger_hdr_t;
+    int64_t           created;
+    uint64_t          requests;           /* everything counted */
+    uint64_t          violations_total;
+    uint64_t          site_evictions;
+    uint64_t          stat_evictions;
+    uint64_t          blob_evictions;
+    uint32_t          sites;              /* records in use */
+    uint32_t          stats;
+    uint32_t          blob_free_bytes;
+    ra_ledger_plan_t  plan;               /* capacities */
+} ra_totals_t;
 
-typedef struct {
-    void  (*lock)(void *ctx);
-    void  (*unlock)(void *ctx);
-    void   *ctx;
-} ra_lock_t;
+
+/* ---- the region ------------------------------------------------------ */
+
+typedef struct ra_ledger_hdr_s  ra_ledger_hdr_t;     /* private */
 
 /* A process's handle on a region: plain data, copy it freely. */
 typedef struct {
@@ -230,20 +218,86 @@ void ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock);
 void ra_ledger_lock(const ra_ledger_t *l);
 void ra_ledger_unlock(const ra_ledger_t *l);
 
-/* ---- under the lock ------------------------------------------------ */
+
+/* ---- lock-free ------------------------------------------------------- */
+
+void ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t);
+
+/*
+ * "The zone is full": 1 when site or stat records were evicted since the
+ * last time this answered 1, at most once per RA_FULL_NOTE_MS over every
+ * process that shares the region (a compare-and-swap in the region), and
+ * then *t holds the totals to report; 0 otherwise.
+ */
+int ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t);
+
+
+/* ---- under the lock -------------------------------------------------- */
 
 /* Finds or creates the site named name (compared case-insensitively,
  * kept lower-cased, cut to RA_SITE_NAME_MAX), evicting the least recently
- * used one when the table is full.  Returns its index + 1, 0 never. */
+ * used one when the table is full.  Returns its id, never 0. */
 uint32_t ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now);
 
-/* The same for a (site, name, verification) stat record; new records get
- * kind/category/token from the caller afterwards. */
-uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, ra_str_t name,
-    unsigned verification, int64_t now, int *created);
+/* A stat record's key, and what a new record starts with. */
+typedef struct {
+    ra_str_t   name;            /* crawler name or generic token (cut to
+                                   RA_NAME_MAX) */
+    unsigned   verification;    /* ra_verify_e */
+    /* set when the record is created */
+    unsigned   kind;            /* ra_ua_kind_e */
+    unsigned   category;        /* ra_crawler_category_e */
+    ra_str_t   token;           /* robots.txt token (cut to RA_NAME_MAX) */
+} ra_stat_key_t;
 
-ra_site_t *ra_ledger_site_at(const ra_ledger_t *l, uint32_t site);
-ra_stat_t *ra_ledger_stat_at(const ra_ledger_t *l, uint32_t stat);
+/* Finds or creates the (site, name, verification) record, evicting the
+ * least recently used one when the table is full, and marks it seen at
+ * now.  Returns its id, never 0. */
+uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
+    const ra_stat_key_t *key, int64_t now);
+
+/* Counts a request of a browser: the site's and the ledger's totals. */
+void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site);
+
+/* Counts c for the record and its site; RA_CNT_REQUESTS also counts in
+ * the ledger's total. */
+void ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    ra_counter_e c);
+
+/* A robots.txt fetch by the record's crawler, answered with status: its
+ * time, status and the version served (the site's current one, unless
+ * the answer was unreachable); counts a request and a fetch. */
+void ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int status, int64_t now);
+
+/* What a verdict depends on, as it was before the request. */
+typedef struct {
+    ra_version_t  versions[RA_VERSIONS];  /* the site's; hash 0: none */
+    int           current;                /* -1: no robots.txt known */
+    int64_t       prev_request;           /* the crawler's previous one */
+    int64_t       last_fetch;             /* of robots.txt, or 0 */
+    uint64_t      last_fetch_version;
+    int           last_fetch_status;
+} ra_ledger_state_t;
+
+/* Copies the site's versions and the record's history into *out, then
+ * makes now the record's previous request. */
+void ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int64_t now, ra_ledger_state_t *out);
+
+/* The body of version k of a site (empty when it has none or it was
+ * lost), valid while the lock is held. */
+ra_str_t ra_ledger_body_locked(const ra_ledger_t *l, uint32_t site,
+    unsigned k);
+
+/* Does the site have a version (a robots.txt answer with or without
+ * rules)? */
+int ra_ledger_has_version_locked(const ra_ledger_t *l, uint32_t site);
+
+/* The site's version of this hash into *out (may be NULL): its index, or
+ * -1 when the site has none. */
+int ra_ledger_find_version_locked(const ra_ledger_t *l, uint32_t site,
+    uint64_t hash, ra_version_t *out);
 
 /*
  * Records a robots.txt answer for a site.  A body with a new hash becomes
@@ -251,42 +305,40 @@ ra_stat_t *ra_ledger_stat_at(const ra_ledger_t *l, uint32_t stat);
  * than 24 hours are dropped, and the body is copied into the blob heap,
  * evicting the bodies of the oldest non-current versions when it is full.
  * 5xx/429 answers only update the site's state: they carry no rules.
+ * Of *v, the status, size, truncated, ctype and lint members are used.
  * Returns the version's index, or -1 for an unreachable answer.
  */
 int ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site,
     const ra_version_t *v, ra_str_t body, int64_t now);
 
-/* The body of a version, valid while the lock is held. */
-ra_str_t ra_ledger_body_locked(const ra_ledger_t *l, const ra_version_t *v);
+/* Appends to the ring of recent violations (v->site is ignored: the
+ * entry belongs to site, and goes when the site is evicted). */
+void ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
+    const ra_violation_t *v);
 
-/* Appends to the ring of recent violations. */
-void ra_ledger_violation_locked(ra_ledger_t *l, const ra_violation_t *v);
+/*
+ * The record's alert gate: 1 when an alert may go out now (interval ms
+ * have passed since the last one; 0: always), with *suppressed set to
+ * how many were held back since and reset; 0 when this one is held back
+ * (and counted).
+ */
+int ra_ledger_alert_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
+    int64_t interval, uint32_t *suppressed);
 
-/* ---- lock-free ----------------------------------------------------- */
 
-static inline void
-ra_ledger_add(uint64_t *counter, uint64_t n)
-{
-    __atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
-}
+/* ---- snapshots for reports ------------------------------------------- */
 
-static inline uint64_t
-ra_ledger_read(const uint64_t *counter)
-{
-    return __atomic_load_n(counter, __ATOMIC_RELAXED);
-}
-
-/* ---- snapshots for reports ----------------------------------------- */
-
-/* A private copy of the tables, taken under the lock, for renderers.
- * Bodies of current versions are copied when with_bodies is set.  The
- * copies' table links (hnext, lprev, lnext) mean nothing. */
+/*
+ * A private copy of the tables, taken under the lock, for renderers.
+ * Every stat's and violation's "site" is an index + 1 into this
+ * snapshot's sites (0: none).  Bodies of current versions are copied when
+ * with_bodies is set.
+ */
 typedef struct {
-    ra_ledger_hdr_t   hdr;
-    ra_site_t        *sites;        /* used ones only, most recent first */
-    uint32_t         *site_ids;     /* their indices + 1 */
+    ra_totals_t       totals;
+    ra_site_t        *sites;        /* most recently seen first */
     uint32_t          nsites;
-    ra_stat_t        *stats;        /* used ones, grouped by site */
+    ra_stat_t        *stats;        /* grouped by site, busiest first */
     uint32_t          nstats;
     ra_violation_t   *violations;   /* newest first */
     uint32_t          nviolations;

@@ -22,7 +22,7 @@
 #define RA_REP_FINDINGS     50
 
 /* ra_counter_e order; the JSON member names of DESIGN.md section 4 */
-static const char  *ra_rep_counter[RA_CNT_MAX] = {
+static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch"
 };
@@ -180,7 +180,7 @@ static int
 ra_rep_prepare(ra_rep_t *r)
 {
     const ra_snapshot_t  *snap = r->snap;
-    uint32_t              i, maxid, id, *pos;
+    uint32_t              i, id;
     size_t                n;
 
     r->first = ra_alloc(r->scratch, (snap->nsites + 1) * sizeof(uint32_t));
@@ -188,42 +188,21 @@ ra_rep_prepare(ra_rep_t *r)
         return RA_ENOMEM;
     }
 
-    /* site id (index + 1) -> position in the snapshot */
-    maxid = snap->nsites;
-    for (i = 0; snap->site_ids != NULL && i < snap->nsites; i++) {
-        if (snap->site_ids[i] > maxid) {
-            maxid = snap->site_ids[i];
-        }
-    }
-    pos = ra_alloc(r->scratch, ((size_t) maxid + 1) * sizeof(uint32_t));
-    if (pos == NULL) {
-        return RA_ENOMEM;
-    }
-    memset(pos, 0, ((size_t) maxid + 1) * sizeof(uint32_t));
-    for (i = 0; i < snap->nsites; i++) {
-        id = snap->site_ids != NULL ? snap->site_ids[i] : i + 1;
-        if (id != 0 && pos[id] == 0) {
-            pos[id] = i + 1;
-        }
-    }
-
     n = snap->nstats;
     r->ents = ra_alloc(r->scratch, n * sizeof(ra_rep_ent_t));
     if (r->ents == NULL) {
-        ra_free(r->scratch, pos);
         return RA_ENOMEM;
     }
     r->nents = 0;
     for (i = 0; i < snap->nstats; i++) {
         id = snap->stats[i].site;
-        if (id == 0 || id > maxid || pos[id] == 0) {
+        if (id == 0 || id > snap->nsites) {
             continue;           /* its site was not in the snapshot */
         }
         r->ents[r->nents].st = &snap->stats[i];
-        r->ents[r->nents].site = pos[id] - 1;
+        r->ents[r->nents].site = id - 1;
         r->nents++;
     }
-    ra_free(r->scratch, pos);
     return RA_OK;
 }
 
@@ -478,7 +457,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
 
     /* recent violations of this site, newest first */
     ra_buf_cstr(b, "],\"recent_violations\":[");
-    id = r->snap->site_ids != NULL ? r->snap->site_ids[si] : si + 1;
+    id = si + 1;
     for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
         const ra_violation_t  *x = &r->snap->violations[j];
 
@@ -514,7 +493,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
 static void
 ra_rep_json(ra_rep_t *r)
 {
-    const ra_ledger_hdr_t  *h = &r->snap->hdr;
+    const ra_totals_t      *h = &r->snap->totals;
     ra_buf_t               *b = r->b;
     uint32_t                i;
 
@@ -534,7 +513,7 @@ ra_rep_json(ra_rep_t *r)
     ra_buf_printf(b, ",\"sites\":%u,\"stats\":%u,\"capacity\":{\"sites\":%u,"
                   "\"stats\":%u,\"violations\":%u,\"blob_bytes\":%u},"
                   "\"evictions\":{\"sites\":",
-                  h->site_count, h->stat_count, h->plan.sites,
+                  h->sites, h->stats, h->plan.sites,
                   h->plan.stats, h->plan.violations, h->plan.blob_bytes);
     ra_buf_u64(b, h->site_evictions);
     ra_buf_cstr(b, ",\"stats\":");
@@ -620,7 +599,7 @@ ra_rep_prom(ra_rep_t *r)
     static const char  *sev[] = { "error", "warning", "info" };
 
     const ra_snapshot_t     *snap = r->snap;
-    const ra_ledger_hdr_t   *h = &snap->hdr;
+    const ra_totals_t       *h = &snap->totals;
     const ra_stat_t         *last;
     const ra_version_t      *v;
     ra_buf_t                *b = r->b;
@@ -789,7 +768,7 @@ ra_rep_prom(ra_rep_t *r)
         "Ledger records in use.");
     ra_buf_printf(b, "robots_audit_ledger_entries{table=\"sites\"} %u\n"
                   "robots_audit_ledger_entries{table=\"stats\"} %u\n",
-                  h->site_count, h->stat_count);
+                  h->sites, h->stats);
     ra_rep_prom_family(b, "robots_audit_ledger_capacity", "gauge",
         "Ledger records the region holds.");
     ra_buf_printf(b, "robots_audit_ledger_capacity{table=\"sites\"} %u\n"
@@ -819,7 +798,8 @@ ra_rep_prom(ra_rep_t *r)
                                         <= r->opts->lines
                                         ? r->opts->malformed_lines
                                         : r->opts->lines));
-        ra_buf_cstr(b, "\nrobots_audit_log_lines_total{result=\"malformed\"} ");
+        ra_buf_cstr(b, "\nrobots_audit_log_lines_total"
+                    "{result=\"malformed\"} ");
         ra_buf_u64(b, r->opts->malformed_lines);
         ra_buf_ch(b, '\n');
     }
@@ -981,7 +961,7 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
         ra_rep_text_row(b, ra_str(label, (size_t) len), "-", rest);
     }
 
-    id = r->snap->site_ids != NULL ? r->snap->site_ids[si] : si + 1;
+    id = si + 1;
     for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
         const ra_violation_t  *x = &r->snap->violations[j];
 
@@ -1033,11 +1013,11 @@ ra_rep_text(ra_rep_t *r)
         ra_buf_ch(b, '\n');
         ra_rep_text_site(r, i);
     }
-    if (r->snap->hdr.site_evictions || r->snap->hdr.stat_evictions) {
+    if (r->snap->totals.site_evictions || r->snap->totals.stat_evictions) {
         ra_buf_cstr(b, "\nledger evictions: sites ");
-        ra_buf_u64(b, r->snap->hdr.site_evictions);
+        ra_buf_u64(b, r->snap->totals.site_evictions);
         ra_buf_cstr(b, ", crawler records ");
-        ra_buf_u64(b, r->snap->hdr.stat_evictions);
+        ra_buf_u64(b, r->snap->totals.stat_evictions);
         ra_buf_ch(b, '\n');
     }
 }
@@ -1304,7 +1284,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                       "shown (the JSON format lists them all)</p>", others);
     }
 
-    id = r->snap->site_ids != NULL ? r->snap->site_ids[si] : si + 1;
+    id = si + 1;
     for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
         const ra_violation_t  *x = &r->snap->violations[j];
 
@@ -1349,7 +1329,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
 static void
 ra_rep_html(ra_rep_t *r)
 {
-    const ra_ledger_hdr_t  *h = &r->snap->hdr;
+    const ra_totals_t      *h = &r->snap->totals;
     ra_buf_t               *b = r->b;
     ra_str_t                title = r->opts->title;
     uint32_t                i;
@@ -1403,12 +1383,82 @@ ra_rep_html(ra_rep_t *r)
                 "</body></html>\n");
 }
 
+/* ---- Apache mod_status ------------------------------------------------ */
+
+void
+ra_report_status_kv(const ra_totals_t *t, ra_buf_t *out)
+{
+    ra_buf_cstr(out, "RobotsAuditRequests: ");
+    ra_buf_u64(out, t->requests);
+    ra_buf_cstr(out, "\nRobotsAuditViolations: ");
+    ra_buf_u64(out, t->violations_total);
+    ra_buf_printf(out, "\nRobotsAuditSites: %u\n"
+                  "RobotsAuditCrawlerRecords: %u\n"
+                  "RobotsAuditSiteEvictions: ", t->sites, t->stats);
+    ra_buf_u64(out, t->site_evictions);
+    ra_buf_cstr(out, "\nRobotsAuditCrawlerEvictions: ");
+    ra_buf_u64(out, t->stat_evictions);
+    ra_buf_ch(out, '\n');
+}
+
+/* The fragment below mod_status's own tables: the same markup as its
+ * (bare <table>, <hr /> before the heading). */
+static void
+ra_rep_status_html(ra_rep_t *r)
+{
+    static const ra_counter_e  cols[] = {
+        RA_CNT_REQUESTS, RA_CNT_COMPLIANT, RA_CNT_VIOLATION, RA_CNT_STALE,
+        RA_CNT_UNREACHABLE
+    };
+
+    const ra_snapshot_t  *snap = r->snap;
+    const ra_totals_t    *t = &snap->totals;
+    const ra_site_t      *s;
+    ra_buf_t             *b = r->b;
+    uint32_t              i;
+    unsigned              k;
+
+    ra_buf_cstr(b, "<hr /><h2>robots-audit</h2>\n<dl><dt>");
+    ra_buf_u64(b, t->requests);
+    ra_buf_cstr(b, " requests judged, ");
+    ra_buf_u64(b, t->violations_total);
+    ra_buf_printf(b, " violations, %u sites, %u crawler records; "
+                  "evictions: ", snap->nsites, snap->nstats);
+    ra_buf_u64(b, t->site_evictions);
+    ra_buf_cstr(b, " sites, ");
+    ra_buf_u64(b, t->stat_evictions);
+    ra_buf_cstr(b, " crawler records</dt></dl>\n");
+    if (r->opts->no_table || snap->nsites == 0) {
+        return;
+    }
+    ra_buf_cstr(b, "<table border=\"0\"><tr><th>site</th><th>robots.txt</th>"
+                "<th>crawler requests</th><th>compliant</th>"
+                "<th>violation</th><th>stale</th><th>unreachable</th>"
+                "<th>browser requests</th></tr>\n");
+    for (i = 0; i < snap->nsites; i++) {
+        s = &snap->sites[i];
+        ra_buf_cstr(b, "<tr><td>");
+        ra_buf_html(b, ra_rep_site_name(s));
+        ra_buf_printf(b, "</td><td>%u</td>", s->robots_status);
+        for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+            ra_buf_cstr(b, "<td>");
+            ra_buf_u64(b, s->counters[cols[k]]);
+            ra_buf_cstr(b, "</td>");
+        }
+        ra_buf_cstr(b, "<td>");
+        ra_buf_u64(b, s->browser_requests);
+        ra_buf_cstr(b, "</td></tr>\n");
+    }
+    ra_buf_cstr(b, "</table>\n");
+}
+
+
 /* ---- entry points --------------------------------------------------- */
 
 static int64_t
 ra_rep_newest(const ra_snapshot_t *snap)
 {
-    int64_t   t = snap->hdr.created;
+    int64_t   t = snap->totals.created;
     uint32_t  i;
 
     for (i = 0; i < snap->nsites; i++) {
@@ -1432,8 +1482,12 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     ra_report_opts_t   none;
     int                rc;
 
-    if (fmt > RA_REPORT_PROMETHEUS) {
+    if (fmt > RA_REPORT_STATUS_HTML) {
         return RA_ERROR;
+    }
+    if (fmt == RA_REPORT_STATUS_KV) {
+        ra_report_status_kv(&snap->totals, out);
+        return RA_OK;
     }
     if (opts == NULL) {
         memset(&none, 0, sizeof(none));
@@ -1455,6 +1509,11 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
                                          : RA_REP_VIOLATIONS;
         r.max_crawlers = opts->max_crawlers ? opts->max_crawlers
                                             : RA_REP_CRAWLERS;
+    }
+
+    if (fmt == RA_REPORT_STATUS_HTML) {
+        ra_rep_status_html(&r);
+        return RA_OK;
     }
 
     rc = ra_rep_prepare(&r);
@@ -1510,10 +1569,14 @@ const char *
 ra_report_content_type(ra_report_format_e fmt)
 {
     switch (fmt) {
-    case RA_REPORT_JSON:       return "application/json";
-    case RA_REPORT_HTML:       return "text/html; charset=utf-8";
-    case RA_REPORT_PROMETHEUS: return "text/plain; version=0.0.4; "
-                                      "charset=utf-8";
-    default:                   return "text/plain; charset=utf-8";
+    case RA_REPORT_JSON:
+        return "application/json";
+    case RA_REPORT_HTML:
+    case RA_REPORT_STATUS_HTML:
+        return "text/html; charset=utf-8";
+    case RA_REPORT_PROMETHEUS:
+        return "text/plain; version=0.0.4; charset=utf-8";
+    default:
+        return "text/plain; charset=utf-8";
     }
 }

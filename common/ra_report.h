@@ -10,6 +10,20 @@
  *                         sites; always valid UTF-8
  *   RA_REPORT_PROMETHEUS  text exposition format 0.0.4
  *   RA_REPORT_TEXT        a compact table for terminals (the CLI)
+ *   RA_REPORT_STATUS_KV   Apache mod_status's ?auto lines
+ *                         ("RobotsAuditRequests: N", ...): the ledger's
+ *                         totals only; ra_report_status_kv() renders them
+ *                         from ra_ledger_totals() without a snapshot
+ *   RA_REPORT_STATUS_HTML the fragment mod_status's page shows: totals,
+ *                         then a row per site (opts->no_table: none, for
+ *                         ?notable); site names through ra_buf_html(),
+ *                         which also escapes what ap_escape_html() leaves
+ *                         (', control bytes, invalid UTF-8)
+ * The two status formats are parts of another page, not status-page
+ * formats of their own: ra_report_format_by_name() never names them.
+ *
+ * A snapshot's stats and violations name their site by its index + 1 in
+ * snap->sites; one naming no site of the snapshot is not shown.
  *
  * Everything that came from the network (site names, content types,
  * generic tokens, addresses, methods, URIs, rule patterns) goes through
@@ -53,7 +67,9 @@ typedef enum {
     RA_REPORT_TEXT = 0,
     RA_REPORT_JSON,
     RA_REPORT_HTML,
-    RA_REPORT_PROMETHEUS
+    RA_REPORT_PROMETHEUS,
+    RA_REPORT_STATUS_KV,
+    RA_REPORT_STATUS_HTML
 } ra_report_format_e;
 
 typedef struct {
@@ -78,6 +94,8 @@ typedef struct {
     uint32_t            max_violations;
     uint32_t            max_crawlers;
     uint32_t            max_findings;
+    /* RA_REPORT_STATUS_HTML: the totals without the table of sites */
+    unsigned            no_table:1;
     const ra_alloc_t   *scratch;
 } ra_report_opts_t;
 
@@ -87,7 +105,12 @@ typedef struct {
 int ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     const ra_report_opts_t *opts, ra_buf_t *out);
 
-/* "text", "json", "html", "prometheus" -> format; RA_OK or RA_ERROR. */
+/* Appends mod_status's ?auto lines for the totals t (RA_REPORT_STATUS_KV
+ * of a snapshot holding them). */
+void ra_report_status_kv(const ra_totals_t *t, ra_buf_t *out);
+
+/* "text", "json", "html", "prometheus" -> format; RA_OK or RA_ERROR (for
+ * any other name, the status formats' included). */
 int ra_report_format_by_name(ra_str_t name, ra_report_format_e *fmt);
 
 /* The Content-Type a status page sends for fmt. */

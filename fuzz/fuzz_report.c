@@ -242,7 +242,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     conf.alloc = &ra_malloc_allocator;
     conf.crawlers = crawlers;
     conf.ranges = (flags & 4) ? ranges : NULL;
-    conf.alert_interval = (flags & 8) ? 1 : 0;
+    conf.alert_interval = (flags & 8) ? 0 : -1;
     conf.cache_bytes = (flags & 16) ? 4096 : 0;
     au = ra_audit_create(&conf, &ledger);
     FZ_CHECK(au != NULL);
@@ -356,6 +356,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     b.len = 0;
     FZ_CHECK(ra_report_render(&snap, RA_REPORT_TEXT, &opts, &b) == RA_OK);
     check_lines(&b, 0);
+    b.len = 0;
+    FZ_CHECK(ra_report_render(&snap, RA_REPORT_STATUS_KV, &opts, &b)
+             == RA_OK);
+    check_lines(&b, 0);
+    b.len = 0;
+    opts.no_table = (flags >> 4) & 1;
+    FZ_CHECK(ra_report_render(&snap, RA_REPORT_STATUS_HTML, &opts, &b)
+             == RA_OK);
+    FZ_CHECK(!b.failed && !has_marker(b.data, b.len));
+    FZ_CHECK(b.len > 0 && b.data[b.len - 1] == '\n');
     ra_buf_release(&b);
 
     ra_snapshot_free(&snap, &ra_malloc_allocator);

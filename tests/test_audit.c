@@ -45,6 +45,50 @@ typedef struct {
     ra_audit_t      *au;
 } fx_t;
 
+/* A host that keeps the lines it is given. */
+typedef struct {
+    ra_host_t   host;
+    char        lines[16][RA_HOST_LINE_MAX + 1];
+    int         levels[16];
+    void       *wheres[16];
+    int         n;
+} cap_host_t;
+
+static void
+cap_log(const ra_host_t *h, void *where, ra_log_level_e level, ra_str_t line)
+{
+    cap_host_t  *c = h->ctx;
+
+    if (c->n < 16) {
+        memcpy(c->lines[c->n], line.data, line.len);
+        c->lines[c->n][line.len] = '\0';
+        c->levels[c->n] = (int) level;
+        c->wheres[c->n] = where;
+        c->n++;
+    }
+}
+
+static void
+cap_init(cap_host_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->host.ctx = c;
+    c->host.log = cap_log;
+    c->host.heap = ra_malloc_allocator;
+}
+
+/* the engine's configuration: fx_new() sets it, a test may change it and
+ * call fx_reaudit() */
+static ra_audit_conf_t  fx_conf;
+
+static void
+fx_reaudit(fx_t *f)
+{
+    ra_audit_destroy(f->au);
+    f->au = ra_audit_create(&fx_conf, &f->ledger);
+    assert_non_null(f->au);
+}
+
 static fx_t *
 fx_new(size_t size)
 {
@@ -75,6 +119,7 @@ fx_new(size_t size)
     conf.alert_interval = 60000;
     f->au = ra_audit_create(&conf, &f->ledger);
     assert_non_null(f->au);
+    fx_conf = conf;
     return f;
 }
 
@@ -123,17 +168,72 @@ req(fx_t *f, const char *ua, const char *addr, const char *uri, int status,
 #define IN    "192.0.2.7"
 #define OUT   "203.0.113.9"
 
-static ra_stat_t *
+/* The record of (example.com, name, verification), as a snapshot shows
+ * it; the test fails when there is none. */
+static ra_stat_t
 stat_of(fx_t *f, const char *name, unsigned verification)
 {
-    int  created;
+    ra_snapshot_t  snap;
+    ra_stat_t      st;
+    uint32_t       i;
+    int            found = 0;
 
-    return ra_ledger_stat_at(&f->ledger,
-               ra_ledger_stat_locked(&f->ledger,
-                   ra_ledger_site_locked(&f->ledger,
-                                         (ra_str_t) ra_string("example.com"),
-                                         T0),
-                   ra_str(name, strlen(name)), verification, T0, &created));
+    memset(&st, 0, sizeof(st));
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    for (i = 0; i < snap.nstats; i++) {
+        const ra_stat_t  *x = &snap.stats[i];
+        const ra_site_t  *s;
+
+        assert_true(x->site >= 1 && x->site <= snap.nsites);
+        s = &snap.sites[x->site - 1];
+        if (s->name_len == 11 && memcmp(s->name, "example.com", 11) == 0
+            && x->verification == verification
+            && x->name_len == strlen(name)
+            && memcmp(x->name, name, x->name_len) == 0)
+        {
+            assert_false(found);
+            st = *x;
+            found = 1;
+        }
+    }
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    assert_true(found);
+    return st;
+}
+
+/* The site named name (as the ledger keeps it: lower case). */
+static ra_site_t
+site_of(fx_t *f, const char *name)
+{
+    ra_snapshot_t  snap;
+    ra_site_t      s;
+    uint32_t       i;
+    int            found = 0;
+
+    memset(&s, 0, sizeof(s));
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    for (i = 0; i < snap.nsites; i++) {
+        if (snap.sites[i].name_len == strlen(name)
+            && memcmp(snap.sites[i].name, name, strlen(name)) == 0)
+        {
+            s = snap.sites[i];
+            found = 1;
+        }
+    }
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    assert_true(found);
+    return s;
+}
+
+static ra_totals_t
+totals_of(fx_t *f)
+{
+    ra_totals_t  t;
+
+    ra_ledger_totals(&f->ledger, &t);
+    return t;
 }
 
 /* browsers are counted in totals only */
@@ -142,19 +242,24 @@ verdict_browser_counted_in_totals_only(void **state)
 {
     fx_t          *f = fx_new(1 << 20);
     ra_verdict_t   v;
-    ra_site_t     *s;
+    ra_site_t      s;
 
     (void) state;
     robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
     v = req(f, "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
                "Firefox/120.0", OUT, "/private", 200, T0 + 1);
     assert_int_equal(v.verdict, RA_VERDICT_NONE);
-    s = ra_ledger_site_at(&f->ledger,
-                          ra_ledger_site_locked(&f->ledger,
-                              (ra_str_t) ra_string("Example.COM"), T0));
-    assert_int_equal(s->browser_requests, 1);
-    assert_int_equal(s->counters[RA_CNT_REQUESTS], 0);
-    assert_int_equal(f->ledger.hdr->stat_count, 0);
+    /* site names compare case-insensitively: no second site */
+    ra_ledger_lock(&f->ledger);
+    assert_int_equal(ra_ledger_site_locked(&f->ledger,
+                         (ra_str_t) ra_string("Example.COM"), T0), 1);
+    ra_ledger_unlock(&f->ledger);
+    assert_int_equal(totals_of(f).sites, 1);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.browser_requests, 1);
+    assert_int_equal(s.counters[RA_CNT_REQUESTS], 0);
+    assert_int_equal(totals_of(f).stats, 0);
+    assert_int_equal(totals_of(f).requests, 1);
     fx_free(f);
 }
 
@@ -164,7 +269,7 @@ verdict_robots_fetch_recorded(void **state)
 {
     fx_t          *f = fx_new(1 << 20);
     ra_verdict_t   v;
-    ra_stat_t     *st;
+    ra_stat_t      st;
 
     (void) state;
     robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
@@ -172,11 +277,11 @@ verdict_robots_fetch_recorded(void **state)
     assert_int_equal(v.verdict, RA_VERDICT_FETCH);
     assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
     st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
-    assert_int_equal(st->counters[RA_CNT_ROBOTS_FETCHES], 1);
-    assert_int_equal(st->counters[RA_CNT_REQUESTS], 1);
-    assert_true(st->last_fetch == T0 + 5);
-    assert_int_equal(st->last_fetch_status, 200);
-    assert_true(st->last_fetch_version != 0);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 1);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 1);
+    assert_true(st.last_fetch == T0 + 5);
+    assert_int_equal(st.last_fetch_status, 200);
+    assert_true(st.last_fetch_version != 0);
     fx_free(f);
 }
 
@@ -186,7 +291,7 @@ verdict_compliant_and_violation_single_version(void **state)
 {
     fx_t          *f = fx_new(1 << 20);
     ra_verdict_t   v;
-    ra_stat_t     *st;
+    ra_stat_t      st;
 
     (void) state;
     robots(f, "example.com", 200,
@@ -206,9 +311,9 @@ verdict_compliant_and_violation_single_version(void **state)
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
     assert_false(v.alert);                  /* within the alert interval */
     st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
-    assert_int_equal(st->counters[RA_CNT_COMPLIANT], 1);
-    assert_int_equal(st->counters[RA_CNT_VIOLATION], 2);
-    assert_int_equal(st->counters[RA_CNT_REQUESTS], 4);
+    assert_int_equal(st.counters[RA_CNT_COMPLIANT], 1);
+    assert_int_equal(st.counters[RA_CNT_VIOLATION], 2);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 4);
     fx_free(f);
 }
 
@@ -322,7 +427,7 @@ verdict_unreachable_window_12h(void **state)
 {
     fx_t          *f = fx_new(1 << 20);
     ra_verdict_t   v;
-    ra_site_t     *s;
+    ra_site_t      s;
 
     (void) state;
     robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
@@ -340,9 +445,9 @@ verdict_unreachable_window_12h(void **state)
     req(f, BOT, IN, "/robots.txt", 429, T0 + 14 * H);
     v = req(f, BOT, IN, "/allowed", 200, T0 + 15 * H);
     assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
-    s = ra_ledger_site_at(&f->ledger, 1);
-    assert_int_equal(s->failures, 2);
-    assert_int_equal(s->robots_status, 429);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.failures, 2);
+    assert_int_equal(s.robots_status, 429);
     fx_free(f);
 }
 
@@ -425,9 +530,9 @@ verdict_impostor_counted_apart(void **state)
     assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
     assert_true(v.alert);
     assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR)
-                     ->counters[RA_CNT_VIOLATION], 1);
+                     .counters[RA_CNT_VIOLATION], 1);
     assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_VERIFIED)
-                     ->counters[RA_CNT_VIOLATION], 1);
+                     .counters[RA_CNT_VIOLATION], 1);
     /* an address we cannot parse is unverifiable, not an impostor */
     v = req(f, BOT, "not-an-ip", "/x", 200, T0 + 3);
     assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
@@ -465,7 +570,7 @@ verdict_crawl_delay_flag(void **state)
     v = req(f, "TestBot-Image/1.0", IN, "/b", 200, T0 + 1001);
     assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);
     assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_VERIFIED)
-                     ->counters[RA_CNT_CRAWL_DELAY], 1);
+                     .counters[RA_CNT_CRAWL_DELAY], 1);
     fx_free(f);
 }
 
@@ -484,7 +589,8 @@ verdict_group_selection_per_crawler(void **state)
     /* TestBot-Image has no group: it reads TestBot's */
     v = req(f, "TestBot-Image/1.0", IN, "/t/1", 200, T0 + 1);
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
-    assert_int_equal(v.token.len, 7);
+    assert_int_equal(v.token_len, 7);
+    assert_memory_equal(v.token, "TestBot", 7);
     v = req(f, "TestBot-Image/1.0", IN, "/other", 200, T0 + 2);
     assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
     /* AdsLike ignores "*": nothing applies to it */
@@ -542,7 +648,7 @@ ledger_eviction_bounded_and_counted(void **state)
     char            host[64], ua[96];
 
     int             i;
-    uint32_t        sites = f->ledger.hdr->plan.sites;
+    uint32_t        sites = totals_of(f).plan.sites;
 
     (void) state;
     for (i = 0; i < 2000; i++) {
@@ -558,8 +664,8 @@ ledger_eviction_bounded_and_counted(void **state)
         r.uri = (ra_str_t) ra_string("/x");
         assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
     }
-    assert_true(f->ledger.hdr->site_count <= sites);
-    assert_true(f->ledger.hdr->site_evictions >= 2000 - sites);
+    assert_true(totals_of(f).sites <= sites);
+    assert_true(totals_of(f).site_evictions >= 2000 - sites);
     /* an evicted site takes its stats along; many crawlers on one site
      * push each other out */
     for (i = 0; i < 1000; i++) {
@@ -567,13 +673,16 @@ ledger_eviction_bounded_and_counted(void **state)
                  'a' + i % 26, i);
         req(f, ua, OUT, "/x", 200, T0 + 3000 + i);
     }
-    assert_true(f->ledger.hdr->stat_evictions > 0);
-    assert_true(f->ledger.hdr->stat_count <= f->ledger.hdr->plan.stats);
+    assert_true(totals_of(f).stat_evictions > 0);
+    assert_true(totals_of(f).stats <= totals_of(f).plan.stats);
     assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 1,
                                         &snap), RA_OK);
     assert_true(snap.nviolations <= sites);
     for (i = 0; i < (int) snap.nviolations; i++) {
         assert_true(snap.violations[i].time >= T0 + 2000 - (int) sites);
+        /* every entry names a site of this snapshot */
+        assert_true(snap.violations[i].site >= 1
+                    && snap.violations[i].site <= snap.nsites);
     }
     ra_snapshot_free(&snap, &ra_malloc_allocator);
     fx_free(f);
@@ -585,9 +694,10 @@ static void
 ledger_blob_heap_evicts_old_bodies(void **state)
 {
     fx_t          *f = fx_new(RA_LEDGER_MIN_SIZE);
-    size_t         big = f->ledger.hdr->plan.blob_bytes / 3, i;
+    size_t         heap = totals_of(f).plan.blob_bytes;
+    size_t         big = heap / 3, i;
     char          *body = malloc(big + 32);
-    ra_site_t     *s;
+    ra_site_t      s;
     ra_verdict_t   v;
 
     (void) state;
@@ -598,21 +708,22 @@ ledger_blob_heap_evicts_old_bodies(void **state)
         body[big] = '\0';
         robots(f, "example.com", 200, body, T0 + (int64_t) i * H);
     }
-    s = ra_ledger_site_at(&f->ledger, 1);
-    assert_int_equal(s->versions[s->current].body_len, big);
-    assert_true(s->versions[s->current].blob != 0);
-    assert_true(f->ledger.hdr->blob_evictions > 0);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.versions[s.current].body_len, big);    /* kept */
+    assert_false(s.versions[s.current].body_lost);
+    assert_true(totals_of(f).blob_evictions > 0);
     req(f, BOT, IN, "/robots.txt", 200, T0 + 6 * H);
     v = req(f, BOT, IN, "/v5", 200, T0 + 6 * H);
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
 
     /* larger than the whole heap: lost, judged as no rules */
-    body = realloc(body, f->ledger.hdr->plan.blob_bytes + 100);
-    memset(body, '#', f->ledger.hdr->plan.blob_bytes + 99);
-    body[f->ledger.hdr->plan.blob_bytes + 99] = '\0';
+    body = realloc(body, heap + 100);
+    memset(body, '#', heap + 99);
+    body[heap + 99] = '\0';
     robots(f, "example.com", 200, body, T0 + 7 * H);
-    s = ra_ledger_site_at(&f->ledger, 1);
-    assert_true(s->versions[s->current].body_lost);
+    s = site_of(f, "example.com");
+    assert_true(s.versions[s.current].body_lost);
+    assert_int_equal(s.versions[s.current].body_len, 0);
     free(body);
     fx_free(f);
 }
@@ -631,14 +742,223 @@ ledger_layout_check(void **state)
     assert_int_equal(ra_ledger_check(r, size, &why), RA_OK);
     assert_int_equal(ra_ledger_check(r, size - 4096, &why), RA_ERROR);
     assert_non_null(strstr(why, "size"));
-    ((ra_ledger_hdr_t *) r)->layout++;
+    /* the layout number, right after the 64-bit magic */
+    ((uint32_t *) (r + 8))[0]++;
     assert_int_equal(ra_ledger_check(r, size, &why), RA_ERROR);
+    assert_non_null(strstr(why, "another version"));
     memset(r, 0, 64);
     assert_int_equal(ra_ledger_check(r, size, &why), RA_ERROR);
     assert_int_equal(ra_ledger_plan(1024, &plan), RA_ELIMIT);
     assert_int_equal(ra_ledger_plan(size, &plan), RA_OK);
     assert_true(plan.sites >= 2 && plan.stats >= 8 && plan.violations >= 8);
     free(r);
+}
+
+
+/* a verdict is plain data: its rule and token outlive the next calls,
+ * even when the rule set they came from is gone from the cache */
+static void
+verdict_copies_survive_next_calls(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v, w;
+    int            i;
+
+    (void) state;
+    fx_conf.cache_bytes = 1;            /* every compile evicts */
+    fx_reaudit(f);
+    robots(f, "example.com", 200,
+           "User-agent: TestBot\nDisallow: /first-rule\n", T0);
+    v = req(f, BOT, IN, "/first-rule/x", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    for (i = 0; i < 5; i++) {
+        robots(f, "example.com", 200, i % 2
+               ? "User-agent: *\nDisallow: /other\n"
+               : "User-agent: *\n\nDisallow: /else\n", T0 + 2 + i);
+        w = req(f, BOT, IN, "/other/y", 200, T0 + 10 + i);
+        assert_true(w.verdict == RA_VERDICT_VIOLATION
+                    || w.verdict == RA_VERDICT_STALE
+                    || w.verdict == RA_VERDICT_COMPLIANT);
+    }
+    assert_int_equal(ra_verdict_pattern(&v).len, 11);
+    assert_memory_equal(ra_verdict_pattern(&v).data, "/first-rule", 11);
+    assert_int_equal(ra_verdict_token(&v).len, 7);
+    assert_memory_equal(ra_verdict_token(&v).data, "TestBot", 7);
+    /* the spans point into the verdict itself */
+    assert_ptr_equal(ra_verdict_pattern(&v).data, v.pattern);
+    assert_int_equal(v.line, 2);
+    assert_true(ra_verdict_refused(&v));
+    fx_free(f);
+}
+
+/* the alert interval: unset (< 0) is a minute, 0 alerts every time */
+static void
+verdict_alert_interval_unset_and_zero(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    fx_conf.alert_interval = -1;
+    fx_reaudit(f);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    assert_true(req(f, BOT, IN, "/a", 200, T0).alert);
+    assert_false(req(f, BOT, IN, "/a", 200, T0 + 59999).alert);
+    v = req(f, BOT, IN, "/a", 200, T0 + RA_ALERT_INTERVAL_DEFAULT);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 1);
+
+    fx_conf.alert_interval = 0;
+    fx_reaudit(f);
+    v = req(f, BOT, IN, "/a", 200, T0 + 60001);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 0);
+    v = req(f, BOT, IN, "/a", 200, T0 + 60001);
+    assert_true(v.alert);
+    fx_free(f);
+}
+
+/* An allocator that fails once armed. */
+typedef struct {
+    int  armed;
+} fail_t;
+
+static void *
+fail_alloc(void *ctx, size_t size)
+{
+    fail_t  *x = ctx;
+
+    return x->armed ? NULL : malloc(size);
+}
+
+static void
+fail_free(void *ctx, void *p)
+{
+    (void) ctx;
+    free(p);
+}
+
+/* out of memory: counted, not judged, and a line says so */
+static void
+verdict_enomem_counted_not_judged(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    fail_t         x = { 0 };
+    ra_alloc_t     a = { fail_alloc, fail_free, &x };
+    cap_host_t     cap;
+    ra_request_t   r;
+    ra_verdict_t   v;
+    ra_answer_t    ans;
+    ra_stat_t      st;
+    int            where;
+
+    (void) state;
+    cap_init(&cap);
+    fx_conf.alloc = &a;
+    fx_conf.host = &cap.host;
+    fx_reaudit(f);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+
+    x.armed = 1;                        /* the rules cannot be compiled */
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.time = T0 + 1;
+    r.addr = (ra_str_t) ra_string(IN);
+    r.user_agent = (ra_str_t) ra_string(BOT);
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = (ra_str_t) ra_string("/x");
+    r.where = &where;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_ENOMEM);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    assert_false(ra_verdict_refused(&v));
+    assert_false(v.alert);
+    assert_int_equal(cap.n, 1);
+    assert_string_equal(cap.lines[0], "robots-audit: [RA311] out of memory, "
+                        "request counted but not judged");
+    assert_int_equal(cap.levels[0], RA_LOG_ERR);
+    assert_ptr_equal(cap.wheres[0], &where);
+
+    /* a new version cannot be linted: recorded, and said */
+    memset(&ans, 0, sizeof(ans));
+    ans.status = 200;
+    ans.body = (ra_str_t) ra_string("User-agent: *\nDisallow: /x\n"
+                                    "Disallow: /y\n");
+    assert_int_equal(ra_audit_robots(f->au, (ra_str_t) ra_string(
+                         "example.com"), &ans, T0 + 2), RA_ENOMEM);
+    assert_int_equal(cap.n, 2);
+    assert_string_equal(cap.lines[1], "robots-audit: [RA311] out of memory "
+                        "recording robots.txt");
+    x.armed = 0;
+
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 1);
+    assert_int_equal(st.counters[RA_CNT_VIOLATION], 0);
+    assert_int_equal(st.counters[RA_CNT_COMPLIANT], 0);
+    /* judged again once memory is back, by the recorded version */
+    v = req(f, BOT, IN, "/y", 200, T0 + 3);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);      /* /x only before */
+    v = req(f, BOT, IN, "/x", 200, T0 + 4);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    fx_free(f);
+}
+
+/* "the zone is full": one line a minute, whichever engine sees it, with
+ * the zone's name and the evictions so far */
+static void
+ledger_full_logged_once_a_minute(void **state)
+{
+    fx_t           *f = fx_new(RA_LEDGER_MIN_SIZE);
+    cap_host_t      cap;
+    ra_audit_t     *other;
+    ra_ledger_t     second;
+    ra_request_t    r;
+    ra_verdict_t    v;
+    char            host[64];
+    unsigned long long  ns, nc;
+    int             i;
+
+    (void) state;
+    cap_init(&cap);
+    fx_conf.host = &cap.host;
+    fx_conf.zone_name = (ra_str_t) ra_string("robots_audit_zone \"tiny\"");
+    fx_reaudit(f);
+    /* a second process: its own handle and engine on the same region */
+    ra_ledger_open(&second, f->region, NULL);
+    other = ra_audit_create(&fx_conf, &second);
+    assert_non_null(other);
+
+    memset(&r, 0, sizeof(r));
+    r.addr = (ra_str_t) ra_string(OUT);
+    r.user_agent = (ra_str_t) ra_string("Mozilla/5.0 Firefox/120.0");
+    r.uri = (ra_str_t) ra_string("/");
+    for (i = 0; i < 1000; i++) {
+        snprintf(host, sizeof(host), "h%d.example", i);
+        r.site = ra_str(host, strlen(host));
+        r.time = T0 + i;
+        assert_int_equal(ra_audit_request(i % 2 ? other : f->au, &r, &v),
+                         RA_OK);
+    }
+    assert_true(totals_of(f).site_evictions > 0);
+    assert_int_equal(cap.n, 1);
+    assert_int_equal(cap.levels[0], RA_LOG_WARN);
+    assert_int_equal(sscanf(cap.lines[0], "robots-audit: [RA321] "
+                            "robots_audit_zone \"tiny\" is full: %llu sites "
+                            "and %llu crawler records evicted so far; a "
+                            "larger zone keeps more", &ns, &nc), 2);
+    assert_non_null(strstr(cap.lines[0], "keeps more"));
+    assert_true(ns > 0);
+
+    /* a minute later, with more evictions: once more */
+    r.site = (ra_str_t) ra_string("late.example");
+    r.time = T0 + 1000 + RA_FULL_NOTE_MS;
+    assert_int_equal(ra_audit_request(other, &r, &v), RA_OK);
+    assert_int_equal(cap.n, 2);
+    r.site = (ra_str_t) ra_string("later.example");
+    r.time += 1;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    assert_int_equal(cap.n, 2);
+    ra_audit_destroy(other);
+    fx_free(f);
 }
 
 int
@@ -664,6 +984,10 @@ main(void)
         cmocka_unit_test(ledger_eviction_bounded_and_counted),
         cmocka_unit_test(ledger_blob_heap_evicts_old_bodies),
         cmocka_unit_test(ledger_layout_check),
+        cmocka_unit_test(verdict_copies_survive_next_calls),
+        cmocka_unit_test(verdict_alert_interval_unset_and_zero),
+        cmocka_unit_test(verdict_enomem_counted_not_judged),
+        cmocka_unit_test(ledger_full_logged_once_a_minute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,8 @@
  *                              budget and a slot free, ra_cache_add()
  *                              looped forever; evicting to fit could free
  *                              the current version's set that the verdict
- *                              still points into (ASan: use after free)
+ *                              still pointed into (ASan: use after free;
+ *                              the verdict now holds copies)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +102,7 @@ audit_cache_budget(void **state)
     memset(&conf, 0, sizeof(conf));
     conf.alloc = &ra_malloc_allocator;
     conf.crawlers = crawlers;
+    conf.alert_interval = -1;
     conf.cache_bytes = 1;           /* no rule set fits */
     au = ra_audit_create(&conf, &ledger);
     assert_non_null(au);
@@ -123,10 +125,16 @@ audit_cache_budget(void **state)
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
     /* the current version decided, and its pattern is still readable */
     assert_int_equal(v.line, 4);
-    assert_int_equal(v.pattern.len, 5);
-    assert_memory_equal(v.pattern.data, "/priv", 5);
-    assert_int_equal(v.token.len, 1);
-    assert_memory_equal(v.token.data, "*", 1);
+    assert_int_equal(ra_verdict_pattern(&v).len, 5);
+    assert_memory_equal(ra_verdict_pattern(&v).data, "/priv", 5);
+    assert_int_equal(ra_verdict_token(&v).len, 1);
+    assert_memory_equal(ra_verdict_token(&v).data, "*", 1);
+    /* and again, the sets found in the cache this time */
+    req.time += 1;
+    assert_int_equal(ra_audit_request(au, &req, &v), RA_OK);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 4);
+    assert_memory_equal(ra_verdict_pattern(&v).data, "/priv", 5);
 
     ra_audit_destroy(au);
     ra_test_arena_free(arena);

@@ -27,7 +27,6 @@ static const char  hostile[] = "<script>alert(\"x\")</script>\x01\x1b[31m"
 typedef struct {
     ra_snapshot_t    snap;
     ra_site_t        sites[2];
-    uint32_t         ids[2];
     ra_stat_t        stats[6];
     ra_violation_t   vios[3];
     ra_str_t         bodies[2];
@@ -64,9 +63,8 @@ fixture(fixture_t *f)
     int            i;
 
     memset(f, 0, sizeof(*f));
-    /* site 7: hostile name, a current version with a hostile type */
+    /* site 1: hostile name, a current version with a hostile type */
     s = &f->sites[0];
-    s->used = 1;
     SET(s->name, s->name_len, hostile);
     s->robots_status = 200;
     s->robots_date = 1431857103000LL;
@@ -89,25 +87,23 @@ fixture(fixture_t *f)
     SET(v->ctype, v->ctype_len, "text/html\"<b>\x7f\xc0");
     s->versions[0].hash = 41;
     s->versions[0].until = s->last_seen - 1000;   /* in force within 24 h */
-    f->ids[0] = 7;
     f->bodies[0] = ra_str("User-agent: *\nDisalow: /x\n", 26);
 
-    /* site 3: plain, never fetched robots.txt */
+    /* site 2: plain, never fetched robots.txt */
     s = &f->sites[1];
-    s->used = 1;
     SET(s->name, s->name_len, "example.com");
-    f->ids[1] = 3;
     f->bodies[1] = ra_str("", 0);
 
-    fill_stat(&f->stats[0], 7, "Googlebot", RA_UA_KNOWN, RA_VERIFY_VERIFIED,
+    /* records name their site by its index + 1 in the snapshot */
+    fill_stat(&f->stats[0], 1, "Googlebot", RA_UA_KNOWN, RA_VERIFY_VERIFIED,
               10);
-    fill_stat(&f->stats[1], 7, "Googlebot", RA_UA_KNOWN, RA_VERIFY_IMPOSTOR,
+    fill_stat(&f->stats[1], 1, "Googlebot", RA_UA_KNOWN, RA_VERIFY_IMPOSTOR,
               1);
-    fill_stat(&f->stats[2], 7, hostile, RA_UA_GENERIC,
+    fill_stat(&f->stats[2], 1, hostile, RA_UA_GENERIC,
               RA_VERIFY_UNVERIFIABLE, 5);
-    fill_stat(&f->stats[3], 7, "x\"bot\\", RA_UA_GENERIC,
+    fill_stat(&f->stats[3], 1, "x\"bot\\", RA_UA_GENERIC,
               RA_VERIFY_UNVERIFIABLE, 7);
-    fill_stat(&f->stats[4], 3, "bingbot", RA_UA_KNOWN,
+    fill_stat(&f->stats[4], 2, "bingbot", RA_UA_KNOWN,
               RA_VERIFY_UNVERIFIABLE, 2);
     fill_stat(&f->stats[5], 99, "orphan", RA_UA_KNOWN,
               RA_VERIFY_UNVERIFIABLE, 2);     /* site not in snapshot */
@@ -118,7 +114,7 @@ fixture(fixture_t *f)
         ra_violation_t  *x = &f->vios[i];
 
         x->time = 1431857103000LL + i;
-        x->site = i == 2 ? 99 : 7;      /* 99: not in the snapshot */
+        x->site = i == 2 ? 99 : 1;      /* 99: not in the snapshot */
         x->verdict = 3;
         x->line = 2;
         SET(x->name, x->name_len, i ? "Googlebot" : hostile);
@@ -130,12 +126,13 @@ fixture(fixture_t *f)
     }
     f->vios[1].addr_len = 200;     /* corrupt: clamped to the array */
 
-    f->snap.hdr.plan.sites = 100;
-    f->snap.hdr.plan.stats = 1000;
-    f->snap.hdr.stat_evictions = 4;
-    f->snap.hdr.requests = 999;
+    f->snap.totals.plan.sites = 100;
+    f->snap.totals.plan.stats = 1000;
+    f->snap.totals.stat_evictions = 4;
+    f->snap.totals.requests = 999;
+    f->snap.totals.sites = 2;
+    f->snap.totals.stats = 6;
     f->snap.sites = f->sites;
-    f->snap.site_ids = f->ids;
     f->snap.nsites = 2;
     f->snap.stats = f->stats;
     f->snap.nstats = 6;
@@ -638,6 +635,99 @@ test_enomem(void **state)
     assert_true(ok > 0);
 }
 
+
+/* mod_status: the ?auto lines, from totals alone or a snapshot */
+static void
+test_status_kv(void **state)
+{
+    fixture_t         f;
+    ra_totals_t       t;
+    ra_buf_t          b;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    memset(&t, 0, sizeof(t));
+    t.requests = 12345678901ULL;
+    t.violations_total = 7;
+    t.sites = 3;
+    t.stats = 41;
+    t.site_evictions = 2;
+    t.stat_evictions = 5;
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    ra_report_status_kv(&t, &b);
+    assert_false(b.failed);
+    ra_buf_ch(&b, '\0');
+    assert_string_equal((char *) b.data,
+                        "RobotsAuditRequests: 12345678901\n"
+                        "RobotsAuditViolations: 7\n"
+                        "RobotsAuditSites: 3\n"
+                        "RobotsAuditCrawlerRecords: 41\n"
+                        "RobotsAuditSiteEvictions: 2\n"
+                        "RobotsAuditCrawlerEvictions: 5\n");
+    ra_buf_release(&b);
+
+    fixture(&f);
+    s = render(&f, RA_REPORT_STATUS_KV, NULL, &n);
+    assert_string_equal(s, "RobotsAuditRequests: 999\n"
+                           "RobotsAuditViolations: 0\n"
+                           "RobotsAuditSites: 2\n"
+                           "RobotsAuditCrawlerRecords: 6\n"
+                           "RobotsAuditSiteEvictions: 0\n"
+                           "RobotsAuditCrawlerEvictions: 4\n");
+    free(s);
+}
+
+/* mod_status: the HTML fragment, site names escaped */
+static void
+test_status_html(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    fixture(&f);
+    s = render(&f, RA_REPORT_STATUS_HTML, NULL, &n);
+    assert_true(utf8_clean((unsigned char *) s, n, 0));
+    assert_null(strstr(s, "<script"));
+    assert_string_equal(s,
+        "<hr /><h2>robots-audit</h2>\n"
+        "<dl><dt>999 requests judged, 0 violations, 2 sites, 6 crawler "
+        "records; evictions: 0 sites, 4 crawler records</dt></dl>\n"
+        "<table border=\"0\"><tr><th>site</th><th>robots.txt</th>"
+        "<th>crawler requests</th><th>compliant</th><th>violation</th>"
+        "<th>stale</th><th>unreachable</th><th>browser requests</th></tr>\n"
+        "<tr><td>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;\\x01"
+        "\\x1b[31m\\xff\\xfe\\xc3(\\&#39;&amp;\\x0a</td><td>200</td>"
+        "<td>123</td><td>0</td><td>0</td><td>0</td><td>0</td><td>456</td>"
+        "</tr>\n"
+        "<tr><td>example.com</td><td>0</td><td>0</td><td>0</td><td>0</td>"
+        "<td>0</td><td>0</td><td>0</td></tr>\n"
+        "</table>\n");
+    free(s);
+
+    /* ?notable: the totals only */
+    memset(&o, 0, sizeof(o));
+    o.no_table = 1;
+    s = render(&f, RA_REPORT_STATUS_HTML, &o, &n);
+    assert_null(strstr(s, "<table"));
+    assert_non_null(strstr(s, "crawler records</dt></dl>\n"));
+    free(s);
+
+    /* neither is a status-page format */
+    assert_int_equal(ra_report_format_by_name(ra_str("status_kv", 9),
+                                              &(ra_report_format_e) { 0 }),
+                     RA_ERROR);
+    assert_int_equal(ra_report_format_by_name(ra_str("auto", 4),
+                                              &(ra_report_format_e) { 0 }),
+                     RA_ERROR);
+    assert_int_equal(ra_report_format_by_name(ra_str("status", 6),
+                                              &(ra_report_format_e) { 0 }),
+                     RA_ERROR);
+}
+
 int
 main(void)
 {
@@ -648,6 +738,8 @@ main(void)
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_empty_and_limits),
         cmocka_unit_test(test_enomem),
+        cmocka_unit_test(test_status_kv),
+        cmocka_unit_test(test_status_html),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,460 @@
+/*
+ * The pure judge (ra_judge), verdict by verdict, on hand-made state: no
+ * ledger, no lock, rule sets compiled here.  Each case names the rule of
+ * DESIGN.md section 3 it covers; the windows are tested on both sides.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_audit.h"
+
+#define H        (3600LL * 1000)
+#define NOW      (1700000000000LL)
+
+typedef struct {
+    ra_judge_state_t   g;
+    ra_rules_t        *rs[RA_VERSIONS];
+    int                calls[RA_VERSIONS];
+    int                fail;            /* version that is out of memory */
+    ra_str_t           tokens[2];
+    ra_judge_who_t     who;
+} jx_t;
+
+static int
+jx_resolve(const ra_judge_state_t *g, unsigned k, const ra_rules_t **rs)
+{
+    jx_t  *x = g->ctx;
+
+    assert_true(k < RA_VERSIONS);
+    x->calls[k]++;
+    if ((int) k == x->fail) {
+        *rs = NULL;
+        return RA_ENOMEM;
+    }
+    *rs = x->rs[k];
+    return RA_OK;
+}
+
+static jx_t *
+jx_new(unsigned flags)
+{
+    jx_t  *x = calloc(1, sizeof(*x));
+
+    assert_non_null(x);
+    x->g.facts.current = -1;
+    x->g.resolve = jx_resolve;
+    x->g.ctx = x;
+    x->fail = -1;
+    x->tokens[0] = (ra_str_t) ra_string("TestBot");
+    x->who.tokens = x->tokens;
+    x->who.ntokens = 1;
+    x->who.flags = flags;
+    return x;
+}
+
+/* Version k: body's rules, replaced at until (0: current). */
+static void
+jx_version(jx_t *x, unsigned k, const char *body, int64_t until)
+{
+    ra_version_t  *v = &x->g.facts.versions[k];
+
+    assert_int_equal(ra_rules_compile(ra_str(body, strlen(body)),
+                                      &ra_malloc_allocator, &x->rs[k], NULL),
+                     RA_OK);
+    v->hash = 0x100 + k;
+    v->answer = RA_ANSWER_RULES;
+    v->status = 200;
+    v->until = until;
+    if (until == 0) {
+        x->g.facts.current = (int) k;
+    }
+}
+
+static void
+jx_free(jx_t *x)
+{
+    unsigned  k;
+
+    for (k = 0; k < RA_VERSIONS; k++) {
+        ra_rules_free(x->rs[k]);
+    }
+    free(x);
+}
+
+static ra_verdict_t
+judge(jx_t *x, const char *path, int64_t now)
+{
+    ra_verdict_t  v;
+
+    memset(&v, 0xa5, sizeof(v));        /* every field it sets, set */
+    v.alert = 0;
+    v.suppressed = 0;
+    assert_int_equal(ra_judge(&x->g, &x->who, ra_str(path, strlen(path)),
+                              now, &v), RA_OK);
+    return v;
+}
+
+/* compliant: the current group allows the path */
+static void
+judge_compliant(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /x\nAllow: /x/ok\n", 0);
+    v = judge(x, "/y", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.line, 0);
+    assert_int_equal(v.pattern_len, 0);
+    assert_int_equal(v.token_len, 1);
+    assert_memory_equal(v.token, "*", 1);
+    v = judge(x, "/x/ok/1", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.line, 3);
+    assert_int_equal(v.rule_type, RA_RULE_ALLOW);
+    assert_false(ra_verdict_refused(&v));
+    /* no robots.txt known: nothing to break */
+    x->g.facts.current = -1;
+    v = judge(x, "/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    jx_free(x);
+}
+
+/* violation: a site's only version disallows, nothing older to go by */
+static void
+judge_violation_single_version(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /x\n", 0);
+    v = judge(x, "/x/1", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 2);
+    assert_int_equal(v.rule_type, RA_RULE_DISALLOW);
+    assert_int_equal(ra_verdict_pattern(&v).len, 2);
+    assert_memory_equal(ra_verdict_pattern(&v).data, "/x", 2);
+    assert_true(ra_verdict_refused(&v));
+    /* rfc mode: %-escapes of unreserved bytes do not escape the rule */
+    v = judge(x, "/%78/2", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    jx_free(x);
+}
+
+/* stale: the version the crawler last fetched (within 24 h) allowed the
+ * path; when it fetched the disallowing one, a violation */
+static void
+judge_stale_by_last_fetched_version(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /old\n", NOW - 2 * H);
+    jx_version(x, 1, "User-agent: *\nDisallow: /new\n", 0);
+    x->g.facts.last_fetch = NOW - 3 * H;
+    x->g.facts.last_fetch_status = 200;
+    x->g.facts.last_fetch_version = x->g.facts.versions[0].hash;
+    v = judge(x, "/new/page", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_false(ra_verdict_refused(&v));
+    assert_int_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
+    /* the deciding rule is still the current version's */
+    assert_int_equal(v.line, 2);
+    assert_memory_equal(v.pattern, "/new", 4);
+
+    x->g.facts.last_fetch_version = x->g.facts.versions[1].hash;
+    v = judge(x, "/new/page", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    jx_free(x);
+}
+
+/* stale without a fetch in 24 h: a version in force at some time in the
+ * last 24 h allowed the path; replaced longer ago, a violation */
+static void
+judge_stale_by_version_in_force_24h(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /old\n", NOW - 24 * H + 1);
+    jx_version(x, 1, "User-agent: *\nDisallow: /new\n", 0);
+    v = judge(x, "/new/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_true(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+
+    x->g.facts.versions[0].until = NOW - 24 * H - 1;
+    v = judge(x, "/new/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+
+    /* a fetch older than 24 h does not pin the crawler to its version */
+    x->g.facts.versions[0].until = NOW - H;
+    x->g.facts.last_fetch = NOW - 25 * H;
+    x->g.facts.last_fetch_status = 200;
+    x->g.facts.last_fetch_version = x->g.facts.versions[1].hash;
+    v = judge(x, "/new/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_true(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    jx_free(x);
+}
+
+/* unreachable: the last answer it got was 5xx/429 and it crawls within
+ * 12 h, whatever the rules say; not after */
+static void
+judge_unreachable_within_12h(void **state)
+{
+    static const int  statuses[] = { 503, 500, 429 };
+    jx_t             *x = jx_new(0);
+    ra_verdict_t      v;
+    unsigned          i;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /x\n", 0);
+    for (i = 0; i < 3; i++) {
+        x->g.facts.last_fetch_status = statuses[i];
+        x->g.facts.last_fetch = NOW - 12 * H + 1;
+        v = judge(x, "/allowed", NOW);
+        assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+        assert_true(ra_verdict_refused(&v));
+        assert_int_equal(v.line, 0);
+        assert_int_equal(v.pattern_len, 0);
+        x->g.facts.last_fetch = NOW - 12 * H;
+        v = judge(x, "/allowed", NOW);
+        assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+        v = judge(x, "/x", NOW);
+        assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    }
+    /* a 404 is no failure */
+    x->g.facts.last_fetch_status = 404;
+    x->g.facts.last_fetch = NOW - 1;
+    v = judge(x, "/allowed", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    jx_free(x);
+}
+
+/* exempt: user-triggered fetchers; no rule set is even looked at */
+static void
+judge_exempt(void **state)
+{
+    jx_t          *x = jx_new(RA_CRAWLER_USER_TRIGGERED);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /\nCrawl-delay: 60\n", 0);
+    x->g.facts.prev_request = NOW - 1;
+    v = judge(x, "/private", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_EXEMPT);
+    assert_int_equal(v.flags, 0);
+    assert_int_equal(v.line, 0);
+    assert_int_equal(x->calls[0], 0);
+    assert_false(ra_verdict_refused(&v));
+    jx_free(x);
+}
+
+/* crawlers that ignore "*" (AdsBot-Google): no group applies, unless one
+ * names them */
+static void
+judge_ignores_star(void **state)
+{
+    jx_t          *x = jx_new(RA_CRAWLER_IGNORES_STAR
+                              | RA_CRAWLER_CRAWL_DELAY);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /\nCrawl-delay: 30\n", 0);
+    x->g.facts.prev_request = NOW - 1000;
+    v = judge(x, "/private", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.line, 0);
+    assert_int_equal(v.token_len, 0);
+    assert_int_equal(v.pattern_len, 0);
+    /* the "*" group's Crawl-delay is not its either */
+    assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);
+    ra_rules_free(x->rs[0]);
+    x->rs[0] = NULL;
+
+    jx_version(x, 0, "User-agent: *\nDisallow: /\n\n"
+                     "User-agent: TestBot\nDisallow: /t\n", 0);
+    v = judge(x, "/t/1", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 5);
+    assert_int_equal(v.token_len, 7);
+    assert_memory_equal(v.token, "TestBot", 7);
+    jx_free(x);
+}
+
+/* crawl_delay: the gap since the previous request is below the group's
+ * Crawl-delay, for crawlers that honour it */
+static void
+judge_crawl_delay_flag(void **state)
+{
+    jx_t          *x = jx_new(RA_CRAWLER_CRAWL_DELAY);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nCrawl-delay: 10\nDisallow: /x\n", 0);
+    x->g.facts.prev_request = NOW - 9999;
+    v = judge(x, "/a", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_true(v.flags & RA_FLAG_CRAWL_DELAY);
+    v = judge(x, "/x", NOW);                /* on violations too */
+    assert_true(v.flags & RA_FLAG_CRAWL_DELAY);
+    x->g.facts.prev_request = NOW - 10000;
+    v = judge(x, "/a", NOW);
+    assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);
+    x->g.facts.prev_request = 0;            /* its first request */
+    v = judge(x, "/a", NOW);
+    assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);
+    /* one that does not honour Crawl-delay is never flagged */
+    x->who.flags = 0;
+    x->g.facts.prev_request = NOW - 1;
+    v = judge(x, "/a", NOW);
+    assert_int_equal(v.flags & RA_FLAG_CRAWL_DELAY, 0);
+    jx_free(x);
+}
+
+/* no_robots_fetch: no robots.txt fetch in the last 24 h */
+static void
+judge_no_robots_fetch_flag(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /x\n", 0);
+    v = judge(x, "/a", NOW);
+    assert_true(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    x->g.facts.last_fetch = NOW - 24 * H + 1;
+    x->g.facts.last_fetch_status = 200;
+    v = judge(x, "/a", NOW);
+    assert_int_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
+    x->g.facts.last_fetch = NOW - 24 * H;
+    v = judge(x, "/a", NOW);
+    assert_true(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    jx_free(x);
+}
+
+/* older versions are resolved only when the current one disallows, and
+ * the search stops at the first that allows */
+static void
+judge_resolves_lazily(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /a\n", NOW - 3 * H);
+    jx_version(x, 1, "User-agent: *\nDisallow: /b\n", NOW - 2 * H);
+    jx_version(x, 2, "User-agent: *\nDisallow: /a\nDisallow: /b\n", 0);
+    v = judge(x, "/c", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(x->calls[2], 1);
+    assert_int_equal(x->calls[0] + x->calls[1], 0);
+
+    v = judge(x, "/a", NOW);                /* version 1 allowed it */
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_int_equal(x->calls[2], 2);
+    assert_int_equal(x->calls[0], 1);
+    assert_int_equal(x->calls[1], 1);
+    v = judge(x, "/b", NOW);                /* version 0 allowed it */
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_int_equal(x->calls[0], 2);
+    assert_int_equal(x->calls[1], 1);
+
+    /* without resolve(), rules[] */
+    x->g.resolve = NULL;
+    x->g.rules[0] = x->rs[0];
+    x->g.rules[2] = x->rs[2];               /* version 1: unknown */
+    v = judge(x, "/a", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    v = judge(x, "/b", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    jx_free(x);
+}
+
+/* a rule set that cannot be had: not judged, whichever version */
+static void
+judge_enomem_not_judged(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /a\n", NOW - H);
+    jx_version(x, 1, "User-agent: *\nDisallow: /a\nDisallow: /b\n", 0);
+    x->fail = 1;
+    assert_int_equal(ra_judge(&x->g, &x->who, ra_str("/b", 2), NOW, &v),
+                     RA_ENOMEM);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    x->fail = 0;
+    assert_int_equal(ra_judge(&x->g, &x->who, ra_str("/c", 2), NOW, &v),
+                     RA_OK);                /* version 0 not needed */
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(ra_judge(&x->g, &x->who, ra_str("/b", 2), NOW, &v),
+                     RA_ENOMEM);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    assert_int_equal(v.line, 0);
+    assert_int_equal(v.pattern_len, 0);
+    assert_int_equal(v.flags, 0);
+    assert_false(ra_verdict_refused(&v));
+    jx_free(x);
+}
+
+/* the verdict holds copies: it outlives the rule sets */
+static void
+judge_verdict_outlives_rules(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+    unsigned       k;
+    char           body[200], want[RA_PATTERN_MAX];
+
+    (void) state;
+    /* a pattern longer than a verdict keeps: cut at RA_PATTERN_MAX */
+    memset(want, 'p', sizeof(want));
+    want[0] = '/';
+    snprintf(body, sizeof(body), "User-agent: *\nDisallow: /%.*s\n", 150,
+             "pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
+             "pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
+             "pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp");
+    jx_version(x, 0, body, 0);
+    v = judge(x, "/pppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
+                 "pppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
+                 "pppppppppppppppppppppppppppppppppppppppppppppppppppppppp",
+              NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    for (k = 0; k < RA_VERSIONS; k++) {
+        ra_rules_free(x->rs[k]);
+        x->rs[k] = NULL;
+    }
+    assert_int_equal(ra_verdict_pattern(&v).len, RA_PATTERN_MAX);
+    assert_memory_equal(ra_verdict_pattern(&v).data, want, RA_PATTERN_MAX);
+    assert_memory_equal(ra_verdict_token(&v).data, "*", 1);
+    jx_free(x);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(judge_compliant),
+        cmocka_unit_test(judge_violation_single_version),
+        cmocka_unit_test(judge_stale_by_last_fetched_version),
+        cmocka_unit_test(judge_stale_by_version_in_force_24h),
+        cmocka_unit_test(judge_unreachable_within_12h),
+        cmocka_unit_test(judge_exempt),
+        cmocka_unit_test(judge_ignores_star),
+        cmocka_unit_test(judge_crawl_delay_flag),
+        cmocka_unit_test(judge_no_robots_fetch_flag),
+        cmocka_unit_test(judge_resolves_lazily),
+        cmocka_unit_test(judge_enomem_not_judged),
+        cmocka_unit_test(judge_verdict_outlives_rules),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,351 @@
+/*
+ * The ledger through its own operations: totals, "the zone is full" notes
+ * shared by every handle on a region, snapshots naming their own sites,
+ * the alert gate, versions and what a verdict copies out.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_ledger.h"
+#include "ra_crawlers.h"
+#include "ra_verify.h"
+
+#define H        (3600LL * 1000)
+#define T0       (1700000000000LL)
+
+static unsigned char *
+region_new(size_t size, ra_ledger_t *l)
+{
+    unsigned char  *r = malloc(size);
+
+    assert_non_null(r);
+    assert_int_equal(ra_ledger_format(r, size, T0), RA_OK);
+    ra_ledger_open(l, r, NULL);
+    return r;
+}
+
+static uint32_t
+site(ra_ledger_t *l, const char *name, int64_t now)
+{
+    return ra_ledger_site_locked(l, ra_str(name, strlen(name)), now);
+}
+
+static uint32_t
+stat(ra_ledger_t *l, uint32_t sid, const char *name, unsigned verif,
+    const char *token, int64_t now)
+{
+    ra_stat_key_t  key;
+
+    memset(&key, 0, sizeof(key));
+    key.name = ra_str(name, strlen(name));
+    key.verification = verif;
+    key.kind = RA_UA_KNOWN;
+    key.category = RA_CAT_SEARCH;
+    key.token = ra_str(token, strlen(token));
+    return ra_ledger_stat_locked(l, sid, &key, now);
+}
+
+static void
+answer(ra_ledger_t *l, uint32_t sid, int status, const char *body,
+    int64_t now)
+{
+    ra_version_t  v;
+
+    memset(&v, 0, sizeof(v));
+    v.status = (uint16_t) status;
+    v.size = (uint32_t) strlen(body);
+    v.rules = 7;
+    (void) ra_ledger_answer_locked(l, sid, &v, ra_str(body, strlen(body)),
+                                   now);
+}
+
+/* totals: lock-free, and what a snapshot says */
+static void
+ledger_totals(void **state)
+{
+    size_t            size = 256 * 1024;
+    ra_ledger_t       l;
+    unsigned char    *r = region_new(size, &l);
+    ra_ledger_plan_t  plan;
+    ra_totals_t       t;
+    ra_snapshot_t     snap;
+    uint32_t          a, b, s1, s2;
+
+    (void) state;
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(ra_ledger_plan(size, &plan), RA_OK);
+    assert_memory_equal(&t.plan, &plan, sizeof(plan));
+    assert_true(t.created == T0);
+    assert_int_equal(t.sites, 0);
+    assert_int_equal(t.stats, 0);
+    assert_int_equal(t.requests, 0);
+    assert_int_equal(t.blob_free_bytes, plan.blob_bytes);
+
+    a = site(&l, "a.example", T0);
+    b = site(&l, "B.example", T0);
+    assert_int_equal(site(&l, "b.EXAMPLE", T0), b);
+    s1 = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "Googlebot", T0);
+    s2 = stat(&l, b, "Googlebot", RA_VERIFY_VERIFIED, "Googlebot", T0);
+    assert_true(s1 != s2);
+    ra_ledger_count_locked(&l, a, s1, RA_CNT_REQUESTS);
+    ra_ledger_count_locked(&l, a, s1, RA_CNT_VIOLATION);
+    ra_ledger_fetch_locked(&l, b, s2, 200, T0 + 1);
+    ra_ledger_browser_locked(&l, b);
+    answer(&l, a, 200, "User-agent: *\nDisallow: /\n", T0);
+
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(t.sites, 2);
+    assert_int_equal(t.stats, 2);
+    assert_int_equal(t.requests, 3);        /* two counted, one browser */
+    assert_true(t.blob_free_bytes < plan.blob_bytes);
+    assert_int_equal(t.site_evictions + t.stat_evictions, 0);
+
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_memory_equal(&snap.totals, &t, sizeof(t));
+    assert_int_equal(snap.nsites, 2);
+    assert_int_equal(snap.nstats, 2);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    free(r);
+}
+
+static void
+evict_sites(ra_ledger_t *l, int from, int n, int64_t now)
+{
+    char  name[32];
+    int   i;
+
+    for (i = from; i < from + n; i++) {
+        snprintf(name, sizeof(name), "s%d.example", i);
+        (void) site(l, name, now);
+    }
+}
+
+/* "the zone is full": once per interval over every handle on the
+ * region, and only when evictions moved */
+static void
+ledger_full_note_once_per_interval(void **state)
+{
+    ra_ledger_t     a, b;
+    unsigned char  *r = region_new(RA_LEDGER_MIN_SIZE, &a);
+    ra_totals_t     t;
+    uint32_t        cap, sid, i;
+    char            name[32];
+
+    (void) state;
+    ra_ledger_open(&b, r, NULL);            /* another process's handle */
+    ra_ledger_totals(&a, &t);
+    cap = t.plan.sites;
+    assert_int_equal(ra_ledger_full_note(&a, T0, &t), 0);     /* none */
+
+    evict_sites(&a, 0, (int) cap + 3, T0);
+    memset(&t, 0, sizeof(t));
+    assert_int_equal(ra_ledger_full_note(&b, T0 + 10, &t), 1);
+    assert_int_equal(t.site_evictions, 3);
+    assert_int_equal(t.sites, cap);
+    /* the other handle, and this one, within the minute: no */
+    assert_int_equal(ra_ledger_full_note(&a, T0 + 11, &t), 0);
+    assert_int_equal(ra_ledger_full_note(&b, T0 + 12, &t), 0);
+    evict_sites(&b, 1000, 2, T0 + 20);
+    assert_int_equal(ra_ledger_full_note(&a, T0 + 10 + RA_FULL_NOTE_MS - 1,
+                                         &t), 0);
+    /* a minute on, with more evictions: yes, once */
+    assert_int_equal(ra_ledger_full_note(&a, T0 + 10 + RA_FULL_NOTE_MS, &t),
+                     1);
+    assert_int_equal(t.site_evictions, 5);
+    assert_int_equal(ra_ledger_full_note(&b, T0 + 10 + RA_FULL_NOTE_MS, &t),
+                     0);
+    /* much later, but nothing moved: no */
+    assert_int_equal(ra_ledger_full_note(&b, T0 + 100 * RA_FULL_NOTE_MS, &t),
+                     0);
+    /* crawler records count too */
+    sid = site(&a, "s1001.example", T0 + 100 * RA_FULL_NOTE_MS);
+    for (i = 0; i <= t.plan.stats; i++) {
+        snprintf(name, sizeof(name), "Bot%u", i);
+        (void) stat(&a, sid, name, RA_VERIFY_UNVERIFIABLE, "", T0);
+    }
+    assert_int_equal(ra_ledger_full_note(&b, T0 + 100 * RA_FULL_NOTE_MS, &t),
+                     1);
+    assert_int_equal(t.stat_evictions, 1);
+    assert_int_equal(t.site_evictions, 5);
+    free(r);
+}
+
+/* a snapshot's stats and violations name sites by index + 1 in it; the
+ * violations of an evicted site go with it */
+static void
+ledger_snapshot_names_its_sites(void **state)
+{
+    ra_ledger_t      l;
+    unsigned char   *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    ra_snapshot_t    snap;
+    ra_violation_t   vio;
+    ra_totals_t      t;
+    uint32_t         a, b, sa, sb, i;
+
+    (void) state;
+    a = site(&l, "a.example", T0);
+    b = site(&l, "b.example", T0 + 1);      /* most recent: first */
+    sa = stat(&l, a, "Alpha", RA_VERIFY_UNVERIFIABLE, "alpha", T0);
+    sb = stat(&l, b, "Beta", RA_VERIFY_UNVERIFIABLE, "beta", T0);
+    ra_ledger_count_locked(&l, a, sa, RA_CNT_REQUESTS);
+    ra_ledger_count_locked(&l, b, sb, RA_CNT_REQUESTS);
+    memset(&vio, 0, sizeof(vio));
+    vio.verdict = 3;
+    vio.line = 9;
+    vio.site = 12345;                       /* ignored */
+    memcpy(vio.name, "Alpha", 5);
+    vio.name_len = 5;
+    vio.time = T0 + 2;
+    ra_ledger_violation_locked(&l, a, &vio);
+    memcpy(vio.name, "Beta", 4);
+    vio.name_len = 4;
+    vio.time = T0 + 3;
+    ra_ledger_violation_locked(&l, b, &vio);
+
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap.nsites, 2);
+    assert_memory_equal(snap.sites[0].name, "b.example", 9);
+    assert_memory_equal(snap.sites[1].name, "a.example", 9);
+    assert_int_equal(snap.nstats, 2);
+    for (i = 0; i < snap.nstats; i++) {
+        const ra_stat_t  *st = &snap.stats[i];
+
+        assert_true(st->site == 1 || st->site == 2);
+        assert_memory_equal(snap.sites[st->site - 1].name,
+                            st->name[0] == 'A' ? "a" : "b", 1);
+        assert_int_equal(st->counters[RA_CNT_REQUESTS], 1);
+        assert_int_equal(st->kind, RA_UA_KNOWN);
+        assert_int_equal(st->category, RA_CAT_SEARCH);
+    }
+    assert_int_equal(snap.stats[0].site, 1);    /* grouped in site order */
+    assert_int_equal(snap.nviolations, 2);
+    assert_memory_equal(snap.violations[0].name, "Beta", 4);  /* newest */
+    assert_int_equal(snap.violations[0].site, 1);
+    assert_int_equal(snap.violations[1].site, 2);
+    assert_int_equal(snap.violations[1].line, 9);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* evict a.example (least recently used): its violation goes */
+    ra_ledger_totals(&l, &t);
+    (void) site(&l, "b.example", T0 + 4);
+    evict_sites(&l, 0, (int) t.plan.sites - 1, T0 + 5);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap.nviolations, 1);
+    assert_memory_equal(snap.violations[0].name, "Beta", 4);
+    assert_memory_equal(snap.sites[snap.violations[0].site - 1].name,
+                        "b.example", 9);
+    assert_int_equal(snap.nstats, 1);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    free(r);
+}
+
+/* the alert gate: one per interval, with the count held back */
+static void
+ledger_alert_gate(void **state)
+{
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    uint32_t        sid, tid, held;
+
+    (void) state;
+    sid = site(&l, "a.example", T0);
+    tid = stat(&l, sid, "Alpha", RA_VERIFY_VERIFIED, "alpha", T0);
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0, 1000, &held), 1);
+    assert_int_equal(held, 0);
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 1, 1000, &held), 0);
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 999, 1000, &held),
+                     0);
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 1000, 1000, &held),
+                     1);
+    assert_int_equal(held, 2);
+    /* interval 0: every one */
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 1000, 0, &held), 1);
+    assert_int_equal(held, 0);
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 1000, 0, &held), 1);
+    free(r);
+}
+
+/* versions: recorded, found by hash, copied out with the history a
+ * verdict needs; a new record's kind, category and token stay */
+static void
+ledger_versions_and_state(void **state)
+{
+    ra_ledger_t        l;
+    unsigned char     *r = region_new(256 * 1024, &l);
+    ra_ledger_state_t  g;
+    ra_version_t       v;
+    ra_snapshot_t      snap;
+    ra_str_t           body;
+    uint32_t           sid, tid;
+    const char        *b1 = "User-agent: *\nDisallow: /one\n";
+    const char        *b2 = "User-agent: *\nDisallow: /two\n";
+
+    (void) state;
+    sid = site(&l, "a.example", T0);
+    tid = stat(&l, sid, "Alpha", RA_VERIFY_VERIFIED, "alpha", T0);
+    assert_false(ra_ledger_has_version_locked(&l, sid));
+    answer(&l, sid, 503, "", T0);           /* unreachable: no version */
+    assert_false(ra_ledger_has_version_locked(&l, sid));
+    answer(&l, sid, 200, b1, T0 + 1);
+    answer(&l, sid, 200, b2, T0 + H);
+    assert_true(ra_ledger_has_version_locked(&l, sid));
+    assert_int_equal(ra_ledger_find_version_locked(&l, sid,
+                         ra_ledger_version_hash(200, ra_str(b1, strlen(b1))),
+                         &v), 0);
+    assert_int_equal(v.rules, 7);
+    assert_true(v.until == T0 + H);
+    assert_int_equal(ra_ledger_find_version_locked(&l, sid,
+                         ra_ledger_version_hash(404, ra_str("", 0)), NULL),
+                     -1);
+
+    ra_ledger_fetch_locked(&l, sid, tid, 200, T0 + 2 * H);
+    ra_ledger_state_locked(&l, sid, tid, T0 + 3 * H, &g);
+    assert_int_equal(g.current, 1);
+    assert_int_equal(g.versions[1].body_len, strlen(b2));
+    assert_true(g.versions[1].until == 0);
+    assert_true(g.last_fetch == T0 + 2 * H);
+    assert_int_equal(g.last_fetch_status, 200);
+    assert_true(g.last_fetch_version == g.versions[1].hash);
+    assert_true(g.prev_request == 0);
+    body = ra_ledger_body_locked(&l, sid, 0);
+    assert_int_equal(body.len, strlen(b1));
+    assert_memory_equal(body.data, b1, body.len);
+    assert_int_equal(ra_ledger_body_locked(&l, sid, 5).len, 0);
+    ra_ledger_state_locked(&l, sid, tid, T0 + 4 * H, &g);
+    assert_true(g.prev_request == T0 + 3 * H);
+
+    /* found again with another token: the first one stays */
+    assert_int_equal(stat(&l, sid, "Alpha", RA_VERIFY_VERIFIED, "other",
+                          T0 + 5 * H), tid);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 1, &snap),
+                     RA_OK);
+    assert_int_equal(snap.nstats, 1);
+    assert_int_equal(snap.stats[0].token_len, 5);
+    assert_memory_equal(snap.stats[0].token, "alpha", 5);
+    assert_true(snap.stats[0].last_seen == T0 + 5 * H);
+    assert_int_equal(snap.stats[0].counters[RA_CNT_ROBOTS_FETCHES], 1);
+    assert_int_equal(snap.bodies[0].len, strlen(b2));
+    assert_int_equal(snap.sites[0].failures, 0);
+    assert_int_equal(snap.sites[0].nversions, 2);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    free(r);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(ledger_totals),
+        cmocka_unit_test(ledger_full_note_once_per_interval),
+        cmocka_unit_test(ledger_snapshot_names_its_sites),
+        cmocka_unit_test(ledger_alert_gate),
+        cmocka_unit_test(ledger_versions_and_state),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
