@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "ra_crawlers.h"
+#include "ra_setup.h"
 
 int
 ra_cli_error(const char *cmd, const char *fmt, ...)
@@ -123,40 +124,93 @@ ra_cli_getline(FILE *f, char **line, size_t *cap)
     return (long) n;
 }
 
+/* the CLI's host: the core's lines go to stderr as they are */
+static void
+ra_cli_log(const ra_host_t *h, void *where, ra_log_level_e level,
+    ra_str_t line)
+{
+    (void) h;
+    (void) where;
+    (void) level;
+    fprintf(stderr, "%.*s\n", (int) line.len, (const char *) line.data);
+}
+
+static void *
+ra_cli_alloc(void *ctx, size_t size)
+{
+    (void) ctx;
+    return malloc(size);
+}
+
+static void
+ra_cli_free(void *ctx, void *p)
+{
+    (void) ctx;
+    free(p);
+}
+
+const ra_host_t  ra_cli_host = {
+    NULL, ra_cli_log, NULL, NULL,
+    { ra_cli_alloc, ra_cli_free, NULL }, { NULL, NULL, NULL }
+};
+
+int
+ra_cli_setup(const char *cmd, ra_setup_t *s)
+{
+    ra_buf_t  why;
+    int       rc;
+
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 1024);
+    rc = ra_setup_init(s, &ra_cli_host, &ra_malloc_allocator, &why);
+    if (rc != RA_OK) {
+        ra_cli_error(cmd, "%.*s", (int) why.len, (char *) why.data);
+    }
+    ra_buf_release(&why);
+    return rc == RA_OK ? 0 : -1;
+}
+
+int
+ra_cli_setup_file(const char *cmd, ra_setup_t *s, int ranges,
+    const char *path)
+{
+    ra_buf_t  why;
+    int       rc;
+
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 1024);
+    rc = ranges ? ra_setup_ranges_file(s, path, &why)
+                : ra_setup_crawlers_file(s, path, &why);
+    if (rc != RA_OK) {
+        ra_cli_error(cmd, "%.*s", (int) why.len, (char *) why.data);
+    }
+    ra_buf_release(&why);
+    return rc == RA_OK ? 0 : -1;
+}
+
+int
+ra_cli_setup_compile(const char *cmd, ra_setup_t *s)
+{
+    ra_buf_t  why;
+    int       rc;
+
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 1024);
+    rc = ra_setup_compile(s, &why);
+    if (rc != RA_OK) {
+        ra_cli_error(cmd, "%.*s", (int) why.len, (char *) why.data);
+    }
+    ra_buf_release(&why);
+    return rc == RA_OK ? 0 : -1;
+}
+
 ra_crawlers_t *
 ra_cli_crawlers(const char *cmd, const char *path)
 {
-    int                 rc;
-    ra_str_t            text;
-    ra_crawlers_t      *tab;
-    ra_crawlers_err_t   err;
+    ra_setup_t  s;
 
-    tab = ra_crawlers_create(&ra_malloc_allocator);
-    if (tab == NULL) {
-        ra_cli_error(cmd, "out of memory");
+    if (ra_cli_setup(cmd, &s) != 0
+        || (path != NULL && ra_cli_setup_file(cmd, &s, 0, path) != 0)
+        || ra_cli_setup_compile(cmd, &s) != 0)
+    {
         return NULL;
     }
-    if (ra_crawlers_add_builtin(tab, &err) != RA_OK) {
-        ra_cli_error(cmd, "built-in crawler table: line %zu: %s", err.line,
-                     err.msg ? err.msg : "out of memory");
-        return NULL;
-    }
-    if (path != NULL) {
-        if (ra_cli_read_file(cmd, path, &text) != 0) {
-            return NULL;
-        }
-        rc = ra_crawlers_add(tab, text, &err);
-        free((void *) text.data);
-        if (rc != RA_OK) {
-            ra_cli_error(cmd, "%s:%zu: %s", path, err.line,
-                         err.msg ? err.msg : "out of memory");
-            return NULL;
-        }
-    }
-    if (ra_crawlers_compile(tab, &err) != RA_OK) {
-        ra_cli_error(cmd, "crawler table: %s",
-                     err.msg ? err.msg : "out of memory");
-        return NULL;
-    }
-    return tab;
+    return s.crawlers;
 }

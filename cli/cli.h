@@ -6,6 +6,8 @@
 
 #include "ra_core.h"
 #include "ra_buf.h"
+#include "ra_host.h"
+#include "ra_setup.h"
 
 #define RA_EXIT_OK       0   /* all allowed / no error finding */
 #define RA_EXIT_FOUND    1   /* something disallowed / error findings */
@@ -35,6 +37,17 @@ int ra_cli_error(const char *cmd, const char *fmt, ...)
  * Prints a clear message and returns -1 on a missing, unreadable or
  * oversized file or a directory.  Free out->data with free(). */
 int ra_cli_read_file(const char *cmd, const char *path, ra_str_t *out);
+
+/* The CLI's host (ra_host.h): the core's log lines go to stderr. */
+extern const ra_host_t  ra_cli_host;
+
+/* The configuration's tables, as the modules load them (ra_setup.h):
+ * the built-in crawler table, then crawler (ranges 0) or published-range
+ * (ranges 1) files.  0, or -1 with the core's message printed. */
+int ra_cli_setup(const char *cmd, ra_setup_t *s);
+int ra_cli_setup_file(const char *cmd, ra_setup_t *s, int ranges,
+    const char *path);
+int ra_cli_setup_compile(const char *cmd, ra_setup_t *s);
 
 /* The built-in crawler table plus an operator's file (path may be NULL),
  * compiled; NULL with a message printed on failure.  It lives until the

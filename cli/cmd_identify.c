@@ -200,30 +200,20 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     ra_buf_cstr(b, "}\n");
 }
 
-static const char *
-ra_id_basename(const char *path)
-{
-    const char  *s = strrchr(path, '/');
-
-    return s != NULL ? s + 1 : path;
-}
-
 int
 ra_cmd_identify(int argc, char **argv)
 {
     ra_id_ctx_t         x;
-    ra_json_err_t       jerr;
-    ra_str_t            text;
-    const char         *crawlers = NULL, *address = NULL, *name;
+    ra_setup_t          setup;
+    const char         *crawlers = NULL, *address = NULL;
     char               *line = NULL;
     size_t              cap = 0;
     long                n;
-    int                 i, rc, status = RA_EXIT_OK;
+    int                 i, status = RA_EXIT_OK;
 
     memset(&x, 0, sizeof(x));
-    x.ranges = ra_ranges_create(&ra_malloc_allocator);
-    if (x.ranges == NULL) {
-        return ra_cli_error(RA_ID_CMD, "out of memory");
+    if (ra_cli_setup(RA_ID_CMD, &setup) != 0) {
+        return RA_EXIT_USAGE;
     }
 
     /* the core never frees piecemeal: the process exit returns it all */
@@ -240,18 +230,8 @@ ra_cmd_identify(int argc, char **argv)
                                     "not '%s'", argv[i]);
             }
         } else if (strcmp(argv[i], "--ranges") == 0 && i + 1 < argc) {
-            i++;
-            if (ra_cli_read_file(RA_ID_CMD, argv[i], &text) != 0) {
+            if (ra_cli_setup_file(RA_ID_CMD, &setup, 1, argv[++i]) != 0) {
                 return RA_EXIT_USAGE;
-            }
-            name = ra_id_basename(argv[i]);
-            rc = ra_ranges_add_json(x.ranges, ra_str(name, strlen(name)),
-                                    text, &jerr);
-            free((void *) text.data);
-            if (rc != RA_OK) {
-                return ra_cli_error(RA_ID_CMD, "%s: byte %zu: %s", argv[i],
-                                    jerr.offset,
-                                    jerr.msg ? jerr.msg : "out of memory");
             }
         } else if (strcmp(argv[i], "--crawlers") == 0 && i + 1 < argc) {
             crawlers = argv[++i];
@@ -280,10 +260,14 @@ ra_cmd_identify(int argc, char **argv)
         }
         x.have_addr = 1;
     }
-    x.tab = ra_cli_crawlers(RA_ID_CMD, crawlers);
-    if (x.tab == NULL) {
+    if ((crawlers != NULL
+         && ra_cli_setup_file(RA_ID_CMD, &setup, 0, crawlers) != 0)
+        || ra_cli_setup_compile(RA_ID_CMD, &setup) != 0)
+    {
         return RA_EXIT_USAGE;
     }
+    x.tab = setup.crawlers;
+    x.ranges = setup.ranges;
 
     ra_buf_init(&x.out, &ra_malloc_allocator, 4096, 0);
     if (i < argc) {

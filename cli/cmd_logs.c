@@ -131,14 +131,6 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     return 0;
 }
 
-static const char *
-ra_logs_basename(const char *path)
-{
-    const char  *s = strrchr(path, '/');
-
-    return s != NULL ? s + 1 : path;
-}
-
 int
 ra_cmd_logs(int argc, char **argv)
 {
@@ -146,10 +138,9 @@ ra_cmd_logs(int argc, char **argv)
     long                 mib = RA_LOGS_LEDGER_MIB;
     char                *end;
     const char          *robots_file = NULL, *crawlers_file = NULL;
-    const char          *site = "default", *name;
+    const char          *site = "default";
     void                *region = NULL;
     size_t               size;
-    ra_str_t             text;
     ra_buf_t             out;
     ra_lint_t            lint;
     ra_lint_http_t       http;
@@ -157,9 +148,7 @@ ra_cmd_logs(int argc, char **argv)
     ra_logread_t         rd;
     ra_logs_ctx_t        x;
     ra_snapshot_t        snap;
-    ra_json_err_t        jerr;
-    ra_crawlers_t       *tab;
-    ra_ranges_t         *ranges;
+    ra_setup_t           setup;
     ra_audit_conf_t      conf;
     ra_report_opts_t     opts;
     ra_report_format_e   fmt = RA_REPORT_TEXT;
@@ -179,9 +168,8 @@ ra_cmd_logs(int argc, char **argv)
 
     memset(&x, 0, sizeof(x));
     memset(&rd, 0, sizeof(rd));
-    ranges = ra_ranges_create(&ra_malloc_allocator);
-    if (ranges == NULL) {
-        return ra_cli_error(RA_LOGS_CMD, "out of memory");
+    if (ra_cli_setup(RA_LOGS_CMD, &setup) != 0) {
+        return RA_EXIT_USAGE;
     }
 
     /* like 'identify', the tables live until the process exits */
@@ -198,17 +186,8 @@ ra_cmd_logs(int argc, char **argv)
             site = optarg;
             break;
         case 'R':
-            if (ra_cli_read_file(RA_LOGS_CMD, optarg, &text) != 0) {
+            if (ra_cli_setup_file(RA_LOGS_CMD, &setup, 1, optarg) != 0) {
                 return RA_EXIT_USAGE;
-            }
-            name = ra_logs_basename(optarg);
-            i = ra_ranges_add_json(ranges, ra_str(name, strlen(name)), text,
-                                   &jerr);
-            free((void *) text.data);
-            if (i != RA_OK) {
-                return ra_cli_error(RA_LOGS_CMD, "%s: byte %zu: %s", optarg,
-                                    jerr.offset,
-                                    jerr.msg ? jerr.msg : "out of memory");
             }
             break;
         case 'c':
@@ -246,8 +225,10 @@ ra_cmd_logs(int argc, char **argv)
                             "stdin (try --help)");
     }
 
-    tab = ra_cli_crawlers(RA_LOGS_CMD, crawlers_file);
-    if (tab == NULL) {
+    if ((crawlers_file != NULL
+         && ra_cli_setup_file(RA_LOGS_CMD, &setup, 0, crawlers_file) != 0)
+        || ra_cli_setup_compile(RA_LOGS_CMD, &setup) != 0)
+    {
         return RA_EXIT_USAGE;
     }
 
@@ -273,8 +254,9 @@ ra_cmd_logs(int argc, char **argv)
 
     memset(&conf, 0, sizeof(conf));
     conf.alloc = &ra_malloc_allocator;
-    conf.crawlers = tab;
-    conf.ranges = ranges;
+    conf.crawlers = setup.crawlers;
+    conf.ranges = setup.ranges;
+    conf.alert_interval = -1;           /* no alerts here: the default */
     x.au = ra_audit_create(&conf, &ledger);
     if (x.au == NULL) {
         ra_cli_error(RA_LOGS_CMD, "out of memory");

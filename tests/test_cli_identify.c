@@ -125,7 +125,10 @@ usage_errors(void **state)
     assert_int_equal(run("printf 'crawler X\\ncolour red\\n' > build/tests/"
                          "bad.txt; " BIN " identify --crawlers build/tests/"
                          "bad.txt x 2>&1", out, sizeof(out)), 2);
-    assert_non_null(strstr(out, "bad.txt:2: unknown key"));
+    /* the message every front end gives (ra_setup_crawlers_file) */
+    assert_non_null(strstr(out, "robots-audit identify: crawler file "
+                                "\"build/tests/bad.txt\", line 2: unknown "
+                                "key"));
     assert_int_equal(run(BIN " identify --format yaml x 2>/dev/null", out,
                          sizeof(out)), 2);
 }
