@@ -68,7 +68,7 @@ like $out, qr/"robots_audit_status" directive is not allowed here/,
 ($rc, $out) = conf_test(http => "robots_audit_crawlers %%DIR%%/crawlers.txt;\n",
     files => { 'crawlers.txt' => "crawler FooBot\nua FooBot\ncategory nonsense\n" });
 isnt $rc, 0, 'bad crawler file refused';
-like $out, qr/\[emerg\] \d+#\d+: crawler file "[^"]*crawlers\.txt", line 3: unknown category in \S+nginx\.conf:\d+/,
+like $out, qr/\[emerg\] \d+#\d+: robots-audit: \[RA303\] crawler file "[^"]*crawlers\.txt", line 3: unknown category in \S+nginx\.conf:\d+/,
     '... with the loader\'s line and the directive\'s place';
 
 ($rc, $out) = conf_test(http => "robots_audit on;\nrobots_audit_crawlers %%DIR%%/crawlers.txt;\n",
@@ -79,10 +79,10 @@ is $rc, 0, 'a good crawler file loads' or diag $out;
     files => { 'g.json' => '{"prefixes":[{"ipv4Prefix":"127.0.0.0/8"}]}',
                'bad.json' => '{"prefixes":[{"ipv4Prefix":"300.0.0.0/8"}]}' });
 isnt $rc, 0, 'bad ranges file refused';
-like $out, qr/\[emerg\] \d+#\d+: ranges file "[^"]*bad\.json", byte \d+: /, '... with the byte';
+like $out, qr/\[emerg\] \d+#\d+: robots-audit: \[RA303\] ranges file "[^"]*bad\.json", byte \d+: /, '... with the byte';
 
 ($rc, $out) = conf_test(http => "robots_audit_ip_ranges %%DIR%%/missing.json;\n");
-like $out, qr/\[emerg\] \d+#\d+: open\(\) "[^"]*missing\.json" failed/, 'missing file';
+like $out, qr/\[emerg\] \d+#\d+: robots-audit: \[RA303\] cannot open "[^"]*missing\.json": No such file or directory in \S+nginx\.conf:\d+/, 'missing file';
 
 # lint at nginx -t
 ($rc, $out) = conf_test(http => "robots_audit on;\n",

@@ -1,0 +1,100 @@
+/*
+ * robots-audit for nginx: what the glue's three files share.
+ *
+ *   ngx_http_robots_audit_module.c   directives, the shared zone, the host
+ *                                    interface, the log and preaccess
+ *                                    phases (judge, count, alert, enforce)
+ *   ngx_http_robots_audit_filter.c   robots.txt answers captured as served
+ *   ngx_http_robots_audit_status.c   robots_audit_status
+ *
+ * Every decision is the core's (common/, docs/design.md): these files
+ * translate nginx's types into spans and the core's answers into nginx's.
+ */
+
+#ifndef _NGX_HTTP_ROBOTS_AUDIT_H_INCLUDED_
+#define _NGX_HTTP_ROBOTS_AUDIT_H_INCLUDED_
+
+
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+#include "ra_core.h"
+#include "ra_alert.h"
+#include "ra_audit.h"
+#include "ra_host.h"
+#include "ra_http.h"
+#include "ra_ledger.h"
+#include "ra_setup.h"
+
+
+typedef struct {
+    ngx_shm_zone_t              *shm_zone;
+    ngx_slab_pool_t             *shpool;
+    ngx_str_t                    zone_text;     /* robots_audit_zone "x" */
+    ra_ledger_t                  ledger;
+    ngx_flag_t                   have_ledger;
+
+    ra_setup_t                   setup;         /* crawlers and ranges */
+    ra_alloc_t                   pool;          /* the cycle's pool */
+    ngx_msec_t                   alert_interval;
+
+    ra_host_t                    host;          /* run time: where is a
+                                                   request or NULL */
+    ra_host_t                    conf_host;     /* where is an ngx_conf_t */
+
+    ra_audit_t                  *audit;         /* this worker's */
+} ngx_http_robots_audit_main_conf_t;
+
+
+typedef struct {
+    ra_robots_file_t             robots;
+    ngx_flag_t                   has_robots;
+    ra_sitenames_t               names;
+} ngx_http_robots_audit_srv_conf_t;
+
+
+typedef struct {
+    ngx_flag_t                   enable;
+    ngx_flag_t                   enforce;
+    ngx_open_file_t             *alert_log;     /* NULL: none */
+    ngx_uint_t                   status;        /* the status page: its
+                                                   polls are not audited */
+} ngx_http_robots_audit_loc_conf_t;
+
+
+/*
+ * Per request, kept in a pool cleanup so that it survives internal
+ * redirects (error_page after an enforced 403), as realip does.
+ */
+typedef struct {
+    unsigned                     counted:1;     /* judged in preaccess */
+    ra_capture_t                 capture;       /* a /robots.txt answer */
+    ra_alloc_t                   alloc;         /* the request's pool */
+} ngx_http_robots_audit_ctx_t;
+
+
+/* shared by the glue's files, exported to nobody (nginx loads modules
+ * RTLD_GLOBAL: the module and the core's ra_* are all it exports) */
+#define NGX_HTTP_RA_LOCAL  __attribute__((visibility("hidden")))
+
+extern ngx_module_t  ngx_http_robots_audit_module;
+NGX_HTTP_RA_LOCAL extern const ra_alloc_t  ngx_http_robots_audit_heap;
+
+
+NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_filter_init(ngx_conf_t *cf);
+NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
+    ngx_http_request_t *r);
+
+NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
+    ngx_http_request_t *r, ngx_uint_t create);
+NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);
+NGX_HTTP_RA_LOCAL int64_t ngx_http_robots_audit_now(const ra_host_t *h);
+NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request_alloc(
+    ngx_http_request_t *r, ra_alloc_t *a);
+
+
+#define ngx_http_robots_audit_str(s)  ra_str((s).data, (s).len)
+
+
+#endif /* _NGX_HTTP_ROBOTS_AUDIT_H_INCLUDED_ */

@@ -1,0 +1,180 @@
+/*
+ * robots-audit for nginx: every answer to /robots.txt, captured as served
+ * (static files with or without sendfile, return, proxied, error pages)
+ * and handed to the core (ra_audit_robots).  Which answers count and how
+ * much is kept is the core's decision (ra_http.h).
+ */
+
+
+#include "ngx_http_robots_audit.h"
+
+
+static ngx_int_t ngx_http_robots_audit_header_filter(ngx_http_request_t *r);
+static ngx_int_t ngx_http_robots_audit_body_filter(ngx_http_request_t *r,
+    ngx_chain_t *in);
+static void ngx_http_robots_audit_record(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx);
+
+
+static ngx_http_output_header_filter_pt  ngx_http_next_header_filter;
+static ngx_http_output_body_filter_pt    ngx_http_next_body_filter;
+
+
+ngx_int_t
+ngx_http_robots_audit_filter_init(ngx_conf_t *cf)
+{
+    ngx_http_next_header_filter = ngx_http_top_header_filter;
+    ngx_http_top_header_filter = ngx_http_robots_audit_header_filter;
+
+    ngx_http_next_body_filter = ngx_http_top_body_filter;
+    ngx_http_top_body_filter = ngx_http_robots_audit_body_filter;
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
+{
+    ngx_http_robots_audit_ctx_t        *ctx;
+    ngx_http_robots_audit_loc_conf_t   *alcf;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    if (r != r->main
+        || !ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
+                                   ngx_http_robots_audit_str(r->unparsed_uri),
+                                   (int) r->headers_out.status,
+                                   r->headers_in.range != NULL))
+    {
+        return ngx_http_next_header_filter(r);
+    }
+
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+    alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
+
+    if (amcf->audit == NULL || alcf->enable != 1) {
+        return ngx_http_next_header_filter(r);
+    }
+
+    ctx = ngx_http_robots_audit_get_ctx(r, 1);
+    if (ctx == NULL) {
+        return ngx_http_next_header_filter(r);
+    }
+
+    ngx_http_robots_audit_request_alloc(r, &ctx->alloc);
+    ra_capture_start(&ctx->capture, &ctx->alloc, (int) r->headers_out.status,
+                     r->headers_out.content_length_n);
+
+    if (!ra_http_has_body((int) r->headers_out.status, r->header_only)) {
+        ngx_http_robots_audit_record(r, ctx);
+    }
+
+    return ngx_http_next_header_filter(r);
+}
+
+
+static ngx_int_t
+ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
+{
+    off_t                               n;
+    size_t                              keep;
+    u_char                             *p;
+    ngx_buf_t                          *b;
+    ngx_chain_t                        *cl;
+    ngx_http_robots_audit_ctx_t        *ctx;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    if (r != r->main) {
+        return ngx_http_next_body_filter(r, in);
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
+    if (ctx == NULL || !ctx->capture.active) {
+        return ngx_http_next_body_filter(r, in);
+    }
+
+    for (cl = in; cl; cl = cl->next) {
+        b = cl->buf;
+        n = ngx_buf_special(b) ? 0 : ngx_buf_size(b);
+
+        if (n > 0 && ngx_buf_in_memory(b)) {
+            ra_capture_add(&ctx->capture, b->pos, (size_t) n);
+
+        } else if (n > 0) {
+            /* sendfile: the bytes are still in the file */
+            p = ra_capture_space(&ctx->capture, (size_t) n, &keep);
+
+            if (p != NULL) {
+                if (ngx_read_file(b->file, p, keep, b->file_pos)
+                    == (ssize_t) keep)
+                {
+                    ra_capture_commit(&ctx->capture, keep);
+
+                } else {
+                    ra_capture_fail(&ctx->capture);
+                    amcf = ngx_http_get_module_main_conf(r,
+                                               ngx_http_robots_audit_module);
+                    ra_logf(&amcf->host, r,
+                            RA_LOG_ERR, RA_TAG_CAPTURE,
+                            "cannot read \"%.*s\" to capture it",
+                            (int) b->file->name.len,
+                            (char *) b->file->name.data);
+                }
+            }
+        }
+
+        if (ctx->capture.failed) {
+            ctx->capture.active = 0;        /* not the whole answer */
+            break;
+        }
+
+        if (b->last_buf) {
+            ngx_http_robots_audit_record(r, ctx);
+            break;
+        }
+    }
+
+    return ngx_http_next_body_filter(r, in);
+}
+
+
+static void
+ngx_http_robots_audit_record(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx)
+{
+    u_char                             *p;
+    ngx_str_t                           type, *cs;
+    ra_answer_t                         ans;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+
+    /*
+     * the Content-Type as sent: the charset filter runs after our header
+     * filter; by the last buffer the HTTP/1 header filter has appended the
+     * charset to content_type "for logging", others may not have
+     */
+    type = r->headers_out.content_type;
+    cs = &r->headers_out.charset;
+
+    if (cs->len && type.len && r->headers_out.content_type_len == type.len) {
+        p = ngx_pnalloc(r->pool, type.len + sizeof("; charset=") - 1
+                                 + cs->len);
+        if (p != NULL) {
+            type.data = p;
+            p = ngx_cpymem(p, r->headers_out.content_type.data,
+                           r->headers_out.content_type.len);
+            p = ngx_cpymem(p, "; charset=", sizeof("; charset=") - 1);
+            p = ngx_cpymem(p, cs->data, cs->len);
+            type.len = p - type.data;
+        }
+    }
+
+    /* a header that is absent is not "unknown" */
+    ra_capture_answer(&ctx->capture,
+                      ra_str(type.len ? type.data : (u_char *) "", type.len),
+                      &ans);
+
+    (void) ra_audit_robots(amcf->audit, ngx_http_robots_audit_site(r), &ans,
+                           ngx_http_robots_audit_now(NULL));
+}

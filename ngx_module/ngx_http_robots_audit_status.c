@@ -1,0 +1,121 @@
+/*
+ * robots-audit for nginx: the status page (robots_audit_status), as
+ * stub_status is to nginx.  What the page says, in which format, with
+ * which headers and at what size, is the core's (ra_status_page()); this
+ * sends it.
+ */
+
+
+#include "ngx_http_robots_audit.h"
+
+
+static void ngx_http_robots_audit_page_cleanup(void *data);
+static ngx_int_t ngx_http_robots_audit_header(ngx_http_request_t *r,
+    const char *name, const char *value);
+
+
+ngx_int_t
+ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
+{
+    ngx_int_t                           rc;
+    ngx_buf_t                          *b;
+    ngx_chain_t                         out;
+    ngx_pool_cleanup_t                 *cln;
+    ra_status_page_t                    page;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    rc = ngx_http_discard_request_body(r);
+    if (rc != NGX_OK) {
+        return rc;
+    }
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    if (cln == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+
+    (void) ra_status_page(amcf->have_ledger ? &amcf->ledger : NULL,
+                          ngx_http_robots_audit_str(r->method_name),
+                          ngx_http_robots_audit_str(r->args),
+                          ngx_http_robots_audit_now(NULL),
+                          &ngx_http_robots_audit_heap, &page);
+
+    cln->handler = ngx_http_robots_audit_page_cleanup;
+    cln->data = page.body.data;
+
+    if (ngx_http_robots_audit_header(r, "Cache-Control", page.cache_control)
+        != NGX_OK
+        || (page.allow
+            && ngx_http_robots_audit_header(r, "Allow", page.allow)
+               != NGX_OK))
+    {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    r->headers_out.status = page.status;
+    r->headers_out.content_type.len = ngx_strlen(page.content_type);
+    r->headers_out.content_type.data = (u_char *) page.content_type;
+    r->headers_out.content_type_len = r->headers_out.content_type.len;
+    r->headers_out.content_length_n = page.body.len;
+
+    if (page.header_only || page.body.len == 0) {
+        r->header_only = 1;
+    }
+
+    rc = ngx_http_send_header(r);
+
+    if (rc == NGX_ERROR || rc > NGX_OK || r->header_only) {
+        return rc;
+    }
+
+    b = ngx_calloc_buf(r->pool);
+    if (b == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    b->pos = page.body.data;
+    b->last = page.body.data + page.body.len;
+    b->memory = 1;
+    b->last_buf = (r == r->main) ? 1 : 0;
+    b->last_in_chain = 1;
+
+    out.buf = b;
+    out.next = NULL;
+
+    return ngx_http_output_filter(r, &out);
+}
+
+
+static ngx_int_t
+ngx_http_robots_audit_header(ngx_http_request_t *r, const char *name,
+    const char *value)
+{
+    ngx_table_elt_t  *h;
+
+    h = ngx_list_push(&r->headers_out.headers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    h->hash = 1;
+#if (nginx_version >= 1023000)
+    h->next = NULL;
+#endif
+    h->key.len = ngx_strlen(name);
+    h->key.data = (u_char *) name;
+    h->value.len = ngx_strlen(value);
+    h->value.data = (u_char *) value;
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_robots_audit_page_cleanup(void *data)
+{
+    if (data != NULL) {
+        ngx_free(data);
+    }
+}
