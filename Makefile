@@ -30,7 +30,8 @@ CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/obj/%.o)
 TESTS_SAN     := $(TEST_SRCS:tests/%.c=$(B)/tests/san/%)
 TESTS_PLAIN   := $(TEST_SRCS:tests/%.c=$(B)/tests/plain/%)
 
-.PHONY: all deps test unit-test valgrind-test prove-test bench clean demo
+.PHONY: all deps test unit-test valgrind-test prove-test bench clean demo \
+        check-docs
 .DELETE_ON_ERROR:
 # keep the sanitizer objects between test builds
 .SECONDARY:
@@ -60,19 +61,21 @@ $(B)/libra.a: $(CORE_OBJS)
 $(B)/robots-audit: $(CLI_OBJS) $(B)/libra.a
 	$(CC) $(OPT) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS)
 
-# The Apache module: apxs compiles the glue (through a link in build/, so
-# that libtool's objects stay out of the source tree) and links it with the
-# core's PIC objects; the version script exports robots_audit_module and
-# ra_* only.
+# The Apache module: apxs compiles the glue, every apache_module/*.c
+# (through links in build/, so that libtool's objects stay out of the
+# source tree) and links it with the core's PIC objects; the version script
+# exports robots_audit_module and ra_* only.
 APXS ?= apxs
-$(B)/mod_robots_audit.so: apache_module/mod_robots_audit.c \
+APX_SRCS := $(sort $(wildcard apache_module/*.c))
+$(B)/mod_robots_audit.so: $(APX_SRCS) $(wildcard apache_module/*.h) \
     apache_module/exports.map $(CORE_OBJS) $(wildcard common/*.h)
 	@mkdir -p $(B)/apache
-	@ln -sf ../../apache_module/mod_robots_audit.c $(B)/apache/
-	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Wc,-std=c11 \
-	    $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CFLAGS:%=-Wc,%) \
+	@rm -f $(B)/apache/*.c
+	@ln -sf $(APX_SRCS:%=../../%) $(B)/apache/
+	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Iapache_module \
+	    -Wc,-std=c11 $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CFLAGS:%=-Wc,%) \
 	    -Wl,-Wl,--version-script=apache_module/exports.map \
-	    $(B)/apache/mod_robots_audit.c $(CORE_OBJS) \
+	    $(APX_SRCS:apache_module/%=$(B)/apache/%) $(CORE_OBJS) \
 	    > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
 	cp $(B)/apache/.libs/mod_robots_audit.so $@
 
@@ -86,7 +89,7 @@ prove-test: $(B)/mod_robots_audit.so
 # tree, ./configure --add-module=$(CURDIR) && make.
 NGX_SRC ?= /usr/share/nginx/src
 $(B)/ngx_http_robots_audit_module.so: config scripts/nginx-module.sh \
-    $(wildcard ngx_module/*.c) $(CORE_SRCS) $(wildcard common/*.h) \
+    $(wildcard ngx_module/*.[ch]) $(CORE_SRCS) $(wildcard common/*.h) \
     data/crawlers.txt scripts/embed.sh
 	@mkdir -p $(B)
 	scripts/nginx-module.sh $(NGX_SRC) $(B)/nginx-src $@
@@ -116,8 +119,13 @@ prove-test: $(B)/robots-audit
 
 test:
 	@$(DEPS) test
-	@$(MAKE) --no-print-directory unit-test valgrind-test prove-test \
-	    fuzz-smoke
+	@$(MAKE) --no-print-directory check-docs unit-test valgrind-test \
+	    prove-test fuzz-smoke
+
+# every log tag registered and documented, no citation of a file outside
+# the repository, a licence line in every source file
+check-docs:
+	@sh scripts/check-docs.sh
 
 # the demo: nginx with the module on loopback, traffic replayed (Ctrl-C stops)
 demo:

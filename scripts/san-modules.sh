@@ -41,13 +41,18 @@ apache)
         objs=$(ls common/*.c | sed 's|^|build/san/|; s|\.c$|.o|')
         make --no-print-directory $objs build/san/build/gen/ra_crawlers_data.o
         mkdir -p build/san-apache
-        ln -sf ../../apache_module/mod_robots_audit.c build/san-apache/
+        rm -f build/san-apache/*.c
+        for f in apache_module/*.c; do
+            ln -sf "../../$f" build/san-apache/
+        done
         # shellcheck disable=SC2046,SC2086
         apxs -c -o build/san-apache/mod_robots_audit.la -Icommon \
-            -Wc,-std=c11 -Wc,-Wall -Wc,-Wextra -Wc,-Werror -Wc,-D_GNU_SOURCE \
+            -Iapache_module -Wc,-std=c11 -Wc,-Wall -Wc,-Wextra -Wc,-Werror \
+            -Wc,-D_GNU_SOURCE \
             -Wc,-g $(for f in $san; do printf -- '-Wc,%s -Wl,%s ' "$f" "$f"; done) \
             -Wl,-Wl,--version-script=apache_module/exports.map \
-            build/san-apache/mod_robots_audit.c $objs \
+            $(ls apache_module/*.c | sed 's|^apache_module/|build/san-apache/|') \
+            $objs \
             build/san/build/gen/ra_crawlers_data.o \
             > build/san-apache/build.log 2>&1 || { cat build/san-apache/build.log; exit 1; }
     fi

@@ -58,21 +58,21 @@ subtest 'apache2ctl -t lints RobotsAuditRobotsFile' => sub {
 
 my @bad = (
     [ 'zone below the minimum', "RobotsAuditZoneSize 32k\n",
-      qr/RobotsAuditZoneSize: 32k \(32768 bytes\) is smaller than RA_LEDGER_MIN_SIZE \(65536 bytes\)/ ],
+      qr/RobotsAuditZoneSize: 32k is out of range: the minimum is 64k, the maximum 4095m/ ],
     [ 'zone not a size', "RobotsAuditZoneSize lots\n",
       qr/RobotsAuditZoneSize: 'lots' is not a size/ ],
     [ 'zone too large', "RobotsAuditZoneSize 5g\n",
-      qr/larger than the ledger's limit/ ],
+      qr/RobotsAuditZoneSize: 5g is out of range: the minimum is 64k, the maximum 4095m/ ],
     [ 'crawler file without a category', "RobotsAuditCrawlers %%DIR%%/bad-crawlers.txt\n",
-      qr/RobotsAuditCrawlers: \S+bad-crawlers\.txt:4: / ],
+      qr/RobotsAuditCrawlers: crawler file "\S+bad-crawlers\.txt", line 4: / ],
     [ 'missing crawler file', "RobotsAuditCrawlers %%DIR%%/nope.txt\n",
-      qr/RobotsAuditCrawlers: cannot open \S+nope\.txt/ ],
+      qr/RobotsAuditCrawlers: cannot open "\S+nope\.txt": No such file/ ],
     [ 'bad ranges JSON', "RobotsAuditIPRanges %%DIR%%/bad.json\n",
-      qr/RobotsAuditIPRanges: \S+bad\.json: .*\(at byte \d+\)/ ],
-    [ 'missing robots file', "RobotsAuditRobotsFile %%DIR%%/nope.txt\n",
-      qr/RobotsAuditRobotsFile: cannot open/ ],
-    [ 'bad interval', "RobotsAuditAlertInterval 0\n",
-      qr/RobotsAuditAlertInterval: '0' is not a time above zero/ ],
+      qr/RobotsAuditIPRanges: ranges file "\S+bad\.json", byte \d+: / ],
+    [ 'robots file not a regular file', "RobotsAuditRobotsFile %%DIR%%\n",
+      qr/RobotsAuditRobotsFile: "\S+" is not a regular file/ ],
+    [ 'bad interval', "RobotsAuditAlertInterval -5s\n",
+      qr/RobotsAuditAlertInterval: '-5s' is not a time/ ],
     [ 'bad flag', "RobotsAuditEnforce maybe\n",
       qr/RobotsAuditEnforce must be On or Off/ ],
     [ 'zone in a virtual host', "<VirtualHost 127.0.0.1:%%PORT%%>\nRobotsAuditZoneSize 1m\n</VirtualHost>\n",
@@ -97,6 +97,17 @@ for my $case (@bad) {
         like $out, $re, 'with a clear message' or diag $out;
     };
 }
+
+# no robots.txt is a legitimate state (crawlers may crawl everything), and
+# an interval of 0 means every violation alerts
+subtest 'accepted: a missing robots file, interval 0' => sub {
+    my $h = config_of(http => "RobotsAudit On\nRobotsAuditAlertInterval 0\n"
+                            . "RobotsAuditRobotsFile %%DIR%%/nope.txt\n");
+    my ($rc, $out) = $h->config_test;
+    is $rc, 0, 'apache2ctl -t passes' or diag $out;
+    like $out, qr/robots-audit: \[RA200\] \S+nope\.txt does not exist: until the site serves a robots\.txt, crawlers may crawl everything/,
+        'saying there is none';
+};
 
 subtest 'operator crawler file; zone resized on graceful' => sub {
     my $h = config_of(
@@ -155,7 +166,9 @@ subtest 'no RobotsAudit On anywhere' => sub {
     $h->start;
     my $r = $h->get('/ra-status');
     is $r->{status}, 503, 'status page: 503 without a ledger';
-    like $r->{content}, qr/RobotsAudit is not On/, 'saying why';
+    like $r->{content},
+        qr/no ledger: auditing is not on anywhere in the configuration/,
+        'saying why';
     $h->stop;
 };
 

@@ -1,0 +1,141 @@
+/*
+ * mod_robots_audit's private header: what the glue's files share.
+ *
+ *   mod_robots_audit.c  module record, directives, startup, child init
+ *   mra_request.c       judging: fixups (enforce), log_transaction
+ *   mra_capture.c       the output filter that captures robots.txt
+ *   mra_status.c        the status page and mod_status's section
+ *
+ * Every decision is the core's (common/); these files translate Apache's
+ * types and hooks to its calls.  Names here are mra_ (ra_ is the core's).
+ */
+#ifndef MRA_H
+#define MRA_H
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_core.h"
+#include "http_log.h"
+#include "http_protocol.h"
+#include "http_request.h"
+
+#include "apr_global_mutex.h"
+#include "apr_strings.h"
+#include "apr_thread_mutex.h"
+
+#include "ra_core.h"
+#include "ra_alert.h"
+#include "ra_audit.h"
+#include "ra_host.h"
+#include "ra_http.h"
+#include "ra_ledger.h"
+#include "ra_setup.h"
+#include "ra_tags.h"
+
+#include <string.h>
+
+extern module AP_MODULE_DECLARE_DATA robots_audit_module;
+
+APLOG_USE_MODULE(robots_audit);
+
+#define MRA_HANDLER        "robots-audit-status"
+#define MRA_FILTER         "ROBOTS_AUDIT_CAPTURE"
+#define MRA_NOTE_JUDGED    "robots-audit-judged"
+#define MRA_NOTE_CAPTURED  "robots-audit-captured"
+
+/* The glue's own lines: "robots-audit: [TAG] ...", with Apache's status
+ * text when rv is an APR error.  tag is an RA_TAG_* macro. */
+#define MRA_LOG(level, rv, s, tag, ...)                                   \
+    ap_log_error(APLOG_MARK, level, rv, s,                               \
+                 RA_LOG_PREFIX "[" tag "] " __VA_ARGS__)
+#define MRA_RLOG(level, rv, r, tag, ...)                                  \
+    ap_log_rerror(APLOG_MARK, level, rv, r,                              \
+                  RA_LOG_PREFIX "[" tag "] " __VA_ARGS__)
+
+/* Per directory / location. */
+typedef struct {
+    int  enabled;                       /* RobotsAudit; -1 unset */
+    int  enforce;                       /* RobotsAuditEnforce */
+} mra_dir_conf;
+
+/* Per server; the global settings live in the main server's record. */
+typedef struct {
+    ra_robots_file_t  *robots;          /* RobotsAuditRobotsFile */
+    ra_sitenames_t     names;           /* built in post_config */
+
+    /* main server only */
+    ra_setup_t        *setup;           /* crawler and range tables */
+    uint64_t           zone_size;       /* 0: unset */
+    int64_t            alert_interval;  /* ms; -1: unset */
+    const char        *alert_log;
+} mra_srv_conf;
+
+/* This process's state: set in post_config (parent), child_init. */
+extern ra_host_t            mra_host;
+extern ra_ledger_t          mra_ledger;
+extern ra_audit_t          *mra_audit;      /* NULL: this process does
+                                               not audit */
+extern apr_thread_mutex_t  *mra_tmutex;     /* NULL: unthreaded */
+extern apr_file_t          *mra_alert_file;
+
+#define mra_sconf(s)  ((mra_srv_conf *)                                   \
+    ap_get_module_config((s)->module_config, &robots_audit_module))
+#define mra_dconf(r)  ((mra_dir_conf *)                                   \
+    ap_get_module_config((r)->per_dir_config, &robots_audit_module))
+
+static inline ra_str_t
+mra_cstr(const char *s)
+{
+    return s != NULL ? ra_str(s, strlen(s)) : ra_str("", 0);
+}
+
+/* RobotsAudit On for r, and a ledger to count in */
+static inline int
+mra_on(request_rec *r)
+{
+    mra_dir_conf  *d;
+
+    if (mra_audit == NULL) {
+        return 0;
+    }
+    d = mra_dconf(r);
+    return d != NULL && d->enabled == 1;
+}
+
+static inline int
+mra_is_status_handler(request_rec *r)
+{
+    return r->handler != NULL && strcmp(r->handler, MRA_HANDLER) == 0;
+}
+
+/* The site r counts for: its virtual host's names pick it (ra_http.h). */
+static inline ra_str_t
+mra_site(request_rec *r)
+{
+    return ra_sitenames_pick(&mra_sconf(r->server)->names,
+                             mra_cstr(r->hostname));
+}
+
+/* The request target's path, as received (not %-decoded). */
+static inline ra_str_t
+mra_path(request_rec *r)
+{
+    return mra_cstr(r->parsed_uri.path);
+}
+
+/* An ra_alloc_t over an APR pool, aligned as the core wants. */
+ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
+
+/* The judge is shared by a child's threads. */
+void mra_judge_lock(void);
+void mra_judge_unlock(void);
+
+/* hooks, registered by mod_robots_audit.c */
+int mra_fixups(request_rec *r);
+int mra_log_transaction(request_rec *r);
+void mra_insert_filter(request_rec *r);
+apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
+int mra_status_handler(request_rec *r);
+int mra_status_hook(request_rec *r, int flags);
+
+#endif /* MRA_H */

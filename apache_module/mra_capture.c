@@ -1,0 +1,121 @@
+/*
+ * robots.txt as crawlers get it: an output filter on the answer to a
+ * main-request GET /robots.txt, whatever produced it (a static file,
+ * mod_proxy, a RewriteRule, an ErrorDocument, a Redirect, an error),
+ * copied into the core's capture buffer and recorded at EOS.  Which
+ * requests and answers count is the core's decision (ra_http.h).
+ */
+#include "mra.h"
+
+typedef struct {
+    ra_capture_t  cap;
+    int           done;
+} mra_capture_ctx;
+
+static request_rec *
+mra_original(request_rec *r)
+{
+    while (r->prev != NULL) {
+        r = r->prev;
+    }
+    return r;
+}
+
+/* Is the answer r is about to give the robots.txt to record? */
+static int
+mra_wanted(request_rec *r, int status)
+{
+    request_rec  *orig = mra_original(r);
+
+    return r->main == NULL && mra_on(orig)
+           && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
+           && ra_http_capture_wanted(mra_cstr(orig->method), mra_path(orig),
+                                     status, apr_table_get(orig->headers_in,
+                                                           "Range") != NULL);
+}
+
+void
+mra_insert_filter(request_rec *r)
+{
+    if (mra_wanted(r, r->status)) {
+        ap_add_output_filter(MRA_FILTER, NULL, r, r->connection);
+    }
+}
+
+static void
+mra_capture_done(request_rec *r, mra_capture_ctx *c)
+{
+    request_rec  *orig = mra_original(r);
+    ra_answer_t   ans;
+
+    c->done = 1;
+    if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
+        return;
+    }
+    apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
+    ra_capture_answer(&c->cap, r->content_type != NULL
+                      ? mra_cstr(r->content_type) : ra_str(NULL, 0), &ans);
+    if (c->cap.failed) {
+        ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
+                "capturing robots.txt");
+        return;
+    }
+    /* out of memory: the core logs it */
+    mra_judge_lock();
+    (void) ra_audit_robots(mra_audit, mra_site(orig), &ans,
+                           ra_host_now(&mra_host));
+    mra_judge_unlock();
+}
+
+apr_status_t
+mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    size_t            keep;
+    apr_bucket       *e;
+    apr_size_t        n;
+    apr_status_t      rv;
+    const char       *data, *len;
+    request_rec      *r = f->r;
+    mra_capture_ctx  *c = f->ctx;
+
+    if (c == NULL) {
+        c = f->ctx = apr_pcalloc(r->pool, sizeof(mra_capture_ctx));
+        /* the status is known now: 304, 206 and bodiless ones are not */
+        c->done = !mra_wanted(r, r->status)
+                  || !ra_http_has_body(r->status, r->header_only);
+        len = apr_table_get(r->headers_out, "Content-Length");
+        ra_capture_start(&c->cap, mra_pool_allocator(r->pool), r->status,
+                         len != NULL ? apr_atoi64(len) : -1);
+    }
+    if (c->done) {
+        ap_remove_output_filter(f);
+        return ap_pass_brigade(f->next, bb);
+    }
+
+    for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
+         e = APR_BUCKET_NEXT(e))
+    {
+        if (APR_BUCKET_IS_EOS(e)) {
+            mra_capture_done(r, c);
+            break;
+        }
+        if (APR_BUCKET_IS_METADATA(e)) {
+            continue;
+        }
+        if (e->length != (apr_size_t) -1
+            && (c->cap.failed || c->cap.body.len == RA_ROBOTS_MAX))
+        {
+            (void) ra_capture_space(&c->cap, e->length, &keep);
+            continue;                   /* counted, not read */
+        }
+        rv = apr_bucket_read(e, &data, &n, APR_BLOCK_READ);
+        if (rv != APR_SUCCESS) {
+            MRA_RLOG(APLOG_ERR, rv, r, RA_TAG_CAPTURE, "cannot read the "
+                     "answer to capture robots.txt");
+            c->done = 1;                /* not the whole answer: drop it */
+            break;
+        }
+        ra_capture_add(&c->cap, data, n);
+    }
+    return ap_pass_brigade(f->next, bb);
+}

@@ -1,0 +1,85 @@
+/*
+ * Judging requests: every request in log_transaction, or, with
+ * RobotsAuditEnforce On, in fixups (after access control and SetHandler),
+ * where a refused one gets 403 and is not judged again at log time.
+ */
+#include "mra.h"
+
+/* Judges and counts r (status: what the client got, 0 before the handler)
+ * and writes its alerts; the verdict into *v. */
+static void
+mra_judge(request_rec *r, int status, ra_verdict_t *v)
+{
+    ra_buf_t      json;
+    apr_size_t    n;
+    ra_request_t  req;
+
+    memset(&req, 0, sizeof(req));
+    req.site = mra_site(r);
+    req.time = ra_host_now(&mra_host);
+    req.addr = mra_cstr(r->useragent_ip);
+    req.user_agent = mra_cstr(apr_table_get(r->headers_in, "User-Agent"));
+    req.method = mra_cstr(r->method);
+    req.uri = mra_cstr(r->unparsed_uri);
+    req.status = status;
+    req.where = r;
+
+    /* out of memory: counted, not judged, and the core logs it */
+    mra_judge_lock();
+    (void) ra_audit_request(mra_audit, &req, v);
+    mra_judge_unlock();
+
+    if (v->alert) {
+        /* the verdict holds its own copies: rendered outside the lock */
+        ra_buf_init(&json, mra_pool_allocator(r->pool), 512, 0);
+        ra_alert_emit(&mra_host, &req, v,
+                      mra_alert_file != NULL ? &json : NULL);
+        if (mra_alert_file != NULL && !json.failed && json.len > 0) {
+            /* one write per line: O_APPEND keeps lines whole */
+            n = json.len;
+            (void) apr_file_write(mra_alert_file, json.data, &n);
+        }
+    }
+}
+
+/* RobotsAuditEnforce: judged here, before the handler, and not again at
+ * log time.  robots.txt itself is never refused: it is counted with the
+ * status it was served with, when it was served. */
+int
+mra_fixups(request_rec *r)
+{
+    ra_verdict_t  v;
+
+    if (r->main != NULL || r->prev != NULL || !mra_on(r)
+        || mra_is_status_handler(r) || mra_dconf(r)->enforce != 1
+        || ra_http_is_robots(mra_path(r)))
+    {
+        return DECLINED;
+    }
+    apr_table_setn(r->notes, MRA_NOTE_JUDGED, "1");
+    mra_judge(r, 0, &v);
+    if (!ra_verdict_refused(&v)) {
+        return DECLINED;
+    }
+    ra_logf(&mra_host, r, RA_LOG_INFO, RA_TAG_ENFORCED, "refused (%s, "
+            "RobotsAuditEnforce On)", ra_verdict_name(v.verdict));
+    return HTTP_FORBIDDEN;
+}
+
+int
+mra_log_transaction(request_rec *r)
+{
+    request_rec   *last;
+    ra_verdict_t   v;
+
+    if (!mra_on(r) || apr_table_get(r->notes, MRA_NOTE_JUDGED) != NULL
+        || mra_is_status_handler(r))
+    {
+        return DECLINED;
+    }
+    for (last = r; last->next != NULL; last = last->next) {
+        /* the status the client got is the last internal redirect's */
+    }
+    mra_judge(r, last->status, &v);
+    return DECLINED;
+}

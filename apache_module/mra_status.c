@@ -1,0 +1,91 @@
+/*
+ * The status page (SetHandler robots-audit-status) and the section in
+ * mod_status's /server-status: the core renders both (ra_http.h,
+ * ra_report.h); these functions hand them to Apache.
+ */
+#include "mra.h"
+#include "mod_status.h"
+#include "ra_report.h"
+
+static apr_status_t
+mra_page_free(void *data)
+{
+    ra_status_page_free(data);
+    return APR_SUCCESS;
+}
+
+int
+mra_status_handler(request_rec *r)
+{
+    int                rc;
+    ra_status_page_t  *pg;
+
+    if (!mra_is_status_handler(r)) {
+        return DECLINED;
+    }
+    pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
+    /* r->method, not r->method_number: M_GET covers HEAD */
+    rc = ra_status_page(mra_audit != NULL ? &mra_ledger : NULL,
+                        mra_cstr(r->method), mra_cstr(r->args),
+                        ra_host_now(&mra_host), &mra_host.heap, pg);
+    apr_pool_cleanup_register(r->pool, pg, mra_page_free,
+                              apr_pool_cleanup_null);
+    if (rc == RA_ENOMEM) {
+        ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
+                "rendering the status page");
+    }
+    r->status = pg->status;
+    ap_set_content_type(r, pg->content_type);
+    apr_table_setn(r->headers_out, "Cache-Control", pg->cache_control);
+    if (pg->allow != NULL) {
+        apr_table_setn(r->headers_out, "Allow", pg->allow);
+    }
+    ap_set_content_length(r, (apr_off_t) pg->body.len);
+    if (!pg->header_only && pg->body.len > 0) {
+        ap_rwrite(pg->body.data, (int) pg->body.len, r);
+    }
+    return OK;
+}
+
+/* mod_status's /server-status: totals, and one row per site. */
+int
+mra_status_hook(request_rec *r, int flags)
+{
+    ra_buf_t           out;
+    ra_totals_t        t;
+    ra_snapshot_t      snap;
+    ra_report_opts_t   opts;
+
+    if (mra_audit == NULL) {
+        if (!(flags & AP_STATUS_SHORT)) {
+            ap_rputs("<hr /><h2>robots-audit</h2>\n<p>off (RobotsAudit is "
+                     "not On anywhere)</p>\n", r);
+        }
+        return OK;
+    }
+    ra_buf_init(&out, &mra_host.heap, 4096, RA_STATUS_PAGE_MAX);
+    if (flags & AP_STATUS_SHORT) {
+        ra_ledger_totals(&mra_ledger, &t);
+        ra_report_status_kv(&t, &out);
+    } else if (ra_ledger_snapshot(&mra_ledger, &mra_host.heap, 0, &snap)
+               != RA_OK)
+    {
+        out.failed = 1;
+        ra_snapshot_free(&snap, &mra_host.heap);
+    } else {
+        memset(&opts, 0, sizeof(opts));
+        opts.now = ra_host_now(&mra_host);
+        opts.no_table = (flags & AP_STATUS_NOTABLE) != 0;
+        opts.scratch = &mra_host.heap;
+        (void) ra_report_render(&snap, RA_REPORT_STATUS_HTML, &opts, &out);
+        ra_snapshot_free(&snap, &mra_host.heap);
+    }
+    if (out.failed) {
+        ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
+                "rendering the server-status section");
+    } else if (out.len > 0) {
+        ap_rwrite(out.data, (int) out.len, r);
+    }
+    ra_buf_release(&out);
+    return OK;
+}
