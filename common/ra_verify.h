@@ -1,7 +1,8 @@
 /*
- * Verification of a crawler's client address (DESIGN.md section 3):
- * verified, impostor (it claims a crawler whose operator publishes ranges
- * or reverse-DNS names and the address is not theirs) or unverifiable.
+ * Verification of a crawler's client address (docs/design.md,
+ * "Verification"): verified, impostor (it claims a crawler whose operator
+ * publishes ranges or reverse-DNS names and the address is not theirs) or
+ * unverifiable.
  *
  * Range files are the publishers' JSON ({"prefixes":[{"ipv4Prefix":
  * "66.249.64.0/27"},{"ipv6Prefix":"2001:4860:4801:10::/64"}]}); each file

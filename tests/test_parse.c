@@ -1,5 +1,6 @@
 /*
- * The tokenizer, rule by rule (REFERENCE.md sections A, B and E).  Names:
+ * The tokenizer, rule by rule (docs/robots-txt.md, sections A, B and E).
+ * Names:
  * rfc9309_* for the RFC's rules, google_* for the reference library's
  * leniencies, ra_* for our own additions.
  */

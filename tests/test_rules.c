@@ -1,5 +1,6 @@
 /*
- * The compiled matcher, rule by rule (REFERENCE.md sections C, D, E, G).
+ * The compiled matcher, rule by rule (docs/robots-txt.md, sections C, D,
+ * E and G).
  * rfc9309_* tests hold in both modes unless they say otherwise; google_*
  * are the reference library's behaviour; ra_* are our own contracts.
  */

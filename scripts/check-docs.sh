@@ -1,0 +1,194 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Checks that the documentation and the sources agree (run by `make test`):
+#
+#   (a) every log tag RAnnn in the sources of common/, ngx_module/,
+#       apache_module/ and cli/ is defined in common/ra_tags.h and has a
+#       heading in docs/log-tags.md, and no retired tag is still used;
+#   (b) no file under common/ ngx_module/ apache_module/ cli/ tests/ fuzz/
+#       bench/ scripts/ t/ contrib/ cites the team's reference notes outside
+#       the repository (the contracts live in docs/ now);
+#   (c) every .c .h .sh .pm .t .pl file carries the licence line
+#       "SPDX-License-Identifier: BSD-2-Clause" within its first 5 lines
+#       (fuzz/corpus/ and build/ excepted).
+#
+# The files checked by (b) and (c) are those git tracks plus new files not
+# yet added (git ls-files --cached --others --exclude-standard), so that a
+# new file is checked before its first commit.  Without git, every file
+# under the directories, build/ excepted.
+#
+# Usage: scripts/check-docs.sh   (from anywhere; exit 0 when all pass)
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
+cd "$top" || exit 2
+
+tags_h=common/ra_tags.h
+tags_md=docs/log-tags.md
+spdx='SPDX-License-Identifier: BSD-2-Clause'
+# the names of the two notes, written so that this file does not cite them
+cited='(DESIGN|REFERENCE)[.]md'
+
+passed=0
+failed=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-docs.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+
+pass() {
+    echo "check-docs: $1: ok"
+    passed=$((passed + 1))
+}
+
+fail() {
+    echo "check-docs: $1: FAILED"
+    sed 's/^/    /' "$tmp/out"
+    failed=$((failed + 1))
+}
+
+# The files to look at, one per line, under the directories given.
+files() {
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git ls-files --cached --others --exclude-standard -- "$@"
+    else
+        find "$@" -type f 2>/dev/null | sed 's|^\./||'
+    fi | grep -v -e '^build/' -e '^\.git/' | sort -u
+}
+
+# "TAG FILE:LINE" for every RAnnn in the files named on stdin.
+tags_in() {
+    while IFS= read -r f; do
+        [ -f "$f" ] && awk -v f="$f" '{
+            s = $0
+            while (match(s, /RA[0-9][0-9][0-9]/)) {
+                print substr(s, RSTART, RLENGTH), f ":" NR
+                s = substr(s, RSTART + RLENGTH)
+            }
+        }' "$f"
+    done
+}
+
+
+# ---- (a) log tags ------------------------------------------------------
+
+check_tags() {
+    : > "$tmp/out"
+    if [ ! -f "$tags_h" ]; then
+        echo "$tags_h is missing: it defines every log tag" >> "$tmp/out"
+        return 1
+    fi
+    if [ ! -f "$tags_md" ]; then
+        echo "$tags_md is missing: it documents every log tag" >> "$tmp/out"
+        return 1
+    fi
+
+    # sources on disk: a tag in a file not yet added counts too
+    find common ngx_module apache_module cli -type f \( -name '*.c' \
+        -o -name '*.h' \) 2>/dev/null | sort | tags_in > "$tmp/uses"
+
+    # headings of docs/log-tags.md: "TAG" or "TAG retired"
+    awk '/^#/ {
+        retired = ($0 ~ /[Rr]etired/)
+        s = $0
+        while (match(s, /RA[0-9][0-9][0-9]/)) {
+            print substr(s, RSTART, RLENGTH) (retired ? " retired" : "")
+            s = substr(s, RSTART + RLENGTH)
+        }
+    }' "$tags_md" | sort -u > "$tmp/headings"
+
+    echo "$tags_h" | tags_in | awk '{ print $1 }' | sort -u > "$tmp/defined"
+
+    awk '{ print $1 }' "$tmp/uses" | sort -u | while IFS= read -r tag; do
+        where=$(grep "^$tag " "$tmp/uses" | awk '{ print $2 }' | head -n 3 \
+                | tr '\n' ' ' | sed 's/ $//')
+        if grep -q "^$tag retired\$" "$tmp/headings"; then
+            # ra_tags.h may name a retired tag, to say it is never reused
+            used=$(grep "^$tag " "$tmp/uses" | awk '{ print $2 }' \
+                   | grep -v "^$tags_h:" | head -n 3 | tr '\n' ' ' \
+                   | sed 's/ $//')
+            if [ -n "$used" ]; then
+                echo "$tag is retired ($tags_md) but still used: $used" \
+                    >> "$tmp/out"
+            fi
+            continue
+        fi
+        if ! grep -qx "$tag" "$tmp/defined"; then
+            echo "$tag is not defined in $tags_h: $where" >> "$tmp/out"
+        fi
+        if ! grep -q "^$tag" "$tmp/headings"; then
+            echo "$tag has no heading in $tags_md: $where" >> "$tmp/out"
+        fi
+    done
+
+    [ ! -s "$tmp/out" ]
+}
+
+
+# ---- (b) no citation of the notes outside the repository --------------
+
+check_citations() {
+    : > "$tmp/out"
+    files common ngx_module apache_module cli tests fuzz bench scripts t \
+          contrib > "$tmp/list"
+    while IFS= read -r f; do
+        [ -f "$f" ] && grep -I -n -E -H "$cited" "$f"
+    done < "$tmp/list" >> "$tmp/out"
+    if [ -s "$tmp/out" ]; then
+        {
+            echo "cite docs/design.md or docs/robots-txt.md (by heading)" \
+                 "instead:"
+            cat "$tmp/out"
+        } > "$tmp/out2"
+        mv "$tmp/out2" "$tmp/out"
+        return 1
+    fi
+    return 0
+}
+
+
+# ---- (c) licence lines ---------------------------------------------------
+
+check_licence() {
+    : > "$tmp/out"
+    files . | grep -E '\.(c|h|sh|pm|t|pl)$' | grep -v '^fuzz/corpus/' \
+        > "$tmp/list"
+    while IFS= read -r f; do
+        [ -f "$f" ] || continue
+        if ! head -n 5 "$f" | grep -qF "$spdx"; then
+            echo "$f" >> "$tmp/out"
+        fi
+    done < "$tmp/list"
+    if [ -s "$tmp/out" ]; then
+        {
+            echo "$(wc -l < "$tmp/out" | tr -d ' ') files lack" \
+                 "\"$spdx\" in their first 5 lines:"
+            cat "$tmp/out"
+        } > "$tmp/out2"
+        mv "$tmp/out2" "$tmp/out"
+        return 1
+    fi
+    return 0
+}
+
+
+if check_tags; then
+    pass "(a) log tags in ra_tags.h and docs/log-tags.md"
+else
+    fail "(a) log tags in ra_tags.h and docs/log-tags.md"
+fi
+
+if check_citations; then
+    pass "(b) no citation of notes outside the repository"
+else
+    fail "(b) no citation of notes outside the repository"
+fi
+
+if check_licence; then
+    pass "(c) SPDX licence line in every source file"
+else
+    fail "(c) SPDX licence line in every source file"
+fi
+
+echo "check-docs: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
