@@ -1,0 +1,97 @@
+package RA::Adapter::Apache;
+
+# Apache for the shared scenarios (see RA::Adapter): global directives in the
+# server config, the main site's in its <VirtualHost>; error-log lines
+# "[Www Mmm dd hh:mm:ss.usec yyyy] [module:level] ...".  Apache's zone needs
+# no directive (RobotsAudit On makes an 8m ledger).
+
+use strict;
+use warnings;
+
+use parent 'RA::Adapter';
+use RA::Harness;
+
+sub server      { 'apache' }
+sub reload_name { 'graceful' }
+
+# the threaded and the forking MPM
+sub variants {
+    return ({ name => 'mpm event',   opts => { mpm => 'event' } },
+            { name => 'mpm prefork', opts => { mpm => 'prefork' } });
+}
+
+sub site_name_directive { 'ServerName' }
+
+# mod_proxy to a port where nothing listens
+sub robots_5xx_status { 503 }
+
+# RobotsAuditAlertInterval refuses 0 ("not a time above zero")
+sub min_interval { '1ms' }
+
+# RA_LEDGER_MIN_SIZE
+sub min_zone { '64k' }
+
+sub alert_prefix { qr/\[robots_audit:warn\].*/ }
+sub log_line_re  { qr/^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d\.\d+ \d{4}\] \[/ }
+
+# httpd escapes every error-log message once more (ap_log_error doubles
+# backslashes), on top of the module's own escapes
+sub errlog_text {
+    my ($self, $s) = @_;
+    $s =~ s/\\/\\\\/g;
+    return $s;
+}
+
+sub fragments {
+    my ($self, %c) = @_;
+    my (@http, @srv);
+    push @http, 'RobotsAudit On' if $c{audit};
+    push @http, 'RobotsAuditEnforce On' if $c{enforce};
+    push @http, "RobotsAuditZoneSize $c{zone}" if defined $c{zone};
+    push @http, "RobotsAuditIPRanges @{ $c{ip_ranges} }" if $c{ip_ranges};
+    push @http, "RobotsAuditCrawlers $_" for @{ $c{crawlers} // [] };
+    push @http, "RobotsAuditAlertInterval $c{alert_interval}"
+        if defined $c{alert_interval};
+    push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};
+    for my $v (@{ $c{vhosts} // [] }) {
+        my $aliases = @{ $v->{aliases} // [] }
+            ? "\n    ServerAlias @{ $v->{aliases} }" : '';
+        my $robots = '';
+        if ($v->{robots_5xx}) {
+            my $dead = RA::Harness::free_port();   # nothing listens there
+            $robots = "\n    ProxyPass /robots.txt http://127.0.0.1:$dead/robots.txt";
+        }
+        push @http, <<"EOF";
+<VirtualHost 127.0.0.1:%%PORT%%>
+    ServerName $v->{name}$aliases
+    DocumentRoot "%%DIR%%/htdocs"$robots
+</VirtualHost>
+EOF
+    }
+    # a vhost copies the limits in force where it starts
+    push @srv, '    LimitRequestFieldSize 70000' if $c{large_headers};
+    push @srv, "    ServerAlias @{ $c{aliases} }" if $c{aliases};
+    push @srv, "    RobotsAuditRobotsFile $c{robots_file}" if $c{robots_file};
+    push @srv, "    ErrorDocument 403 $c{error_page_403}"
+        if $c{error_page_403};
+    for my $l (@{ $c{locations} // [] }) {
+        my ($path, %d) = @$l;
+        push @srv, "    <Location $path>",
+            (exists $d{audit}
+                ? '        RobotsAudit ' . ($d{audit} ? 'On' : 'Off') : ()),
+            (exists $d{enforce}
+                ? '        RobotsAuditEnforce ' . ($d{enforce} ? 'On' : 'Off') : ()),
+            '    </Location>';
+    }
+    # Apache logs missing files at info, below the harness's LogLevel warn:
+    # quiet_not_found needs nothing
+    return (
+        http        => join('', map { "$_\n" } @http) . ($c{http} // ''),
+        server_conf => join('', map { "$_\n" } @srv) . ($c{server_conf} // ''),
+    );
+}
+
+# configuration messages (RA::Scenario::Config)
+sub config_ok_re { qr/Syntax OK/ }
+
+1;

@@ -1,0 +1,80 @@
+package RA::Adapter::Nginx;
+
+# nginx for the shared scenarios (see RA::Adapter): directives in http{} and
+# in the main server{}, error-log lines "YYYY/MM/DD HH:MM:SS [level] pid#tid:".
+
+use strict;
+use warnings;
+
+use parent 'RA::Adapter';
+
+sub server      { 'nginx' }
+sub reload_name { 'nginx -s reload' }
+
+# twice: a second run in a fresh server exposes state leaking between runs
+sub variants {
+    return ({ name => 'run 1', opts => {} }, { name => 'run 2', opts => {} });
+}
+
+sub site_name_directive { 'server_name' }
+
+# nginx's 500 from "return", answered in the rewrite phase: before any
+# enforcement
+sub robots_5xx_status { 500 }
+
+# robots_audit_alert_interval 0: at most one alert per millisecond
+sub min_interval { '0' }
+
+# the ledger's 64 KiB plus the slab allocator's pages
+sub min_zone { '80k' }
+
+sub alert_prefix { qr/\[warn\] \d+#\d+: \*\d+ / }
+sub log_line_re  { qr/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d \[/ }
+
+sub fragments {
+    my ($self, %c) = @_;
+    my (@http, @srv, %opts);
+    push @http, 'robots_audit on;' if $c{audit};
+    push @http, 'robots_audit_enforce on;' if $c{enforce};
+    $opts{zone_size} = $c{zone} if defined $c{zone};
+    push @http, "robots_audit_ip_ranges @{ $c{ip_ranges} };" if $c{ip_ranges};
+    push @http, "robots_audit_crawlers $_;" for @{ $c{crawlers} // [] };
+    push @http, "robots_audit_alert_interval $c{alert_interval};"
+        if defined $c{alert_interval};
+    push @http, "robots_audit_alert_log $c{alert_log};" if $c{alert_log};
+    push @http, 'large_client_header_buffers 4 128k;' if $c{large_headers};
+    push @http, 'log_not_found off;' if $c{quiet_not_found};
+    for my $v (@{ $c{vhosts} // [] }) {
+        my $names = join ' ', $v->{name}, @{ $v->{aliases} // [] };
+        my $robots = $v->{robots_5xx}
+            ? "\n    location = /robots.txt { return 500; }" : '';
+        push @http, <<"EOF";
+server {
+    listen 127.0.0.1:%%PORT%%;
+    server_name $names;
+    root %%DIR%%/htdocs;$robots
+}
+EOF
+    }
+    push @srv, "server_name localhost @{ $c{aliases} };" if $c{aliases};
+    push @srv, "robots_audit_robots_file $c{robots_file};"
+        if $c{robots_file};
+    push @srv, "error_page 403 $c{error_page_403};" if $c{error_page_403};
+    for my $l (@{ $c{locations} // [] }) {
+        my ($path, %d) = @$l;
+        my $body = join ' ',
+            (exists $d{audit}   ? 'robots_audit ' . ($d{audit} ? 'on' : 'off') . ';' : ()),
+            (exists $d{enforce} ? 'robots_audit_enforce ' . ($d{enforce} ? 'on' : 'off') . ';' : ());
+        push @srv, "location $path { $body }";
+    }
+    return (
+        http        => join('', map { "$_\n" } @http) . ($c{http} // ''),
+        server_conf => join('', map { "$_\n" } @srv) . ($c{server_conf} // ''),
+        %opts,
+    );
+}
+
+# configuration messages (RA::Scenario::Config)
+sub config_ok_re { qr/test is successful/ }
+
+1;
