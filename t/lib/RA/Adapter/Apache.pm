@@ -31,6 +31,12 @@ sub min_interval { '1ms' }
 # RA_LEDGER_MIN_SIZE
 sub min_zone { '64k' }
 
+sub ctl_header_status { (400, 'control bytes in a header: 400 from Apache') }
+
+# A request target Apache refuses (invalid percent-encoding) is refused
+# after the headers are read: judged and alerted like any other.
+sub judges_refused_target { 1 }
+
 sub alert_prefix { qr/\[robots_audit:warn\].*/ }
 sub log_line_re  { qr/^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d\.\d+ \d{4}\] \[/ }
 

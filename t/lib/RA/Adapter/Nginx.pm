@@ -28,6 +28,13 @@ sub min_interval { '0' }
 # the ledger's 64 KiB plus the slab allocator's pages
 sub min_zone { '80k' }
 
+# nginx passes control bytes in a header value on: the request is served
+sub ctl_header_status { (404, 'control bytes in a header: served by nginx') }
+
+# A request target nginx refuses (invalid percent-encoding) is refused while
+# the request line is read, before any header: no User-Agent to judge.
+sub judges_refused_target { 0 }
+
 sub alert_prefix { qr/\[warn\] \d+#\d+: \*\d+ / }
 sub log_line_re  { qr/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d \[/ }
 
