@@ -60,6 +60,16 @@ sub crash_re_no_emerg {
     return qr/\[(?:\w+:)?(?:crit|alert)\]|signal 11|exited on|AH00052|segfault/i;
 }
 
+# Points a started harness at new settings (for ->reload).
+sub reconfigure {
+    my ($self, $h, $settings) = @_;
+    my %frag = $self->fragments(%$settings);
+    $h->{http} = delete $frag{http};
+    $h->{server_conf} = delete $frag{server_conf};
+    $h->{opts}{$_} = $frag{$_} for keys %frag;
+    return $h;
+}
+
 # Text as it appears in the error log: the server may escape it once more.
 sub errlog_text { $_[1] }
 

@@ -97,7 +97,64 @@ EOF
     );
 }
 
-# configuration messages (RA::Scenario::Config)
+# configuration (RA::Scenario::Config)
 sub config_ok_re { qr/Syntax OK/ }
+
+# the module loaded, nothing configured
+sub nothing_configured { (http => '') }
+
+# lint findings: "[robots_audit:warn] [pid N:tid N] robots-audit: [RA200]
+# FILE:L:C: ... (site NAME)"
+sub lint_prefix { qr/\[robots_audit:warn\] \[pid \d+(?::tid \d+)?\] / }
+sub lint_place  { qr/ \(site localhost\)/ }
+
+sub resize_re {
+    return qr/\[RA304\] a new ledger replaces the old one: the zone's size changed/;
+}
+
+# apache2 -k graceful checks the configuration first: nothing reaches the
+# running server's error log
+sub refused_reload_logs_emerg { 0 }
+
+# kind => [ RA::Harness options, message ]; the kinds are
+# RA::Scenario::Config's.  Every case has RobotsAudit On.
+sub config_refusals {
+    my %c = (
+        zone_small => [ "RobotsAuditZoneSize 32k\n",
+            qr/RobotsAuditZoneSize: 32k \(32768 bytes\) is smaller than RA_LEDGER_MIN_SIZE \(65536 bytes\)/ ],
+        zone_not_size => [ "RobotsAuditZoneSize lots\n",
+            qr/RobotsAuditZoneSize: 'lots' is not a size/ ],
+        zone_large => [ "RobotsAuditZoneSize 5g\n",
+            qr/larger than the ledger's limit/ ],
+        zone_in_site => [ "<VirtualHost 127.0.0.1:%%PORT%%>\nRobotsAuditZoneSize 1m\n</VirtualHost>\n",
+            qr/RobotsAuditZoneSize cannot occur within <VirtualHost> section/ ],
+        crawlers_in_location => [ "<Location /x>\nRobotsAuditCrawlers %%DIR%%/good-crawlers.txt\n</Location>\n",
+            qr/RobotsAuditCrawlers not allowed in <Location> context/ ],
+        audit_flag => [ "RobotsAudit maybe\n",
+            qr/RobotsAudit must be On or Off/ ],
+        enforce_flag_1 => [ "RobotsAuditEnforce 1\n",
+            qr/RobotsAuditEnforce must be On or Off/ ],
+        enforce_flag_maybe => [ "RobotsAuditEnforce maybe\n",
+            qr/RobotsAuditEnforce must be On or Off/ ],
+        interval_word => [ "RobotsAuditAlertInterval soon\n",
+            qr/RobotsAuditAlertInterval: 'soon' is not a time above zero/ ],
+        crawler_category => [ "RobotsAuditCrawlers %%DIR%%/bad-category.txt\n",
+            qr/RobotsAuditCrawlers: \S+bad-category\.txt:3: unknown category/ ],
+        crawler_no_category => [ "RobotsAuditCrawlers %%DIR%%/no-category.txt\n",
+            qr/RobotsAuditCrawlers: \S+no-category\.txt:4: entry without a category/ ],
+        crawler_missing => [ "RobotsAuditCrawlers %%DIR%%/nope.txt\n",
+            qr/RobotsAuditCrawlers: cannot open \S+nope\.txt/ ],
+        ranges_bad_ip => [ "RobotsAuditIPRanges %%DIR%%/g.json %%DIR%%/bad-ip.json\n",
+            qr/RobotsAuditIPRanges: \S+bad-ip\.json: .*\(at byte \d+\)/ ],
+        ranges_bad_length => [ "RobotsAuditIPRanges %%DIR%%/bad-length.json\n",
+            qr/RobotsAuditIPRanges: \S+bad-length\.json: .*\(at byte \d+\)/ ],
+        ranges_missing => [ "RobotsAuditIPRanges %%DIR%%/missing.json\n",
+            qr/RobotsAuditIPRanges: cannot open \S+missing\.json/ ],
+        robots_missing => [ "RobotsAuditRobotsFile %%DIR%%/nope.txt\n",
+            qr/RobotsAuditRobotsFile: cannot open/ ],
+    );
+    return map { $_ => [ { http => "RobotsAudit On\n$c{$_}[0]" }, $c{$_}[1] ] }
+           keys %c;
+}
 
 1;

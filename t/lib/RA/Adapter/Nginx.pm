@@ -81,7 +81,74 @@ EOF
     );
 }
 
-# configuration messages (RA::Scenario::Config)
+# configuration (RA::Scenario::Config)
 sub config_ok_re { qr/test is successful/ }
+
+# the module loaded, nothing configured: no zone, no status location
+sub nothing_configured { (zone_size => '', http => '') }
+
+# lint findings: "[warn] pid#tid: robots-audit: [RA200] FILE:L:C: ... in
+# nginx.conf:N" (the directive's place)
+sub lint_prefix { qr/\[warn\] \d+#\d+: / }
+sub lint_place  { qr/ in \S+nginx\.conf:\d+/ }
+
+sub resize_re {
+    return qr/\[warn\] [^\n]*robots-audit: \[RA304\] robots_audit_zone "ra" changed size from 1048576 to 2097152: its counters start over/;
+}
+
+# nginx -s reload with a broken configuration: the master logs [emerg]
+sub refused_reload_logs_emerg { 1 }
+
+# kind => [ RA::Harness options, message ]; the kinds are
+# RA::Scenario::Config's
+sub config_refusals {
+    my $E = qr/\[emerg\] \d+#\d+: /;
+    return (
+        zone_small => [ { zone_size => '64k' },
+            qr/${E}robots_audit_zone "ra" size "64k" is out of range: the minimum is 80k/ ],
+        zone_not_size => [ { zone_size => 'lots' },
+            qr/${E}invalid robots_audit_zone size "lots"/ ],
+        # nginx's sizes have no "g"
+        zone_large => [ { zone_size => '5000m' },
+            qr/${E}robots_audit_zone "ra" size "5000m" is out of range: the minimum is 80k, the maximum 4095m/ ],
+        zone_in_site => [ { http => "server {\n    listen 127.0.0.1:%%PORT%%;\n"
+                                  . "    server_name z.test;\n"
+                                  . "    robots_audit_zone b 1m;\n}\n" },
+            qr/"robots_audit_zone" directive is not allowed here/ ],
+        crawlers_in_location => [
+            { server_conf => "location /x { robots_audit_crawlers %%DIR%%/good-crawlers.txt; }\n" },
+            qr/"robots_audit_crawlers" directive is not allowed here/ ],
+        audit_flag => [ { http => "robots_audit maybe;\n" },
+            qr/invalid value "maybe" in "robots_audit" directive, it must be "on" or "off"/ ],
+        enforce_flag_1 => [ { http => "robots_audit_enforce 1;\n" },
+            qr/invalid value "1" in "robots_audit_enforce"/ ],
+        enforce_flag_maybe => [ { http => "robots_audit_enforce maybe;\n" },
+            qr/invalid value "maybe" in "robots_audit_enforce" directive, it must be "on" or "off"/ ],
+        interval_word => [ { http => "robots_audit_alert_interval soon;\n" },
+            qr/"robots_audit_alert_interval" directive invalid value/ ],
+        crawler_category => [
+            { http => "robots_audit_crawlers %%DIR%%/bad-category.txt;\n" },
+            qr/${E}crawler file "[^"]*bad-category\.txt", line 3: unknown category in \S+nginx\.conf:\d+/ ],
+        crawler_no_category => [
+            { http => "robots_audit_crawlers %%DIR%%/no-category.txt;\n" },
+            qr/${E}crawler file "[^"]*no-category\.txt", line 4: entry without a category in \S+nginx\.conf:\d+/ ],
+        crawler_missing => [
+            { http => "robots_audit_crawlers %%DIR%%/nope.txt;\n" },
+            qr/${E}open\(\) "[^"]*nope\.txt" failed/ ],
+        ranges_bad_ip => [
+            { http => "robots_audit_ip_ranges %%DIR%%/g.json %%DIR%%/bad-ip.json;\n" },
+            qr/${E}ranges file "[^"]*bad-ip\.json", byte \d+: / ],
+        ranges_bad_length => [
+            { http => "robots_audit_ip_ranges %%DIR%%/bad-length.json;\n" },
+            qr/${E}ranges file "[^"]*bad-length\.json", byte \d+: / ],
+        ranges_missing => [
+            { http => "robots_audit_ip_ranges %%DIR%%/missing.json;\n" },
+            qr/${E}open\(\) "[^"]*missing\.json" failed/ ],
+        robots_missing => [
+            { http => "robots_audit on;\n",
+              server_conf => "robots_audit_robots_file %%DIR%%/nope.txt;\n" },
+            qr/${E}open\(\) "[^"]*nope\.txt" failed/ ],
+    );
+}
 
 1;
