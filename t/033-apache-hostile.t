@@ -6,7 +6,7 @@ use Test::More;
 use RA::Scenario::Hostile;
 
 RA::Scenario::Hostile->run('apache',
-    # Apache only: mod_status (its robots-audit section) still answers
+    # Apache only: /server-status (mod_status is loaded) still answers
     extra => sub {
         my ($h) = @_;
         like $h->get('/server-status?auto')->{content} // '', qr/.?/,

@@ -130,10 +130,21 @@ Raw text appended to the server's own fragments.
 =head1 PER-SERVER FACTS
 
 C<server>, C<variants> (C<{ name, opts }>: the fresh servers every scenario
-runs on), C<reload_name>, C<alert_prefix> (a pattern for what precedes
-C<robots-audit: [RA100]> on an alert's error-log line), C<log_line_re> (how
-every error-log line starts), C<errlog_text($s)> (C<$s> as the error log
-shows it), C<crash_re>, C<min_interval>, C<min_zone>, C<robots_5xx_status>,
-C<config_ok_re>, and the configuration messages of RA::Scenario::Config.
+runs on), C<reload_name>, C<site_name_directive>, C<alert_prefix> (a pattern
+for what precedes C<robots-audit: [RA100]> on an alert's error-log line),
+C<log_line_re> (how every error-log line starts), C<errlog_text($s)> (C<$s>
+as the error log shows it), C<crash_re>, C<crash_re_no_emerg>,
+C<min_interval>, C<min_zone>, C<robots_5xx_status>.
+
+What the server's own HTTP parser does: C<ctl_header_status> (the status and
+the check's name for control bytes in a header value),
+C<judges_refused_target> (whether a request target refused with 400 is
+still judged: Apache reads the headers first, nginx does not).
+
+For RA::Scenario::Config: C<config_ok_re>, C<nothing_configured>,
+C<lint_prefix>, C<lint_place>, C<resize_re>, C<refused_reload_logs_emerg>,
+C<config_refusals> (kind =E<gt> [ RA::Harness options, message ], one for
+each refusal kind the scenario lists), and C<reconfigure($h, \%settings)>
+before C<< $h->reload >>.
 
 =cut
