@@ -136,11 +136,13 @@ mra_pool_allocator(apr_pool_t *p)
     return a;
 }
 
-/* "what: " and a core message (ra_buf_t), as a string in p. */
+/* "what: " and a core message about a configured file, tagged as nginx
+ * tags it, as a string in p. */
 static const char *
 mra_why(apr_pool_t *p, const char *what, ra_buf_t *why)
 {
-    return apr_psprintf(p, "%s: %.*s", what, (int) why->len,
+    return apr_psprintf(p, "%s: " RA_LOG_PREFIX "[" RA_TAG_CONFIG_FILE "] "
+                        "%.*s", what, (int) why->len,
                         why->data != NULL ? (const char *) why->data
                                           : "out of memory");
 }

@@ -332,7 +332,7 @@ ra_robots_file_lint(const ra_host_t *h, void *where,
 
     if (f->missing) {
         ra_logf(h, where, RA_LOG_NOTICE, RA_TAG_LINT,
-                "%s does not exist: until the site serves a robots.txt, "
+                "\"%s\" does not exist: until the site serves a robots.txt, "
                 "crawlers may crawl everything", f->path);
         return;
     }

@@ -266,7 +266,7 @@ robots_file_lint(void **state)
     ra_robots_file_lint(&h, NULL, &f);
     assert_int_equal(c.n, 1);
     assert_int_equal(c.levels[0], RA_LOG_NOTICE);
-    assert_non_null(strstr(c.lines[0], "[RA200] /nonexistent/robots.txt "
+    assert_non_null(strstr(c.lines[0], "[RA200] \"/nonexistent/robots.txt\" "
                                        "does not exist"));
 
     /* a directory is an error that says so */

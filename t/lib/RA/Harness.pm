@@ -342,6 +342,16 @@ C<status_json>, C<crawler_stats($json, $site, $crawler, $verification)>,
 C<site_json($json, $site)>, C<error_log>, C<alert_log>, C<access_log>,
 C<wait_for($code, $seconds)>.
 
+=head1 SHARED SCENARIOS
+
+A scenario both servers run is written once, in F<t/lib/RA/Scenario/>
+(Verdicts, Enforce, Hostile, Config), and run per server by a short driver
+(F<t/020-nginx-verdicts.t>, F<t/030-apache-verdicts.t>, ...).  It configures
+the server through C<RA::Adapter> (C<< RA::Adapter->for('nginx') >>), which
+turns server-neutral settings into fragments and knows what legitimately
+differs between the servers (log formats, what each answers by itself).
+Checks only one server has stay in its driver.
+
 =head1 BACKEND INTERFACE
 
 A backend is C<RA::Server::Nginx> or C<RA::Server::Apache> in

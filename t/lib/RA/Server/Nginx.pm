@@ -3,10 +3,12 @@ package RA::Server::Nginx;
 # The stock nginx (/usr/sbin/nginx) with build/ngx_http_robots_audit_module.so
 # loaded by load_module, in a temporary prefix (-p DIR/ -c DIR/nginx.conf):
 # daemon on, the harness's worker count, error log at warn, one server on
-# the harness's first loopback port.
+# the harness's first loopback port, its default server (as the Apache
+# backend's first <VirtualHost>: the site of Host values no server names).
 #
 # Fragments: opts http => inside http{} after our defaults (more server
-# blocks may go there, on %%PORT1%%...), server_conf => inside the main
+# blocks may go there, on %%PORT%% named by server_name, or on
+# %%PORT1%%...), server_conf => inside the main
 # server{}.  Our defaults give way when the fragment names the directive:
 # robots_audit_zone (default "ra 1m"), robots_audit_alert_log
 # (DIR/alert.log).  opts main => text before events{} (e.g. "env X;");
@@ -92,7 +94,7 @@ $zone$alert
 $http
 
     server {
-        listen 127.0.0.1:$port;
+        listen 127.0.0.1:$port default_server;
         server_name localhost;
         root $dir/htdocs;
 

@@ -1,0 +1,161 @@
+package RA::Adapter::Apache;
+
+# Apache for the shared scenarios (see RA::Adapter): global directives in the
+# server config, the main site's in its <VirtualHost>; error-log lines
+# "[Www Mmm dd hh:mm:ss.usec yyyy] [module:level] ...".  Apache's zone needs
+# no directive (RobotsAudit On makes an 8m ledger).
+
+use strict;
+use warnings;
+
+use parent 'RA::Adapter';
+use RA::Harness;
+
+sub server      { 'apache' }
+sub reload_name { 'graceful' }
+
+# the threaded and the forking MPM
+sub variants {
+    return ({ name => 'mpm event',   opts => { mpm => 'event' } },
+            { name => 'mpm prefork', opts => { mpm => 'prefork' } });
+}
+
+sub site_name_directive { 'ServerName' }
+
+# mod_proxy to a port where nothing listens
+sub robots_5xx_status { 503 }
+
+# RobotsAuditAlertInterval 0: every violation alerts
+sub min_interval { '0' }
+
+# RA_LEDGER_MIN_SIZE
+sub min_zone { '64k' }
+
+sub ctl_header_status { (400, 'control bytes in a header: 400 from Apache') }
+
+# A request target Apache refuses (invalid percent-encoding) is refused
+# after the headers are read: judged and alerted like any other.
+sub judges_refused_target { 1 }
+
+sub alert_prefix { qr/\[robots_audit:warn\].*/ }
+sub log_line_re  { qr/^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d\.\d+ \d{4}\] \[/ }
+
+# httpd escapes every error-log message once more (ap_log_error doubles
+# backslashes), on top of the module's own escapes
+sub errlog_text {
+    my ($self, $s) = @_;
+    $s =~ s/\\/\\\\/g;
+    return $s;
+}
+
+sub fragments {
+    my ($self, %c) = @_;
+    my (@http, @srv);
+    push @http, 'RobotsAudit On' if $c{audit};
+    push @http, 'RobotsAuditEnforce On' if $c{enforce};
+    push @http, "RobotsAuditZoneSize $c{zone}" if defined $c{zone};
+    push @http, "RobotsAuditIPRanges @{ $c{ip_ranges} }" if $c{ip_ranges};
+    push @http, "RobotsAuditCrawlers $_" for @{ $c{crawlers} // [] };
+    push @http, "RobotsAuditAlertInterval $c{alert_interval}"
+        if defined $c{alert_interval};
+    push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};
+    for my $v (@{ $c{vhosts} // [] }) {
+        my $aliases = @{ $v->{aliases} // [] }
+            ? "\n    ServerAlias @{ $v->{aliases} }" : '';
+        my $robots = '';
+        if ($v->{robots_5xx}) {
+            my $dead = RA::Harness::free_port();   # nothing listens there
+            $robots = "\n    ProxyPass /robots.txt http://127.0.0.1:$dead/robots.txt";
+        }
+        push @http, <<"EOF";
+<VirtualHost 127.0.0.1:%%PORT%%>
+    ServerName $v->{name}$aliases
+    DocumentRoot "%%DIR%%/htdocs"$robots
+</VirtualHost>
+EOF
+    }
+    # a vhost copies the limits in force where it starts
+    push @srv, '    LimitRequestFieldSize 70000' if $c{large_headers};
+    push @srv, "    ServerAlias @{ $c{aliases} }" if $c{aliases};
+    push @srv, "    RobotsAuditRobotsFile $c{robots_file}" if $c{robots_file};
+    push @srv, "    ErrorDocument 403 $c{error_page_403}"
+        if $c{error_page_403};
+    for my $l (@{ $c{locations} // [] }) {
+        my ($path, %d) = @$l;
+        push @srv, "    <Location $path>",
+            (exists $d{audit}
+                ? '        RobotsAudit ' . ($d{audit} ? 'On' : 'Off') : ()),
+            (exists $d{enforce}
+                ? '        RobotsAuditEnforce ' . ($d{enforce} ? 'On' : 'Off') : ()),
+            '    </Location>';
+    }
+    # Apache logs missing files at info, below the harness's LogLevel warn:
+    # quiet_not_found needs nothing
+    return (
+        http        => join('', map { "$_\n" } @http) . ($c{http} // ''),
+        server_conf => join('', map { "$_\n" } @srv) . ($c{server_conf} // ''),
+    );
+}
+
+# configuration (RA::Scenario::Config)
+sub config_ok_re { qr/Syntax OK/ }
+
+# the module loaded, nothing configured
+sub nothing_configured { (http => '') }
+
+# lint findings: "[robots_audit:warn] [pid N:tid N] robots-audit: [RA200]
+# FILE:L:C: ... [code]", the end of the line
+sub lint_prefix { qr/\[robots_audit:warn\] \[pid \d+(?::tid \d+)?\] / }
+sub lint_place  { qr/$/m }
+
+sub resize_re {
+    return qr/\[RA304\] a new ledger replaces the old one: the zone's size changed/;
+}
+
+# apache2 -k graceful checks the configuration first: nothing reaches the
+# running server's error log
+sub refused_reload_logs_emerg { 0 }
+
+# kind => [ RA::Harness options, message ]; the kinds are
+# RA::Scenario::Config's.  Every case has RobotsAudit On.
+sub config_refusals {
+    my $F = qr/robots-audit: \[RA303\] /;     # a configured file
+    my %c = (
+        zone_small => [ "RobotsAuditZoneSize 32k\n",
+            qr/RobotsAuditZoneSize: 32k is out of range: the minimum is 64k, the maximum 4095m/ ],
+        zone_not_size => [ "RobotsAuditZoneSize lots\n",
+            qr/RobotsAuditZoneSize: 'lots' is not a size/ ],
+        zone_large => [ "RobotsAuditZoneSize 5g\n",
+            qr/RobotsAuditZoneSize: 5g is out of range: the minimum is 64k, the maximum 4095m/ ],
+        zone_in_site => [ "<VirtualHost 127.0.0.1:%%PORT%%>\nRobotsAuditZoneSize 1m\n</VirtualHost>\n",
+            qr/RobotsAuditZoneSize cannot occur within <VirtualHost> section/ ],
+        crawlers_in_location => [ "<Location /x>\nRobotsAuditCrawlers %%DIR%%/good-crawlers.txt\n</Location>\n",
+            qr/RobotsAuditCrawlers not allowed in <Location> context/ ],
+        audit_flag => [ "RobotsAudit maybe\n",
+            qr/RobotsAudit must be On or Off/ ],
+        enforce_flag_1 => [ "RobotsAuditEnforce 1\n",
+            qr/RobotsAuditEnforce must be On or Off/ ],
+        enforce_flag_maybe => [ "RobotsAuditEnforce maybe\n",
+            qr/RobotsAuditEnforce must be On or Off/ ],
+        interval_word => [ "RobotsAuditAlertInterval soon\n",
+            qr/RobotsAuditAlertInterval: 'soon' is not a time \(250ms, 30s, 5m, 1h, 1d, 1m30s; a bare number is seconds\)/ ],
+        crawler_category => [ "RobotsAuditCrawlers %%DIR%%/bad-category.txt\n",
+            qr/RobotsAuditCrawlers: ${F}crawler file "\S+bad-category\.txt", line 3: unknown category/ ],
+        crawler_no_category => [ "RobotsAuditCrawlers %%DIR%%/no-category.txt\n",
+            qr/RobotsAuditCrawlers: ${F}crawler file "\S+no-category\.txt", line 4: entry without a category/ ],
+        crawler_missing => [ "RobotsAuditCrawlers %%DIR%%/nope.txt\n",
+            qr/RobotsAuditCrawlers: ${F}cannot open "\S+nope\.txt": No such file or directory/ ],
+        ranges_bad_ip => [ "RobotsAuditIPRanges %%DIR%%/g.json %%DIR%%/bad-ip.json\n",
+            qr/RobotsAuditIPRanges: ${F}ranges file "\S+bad-ip\.json", byte \d+: / ],
+        ranges_bad_length => [ "RobotsAuditIPRanges %%DIR%%/bad-length.json\n",
+            qr/RobotsAuditIPRanges: ${F}ranges file "\S+bad-length\.json", byte \d+: / ],
+        ranges_missing => [ "RobotsAuditIPRanges %%DIR%%/missing.json\n",
+            qr/RobotsAuditIPRanges: ${F}cannot open "\S+missing\.json": No such file or directory/ ],
+        robots_not_file => [ "RobotsAuditRobotsFile %%DIR%%\n",
+            qr/RobotsAuditRobotsFile: $F"\S+" is not a regular file/ ],
+    );
+    return map { $_ => [ { http => "RobotsAudit On\n$c{$_}[0]" }, $c{$_}[1] ] }
+           keys %c;
+}
+
+1;
