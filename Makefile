@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # robots-audit build.  `make` builds build/robots-audit; `make test` builds
 # everything and runs every test.  Both install their Debian prerequisites
 # first (scripts/deps.sh; a no-op when present).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mod_robots_audit: the robots-audit core (common/) inside Apache httpd 2.4.
  * This file: the module record, the directives, startup and child init;
@@ -539,7 +540,7 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     conf.zone_name = mra_cstr("the ledger (RobotsAuditZoneSize)");
     conf.crawlers = sc->setup->crawlers;
     conf.ranges = sc->setup->ranges;
-    conf.alert_interval = ra_alert_interval(sc->alert_interval);
+    conf.alert_interval = sc->alert_interval;      /* -1: unset */
     mra_audit = ra_audit_create(&conf, &mra_ledger);
     if (mra_audit == NULL) {
         MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_NOMEM, "out of memory; this "

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mod_robots_audit's private header: what the glue's files share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots.txt as crawlers get it: an output filter on the answer to a
  * main-request GET /robots.txt, whatever produced it (a static file,

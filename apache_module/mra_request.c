@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Judging requests: every request in log_transaction, or, with
  * RobotsAuditEnforce On, in fixups (after access control and SetHandler),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The status page (SetHandler robots-audit-status) and the section in
  * mod_status's /server-status: the core renders both (ra_http.h,

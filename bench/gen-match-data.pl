@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: BSD-2-Clause
 # Deterministic benchmark data: a 200-rule robots.txt with wildcards and
 # N URLs (default 200,000) of which about a third hit a rule.
 # Usage: gen-match-data.pl OUTDIR [N]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Identifier vs a naive loop of PCRE2 regexes, side by side on one mix of
  * User-Agents: every "instances" string of crawler-user-agents.json plus

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Identifier vs a naive loop of PCRE2 regexes over crawler-user-agents'
 # patterns, on the same User-Agent mix.  Not part of `make test`.
 # Usage: bench/identify.sh [ROUNDS]   (needs `make` and libpcre2-dev)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # 'robots-audit logs' vs GoAccess on the same 1,000,000-line combined log,
 # built from ../shared/data/logs/elastic-apache/apache_logs repeated 100
 # times, each copy 4 days after the previous one so that the log stays in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Matcher benchmark: the compiled matcher against a naive per-rule matcher
  * (every rule of the group tried with the reference library's

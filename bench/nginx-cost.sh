@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # What the module costs nginx: instructions per request under callgrind
 # (repeatable on a noisy machine), stock nginx against nginx with the
 # module on, the same static site and access logging, the User-Agent and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The same job as `robots-audit check` with the npm package robots-parser:
 // read robots.txt, judge every URL of a file, print one verdict per line.
 // Usage: node robots-parser.js ROBOTS_FILE AGENT URLS_FILE

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Benchmarks, side by side in one run.  `make bench` runs them all.
 set -eu
 cd "$(dirname "$0")/.."

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* robots-audit command line: shared helpers and the command table. */
 #ifndef RA_CLI_H
 #define RA_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* robots-audit check: judge URLs against a robots.txt for one crawler. */
 #include <getopt.h>
 #include <stdlib.h>

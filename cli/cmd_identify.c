@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit identify: which crawler a User-Agent is, and whether a
  * client address is really its operator's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit logs: the verdicts and counters of the modules, over access
  * logs (common or combined format; plain, gzip or stdin).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit whatif: replays the crawler requests of access logs under
  * two robots.txt files and shows, per crawler, how many requests change

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* robots-audit: the command-line front end of the core. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Access-log reader (see ra_logread.h).  Memory is one buffer of
  * RA_LOGREAD_BUF bytes whatever the input: a line longer than

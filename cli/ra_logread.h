@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reading access logs for 'logs' and 'whatif': plain or gzip files (zlib
  * reads both) or "-" for stdin, line by line through one fixed buffer,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Access-log lines (see ra_accesslog.h).  One forward pass, every read
  * checked against the end of the span; the only searches are memchr()

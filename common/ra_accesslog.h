@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Access-log lines: nginx and Apache "combined" and "common" formats.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Alert lines (ra_alert.h).  The text line is built in two parts, the
  * "robots-audit: [tag] " prefix and the body after it, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Alert lines for violations, the same from nginx, Apache and the CLI.
  *

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Verdicts (DESIGN.md section 3) over the shared ledger.
+ * Verdicts (docs/design.md, "Verdicts") over the shared ledger.
  *
  * A request takes the ledger's lock twice at most: once to find its site
  * and stat records and copy what the verdict depends on (the site's

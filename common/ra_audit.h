@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Judging crawler requests (DESIGN.md section 3).
+ * Judging crawler requests (docs/design.md, "Verdicts").
  *
  * An ra_audit_t is one process's view: the crawler table, the published
  * ranges, the ledger handle, and a cache of rule sets compiled from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Append-only output buffer for renderers (HTML, JSON, Prometheus, text).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Known crawlers: User-Agent -> crawler (name, robots.txt tokens, category,
  * operator, flags, how to verify it), or a generic bot with the product

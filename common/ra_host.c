@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host interface's shared parts: formatted log lines, the clock and
  * the POSIX file reader (ra_host.h).

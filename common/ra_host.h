@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The host interface: what a server (nginx, Apache) or the CLI offers the
  * core, as a small table of functions, the way httpd's providers and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a server module decides about an HTTP exchange (ra_http.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a server module decides about an HTTP exchange, decided once for
  * nginx and Apache (the glue only translates its types to these spans):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Strict, bounded JSON reader: see ra_json.h. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A small, strict JSON reader (RFC 8259) for files we load at start-up,
  * such as published IP-range lists.  It calls a handler for each event and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The audit ledger in one region: header, site table, stat table, their
  * hash heads, the violation ring and a blob heap for robots.txt bodies.
@@ -164,7 +165,7 @@ ra_answer_of_status(int status)
         return RA_ANSWER_UNREACHABLE;
     }
     /* 3xx as a final answer (redirects not followed to the end) and 4xx:
-     * Google treats both as "no robots.txt" (REFERENCE.md A.4, A.5) */
+     * Google treats both as "no robots.txt" (docs/robots-txt.md A.4, A.5) */
     return RA_ANSWER_ALLOW_ALL;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The audit ledger: what robots-audit knows, laid out for shared memory.
  *
@@ -8,9 +9,9 @@
  *
  *   sites       per site (virtual host): its robots.txt answers and the
  *               versions in force during the last 24 hours
- *   stats       per (site, crawler, verification): the counters of
- *               DESIGN.md section 3 and what the verdicts need to know
- *               (last robots.txt fetch, previous request)
+ *   stats       per (site, crawler, verification): the counters
+ *               (docs/design.md, "The ledger") and what the verdicts
+ *               need to know (last robots.txt fetch, previous request)
  *   violations  a ring of the most recent violations
  *   blobs       the robots.txt bodies of those versions, so that every
  *               process can compile the rules another one captured
@@ -55,7 +56,8 @@
 /* ra_ledger_full_note() says so at most this often, all processes */
 #define RA_FULL_NOTE_MS        60000
 
-/* Counters of DESIGN.md section 3, per (site, crawler, verification). */
+/* Counters (docs/design.md, "The ledger"), per (site, crawler,
+ * verification). */
 typedef enum {
     RA_CNT_REQUESTS = 0,
     RA_CNT_ROBOTS_FETCHES,
@@ -71,7 +73,7 @@ typedef enum {
 
 const char *ra_counter_name(ra_counter_e c);    /* "requests", ... */
 
-/* How a robots.txt answer reads to crawlers (REFERENCE.md A). */
+/* How a robots.txt answer reads to crawlers (docs/robots-txt.md, A). */
 typedef enum {
     RA_ANSWER_NONE = 0,         /* never fetched */
     RA_ANSWER_RULES,            /* 2xx: its rules apply */

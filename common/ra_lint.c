@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots.txt lint: one handler of ra_parse() plus checks on the answer.
  *

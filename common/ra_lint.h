@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots.txt lint: what crawlers will make of what the server sends.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots.txt tokenizer: bytes -> one event per line.
  *

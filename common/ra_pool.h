@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A bump allocator over chunks taken from the caller's allocator, so that a
  * structure built from many small pieces (a compiled rule set, lint

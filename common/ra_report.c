@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reports from a ledger snapshot (see ra_report.h).
  *
@@ -21,7 +22,7 @@
 #define RA_REP_CRAWLERS     100
 #define RA_REP_FINDINGS     50
 
-/* ra_counter_e order; the JSON member names of DESIGN.md section 4 */
+/* ra_counter_e order; the JSON member names (docs/design.md, "JSON") */
 static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reports: one renderer for the nginx and Apache status pages and the
  * CLI, from a ledger snapshot (ra_ledger.h; plain data, so a test can
@@ -6,7 +7,7 @@
  *   RA_REPORT_HTML        a page a person reads: self-contained (inline
  *                         CSS, no JavaScript, no external resource),
  *                         refreshes itself every 30 s
- *   RA_REPORT_JSON        DESIGN.md section 4's document, one for all
+ *   RA_REPORT_JSON        docs/design.md's "JSON", one for all
  *                         sites; always valid UTF-8
  *   RA_REPORT_PROMETHEUS  text exposition format 0.0.4
  *   RA_REPORT_TEXT        a compact table for terminals (the CLI)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Configuration values and files, decided once (ra_setup.h).
  */
@@ -111,13 +112,6 @@ ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why)
     }
     return RA_OK;
 }
-
-int64_t
-ra_alert_interval(int64_t configured)
-{
-    return configured < 0 ? RA_ALERT_INTERVAL_DEFAULT : configured;
-}
-
 
 /* ---- crawler and range tables ------------------------------------------ */
 

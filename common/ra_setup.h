@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Configuration, decided once for nginx, Apache and the CLI: the values
  * directives take, the files they name (crawler tables, published IP
@@ -42,10 +43,6 @@ int ra_parse_msec(ra_str_t s, int64_t *ms);
  * why holding a predicate for the caller to put the value before: "is
  * out of range: the minimum is 80k, the maximum 4095m". */
 int ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why);
-
-/* The alert interval a directive's value (ms, or -1 when not given)
- * means: 60 s by default, 0 for "every violation alerts". */
-int64_t ra_alert_interval(int64_t configured);
 
 
 /* ---- crawler and range tables ---------------------------------------- */

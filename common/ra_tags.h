@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Every log tag robots-audit writes, defined once (docs/log-tags.md says
  * what each means and what to do about it).  A line reads

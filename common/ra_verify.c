@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Address verification: see ra_verify.h. */
 #include <arpa/inet.h>
 #include <stdlib.h>

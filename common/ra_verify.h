@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Verification of a crawler's client address (docs/design.md,
  * "Verification"): verified, impostor (it claims a crawler whose operator

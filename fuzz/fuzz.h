@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Shared helpers of the libFuzzer targets (make fuzz): an input reader
  * that hands out bytes and length-prefixed spans, and an assertion that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Access-log lines: any bytes as one line.  On success every span lies in
  * the line, the request's parts lie in the request, the status is 0 or

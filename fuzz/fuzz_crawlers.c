@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Crawler identification.  The input is a User-Agent judged against the
  * built-in table, unless its first byte is 0x01: then the rest is an

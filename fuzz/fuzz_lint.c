@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Lint with random HTTP facts: the first bytes give the status, the
  * Content-Type (absent, unknown or a span), the size, truncation, the

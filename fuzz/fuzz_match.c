@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Matcher: one input is "AGENT\nURL\nBODY".  The URL goes through
  * ra_url_path(), then both modes judge it, with and without a scratch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Parser and compiler: any bytes as a robots.txt body.  Every event's
  * spans lie inside the body, line numbers rise by one, keys and values

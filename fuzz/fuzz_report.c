@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Renderers.  A ledger in a private region (64-320 KiB, so tables fill
  * and evict) is driven through ra_audit_robots() and ra_audit_request()

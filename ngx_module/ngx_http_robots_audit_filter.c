@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit for nginx: every answer to /robots.txt, captured as served
  * (static files with or without sendfile, return, proxied, error pages)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit for nginx: directives, the shared zone, the host interface
  * and the request phases.
@@ -1077,9 +1078,8 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
     conf.alloc = &ngx_http_robots_audit_heap;
     conf.crawlers = amcf->setup.crawlers;
     conf.ranges = amcf->setup.ranges;
-    conf.alert_interval = ra_alert_interval(
-                              amcf->alert_interval == NGX_CONF_UNSET_MSEC
-                              ? -1 : (int64_t) amcf->alert_interval);
+    conf.alert_interval = amcf->alert_interval == NGX_CONF_UNSET_MSEC
+                          ? -1 : (int64_t) amcf->alert_interval;
     conf.host = &amcf->host;
     conf.zone_name = ngx_http_robots_audit_str(amcf->zone_text);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit for nginx: the status page (robots_audit_status), as
  * stub_status is to nginx.  What the page says, in which format, with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Builds the Debian packages with dpkg-deb, in the style of Debian's own
 # libnginx-mod-* and libapache2-mod-* packages:
 #   libnginx-mod-http-robots-audit  the nginx module, its modules-available

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # make demo: the stock nginx with the module on a loopback port, a sample
 # site with a real robots.txt, crawler traffic replayed from a real access
 # log, then the status page's URL and a one-screen summary.  Ctrl-C stops.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Installs the Debian packages a make target needs; a no-op when they are
 # all present.  Usage: scripts/deps.sh build|test|bench|demo
 set -eu

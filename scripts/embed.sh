@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Prints a C file holding FILE's bytes as NAME_data[] and NAME_len, so the
 # build can embed a data file (the crawler table) into the binary.
 # Usage: scripts/embed.sh NAME FILE

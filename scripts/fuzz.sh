@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs the libFuzzer targets built by `make fuzz` (build/fuzz/fuzz_*).
 #
 #   scripts/fuzz.sh smoke SECONDS BIN...  each target for SECONDS on its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Builds the nginx dynamic module against the installed nginx's sources
 # (Debian's nginx-dev), with the stock build's configure flags, so that the
 # stock nginx binary loads it.

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: BSD-2-Clause
 # Replays the requests of an access log (combined format) against a server
 # on loopback: method, path and User-Agent as logged, the logged client
 # address in X-Forwarded-For (for a server that trusts loopback with

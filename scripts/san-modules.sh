@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The server modules under ASan+UBSan: builds a module with gcc's
 # sanitizers and runs its t/ tests against it.
 #   nginx   scripts/nginx-module.sh with RA_NGX_EXTRA_OPT -> build/san-nginx.so

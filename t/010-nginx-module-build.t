@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # nginx: the built module.  It exports only its module, nginx's generated
 # module tables and the core's ra_* symbols, needs no library the stock
 # nginx lacks, and the stock nginx loads it (nginx -t).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # nginx: the verdicts scenario (t/lib/RA/Scenario/Verdicts.pm), twice.
 use strict;
 use warnings;

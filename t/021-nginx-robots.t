@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # nginx: every answer to /robots.txt is captured as served, whatever made
 # it: a static file (sendfile on: in-file buffers; off: memory), "return",
 # a proxied backend (large: spooled to a temporary file), a 5xx; the first

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # nginx: the enforce scenario (t/lib/RA/Scenario/Enforce.pm), twice.
 use strict;
 use warnings;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # nginx: the smallest zone, exhausted: least recently used sites and
 # crawler records are evicted and counted, one log line about it per
 # minute at most, nothing crashes; random Host values create no sites.

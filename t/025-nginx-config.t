@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # nginx: the configuration scenario (t/lib/RA/Scenario/Config.pm), and what
 # only nginx has: a named zone that robots_audit needs, once, in http{};
 # directive contexts Apache has no counterpart for.

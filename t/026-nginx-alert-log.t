@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # nginx: the JSON alert log.  Inherited and turned off per location,
 # reopened by nginx -s reopen (log rotation); the text status format.
 use strict;

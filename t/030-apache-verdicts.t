@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Apache: the verdicts scenario (t/lib/RA/Scenario/Verdicts.pm) with the
 # event and the prefork MPM, and mod_status's robots-audit section.
 use strict;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Apache: robots.txt as crawlers get it, whatever produced the answer: a
 # static file, a proxied backend, a RewriteRule, an ErrorDocument, a
 # Redirect, a dead backend (5xx, then crawling is "unreachable"), and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Apache: the hostile-input scenario (t/lib/RA/Scenario/Hostile.pm) with the
 # event and the prefork MPM.
 use strict;

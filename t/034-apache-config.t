@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Apache: the configuration scenario (t/lib/RA/Scenario/Config.pm), and what
 # only Apache has: the module's exported symbols, an alert log outside the
 # server config refused, a piped alert log, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Load: wrk drives the nginx module (2 workers, 50 connections, keep-alive),
 # then the Apache module (event MPM, 2 children of 4 threads, 6
 # connections),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The HTML status page in a real browser.  nginx with the module serves a
 # site that a few crawlers visit (one verified, one violating, one
 # impostor).  The page carries no script, no event handler and no external

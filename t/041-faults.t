@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Faults (nginx, then Apache when available):
 #   - kill -9 a worker, three times, in the middle of traffic: the master
 #     respawns it, the status page still parses, every request after it is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The Debian packages (scripts/deb.sh, `make deb`) installed into this
 # machine's stock servers: dpkg -i, then the stock configuration must pass
 # nginx -t and apache2ctl -t with the modules enabled the Debian way

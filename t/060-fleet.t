@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # contrib/: the fleet integrations against what the product really emits.
 # nginx with the module serves crawlers (verified, impostor, unverifiable,
 # a request that tries to forge alert fields); its metrics must pass

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # docs/robots-audit.1: man renders it without a warning, it names the
 # version robots-audit --version prints, every command and the exit
 # statuses.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Helpers shared by the unit tests (cmocka). */
 #ifndef RA_TEST_H
 #define RA_TEST_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs unit-test binaries; "valgrind" mode runs each under memcheck and
 # fails on any error or leak.  Ends with one "N passed, N failed" line.
 mode=$1; shift

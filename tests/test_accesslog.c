@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Access-log lines: both formats, escapes, offsets, truncation, garbage,
  * and the two real logs of ../shared/data/logs.  Every input is copied to

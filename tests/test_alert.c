@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Alert lines: stable tag, every hostile byte escaped, valid JSON. */
 #include <stdio.h>
 #include <string.h>

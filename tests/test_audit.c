@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Verdicts, case by case (DESIGN.md section 3), and the ledger they live
+ * Verdicts, case by case (docs/design.md, "Verdicts"), and the ledger they live
  * in: windows of 24 and 12 hours, version changes, Crawl-delay, exempt
  * and impostor paths, eviction, snapshots, layout checks.
  */

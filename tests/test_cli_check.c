@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * 'robots-audit check' as a user runs it: output lines, exit codes 0/1/2,
  * stdin, --mode, --user-agent, and every kind of bad input.

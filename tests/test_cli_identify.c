@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* 'robots-audit identify' end to end: both output formats, stdin, the
  * operator's crawler file, exit codes.  Runs build/robots-audit. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * 'robots-audit lint' as a user runs it: both output formats, exit codes
  * 0/1/2, stdin, escaping of hostile bytes, and the time it takes over

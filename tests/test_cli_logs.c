@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * 'robots-audit logs' and 'whatif' as a user runs them: exit codes, the
  * real logs of ../shared/data/logs checked against an independent scan,

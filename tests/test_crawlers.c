@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Crawler identification: the built-in table, generic bots, browsers, the
  * operator's file format, hostile input.  Shared data sets (../shared) are
  * read when present; those tests skip with a message otherwise. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What the fuzzers (fuzz/, make fuzz) found, one case each, with the
  * input that showed it (also kept in fuzz/corpus/<target>/regress-*, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The request-level policies both server modules take from the core:
  * robots.txt request, capture, capture buffer, sites, status page. */
 #include <string.h>

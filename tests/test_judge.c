@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The pure judge (ra_judge), verdict by verdict, on hand-made state: no
  * ledger, no lock, rule sets compiled here.  Each case names the rule of
- * DESIGN.md section 3 it covers; the windows are tested on both sides.
+ * docs/design.md, "Verdicts", it covers; the windows are tested on both sides.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The ledger through its own operations: totals, "the zone is full" notes
  * shared by every handle on a region, snapshots naming their own sites,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Lint: one positive and one negative case per check (a table), realistic
  * files that must stay silent, bounds, and every stress file of

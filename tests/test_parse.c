@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The tokenizer, rule by rule (docs/robots-txt.md, sections A, B and E).
  * Names:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Renderers on hand-made snapshots full of hostile strings: HTML escaped
  * and script-free, JSON strict (common/ra_json.h's parser) and valid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The compiled matcher, rule by rule (docs/robots-txt.md, sections C, D,
  * E and G).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Configuration decided once for nginx, Apache and the CLI: values,
  * crawler and range files with their messages, the configured robots.txt
  * and its lint at start, through a host that captures log lines. */
@@ -112,11 +113,6 @@ durations(void **state)
     assert_int_equal(ra_parse_msec(S("1001d"), &ms), RA_ERROR);
     assert_int_equal(ra_parse_msec(S("99999999999999999999"), &ms),
                      RA_ERROR);
-
-    /* one meaning of "unset" and of 0 for every server */
-    assert_int_equal(ra_alert_interval(-1), 60000);
-    assert_int_equal(ra_alert_interval(0), 0);
-    assert_int_equal(ra_alert_interval(250), 250);
 }
 
 static void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ../shared/data/robots-stress/: every file compiles, answers 64 KiB URLs,
  * and decides what its README says it stresses.  Times are printed for the

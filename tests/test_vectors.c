@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Every case of ../shared/data/vectors/matcher.jsonl (RFC 9309 examples,
  * Google's spec page, google/robotstxt's assertions) in both modes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Address verification: range files, prefix edges, the verdicts, the
  * reverse-DNS decision, hostile JSON. */
 #include <stdio.h>

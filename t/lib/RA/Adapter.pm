@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Adapter;
 
 # What differs between nginx and Apache for the scenarios that both servers

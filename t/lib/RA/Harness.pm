@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Harness;
 
 # One harness for the nginx and Apache integration tests: a server in a

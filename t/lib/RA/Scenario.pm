@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario;
 
 # What the scenarios in t/lib/RA/Scenario/ share: the User-Agents, running a

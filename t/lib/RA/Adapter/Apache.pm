@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Adapter::Apache;
 
 # Apache for the shared scenarios (see RA::Adapter): global directives in the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Adapter::Nginx;
 
 # nginx for the shared scenarios (see RA::Adapter): directives in http{} and

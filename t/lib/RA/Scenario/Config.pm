@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::Config;
 
 # Configuration, on nginx and Apache alike: the configuration test (nginx -t,

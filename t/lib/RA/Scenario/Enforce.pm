@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::Enforce;
 
 # Enforce, on nginx and Apache alike: violations (and crawling while

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::Hostile;
 
 # Hostile input and a tiny zone, on nginx and Apache alike.  64 KiB

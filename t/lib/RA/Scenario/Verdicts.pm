@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::Verdicts;
 
 # Verdicts end to end, on nginx and Apache alike: verification by ranges,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Server::Apache;
 
 # The stock Debian Apache (/usr/sbin/apache2) with build/mod_robots_audit.so,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 package RA::Server::Nginx;
 
 # The stock nginx (/usr/sbin/nginx) with build/ngx_http_robots_audit_module.so
