@@ -263,11 +263,7 @@ mra_set_table_file(cmd_parms *cmd, void *dv, const char *arg)
     ra_buf_init(&why, mra_pool_allocator(cmd->temp_pool), 0, 0);
     if (sc->setup == NULL) {
         sc->setup = apr_pcalloc(cmd->pool, sizeof(ra_setup_t));
-        if (ra_setup_init(sc->setup, &mra_host,
-                          mra_pool_allocator(cmd->pool), &why) != RA_OK)
-        {
-            return mra_why(cmd->pool, cmd->cmd->name, &why);
-        }
+        ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(cmd->pool));
     }
     rc = cmd->info != NULL ? ra_setup_ranges_file(sc->setup, path, &why)
                            : ra_setup_crawlers_file(sc->setup, path, &why);
@@ -405,17 +401,11 @@ mra_compile_tables(server_rec *s)
     ra_buf_init(&why, mra_pool_allocator(p), 0, 0);
     if (sc->setup == NULL) {
         sc->setup = apr_pcalloc(p, sizeof(ra_setup_t));
-        if (ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(p), &why)
-            != RA_OK)
-        {
-            sc->setup = NULL;
-            goto failed;
-        }
+        ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(p));
     }
     if (ra_setup_compile(sc->setup, &why) == RA_OK) {
         return OK;
     }
-failed:
     MRA_LOG(APLOG_EMERG, 0, s, RA_TAG_CRAWLERS, "%.*s", (int) why.len,
             why.data != NULL ? (const char *) why.data : "out of memory");
     return !OK;

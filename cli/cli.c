@@ -155,19 +155,10 @@ const ra_host_t  ra_cli_host = {
     { ra_cli_alloc, ra_cli_free, NULL }, { NULL, NULL, NULL }
 };
 
-int
-ra_cli_setup(const char *cmd, ra_setup_t *s)
+void
+ra_cli_setup(ra_setup_t *s)
 {
-    ra_buf_t  why;
-    int       rc;
-
-    ra_buf_init(&why, &ra_malloc_allocator, 0, 1024);
-    rc = ra_setup_init(s, &ra_cli_host, &ra_malloc_allocator, &why);
-    if (rc != RA_OK) {
-        ra_cli_error(cmd, "%.*s", (int) why.len, (char *) why.data);
-    }
-    ra_buf_release(&why);
-    return rc == RA_OK ? 0 : -1;
+    ra_setup_init(s, &ra_cli_host, &ra_malloc_allocator);
 }
 
 int
@@ -207,8 +198,8 @@ ra_cli_crawlers(const char *cmd, const char *path)
 {
     ra_setup_t  s;
 
-    if (ra_cli_setup(cmd, &s) != 0
-        || (path != NULL && ra_cli_setup_file(cmd, &s, 0, path) != 0)
+    ra_cli_setup(&s);
+    if ((path != NULL && ra_cli_setup_file(cmd, &s, 0, path) != 0)
         || ra_cli_setup_compile(cmd, &s) != 0)
     {
         return NULL;

@@ -44,8 +44,9 @@ extern const ra_host_t  ra_cli_host;
 
 /* The configuration's tables, as the modules load them (ra_setup.h):
  * the built-in crawler table, then crawler (ranges 0) or published-range
- * (ranges 1) files.  0, or -1 with the core's message printed. */
-int ra_cli_setup(const char *cmd, ra_setup_t *s);
+ * (ranges 1) files.  0, or -1 with the core's message printed; the
+ * compile likewise. */
+void ra_cli_setup(ra_setup_t *s);
 int ra_cli_setup_file(const char *cmd, ra_setup_t *s, int ranges,
     const char *path);
 int ra_cli_setup_compile(const char *cmd, ra_setup_t *s);

@@ -213,9 +213,7 @@ ra_cmd_identify(int argc, char **argv)
     int                 i, status = RA_EXIT_OK;
 
     memset(&x, 0, sizeof(x));
-    if (ra_cli_setup(RA_ID_CMD, &setup) != 0) {
-        return RA_EXIT_USAGE;
-    }
+    ra_cli_setup(&setup);
 
     /* the core never frees piecemeal: the process exit returns it all */
     for (i = 1; i < argc; i++) {

@@ -169,9 +169,7 @@ ra_cmd_logs(int argc, char **argv)
 
     memset(&x, 0, sizeof(x));
     memset(&rd, 0, sizeof(rd));
-    if (ra_cli_setup(RA_LOGS_CMD, &setup) != 0) {
-        return RA_EXIT_USAGE;
-    }
+    ra_cli_setup(&setup);
 
     /* like 'identify', the tables live until the process exits */
     optind = 1;

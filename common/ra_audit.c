@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ra_audit.h"
+#include "ra_http.h"
 #include "ra_lint.h"
 
 #define RA_CACHE_SLOTS        64
@@ -571,28 +572,6 @@ ra_request_path(ra_str_t uri)
     return ra_url_path(uri);
 }
 
-static int
-ra_is_robots_txt(ra_str_t path)
-{
-    size_t  n = 0;
-
-    while (n < path.len && path.data[n] != '?') {
-        n++;
-    }
-    return n == 11 && memcmp(path.data, "/robots.txt", 11) == 0;
-}
-
-static size_t
-ra_copy_text(char *dst, size_t max, ra_str_t s)
-{
-    size_t  n = s.len < max ? s.len : max;
-
-    if (n) {
-        memcpy(dst, s.data, n);
-    }
-    return n;
-}
-
 /* Copies the bodies of the versions this process has not compiled, and
  * marks every version busy until the verdict is done.  Under the lock. */
 static void
@@ -740,14 +719,14 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     vio.line = out->line;
     vio.verification = (uint8_t) out->verification;
     vio.verdict = (uint8_t) out->verdict;
-    vio.name_len = (uint8_t) ra_copy_text(vio.name, RA_NAME_MAX, out->name);
-    vio.method_len = (uint8_t) ra_copy_text(vio.method, RA_METHOD_MAX,
+    vio.name_len = (uint8_t) ra_str_cut(vio.name, RA_NAME_MAX, out->name);
+    vio.method_len = (uint8_t) ra_str_cut(vio.method, RA_METHOD_MAX,
                                             req->method);
-    vio.addr_len = (uint8_t) ra_copy_text(vio.addr, RA_ADDR_TEXT_MAX,
+    vio.addr_len = (uint8_t) ra_str_cut(vio.addr, RA_ADDR_TEXT_MAX,
                                           req->addr);
-    vio.uri_len = (uint16_t) ra_copy_text(vio.uri, RA_URI_MAX, req->uri);
+    vio.uri_len = (uint16_t) ra_str_cut(vio.uri, RA_URI_MAX, req->uri);
     vio.uri_full_len = (uint32_t) req->uri.len;
-    vio.pattern_len = (uint16_t) ra_copy_text(vio.pattern, RA_PATTERN_MAX,
+    vio.pattern_len = (uint16_t) ra_str_cut(vio.pattern, RA_PATTERN_MAX,
                                               ra_verdict_pattern(out));
     ra_ledger_violation_locked(l, sid, &vio);
 
@@ -828,7 +807,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, req->site, now);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
-    if (ra_is_robots_txt(path)) {
+    if (ra_http_is_robots(path)) {
         /* a robots.txt fetch: what it was served */
         ra_ledger_fetch_locked(l, sid, tid, req->status, now);
         ra_ledger_unlock(l);

@@ -31,7 +31,7 @@ ra_buf_release(ra_buf_t *b)
     b->len = b->cap = 0;
 }
 
-static int
+int
 ra_buf_reserve(ra_buf_t *b, size_t n)
 {
     size_t          cap;
@@ -50,6 +50,9 @@ ra_buf_reserve(ra_buf_t *b, size_t n)
     cap = b->cap ? b->cap : 256;
     while (cap < b->len + n) {
         cap *= 2;
+    }
+    if (b->limit && cap > b->limit) {
+        cap = b->limit;                 /* len + n fits: checked above */
     }
     p = ra_alloc(b->alloc, cap);
     if (p == NULL) {

@@ -26,6 +26,10 @@ void ra_buf_init(ra_buf_t *b, const ra_alloc_t *a, size_t initial,
     size_t limit);
 void ra_buf_release(ra_buf_t *b);
 
+/* Room for n more bytes (growing by doubling, never past the limit): 1,
+ * or 0 with failed or truncated set. */
+int ra_buf_reserve(ra_buf_t *b, size_t n);
+
 void ra_buf_add(ra_buf_t *b, const void *p, size_t n);
 void ra_buf_str(ra_buf_t *b, ra_str_t s);
 void ra_buf_cstr(ra_buf_t *b, const char *s);

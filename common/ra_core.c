@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ra_core.h"
 
@@ -35,6 +36,17 @@ ra_strcaseeq(ra_str_t a, ra_str_t b)
         }
     }
     return 1;
+}
+
+size_t
+ra_str_cut(char *dst, size_t max, ra_str_t s)
+{
+    size_t  n = s.len < max ? s.len : max;
+
+    if (n) {
+        memcpy(dst, s.data, n);
+    }
+    return n;
 }
 
 int

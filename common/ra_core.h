@@ -76,6 +76,8 @@ extern const ra_alloc_t  ra_malloc_allocator;
 #define ra_isspace(c)  ((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
 
 int ra_strcaseeq(ra_str_t a, ra_str_t b);
+/* Copies at most max bytes of s to dst (no NUL); returns how many. */
+size_t ra_str_cut(char *dst, size_t max, ra_str_t s);
 int ra_startswith_ci(ra_str_t s, const char *prefix);
 int ra_hexval(int c);
 

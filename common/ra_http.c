@@ -64,39 +64,6 @@ ra_capture_start(ra_capture_t *c, const ra_alloc_t *a, int status,
     c->active = 1;
 }
 
-/* room for n more bytes (n fits under the limit): grows to the next power
- * of two, or to the whole answer when its length is known */
-static int
-ra_capture_grow(ra_capture_t *c, size_t n)
-{
-    size_t          cap;
-    unsigned char  *p;
-    ra_buf_t       *b = &c->body;
-
-    if (b->len + n <= b->cap) {
-        return 1;
-    }
-    cap = b->cap ? b->cap * 2 : c->first;
-    while (cap < b->len + n) {
-        cap *= 2;
-    }
-    if (cap > RA_ROBOTS_MAX) {
-        cap = RA_ROBOTS_MAX;
-    }
-    p = ra_alloc(b->alloc, cap);
-    if (p == NULL) {
-        c->failed = 1;
-        return 0;
-    }
-    if (b->len) {
-        memcpy(p, b->data, b->len);
-    }
-    ra_free(b->alloc, b->data);
-    b->data = p;
-    b->cap = cap;
-    return 1;
-}
-
 unsigned char *
 ra_capture_space(ra_capture_t *c, size_t n, size_t *keep)
 {
@@ -112,7 +79,12 @@ ra_capture_space(ra_capture_t *c, size_t n, size_t *keep)
     if (*keep == 0) {
         return NULL;
     }
-    if (!ra_capture_grow(c, *keep)) {
+    /* the first allocation takes the whole answer when its length is
+     * known, so a file is copied once */
+    if ((c->body.cap == 0 && !ra_buf_reserve(&c->body, c->first))
+        || !ra_buf_reserve(&c->body, *keep))
+    {
+        c->failed = 1;
         *keep = 0;
         return NULL;
     }

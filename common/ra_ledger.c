@@ -631,17 +631,6 @@ ra_site_evict(ra_ledger_t *l, uint32_t id)
     ra_atomic_set(&h->site_count, h->site_count - 1);
 }
 
-static size_t
-ra_copy_text(char *dst, size_t max, ra_str_t s)
-{
-    size_t  n = s.len < max ? s.len : max;
-
-    if (n) {
-        memcpy(dst, s.data, n);
-    }
-    return n;
-}
-
 uint32_t
 ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
 {
@@ -729,8 +718,8 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     st->verification = (uint8_t) key->verification;
     st->kind = (uint8_t) key->kind;
     st->category = (uint8_t) key->category;
-    st->name_len = (uint8_t) ra_copy_text(st->name, RA_NAME_MAX, key->name);
-    st->token_len = (uint8_t) ra_copy_text(st->token, RA_NAME_MAX,
+    st->name_len = (uint8_t) ra_str_cut(st->name, RA_NAME_MAX, key->name);
+    st->token_len = (uint8_t) ra_str_cut(st->token, RA_NAME_MAX,
                                            key->token);
     st->first_seen = st->last_seen = now;
     st->hnext = RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)];

@@ -129,17 +129,25 @@ ra_setup_error(int rc, const char *msg)
     }
 }
 
-int
-ra_setup_init(ra_setup_t *s, const ra_host_t *host, const ra_alloc_t *alloc,
-    ra_buf_t *why)
+void
+ra_setup_init(ra_setup_t *s, const ra_host_t *host, const ra_alloc_t *alloc)
+{
+    memset(s, 0, sizeof(*s));
+    s->host = host;
+    s->alloc = alloc;
+}
+
+/* the built-in crawler table, loaded when a file or the compile needs it */
+static int
+ra_setup_builtin(ra_setup_t *s, ra_buf_t *why)
 {
     int                rc;
     ra_crawlers_err_t  err;
 
-    memset(s, 0, sizeof(*s));
-    s->host = host;
-    s->alloc = alloc;
-    s->crawlers = ra_crawlers_create(alloc);
+    if (s->crawlers != NULL) {
+        return RA_OK;
+    }
+    s->crawlers = ra_crawlers_create(s->alloc);
     if (s->crawlers == NULL) {
         ra_buf_cstr(why, "out of memory");
         return RA_ENOMEM;
@@ -149,6 +157,7 @@ ra_setup_init(ra_setup_t *s, const ra_host_t *host, const ra_alloc_t *alloc,
     if (rc != RA_OK) {
         ra_buf_printf(why, "the built-in crawler table does not load: "
                       "line %zu: %s", err.line, ra_setup_error(rc, err.msg));
+        s->crawlers = NULL;
     }
     return rc;
 }
@@ -182,6 +191,10 @@ ra_setup_crawlers_file(ra_setup_t *s, const char *path, ra_buf_t *why)
     ra_str_t           text;
     ra_crawlers_err_t  err;
 
+    rc = ra_setup_builtin(s, why);
+    if (rc != RA_OK) {
+        return rc;
+    }
     rc = ra_setup_read(s, "crawler file", path, RA_CRAWLERS_MAX_FILE, &text,
                        why);
     if (rc != RA_OK) {
@@ -243,6 +256,10 @@ ra_setup_compile(ra_setup_t *s, ra_buf_t *why)
 
     if (s->compiled) {
         return RA_OK;
+    }
+    rc = ra_setup_builtin(s, why);
+    if (rc != RA_OK) {
+        return rc;
     }
     memset(&err, 0, sizeof(err));
     rc = ra_crawlers_compile(s->crawlers, &err);

@@ -50,15 +50,17 @@ int ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why);
 typedef struct {
     const ra_host_t   *host;
     const ra_alloc_t  *alloc;       /* lives as long as the tables */
-    ra_crawlers_t     *crawlers;    /* the built-in table and files */
+    ra_crawlers_t     *crawlers;    /* the built-in table and files; NULL
+                                       until a file or the compile */
     ra_ranges_t       *ranges;      /* NULL until a file is added */
     unsigned           compiled:1;
 } ra_setup_t;
 
-/* Starts with the built-in crawler table.  RA_OK; RA_ENOMEM or RA_ERROR
- * with why set. */
-int ra_setup_init(ra_setup_t *s, const ra_host_t *host,
-    const ra_alloc_t *alloc, ra_buf_t *why);
+/* Empty tables; the built-in crawler table is loaded when first needed
+ * (a crawler file, or the compile), so a server that loads the module
+ * and does not use it pays nothing. */
+void ra_setup_init(ra_setup_t *s, const ra_host_t *host,
+    const ra_alloc_t *alloc);
 
 /* Adds a crawler file (data/crawlers.txt's format).  RA_OK, or an error
  * with why set: "crawler file /x, line 3: unknown key 'foo'". */

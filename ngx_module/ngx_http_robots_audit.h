@@ -20,12 +20,8 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 
-#include "ra_core.h"
 #include "ra_alert.h"
-#include "ra_audit.h"
-#include "ra_host.h"
 #include "ra_http.h"
-#include "ra_ledger.h"
 #include "ra_setup.h"
 
 
@@ -80,7 +76,6 @@ typedef struct {
 #define NGX_HTTP_RA_LOCAL  __attribute__((visibility("hidden")))
 
 extern ngx_module_t  ngx_http_robots_audit_module;
-NGX_HTTP_RA_LOCAL extern const ra_alloc_t  ngx_http_robots_audit_heap;
 
 
 NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_filter_init(ngx_conf_t *cf);

@@ -10,27 +10,49 @@
 #include "ngx_http_robots_audit.h"
 
 
-static ngx_int_t ngx_http_robots_audit_header_filter(ngx_http_request_t *r);
-static ngx_int_t ngx_http_robots_audit_body_filter(ngx_http_request_t *r,
-    ngx_chain_t *in);
-static void ngx_http_robots_audit_record(ngx_http_request_t *r,
-    ngx_http_robots_audit_ctx_t *ctx);
-
-
 static ngx_http_output_header_filter_pt  ngx_http_next_header_filter;
 static ngx_http_output_body_filter_pt    ngx_http_next_body_filter;
 
 
-ngx_int_t
-ngx_http_robots_audit_filter_init(ngx_conf_t *cf)
+static void
+ngx_http_robots_audit_record(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx)
 {
-    ngx_http_next_header_filter = ngx_http_top_header_filter;
-    ngx_http_top_header_filter = ngx_http_robots_audit_header_filter;
+    u_char                             *p;
+    ngx_str_t                           type, *cs;
+    ra_answer_t                         ans;
+    ngx_http_robots_audit_main_conf_t  *amcf;
 
-    ngx_http_next_body_filter = ngx_http_top_body_filter;
-    ngx_http_top_body_filter = ngx_http_robots_audit_body_filter;
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    return NGX_OK;
+    /*
+     * the Content-Type as sent: the charset filter runs after our header
+     * filter; by the last buffer the HTTP/1 header filter has appended the
+     * charset to content_type "for logging", others may not have
+     */
+    type = r->headers_out.content_type;
+    cs = &r->headers_out.charset;
+
+    if (cs->len && type.len && r->headers_out.content_type_len == type.len) {
+        p = ngx_pnalloc(r->pool, type.len + sizeof("; charset=") - 1
+                                 + cs->len);
+        if (p != NULL) {
+            type.data = p;
+            p = ngx_cpymem(p, r->headers_out.content_type.data,
+                           r->headers_out.content_type.len);
+            p = ngx_cpymem(p, "; charset=", sizeof("; charset=") - 1);
+            p = ngx_cpymem(p, cs->data, cs->len);
+            type.len = p - type.data;
+        }
+    }
+
+    /* a header that is absent is not "unknown" */
+    ra_capture_answer(&ctx->capture,
+                      ra_str(type.len ? type.data : (u_char *) "", type.len),
+                      &ans);
+
+    (void) ra_audit_robots(amcf->audit, ngx_http_robots_audit_site(r), &ans,
+                           ngx_http_robots_audit_now(NULL));
 }
 
 
@@ -139,43 +161,14 @@ ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
 }
 
 
-static void
-ngx_http_robots_audit_record(ngx_http_request_t *r,
-    ngx_http_robots_audit_ctx_t *ctx)
+ngx_int_t
+ngx_http_robots_audit_filter_init(ngx_conf_t *cf)
 {
-    u_char                             *p;
-    ngx_str_t                           type, *cs;
-    ra_answer_t                         ans;
-    ngx_http_robots_audit_main_conf_t  *amcf;
+    ngx_http_next_header_filter = ngx_http_top_header_filter;
+    ngx_http_top_header_filter = ngx_http_robots_audit_header_filter;
 
-    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+    ngx_http_next_body_filter = ngx_http_top_body_filter;
+    ngx_http_top_body_filter = ngx_http_robots_audit_body_filter;
 
-    /*
-     * the Content-Type as sent: the charset filter runs after our header
-     * filter; by the last buffer the HTTP/1 header filter has appended the
-     * charset to content_type "for logging", others may not have
-     */
-    type = r->headers_out.content_type;
-    cs = &r->headers_out.charset;
-
-    if (cs->len && type.len && r->headers_out.content_type_len == type.len) {
-        p = ngx_pnalloc(r->pool, type.len + sizeof("; charset=") - 1
-                                 + cs->len);
-        if (p != NULL) {
-            type.data = p;
-            p = ngx_cpymem(p, r->headers_out.content_type.data,
-                           r->headers_out.content_type.len);
-            p = ngx_cpymem(p, "; charset=", sizeof("; charset=") - 1);
-            p = ngx_cpymem(p, cs->data, cs->len);
-            type.len = p - type.data;
-        }
-    }
-
-    /* a header that is absent is not "unknown" */
-    ra_capture_answer(&ctx->capture,
-                      ra_str(type.len ? type.data : (u_char *) "", type.len),
-                      &ans);
-
-    (void) ra_audit_robots(amcf->audit, ngx_http_robots_audit_site(r), &ans,
-                           ngx_http_robots_audit_now(NULL));
+    return NGX_OK;
 }

@@ -45,29 +45,6 @@ typedef struct {
 } ngx_http_robots_audit_sh_t;
 
 
-static void *ngx_http_robots_audit_heap_alloc(void *ctx, size_t size);
-static void ngx_http_robots_audit_heap_free(void *ctx, void *p);
-static void *ngx_http_robots_audit_pool_alloc(void *ctx, size_t size);
-static void ngx_http_robots_audit_pool_free(void *ctx, void *p);
-static void ngx_http_robots_audit_lock(void *ctx);
-static void ngx_http_robots_audit_unlock(void *ctx);
-static void ngx_http_robots_audit_log(const ra_host_t *h, void *where,
-    ra_log_level_e level, ra_str_t line);
-static void ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
-    ra_log_level_e level, ra_str_t line);
-
-static ngx_int_t ngx_http_robots_audit_log_handler(ngx_http_request_t *r);
-static ngx_int_t ngx_http_robots_audit_preaccess_handler(
-    ngx_http_request_t *r);
-static void ngx_http_robots_audit_judge(ngx_http_request_t *r,
-    ngx_int_t status, ra_verdict_t *v);
-static void ngx_http_robots_audit_ctx_cleanup(void *data);
-
-static ngx_int_t ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone,
-    void *data);
-static ngx_int_t ngx_http_robots_audit_setup(ngx_conf_t *cf,
-    ngx_http_robots_audit_main_conf_t *amcf);
-
 static char *ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_robots_audit_status(ngx_conf_t *cf, ngx_command_t *cmd,
@@ -198,27 +175,7 @@ ngx_module_t  ngx_http_robots_audit_module = {
 };
 
 
-/* for what the core frees (rule-set cache, lint scratch, pages) */
-const ra_alloc_t  ngx_http_robots_audit_heap = {
-    ngx_http_robots_audit_heap_alloc, ngx_http_robots_audit_heap_free, NULL
-};
-
-
 /* ---- the host interface ----------------------------------------------- */
-
-static void *
-ngx_http_robots_audit_heap_alloc(void *ctx, size_t size)
-{
-    return ngx_alloc(size, ngx_cycle->log);
-}
-
-
-static void
-ngx_http_robots_audit_heap_free(void *ctx, void *p)
-{
-    ngx_free(p);
-}
-
 
 /* a pool; the core wants memory aligned for any object */
 static void *
@@ -318,6 +275,64 @@ ngx_http_robots_audit_now(const ra_host_t *h)
 
 /* ---- requests --------------------------------------------------------- */
 
+static void
+ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
+    ra_verdict_t *v)
+{
+    ssize_t                             n;
+    ra_buf_t                            json, *jp;
+    ra_request_t                        req;
+    ngx_open_file_t                    *file;
+    ngx_http_robots_audit_loc_conf_t   *alcf;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+    alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
+
+    ngx_memzero(&req, sizeof(ra_request_t));
+    req.site = ngx_http_robots_audit_site(r);
+    req.time = ngx_http_robots_audit_now(NULL);
+    req.addr = ngx_http_robots_audit_str(r->connection->addr_text);
+    req.user_agent = r->headers_in.user_agent
+                     ? ngx_http_robots_audit_str(
+                           r->headers_in.user_agent->value)
+                     : ra_str("", 0);
+    req.method = ngx_http_robots_audit_str(r->method_name);
+    req.uri = ngx_http_robots_audit_str(r->unparsed_uri);
+    req.status = (int) status;
+    req.where = r;
+
+    (void) ra_audit_request(amcf->audit, &req, v);
+
+    if (!v->alert) {
+        return;
+    }
+
+    file = alcf->alert_log;
+    if (file != NULL && file->fd == NGX_INVALID_FILE) {
+        file = NULL;
+    }
+
+    ra_buf_init(&json, &ra_malloc_allocator, 0,
+                NGX_HTTP_ROBOTS_AUDIT_ALERT_MAX);
+    jp = file ? &json : NULL;
+
+    ra_alert_emit(&amcf->host, &req, v, jp);
+
+    if (file && json.len && !json.failed && !json.truncated) {
+        n = ngx_write_fd(file->fd, json.data, json.len);
+
+        if (n == -1) {
+            ngx_log_error(NGX_LOG_ALERT, r->connection->log, ngx_errno,
+                          ngx_write_fd_n " to \"%s\" failed",
+                          file->name.data);
+        }
+    }
+
+    ra_buf_release(&json);
+}
+
+
 /* the main request of an audited location, not the status page */
 static ngx_http_robots_audit_main_conf_t *
 ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
@@ -400,64 +415,6 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 }
 
 
-static void
-ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
-    ra_verdict_t *v)
-{
-    ssize_t                             n;
-    ra_buf_t                            json, *jp;
-    ra_request_t                        req;
-    ngx_open_file_t                    *file;
-    ngx_http_robots_audit_loc_conf_t   *alcf;
-    ngx_http_robots_audit_main_conf_t  *amcf;
-
-    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
-    alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
-
-    ngx_memzero(&req, sizeof(ra_request_t));
-    req.site = ngx_http_robots_audit_site(r);
-    req.time = ngx_http_robots_audit_now(NULL);
-    req.addr = ngx_http_robots_audit_str(r->connection->addr_text);
-    req.user_agent = r->headers_in.user_agent
-                     ? ngx_http_robots_audit_str(
-                           r->headers_in.user_agent->value)
-                     : ra_str("", 0);
-    req.method = ngx_http_robots_audit_str(r->method_name);
-    req.uri = ngx_http_robots_audit_str(r->unparsed_uri);
-    req.status = (int) status;
-    req.where = r;
-
-    (void) ra_audit_request(amcf->audit, &req, v);
-
-    if (!v->alert) {
-        return;
-    }
-
-    file = alcf->alert_log;
-    if (file != NULL && file->fd == NGX_INVALID_FILE) {
-        file = NULL;
-    }
-
-    ra_buf_init(&json, &ngx_http_robots_audit_heap, 0,
-                NGX_HTTP_ROBOTS_AUDIT_ALERT_MAX);
-    jp = file ? &json : NULL;
-
-    ra_alert_emit(&amcf->host, &req, v, jp);
-
-    if (file && json.len && !json.failed && !json.truncated) {
-        n = ngx_write_fd(file->fd, json.data, json.len);
-
-        if (n == -1) {
-            ngx_log_error(NGX_LOG_ALERT, r->connection->log, ngx_errno,
-                          ngx_write_fd_n " to \"%s\" failed",
-                          file->name.data);
-        }
-    }
-
-    ra_buf_release(&json);
-}
-
-
 /* The site is the server block's (the core's ra_sitenames_pick()). */
 ra_str_t
 ngx_http_robots_audit_site(ngx_http_request_t *r)
@@ -468,6 +425,13 @@ ngx_http_robots_audit_site(ngx_http_request_t *r)
 
     return ra_sitenames_pick(&ascf->names,
                              ngx_http_robots_audit_str(r->headers_in.server));
+}
+
+
+static void
+ngx_http_robots_audit_ctx_cleanup(void *data)
+{
+    /* a marker only: the context lives in the request pool */
 }
 
 
@@ -509,13 +473,6 @@ ngx_http_robots_audit_get_ctx(ngx_http_request_t *r, ngx_uint_t create)
     ngx_http_set_ctx(r, ctx, ngx_http_robots_audit_module);
 
     return ctx;
-}
-
-
-static void
-ngx_http_robots_audit_ctx_cleanup(void *data)
-{
-    /* a marker only: the context lives in the request pool */
 }
 
 
@@ -648,31 +605,6 @@ refuse:
 
 /* ---- configuration ---------------------------------------------------- */
 
-/* the crawler table starts with the built-in one, when first needed */
-static ngx_int_t
-ngx_http_robots_audit_setup(ngx_conf_t *cf,
-    ngx_http_robots_audit_main_conf_t *amcf)
-{
-    ra_buf_t  why;
-    int       rc;
-
-    if (amcf->setup.crawlers != NULL) {
-        return NGX_OK;
-    }
-
-    ra_buf_init(&why, &amcf->pool, 0, 1024);
-    rc = ra_setup_init(&amcf->setup, &amcf->conf_host, &amcf->pool, &why);
-
-    if (rc != RA_OK) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, RA_LOG_PREFIX
-                           "[" RA_TAG_CRAWLERS "] %*s", why.len, why.data);
-        return NGX_ERROR;
-    }
-
-    return NGX_OK;
-}
-
-
 static char *
 ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
@@ -689,12 +621,6 @@ ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     }
 
     value = cf->args->elts;
-
-    if (value[1].len == 0) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "robots_audit_zone needs a name");
-        return NGX_CONF_ERROR;
-    }
 
     if (ra_parse_size(ngx_http_robots_audit_str(value[2]), &size) != RA_OK) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
@@ -816,10 +742,6 @@ ngx_http_robots_audit_table_file(ngx_conf_t *cf, ngx_command_t *cmd,
     ngx_str_t   *value, name;
     ngx_uint_t   i;
 
-    if (ngx_http_robots_audit_setup(cf, amcf) != NGX_OK) {
-        return NGX_CONF_ERROR;
-    }
-
     value = cf->args->elts;
 
     for (i = 1; i < cf->args->nelts; i++) {
@@ -893,7 +815,6 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
      *
      *     amcf->shm_zone = NULL;
      *     amcf->have_ledger = 0;
-     *     amcf->setup = { NULL, ... };
      *     amcf->audit = NULL;
      *     amcf->host.lock = { NULL, NULL, NULL };
      */
@@ -906,10 +827,12 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
 
     amcf->host.log = ngx_http_robots_audit_log;
     amcf->host.now = ngx_http_robots_audit_now;
-    amcf->host.heap = ngx_http_robots_audit_heap;
+    amcf->host.heap = ra_malloc_allocator;  /* what the core frees */
 
     amcf->conf_host = amcf->host;
     amcf->conf_host.log = ngx_http_robots_audit_conf_log;
+
+    ra_setup_init(&amcf->setup, &amcf->conf_host, &amcf->pool);
 
     return amcf;
 }
@@ -924,10 +847,6 @@ ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf)
 
     if (amcf->shm_zone == NULL) {
         return NGX_CONF_OK;
-    }
-
-    if (ngx_http_robots_audit_setup(cf, amcf) != NGX_OK) {
-        return NGX_CONF_ERROR;
     }
 
     ra_buf_init(&why, &amcf->pool, 0, 1024);
@@ -1075,7 +994,7 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
     ra_audit_conf_t  conf;
 
     ngx_memzero(&conf, sizeof(ra_audit_conf_t));
-    conf.alloc = &ngx_http_robots_audit_heap;
+    conf.alloc = &ra_malloc_allocator;
     conf.crawlers = amcf->setup.crawlers;
     conf.ranges = amcf->setup.ranges;
     conf.alert_interval = amcf->alert_interval == NGX_CONF_UNSET_MSEC

@@ -10,9 +10,37 @@
 #include "ngx_http_robots_audit.h"
 
 
-static void ngx_http_robots_audit_page_cleanup(void *data);
-static ngx_int_t ngx_http_robots_audit_header(ngx_http_request_t *r,
-    const char *name, const char *value);
+static ngx_int_t
+ngx_http_robots_audit_header(ngx_http_request_t *r, const char *name,
+    const char *value)
+{
+    ngx_table_elt_t  *h;
+
+    h = ngx_list_push(&r->headers_out.headers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    h->hash = 1;
+#if (nginx_version >= 1023000)
+    h->next = NULL;
+#endif
+    h->key.len = ngx_strlen(name);
+    h->key.data = (u_char *) name;
+    h->value.len = ngx_strlen(value);
+    h->value.data = (u_char *) value;
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_robots_audit_page_cleanup(void *data)
+{
+    if (data != NULL) {
+        ngx_free(data);
+    }
+}
 
 
 ngx_int_t
@@ -41,7 +69,7 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
                           ngx_http_robots_audit_str(r->method_name),
                           ngx_http_robots_audit_str(r->args),
                           ngx_http_robots_audit_now(NULL),
-                          &ngx_http_robots_audit_heap, &page);
+                          &ra_malloc_allocator, &page);
 
     cln->handler = ngx_http_robots_audit_page_cleanup;
     cln->data = page.body.data;
@@ -86,37 +114,4 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
     out.next = NULL;
 
     return ngx_http_output_filter(r, &out);
-}
-
-
-static ngx_int_t
-ngx_http_robots_audit_header(ngx_http_request_t *r, const char *name,
-    const char *value)
-{
-    ngx_table_elt_t  *h;
-
-    h = ngx_list_push(&r->headers_out.headers);
-    if (h == NULL) {
-        return NGX_ERROR;
-    }
-
-    h->hash = 1;
-#if (nginx_version >= 1023000)
-    h->next = NULL;
-#endif
-    h->key.len = ngx_strlen(name);
-    h->key.data = (u_char *) name;
-    h->value.len = ngx_strlen(value);
-    h->value.data = (u_char *) value;
-
-    return NGX_OK;
-}
-
-
-static void
-ngx_http_robots_audit_page_cleanup(void *data)
-{
-    if (data != NULL) {
-        ngx_free(data);
-    }
 }
