@@ -82,8 +82,7 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
     if (c == NULL) {
         c = f->ctx = apr_pcalloc(r->pool, sizeof(mra_capture_ctx));
         /* the status is known now: 304, 206 and bodiless ones are not */
-        c->done = !mra_wanted(r, r->status)
-                  || !ra_http_has_body(r->status, r->header_only);
+        c->done = !mra_wanted(r, r->status);
         len = apr_table_get(r->headers_out, "Content-Length");
         ra_capture_start(&c->cap, mra_pool_allocator(r->pool), r->status,
                          len != NULL ? apr_atoi64(len) : -1);
@@ -98,6 +97,10 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
     {
         if (APR_BUCKET_IS_EOS(e)) {
             mra_capture_done(r, c);
+            break;
+        }
+        if (AP_BUCKET_IS_ERROR(e)) {
+            c->done = 1;                /* a backend broke: not the file */
             break;
         }
         if (APR_BUCKET_IS_METADATA(e)) {

@@ -265,7 +265,9 @@ ra_ua_hash(const unsigned char *p, size_t n)
         h ^= h >> 32;
     }
     w = 0;
-    memcpy(&w, p, n);
+    if (n) {
+        memcpy(&w, p, n);               /* p may be NULL when n is 0 */
+    }
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     return h ^ (h >> 29);
 }
@@ -283,7 +285,7 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
     h = ra_ua_hash(ua.data, ua.len);
     slot = &au->ua[h & (RA_UA_SLOTS - 1)];
     if (slot->used && slot->hash == h && slot->len == ua.len
-        && memcmp(slot->ua, ua.data, ua.len) == 0)
+        && (ua.len == 0 || memcmp(slot->ua, ua.data, ua.len) == 0))
     {
         id->kind = slot->kind;
         id->crawler = slot->crawler;
@@ -295,7 +297,9 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
     slot->used = 1;
     slot->hash = h;
     slot->len = (uint16_t) ua.len;
-    memcpy(slot->ua, ua.data, ua.len);
+    if (ua.len) {
+        memcpy(slot->ua, ua.data, ua.len);
+    }
     slot->kind = (uint8_t) id->kind;
     slot->crawler = id->crawler;
     /* a generic bot's token is a span of the UA; a known crawler's lives
@@ -320,7 +324,10 @@ ra_version_from_answer(ra_version_t *v, const ra_answer_t *ans)
 
     v->status = (uint16_t) (ans->status > 0 && ans->status < 1000
                             ? ans->status : 0);
-    v->size = (uint32_t) (ans->size ? ans->size : ans->body.len);
+    /* what was served, saturated: a 4 GiB answer is not a small one */
+    v->size = (uint32_t) ((ans->size ? ans->size : ans->body.len)
+                          > UINT32_MAX ? UINT32_MAX
+                          : (ans->size ? ans->size : ans->body.len));
     v->truncated = ans->truncated || v->size > ans->body.len;
     n = ans->content_type.len < RA_CTYPE_MAX ? ans->content_type.len
                                              : RA_CTYPE_MAX;
@@ -554,24 +561,6 @@ typedef struct {
     unsigned     nomem;                 /* bit k: body k not copied */
 } ra_gather_t;
 
-/* The request target's path as rules see it: origin-form as it is (a
- * leading "//" is a path here, not an authority), anything else through
- * the URL rules. */
-static ra_str_t
-ra_request_path(ra_str_t uri)
-{
-    const unsigned char  *hash;
-
-    if (uri.len && uri.data[0] == '/') {
-        hash = memchr(uri.data, '#', uri.len);
-        if (hash != NULL) {
-            uri.len = (size_t) (hash - uri.data);
-        }
-        return uri;
-    }
-    return ra_url_path(uri);
-}
-
 /* Copies the bodies of the versions this process has not compiled, and
  * marks every version busy until the verdict is done.  Under the lock. */
 static void
@@ -794,7 +783,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     key.category = id.crawler ? id.crawler->category : RA_CAT_MAX;
     key.token = who.ntokens ? tokens[0] : ra_str("", 0);
 
-    path = ra_request_path(req->uri);
+    path = ra_http_target_path(req->uri);
 
     /* gather */
     memset(&x, 0, sizeof(x));
@@ -808,8 +797,15 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     sid = ra_ledger_site_locked(l, req->site, now);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
     if (ra_http_is_robots(path)) {
-        /* a robots.txt fetch: what it was served */
-        ra_ledger_fetch_locked(l, sid, tid, req->status, now);
+        /* a robots.txt fetch: what it was served; an answer about the
+         * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
+         * counted, not taken for what the crawler read */
+        if (ra_http_answer_is_file(req->status)) {
+            ra_ledger_fetch_locked(l, sid, tid, req->status, now);
+        } else {
+            ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
+            ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
+        }
         ra_ledger_unlock(l);
         out->verdict = RA_VERDICT_FETCH;
         ra_audit_full(au, req);

@@ -7,17 +7,34 @@
 #include "ra_http.h"
 #include "ra_parse.h"
 #include "ra_report.h"
+#include "ra_rules.h"
 
 #define RA_CAPTURE_FIRST  8192          /* first allocation of a capture */
 
 static const ra_str_t  ra_robots_path = ra_string("/robots.txt");
 
 
+ra_str_t
+ra_http_target_path(ra_str_t target)
+{
+    const unsigned char  *hash;
+
+    if (target.len && target.data[0] == '/') {
+        hash = memchr(target.data, '#', target.len);
+        if (hash != NULL) {
+            target.len = (size_t) (hash - target.data);
+        }
+        return target;
+    }
+    return ra_url_path(target);
+}
+
 int
 ra_http_is_robots(ra_str_t target)
 {
     const unsigned char  *q;
 
+    target = ra_http_target_path(target);
     q = target.len ? memchr(target.data, '?', target.len) : NULL;
     if (q != NULL) {
         target.len = (size_t) (q - target.data);
@@ -27,13 +44,28 @@ ra_http_is_robots(ra_str_t target)
 }
 
 int
+ra_http_answer_is_file(int status)
+{
+    switch (status) {
+    case 0:                     /* not answered yet (enforce) */
+    case 400: case 408: case 411: case 412: case 413: case 414: case 416:
+    case 417: case 421: case 431:
+    case 494: case 495: case 496: case 497: case 499:   /* nginx's own */
+    case 501: case 505:
+        return 0;
+    default:
+        return status > 0 && status < 1000;
+    }
+}
+
+int
 ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
     int has_range)
 {
     static const ra_str_t  get = ra_string("GET");
 
     return method.len == get.len && memcmp(method.data, get.data, 3) == 0
-           && ra_http_is_robots(target)
+           && ra_http_is_robots(target) && ra_http_answer_is_file(status)
            && status != 304 && status != 206 && !has_range;
 }
 
@@ -119,9 +151,15 @@ ra_capture_add(ra_capture_t *c, const void *p, size_t n)
 void
 ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_answer_t *ans)
 {
+    static const unsigned char  none[1];
+
     memset(ans, 0, sizeof(*ans));
     ans->status = c->status;
+    /* the header as sent, absent included ("" is absent, never unknown) */
     ans->content_type = content_type;
+    if (ans->content_type.data == NULL) {
+        ans->content_type = ra_str(none, 0);
+    }
     ans->body = ra_str(c->body.data, c->body.len);
     ans->size = (size_t) c->size;
     ans->truncated = c->size > c->body.len;

@@ -20,14 +20,31 @@
 #include "ra_buf.h"
 #include "ra_ledger.h"
 
-/* The request target's path (before any '?') is exactly "/robots.txt". */
+/* The path of a request target as rules read it: origin-form as it is
+ * (without a fragment; "//x" is a path here, not an authority),
+ * absolute-form through the URL rules. */
+ra_str_t ra_http_target_path(ra_str_t target);
+
+/* The target's path (before any '?') is exactly "/robots.txt": the one
+ * test for "the robots.txt request", in the glue and in ra_audit. */
 int ra_http_is_robots(ra_str_t target);
+
+/*
+ * Does an answer with this status say something about the file?  Not
+ * when it describes the request instead (400, 408, 411, 412, 413, 414,
+ * 416, 417, 421, 431, nginx's 494-499, 501, 505) or there is none yet
+ * (0): any client can provoke those (If-Match, a bad Transfer-Encoding),
+ * so they are neither captured as the site's robots.txt nor recorded as
+ * a crawler's fetch.
+ */
+int ra_http_answer_is_file(int status);
 
 /*
  * Is the answer to this request the robots.txt as served, to be captured?
  * A main request's GET of /robots.txt, not HEAD (no body), not a
  * conditional answer (304) or a part of the file (206, or any request
- * with a Range header): those are not the file a crawler reads.
+ * with a Range header), not an answer about the request
+ * (ra_http_answer_is_file): those are not the file a crawler reads.
  */
 int ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
     int has_range);
@@ -69,8 +86,9 @@ unsigned char *ra_capture_space(ra_capture_t *c, size_t n, size_t *keep);
 void ra_capture_commit(ra_capture_t *c, size_t copied);
 void ra_capture_fail(ra_capture_t *c);
 
-/* The answer to record (ra_audit_robots); content_type data NULL: the
- * header was absent.  Valid while the capture's memory is. */
+/* The answer to record (ra_audit_robots).  content_type is the header
+ * as sent; data NULL or length 0: the answer had none (lint says so).
+ * Valid while the capture's memory is. */
 void ra_capture_answer(ra_capture_t *c, ra_str_t content_type,
     ra_answer_t *ans);
 

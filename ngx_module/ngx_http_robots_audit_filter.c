@@ -137,11 +137,9 @@ ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
                     ra_capture_fail(&ctx->capture);
                     amcf = ngx_http_get_module_main_conf(r,
                                                ngx_http_robots_audit_module);
-                    ra_logf(&amcf->host, r,
-                            RA_LOG_ERR, RA_TAG_CAPTURE,
-                            "cannot read \"%.*s\" to capture it",
-                            (int) b->file->name.len,
-                            (char *) b->file->name.data);
+                    /* ngx_read_file() said which file and why */
+                    ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
+                            "cannot read the answer to capture robots.txt");
                 }
             }
         }

@@ -452,6 +452,39 @@ verdict_unreachable_window_12h(void **state)
     fx_free(f);
 }
 
+/* a robots.txt answer about the request (501 to a bad Transfer-Encoding,
+ * 412 to an If-Match, 0 before any answer) is counted, never taken for
+ * what the crawler read: a forged request cannot make it unreachable */
+static void
+verdict_request_errors_are_not_fetches(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t      st;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    v = req(f, BOT, IN, "/robots.txt", 200, T0);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    v = req(f, BOT, IN, "/robots.txt", 501, T0 + H);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    v = req(f, BOT, IN, "/robots.txt#x", 0, T0 + H);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    v = req(f, BOT, IN, "/robots.txt", 412, T0 + H);
+    v = req(f, BOT, IN, "/allowed", 200, T0 + 2 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_false(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 4);
+    assert_int_equal(st.last_fetch_status, 200);
+    assert_int_equal(st.last_fetch, T0);
+    /* a real 503 still is */
+    req(f, BOT, IN, "/robots.txt", 503, T0 + 3 * H);
+    v = req(f, BOT, IN, "/allowed", 200, T0 + 4 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    fx_free(f);
+}
+
 /* a configured file seeds the rules only until a capture is seen */
 static void
 verdict_initial_file_never_replaces_capture(void **state)
@@ -975,6 +1008,7 @@ main(void)
         cmocka_unit_test(verdict_stale_window_24h_without_fetch),
         cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
         cmocka_unit_test(verdict_unreachable_window_12h),
+        cmocka_unit_test(verdict_request_errors_are_not_fetches),
         cmocka_unit_test(verdict_initial_file_never_replaces_capture),
         cmocka_unit_test(verdict_404_allows_everything),
         cmocka_unit_test(verdict_user_triggered_exempt),

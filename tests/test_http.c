@@ -23,6 +23,36 @@ robots_request(void **state)
     assert_false(ra_http_is_robots(S("/a/robots.txt")));
     assert_false(ra_http_is_robots(S("")));
     assert_false(ra_http_is_robots(ra_str(NULL, 0)));
+    /* the glue and ra_audit read the target alike: a fragment, the
+     * absolute form */
+    assert_true(ra_http_is_robots(S("/robots.txt#a")));
+    assert_true(ra_http_is_robots(S("http://example.com/robots.txt")));
+    assert_true(ra_http_is_robots(S("http://example.com/robots.txt?x")));
+    assert_false(ra_http_is_robots(S("http://example.com/x/robots.txt")));
+}
+
+/* answers about the request, which any client can provoke, are never
+ * the file */
+static void
+answer_is_file(void **state)
+{
+    static const int  request[] = { 0, 400, 408, 411, 412, 413, 414, 416,
+                                    417, 421, 431, 494, 495, 496, 497, 499,
+                                    501, 505, -1, 1000 };
+    static const int  file[] = { 200, 204, 301, 302, 401, 403, 404, 410,
+                                 429, 500, 502, 503, 504 };
+    size_t            i;
+
+    (void) state;
+    for (i = 0; i < sizeof(request) / sizeof(request[0]); i++) {
+        assert_false(ra_http_answer_is_file(request[i]));
+    }
+    for (i = 0; i < sizeof(file) / sizeof(file[0]); i++) {
+        assert_true(ra_http_answer_is_file(file[i]));
+    }
+    assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 412, 0));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 501, 0));
+    assert_true(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 503, 0));
 }
 
 static void
@@ -76,7 +106,10 @@ capture_buffer(void **state)
     ra_capture_answer(&c, ra_str(NULL, 0), &ans);
     assert_int_equal(ans.body.len, 0);
     assert_null(c.body.data);
-    assert_null(ans.content_type.data);
+    /* no header: "absent" (data set, length 0), as lint reads it, from
+     * either server */
+    assert_non_null(ans.content_type.data);
+    assert_int_equal(ans.content_type.len, 0);
 
     /* over the cap: the first RA_ROBOTS_MAX bytes, every byte counted */
     ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
@@ -297,6 +330,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(robots_request),
         cmocka_unit_test(capture_wanted),
+        cmocka_unit_test(answer_is_file),
         cmocka_unit_test(capture_buffer),
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
