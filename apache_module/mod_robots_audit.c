@@ -9,7 +9,7 @@
  * Both are created in the parent's post_config (skipping the dry-run pass)
  * from the process pool and kept in retained data, so that a graceful
  * restart, which unloads this DSO and reads the configuration again, finds
- * them and keeps the counters when ra_ledger_check() accepts the segment;
+ * them and keeps the counters when ra_setup_ledger() accepts the segment;
  * children inherit the mapping and re-attach the mutex in child_init.  The
  * process pool releases both when the parent exits.  Nothing this DSO owns
  * (functions, pconf memory) is ever referenced from the process pool.
@@ -449,8 +449,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
 {
     apr_status_t   rv;
     mra_retained  *rd;
-    const char    *why = NULL;
-    void          *base;
+    const char    *why = "the zone's size changed";
     apr_pool_t    *pproc = s->process->pool;
 
     rd = ap_retained_data_get(MRA_RETAINED_KEY);
@@ -460,17 +459,16 @@ mra_zone_init(server_rec *s, apr_size_t size)
     }
 
     if (rd->shm != NULL) {
-        base = apr_shm_baseaddr_get(rd->shm);
         if (rd->size == size
-            && ra_ledger_check(base, size, &why) == RA_OK)
+            && ra_setup_ledger(&mra_ledger, apr_shm_baseaddr_get(rd->shm),
+                               size, 1, &mra_host, mra_cstr(MRA_ZONE_NAME),
+                               &why) == RA_OK)
         {
-            MRA_LOG(APLOG_NOTICE, 0, s, RA_TAG_KEPT_LEDGER, "kept the ledger "
-                    "(%lu bytes) across the restart", (unsigned long) size);
-            goto open;
+            mra_mutex = rd->mutex;
+            return OK;
         }
         MRA_LOG(APLOG_WARNING, 0, s, RA_TAG_NEW_LEDGER, "a new ledger "
-                "replaces the old one: %s",
-                why != NULL ? why : "the zone's size changed");
+                "replaces the old one: %s", why);
         /* Old children keep their own mapping of the old segment (and the
          * old mutex, which is left alone for them); the parent lets go of
          * the segment only. */
@@ -487,10 +485,9 @@ mra_zone_init(server_rec *s, apr_size_t size)
         rd->shm = NULL;
         return !OK;
     }
-    base = apr_shm_baseaddr_get(rd->shm);
-    if (ra_ledger_format(base, size, ra_host_now(&mra_host)) != RA_OK) {
-        MRA_LOG(APLOG_EMERG, 0, s, RA_TAG_ZONE_LAYOUT, "cannot lay out a "
-                "ledger in %lu bytes", (unsigned long) size);
+    if (ra_setup_ledger(&mra_ledger, apr_shm_baseaddr_get(rd->shm), size, 0,
+                        &mra_host, mra_cstr(MRA_ZONE_NAME), &why) != RA_OK)
+    {
         return !OK;
     }
     rd->size = size;
@@ -501,10 +498,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
                 "mutex");
         return !OK;
     }
-
-open:
     mra_mutex = rd->mutex;
-    ra_ledger_open(&mra_ledger, base, &mra_host.lock);
     return OK;
 }
 
@@ -527,7 +521,7 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     memset(&conf, 0, sizeof(conf));
     conf.alloc = &ra_malloc_allocator;
     conf.host = &mra_host;
-    conf.zone_name = mra_cstr("the ledger (RobotsAuditZoneSize)");
+    conf.zone_name = mra_cstr(MRA_ZONE_NAME);
     conf.crawlers = sc->setup->crawlers;
     conf.ranges = sc->setup->ranges;
     conf.alert_interval = sc->alert_interval;      /* -1: unset */

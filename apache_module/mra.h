@@ -40,6 +40,7 @@ extern module AP_MODULE_DECLARE_DATA robots_audit_module;
 APLOG_USE_MODULE(robots_audit);
 
 #define MRA_HANDLER        "robots-audit-status"
+#define MRA_ZONE_NAME      "the ledger (RobotsAuditZoneSize)"
 #define MRA_FILTER         "ROBOTS_AUDIT_CAPTURE"
 #define MRA_NOTE_JUDGED    "robots-audit-judged"
 #define MRA_NOTE_CAPTURED  "robots-audit-captured"

@@ -295,6 +295,17 @@ ra_ledger_check(const void *base, size_t size, const char **why)
     return RA_OK;
 }
 
+size_t
+ra_ledger_size(const void *base)
+{
+    const ra_ledger_hdr_t  *h = base;
+
+    if (h->magic != RA_LEDGER_MAGIC || h->layout != RA_LEDGER_LAYOUT) {
+        return 0;
+    }
+    return (size_t) h->region_size;
+}
+
 void
 ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock)
 {

@@ -214,6 +214,11 @@ int ra_ledger_format(void *base, size_t size, int64_t now);
  * RA_ERROR with *why set to a static sentence (for "refused" messages). */
 int ra_ledger_check(const void *base, size_t size, const char **why);
 
+/* The size a region's ledger says it has: 0 when base holds no ledger of
+ * this layout.  Read it only to bound, then check, a region a server
+ * kept across a reload. */
+size_t ra_ledger_size(const void *base);
+
 /* Fills l for a region that ra_ledger_format() or _check() accepted. */
 void ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock);
 

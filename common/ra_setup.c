@@ -113,6 +113,36 @@ ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why)
     return RA_OK;
 }
 
+int
+ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
+    const ra_host_t *h, ra_str_t zone, const char **why)
+{
+    size_t  have;
+
+    if (kept) {
+        have = ra_ledger_size(base);
+        if (have == 0 || have > size) {
+            *why = "the zone holds no robots-audit ledger of this version";
+            return RA_EAGAIN;
+        }
+        if (ra_ledger_check(base, have, why) != RA_OK) {
+            return RA_EAGAIN;
+        }
+        ra_logf(h, NULL, RA_LOG_NOTICE, RA_TAG_KEPT_LEDGER, "%.*s: kept the "
+                "ledger (%zu bytes) and its counters", (int) zone.len,
+                (const char *) zone.data, have);
+
+    } else if (ra_ledger_format(base, size, ra_host_now(h)) != RA_OK) {
+        ra_logf(h, NULL, RA_LOG_EMERG, RA_TAG_ZONE_LAYOUT, "%.*s cannot hold "
+                "a ledger in %zu bytes", (int) zone.len,
+                (const char *) zone.data, size);
+        return RA_ERROR;
+    }
+    ra_ledger_open(l, base, &h->lock);
+    return RA_OK;
+}
+
+
 /* ---- crawler and range tables ------------------------------------------ */
 
 static const char *

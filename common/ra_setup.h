@@ -45,6 +45,21 @@ int ra_parse_msec(ra_str_t s, int64_t *ms);
 int ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why);
 
 
+/*
+ * Opens l on the ledger in a server's shared memory, with the same
+ * decisions and words in every server (zone names the memory in them):
+ *   kept   base is the previous generation's region (nginx's reload,
+ *          Apache's graceful restart), of at most size bytes: opened when
+ *          it holds a ledger of this layout and of the size it says
+ *          ("kept", RA308 at notice); else RA_EAGAIN with *why set, and
+ *          the caller starts a new region or refuses
+ *   new    base is laid out afresh (RA306 at emerg and RA_ERROR when no
+ *          ledger fits in size bytes)
+ */
+int ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
+    const ra_host_t *h, ra_str_t zone, const char **why);
+
+
 /* ---- crawler and range tables ---------------------------------------- */
 
 typedef struct {

@@ -27,10 +27,8 @@
 
 typedef struct {
     ngx_shm_zone_t              *shm_zone;
-    ngx_slab_pool_t             *shpool;
     ngx_str_t                    zone_text;     /* robots_audit_zone "x" */
-    ra_ledger_t                  ledger;
-    ngx_flag_t                   have_ledger;
+    ra_ledger_t                  ledger;        /* base NULL: none */
 
     ra_setup_t                   setup;         /* crawlers and ranges */
     ra_alloc_t                   pool;          /* the cycle's pool */

@@ -12,20 +12,14 @@
  *                            filter.c)
  *   robots_audit_status      ngx_http_robots_audit_status.c
  *
- * The zone holds one slab allocation: a small header of our own followed
- * by the ledger region.  Only offsets and in-zone pointers are kept there;
- * the zone is mapped at the same address in the master and every worker
- * of every cycle, as limit_req relies on too.
+ * The zone holds one slab allocation, the ledger region, which keeps
+ * offsets only; the slab pool's data points at it, and its mutex is the
+ * ledger's lock (nginx's master frees it when a worker dies holding it).
  */
 
 
 #include "ngx_http_robots_audit.h"
 
-
-#define NGX_HTTP_ROBOTS_AUDIT_MAGIC     0x5a4e58474e524152ULL  /* RAN GXNZ */
-
-/* our header before the ledger, in the same slab allocation */
-#define NGX_HTTP_ROBOTS_AUDIT_SH_SIZE   128
 
 /*
  * The slab allocator keeps its own pool header and page table in the
@@ -36,13 +30,6 @@
 
 /* an alert line: escaped bytes take six, so a long URI is cut before */
 #define NGX_HTTP_ROBOTS_AUDIT_ALERT_MAX 16384
-
-
-typedef struct {
-    uint64_t                     magic;
-    u_char                      *ledger;        /* in-zone */
-    size_t                       size;
-} ngx_http_robots_audit_sh_t;
 
 
 static char *ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd,
@@ -481,8 +468,6 @@ ngx_http_robots_audit_get_ctx(ngx_http_request_t *r, ngx_uint_t create)
 static ngx_int_t
 ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
 {
-    ngx_http_robots_audit_main_conf_t  *oamcf = data;
-
     size_t                              size;
     u_char                             *p;
     ngx_uint_t                          i;
@@ -490,32 +475,36 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     ngx_shm_zone_t                     *oz;
     ngx_list_part_t                    *part;
     ngx_slab_pool_t                    *shpool;
-    ngx_http_robots_audit_sh_t         *sh;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = shm_zone->data;
     shpool = (ngx_slab_pool_t *) shm_zone->shm.addr;
 
-    amcf->shpool = shpool;
     amcf->host.lock.lock = ngx_http_robots_audit_lock;
     amcf->host.lock.unlock = ngx_http_robots_audit_unlock;
     amcf->host.lock.ctx = shpool;
 
-    if (oamcf != NULL) {
+    if (data != NULL) {
         /* a reload: the same zone, still holding the old cycle's ledger */
 
-        sh = shpool->data;
+        why = "the zone holds no robots-audit ledger";
 
-        if (sh == NULL || sh->magic != NGX_HTTP_ROBOTS_AUDIT_MAGIC) {
-            why = "the zone holds no robots-audit ledger";
-            goto refuse;
+        if (shpool->data != NULL
+            && ra_setup_ledger(&amcf->ledger, shpool->data,
+                               shm_zone->shm.size, 1, &amcf->host,
+                               ngx_http_robots_audit_str(amcf->zone_text),
+                               &why)
+               == RA_OK)
+        {
+            return NGX_OK;
         }
 
-        if (ra_ledger_check(sh->ledger, sh->size, &why) != RA_OK) {
-            goto refuse;
-        }
-
-        goto open;
+        ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_REFUSED,
+                "%.*s cannot be reused: %s; stop and start nginx (or "
+                "rename the zone) to begin a new ledger",
+                (int) amcf->zone_text.len, (char *) amcf->zone_text.data,
+                why);
+        return NGX_ERROR;
     }
 
     /* a resized zone is a new zone: say that its counters start over */
@@ -548,58 +537,26 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
         }
     }
 
+    /* all the slab allocator leaves, in one allocation */
     size = shpool->pfree << ngx_pagesize_shift;
 
-    p = (size >= NGX_HTTP_ROBOTS_AUDIT_SH_SIZE + RA_LEDGER_MIN_SIZE)
-        ? ngx_slab_alloc(shpool, size) : NULL;
+    p = (size >= RA_LEDGER_MIN_SIZE) ? ngx_slab_alloc(shpool, size) : NULL;
 
     if (p == NULL) {
         ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_CREATE,
                 "%.*s is too small: %zu bytes are left for the ledger, "
                 "which needs at least %zu", (int) amcf->zone_text.len,
                 (char *) amcf->zone_text.data, size,
-                (size_t) (NGX_HTTP_ROBOTS_AUDIT_SH_SIZE
-                          + RA_LEDGER_MIN_SIZE));
+                (size_t) RA_LEDGER_MIN_SIZE);
         return NGX_ERROR;
     }
 
-    sh = (ngx_http_robots_audit_sh_t *) p;
-    ngx_memzero(sh, NGX_HTTP_ROBOTS_AUDIT_SH_SIZE);
-
-    sh->ledger = p + NGX_HTTP_ROBOTS_AUDIT_SH_SIZE;
-    sh->size = size - NGX_HTTP_ROBOTS_AUDIT_SH_SIZE;
-
-    if (ra_ledger_format(sh->ledger, sh->size,
-                         ngx_http_robots_audit_now(NULL))
-        != RA_OK)
-    {
-        ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_LAYOUT,
-                "%.*s cannot hold a ledger of %zu bytes",
-                (int) amcf->zone_text.len, (char *) amcf->zone_text.data,
-                sh->size);
-        return NGX_ERROR;
-    }
-
-    sh->magic = NGX_HTTP_ROBOTS_AUDIT_MAGIC;
-
-    shpool->data = sh;
+    shpool->data = p;
     shpool->log_nomem = 0;
 
-open:
-
-    ra_ledger_open(&amcf->ledger, sh->ledger, &amcf->host.lock);
-    amcf->have_ledger = 1;
-
-    return NGX_OK;
-
-refuse:
-
-    ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_REFUSED,
-            "%.*s cannot be reused: %s; stop and start nginx (or rename "
-            "the zone) to begin a new ledger", (int) amcf->zone_text.len,
-            (char *) amcf->zone_text.data, why);
-
-    return NGX_ERROR;
+    return ra_setup_ledger(&amcf->ledger, p, size, 0, &amcf->host,
+                           ngx_http_robots_audit_str(amcf->zone_text), &why)
+           == RA_OK ? NGX_OK : NGX_ERROR;
 }
 
 
@@ -814,7 +771,7 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
      * set by ngx_pcalloc():
      *
      *     amcf->shm_zone = NULL;
-     *     amcf->have_ledger = 0;
+     *     amcf->ledger = { NULL, ... };
      *     amcf->audit = NULL;
      *     amcf->host.lock = { NULL, NULL, NULL };
      */
@@ -1029,7 +986,7 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 
     amcf = ngx_http_cycle_get_module_main_conf(cycle,
                                                ngx_http_robots_audit_module);
-    if (amcf == NULL || !amcf->have_ledger) {
+    if (amcf == NULL || amcf->ledger.base == NULL) {
         return NGX_OK;
     }
 
@@ -1085,7 +1042,7 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 
     amcf = ngx_http_cycle_get_module_main_conf(cycle,
                                                ngx_http_robots_audit_module);
-    if (amcf == NULL || !amcf->have_ledger) {
+    if (amcf == NULL || amcf->ledger.base == NULL) {
         return NGX_OK;
     }
 

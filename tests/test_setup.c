@@ -284,6 +284,59 @@ robots_file_lint(void **state)
     ra_test_arena_free(arena);
 }
 
+/* the same reuse decision and words in both servers */
+static void
+ledger_placement(void **state)
+{
+    size_t       size = 256 * 1024;
+    void        *region, *other;
+    ra_host_t    h;
+    captured_t   c;
+    ra_ledger_t  l;
+    const char  *why = NULL;
+    ra_str_t     zone = S("robots_audit_zone \"t\"");
+
+    (void) state;
+    test_host(&h, &c);
+    region = test_calloc(1, size);
+    other = test_calloc(1, size);
+
+    /* nothing there yet: not kept */
+    assert_int_equal(ra_setup_ledger(&l, region, size, 1, &h, zone, &why),
+                     RA_EAGAIN);
+    assert_non_null(strstr(why, "no robots-audit ledger"));
+    assert_int_equal(c.n, 0);
+
+    /* new: laid out and opened */
+    assert_int_equal(ra_setup_ledger(&l, region, size, 0, &h, zone, &why),
+                     RA_OK);
+    assert_ptr_equal(l.base, region);
+    assert_int_equal(ra_ledger_size(region), size);
+
+    /* kept across a reload, within a zone at least as large */
+    assert_int_equal(ra_setup_ledger(&l, region, size, 1, &h, zone, &why),
+                     RA_OK);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_NOTICE);
+    assert_non_null(strstr(c.lines[0], "[RA308] robots_audit_zone \"t\": "
+                                       "kept the ledger (262144 bytes)"));
+    /* a ledger claiming more than the zone holds is never trusted */
+    assert_int_equal(ra_setup_ledger(&l, region, size - 1, 1, &h, zone,
+                                     &why), RA_EAGAIN);
+
+    /* too small for any ledger: RA306 at emerg */
+    c.n = 0;
+    assert_int_equal(ra_setup_ledger(&l, other, 1024, 0, &h, zone, &why),
+                     RA_ERROR);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_EMERG);
+    assert_non_null(strstr(c.lines[0], "[RA306] robots_audit_zone \"t\" "
+                                       "cannot hold a ledger in 1024 "
+                                       "bytes"));
+    test_free(region);
+    test_free(other);
+}
+
 static void
 log_lines_are_bounded(void **state)
 {
@@ -314,6 +367,7 @@ main(void)
         cmocka_unit_test(durations),
         cmocka_unit_test(tables),
         cmocka_unit_test(robots_file_lint),
+        cmocka_unit_test(ledger_placement),
         cmocka_unit_test(log_lines_are_bounded),
     };
 
