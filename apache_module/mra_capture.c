@@ -55,7 +55,8 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
     }
     apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
     ra_capture_answer(&c->cap, r->content_type != NULL
-                      ? mra_cstr(r->content_type) : ra_str(NULL, 0), &ans);
+                      ? mra_cstr(r->content_type) : ra_str(NULL, 0),
+                      ra_str(NULL, 0), &ans);
     if (c->cap.failed) {
         ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "capturing robots.txt");

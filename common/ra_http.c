@@ -148,10 +148,29 @@ ra_capture_add(ra_capture_t *c, const void *p, size_t n)
     }
 }
 
+/* does the header value already name a charset? */
+static int
+ra_has_charset(ra_str_t type)
+{
+    size_t  i;
+
+    for (i = 0; i + 8 <= type.len; i++) {
+        if (ra_startswith_ci(ra_str(type.data + i, type.len - i),
+                             "charset="))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void
-ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_answer_t *ans)
+ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_str_t charset,
+    ra_answer_t *ans)
 {
     static const unsigned char  none[1];
+    static const char           sep[] = "; charset=";
+    unsigned char              *p;
 
     memset(ans, 0, sizeof(*ans));
     ans->status = c->status;
@@ -159,6 +178,18 @@ ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_answer_t *ans)
     ans->content_type = content_type;
     if (ans->content_type.data == NULL) {
         ans->content_type = ra_str(none, 0);
+    }
+    if (charset.len && content_type.len && !ra_has_charset(content_type)) {
+        p = ra_alloc(c->body.alloc, content_type.len + sizeof(sep) - 1
+                                    + charset.len);
+        if (p != NULL) {
+            memcpy(p, content_type.data, content_type.len);
+            memcpy(p + content_type.len, sep, sizeof(sep) - 1);
+            memcpy(p + content_type.len + sizeof(sep) - 1, charset.data,
+                   charset.len);
+            ans->content_type = ra_str(p, content_type.len + sizeof(sep) - 1
+                                          + charset.len);
+        }
     }
     ans->body = ra_str(c->body.data, c->body.len);
     ans->size = (size_t) c->size;

@@ -87,10 +87,12 @@ void ra_capture_commit(ra_capture_t *c, size_t copied);
 void ra_capture_fail(ra_capture_t *c);
 
 /* The answer to record (ra_audit_robots).  content_type is the header
- * as sent; data NULL or length 0: the answer had none (lint says so).
- * Valid while the capture's memory is. */
+ * as sent (data NULL or length 0: the answer had none, and lint says so);
+ * charset, when the server keeps it apart and has not added it to the
+ * header yet (nginx), is added as "; charset=".  Valid while the
+ * capture's memory is. */
 void ra_capture_answer(ra_capture_t *c, ra_str_t content_type,
-    ra_answer_t *ans);
+    ra_str_t charset, ra_answer_t *ans);
 
 
 /* ---- sites ------------------------------------------------------------- */

@@ -58,10 +58,8 @@ typedef struct {
 } ngx_http_robots_audit_loc_conf_t;
 
 
-/*
- * Per request, kept in a pool cleanup so that it survives internal
- * redirects (error_page after an enforced 403), as realip does.
- */
+/* per request, in a pool cleanup so that it survives internal redirects
+ * (error_page after an enforced 403), as realip's does */
 typedef struct {
     unsigned                     counted:1;     /* judged in preaccess */
     ra_capture_t                 capture;       /* a /robots.txt answer */
@@ -69,8 +67,8 @@ typedef struct {
 } ngx_http_robots_audit_ctx_t;
 
 
-/* shared by the glue's files, exported to nobody (nginx loads modules
- * RTLD_GLOBAL: the module and the core's ra_* are all it exports) */
+/* shared by the glue's files, exported to nobody (only the module and
+ * the core's ra_* are: nginx loads modules RTLD_GLOBAL) */
 #define NGX_HTTP_RA_LOCAL  __attribute__((visibility("hidden")))
 
 extern ngx_module_t  ngx_http_robots_audit_module;
@@ -82,10 +80,10 @@ NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
 
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
+NGX_HTTP_RA_LOCAL ngx_http_robots_audit_main_conf_t *ngx_http_robots_audit_on(
+    ngx_http_request_t *r, ngx_uint_t enforce);
 NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);
 NGX_HTTP_RA_LOCAL int64_t ngx_http_robots_audit_now(const ra_host_t *h);
-NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request_alloc(
-    ngx_http_request_t *r, ra_alloc_t *a);
 
 
 #define ngx_http_robots_audit_str(s)  ra_str((s).data, (s).len)

@@ -18,8 +18,6 @@ static void
 ngx_http_robots_audit_record(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx)
 {
-    u_char                             *p;
-    ngx_str_t                           type, *cs;
     ra_answer_t                         ans;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -30,25 +28,9 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
      * filter; by the last buffer the HTTP/1 header filter has appended the
      * charset to content_type "for logging", others may not have
      */
-    type = r->headers_out.content_type;
-    cs = &r->headers_out.charset;
-
-    if (cs->len && type.len && r->headers_out.content_type_len == type.len) {
-        p = ngx_pnalloc(r->pool, type.len + sizeof("; charset=") - 1
-                                 + cs->len);
-        if (p != NULL) {
-            type.data = p;
-            p = ngx_cpymem(p, r->headers_out.content_type.data,
-                           r->headers_out.content_type.len);
-            p = ngx_cpymem(p, "; charset=", sizeof("; charset=") - 1);
-            p = ngx_cpymem(p, cs->data, cs->len);
-            type.len = p - type.data;
-        }
-    }
-
-    /* a header that is absent is not "unknown" */
     ra_capture_answer(&ctx->capture,
-                      ra_str(type.len ? type.data : (u_char *) "", type.len),
+                      ngx_http_robots_audit_str(r->headers_out.content_type),
+                      ngx_http_robots_audit_str(r->headers_out.charset),
                       &ans);
 
     (void) ra_audit_robots(amcf->audit, ngx_http_robots_audit_site(r), &ans,
@@ -59,23 +41,14 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
-    ngx_http_robots_audit_ctx_t        *ctx;
-    ngx_http_robots_audit_loc_conf_t   *alcf;
-    ngx_http_robots_audit_main_conf_t  *amcf;
+    ngx_http_robots_audit_ctx_t  *ctx;
 
-    if (r != r->main
-        || !ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
-                                   ngx_http_robots_audit_str(r->unparsed_uri),
-                                   (int) r->headers_out.status,
-                                   r->headers_in.range != NULL))
+    if (!ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
+                                ngx_http_robots_audit_str(r->unparsed_uri),
+                                (int) r->headers_out.status,
+                                r->headers_in.range != NULL)
+        || ngx_http_robots_audit_on(r, 0) == NULL)
     {
-        return ngx_http_next_header_filter(r);
-    }
-
-    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
-    alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
-
-    if (amcf->audit == NULL || alcf->enable != 1) {
         return ngx_http_next_header_filter(r);
     }
 
@@ -84,7 +57,6 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
         return ngx_http_next_header_filter(r);
     }
 
-    ngx_http_robots_audit_request_alloc(r, &ctx->alloc);
     ra_capture_start(&ctx->capture, &ctx->alloc, (int) r->headers_out.status,
                      r->headers_out.content_length_n);
 

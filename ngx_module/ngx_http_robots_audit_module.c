@@ -1,16 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit for nginx: directives, the shared zone, the host interface
- * and the request phases.
- *
- *   robots_audit_zone        one shared ledger for all workers (ra_ledger.h)
- *   log phase                every request is judged and counted
- *                            (ra_audit_request), violations alert
- *   preaccess phase          "robots_audit_enforce on": judged early, 403
- *                            for what the core refuses
- *   filters                  robots.txt as served (ngx_http_robots_audit_
- *                            filter.c)
- *   robots_audit_status      ngx_http_robots_audit_status.c
+ * and the request phases: the log phase judges and counts every request
+ * (ra_audit_request), the preaccess phase answers 403 to what the core
+ * refuses when "robots_audit_enforce on" (ngx_http_robots_audit.h lists
+ * the other files).
  *
  * The zone holds one slab allocation, the ledger region, which keeps
  * offsets only; the slab pool's data points at it, and its mutex is the
@@ -192,15 +186,6 @@ ngx_http_robots_audit_pool_free(void *ctx, void *p)
 }
 
 
-void
-ngx_http_robots_audit_request_alloc(ngx_http_request_t *r, ra_alloc_t *a)
-{
-    a->alloc = ngx_http_robots_audit_pool_alloc;
-    a->free = ngx_http_robots_audit_pool_free;
-    a->ctx = r->pool;
-}
-
-
 static void
 ngx_http_robots_audit_lock(void *ctx)
 {
@@ -236,16 +221,11 @@ ngx_http_robots_audit_log(const ra_host_t *h, void *where,
 }
 
 
-/* at configuration time: "in nginx.conf:12" comes with the line */
+/* at configuration time, where is the ngx_conf_t: "in nginx.conf:12" */
 static void
 ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
     ra_log_level_e level, ra_str_t line)
 {
-    if (where == NULL) {
-        ngx_http_robots_audit_log(h, NULL, level, line);
-        return;
-    }
-
     ngx_conf_log_error((ngx_uint_t) level + 1, where, 0, "%*s", line.len,
                        line.data);
 }
@@ -267,7 +247,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ra_verdict_t *v)
 {
     ssize_t                             n;
-    ra_buf_t                            json, *jp;
+    ra_buf_t                            json;
     ra_request_t                        req;
     ngx_open_file_t                    *file;
     ngx_http_robots_audit_loc_conf_t   *alcf;
@@ -295,18 +275,17 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
         return;
     }
 
+    /* the text line to the error log, the JSON line to the alert log */
     file = alcf->alert_log;
-    if (file != NULL && file->fd == NGX_INVALID_FILE) {
-        file = NULL;
-    }
 
     ra_buf_init(&json, &ra_malloc_allocator, 0,
                 NGX_HTTP_ROBOTS_AUDIT_ALERT_MAX);
-    jp = file ? &json : NULL;
 
-    ra_alert_emit(&amcf->host, &req, v, jp);
+    ra_alert_emit(&amcf->host, &req, v, file ? &json : NULL);
 
-    if (file && json.len && !json.failed && !json.truncated) {
+    if (file && file->fd != NGX_INVALID_FILE && json.len && !json.failed
+        && !json.truncated)
+    {
         n = ngx_write_fd(file->fd, json.data, json.len);
 
         if (n == -1) {
@@ -321,7 +300,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 
 
 /* the main request of an audited location, not the status page */
-static ngx_http_robots_audit_main_conf_t *
+ngx_http_robots_audit_main_conf_t *
 ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
 {
     ngx_http_robots_audit_loc_conf_t   *alcf;
@@ -454,6 +433,10 @@ ngx_http_robots_audit_get_ctx(ngx_http_request_t *r, ngx_uint_t create)
 
     ctx = cln->data;
     ngx_memzero(ctx, sizeof(ngx_http_robots_audit_ctx_t));
+
+    ctx->alloc.alloc = ngx_http_robots_audit_pool_alloc;
+    ctx->alloc.free = ngx_http_robots_audit_pool_free;
+    ctx->alloc.ctx = r->pool;
 
     cln->handler = ngx_http_robots_audit_ctx_cleanup;
 
@@ -773,7 +756,6 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
      *     amcf->shm_zone = NULL;
      *     amcf->ledger = { NULL, ... };
      *     amcf->audit = NULL;
-     *     amcf->host.lock = { NULL, NULL, NULL };
      */
 
     amcf->alert_interval = NGX_CONF_UNSET_MSEC;
@@ -868,7 +850,7 @@ ngx_http_robots_audit_create_loc_conf(ngx_conf_t *cf)
 {
     ngx_http_robots_audit_loc_conf_t  *alcf;
 
-    alcf = ngx_palloc(cf->pool, sizeof(ngx_http_robots_audit_loc_conf_t));
+    alcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_robots_audit_loc_conf_t));
     if (alcf == NULL) {
         return NULL;
     }
@@ -876,7 +858,6 @@ ngx_http_robots_audit_create_loc_conf(ngx_conf_t *cf)
     alcf->enable = NGX_CONF_UNSET;
     alcf->enforce = NGX_CONF_UNSET;
     alcf->alert_log = NGX_CONF_UNSET_PTR;
-    alcf->status = 0;
 
     return alcf;
 }
@@ -1003,10 +984,7 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
             continue;
         }
 
-        /*
-         * at start the findings went to stderr only, as the configuration
-         * was read before the error log was open: say them there too
-         */
+        /* at start, lint went to stderr only (no error log yet) */
         if (ngx_is_init_cycle(cycle->old_cycle) && !ngx_test_config) {
             ngx_memzero(&cf, sizeof(ngx_conf_t));
             cf.cycle = cycle;

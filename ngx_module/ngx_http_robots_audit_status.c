@@ -34,15 +34,6 @@ ngx_http_robots_audit_header(ngx_http_request_t *r, const char *name,
 }
 
 
-static void
-ngx_http_robots_audit_page_cleanup(void *data)
-{
-    if (data != NULL) {
-        ngx_free(data);
-    }
-}
-
-
 ngx_int_t
 ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 {
@@ -71,7 +62,8 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
                           ngx_http_robots_audit_now(NULL),
                           &ra_malloc_allocator, &page);
 
-    cln->handler = ngx_http_robots_audit_page_cleanup;
+    /* the page is the core's heap memory (malloc) */
+    cln->handler = ngx_free;
     cln->data = page.body.data;
 
     if (ngx_http_robots_audit_header(r, "Cache-Control", page.cache_control)

@@ -92,18 +92,28 @@ capture_buffer(void **state)
     ra_capture_start(&c, &ra_malloc_allocator, 200, 12);
     ra_capture_add(&c, "User-agent:", 11);
     ra_capture_add(&c, "*", 1);
-    ra_capture_answer(&c, S("text/plain"), &ans);
+    ra_capture_answer(&c, S("text/plain"), S(""), &ans);
     assert_int_equal(ans.status, 200);
     assert_int_equal(ans.body.len, 12);
     assert_memory_equal(ans.body.data, "User-agent:*", 12);
     assert_int_equal(ans.size, 12);
     assert_false(ans.truncated);
     assert_int_equal(ans.content_type.len, 10);
+    /* nginx keeps the charset apart until its header filter runs */
+    ra_capture_answer(&c, S("text/plain"), S("utf-8"), &ans);
+    assert_int_equal(ans.content_type.len, 25);
+    assert_memory_equal(ans.content_type.data, "text/plain; charset=utf-8",
+                        25);
+    ra_free(&ra_malloc_allocator, (void *) ans.content_type.data);
+    ra_capture_answer(&c, S("text/plain; Charset=utf-8"), S("utf-8"), &ans);
+    assert_int_equal(ans.content_type.len, 25);     /* said once */
+    ra_capture_answer(&c, ra_str(NULL, 0), S("utf-8"), &ans);
+    assert_int_equal(ans.content_type.len, 0);      /* no type, no charset */
     ra_buf_release(&c.body);
 
     /* empty answer: no memory at all */
     ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
-    ra_capture_answer(&c, ra_str(NULL, 0), &ans);
+    ra_capture_answer(&c, ra_str(NULL, 0), ra_str(NULL, 0), &ans);
     assert_int_equal(ans.body.len, 0);
     assert_null(c.body.data);
     /* no header: "absent" (data set, length 0), as lint reads it, from
@@ -121,7 +131,7 @@ capture_buffer(void **state)
     assert_int_equal(c.body.len, RA_ROBOTS_MAX);
     assert_true(c.body.cap <= RA_ROBOTS_MAX);
     assert_int_equal(c.body.data[7000], '1');
-    ra_capture_answer(&c, ra_str(NULL, 0), &ans);
+    ra_capture_answer(&c, ra_str(NULL, 0), ra_str(NULL, 0), &ans);
     assert_int_equal(ans.size, 700000);
     assert_true(ans.truncated);
     ra_buf_release(&c.body);
@@ -141,7 +151,7 @@ capture_buffer(void **state)
     dst = ra_capture_space(&c, 10, &keep);
     assert_null(dst);
     assert_int_equal(keep, 0);
-    ra_capture_answer(&c, ra_str(NULL, 0), &ans);
+    ra_capture_answer(&c, ra_str(NULL, 0), ra_str(NULL, 0), &ans);
     assert_int_equal(ans.size, RA_ROBOTS_MAX + 15);
     assert_int_equal(ans.body.len, RA_ROBOTS_MAX);
     assert_int_equal(ans.body.data[RA_ROBOTS_MAX - 1], 'y');
