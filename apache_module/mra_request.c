@@ -62,8 +62,8 @@ mra_fixups(request_rec *r)
     if (!ra_verdict_refused(&v)) {
         return DECLINED;
     }
-    ra_logf(&mra_host, r, RA_LOG_INFO, RA_TAG_ENFORCED, "refused (%s, "
-            "RobotsAuditEnforce On)", ra_verdict_name(v.verdict));
+    ra_logf(&mra_host, r, RA_LOG_INFO, RA_TAG_ENFORCED, "refused: %s "
+            "(enforce on)", ra_verdict_name(v.verdict));
     return HTTP_FORBIDDEN;
 }
 
