@@ -326,13 +326,21 @@ ra_robots_file_load(const ra_host_t *h, const ra_alloc_t *a,
 
     rc = ra_host_read_file(h, path, RA_ROBOTS_FILE_MAX, &h->heap, &text,
                            &f->size, why);
-    if (rc == RA_EAGAIN) {
-        why->len = 0;
-        f->missing = 1;
-        return RA_OK;
+    if (rc == RA_ENOMEM) {
+        return rc;
     }
     if (rc != RA_OK) {
-        return rc;
+        /* absent or unreadable: a state the site can be in, not an error
+         * that stops the server; ra_robots_file_lint() says which */
+        f->missing = 1;
+        p = ra_alloc(a, why->len + 1);
+        if (p != NULL) {
+            memcpy(p, why->data, why->len);
+            p[why->len] = '\0';
+            f->unread = (const char *) p;
+        }
+        why->len = 0;
+        return RA_OK;
     }
     p = ra_alloc(a, text.len + 1);
     if (p == NULL) {
@@ -372,9 +380,10 @@ ra_robots_file_lint(const ra_host_t *h, void *where,
     ra_lint_log_t   x;
 
     if (f->missing) {
-        ra_logf(h, where, RA_LOG_NOTICE, RA_TAG_LINT,
-                "\"%s\" does not exist: until the site serves a robots.txt, "
-                "crawlers may crawl everything", f->path);
+        ra_logf(h, where, RA_LOG_WARN, RA_TAG_ROBOTS_UNREAD,
+                "%s: the site starts with no robots.txt known (crawlers may "
+                "crawl everything until it serves one)",
+                f->unread != NULL ? f->unread : f->path);
         return;
     }
 

@@ -95,14 +95,16 @@ typedef struct {
     const char  *path;
     ra_str_t     text;          /* up to RA_ROBOTS_FILE_MAX bytes */
     size_t       size;          /* the file's size */
-    unsigned     missing:1;     /* no such file: no robots.txt (a
-                                   legitimate state, not an error) */
+    const char  *unread;        /* why it could not be read */
+    unsigned     missing:1;     /* absent or unreadable: no robots.txt
+                                   known (a state, not an error) */
 } ra_robots_file_t;
 
 /*
  * Reads path (a copy is kept) into f.  RA_OK, also for a file that does
- * not exist (f->missing; say so with ra_robots_file_lint()); RA_ERROR
- * with why set for one that cannot be read.
+ * not exist or cannot be read (f->missing, f->unread: say so with
+ * ra_robots_file_lint(), RA201); RA_ENOMEM.  A server never fails its
+ * configuration, start or reload over it.
  */
 int ra_robots_file_load(const ra_host_t *h, const ra_alloc_t *a,
     const char *path, ra_robots_file_t *f, ra_buf_t *why);
@@ -110,7 +112,8 @@ int ra_robots_file_load(const ra_host_t *h, const ra_alloc_t *a,
 /*
  * Lints it as the CLI's `lint` does and logs every line of that report
  * through the host with tag RA200 (errors and warnings at warn, infos
- * and a clean summary at notice); where is handed to host->log.
+ * and a clean summary at notice), or, for a file that could not be read,
+ * one RA201 line at warn; where is handed to host->log.
  */
 void ra_robots_file_lint(const ra_host_t *h, void *where,
     const ra_robots_file_t *f);

@@ -23,6 +23,8 @@
 /* robots.txt */
 #define RA_TAG_LINT             "RA200"     /* a finding of the configured
                                                file, at start and -t */
+#define RA_TAG_ROBOTS_UNREAD    "RA201"     /* the configured file is
+                                               absent or unreadable */
 
 /* the module */
 #define RA_TAG_MUTEX            "RA300"     /* a lock cannot be created */

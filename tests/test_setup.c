@@ -253,7 +253,7 @@ robots_file_lint(void **state)
     assert_true(found_summary);
     unlink(path);
 
-    /* a missing file is a state, not an error */
+    /* a missing or unreadable file is a state, not an error: a warning */
     c.n = 0;
     assert_int_equal(ra_robots_file_load(&h, a, "/nonexistent/robots.txt",
                                          &f, &why), RA_OK);
@@ -261,14 +261,18 @@ robots_file_lint(void **state)
     assert_int_equal(why.len, 0);
     ra_robots_file_lint(&h, NULL, &f);
     assert_int_equal(c.n, 1);
-    assert_int_equal(c.levels[0], RA_LOG_NOTICE);
-    assert_non_null(strstr(c.lines[0], "[RA200] \"/nonexistent/robots.txt\" "
-                                       "does not exist"));
-
-    /* a directory is an error that says so */
-    assert_int_equal(ra_robots_file_load(&h, a, "/", &f, &why), RA_ERROR);
-    ra_buf_ch(&why, '\0');
-    assert_non_null(strstr((char *) why.data, "not a regular file"));
+    assert_int_equal(c.levels[0], RA_LOG_WARN);
+    assert_non_null(strstr(c.lines[0], "[RA201] cannot open "
+                                       "\"/nonexistent/robots.txt\": No such "
+                                       "file or directory: the site starts "
+                                       "with no robots.txt known"));
+    c.n = 0;
+    assert_int_equal(ra_robots_file_load(&h, a, "/", &f, &why), RA_OK);
+    assert_true(f.missing);
+    ra_robots_file_lint(&h, NULL, &f);
+    assert_int_equal(c.n, 1);
+    assert_non_null(strstr(c.lines[0], "[RA201] \"/\" is not a regular "
+                                       "file: the site starts"));
 
     /* a clean file: a summary at notice */
     c.n = 0;

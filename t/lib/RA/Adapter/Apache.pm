@@ -152,8 +152,6 @@ sub config_refusals {
             qr/RobotsAuditIPRanges: ${F}ranges file "\S+bad-length\.json", byte \d+: / ],
         ranges_missing => [ "RobotsAuditIPRanges %%DIR%%/missing.json\n",
             qr/RobotsAuditIPRanges: ${F}cannot open "\S+missing\.json": No such file or directory/ ],
-        robots_not_file => [ "RobotsAuditRobotsFile %%DIR%%\n",
-            qr/RobotsAuditRobotsFile: $F"\S+" is not a regular file/ ],
     );
     return map { $_ => [ { http => "RobotsAudit On\n$c{$_}[0]" }, $c{$_}[1] ] }
            keys %c;

@@ -146,10 +146,6 @@ sub config_refusals {
         ranges_missing => [
             { http => "robots_audit_ip_ranges %%DIR%%/missing.json;\n" },
             qr/${F}cannot open "[^"]*missing\.json": No such file or directory in \S+nginx\.conf:\d+/ ],
-        robots_not_file => [
-            { http => "robots_audit on;\n",
-              server_conf => "robots_audit_robots_file %%DIR%%;\n" },
-            qr/${F}"[^"]+" is not a regular file in \S+nginx\.conf:\d+/ ],
     );
 }
 

@@ -56,7 +56,6 @@ my @REFUSED = (
     [ ranges_bad_ip        => 'ranges file with a bad address' ],
     [ ranges_bad_length    => 'ranges file with a bad prefix length' ],
     [ ranges_missing       => 'missing ranges file' ],
-    [ robots_not_file      => 'robots file not a regular file' ],
 );
 
 sub run {
@@ -110,7 +109,7 @@ sub scenario {
 
 # no robots.txt is a legitimate state (crawlers may crawl everything), and
 # an alert interval of 0 means every violation alerts: both servers accept
-# them, and say the first
+# them, and warn about the first (RA201)
 sub accepted {
     my ($ad) = @_;
     my $h = $ad->harness(undef,
@@ -118,8 +117,16 @@ sub accepted {
           robots_file => '%%DIR%%/nope.txt' });
     my ($rc, $out) = $h->config_test;
     is $rc, 0, 'the configuration test passes' or diag $out;
-    like $out, qr/robots-audit: \[RA200\] "\S+nope\.txt" does not exist: until the site serves a robots\.txt, crawlers may crawl everything/,
-        'saying there is no robots.txt';
+    like $out, qr/robots-audit: \[RA201\] cannot open "\S+nope\.txt": No such file or directory: the site starts with no robots\.txt known \(crawlers may crawl everything until it serves one\)/,
+        'warning that there is no robots.txt';
+
+    # a directory (or an unreadable file): the same warning, no failure
+    $h = $ad->harness(undef, { audit => 1, robots_file => '%%DIR%%' });
+    ($rc, $out) = $h->config_test;
+    is $rc, 0, 'an unreadable robots file does not fail the test either'
+        or diag $out;
+    like $out, qr/robots-audit: \[RA201\] "\S+" is not a regular file: the site starts with no robots\.txt known/,
+        '... and says why';
 }
 
 sub lint {
