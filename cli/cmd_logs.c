@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "ra_accesslog.h"
 #include "ra_audit.h"
+#include "ra_http.h"
 #include "ra_logread.h"
 #include "ra_report.h"
 
@@ -62,16 +63,8 @@ typedef struct {
     const char       *bad_file;         /* the first malformed line */
     uint64_t          bad_line;
     unsigned char    *esc;              /* unescaped fields */
+    unsigned          seeded:1;         /* --robots recorded */
 } ra_logs_ctx_t;
-
-static int
-ra_logs_is_robots(ra_str_t target)
-{
-    ra_str_t  path = ra_url_path(target);
-
-    return path.len >= 11 && memcmp(path.data, "/robots.txt", 11) == 0
-           && (path.len == 11 || path.data[11] == '?');
-}
 
 static int
 ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
@@ -106,7 +99,21 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         ua = ra_str(x->esc + n, ra_accesslog_unescape(ua, x->esc + n));
     }
 
-    if (ra_logs_is_robots(uri)) {
+    if (!x->seeded) {
+        /* --robots FILE is the file in force from the first line; the
+         * log's own robots.txt answers change the state from there */
+        x->seeded = 1;
+        memset(&ans, 0, sizeof(ans));
+        ans.status = 200;
+        ans.content_type = ra_str(NULL, 0);
+        ans.body = x->robots;
+        ans.initial = 1;
+        if (ra_audit_robots(x->au, x->site, &ans, rec.time) != RA_OK) {
+            x->nomem++;
+        }
+    }
+
+    if (ra_http_is_robots(uri)) {
         memset(&ans, 0, sizeof(ans));
         /* 304: the crawler's copy is still the file */
         ans.status = rec.status == 304 ? 200 : rec.status;

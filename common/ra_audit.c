@@ -63,14 +63,14 @@ struct ra_audit_s {
 
 static const char  *const ra_verdict_names[] = {
     "none", "fetch", "compliant", "violation", "stale", "unreachable",
-    "exempt"
+    "exempt", "unknown"
 };
 
 const char *
 ra_verdict_name(ra_verdict_e v)
 {
-    return (unsigned) v <= RA_VERDICT_EXEMPT ? ra_verdict_names[v]
-                                             : "unknown";
+    return (unsigned) v <= RA_VERDICT_UNKNOWN ? ra_verdict_names[v]
+                                              : "invalid";
 }
 
 ra_str_t
@@ -504,7 +504,10 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
                 return rc;
             }
         }
-        if (rs == NULL || ra_allows(rs, who, path, g->scratch, &m)) {
+        if (rs == NULL) {
+            /* nothing to judge against: neither compliant nor not */
+            out->verdict = RA_VERDICT_UNKNOWN;
+        } else if (ra_allows(rs, who, path, g->scratch, &m)) {
             out->verdict = RA_VERDICT_COMPLIANT;
         } else {
             out->verdict = RA_VERDICT_VIOLATION;
@@ -687,6 +690,9 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
         break;
     case RA_VERDICT_EXEMPT:
         ra_ledger_count_locked(l, sid, tid, RA_CNT_EXEMPT);
+        break;
+    case RA_VERDICT_UNKNOWN:
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_UNKNOWN);
         break;
     default:
         break;

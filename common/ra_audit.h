@@ -54,7 +54,9 @@ typedef enum {
     RA_VERDICT_VIOLATION,
     RA_VERDICT_STALE,
     RA_VERDICT_UNREACHABLE,
-    RA_VERDICT_EXEMPT
+    RA_VERDICT_EXEMPT,
+    RA_VERDICT_UNKNOWN          /* no robots.txt known for the site (or
+                                   its rules were lost): not judged */
 } ra_verdict_e;
 
 const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */

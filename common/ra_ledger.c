@@ -146,13 +146,13 @@ typedef struct {
 
 static const char  *const ra_counter_names[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
-    "unreachable", "exempt", "crawl_delay", "no_robots_fetch"
+    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown"
 };
 
 const char *
 ra_counter_name(ra_counter_e c)
 {
-    return (unsigned) c < RA_CNT_MAX ? ra_counter_names[c] : "unknown";
+    return (unsigned) c < RA_CNT_MAX ? ra_counter_names[c] : "invalid";
 }
 
 ra_answer_e

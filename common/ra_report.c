@@ -25,7 +25,7 @@
 /* ra_counter_e order; the JSON member names (docs/design.md, "JSON") */
 static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
-    "unreachable", "exempt", "crawl_delay", "no_robots_fetch"
+    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown"
 };
 
 typedef struct {
@@ -595,7 +595,7 @@ ra_rep_prom(ra_rep_t *r)
     } verdicts[] = {
         { RA_CNT_COMPLIANT, "compliant" }, { RA_CNT_VIOLATION, "violation" },
         { RA_CNT_STALE, "stale" }, { RA_CNT_UNREACHABLE, "unreachable" },
-        { RA_CNT_EXEMPT, "exempt" }
+        { RA_CNT_EXEMPT, "exempt" }, { RA_CNT_UNKNOWN, "unknown" }
     };
     static const char  *sev[] = { "error", "warning", "info" };
 
@@ -894,7 +894,7 @@ ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
     ra_buf_cstr(b, "  ");
     ra_rep_text_cell(b, name, 24);
     ra_buf_printf(b, " %-12s %9llu %6llu %9llu %9llu %6llu %7llu %6llu "
-                  "%6llu %8llu", verif,
+                  "%7llu %6llu %8llu", verif,
                   (unsigned long long) c[RA_CNT_REQUESTS],
                   (unsigned long long) c[RA_CNT_ROBOTS_FETCHES],
                   (unsigned long long) c[RA_CNT_COMPLIANT],
@@ -902,6 +902,7 @@ ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
                   (unsigned long long) c[RA_CNT_STALE],
                   (unsigned long long) c[RA_CNT_UNREACHABLE],
                   (unsigned long long) c[RA_CNT_EXEMPT],
+                  (unsigned long long) c[RA_CNT_UNKNOWN],
                   (unsigned long long) c[RA_CNT_CRAWL_DELAY],
                   (unsigned long long) c[RA_CNT_NO_ROBOTS_FETCH]);
     if (judged) {
@@ -935,10 +936,10 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
     if (r->first[si] == r->first[si + 1]) {
         ra_buf_cstr(b, "  no crawler seen\n");
     } else {
-        ra_buf_printf(b, "  %-24s %-12s %9s %6s %9s %9s %6s %7s %6s %6s %8s "
-                      "%7s\n", "crawler", "verification", "requests",
+        ra_buf_printf(b, "  %-24s %-12s %9s %6s %9s %9s %6s %7s %6s %7s %6s "
+                      "%8s %7s\n", "crawler", "verification", "requests",
                       "robots", "compliant", "violation", "stale", "unreach",
-                      "exempt", "delay", "no-fetch", "ok");
+                      "exempt", "unknown", "delay", "no-fetch", "ok");
     }
     memset(rest, 0, sizeof(rest));
     for (i = r->first[si], n = 0; i < r->first[si + 1]; i++, n++) {
@@ -1239,6 +1240,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                     "<th class=\"n\">violation</th><th class=\"n\">stale</th>"
                     "<th class=\"n\">unreachable</th>"
                     "<th class=\"n\">exempt</th>"
+                    "<th class=\"n\">unknown</th>"
                     "<th class=\"n\">crawl-delay</th>"
                     "<th class=\"n\">no fetch</th><th>compliance</th>"
                     "<th>last seen</th></tr>");
@@ -1268,6 +1270,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_rep_html_num(b, st->counters[RA_CNT_STALE], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_UNREACHABLE], 1);
         ra_rep_html_num(b, st->counters[RA_CNT_EXEMPT], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_UNKNOWN], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_CRAWL_DELAY], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_NO_ROBOTS_FETCH], 0);
         ra_rep_html_bar(b, st->counters);
@@ -1380,7 +1383,8 @@ ra_rep_html(ra_rep_t *r)
     }
     ra_buf_cstr(b, "<p class=\"muted\">bars: <span class=\"good\">"
                 "compliant</span>, stale, exempt, unreachable, "
-                "<span class=\"bad\">violation</span></p>\n"
+                "<span class=\"bad\">violation</span>; unknown: judged "
+                "while no robots.txt was known, so neither</p>\n"
                 "</body></html>\n");
 }
 

@@ -452,6 +452,32 @@ verdict_unreachable_window_12h(void **state)
     fx_free(f);
 }
 
+/* no robots.txt known (no configured file, nothing captured yet): the
+ * requests are counted unknown, never compliant, and never refused */
+static void
+verdict_unknown_without_robots(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t      st;
+
+    (void) state;
+    v = req(f, BOT, IN, "/anything", 200, T0);
+    assert_int_equal(v.verdict, RA_VERDICT_UNKNOWN);
+    assert_false(ra_verdict_refused(&v));
+    assert_false(v.alert);
+    assert_string_equal(ra_verdict_name(v.verdict), "unknown");
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_UNKNOWN], 1);
+    assert_int_equal(st.counters[RA_CNT_COMPLIANT], 0);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 1);
+    /* once a robots.txt is seen, requests are judged */
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0 + 1);
+    v = req(f, BOT, IN, "/anything", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    fx_free(f);
+}
+
 /* a robots.txt answer about the request (501 to a bad Transfer-Encoding,
  * 412 to an If-Match, 0 before any answer) is counted, never taken for
  * what the crawler read: a forged request cannot make it unreachable */
@@ -1009,6 +1035,7 @@ main(void)
         cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
         cmocka_unit_test(verdict_unreachable_window_12h),
         cmocka_unit_test(verdict_request_errors_are_not_fetches),
+        cmocka_unit_test(verdict_unknown_without_robots),
         cmocka_unit_test(verdict_initial_file_never_replaces_capture),
         cmocka_unit_test(verdict_404_allows_everything),
         cmocka_unit_test(verdict_user_triggered_exempt),

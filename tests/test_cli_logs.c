@@ -337,6 +337,38 @@ test_hackers(void **state)
     free(r.out);
 }
 
+/* --robots FILE is in force from the first line: a log in which the
+ * crawler never fetched robots.txt (a rotated or filtered log) still has
+ * its violations */
+static void
+test_robots_from_first_line(void **state)
+{
+    char    path[] = "/tmp/ra-logs-XXXXXX";
+    FILE   *f;
+    int     fd;
+    run_t   r;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /files/x HTTP/1.1\""
+          " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n", f);
+    fputs("1.2.3.4 - - [10/Oct/2000:13:55:40 -0700] \"GET /ok HTTP/1.1\""
+          " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n", f);
+    fclose(f);
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s 2>/dev/null",
+        path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"crawler\":\"bingbot\""));
+    assert_non_null(strstr(r.out, "\"compliant\":1,\"violation\":1,"));
+    assert_non_null(strstr(r.out, "\"unknown\":0"));
+    free(r.out);
+    unlink(path);
+}
+
 static void
 test_garbage(void **state)
 {
@@ -466,6 +498,7 @@ main(void)
         cmocka_unit_test(test_elastic_counts),
         cmocka_unit_test(test_gz_and_stdin),
         cmocka_unit_test(test_hackers),
+        cmocka_unit_test(test_robots_from_first_line),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),

@@ -117,10 +117,12 @@ judge_compliant(void **state)
     assert_int_equal(v.line, 3);
     assert_int_equal(v.rule_type, RA_RULE_ALLOW);
     assert_false(ra_verdict_refused(&v));
-    /* no robots.txt known: nothing to break */
+    /* no robots.txt known: nothing to judge against, so not compliant
+     * either (issue 13): unknown, never refused */
     x->g.facts.current = -1;
     v = judge(x, "/x", NOW);
-    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.verdict, RA_VERDICT_UNKNOWN);
+    assert_false(ra_verdict_refused(&v));
     jx_free(x);
 }
 
