@@ -755,7 +755,7 @@ ra_audit_full(ra_audit_t *au, const ra_request_t *req)
 int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
-    int                  rc;
+    int                  rc, no_ua;
     unsigned             k;
     uint32_t             sid, tid;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
@@ -771,10 +771,14 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_identify(au, req->user_agent, &id);
     out->kind = id.kind;
 
-    if (id.kind == RA_UA_BROWSER) {
+    /* no User-Agent at all ("-" in logs) is counted apart: neither a
+     * browser nor a crawler that can be judged */
+    no_ua = req->user_agent.len == 0
+            || (req->user_agent.len == 1 && req->user_agent.data[0] == '-');
+    if (id.kind == RA_UA_BROWSER || no_ua) {
         ra_ledger_lock(l);
         sid = ra_ledger_site_locked(l, req->site, now);
-        ra_ledger_browser_locked(l, sid);
+        ra_ledger_browser_locked(l, sid, no_ua);
         ra_ledger_unlock(l);
         ra_audit_full(au, req);
         return RA_OK;

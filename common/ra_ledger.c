@@ -46,6 +46,7 @@ typedef struct {
 typedef struct {
     uint64_t           counters[RA_CNT_MAX];      /* atomics */
     uint64_t           browser_requests;          /* atomic */
+    uint64_t           no_user_agent;             /* atomic */
     int64_t            created;
     int64_t            last_seen;
     int64_t            robots_date;
@@ -744,12 +745,13 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
 /* ---- counting --------------------------------------------------------- */
 
 void
-ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site)
+ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site, int no_user_agent)
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
 
     if (s != NULL) {
-        ra_atomic_add(&s->browser_requests, 1);
+        ra_atomic_add(no_user_agent ? &s->no_user_agent
+                                    : &s->browser_requests, 1);
     }
     ra_atomic_add(&l->hdr->requests, 1);
 }
@@ -1107,6 +1109,7 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
         out->counters[k] = ra_atomic_read(&s->counters[k]);
     }
     out->browser_requests = ra_atomic_read(&s->browser_requests);
+    out->no_user_agent = ra_atomic_read(&s->no_user_agent);
     out->created = s->created;
     out->last_seen = s->last_seen;
     out->robots_date = s->robots_date;

@@ -117,6 +117,7 @@ typedef struct {
 typedef struct {
     uint64_t      counters[RA_CNT_MAX];   /* site totals */
     uint64_t      browser_requests;
+    uint64_t      no_user_agent;          /* requests without one, or "-" */
     int64_t       created;
     int64_t       last_seen;
     int64_t       robots_date;            /* last robots.txt answer */
@@ -264,8 +265,10 @@ typedef struct {
 uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
     const ra_stat_key_t *key, int64_t now);
 
-/* Counts a request of a browser: the site's and the ledger's totals. */
-void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site);
+/* Counts a request of a browser (no_user_agent: of a client that sent no
+ * User-Agent, or "-"): the site's and the ledger's totals. */
+void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site,
+    int no_user_agent);
 
 /* Counts c for the record and its site; RA_CNT_REQUESTS also counts in
  * the ledger's total. */

@@ -408,6 +408,8 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
     ra_buf_cstr(b, ",\"browser_requests\":");
     ra_buf_u64(b, s->browser_requests);
+    ra_buf_cstr(b, ",\"no_user_agent\":");
+    ra_buf_u64(b, s->no_user_agent);
     ra_buf_cstr(b, ",\"first_seen\":");
     ra_rep_json_time(b, s->created);
     ra_buf_cstr(b, ",\"last_seen\":");
@@ -752,6 +754,11 @@ ra_rep_prom(ra_rep_t *r)
         ra_buf_cstr(b, ",kind=\"browser\"} ");
         ra_buf_u64(b, snap->sites[si].browser_requests);
         ra_buf_ch(b, '\n');
+        ra_rep_prom_site(b, "robots_audit_site_requests_total",
+                         &snap->sites[si]);
+        ra_buf_cstr(b, ",kind=\"no_user_agent\"} ");
+        ra_buf_u64(b, snap->sites[si].no_user_agent);
+        ra_buf_ch(b, '\n');
     }
 
     /* ledger health */
@@ -930,7 +937,9 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
     ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
     ra_buf_cstr(b, " crawler requests, ");
     ra_buf_u64(b, s->browser_requests);
-    ra_buf_cstr(b, " from browsers\n");
+    ra_buf_cstr(b, " from browsers, ");
+    ra_buf_u64(b, s->no_user_agent);
+    ra_buf_cstr(b, " without User-Agent\n");
     ra_rep_text_robots(r, si);
 
     if (r->first[si] == r->first[si + 1]) {
@@ -1225,7 +1234,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
     ra_buf_cstr(b, " crawler requests, ");
     ra_buf_u64(b, s->browser_requests);
-    ra_buf_cstr(b, " from browsers</p>");
+    ra_buf_cstr(b, " from browsers, ");
+    ra_buf_u64(b, s->no_user_agent);
+    ra_buf_cstr(b, " without User-Agent</p>");
     ra_rep_html_robots(r, si);
 
     ra_buf_cstr(b, "<h3>crawlers</h3>");

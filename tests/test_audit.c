@@ -478,6 +478,30 @@ verdict_unknown_without_robots(void **state)
     fx_free(f);
 }
 
+/* no User-Agent (or "-", as logs write it) is counted apart: neither a
+ * browser nor a crawler to judge */
+static void
+verdict_no_user_agent_counted_apart(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_site_t      s;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    v = req(f, "", IN, "/x", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    v = req(f, "-", IN, "/x", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    req(f, "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
+        "Firefox/120.0", IN, "/x", 200, T0 + 3);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.no_user_agent, 2);
+    assert_int_equal(s.browser_requests, 1);
+    assert_int_equal(s.counters[RA_CNT_REQUESTS], 0);
+    fx_free(f);
+}
+
 /* a robots.txt answer about the request (501 to a bad Transfer-Encoding,
  * 412 to an If-Match, 0 before any answer) is counted, never taken for
  * what the crawler read: a forged request cannot make it unreachable */
@@ -1036,6 +1060,7 @@ main(void)
         cmocka_unit_test(verdict_unreachable_window_12h),
         cmocka_unit_test(verdict_request_errors_are_not_fetches),
         cmocka_unit_test(verdict_unknown_without_robots),
+        cmocka_unit_test(verdict_no_user_agent_counted_apart),
         cmocka_unit_test(verdict_initial_file_never_replaces_capture),
         cmocka_unit_test(verdict_404_allows_everything),
         cmocka_unit_test(verdict_user_triggered_exempt),

@@ -93,7 +93,7 @@ ledger_totals(void **state)
     ra_ledger_count_locked(&l, a, s1, RA_CNT_REQUESTS);
     ra_ledger_count_locked(&l, a, s1, RA_CNT_VIOLATION);
     ra_ledger_fetch_locked(&l, b, s2, 200, T0 + 1);
-    ra_ledger_browser_locked(&l, b);
+    ra_ledger_browser_locked(&l, b, 0);
     answer(&l, a, 200, "User-agent: *\nDisallow: /\n", T0);
 
     ra_ledger_totals(&l, &t);

@@ -95,7 +95,9 @@ sub scenario {
     is $gpt->{no_robots_fetch}, 1, 'impostor fetched no robots.txt';
     my $cu = $h->crawler_stats($j, 'localhost', 'ChatGPT-User');
     is $cu->{exempt}, 1, 'user-triggered crawler exempt';
-    is $site->{browser_requests}, 2, 'browsers in totals only';
+    is $site->{browser_requests}, 1, 'browsers in totals only';
+    is $site->{no_user_agent}, 1,
+        'a request without User-Agent counted apart, not as a browser';
 
     my $www = $h->site_json($j, 'www.localhost');
     ok $www, 'Host naming one of the site\'s names is its own site';
