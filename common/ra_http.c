@@ -29,18 +29,207 @@ ra_http_target_path(ra_str_t target)
     return ra_url_path(target);
 }
 
-int
-ra_http_is_robots(ra_str_t target)
+
+
+/* ---- canonical paths --------------------------------------------------- */
+
+typedef enum {
+    RA_SEG_EMPTY = 0,           /* "" between two slashes: merged */
+    RA_SEG_DOT,                 /* "." */
+    RA_SEG_DOTDOT,              /* ".." */
+    RA_SEG_NAME
+} ra_seg_e;
+
+/* RFC 3986 unreserved: ALPHA DIGIT - . _ ~ */
+#define ra_canon_unreserved(c)                                              \
+    (ra_isalpha(c) || ra_isdigit(c) || (c) == '-' || (c) == '.'             \
+     || (c) == '_' || (c) == '~')
+
+/*
+ * Reads one segment of a path (without its query) from *pp to the next
+ * separator, a raw '/' or a %2F, and past it: its bytes with the escapes
+ * of unreserved bytes decoded go to dst (the first cap of them; *len
+ * counts all).  *sep says whether a separator ended it (else the path
+ * did).  Escapes that are kept are copied as they are.
+ */
+static ra_seg_e
+ra_canon_segment(const unsigned char **pp, const unsigned char *end,
+    unsigned char *dst, size_t cap, size_t *len, int *sep, unsigned *flags)
+{
+    int                   c, v;
+    size_t                n;
+    unsigned char         first[2];
+    const unsigned char  *p = *pp;
+
+    n = 0;
+    *sep = 0;
+    while (p < end) {
+        c = *p;
+        if (c == '/') {
+            p++;
+            *sep = 1;
+            break;
+        }
+        if (c == '%') {
+            if (end - p >= 3 && ra_isxdigit(p[1]) && ra_isxdigit(p[2])) {
+                v = ra_hexval(p[1]) << 4 | ra_hexval(p[2]);
+                if (v == '/') {
+                    *flags |= RA_CANON_ENCODED_SLASH;
+                    p += 3;
+                    *sep = 1;
+                    break;
+                }
+                if (ra_canon_unreserved(v)) {
+                    c = v;
+                    p += 2;
+                }
+            } else {
+                *flags |= RA_CANON_BAD_ESCAPE;
+            }
+        }
+        p++;
+        if (n < 2) {
+            first[n] = (unsigned char) c;
+        }
+        if (n < cap) {
+            dst[n] = (unsigned char) c;
+        }
+        n++;
+    }
+    *pp = p;
+    *len = n;
+
+    if (n == 0) {
+        return RA_SEG_EMPTY;
+    }
+    if (first[0] == '.' && (n == 1 || (n == 2 && first[1] == '.'))) {
+        return n == 1 ? RA_SEG_DOT : RA_SEG_DOTDOT;
+    }
+    return RA_SEG_NAME;
+}
+
+/* The path without its query, and without its leading '/'; *query is the
+ * query from its '?', or empty. */
+static ra_str_t
+ra_canon_split(ra_str_t path, ra_str_t *query)
 {
     const unsigned char  *q;
 
-    target = ra_http_target_path(target);
-    q = target.len ? memchr(target.data, '?', target.len) : NULL;
+    q = path.len ? memchr(path.data, '?', path.len) : NULL;
+    *query = ra_str(q, q != NULL ? (size_t) (path.data + path.len - q) : 0);
     if (q != NULL) {
-        target.len = (size_t) (q - target.data);
+        path.len = (size_t) (q - path.data);
     }
-    return target.len == ra_robots_path.len
-           && memcmp(target.data, ra_robots_path.data, target.len) == 0;
+    if (path.len && path.data[0] == '/') {
+        path.data++;
+        path.len--;
+    }
+    return path;
+}
+
+size_t
+ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags)
+{
+    int                   sep;
+    size_t                d, n, seglen;
+    unsigned              f;
+    ra_str_t              rest, query;
+    const unsigned char  *p, *end;
+
+    f = 0;
+    rest = ra_canon_split(path, &query);
+    p = rest.data;
+    end = rest.data + rest.len;
+
+    /* every segment is written where it stands, then kept or dropped:
+     * the output never outgrows what was read, plus a leading '/' */
+    d = 0;
+    dst[d++] = '/';
+    do {
+        switch (ra_canon_segment(&p, end, dst + d, rest.len + 1 - d, &seglen,
+                                 &sep, &f))
+        {
+        case RA_SEG_NAME:
+            d += seglen;
+            if (sep) {
+                dst[d++] = '/';
+            }
+            break;
+
+        case RA_SEG_DOTDOT:
+            /* dst ends with '/': drop the segment before it */
+            if (d == 1) {
+                f |= RA_CANON_ABOVE_ROOT;
+                break;
+            }
+            for (d--; dst[d - 1] != '/'; d--) { /* void */ }
+            break;
+
+        default:                /* "", ".": nothing to keep */
+            break;
+        }
+    } while (sep);
+
+    if (query.len) {
+        memcpy(dst + d, query.data, query.len);
+        d += query.len;
+    }
+
+    n = path.len;
+    if (d != n || memcmp(dst, path.data, n) != 0) {
+        f |= RA_CANON_CHANGED;
+    }
+    if (flags != NULL) {
+        *flags = f;
+    }
+    return d;
+}
+
+int
+ra_http_is_robots(ra_str_t target)
+{
+    int                   sep, name;
+    size_t                depth, seglen;
+    unsigned              f;
+    ra_seg_e              seg;
+    ra_str_t              rest, query;
+    unsigned char         buf[sizeof("robots.txt") - 1];
+    const unsigned char  *p, *end;
+
+    /*
+     * ra_http_canon()'s walk without its output: the canonical path is
+     * "/robots.txt" when the last segment is that name and the ".."
+     * before it removed every other name (one left on the stack)
+     */
+    rest = ra_canon_split(ra_http_target_path(target), &query);
+    p = rest.data;
+    end = rest.data + rest.len;
+    f = 0;
+    depth = 0;
+    name = 0;
+    do {
+        seg = ra_canon_segment(&p, end, buf, sizeof(buf), &seglen, &sep, &f);
+        switch (seg) {
+        case RA_SEG_NAME:
+            depth++;
+            name = seglen == sizeof(buf)
+                   && memcmp(buf, ra_robots_path.data + 1, sizeof(buf)) == 0;
+            break;
+        case RA_SEG_DOTDOT:
+            if (depth == 0) {
+                f |= RA_CANON_ABOVE_ROOT;
+            } else {
+                depth--;
+            }
+            break;
+        default:
+            break;
+        }
+    } while (sep);
+
+    return seg == RA_SEG_NAME && name && depth == 1
+           && !(f & (RA_CANON_ABOVE_ROOT | RA_CANON_ENCODED_SLASH
+                     | RA_CANON_BAD_ESCAPE));
 }
 
 int

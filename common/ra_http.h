@@ -25,8 +25,46 @@
  * absolute-form through the URL rules. */
 ra_str_t ra_http_target_path(ra_str_t target);
 
-/* The target's path (before any '?') is exactly "/robots.txt": the one
- * test for "the robots.txt request", in the glue and in ra_audit. */
+/*
+ * The canonical form of such a path: what the servers map to a resource
+ * (RFC 3986 section 6.2.2), so that "//private/x", "/a/../private/x",
+ * "/%2e/private/x" and "/%2Fprivate/x" all read "/private/x":
+ *
+ *   - %-escapes of unreserved bytes (ALPHA DIGIT - . _ ~) and of '/' are
+ *     decoded (hex in either case); every other escape, and a '%' that
+ *     starts none, is kept as it is;
+ *   - runs of '/' are merged (nginx's merge_slashes, Apache's
+ *     MergeSlashes: both on by default);
+ *   - "." and ".." segments are removed (RFC 3986 5.2.4); a ".." at the
+ *     root is dropped there ("/../x" reads "/x");
+ *   - the query (from the first raw '?') is kept as it is; case is kept
+ *     (robots.txt rules are case-sensitive), and so are ';' parameters.
+ *
+ * A path that does not start with '/' is read as if it did.  dst holds
+ * path.len + 1 bytes (the result is never longer); returns its length.
+ * flags (may be NULL) gets RA_CANON_*.  One pass, no allocation.
+ */
+size_t ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags);
+
+#define RA_CANON_CHANGED        0x01    /* dst differs from path */
+#define RA_CANON_ABOVE_ROOT     0x02    /* a ".." climbed above the root:
+                                           both servers answer 400 */
+#define RA_CANON_ENCODED_SLASH  0x04    /* a %2F was decoded: Apache
+                                           answers 404 (AllowEncodedSlashes
+                                           Off), nginx decodes it */
+#define RA_CANON_BAD_ESCAPE     0x08    /* a '%' in the path starts no
+                                           escape: both answer 400 */
+
+/*
+ * Is this the robots.txt request?  The target's canonical path (before
+ * any '?') is "/robots.txt", as the servers would serve the file for it:
+ * "/robots.txt", "//robots.txt", "/./robots.txt", "/%72obots.txt",
+ * "/x/../robots.txt", "http://host/robots.txt?x", but not
+ * "/robots.txt/../private/x", nor a path the servers refuse or disagree
+ * on (a ".." above the root, a bad escape, an encoded slash): those are
+ * judged as any other request.  The one test for "the robots.txt request"
+ * in the glue (capture, enforce) and in ra_audit.  Linear, no memory.
+ */
 int ra_http_is_robots(ra_str_t target);
 
 /*

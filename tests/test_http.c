@@ -29,6 +29,13 @@ robots_request(void **state)
     assert_true(ra_http_is_robots(S("http://example.com/robots.txt")));
     assert_true(ra_http_is_robots(S("http://example.com/robots.txt?x")));
     assert_false(ra_http_is_robots(S("http://example.com/x/robots.txt")));
+    /* the canonical path, as the servers read it (test_canon.c has the
+     * rest) */
+    assert_true(ra_http_is_robots(S("//robots.txt")));
+    assert_true(ra_http_is_robots(S("/robots.txt/../robots.txt")));
+    assert_true(ra_http_is_robots(S("/%72obots.txt")));
+    assert_false(ra_http_is_robots(S("/robots.txt/../private/x")));
+    assert_false(ra_http_is_robots(S("/%2Frobots.txt")));
 }
 
 /* answers about the request, which any client can provoke, are never
@@ -68,6 +75,18 @@ capture_wanted(void **state)
     assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 206, 0));
     assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt"), 200, 1));
     assert_false(ra_http_capture_wanted(S("GET"), S("/index.html"), 200, 0));
+    /* spellings the servers serve the file for (ra_http_is_robots), and
+     * only those: the 404 Apache gives "/robots.txt%3F" or "/%2Frobots.txt"
+     * must never become the site's robots.txt */
+    assert_true(ra_http_capture_wanted(S("GET"), S("//robots.txt"), 200, 0));
+    assert_true(ra_http_capture_wanted(S("GET"), S("/a/../robots.txt"), 200,
+                                       0));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt%3F"), 404,
+                                        0));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/%2Frobots.txt"), 404,
+                                        0));
+    assert_false(ra_http_capture_wanted(S("GET"), S("/robots.txt/."), 404,
+                                        0));
 
     assert_true(ra_http_has_body(200, 0));
     assert_true(ra_http_has_body(503, 0));
