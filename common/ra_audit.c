@@ -19,6 +19,8 @@
 #define RA_CACHE_SLOTS        64
 #define RA_CACHE_BYTES        (64u * 1024 * 1024)
 #define RA_TOKENS_MAX         8       /* a crawler's tokens judged */
+#define RA_JUDGE_STACK        RA_MATCH_STACK  /* canonical paths up to this
+                                                 size need no memory */
 
 /*
  * Identities of recent User-Agents, per process: traffic repeats a few
@@ -426,8 +428,9 @@ ra_judge_rules(const ra_judge_state_t *g, unsigned k, const ra_rules_t **rs)
     return RA_OK;
 }
 
+/* One spelling of the path against rs, for who. */
 static int
-ra_allows(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
+ra_allows_one(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
     const ra_alloc_t *scratch, ra_match_t *m)
 {
     /* a path too long for the stack without scratch memory is judged on
@@ -444,6 +447,70 @@ ra_allows(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
         m->crawl_delay_ms = -1;
     }
     return m->allowed;
+}
+
+/* Both spellings: allowed when each is; m is the match of the one that
+ * is not (the path as received first). canon.data NULL: the same. */
+static int
+ra_allows(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
+    ra_str_t canon, const ra_alloc_t *scratch, ra_match_t *m)
+{
+    ra_match_t  mc;
+
+    if (!ra_allows_one(rs, who, path, scratch, m)) {
+        return 0;
+    }
+    if (canon.data != NULL && !ra_allows_one(rs, who, canon, scratch, &mc)) {
+        *m = mc;
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * The canonical form of path (ra_http_canon) when it differs from it,
+ * else a span with data NULL.  Written to stack (RA_JUDGE_STACK bytes),
+ * or for a longer path to memory from scratch, returned in *heap to be
+ * released; without that memory, the canonical form of the path's first
+ * RA_JUDGE_STACK - 1 bytes (as the matcher judges such a path on its
+ * first bytes).
+ */
+static ra_str_t
+ra_judge_canon(ra_str_t path, const ra_alloc_t *scratch,
+    unsigned char *stack, unsigned char **heap)
+{
+    size_t          n;
+    unsigned        f;
+    unsigned char  *buf;
+
+    *heap = NULL;
+    buf = stack;
+    if (path.len >= RA_JUDGE_STACK) {
+        buf = scratch != NULL ? ra_alloc(scratch, path.len + 1) : NULL;
+        if (buf == NULL) {
+            buf = stack;
+            path.len = RA_JUDGE_STACK - 1;
+        }
+        *heap = buf != stack ? buf : NULL;
+    }
+    n = ra_http_canon(path, buf, &f);
+    return (f & RA_CANON_CHANGED) ? ra_str(buf, n) : ra_str(NULL, 0);
+}
+
+int
+ra_judge_allows(const ra_rules_t *rs, const ra_judge_who_t *who,
+    ra_str_t path, const ra_alloc_t *scratch, ra_match_t *m)
+{
+    int             allowed;
+    ra_str_t        canon;
+    unsigned char   stack[RA_JUDGE_STACK], *heap;
+
+    canon = ra_judge_canon(path, scratch, stack, &heap);
+    allowed = ra_allows(rs, who, path, canon, scratch, m);
+    if (heap != NULL) {
+        ra_free(scratch, heap);
+    }
+    return allowed;
 }
 
 static void
@@ -478,15 +545,23 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
     int64_t now, ra_verdict_t *out)
 {
     int                       k, rc;
+    ra_str_t                  canon;
     ra_match_t                m, mv;
     const ra_rules_t         *rs;
     const ra_ledger_state_t  *f = &g->facts;
+    unsigned char             stack[RA_JUDGE_STACK], *heap;
 
     ra_verdict_clear(out);
     if (who->flags & RA_CRAWLER_USER_TRIGGERED) {
         out->verdict = RA_VERDICT_EXEMPT;
         return RA_OK;
     }
+
+    /* the path as received and as the server reads it: the stricter
+     * verdict wins (docs/design.md, "Verdicts") */
+    canon = ra_str(NULL, 0);
+    heap = NULL;
+    rc = RA_OK;
 
     memset(&m, 0, sizeof(m));
     m.allowed = 1;
@@ -497,17 +572,18 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
         out->verdict = RA_VERDICT_UNREACHABLE;
 
     } else {
+        canon = ra_judge_canon(path, g->scratch, stack, &heap);
         rs = NULL;
         if (f->current >= 0 && f->current < RA_VERSIONS) {
             rc = ra_judge_rules(g, (unsigned) f->current, &rs);
             if (rc != RA_OK) {
-                return rc;
+                goto done;
             }
         }
         if (rs == NULL) {
             /* nothing to judge against: neither compliant nor not */
             out->verdict = RA_VERDICT_UNKNOWN;
-        } else if (ra_allows(rs, who, path, g->scratch, &m)) {
+        } else if (ra_allows(rs, who, path, canon, g->scratch, &m)) {
             out->verdict = RA_VERDICT_COMPLIANT;
         } else {
             out->verdict = RA_VERDICT_VIOLATION;
@@ -515,6 +591,8 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
         /* a copy: resolving older versions may release this set */
         ra_verdict_decision(out, &m);
 
+        /* an older copy excuses the request when it allows both
+         * spellings */
         for (k = 0; out->verdict == RA_VERDICT_VIOLATION && k < RA_VERSIONS;
              k++)
         {
@@ -534,9 +612,11 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
             rc = ra_judge_rules(g, (unsigned) k, &rs);
             if (rc != RA_OK) {
                 ra_verdict_clear(out);
-                return rc;
+                goto done;
             }
-            if (rs != NULL && ra_allows(rs, who, path, g->scratch, &mv)) {
+            if (rs != NULL
+                && ra_allows(rs, who, path, canon, g->scratch, &mv))
+            {
                 out->verdict = RA_VERDICT_STALE;
             }
         }
@@ -550,7 +630,13 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
     {
         out->flags |= RA_FLAG_CRAWL_DELAY;
     }
-    return RA_OK;
+
+done:
+
+    if (heap != NULL) {
+        ra_free(g->scratch, heap);
+    }
+    return rc;
 }
 
 

@@ -150,13 +150,27 @@ struct ra_judge_state_s {
 };
 
 /*
- * Judges a request for path (the request target as rules read it, e.g.
- * ra_url_path()) at now.  Sets out's verdict, flags, line, rule_type,
- * token and pattern, and nothing else.  RA_OK, or RA_ENOMEM (a rule set
- * could not be had: verdict RA_VERDICT_NONE, the request is not judged).
+ * Judges a request for path (the request target as rules read it:
+ * ra_http_target_path()) at now.  A rule set allows the request when it
+ * allows both the path as received and its canonical form
+ * (ra_http_canon(): what the server maps to a resource), so "//private/x"
+ * is judged as "/private/x" and "/%2570" as itself: the stricter verdict
+ * wins, and an older copy excuses a request only when it allows both.
+ * Sets out's verdict, flags, line, rule_type, token and pattern (the
+ * disallowing spelling's rule), and nothing else.  RA_OK, or RA_ENOMEM (a
+ * rule set could not be had: verdict RA_VERDICT_NONE, the request is not
+ * judged).  Paths up to RA_MATCH_STACK bytes take no memory; longer ones
+ * take their canonical form's from g->scratch.
  */
 int ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who,
     ra_str_t path, int64_t now, ra_verdict_t *out);
+
+/* Does rs allow who the request for path, both spellings, as ra_judge()
+ * decides (whatif asks it of two files)?  m: the deciding match, the
+ * disallowing spelling's when one is disallowed.  scratch as in
+ * ra_judge_state_t. */
+int ra_judge_allows(const ra_rules_t *rs, const ra_judge_who_t *who,
+    ra_str_t path, const ra_alloc_t *scratch, ra_match_t *m);
 
 
 /* ---- the engine -------------------------------------------------------- */

@@ -318,6 +318,68 @@ verdict_compliant_and_violation_single_version(void **state)
     fx_free(f);
 }
 
+/* Issue 13: the engine judges the path as received and its canonical
+ * form; robots.txt spellings the servers serve are fetches; the ring and
+ * the alert keep the target as received */
+static void
+verdict_spellings_through_the_engine(void **state)
+{
+    static const char  *const private[] = {
+        "//private/x", "/./private/x", "/a/../private/x", "/%2Fprivate/x",
+        "/%2e/private/x", "/a/%2e%2e/private/x", "/robots.txt/../private/x",
+        "http://example.com//private/x", "http://example.com/./private/x",
+    };
+    static const char  *const fetches[] = {
+        "//robots.txt", "/./robots.txt", "/robots.txt/../robots.txt",
+        "/%72obots.txt", "http://example.com//robots.txt",
+    };
+    fx_t           *f = fx_new(1 << 20);
+    ra_verdict_t    v;
+    ra_stat_t       st;
+    ra_snapshot_t   snap;
+    size_t          i, k, n;
+    int64_t         t = T0;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /private/\n", T0);
+    v = req(f, BOT, IN, "/robots.txt", 200, t++);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    for (i = 0; i < sizeof(fetches) / sizeof(fetches[0]); i++) {
+        v = req(f, BOT, IN, fetches[i], 200, t++);
+        assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    }
+    /* served 404 by Apache, decoded by nginx: judged as any request */
+    v = req(f, BOT, IN, "/%2Frobots.txt", 404, t++);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    for (i = 0; i < sizeof(private) / sizeof(private[0]); i++) {
+        v = req(f, BOT, IN, private[i], 200, t++);
+        if (v.verdict != RA_VERDICT_VIOLATION) {
+            print_message("\"%s\": %s\n", private[i],
+                          ra_verdict_name(v.verdict));
+            fail();
+        }
+        assert_int_equal(v.line, 2);
+    }
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 6);
+    assert_int_equal(st.counters[RA_CNT_VIOLATION], 9);
+    assert_int_equal(st.counters[RA_CNT_COMPLIANT], 1);
+
+    /* the evidence: each target as it was received, newest first */
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    n = sizeof(private) / sizeof(private[0]);
+    assert_int_equal(snap.nviolations, n);
+    for (i = 0; i < n; i++) {
+        k = n - 1 - i;
+        assert_int_equal(snap.violations[i].uri_len, strlen(private[k]));
+        assert_memory_equal(snap.violations[i].uri, private[k],
+                            strlen(private[k]));
+    }
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    fx_free(f);
+}
+
 /* alerts: one per interval per (site, crawler), with the held-back count */
 static void
 verdict_alerts_rate_limited_with_count(void **state)
@@ -1053,6 +1115,7 @@ main(void)
         cmocka_unit_test(verdict_robots_fetch_recorded),
         cmocka_unit_test(verdict_compliant_and_violation_single_version),
         cmocka_unit_test(verdict_alerts_rate_limited_with_count),
+        cmocka_unit_test(verdict_spellings_through_the_engine),
         cmocka_unit_test(verdict_stale_by_fetched_version),
         cmocka_unit_test(verdict_violation_when_fetched_version_disallows),
         cmocka_unit_test(verdict_stale_window_24h_without_fetch),

@@ -441,6 +441,171 @@ judge_verdict_outlives_rules(void **state)
     jx_free(x);
 }
 
+/* Issue 13: a disallowed resource spelled another way is the same
+ * resource.  The path as received and its canonical form are both
+ * judged; the stricter verdict wins, and the deciding rule is the
+ * disallowing spelling's (docs/design.md, "Verdicts"). */
+static void
+judge_spellings_of_one_resource(void **state)
+{
+    static const char  *const spellings[] = {
+        "/private/x", "//private/x", "///private/x", "/./private/x",
+        "/private/./x", "/private//x", "/a/../private/x",
+        "/a/b/../../private/x", "/private/y/../x", "/%2Fprivate/x",
+        "/%2fprivate/x", "/private%2Fx", "/%2e/private/x", "/%2E/private/x",
+        "/a/%2e%2e/private/x", "/a/%2E%2E/private/x", "/a/.%2e/private/x",
+        "/.%2fprivate/x", "/a/..%2fprivate/x", "/robots.txt/../private/x",
+        "/%70rivate/x", "/priv%61te/%78", "/private/x?q=1",
+        "/private/./x?a=1", "/../private/x", "/%2e%2e/private/x",
+        "/private/x/.", "/private/x/", "/private/x;p=1",
+        "/private/x%00", "/private/", "/private%2F",
+    };
+    static const char  *const allowed[] = {
+        "/PRIVATE/x", "/Private/x", "/public", "/private", "/privatex",
+        "/private%252fx", "/%252e/private/x", "/priv%2561te/x",
+        "/x?/private/", "/x?a=/../private/", "/private%3F/x",
+        "/robots.txt", "/./robots.txt",
+    };
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+    size_t         i;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /private/\nAllow: /p\n", 0);
+    for (i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++) {
+        v = judge(x, spellings[i], NOW);
+        if (v.verdict != RA_VERDICT_VIOLATION) {
+            print_message("\"%s\": %s\n", spellings[i],
+                          ra_verdict_name(v.verdict));
+            fail();
+        }
+        assert_int_equal(v.line, 2);
+        assert_int_equal(v.pattern_len, 9);
+        assert_memory_equal(v.pattern, "/private/", 9);
+        assert_true(ra_verdict_refused(&v));
+    }
+    for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
+        v = judge(x, allowed[i], NOW);
+        if (v.verdict != RA_VERDICT_COMPLIANT) {
+            print_message("\"%s\": %s\n", allowed[i],
+                          ra_verdict_name(v.verdict));
+            fail();
+        }
+    }
+    jx_free(x);
+}
+
+/* the path as received still counts: a rule on a spelling the server
+ * would canonicalise away disallows it */
+static void
+judge_raw_spelling_still_judged(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /a//b\nDisallow: /c/./\n"
+               "Disallow: /%2e%2e/\n", 0);
+    v = judge(x, "/a//b", NOW);                 /* canonical "/a/b" */
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 2);
+    v = judge(x, "/c/./d", NOW);                /* canonical "/c/d" */
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 3);
+    v = judge(x, "/../x", NOW);                 /* "%2e" is "." (rfc) */
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 4);
+    v = judge(x, "/a/b", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    /* the raw spelling allowed, the canonical one disallowed: the
+     * canonical one's rule decides */
+    jx_free(x);
+    x = jx_new(0);
+    jx_version(x, 0, "User-agent: *\nAllow: /a/\nDisallow: /b\n", 0);
+    v = judge(x, "/a/../b", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.line, 3);
+    assert_int_equal(v.rule_type, RA_RULE_DISALLOW);
+    assert_memory_equal(v.pattern, "/b", 2);
+    /* both allowed: the path as received decides the rule shown */
+    v = judge(x, "/a/./c", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.line, 2);
+    assert_int_equal(v.rule_type, RA_RULE_ALLOW);
+    jx_free(x);
+}
+
+/* stale: an older copy excuses the request only when it allows both
+ * spellings; one that allows the canonical path and disallows the path
+ * as received does not */
+static void
+judge_spellings_stale(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /a/\n", NOW - 2 * H);
+    jx_version(x, 1, "User-agent: *\nDisallow: /p/\n", 0);
+    x->g.facts.last_fetch = NOW - 3 * H;
+    x->g.facts.last_fetch_status = 200;
+    x->g.facts.last_fetch_version = x->g.facts.versions[0].hash;
+    /* the current copy disallows "/p/x", the fetched one allowed it */
+    v = judge(x, "/b/../p/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_memory_equal(v.pattern, "/p/", 3);
+    /* the fetched copy allows "/p/x" but disallows "/a/../p/x" */
+    v = judge(x, "/a/../p/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_memory_equal(v.pattern, "/p/", 3);
+    /* the current copy allows both spellings of "/a/../q" */
+    v = judge(x, "/a/../q", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    jx_free(x);
+}
+
+/* a canonical form longer than the stack takes scratch memory, returned;
+ * without it, the canonical form of the path's first bytes */
+static void
+judge_spellings_long(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+    ra_match_t     m;
+    char          *path;
+    size_t         i, n;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /private/\n", 0);
+    n = 1 + 5 * 2000 + 9;
+    path = malloc(n + 1);
+    assert_non_null(path);
+    path[0] = '/';
+    for (i = 0; i < 2000; i++) {
+        memcpy(path + 1 + 5 * i, "a/../", 5);
+    }
+    memcpy(path + 1 + 5 * i, "private/x", 10);
+    x->g.scratch = &ra_malloc_allocator;
+    v = judge(x, path, NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_false(ra_judge_allows(x->rs[0], &x->who, ra_str(path, n),
+                                 &ra_malloc_allocator, &m));
+    assert_int_equal(m.line, 2);
+    /* no scratch: the first RA_MATCH_STACK - 1 bytes, "/a/../a/..",
+     * allowed */
+    x->g.scratch = NULL;
+    v = judge(x, path, NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    /* ... as long as they hold the whole path */
+    v = judge(x, "/a/../private/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_true(ra_judge_allows(x->rs[0], &x->who,
+                                (ra_str_t) ra_string("/a/../public"), NULL,
+                                &m));
+    free(path);
+    jx_free(x);
+}
+
 int
 main(void)
 {
@@ -457,6 +622,10 @@ main(void)
         cmocka_unit_test(judge_resolves_lazily),
         cmocka_unit_test(judge_enomem_not_judged),
         cmocka_unit_test(judge_verdict_outlives_rules),
+        cmocka_unit_test(judge_spellings_of_one_resource),
+        cmocka_unit_test(judge_raw_spelling_still_judged),
+        cmocka_unit_test(judge_spellings_stale),
+        cmocka_unit_test(judge_spellings_long),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
