@@ -118,11 +118,14 @@ mra_site(request_rec *r)
                              mra_cstr(r->hostname));
 }
 
-/* The request target's path, as received (not %-decoded). */
+/* The request target as received: the core reads its path, canonical
+ * form included (ra_http.h).  Not r->parsed_uri.path: httpd normalises
+ * and %-decodes that in place ("/robots.txt%3F" becomes "/robots.txt?"),
+ * and the core must see what nginx's glue sees. */
 static inline ra_str_t
-mra_path(request_rec *r)
+mra_target(request_rec *r)
 {
-    return mra_cstr(r->parsed_uri.path);
+    return mra_cstr(r->unparsed_uri);
 }
 
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */

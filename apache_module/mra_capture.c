@@ -30,7 +30,7 @@ mra_wanted(request_rec *r, int status)
 
     return r->main == NULL && mra_on(orig)
            && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
-           && ra_http_capture_wanted(mra_cstr(orig->method), mra_path(orig),
+           && ra_http_capture_wanted(mra_cstr(orig->method), mra_target(orig),
                                      status, apr_table_get(orig->headers_in,
                                                            "Range") != NULL);
 }

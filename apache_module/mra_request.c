@@ -21,7 +21,7 @@ mra_judge(request_rec *r, int status, ra_verdict_t *v)
     req.addr = mra_cstr(r->useragent_ip);
     req.user_agent = mra_cstr(apr_table_get(r->headers_in, "User-Agent"));
     req.method = mra_cstr(r->method);
-    req.uri = mra_cstr(r->unparsed_uri);
+    req.uri = mra_target(r);
     req.status = status;
     req.where = r;
 
@@ -53,7 +53,7 @@ mra_fixups(request_rec *r)
 
     if (r->main != NULL || r->prev != NULL || !mra_on(r)
         || mra_is_status_handler(r) || mra_dconf(r)->enforce != 1
-        || ra_http_is_robots(mra_path(r)))
+        || ra_http_is_robots(mra_target(r)))
     {
         return DECLINED;
     }
