@@ -113,6 +113,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         }
     }
 
+    /* the robots.txt request as the audit knows it (ra_http_is_robots) */
     if (ra_http_is_robots(uri)) {
         memset(&ans, 0, sizeof(ans));
         /* 304: the crawler's copy is still the file */

@@ -19,7 +19,9 @@
 
 #include "cli.h"
 #include "ra_accesslog.h"
+#include "ra_audit.h"
 #include "ra_crawlers.h"
+#include "ra_http.h"
 #include "ra_logread.h"
 #include "ra_rules.h"
 
@@ -115,18 +117,19 @@ ra_wi_add(ra_wi_row_t *row, int dir, ra_str_t path)
     return 0;
 }
 
+/* as the audit judges a request (ra_judge_allows): the path as received
+ * and its canonical form */
 static int
 ra_wi_allowed(const ra_rules_t *rs, const ra_str_t *tokens, size_t n,
     int ignores_star, ra_str_t path)
 {
-    ra_match_t  m;
+    ra_match_t      m;
+    ra_judge_who_t  who;
 
-    (void) ra_rules_match(rs, RA_MODE_RFC, tokens, n, path,
-                          &ra_malloc_allocator, &m);
-    if (ignores_star && m.group.len == 1 && m.group.data[0] == '*') {
-        return 1;
-    }
-    return m.allowed;
+    who.tokens = tokens;
+    who.ntokens = n;
+    who.flags = ignores_star ? RA_CRAWLER_IGNORES_STAR : 0;
+    return ra_judge_allows(rs, &who, path, &ra_malloc_allocator, &m);
 }
 
 static int
@@ -182,7 +185,7 @@ ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         row = &x->rows[x->nrows - 1];
     }
 
-    path = ra_url_path(uri);
+    path = ra_http_target_path(uri);
     row->requests++;
     a0 = ra_wi_allowed(x->rules[0], tokens, ntokens, star, path);
     a1 = ra_wi_allowed(x->rules[1], tokens, ntokens, star, path);

@@ -490,6 +490,70 @@ test_whatif(void **state)
     unlink(path);
 }
 
+/* Issue 13: a disallowed path spelled another way is the same path, in
+ * logs and in whatif as in the servers; "//x/robots.txt" is a path */
+static void
+test_spellings(void **state)
+{
+    static const char  *const targets[] = {
+        "/robots.txt", "//files/x", "/a/../files/x", "/%2e/files/x",
+        "/./robots.txt", "//x/robots.txt", "/%2Ffiles/x", "/blog/",
+    };
+    char         logp[] = "/tmp/ra-spell-log-XXXXXX";
+    char         cur[] = "/tmp/ra-spell-cur-XXXXXX";
+    char         prop[] = "/tmp/ra-spell-prop-XXXXXX";
+    char         line[512];
+    sums_t       s;
+    run_t        r;
+    size_t       i;
+    int          fd;
+    FILE        *f;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(logp);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        snprintf(line, sizeof(line), "66.249.66.1 - - "
+                 "[17/May/2015:10:05:%02zu +0000] "
+                 "\"GET %s HTTP/1.1\" 200 100 \"-\" \"Mozilla/5.0 "
+                 "(compatible; Googlebot/2.1; "
+                 "+http://www.google.com/bot.html)\"\n", i, targets[i]);
+        fputs(line, f);
+    }
+    fclose(f);
+    fd = mkstemp(cur);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow:\n", 24), 24);
+    close(fd);
+    fd = mkstemp(prop);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /files/\n", 33),
+                     33);
+    close(fd);
+
+    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", prop, logp);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    assert_int_equal(s.requests, 8);
+    assert_int_equal(s.fetches, 2);
+    assert_int_equal(s.violation, 4);
+    assert_int_equal(s.compliant, 2);
+    free(r.out);
+
+    run(&r, CLI " whatif --current %s --proposed %s --format json %s "
+        "2>/dev/null", cur, prop, logp);
+    assert_int_equal(r.status, 1);
+    sums(&r, "Googlebot", 3, &s);
+    assert_int_equal(s.a2d, 4);
+    free(r.out);
+    unlink(logp);
+    unlink(cur);
+    unlink(prop);
+}
+
 int
 main(void)
 {
@@ -502,6 +566,7 @@ main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
+        cmocka_unit_test(test_spellings),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
