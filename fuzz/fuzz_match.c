@@ -5,8 +5,17 @@
  * allocator.  Invariants: a verdict exists in both modes; the deciding
  * line is a line of the file; allowed iff no disallow rule decided; a
  * decision has a rule type and a pattern; rfc mode allows /robots.txt.
+ * The URL as a request target: its canonical path (ra_http_canon) is no
+ * longer than the path + 1, starts with '/', is its own canonical form
+ * (when it has no bad escape);
+ * the robots.txt request's is "/robots.txt"; the judge allows the target
+ * exactly when rfc mode allows both spellings.
  */
+#include <stdlib.h>
+
 #include "fuzz.h"
+#include "ra_audit.h"
+#include "ra_http.h"
 #include "ra_rules.h"
 
 static ra_str_t
@@ -70,6 +79,59 @@ check(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     }
 }
 
+static void
+check_canon(const ra_rules_t *rs, const ra_str_t *agents, ra_str_t url)
+{
+    int              allowed, raw, can;
+    size_t           n, n2, q;
+    unsigned         f, f2;
+    ra_str_t         path, canon;
+    ra_match_t       m;
+    unsigned char   *dst, *dst2;
+    ra_judge_who_t   who;
+
+    path = ra_http_target_path(url);
+    dst = malloc(path.len + 1);
+    FZ_CHECK(dst != NULL);
+    n = ra_http_canon(path, dst, &f);
+    FZ_CHECK(n >= 1 && n <= path.len + 1 && dst[0] == '/');
+    FZ_CHECK(((f & RA_CANON_CHANGED) != 0)
+             == (n != path.len || memcmp(dst, path.data, n) != 0));
+    canon = ra_str(dst, n);
+
+    /* a fixed point, unless a bad escape (400 from both servers) met a
+     * decoded one: "%4%37" reads "%47" */
+    dst2 = malloc(n + 1);
+    FZ_CHECK(dst2 != NULL);
+    n2 = ra_http_canon(canon, dst2, &f2);
+    if (!(f & RA_CANON_BAD_ESCAPE)) {
+        FZ_CHECK(n2 == n && memcmp(dst2, dst, n) == 0);
+        FZ_CHECK((f2 & (RA_CANON_CHANGED | RA_CANON_ABOVE_ROOT
+                        | RA_CANON_ENCODED_SLASH)) == 0);
+    }
+    free(dst2);
+
+    if (ra_http_is_robots(url)) {
+        for (q = 0; q < n && dst[q] != '?'; q++) { /* void */ }
+        FZ_CHECK(q == 11 && memcmp(dst, "/robots.txt", 11) == 0);
+        FZ_CHECK((f & (RA_CANON_ABOVE_ROOT | RA_CANON_ENCODED_SLASH
+                       | RA_CANON_BAD_ESCAPE)) == 0);
+    }
+
+    who.tokens = agents;
+    who.ntokens = 1;
+    who.flags = 0;
+    allowed = ra_judge_allows(rs, &who, path, &ra_malloc_allocator, &m);
+    (void) ra_rules_match(rs, RA_MODE_RFC, agents, 1, path,
+                          &ra_malloc_allocator, &m);
+    raw = m.allowed;
+    (void) ra_rules_match(rs, RA_MODE_RFC, agents, 1, canon,
+                          &ra_malloc_allocator, &m);
+    can = m.allowed;
+    FZ_CHECK(allowed == (raw && can));
+    free(dst);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -99,6 +161,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(ra_rules_match(rs, RA_MODE_RFC, agents, 1, robots, NULL, &m)
              == RA_OK);
     FZ_CHECK(m.allowed && m.why == RA_WHY_ROBOTS_TXT);
+    check_canon(rs, agents, url);
     ra_rules_free(rs);
     return 0;
 }

@@ -237,6 +237,8 @@ canon_escapes(void **state)
     canon_is("/%252e%252e/x", "/%252e%252e/x", 0);
     canon_is("/private%252fx", "/private%252fx", 0);
     canon_is("/%%32%65", "/%2e", BAD);       /* decoded once, not twice */
+    canon_is("/%4%37o", "/%47o", BAD);       /* ... so not a fixed point:
+                                               both servers refuse it */
     canon_is("/a%2F%2e%2e/b", "/b", SLASH);
     canon_is("/a%3B/../b", "/b", 0);
     /* NUL: an escape kept, a raw byte kept (both refused by the servers) */
@@ -561,7 +563,7 @@ canon_random_against_rfc(void **state)
     static const char  *const pieces[] = {
         "/", "/", "/", ".", "..", "%2e", "%2E", "%2F", "%2f", "a", "b",
         "robots.txt", "r", "obots.txt", "%72", "?", "%", "%3F", "%25",
-        "%zz", "%4", "x", ";", "%7E", "~",
+        "%zz", "%4", "x", ";", "%7E", "~", "%37", "%46",
     };
     char       in[256], want[600], *got, *again;
     size_t     i, k, n, len, wlen;
@@ -595,10 +597,13 @@ canon_random_against_rfc(void **state)
             fail();
         }
 
-        /* a fixed point (escapes that stay, stay) */
+        /* a fixed point (escapes that stay, stay), unless a bad escape
+         * met a decoded one (canon_escapes: "%4%37") */
         again = canon_of(ra_str(got, strlen(got)), &f2);
-        assert_string_equal(again, got);
-        assert_int_equal(f2 & (CH | ROOT | SLASH), 0);
+        if (!(f & BAD)) {
+            assert_string_equal(again, got);
+            assert_int_equal(f2 & (CH | ROOT | SLASH), 0);
+        }
         free(again);
 
         q = strchr(got, '?');
