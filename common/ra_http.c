@@ -127,6 +127,28 @@ ra_canon_split(ra_str_t path, ra_str_t *query)
     return path;
 }
 
+/* Is a path without its query, after its leading '/', canonical as it
+ * stands: no '%', no '/' followed by '/' or '.', nor does it start with
+ * either?  The common case, decided in one tight pass. */
+static int
+ra_canon_plain(ra_str_t rest)
+{
+    size_t                i;
+    const unsigned char  *p = rest.data;
+
+    if (rest.len && (p[0] == '/' || p[0] == '.' || p[0] == '%')) {
+        return 0;
+    }
+    for (i = 1; i < rest.len; i++) {
+        if (p[i] == '%'
+            || (p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 size_t
 ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags)
 {
@@ -138,6 +160,13 @@ ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags)
 
     f = 0;
     rest = ra_canon_split(path, &query);
+    if (path.len && path.data[0] == '/' && ra_canon_plain(rest)) {
+        memcpy(dst, path.data, path.len);
+        if (flags != NULL) {
+            *flags = 0;
+        }
+        return path.len;
+    }
     p = rest.data;
     end = rest.data + rest.len;
 
@@ -201,7 +230,12 @@ ra_http_is_robots(ra_str_t target)
      * "/robots.txt" when the last segment is that name and the ".."
      * before it removed every other name (one left on the stack)
      */
-    rest = ra_canon_split(ra_http_target_path(target), &query);
+    target = ra_http_target_path(target);
+    rest = ra_canon_split(target, &query);
+    if (target.len && target.data[0] == '/' && ra_canon_plain(rest)) {
+        return rest.len == ra_robots_path.len - 1
+               && memcmp(rest.data, ra_robots_path.data + 1, rest.len) == 0;
+    }
     p = rest.data;
     end = rest.data + rest.len;
     f = 0;
