@@ -107,7 +107,7 @@ my @SPELLINGS = (
     [ '/../robots.txt',                       'robots' ],
 );
 
-my @COUNTERS = qw(robots_fetches violation stale compliant unreachable
+my @COUNTERS = qw(robots_fetches violation stale compliant unreachable unknown
                   exempt);
 
 sub run {
