@@ -167,8 +167,8 @@ sub load {
             $c += $cr->{requests};
             $fetch += $cr->{robots_fetches};
             my $v = 0;
-            $v += $cr->{$_} for qw(robots_fetches compliant violation stale
-                                   unreachable exempt);
+            $v += $cr->{$_} // 0 for qw(robots_fetches compliant violation
+                                        stale unreachable exempt unknown);
             is $v, $cr->{requests}, "$server: $cr->{crawler}: verdicts add up to "
                 . "$cr->{requests} requests";
         }
