@@ -23,6 +23,9 @@
 /* robots.txt */
 #define RA_TAG_LINT             "RA200"     /* a finding of the configured
                                                file, at start and -t */
+#define RA_TAG_UNDECODABLE      "RA201"     /* a served robots.txt whose
+                                               Content-Encoding cannot be
+                                               undone */
 
 /* the module */
 #define RA_TAG_MUTEX            "RA300"     /* a lock cannot be created */
