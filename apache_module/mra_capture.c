@@ -6,12 +6,12 @@
  * copied into the core's capture buffer and recorded at EOS.  Which
  * requests and answers count is the core's decision (ra_http.h).
  *
- * The filter is AP_FTYPE_CONTENT_SET, before mod_deflate's DEFLATE
- * (AP_FTYPE_CONTENT_SET + 1, also through AddOutputFilterByType): the
- * bytes seen are the handler's or the backend's, coded as the
- * Content-Encoding set when the first brigade arrives says (mod_proxy,
- * a file mod_mime gives an encoding), never as DEFLATE codes them after
- * us.  The core decodes them.
+ * The filter is AP_FTYPE_CONTENT_SET, mod_deflate's DEFLATE too, and
+ * DEFLATE is inserted first (by the core for SetOutputFilter, by
+ * mod_filter for AddOutputFilterByType): the bytes seen may be DEFLATE's
+ * gzip, the backend's coding (mod_proxy) or a file's (mod_mime's
+ * AddEncoding), and the Content-Encoding set when the first brigade
+ * arrives says which.  The core decodes them.
  */
 #include "mra.h"
 
