@@ -1628,11 +1628,12 @@ ra_lint(ra_str_t body, const ra_lint_http_t *http, const ra_alloc_t *a,
     ctx.max_per_code = http->max_per_code ? http->max_per_code
                                           : RA_LINT_PER_CODE;
     out->summary.status = http->status;
+    out->summary.bytes = http->size ? http->size : body.len;
     if (http->undecodable) {
         ra_lint_add(&ctx, RA_LC_CONTENT_ENCODING, 0, 0, 0,
             "robots.txt sent with Content-Encoding '%s' that could not be "
-            "decoded: crawlers that cannot decode it read no rules "
-            "(robots-audit keeps the previous version in force)",
+            "decoded: crawlers that cannot decode it read no rules from "
+            "it",
             ra_lint_quote(q, http->content_encoding));
         if (body.data == NULL) {
             goto done;
