@@ -136,7 +136,8 @@ test_content_encoding(void **state)
     cli(&r, want);
     assert_int_equal(r.status, 0);
     snprintf(want, sizeof(want), "%s: 1 group, 2 rules, 1 sitemap, %zu "
-             "bytes; 0 errors, 0 warnings, 0 infos\n", path, sizeof(clean) - 1);
+             "bytes; 0 errors, 0 warnings, 0 infos\n", path,
+             sizeof(clean) - 1);
     assert_string_equal(r.out, want);
     ra_test_run_free(&r);
 
