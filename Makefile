@@ -17,7 +17,11 @@ CORE_SRCS := $(sort $(wildcard common/*.c))
 CLI_SRCS  := $(sort $(wildcard cli/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_AUX  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
-CLI_LIBS  := -lz -lm
+# zlib and libbrotlidec: the core undoes Content-Encoding (ra_decode.c)
+DECODE_LIBS := -lz -lbrotlidec
+CLI_LIBS  := $(DECODE_LIBS) -lm
+# the unit tests make br input with libbrotlienc
+TEST_LIBS := $(CLI_LIBS) -lbrotlienc
 
 CORE_OBJS     := $(CORE_SRCS:%.c=$(B)/obj/%.o)
 CORE_SAN_OBJS := $(CORE_SRCS:%.c=$(B)/san/%.o)
@@ -77,7 +81,7 @@ $(B)/mod_robots_audit.so: $(APX_SRCS) $(wildcard apache_module/*.h) \
 	    -Wc,-std=c11 $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CFLAGS:%=-Wc,%) \
 	    -Wl,-Wl,--version-script=apache_module/exports.map \
 	    $(APX_SRCS:apache_module/%=$(B)/apache/%) $(CORE_OBJS) \
-	    > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
+	    $(DECODE_LIBS) > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
 	cp $(B)/apache/.libs/mod_robots_audit.so $@
 
 # the t/ tests drive the stock Apache with this module
@@ -101,12 +105,12 @@ prove-test: $(B)/ngx_http_robots_audit_module.so
 $(B)/tests/san/%: tests/%.c $(TEST_AUX) $(CORE_SAN_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -Itests -O1 $(CFLAGS) $(SAN) -o $@ $< $(TEST_AUX) \
-	    $(CORE_SAN_OBJS) -lcmocka $(CLI_LIBS)
+	    $(CORE_SAN_OBJS) -lcmocka $(TEST_LIBS)
 
 $(B)/tests/plain/%: tests/%.c $(TEST_AUX) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -o $@ $< $(TEST_AUX) \
-	    $(CORE_OBJS) -lcmocka $(CLI_LIBS)
+	    $(CORE_OBJS) -lcmocka $(TEST_LIBS)
 
 # Every unit test under ASan+UBSan, then once more under valgrind.
 unit-test: $(TESTS_SAN) $(B)/robots-audit

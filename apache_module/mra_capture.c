@@ -5,6 +5,13 @@
  * mod_proxy, a RewriteRule, an ErrorDocument, a Redirect, an error),
  * copied into the core's capture buffer and recorded at EOS.  Which
  * requests and answers count is the core's decision (ra_http.h).
+ *
+ * The filter is AP_FTYPE_CONTENT_SET, mod_deflate's DEFLATE too, and
+ * DEFLATE is inserted first (by the core for SetOutputFilter, by
+ * mod_filter for AddOutputFilterByType): the bytes seen may be DEFLATE's
+ * gzip, the backend's coding (mod_proxy) or a file's (mod_mime's
+ * AddEncoding), and the Content-Encoding set when the first brigade
+ * arrives says which.  The core decodes them.
  */
 #include "mra.h"
 
@@ -35,6 +42,46 @@ mra_wanted(request_rec *r, int status)
                                                            "Range") != NULL);
 }
 
+typedef struct {
+    apr_pool_t  *pool;
+    const char  *list;
+} mra_coding_acc;
+
+static int
+mra_coding_add(void *data, const char *key, const char *value)
+{
+    mra_coding_acc  *acc = data;
+
+    (void) key;
+    acc->list = acc->list == NULL ? value
+                : apr_pstrcat(acc->pool, acc->list, ", ", value, NULL);
+    return 1;
+}
+
+/*
+ * The Content-Encoding of the answer as this filter sees it, as the HTTP
+ * header filter will send it: err_headers_out's lines, then
+ * r->content_encoding when set (mod_mime's, it replaces headers_out's),
+ * else headers_out's.
+ */
+static ra_str_t
+mra_coding(request_rec *r)
+{
+    mra_coding_acc  acc;
+
+    acc.pool = r->pool;
+    acc.list = NULL;
+    apr_table_do(mra_coding_add, &acc, r->err_headers_out,
+                 "Content-Encoding", NULL);
+    if (r->content_encoding != NULL) {
+        (void) mra_coding_add(&acc, NULL, r->content_encoding);
+    } else {
+        apr_table_do(mra_coding_add, &acc, r->headers_out,
+                     "Content-Encoding", NULL);
+    }
+    return acc.list != NULL ? mra_cstr(acc.list) : ra_str(NULL, 0);
+}
+
 void
 mra_insert_filter(request_rec *r)
 {
@@ -58,6 +105,7 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
                       ? mra_cstr(r->content_type) : ra_str(NULL, 0),
                       ra_str(NULL, 0), &ans);
     if (c->cap.failed) {
+        /* capturing or decoding */
         ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "capturing robots.txt");
         return;
@@ -85,8 +133,9 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
         /* the status is known now: 304, 206 and bodiless ones are not */
         c->done = !mra_wanted(r, r->status);
         len = apr_table_get(r->headers_out, "Content-Length");
-        ra_capture_start(&c->cap, mra_pool_allocator(r->pool), r->status,
-                         len != NULL ? apr_atoi64(len) : -1);
+        ra_capture_start(&c->cap, mra_pool_allocator(r->pool),
+                         &mra_host.heap, r->status,
+                         len != NULL ? apr_atoi64(len) : -1, mra_coding(r));
     }
     if (c->done) {
         ap_remove_output_filter(f);

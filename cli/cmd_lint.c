@@ -12,18 +12,23 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ra_decode.h"
 #include "ra_lint.h"
 
 #define RA_LINT_CMD  "lint"
 
 static const char  ra_lint_usage[] =
     "usage: robots-audit lint [--format text|json] [--status CODE]\n"
-    "                         [--content-type TYPE] [--redirects N] FILE|-\n"
+    "                         [--content-type TYPE] [--redirects N]\n"
+    "                         [--content-encoding CODING] FILE|-\n"
     "\n"
     "Lints a robots.txt the way crawlers read it.  --status, --content-type\n"
     "and --redirects describe how the server answered (final status, its\n"
     "Content-Type header, redirects followed before it); without them the\n"
-    "file is judged on its own.\n"
+    "file is judged on its own.  --content-encoding gives the answer's\n"
+    "Content-Encoding (gzip, deflate, br, or a list such as \"gzip, br\"):\n"
+    "FILE is decoded first, as crawlers decode it (curl -o saves the coded\n"
+    "body when it is not given --compressed).\n"
     "\n"
     "Text output: FILE:LINE:COL: severity: message [code], then a summary.\n"
     "Line 0, column 0 is the answer as a whole.  Severities: error (crawlers\n"
@@ -133,18 +138,55 @@ ra_lint_render_json(ra_buf_t *b, const char *name, const char *ctype,
     ra_buf_cstr(b, "}}\n");
 }
 
+/*
+ * --content-encoding: the file as the server sent it, decoded as crawlers
+ * decode it (up to the CLI's input limit, so that size-limit sees what
+ * lies past 500 KiB).  *body becomes the decoded text (in dec); one that
+ * cannot be decoded makes http->undecodable.  0, or -1 out of memory.
+ */
+static int
+ra_lint_decode(const char *coding, ra_str_t *body, ra_lint_http_t *http,
+    ra_buf_t *dec)
+{
+    int               rc;
+    ra_str_t          value = ra_str(coding, strlen(coding));
+    ra_decode_info_t  info;
+
+    if (ra_coding_is_identity(value)) {
+        return 0;
+    }
+    http->content_encoding = value;
+    rc = ra_decode(value, *body, 1, RA_CLI_MAX_INPUT, &ra_malloc_allocator,
+                   &ra_malloc_allocator, dec, &info);
+    if (rc == RA_ENOMEM) {
+        return -1;
+    }
+    if (rc == RA_ERROR) {
+        http->undecodable = 1;
+        http->size = body->len;     /* the bytes sent, nothing decoded */
+        return 0;
+    }
+    *body = ra_str(dec->data, dec->len);
+    http->truncated = info.truncated;
+    return 0;
+}
+
 int
 ra_cmd_lint(int argc, char **argv)
 {
     int              i, json = 0, rc;
     long             v;
-    const char      *file = NULL, *ctype = NULL, *opt, *val, *name;
+    const char      *file = NULL, *ctype = NULL, *coding = NULL, *opt;
+    const char      *val, *name;
+    void            *raw;
     ra_str_t         body;
     ra_buf_t         out;
     ra_lint_t        lint;
     ra_lint_http_t   http;
+    ra_buf_t         dec;
 
     memset(&http, 0, sizeof(http));
+    ra_buf_init(&dec, &ra_malloc_allocator, 0, 0);
 
     for (i = 1; i < argc; i++) {
         opt = argv[i];
@@ -200,6 +242,8 @@ ra_cmd_lint(int argc, char **argv)
             http.status = (int) v;
         } else if (RA_OPT(opt, "--content-type")) {
             ctype = val;
+        } else if (RA_OPT(opt, "--content-encoding")) {
+            coding = val;
         } else if (RA_OPT(opt, "--redirects")) {
             if (ra_lint_number(val, 0, 1000, &v) != 0) {
                 return ra_cli_error(RA_LINT_CMD, "--redirects: '%s' is not "
@@ -220,14 +264,21 @@ ra_cmd_lint(int argc, char **argv)
     if (ra_cli_read_file(RA_LINT_CMD, file, &body) != 0) {
         return RA_EXIT_USAGE;
     }
+    raw = (void *) body.data;         /* body may become the decoded text */
     if (ctype != NULL) {
         http.content_type = ra_str(ctype, strlen(ctype));
     }
+    if (coding != NULL && ra_lint_decode(coding, &body, &http, &dec) != 0) {
+        free(raw);
+        return ra_cli_error(RA_LINT_CMD, "%s: out of memory", file);
+    }
 
-    rc = ra_lint(body, &http, &ra_malloc_allocator, &lint);
+    rc = ra_lint(http.undecodable ? ra_str(NULL, 0) : body, &http,
+                 &ra_malloc_allocator, &lint);
     if (rc != RA_OK) {
         ra_lint_free(&lint, &ra_malloc_allocator);
-        free((void *) body.data);
+        free(raw);
+        ra_buf_release(&dec);
         return ra_cli_error(RA_LINT_CMD, "%s: out of memory", file);
     }
 
@@ -247,6 +298,7 @@ ra_cmd_lint(int argc, char **argv)
 
     ra_buf_release(&out);
     ra_lint_free(&lint, &ra_malloc_allocator);
-    free((void *) body.data);
+    free(raw);
+    ra_buf_release(&dec);
     return rc;
 }

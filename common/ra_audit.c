@@ -330,7 +330,20 @@ ra_version_from_answer(ra_version_t *v, const ra_answer_t *ans)
     v->size = (uint32_t) ((ans->size ? ans->size : ans->body.len)
                           > UINT32_MAX ? UINT32_MAX
                           : (ans->size ? ans->size : ans->body.len));
-    v->truncated = ans->truncated || v->size > ans->body.len;
+    v->truncated = ans->truncated
+                   || (ans->content_encoding.len == 0
+                       && v->size > ans->body.len);
+    n = ans->content_encoding.len < RA_CODING_MAX
+        ? ans->content_encoding.len : RA_CODING_MAX;
+    if (n) {
+        memcpy(v->coding, ans->content_encoding.data, n);
+        v->coding_len = (uint8_t) n;
+        v->decoded = (uint32_t) ((ans->decoded ? ans->decoded
+                                               : ans->body.len)
+                                 > UINT32_MAX ? UINT32_MAX
+                                 : (ans->decoded ? ans->decoded
+                                                 : ans->body.len));
+    }
     n = ans->content_type.len < RA_CTYPE_MAX ? ans->content_type.len
                                              : RA_CTYPE_MAX;
     if (n) {
@@ -350,6 +363,44 @@ ra_version_lint_from(ra_version_t *v, const ra_version_t *from)
     v->sitemaps = from->sitemaps;
 }
 
+/* A 2xx the glue could not decode: the site keeps its version, and says
+ * so once (RA202) until an answer decodes again. */
+static int
+ra_audit_undecodable(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
+    int64_t now)
+{
+    int           same;
+    uint32_t      sid;
+    ra_buf_t      name, coding;
+    ra_ledger_t  *l = &au->ledger;
+
+    ra_ledger_lock(l);
+    sid = ra_ledger_site_locked(l, site, now);
+    same = ra_ledger_undecodable_locked(l, sid, ans->status,
+                                        ans->content_encoding, now);
+    ra_ledger_unlock(l);
+    if (same) {
+        return RA_OK;
+    }
+
+    /* both came from the network: escaped for the log */
+    ra_buf_init(&name, au->conf.alloc, 0, 4 * RA_SITE_NAME_MAX);
+    ra_buf_init(&coding, au->conf.alloc, 0, 4 * RA_CODING_MAX);
+    ra_buf_log(&name, site);
+    ra_buf_log(&coding, ans->content_encoding);
+    ra_logf(au->conf.host, NULL, RA_LOG_WARN, RA_TAG_UNDECODABLE,
+            "site=\"%.*s\" robots.txt sent with Content-Encoding \"%.*s\" "
+            "could not be decoded (%s): the previous version stays in "
+            "force", (int) name.len,
+            name.data != NULL ? (const char *) name.data : "",
+            (int) coding.len,
+            coding.data != NULL ? (const char *) coding.data : "",
+            ans->decode_error != NULL ? ans->decode_error : "unknown");
+    ra_buf_release(&name);
+    ra_buf_release(&coding);
+    return RA_OK;
+}
+
 int
 ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now)
@@ -361,6 +412,10 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     ra_version_t    v, old;
     ra_lint_http_t  http;
     ra_ledger_t    *l = &au->ledger;
+
+    if (ans->undecodable && !ans->initial) {
+        return ra_audit_undecodable(au, site, ans, now);
+    }
 
     memset(&v, 0, sizeof(v));
     ra_version_from_answer(&v, ans);
@@ -386,7 +441,8 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     memset(&http, 0, sizeof(http));
     http.status = ans->status;
     http.content_type = ans->content_type;
-    http.size = v.size;
+    /* crawlers' limits are on the decoded body */
+    http.size = v.coding_len ? v.decoded : v.size;
     http.truncated = v.truncated;
     rc = ra_lint(ans->body, &http, au->conf.alloc, &lint);
     if (rc == RA_OK) {

@@ -197,19 +197,35 @@ ra_audit_t *ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger);
 void ra_audit_destroy(ra_audit_t *au);
 
 typedef struct {
-    int        status;
-    ra_str_t   content_type;     /* data NULL: unknown */
-    ra_str_t   body;             /* the first <= 500 KiB */
-    size_t     size;             /* bytes served; 0: body.len */
-    unsigned   truncated:1;      /* body is a prefix of what was served */
-    unsigned   initial:1;        /* a configured file: recorded only when
-                                    the site has no version yet, so that a
-                                    reload never replaces what the server
-                                    was seen to serve */
+    int           status;
+    ra_str_t      content_type;     /* data NULL: unknown */
+    ra_str_t      body;             /* the first <= 500 KiB, decoded */
+    size_t        size;             /* bytes served (coded, as the
+                                       capture saw them); 0: body.len */
+    ra_str_t      content_encoding; /* the codings undone (ra_decode.h);
+                                       len 0: none */
+    size_t        decoded;          /* with content_encoding: bytes
+                                       decoded (body.len, more unknown
+                                       when truncated) */
+    const char   *decode_error;     /* undecodable: why ("corrupt gzip
+                                       data") */
+    unsigned      truncated:1;      /* body is a prefix of what was
+                                       served, decoded */
+    unsigned      undecodable:1;    /* a 2xx whose Content-Encoding could
+                                       not be undone: no body, and the
+                                       site keeps its current version */
+    unsigned      initial:1;        /* a configured file: recorded only
+                                       when the site has no version yet,
+                                       so that a reload never replaces
+                                       what the server was seen to
+                                       serve */
 } ra_answer_t;
 
 /* Records what site answered for /robots.txt: lints it, stores it as the
- * current version when it is new.  RA_OK or RA_ENOMEM (recorded without
+ * current version when it is new.  An undecodable answer changes no
+ * version: the site keeps the one in force and is marked undecodable
+ * (the status page's badge and lint finding, a RA201 line when it starts)
+ * until an answer decodes again.  RA_OK or RA_ENOMEM (recorded without
  * its lint counts; logged through the host: RA_TAG_NOMEM). */
 int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now);

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "ra_decode.h"
 #include "ra_http.h"
 #include "ra_parse.h"
 #include "ra_report.h"
@@ -302,8 +303,9 @@ ra_http_has_body(int status, int header_only)
 /* ---- the capture buffer ------------------------------------------------ */
 
 void
-ra_capture_start(ra_capture_t *c, const ra_alloc_t *a, int status,
-    int64_t content_length)
+ra_capture_start(ra_capture_t *c, const ra_alloc_t *a,
+    const ra_alloc_t *scratch, int status, int64_t content_length,
+    ra_str_t content_encoding)
 {
     size_t  first = RA_CAPTURE_FIRST;
 
@@ -314,6 +316,11 @@ ra_capture_start(ra_capture_t *c, const ra_alloc_t *a, int status,
     memset(c, 0, sizeof(*c));
     /* memory is taken at the first byte: an empty answer takes none */
     ra_buf_init(&c->body, a, 0, RA_ROBOTS_MAX);
+    ra_buf_init(&c->decoded, a, 0, RA_ROBOTS_MAX);
+    c->scratch = scratch != NULL ? scratch : a;
+    if (content_encoding.data != NULL && content_encoding.len) {
+        c->coding = content_encoding;
+    }
     c->status = status;
     c->first = first;
     c->active = 1;
@@ -371,6 +378,38 @@ ra_capture_add(ra_capture_t *c, const void *p, size_t n)
     }
 }
 
+/* The body as crawlers parse it: the coded bytes seen, decoded. */
+static void
+ra_capture_decode(ra_capture_t *c, ra_answer_t *ans)
+{
+    int                          rc;
+    ra_decode_info_t             info;
+    static const unsigned char   none[1];
+
+    ans->content_encoding = c->coding;
+    ra_buf_release(&c->decoded);
+    rc = ra_decode(c->coding, ans->body, !ans->truncated, RA_ROBOTS_MAX,
+                   c->body.alloc, c->scratch, &c->decoded, &info);
+    if (rc == RA_OK) {
+        ans->body = ra_str(c->decoded.data, c->decoded.len);
+        ans->decoded = c->decoded.len;
+        ans->truncated = info.truncated;
+        return;
+    }
+    if (rc == RA_ENOMEM) {
+        c->failed = 1;
+        return;
+    }
+    /* only a body crawlers read makes an answer undecodable; that of a
+     * 3xx, 4xx or 5xx says nothing either way */
+    ans->body = ra_str(none, 0);
+    ans->truncated = 0;
+    if (ra_answer_of_status(c->status) == RA_ANSWER_RULES) {
+        ans->undecodable = 1;
+        ans->decode_error = info.error;
+    }
+}
+
 /* does the header value already name a charset? */
 static int
 ra_has_charset(ra_str_t type)
@@ -418,6 +457,9 @@ ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_str_t charset,
     ans->size = (size_t) c->size;
     ans->truncated = c->size > c->body.len;
     c->active = 0;
+    if (!c->failed && !ra_coding_is_identity(c->coding)) {
+        ra_capture_decode(c, ans);
+    }
 }
 
 

@@ -95,21 +95,35 @@ int ra_http_has_body(int status, int header_only);
 /* ---- the capture buffer ------------------------------------------------ */
 
 /* Keeps the first RA_ROBOTS_MAX bytes of an answer, counts all of them.
- * Memory comes from the allocator given (the request's pool). */
+ * Memory comes from the allocator given (the request's pool).  The bytes
+ * are those the server's filter sees, with the Content-Encoding it sees
+ * them with: ra_capture_answer() decodes them (ra_decode.h), so that the
+ * body recorded is always the one crawlers parse. */
 typedef struct {
-    ra_buf_t   body;
-    uint64_t   size;            /* every byte served */
-    int        status;
-    size_t     first;           /* size of the first allocation */
-    unsigned   active:1;        /* started, not yet done */
-    unsigned   failed:1;        /* out of memory, or a read failed: the
-                                   answer is not recorded */
+    ra_buf_t           body;        /* as seen: coded or not */
+    ra_buf_t           decoded;     /* the body decoded, when coded */
+    uint64_t           size;        /* every byte served */
+    int                status;
+    size_t             first;       /* size of the first allocation */
+    ra_str_t           coding;      /* Content-Encoding of those bytes */
+    const ra_alloc_t  *scratch;     /* the decoders' state */
+    unsigned           active:1;    /* started, not yet done */
+    unsigned           failed:1;    /* out of memory, or a read failed:
+                                       the answer is not recorded */
 } ra_capture_t;
 
-/* content_length: the answer's Content-Length, or -1 when unknown (it
- * sizes the first allocation only). */
-void ra_capture_start(ra_capture_t *c, const ra_alloc_t *a, int status,
-    int64_t content_length);
+/*
+ * content_length: the answer's Content-Length, or -1 when unknown (it
+ * sizes the first allocation only).  content_encoding: the answer's
+ * Content-Encoding as the capture's filter sees it, when it starts
+ * (data NULL or length 0: none); the span must stay valid until
+ * ra_capture_answer().  scratch: memory for the decoders' state, given
+ * back before ra_capture_answer() returns (a heap: a br window may take
+ * 16 MiB for a moment).
+ */
+void ra_capture_start(ra_capture_t *c, const ra_alloc_t *a,
+    const ra_alloc_t *scratch, int status, int64_t content_length,
+    ra_str_t content_encoding);
 
 void ra_capture_add(ra_capture_t *c, const void *p, size_t n);
 
@@ -124,11 +138,17 @@ unsigned char *ra_capture_space(ra_capture_t *c, size_t n, size_t *keep);
 void ra_capture_commit(ra_capture_t *c, size_t copied);
 void ra_capture_fail(ra_capture_t *c);
 
-/* The answer to record (ra_audit_robots).  content_type is the header
+/*
+ * The answer to record (ra_audit_robots).  content_type is the header
  * as sent (data NULL or length 0: the answer had none, and lint says so);
  * charset, when the server keeps it apart and has not added it to the
- * header yet (nginx), is added as "; charset=".  Valid while the
- * capture's memory is. */
+ * header yet (nginx), is added as "; charset=".  A coded body is decoded
+ * here (at most RA_ROBOTS_MAX bytes out of at most RA_ROBOTS_MAX in): the
+ * answer's body is the decoded one, its size what was served.  A 2xx body
+ * that cannot be decoded is recorded as undecodable (the site keeps its
+ * version); out of memory sets c->failed (not recorded).  Valid while the
+ * capture's memory is.
+ */
 void ra_capture_answer(ra_capture_t *c, ra_str_t content_type,
     ra_str_t charset, ra_answer_t *ans);
 

@@ -29,12 +29,15 @@ typedef struct {
     uint32_t  blob;             /* offset of the body; 0 none */
     uint32_t  body_len;
     uint32_t  size;
+    uint32_t  decoded;
     uint16_t  status;
     uint8_t   answer;
     uint8_t   truncated;
     uint8_t   body_lost;
     uint8_t   ctype_len;
+    uint8_t   coding_len;
     char      ctype[RA_CTYPE_MAX];
+    char      coding[RA_CODING_MAX];
     uint16_t  lint_errors;
     uint16_t  lint_warnings;
     uint16_t  lint_infos;
@@ -51,8 +54,11 @@ typedef struct {
     int64_t            last_seen;
     int64_t            robots_date;
     int64_t            unreachable_since;
+    int64_t            undecodable;
     uint32_t           failures;
     uint16_t           robots_status;
+    uint8_t            bad_coding_len;
+    char               bad_coding[RA_CODING_MAX];
     uint8_t            name_len;
     uint8_t            nversions;
     uint8_t            current;
@@ -832,6 +838,7 @@ ra_version_out(const ra_version_slot_t *v, ra_version_t *out)
     out->until = v->until;
     out->body_len = v->blob ? v->body_len : 0;
     out->size = v->size;
+    out->decoded = v->decoded;
     out->status = v->status;
     out->answer = v->answer;
     out->truncated = v->truncated;
@@ -839,6 +846,9 @@ ra_version_out(const ra_version_slot_t *v, ra_version_t *out)
     out->ctype_len = v->ctype_len < RA_CTYPE_MAX ? v->ctype_len
                                                  : RA_CTYPE_MAX;
     memcpy(out->ctype, v->ctype, out->ctype_len);
+    out->coding_len = v->coding_len < RA_CODING_MAX ? v->coding_len
+                                                    : RA_CODING_MAX;
+    memcpy(out->coding, v->coding, out->coding_len);
     out->lint_errors = v->lint_errors;
     out->lint_warnings = v->lint_warnings;
     out->lint_infos = v->lint_infos;
@@ -973,6 +983,8 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
         return -1;
     }
     s->failures = 0;
+    s->undecodable = 0;
+    s->bad_coding_len = 0;
 
     hash = ra_ledger_version_hash(in->status, body);
 
@@ -1046,9 +1058,13 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     v->status = in->status;
     v->answer = answer;
     v->size = in->size;
+    v->decoded = in->decoded;
     v->truncated = in->truncated;
     v->ctype_len = in->ctype_len > RA_CTYPE_MAX ? RA_CTYPE_MAX : in->ctype_len;
     memcpy(v->ctype, in->ctype, v->ctype_len);
+    v->coding_len = in->coding_len > RA_CODING_MAX ? RA_CODING_MAX
+                                                   : in->coding_len;
+    memcpy(v->coding, in->coding, v->coding_len);
     v->lint_errors = in->lint_errors;
     v->lint_warnings = in->lint_warnings;
     v->lint_infos = in->lint_infos;
@@ -1057,6 +1073,33 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     v->sitemaps = in->sitemaps;
     s->current = (uint8_t) slot;
     return slot;
+}
+
+int
+ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+    ra_str_t coding, int64_t now)
+{
+    int              same;
+    size_t           n;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s == NULL || !s->used) {
+        return 0;
+    }
+    n = coding.len < RA_CODING_MAX ? coding.len : RA_CODING_MAX;
+    same = s->undecodable && s->bad_coding_len == n
+           && (n == 0 || memcmp(s->bad_coding, coding.data, n) == 0);
+    s->robots_date = now;
+    s->robots_status = (uint16_t) (status > 0 && status < 1000 ? status : 0);
+    s->failures = 0;
+    if (!same) {
+        s->undecodable = now > 0 ? now : 1;     /* since the first */
+    }
+    s->bad_coding_len = (uint8_t) n;
+    if (n) {
+        memcpy(s->bad_coding, coding.data, n);
+    }
+    return same;
 }
 
 void
@@ -1114,6 +1157,10 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     out->last_seen = s->last_seen;
     out->robots_date = s->robots_date;
     out->unreachable_since = s->unreachable_since;
+    out->undecodable = s->undecodable;
+    out->bad_coding_len = s->bad_coding_len < RA_CODING_MAX
+                          ? s->bad_coding_len : RA_CODING_MAX;
+    memcpy(out->bad_coding, s->bad_coding, out->bad_coding_len);
     out->failures = s->failures;
     out->robots_status = s->robots_status;
     out->name_len = s->name_len < RA_SITE_NAME_MAX ? s->name_len

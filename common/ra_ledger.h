@@ -44,6 +44,7 @@
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
 #define RA_CTYPE_MAX           64      /* Content-Type kept */
+#define RA_CODING_MAX          32      /* Content-Encoding kept */
 #define RA_VERSIONS            8       /* robots.txt versions per site */
 #define RA_URI_MAX             256     /* bytes of a violating URI kept */
 #define RA_METHOD_MAX          16
@@ -98,13 +99,16 @@ typedef struct {
     int64_t   last_seen;        /* last time it was served */
     int64_t   until;            /* replaced at; 0 while current */
     uint32_t  body_len;         /* bytes kept (<= 500 KiB) */
-    uint32_t  size;             /* bytes served */
+    uint32_t  size;             /* bytes served (coded, when they were) */
+    uint32_t  decoded;          /* with a coding: bytes decoded */
     uint16_t  status;
     uint8_t   answer;           /* ra_answer_e */
-    uint8_t   truncated;        /* body_len < size */
+    uint8_t   truncated;        /* the body is a prefix of the file */
     uint8_t   body_lost;        /* the zone had no room for the body */
     uint8_t   ctype_len;
+    uint8_t   coding_len;       /* 0: served without Content-Encoding */
     char      ctype[RA_CTYPE_MAX];
+    char      coding[RA_CODING_MAX];
     /* lint of this version, computed once when it is recorded */
     uint16_t  lint_errors;
     uint16_t  lint_warnings;
@@ -122,8 +126,13 @@ typedef struct {
     int64_t       last_seen;
     int64_t       robots_date;            /* last robots.txt answer */
     int64_t       unreachable_since;      /* last 5xx/429 answer, or 0 */
+    int64_t       undecodable;            /* the last answer with rules
+                                             could not be decoded: since
+                                             then; 0 when it could */
     uint32_t      failures;               /* consecutive 5xx/429 */
     uint16_t      robots_status;          /* last answer's status */
+    uint8_t       bad_coding_len;
+    char          bad_coding[RA_CODING_MAX];  /* its Content-Encoding */
     uint8_t       name_len;
     uint8_t       nversions;              /* slots in use: [0, nversions) */
     uint8_t       current;                /* index of the current version */
@@ -321,6 +330,16 @@ int ra_ledger_find_version_locked(const ra_ledger_t *l, uint32_t site,
  */
 int ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site,
     const ra_version_t *v, ra_str_t body, int64_t now);
+
+/*
+ * Records a 2xx answer whose Content-Encoding could not be decoded: the
+ * site's last answer (date, status; failures reset) and the coding, its
+ * versions untouched, so the current one stays in force.  The next
+ * answer that ra_ledger_answer_locked() records clears it.  Returns 1
+ * when the site was already undecodable with that coding, else 0.
+ */
+int ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+    ra_str_t coding, int64_t now);
 
 /* Appends to the ring of recent violations (v->site is ignored: the
  * entry belongs to site, and goes when the site is evicted). */

@@ -71,6 +71,7 @@ static const ra_lint_code_def_t  ra_lint_codes[RA_LINT_NCODES] = {
     { "shadowed-rule",      RA_SEV_WARNING },
     { "blocks-assets",      RA_SEV_WARNING },
     { "analysis-limit",     RA_SEV_INFO },
+    { "content-encoding",   RA_SEV_ERROR },
 };
 
 #define RA_LINT_MSG_MAX     1024    /* one message, bytes: 4 quotes fit */
@@ -1614,6 +1615,7 @@ ra_lint(ra_str_t body, const ra_lint_http_t *http, const ra_alloc_t *a,
     ra_lint_count_t   count;
     ra_parse_info_t   info;
     ra_lint_http_t    none;
+    char              q[RA_LINT_QBUF];
 
     memset(out, 0, sizeof(*out));
     memset(&ctx, 0, sizeof(ctx));
@@ -1621,15 +1623,26 @@ ra_lint(ra_str_t body, const ra_lint_http_t *http, const ra_alloc_t *a,
         memset(&none, 0, sizeof(none));
         http = &none;
     }
-    if (body.data == NULL) {
-        body = ra_str("", 0);
-    }
     ctx.a = a;
     ctx.out = out;
-    ctx.body = body;
     ctx.max_per_code = http->max_per_code ? http->max_per_code
                                           : RA_LINT_PER_CODE;
     out->summary.status = http->status;
+    out->summary.bytes = http->size ? http->size : body.len;
+    if (http->undecodable) {
+        ra_lint_add(&ctx, RA_LC_CONTENT_ENCODING, 0, 0, 0,
+            "robots.txt sent with Content-Encoding '%s' that could not be "
+            "decoded: crawlers that cannot decode it read no rules from "
+            "it",
+            ra_lint_quote(q, http->content_encoding));
+        if (body.data == NULL) {
+            goto done;
+        }
+    }
+    if (body.data == NULL) {
+        body = ra_str("", 0);
+    }
+    ctx.body = body;
     out->summary.bytes = http->size ? http->size : body.len;
     out->summary.parsed = body.len < RA_ROBOTS_MAX ? body.len : RA_ROBOTS_MAX;
 
@@ -1638,11 +1651,18 @@ ra_lint(ra_str_t body, const ra_lint_http_t *http, const ra_alloc_t *a,
     }
     out->summary.body_linted = 1;
     ra_lint_content_type(&ctx, http->content_type);
-    if (http->truncated) {
+    if (http->truncated && out->summary.bytes > body.len) {
         ra_lint_add(&ctx, RA_LC_TRUNCATED_BODY, 0, 0, 0,
             "only the first %zu of %zu bytes were received: findings cover "
             "what was received; some crawlers give up on a truncated "
             "robots.txt", body.len, out->summary.bytes);
+    } else if (http->truncated) {
+        /* a compressed body decoded up to the limit: its size is not
+         * known */
+        ra_lint_add(&ctx, RA_LC_TRUNCATED_BODY, 0, 0, 0,
+            "only the first %zu bytes were received of a longer file: "
+            "findings cover what was received; some crawlers give up on "
+            "a truncated robots.txt", body.len);
     }
 
     enc = ra_lint_utf16(body);

@@ -92,6 +92,7 @@ typedef enum {
     RA_LC_SHADOWED_RULE,
     RA_LC_BLOCKS_ASSETS,
     RA_LC_ANALYSIS_LIMIT,
+    RA_LC_CONTENT_ENCODING,         /* a coding that cannot be undone */
     RA_LINT_NCODES
 } ra_lint_code_e;
 
@@ -110,6 +111,11 @@ typedef struct {
                                    len 0 with data: header absent */
     size_t     size;            /* bytes the server sent; 0: body.len */
     unsigned   truncated:1;     /* body is only a prefix of what was sent */
+    unsigned   undecodable:1;   /* the last answer's content_encoding
+                                   could not be undone (the body given,
+                                   if any, is the version still in force;
+                                   data NULL: none) */
+    ra_str_t   content_encoding;    /* the header as sent; len 0: none */
     unsigned   redirects;       /* hops followed before this answer */
     unsigned   max_per_code;    /* findings kept per code; 0: default */
 } ra_lint_http_t;

@@ -133,6 +133,33 @@ ra_rep_current(const ra_site_t *s)
     return v->hash != 0 ? v : NULL;
 }
 
+/* The current version's lint errors, and the finding that the last
+ * answer could not be decoded (it keeps the version in force). */
+static unsigned
+ra_rep_errors(const ra_site_t *s, const ra_version_t *v)
+{
+    return (v ? v->lint_errors : 0u) + (s->undecodable ? 1u : 0u);
+}
+
+/* "1234 bytes", or "1234 bytes served (gzip), 5678 decoded" */
+static void
+ra_rep_size(ra_buf_t *b, const ra_version_t *v, int html)
+{
+    ra_buf_printf(b, "%u bytes", v ? v->size : 0);
+    if (v != NULL && v->coding_len) {
+        ra_buf_cstr(b, " served (");
+        if (html) {
+            ra_buf_html(b, ra_rep_field(v->coding, v->coding_len));
+        } else {
+            ra_buf_log(b, ra_rep_field(v->coding, v->coding_len));
+        }
+        ra_buf_printf(b, "), %u decoded", v->decoded);
+    }
+    if (v != NULL && v->truncated) {
+        ra_buf_cstr(b, " (truncated)");
+    }
+}
+
 static unsigned
 ra_rep_versions_24h(const ra_site_t *s, int64_t now)
 {
@@ -252,18 +279,34 @@ ra_rep_lints(ra_rep_t *r)
     }
     memset(r->owned, 0, n);
     for (i = 0; i < snap->nsites; i++) {
-        v = ra_rep_current(&snap->sites[i]);
-        if (r->lints[i] != NULL || v == NULL || snap->bodies[i].data == NULL
-            || v->answer != RA_ANSWER_RULES || v->body_lost)
-        {
+        const ra_site_t  *s = &snap->sites[i];
+
+        v = ra_rep_current(s);
+        if (r->lints[i] != NULL) {
             continue;
         }
+        if (v == NULL || snap->bodies[i].data == NULL
+            || v->answer != RA_ANSWER_RULES || v->body_lost)
+        {
+            v = NULL;
+            if (!s->undecodable) {
+                continue;
+            }
+        }
         memset(&http, 0, sizeof(http));
-        http.status = v->status;
-        http.content_type = ra_rep_field(v->ctype, v->ctype_len);
-        http.size = v->size;
-        http.truncated = v->truncated;
-        if (ra_lint(snap->bodies[i], &http, r->scratch, &r->own[i])
+        /* the last answer could not be decoded: its finding, then the
+         * version still in force */
+        http.undecodable = s->undecodable != 0;
+        http.content_encoding = ra_rep_field(s->bad_coding,
+                                             s->bad_coding_len);
+        http.status = v ? v->status : s->robots_status;
+        if (v != NULL) {
+            http.content_type = ra_rep_field(v->ctype, v->ctype_len);
+            http.size = v->coding_len ? v->decoded : v->size;
+            http.truncated = v->truncated;
+        }
+        if (ra_lint(v ? snap->bodies[i] : ra_str(NULL, 0), &http,
+                    r->scratch, &r->own[i])
             != RA_OK)
         {
             rc = RA_ENOMEM;     /* show what was found so far */
@@ -385,19 +428,38 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     } else {
         ra_buf_cstr(b, "null");
     }
-    ra_buf_printf(b, ",\"bytes\":%u,\"truncated\":%s,\"body_lost\":%s,"
+    ra_buf_printf(b, ",\"bytes\":%u,\"decoded_bytes\":%u,"
+                  "\"content_encoding\":",
+                  v ? v->size : 0,
+                  v == NULL ? 0 : v->coding_len ? v->decoded : v->size);
+    if (v != NULL && v->coding_len) {
+        ra_buf_json_str(b, ra_rep_field(v->coding, v->coding_len));
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_printf(b, ",\"truncated\":%s,\"body_lost\":%s,"
                   "\"versions_24h\":%u,\"date\":",
-                  v ? v->size : 0, v && v->truncated ? "true" : "false",
+                  v && v->truncated ? "true" : "false",
                   v && v->body_lost ? "true" : "false",
                   ra_rep_versions_24h(s, r->now));
     ra_rep_json_time(b, s->robots_date);
     ra_buf_printf(b, ",\"consecutive_failures\":%u,\"unreachable_since\":",
                   s->failures);
     ra_rep_json_time(b, s->unreachable_since);
+    ra_buf_cstr(b, ",\"undecodable\":");
+    if (s->undecodable) {
+        ra_buf_cstr(b, "{\"content_encoding\":");
+        ra_buf_json_str(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+        ra_buf_cstr(b, ",\"since\":");
+        ra_rep_json_time(b, s->undecodable);
+        ra_buf_ch(b, '}');
+    } else {
+        ra_buf_cstr(b, "null");
+    }
     ra_buf_printf(b, ",\"groups\":%u,\"rules\":%u,\"sitemaps\":%u,"
                   "\"errors\":%u,\"warnings\":%u,\"infos\":%u",
                   v ? v->groups : 0, v ? v->rules : 0, v ? v->sitemaps : 0,
-                  v ? v->lint_errors : 0, v ? v->lint_warnings : 0,
+                  ra_rep_errors(s, v), v ? v->lint_warnings : 0,
                   v ? v->lint_infos : 0);
     if (r->lints[si] != NULL) {
         ra_rep_json_findings(r, r->lints[si]);
@@ -702,8 +764,8 @@ ra_rep_prom(ra_rep_t *r)
     for (si = 0; si < snap->nsites; si++) {
         v = ra_rep_current(&snap->sites[si]);
         for (k = 0; k < 3; k++) {
-            n = v == NULL ? 0 : k == 0 ? v->lint_errors
-                : k == 1 ? v->lint_warnings : v->lint_infos;
+            n = k == 0 ? ra_rep_errors(&snap->sites[si], v)
+                : v == NULL ? 0 : k == 1 ? v->lint_warnings : v->lint_infos;
             ra_rep_prom_site(b, "robots_audit_robots_findings",
                              &snap->sites[si]);
             ra_buf_printf(b, ",severity=\"%s\"} %u\n", sev[k], n);
@@ -848,9 +910,8 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
                 ra_buf_log(b, ra_rep_field(v->ctype, v->ctype_len));
                 ra_buf_cstr(b, ", ");
             }
-            ra_buf_printf(b, "%u bytes%s; %u group%s, %u rule%s, "
-                          "%u sitemap%s", v->size,
-                          v->truncated ? " (truncated)" : "",
+            ra_rep_size(b, v, 0);
+            ra_buf_printf(b, "; %u group%s, %u rule%s, %u sitemap%s",
                           v->groups, v->groups == 1 ? "" : "s",
                           v->rules, v->rules == 1 ? "" : "s",
                           v->sitemaps, v->sitemaps == 1 ? "" : "s");
@@ -866,11 +927,21 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
                           s->failures == 1 ? "" : "s");
         }
         ra_buf_ch(b, '\n');
-        if (v != NULL) {
+        if (s->undecodable) {
+            ra_buf_cstr(b, "  last answer: Content-Encoding ");
+            ra_buf_log(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+            ra_buf_cstr(b, " could not be decoded since ");
+            ra_rep_iso(b, s->undecodable);
+            ra_buf_cstr(b, "; the version above stays in force\n");
+        }
+        if (v != NULL || s->undecodable) {
+            n = ra_rep_errors(s, v);
             ra_buf_printf(b, "  lint: %u error%s, %u warning%s, %u info%s\n",
-                          v->lint_errors, v->lint_errors == 1 ? "" : "s",
-                          v->lint_warnings, v->lint_warnings == 1 ? "" : "s",
-                          v->lint_infos, v->lint_infos == 1 ? "" : "s");
+                          n, n == 1 ? "" : "s",
+                          v ? v->lint_warnings : 0,
+                          v && v->lint_warnings == 1 ? "" : "s",
+                          v ? v->lint_infos : 0,
+                          v && v->lint_infos == 1 ? "" : "s");
         }
     }
     if (l != NULL) {
@@ -1120,6 +1191,11 @@ ra_rep_html_health(ra_buf_t *b, const ra_site_t *s)
     {
         ra_buf_printf(b, "<span class=\"health h-bad\">robots.txt failing: "
                       "%u, crawlers must stop</span>", s->robots_status);
+    } else if (s->undecodable) {
+        ra_buf_cstr(b, "<span class=\"health h-warn\">robots.txt could not "
+                    "be decoded (Content-Encoding: ");
+        ra_buf_html(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+        ra_buf_cstr(b, ")</span>");
     } else if (s->robots_status == 0 || v == NULL) {
         ra_buf_cstr(b, "<span class=\"health h-none\">robots.txt never "
                     "fetched</span>");
@@ -1162,10 +1238,18 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     } else {
         ra_buf_cstr(b, "<span class=\"muted\">unknown</span>");
     }
-    ra_buf_printf(b, "</dd><dt>size</dt><dd>%u bytes%s</dd>"
-                  "<dt>versions in 24 h</dt><dd>%u</dd>",
-                  v ? v->size : 0, v && v->truncated ? " (truncated)" : "",
+    ra_buf_cstr(b, "</dd><dt>size</dt><dd>");
+    ra_rep_size(b, v, 1);
+    ra_buf_printf(b, "</dd><dt>versions in 24 h</dt><dd>%u</dd>",
                   ra_rep_versions_24h(s, r->now));
+    if (s->undecodable) {
+        ra_buf_cstr(b, "<dt>last answer</dt><dd class=\"warn\">"
+                    "Content-Encoding <code>");
+        ra_buf_html(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+        ra_buf_cstr(b, "</code> could not be decoded since ");
+        ra_rep_iso(b, s->undecodable);
+        ra_buf_cstr(b, ": the version shown stays in force</dd>");
+    }
     if (v != NULL) {
         ra_buf_printf(b, "<dt>content</dt><dd>%u group%s, %u rule%s, "
                       "%u sitemap%s</dd><dt>lint</dt><dd>"
@@ -1175,8 +1259,9 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
                       v->groups, v->groups == 1 ? "" : "s",
                       v->rules, v->rules == 1 ? "" : "s",
                       v->sitemaps, v->sitemaps == 1 ? "" : "s",
-                      v->lint_errors ? "err" : "good",
-                      v->lint_errors, v->lint_errors == 1 ? "" : "s",
+                      ra_rep_errors(s, v) ? "err" : "good",
+                      ra_rep_errors(s, v),
+                      ra_rep_errors(s, v) == 1 ? "" : "s",
                       v->lint_warnings ? "warn" : "good",
                       v->lint_warnings, v->lint_warnings == 1 ? "" : "s",
                       v->lint_infos, v->lint_infos == 1 ? "" : "s");

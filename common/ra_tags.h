@@ -25,6 +25,9 @@
                                                file, at start and -t */
 #define RA_TAG_ROBOTS_UNREAD    "RA201"     /* the configured file is
                                                absent or unreadable */
+#define RA_TAG_UNDECODABLE      "RA202"     /* a served robots.txt whose
+                                               Content-Encoding cannot be
+                                               undone */
 
 /* the module */
 #define RA_TAG_MUTEX            "RA300"     /* a lock cannot be created */

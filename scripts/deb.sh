@@ -39,7 +39,10 @@ die() { echo "deb.sh: $*" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# shared-library dependencies of ELF files, as dpkg-shlibdeps reads them
+# shared-library dependencies of ELF files, as dpkg-shlibdeps reads them;
+# without it, what every binary links: libc, and zlib and libbrotlidec for
+# the core's Content-Encoding decoder
+libs="libc6, zlib1g, libbrotli1"
 shlibdeps() {
     mkdir -p "$work/shl/debian"
     printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' \
@@ -121,7 +124,7 @@ fi
 exit 0
 EOF
 dep=$(shlibdeps -e"$so")
-pkg "$n" "$nginx_abi${dep:+, $dep}" "robots.txt audit module for nginx
+pkg "$n" "$nginx_abi, ${dep:-$libs}" "robots.txt audit module for nginx
  Judges every crawler request against the robots.txt the site serves
  (RFC 9309 and Google's reading), verifies crawlers by their published
  IP ranges, lints robots.txt, and serves a status page in HTML, JSON and
@@ -171,7 +174,7 @@ fi
 exit 0
 EOF
 dep=$(shlibdeps -e"$d/usr/lib/apache2/modules/mod_robots_audit.so")
-pkg "$n" "$apache_api${dep:+, $dep}" "robots.txt audit module for Apache httpd
+pkg "$n" "$apache_api, ${dep:-$libs}" "robots.txt audit module for Apache httpd
  Judges every crawler request against the robots.txt the site serves
  (RFC 9309 and Google's reading), verifies crawlers by their published
  IP ranges, lints robots.txt, and serves a status page in HTML, JSON and
@@ -190,7 +193,7 @@ mkdir -p "$d/usr/share/doc/$n/examples"
 cp -R "$root/contrib/." "$d/usr/share/doc/$n/examples/"
 find "$d/usr/share/doc/$n/examples" -type f -exec chmod 0644 {} +
 dep=$(shlibdeps -e"$d/usr/bin/robots-audit")
-pkg "$n" "${dep:-libc6}" "check robots.txt files, audit crawlers in access logs
+pkg "$n" "${dep:-$libs}" "check robots.txt files, audit crawlers in access logs
  robots-audit checks URLs against a robots.txt the way crawlers read it
  (RFC 9309 and Google's reference parser), lints robots.txt, identifies
  crawlers by User-Agent and published IP ranges, and audits access logs:

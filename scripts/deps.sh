@@ -4,14 +4,17 @@
 # all present.  Usage: scripts/deps.sh build|test|bench|demo
 set -eu
 
-pkgs="build-essential pkg-config zlib1g-dev"
+# zlib and libbrotlidec: the core undoes Content-Encoding (common/ra_decode.c);
+# their -dev packages pull in the runtime libraries (zlib1g, libbrotli1)
+pkgs="build-essential pkg-config zlib1g-dev libbrotli-dev"
 case "${1:-build}" in
 build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
 test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev"
        # the browser (t/040), promtool and fail2ban-regex (t/060), man (t/070)
        pkgs="$pkgs chromium prometheus fail2ban man-db"
-       # wrk (t/040-load.t, t/041-faults.t), clang (make fuzz-smoke)
-       pkgs="$pkgs wrk clang libclang-rt-14-dev" ;;
+       # wrk (t/040-load.t, t/041-faults.t), clang (make fuzz-smoke),
+       # brotli (br answers in t/027, t/035)
+       pkgs="$pkgs wrk clang libclang-rt-14-dev brotli" ;;
 bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk bc perl nginx nginx-dev" ;;
 demo)  pkgs="$pkgs nginx nginx-dev perl" ;;
 fuzz)  pkgs="$pkgs clang libclang-rt-14-dev" ;;

@@ -77,6 +77,12 @@ like `dpkg-deb -f $deb{'libnginx-mod-http-robots-audit'} Depends`,
     qr/^\Q$abi\E(,|$)/, "nginx module depends on $abi";
 like `dpkg-deb -f $deb{'libapache2-mod-robots-audit'} Depends`,
     qr/^apache2-api-\d+(,|$)/, 'Apache module depends on apache2-api-*';
+# the core undoes Content-Encoding with zlib and libbrotlidec
+for my $p (sort keys %deb) {
+    my $dep = `dpkg-deb -f $deb{$p} Depends`;
+    like $dep, qr/(^|, )libbrotli1\b/, "$p depends on libbrotli1";
+    like $dep, qr/(^|, )zlib1g\b/, "$p depends on zlib1g";
+}
 my $conffiles = `dpkg-deb -I $deb{'libapache2-mod-robots-audit'} conffiles`;
 like $conffiles, qr{^/etc/apache2/mods-available/robots_audit\.load$}m,
     'mods-available files are conffiles';

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ra_test.h"
 
 #define CLI  RA_TEST_CLI
@@ -101,6 +103,59 @@ test_text_clean(void **state)
     snprintf(want, sizeof(want), "%s: 1 group, 2 rules, 1 sitemap, %zu "
              "bytes; 0 errors, 0 warnings, 0 infos\n", path, sizeof(clean) - 1);
     assert_string_equal(r.out, want);
+    ra_test_run_free(&r);
+    unlink(path);
+}
+
+/* --content-encoding: a gzip body (as curl -o saves it) is decoded, one
+ * that cannot be decoded is the error content-encoding */
+static void
+test_content_encoding(void **state)
+{
+    char           path[64], want[256];
+    uLongf         n = 512;
+    unsigned char  gz[512];
+    z_stream       z;
+    ra_test_run_t  r;
+
+    (void) state;
+    ra_test_need_cli();
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 31, 8,
+                                  Z_DEFAULT_STRATEGY), Z_OK);
+    z.next_in = (unsigned char *) clean;
+    z.avail_in = sizeof(clean) - 1;
+    z.next_out = gz;
+    z.avail_out = sizeof(gz);
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    n = z.total_out;
+    deflateEnd(&z);
+    ra_test_tmp_file(path, gz, n);
+
+    snprintf(want, sizeof(want), "--content-encoding gzip %s", path);
+    cli(&r, want);
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof(want), "%s: 1 group, 2 rules, 1 sitemap, %zu "
+             "bytes; 0 errors, 0 warnings, 0 infos\n", path,
+             sizeof(clean) - 1);
+    assert_string_equal(r.out, want);
+    ra_test_run_free(&r);
+
+    /* not br, not deflate; an unknown coding */
+    snprintf(want, sizeof(want), "--content-encoding 'gzip, br' %s", path);
+    cli(&r, want);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.out, ":0:0: error: robots.txt sent with "
+                                  "Content-Encoding 'gzip, br' that could "
+                                  "not be decoded"));
+    assert_non_null(strstr(r.out, "[content-encoding]\n"));
+    ra_test_run_free(&r);
+    snprintf(want, sizeof(want), "--format json --content-encoding=xz %s",
+             path);
+    cli(&r, want);
+    assert_int_equal(r.status, 1);
+    assert_true(json_ok(r.out));
+    assert_non_null(strstr(r.out, "\"code\":\"content-encoding\""));
     ra_test_run_free(&r);
     unlink(path);
 }
@@ -325,6 +380,7 @@ main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_answer_options),
         cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_content_encoding),
         cmocka_unit_test(test_stdin_and_escapes),
         cmocka_unit_test(test_stress_timing),
     };

@@ -108,7 +108,8 @@ capture_buffer(void **state)
     memset(chunk, 'a', sizeof(chunk));
 
     /* small: kept whole, header as given */
-    ra_capture_start(&c, &ra_malloc_allocator, 200, 12);
+    ra_capture_start(&c, &ra_malloc_allocator, NULL, 200, 12,
+                     ra_str(NULL, 0));
     ra_capture_add(&c, "User-agent:", 11);
     ra_capture_add(&c, "*", 1);
     ra_capture_answer(&c, S("text/plain"), S(""), &ans);
@@ -131,7 +132,8 @@ capture_buffer(void **state)
     ra_buf_release(&c.body);
 
     /* empty answer: no memory at all */
-    ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
+    ra_capture_start(&c, &ra_malloc_allocator, NULL, 200, -1,
+                     ra_str(NULL, 0));
     ra_capture_answer(&c, ra_str(NULL, 0), ra_str(NULL, 0), &ans);
     assert_int_equal(ans.body.len, 0);
     assert_null(c.body.data);
@@ -141,7 +143,8 @@ capture_buffer(void **state)
     assert_int_equal(ans.content_type.len, 0);
 
     /* over the cap: the first RA_ROBOTS_MAX bytes, every byte counted */
-    ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
+    ra_capture_start(&c, &ra_malloc_allocator, NULL, 200, -1,
+                     ra_str(NULL, 0));
     for (i = 0; i < 100; i++) {
         chunk[0] = (unsigned char) ('0' + i % 10);
         ra_capture_add(&c, chunk, sizeof(chunk));
@@ -156,7 +159,8 @@ capture_buffer(void **state)
     ra_buf_release(&c.body);
 
     /* sendfile: space, copy, commit; a full body asks for nothing */
-    ra_capture_start(&c, &ra_malloc_allocator, 200, RA_ROBOTS_MAX + 10);
+    ra_capture_start(&c, &ra_malloc_allocator, NULL, 200,
+                     RA_ROBOTS_MAX + 10, ra_str(NULL, 0));
     dst = ra_capture_space(&c, RA_ROBOTS_MAX - 5, &keep);
     assert_non_null(dst);
     assert_int_equal(keep, RA_ROBOTS_MAX - 5);
@@ -177,7 +181,8 @@ capture_buffer(void **state)
     ra_buf_release(&c.body);
 
     /* a failed read: the answer is not recorded */
-    ra_capture_start(&c, &ra_malloc_allocator, 200, -1);
+    ra_capture_start(&c, &ra_malloc_allocator, NULL, 200, -1,
+                     ra_str(NULL, 0));
     (void) ra_capture_space(&c, 10, &keep);
     ra_capture_fail(&c);
     assert_true(c.failed);
@@ -200,7 +205,7 @@ capture_out_of_memory(void **state)
     ra_alloc_t    none = { fail_alloc, NULL, NULL };
 
     (void) state;
-    ra_capture_start(&c, &none, 200, -1);
+    ra_capture_start(&c, &none, NULL, 200, -1, ra_str(NULL, 0));
     ra_capture_add(&c, "abc", 3);
     assert_true(c.failed);
     assert_int_equal(c.body.len, 0);

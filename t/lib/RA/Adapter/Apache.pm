@@ -98,6 +98,56 @@ EOF
     );
 }
 
+# compressed robots.txt (RA::Scenario::Compressed): a site on the main port
+# whose robots.txt gets its Content-Encoding one way (kind), and the
+# coding our capture sees it with.  mod_deflate registers DEFLATE with our
+# filter's type (AP_FTYPE_CONTENT_SET) and it is inserted first, by
+# mod_filter or by the core: it runs before our capture, which sees gzip
+# and the Content-Encoding DEFLATE set.
+#   server_gzip      mod_deflate as Debian enables it (compressed_global:
+#                    AddOutputFilterByType DEFLATE text/plain ...)
+#   server_gzip_set  SetOutputFilter DEFLATE (the by-type chain cleared:
+#                    FilterChain !)
+#   precompressed    robots.txt.gz for clients that take gzip (a
+#                    RewriteRule), its coding from mod_mime (AddEncoding:
+#                    r->content_encoding)
+#   proxy            a backend's coded answer passed on (ProxyPass)
+sub compressed_site {
+    my ($self, %c) = @_;
+    my %how = (
+        server_gzip     => [ '', 'gzip' ],
+        server_gzip_set => [ "    FilterChain !\n"
+                           . "    SetOutputFilter DEFLATE\n", 'gzip' ],
+        precompressed   => [ "    RewriteEngine On\n"
+                           . "    RewriteCond %{HTTP:Accept-Encoding} gzip\n"
+                           . "    RewriteRule ^/robots\\.txt\$ /robots.txt.gz [L]\n"
+                           . "    AddEncoding gzip .gz\n", 'gzip' ],
+        proxy           => [ "    ProxyPass /robots.txt $c{upstream}\n",
+                             $c{coding} ],
+    );
+    my $how = $how{ $c{kind} } // return ();
+    return (<<"EOF", $how->[1]);
+<VirtualHost 127.0.0.1:%%PORT%%>
+    ServerName $c{name}
+    DocumentRoot "$c{root}"
+$how->[0]</VirtualHost>
+EOF
+}
+
+# mod_deflate and mod_filter loaded, and Debian's deflate.conf (the
+# package's own file when it is installed: AddOutputFilterByType DEFLATE
+# text/html text/plain ...) for every site
+sub compressed_global {
+    my $conf = '/etc/apache2/mods-available/deflate.conf';
+    my $deflate = -r $conf ? "Include $conf\n"
+        : "<IfModule mod_filter.c>\n"
+        . "    AddOutputFilterByType DEFLATE text/html text/plain text/xml "
+        . "text/css text/javascript\n</IfModule>\n";
+    return (modules => [ 'filter', 'deflate' ],
+            http => $deflate . "<Directory \"%%DIR%%\">\n"
+                  . "    Require all granted\n</Directory>\n");
+}
+
 # configuration (RA::Scenario::Config)
 sub config_ok_re { qr/Syntax OK/ }
 

@@ -82,6 +82,37 @@ EOF
     );
 }
 
+# compressed robots.txt (RA::Scenario::Compressed): a site on the main port
+# whose robots.txt gets its Content-Encoding one way (kind), and the
+# coding our capture sees it with; () when nginx has no such way:
+#   server_gzip    nginx compresses it itself (gzip on): our filters run
+#                  before gzip's, so the capture sees it plain
+#   precompressed  robots.txt.gz served as it is (gzip_static on)
+#   proxy          a backend's coded answer passed on (proxy_pass)
+sub compressed_site {
+    my ($self, %c) = @_;
+    my %how = (
+        server_gzip   => [ "root $c{root};\n    gzip on;\n"
+                         . "    gzip_types text/plain;\n"
+                         . "    gzip_min_length 1;", undef ],
+        precompressed => [ "root $c{root};\n    gzip_static on;", 'gzip' ],
+        proxy         => [ "root $c{root};\n    location = /robots.txt {\n"
+                         . "        proxy_pass $c{upstream};\n    }",
+                           $c{coding} ],
+    );
+    my $how = $how{ $c{kind} } // return ();
+    return (<<"EOF", $how->[1]);
+server {
+    listen 127.0.0.1:%%PORT%%;
+    server_name $c{name};
+    $how->[0]
+}
+EOF
+}
+
+# what the compressed scenario's server needs besides its sites
+sub compressed_global { return () }
+
 # configuration (RA::Scenario::Config)
 sub config_ok_re { qr/test is successful/ }
 

@@ -66,9 +66,11 @@ sub write_config {
     my $user = $> == 0 ? "User nobody\nGroup nogroup\n" : '';
     my $alert = $http =~ /RobotsAuditAlertLog/
               ? '' : "RobotsAuditAlertLog \"$dir/alert.log\"\n";
+    # opts modules => [ 'deflate', 'filter' ]: more of Debian's modules
     my $mods = join '', map { "LoadModule ${_}_module $MODS/mod_$_.so\n" }
         ("mpm_$self->{mpm}", qw(authz_core authz_host mime dir alias
-                                 rewrite proxy proxy_http status headers));
+                                 rewrite proxy proxy_http status headers),
+         @{ $h->{opts}{modules} // [] });
     my $conf = <<"EOF";
 # written by t/lib/RA/Server/Apache.pm
 ServerRoot "$dir"
