@@ -224,7 +224,7 @@ typedef struct {
 /* Records what site answered for /robots.txt: lints it, stores it as the
  * current version when it is new.  An undecodable answer changes no
  * version: the site keeps the one in force and is marked undecodable
- * (the status page's badge and lint finding, a RA201 line when it starts)
+ * (the status page's badge and lint finding, an RA202 line when it starts)
  * until an answer decodes again.  RA_OK or RA_ENOMEM (recorded without
  * its lint counts; logged through the host: RA_TAG_NOMEM). */
 int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,

@@ -609,7 +609,7 @@ undecodable_site(void **state)
     assert_true(ans.undecodable);
     assert_int_equal(ra_audit_robots(au, site, &ans, T0 + 1000), RA_OK);
     assert_int_equal(h.n, 1);
-    assert_non_null(strstr(h.lines[0], "[RA201] site=\"example.com\" "
+    assert_non_null(strstr(h.lines[0], "[RA202] site=\"example.com\" "
                            "robots.txt sent with Content-Encoding \"gzip\" "
                            "could not be decoded (corrupt gzip data)"));
     /* said once while it lasts */
