@@ -250,6 +250,10 @@ sub status_json {
     my ($self, %o) = @_;
     my $r = $self->get("$self->{status_path}?format=json", %o);
     die "status page: HTTP $r->{status}\n$r->{content}" if $r->{status} != 200;
+    my $cl = $r->{headers}{'content-length'};
+    die sprintf("status page: %d bytes of the %s announced\n",
+                length $r->{content}, $cl)
+        if defined $cl && $cl != length $r->{content};
     return JSON::PP->new->utf8->decode($r->{content});
 }
 
