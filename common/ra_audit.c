@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ra_audit.h"
+#include "ra_digest.h"
 #include "ra_http.h"
 #include "ra_lint.h"
 
@@ -432,6 +433,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
         && ra_ledger_find_version_locked(l, sid, hash, &old) >= 0)
     {
         ra_version_lint_from(&v, &old);
+        memcpy(v.sha256, old.sha256, sizeof(v.sha256));
         (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
         ra_ledger_unlock(l);
         return RA_OK;
@@ -454,6 +456,9 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
         v.sitemaps = lint.summary.sitemaps;
     }
     ra_lint_free(&lint, au->conf.alloc);
+    /* what identifies the file for the operator: a new version is
+     * digested once, outside the lock */
+    (void) ra_sha256(ans->body, v.sha256);
 
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, site, now);

@@ -44,6 +44,7 @@ typedef struct {
     uint16_t  groups;
     uint32_t  rules;
     uint32_t  sitemaps;
+    unsigned char  sha256[32];
 } ra_version_slot_t;
 
 typedef struct {
@@ -57,6 +58,9 @@ typedef struct {
     int64_t            undecodable;
     uint32_t           failures;
     uint16_t           robots_status;
+    uint32_t           last_size;
+    uint8_t            last_ctype_len;
+    char               last_ctype[RA_CTYPE_MAX];
     uint8_t            bad_coding_len;
     char               bad_coding[RA_CODING_MAX];
     uint8_t            name_len;
@@ -855,6 +859,7 @@ ra_version_out(const ra_version_slot_t *v, ra_version_t *out)
     out->groups = v->groups;
     out->rules = v->rules;
     out->sitemaps = v->sitemaps;
+    memcpy(out->sha256, v->sha256, sizeof(out->sha256));
 }
 
 void
@@ -975,6 +980,10 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     }
     s->robots_date = now;
     s->robots_status = in->status;
+    s->last_size = in->size;
+    s->last_ctype_len = in->ctype_len > RA_CTYPE_MAX ? RA_CTYPE_MAX
+                                                     : in->ctype_len;
+    memcpy(s->last_ctype, in->ctype, s->last_ctype_len);
     answer = (uint8_t) ra_answer_of_status(in->status);
 
     if (answer == RA_ANSWER_UNREACHABLE) {
@@ -1071,6 +1080,7 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     v->groups = in->groups;
     v->rules = in->rules;
     v->sitemaps = in->sitemaps;
+    memcpy(v->sha256, in->sha256, sizeof(v->sha256));
     s->current = (uint8_t) slot;
     return slot;
 }
@@ -1163,6 +1173,10 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     memcpy(out->bad_coding, s->bad_coding, out->bad_coding_len);
     out->failures = s->failures;
     out->robots_status = s->robots_status;
+    out->last_size = s->last_size;
+    out->last_ctype_len = s->last_ctype_len < RA_CTYPE_MAX
+                          ? s->last_ctype_len : RA_CTYPE_MAX;
+    memcpy(out->last_ctype, s->last_ctype, out->last_ctype_len);
     out->name_len = s->name_len < RA_SITE_NAME_MAX ? s->name_len
                                                    : RA_SITE_NAME_MAX;
     memcpy(out->name, s->name, out->name_len);

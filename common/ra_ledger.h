@@ -116,6 +116,7 @@ typedef struct {
     uint16_t  groups;
     uint32_t  rules;
     uint32_t  sitemaps;
+    unsigned char  sha256[32];  /* of the body crawlers read (decoded) */
 } ra_version_t;
 
 typedef struct {
@@ -131,6 +132,11 @@ typedef struct {
                                              then; 0 when it could */
     uint32_t      failures;               /* consecutive 5xx/429 */
     uint16_t      robots_status;          /* last answer's status */
+    /* the last answer as it was, which need not be the version in force
+     * (a 503 keeps the last good file in force) */
+    uint32_t      last_size;
+    uint8_t       last_ctype_len;
+    char          last_ctype[RA_CTYPE_MAX];
     uint8_t       bad_coding_len;
     char          bad_coding[RA_CODING_MAX];  /* its Content-Encoding */
     uint8_t       name_len;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ra_report.h"
+#include "ra_digest.h"
 #include "ra_accesslog.h"
 #include "ra_audit.h"
 #include "ra_crawlers.h"
@@ -185,6 +186,17 @@ ra_rep_answer_name(unsigned answer)
     case RA_ANSWER_UNREACHABLE: return "unreachable";
     default:                    return "none";
     }
+}
+
+/* The class of the last answer itself (a 503 is "unreachable" even while
+ * the last good file stays in force); "none" before any. */
+static const char *
+ra_rep_last_answer(const ra_site_t *s)
+{
+    return ra_rep_answer_name(s->robots_status
+                              ? (unsigned) ra_answer_of_status(
+                                    s->robots_status)
+                              : RA_ANSWER_NONE);
 }
 
 /* The ring holds violations and "unreachable" verdicts (crawling while
@@ -402,6 +414,31 @@ ra_rep_json_findings(ra_rep_t *r, const ra_lint_t *l)
                      ? l->nfindings - r->max_findings : 0));
 }
 
+/* The version in force: since when, its size, its SHA-256. */
+static void
+ra_rep_json_in_force(ra_buf_t *b, const ra_version_t *v)
+{
+    char  hex[2 * RA_SHA256_LEN + 1];
+
+    if (v == NULL) {
+        ra_buf_cstr(b, "null");
+        return;
+    }
+    ra_hex(v->sha256, RA_SHA256_LEN, hex);
+    ra_buf_cstr(b, "{\"since\":");
+    ra_rep_json_time(b, v->first_seen);
+    ra_buf_printf(b, ",\"status\":%u,\"answer\":\"%s\",\"bytes\":%u,"
+                  "\"decoded_bytes\":%u,\"content_type\":", v->status,
+                  ra_rep_answer_name(v->answer), v->size,
+                  v->coding_len ? v->decoded : v->size);
+    if (v->ctype_len) {
+        ra_buf_json_str(b, ra_rep_field(v->ctype, v->ctype_len));
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_printf(b, ",\"sha256\":\"%s\"}", hex);
+}
+
 static void
 ra_rep_json_site(ra_rep_t *r, uint32_t si)
 {
@@ -421,16 +458,19 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     } else {
         ra_buf_cstr(b, "null");
     }
+    /* status, answer, content_type, bytes, date: the last answer as it
+     * was; in_force (and the decoding and lint members): the version
+     * crawlers go by */
     ra_buf_printf(b, ",\"answer\":\"%s\",\"content_type\":",
-                  ra_rep_answer_name(v ? v->answer : RA_ANSWER_NONE));
-    if (v != NULL && v->ctype_len) {
-        ra_buf_json_str(b, ra_rep_field(v->ctype, v->ctype_len));
+                  ra_rep_last_answer(s));
+    if (s->last_ctype_len) {
+        ra_buf_json_str(b, ra_rep_field(s->last_ctype, s->last_ctype_len));
     } else {
         ra_buf_cstr(b, "null");
     }
-    ra_buf_printf(b, ",\"bytes\":%u,\"decoded_bytes\":%u,"
-                  "\"content_encoding\":",
-                  v ? v->size : 0,
+    ra_buf_printf(b, ",\"bytes\":%u,\"in_force\":", s->last_size);
+    ra_rep_json_in_force(b, v);
+    ra_buf_printf(b, ",\"decoded_bytes\":%u,\"content_encoding\":",
                   v == NULL ? 0 : v->coding_len ? v->decoded : v->size);
     if (v != NULL && v->coding_len) {
         ra_buf_json_str(b, ra_rep_field(v->coding, v->coding_len));
@@ -904,13 +944,32 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
         ra_buf_cstr(b, "never fetched\n");
     } else {
         ra_buf_printf(b, "status %u", s->robots_status);
+        if (v != NULL && v->hash == 0) {
+            v = NULL;
+        }
+        if (s->robots_status
+            && ra_answer_of_status(s->robots_status) == RA_ANSWER_UNREACHABLE)
+        {
+            /* the answer as it was, then the file still in force */
+            ra_buf_printf(b, " (unreachable), ");
+            if (s->last_ctype_len) {
+                ra_buf_log(b, ra_rep_field(s->last_ctype,
+                                           s->last_ctype_len));
+                ra_buf_cstr(b, ", ");
+            }
+            ra_buf_printf(b, "%u bytes; in force:", s->last_size);
+        }
         if (v != NULL) {
+            char  hex[2 * RA_SHA256_LEN + 1];
+
+            ra_hex(v->sha256, RA_SHA256_LEN, hex);
             ra_buf_printf(b, " (%s), ", ra_rep_answer_name(v->answer));
             if (v->ctype_len) {
                 ra_buf_log(b, ra_rep_field(v->ctype, v->ctype_len));
                 ra_buf_cstr(b, ", ");
             }
             ra_rep_size(b, v, 0);
+            ra_buf_printf(b, ", sha256 %.12s", hex);
             ra_buf_printf(b, "; %u group%s, %u rule%s, %u sitemap%s",
                           v->groups, v->groups == 1 ? "" : "s",
                           v->rules, v->rules == 1 ? "" : "s",
@@ -1220,26 +1279,39 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     ra_buf_t            *b = r->b;
     uint32_t             i;
 
-    ra_buf_cstr(b, "<h3>robots.txt</h3><dl><dt>status served</dt><dd>");
+    ra_buf_cstr(b, "<h3>robots.txt</h3><dl><dt>last answer</dt><dd>");
     if (s->robots_status) {
-        ra_buf_printf(b, "%u", s->robots_status);
-        if (v != NULL) {
-            ra_buf_printf(b, " <span class=\"muted\">(%s)</span>",
-                          ra_rep_answer_name(v->answer));
+        ra_buf_printf(b, "%u <span class=\"muted\">(%s)</span>, ",
+                      s->robots_status, ra_rep_last_answer(s));
+        if (s->last_ctype_len) {
+            ra_buf_cstr(b, "<code>");
+            ra_buf_html(b, ra_rep_field(s->last_ctype, s->last_ctype_len));
+            ra_buf_cstr(b, "</code>, ");
         }
+        ra_buf_printf(b, "%u bytes", s->last_size);
     } else {
         ra_buf_cstr(b, "<span class=\"muted\">never fetched</span>");
     }
-    ra_buf_cstr(b, "</dd><dt>Content-Type</dt><dd>");
-    if (v != NULL && v->ctype_len) {
-        ra_buf_cstr(b, "<code>");
-        ra_buf_html(b, ra_rep_field(v->ctype, v->ctype_len));
-        ra_buf_cstr(b, "</code>");
+    ra_buf_cstr(b, "</dd><dt>in force</dt><dd>");
+    if (v != NULL) {
+        char  hex[2 * RA_SHA256_LEN + 1];
+
+        ra_hex(v->sha256, RA_SHA256_LEN, hex);
+        ra_buf_printf(b, "%u <span class=\"muted\">(%s)</span> since ",
+                      v->status, ra_rep_answer_name(v->answer));
+        ra_rep_iso(b, v->first_seen);
+        ra_buf_cstr(b, ", ");
+        if (v->ctype_len) {
+            ra_buf_cstr(b, "<code>");
+            ra_buf_html(b, ra_rep_field(v->ctype, v->ctype_len));
+            ra_buf_cstr(b, "</code>, ");
+        }
+        ra_rep_size(b, v, 1);
+        ra_buf_printf(b, ", sha256 <code title=\"%s\">%.12s</code>", hex,
+                      hex);
     } else {
-        ra_buf_cstr(b, "<span class=\"muted\">unknown</span>");
+        ra_buf_cstr(b, "<span class=\"muted\">no robots.txt known</span>");
     }
-    ra_buf_cstr(b, "</dd><dt>size</dt><dd>");
-    ra_rep_size(b, v, 1);
     ra_buf_printf(b, "</dd><dt>versions in 24 h</dt><dd>%u</dd>",
                   ra_rep_versions_24h(s, r->now));
     if (s->undecodable) {

@@ -55,6 +55,7 @@ apache)
             $(ls apache_module/*.c | sed 's|^apache_module/|build/san-apache/|') \
             $objs \
             build/san/build/gen/ra_crawlers_data.o \
+            -lz -lbrotlidec -lcrypto \
             > build/san-apache/build.log 2>&1 || { cat build/san-apache/build.log; exit 1; }
     fi
     bin=/usr/sbin/apache2; var=RA_APACHE; modvar=RA_APACHE_MODULE

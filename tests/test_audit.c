@@ -10,6 +10,7 @@
 
 #include "ra_test.h"
 #include "ra_audit.h"
+#include "ra_digest.h"
 
 #define H        (3600LL * 1000)
 #define T0       (1700000000000LL)
@@ -511,6 +512,49 @@ verdict_unreachable_window_12h(void **state)
     s = site_of(f, "example.com");
     assert_int_equal(s.failures, 2);
     assert_int_equal(s.robots_status, 429);
+    fx_free(f);
+}
+
+/* a 5xx answer is shown as it was (status, its own Content-Type and
+ * size) while the last good version stays in force, with its SHA-256 */
+static void
+verdict_last_answer_apart_from_version(void **state)
+{
+    fx_t           *f = fx_new(1 << 20);
+    ra_site_t       s;
+    ra_answer_t     a;
+    unsigned char   want[RA_SHA256_LEN];
+    const char     *good = "User-agent: *\nDisallow: /x\n";
+    const char     *page = "<html>down</html>";
+
+    (void) state;
+    robots(f, "example.com", 200, good, T0);
+    memset(&a, 0, sizeof(a));
+    a.status = 503;
+    a.body = ra_str(page, strlen(page));
+    a.content_type = (ra_str_t) ra_string("text/html");
+    assert_int_equal(ra_audit_robots(f->au, (ra_str_t) ra_string(
+                         "example.com"), &a, T0 + H), RA_OK);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.robots_status, 503);
+    assert_int_equal(s.last_size, strlen(page));
+    assert_int_equal(s.last_ctype_len, 9);
+    assert_memory_equal(s.last_ctype, "text/html", 9);
+    assert_int_equal(s.versions[s.current].status, 200);
+    assert_int_equal(s.versions[s.current].size, strlen(good));
+    assert_int_equal(s.versions[s.current].first_seen, T0);
+    assert_int_equal(ra_sha256(ra_str(good, strlen(good)), want), RA_OK);
+    assert_memory_equal(s.versions[s.current].sha256, want, RA_SHA256_LEN);
+    /* FIPS 180-2's "abc" */
+    {
+        char  hex[2 * RA_SHA256_LEN + 1];
+
+        assert_int_equal(ra_sha256((ra_str_t) ra_string("abc"), want),
+                         RA_OK);
+        ra_hex(want, RA_SHA256_LEN, hex);
+        assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+                                 "b00361a396177a9cb410ff61f20015ad");
+    }
     fx_free(f);
 }
 
@@ -1123,6 +1167,7 @@ main(void)
         cmocka_unit_test(verdict_unreachable_window_12h),
         cmocka_unit_test(verdict_request_errors_are_not_fetches),
         cmocka_unit_test(verdict_unknown_without_robots),
+        cmocka_unit_test(verdict_last_answer_apart_from_version),
         cmocka_unit_test(verdict_no_user_agent_counted_apart),
         cmocka_unit_test(verdict_initial_file_never_replaces_capture),
         cmocka_unit_test(verdict_404_allows_everything),

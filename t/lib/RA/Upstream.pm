@@ -48,10 +48,13 @@ sub new {
 sub port { $_[0]{port} }
 sub dir  { $_[0]{dir} }
 
-# put(NAME, BODY, HEADER_LINES): what /NAME answers from now on
+# put(NAME, BODY, HEADER_LINES[, STATUS]): what /NAME answers from now on
+# (STATUS: "503 Service Unavailable"; default "200 OK")
 sub put {
-    my ($self, $name, $body, $headers) = @_;
-    for ([ $name, $body ], [ "$name.headers", $headers // '' ]) {
+    my ($self, $name, $body, $headers, $status) = @_;
+    for ([ $name, $body ], [ "$name.headers", $headers // '' ],
+         [ "$name.status", $status // '200 OK' ])
+    {
         my $path = "$self->{dir}/$_->[0]";
         open my $fh, '>:raw', "$path.tmp" or die "write $path: $!";
         print $fh $_->[1];
@@ -99,7 +102,8 @@ sub serve {
         my $resp;
         if (defined $body) {
             my $h = slurp("$self->{dir}/$name.headers") // '';
-            $resp = "HTTP/1.1 200 OK\r\n$h"
+            my $st = slurp("$self->{dir}/$name.status") || '200 OK';
+            $resp = "HTTP/1.1 $st\r\n$h"
                   . 'Content-Length: ' . length($body) . "\r\n"
                   . "Connection: close\r\n\r\n"
                   . ($req =~ /^HEAD / ? '' : $body);

@@ -22,6 +22,7 @@ use IO::Compress::Gzip qw(gzip $GzipError);
 use Test::More;
 use RA::Scenario qw($GOOGLEBOT run_variants);
 use RA::Upstream;
+use Digest::SHA ();
 
 # two groups, three rules; each site gets its own first line
 sub rules {
@@ -224,6 +225,31 @@ sub scenario {
         is $rb->{undecodable}, undef, 'decodable again';
         is $rb->{rules}, 4, 'the new version';
         is $rb->{errors}, 0, 'no lint error';
+
+        # a 5xx episode: the answer as it was, the version in force apart
+        my $good = $corrupt->{plain} . "Disallow: /z\n";
+        my $page = "<html><body>down for maintenance</body></html>\n";
+        $up->put('corrupt.robots', $page,
+                 "Content-Type: text/html\r\n", '503 Service Unavailable');
+        is $fetch->($site)->{status}, 503, 'robots.txt answers 503';
+        $rb = $h->site_json($h->status_json, $site)->{robots};
+        is $rb->{status}, 503, 'last answer: 503';
+        is $rb->{answer}, 'unreachable', '... read as unreachable';
+        like $rb->{content_type}, qr{^text/html}, '... its own Content-Type';
+        is $rb->{bytes}, length $page, '... and its own size';
+        my $f = $rb->{in_force};
+        ok $f, 'the version in force is shown apart' or return;
+        is $f->{status}, 200, 'in force: the last good answer';
+        is $f->{decoded_bytes}, length $good, 'in force: its size';
+        is $f->{sha256}, Digest::SHA::sha256_hex($good),
+            'in force: its SHA-256';
+        like $f->{since}, qr/^\d{4}-\d\d-\d\dT/, 'in force: since when';
+        is $rb->{rules}, 4, 'its rules';
+        $html = $h->get($h->{status_path})->{content};
+        like $html, qr{<dt>last answer</dt><dd>503 <span class="muted">\(unreachable\)</span>, <code>text/html},
+            'the page: the last answer as it was';
+        like $html, qr{<dt>in force</dt><dd>200 <span class="muted">\(rules\)</span> since .*sha256 <code title="[0-9a-f]{64}">[0-9a-f]{12}</code>},
+            'the page: the version in force';
     };
 
     unlike $h->error_log, $ad->crash_re, 'no crash or emergency';
