@@ -148,8 +148,11 @@ my $j = eval { quiet($h) };
 ok $j, 'the status page still parses' or diag $@;
 my $before = $j->{ledger}{requests};
 my $log_before = logged($h);
-cmp_ok $before, '>=', $log_before,
-    "ledger ($before) >= requests logged ($log_before)";
+# nginx runs log-phase handlers in order: the access log writes its line
+# before the module counts, so a worker killed between the two has logged
+# one request the ledger never saw: at most one per kill
+cmp_ok $before, '>=', $log_before - 3,
+    "ledger ($before) >= requests logged ($log_before) less one per kill";
 cmp_ok $before - $log_before, '<=', 3 * 50,
     '... the difference is at most the requests in flight in the killed '
     . 'workers';
