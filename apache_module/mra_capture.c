@@ -42,44 +42,22 @@ mra_wanted(request_rec *r, int status)
                                                            "Range") != NULL);
 }
 
-typedef struct {
-    apr_pool_t  *pool;
-    const char  *list;
-} mra_coding_acc;
-
-static int
-mra_coding_add(void *data, const char *key, const char *value)
-{
-    mra_coding_acc  *acc = data;
-
-    (void) key;
-    acc->list = acc->list == NULL ? value
-                : apr_pstrcat(acc->pool, acc->list, ", ", value, NULL);
-    return 1;
-}
-
-/*
- * The Content-Encoding of the answer as this filter sees it, as the HTTP
- * header filter will send it: err_headers_out's lines, then
- * r->content_encoding when set (mod_mime's, it replaces headers_out's),
- * else headers_out's.
- */
+/* The Content-Encoding of the answer as this filter sees it, as the HTTP
+ * header filter will send it: r->content_encoding (mod_mime's) first,
+ * then the header; one split over several lines reads as one of them,
+ * which does not decode: the site turns amber, never wrong. */
 static ra_str_t
 mra_coding(request_rec *r)
 {
-    mra_coding_acc  acc;
+    const char  *c = r->content_encoding;
 
-    acc.pool = r->pool;
-    acc.list = NULL;
-    apr_table_do(mra_coding_add, &acc, r->err_headers_out,
-                 "Content-Encoding", NULL);
-    if (r->content_encoding != NULL) {
-        (void) mra_coding_add(&acc, NULL, r->content_encoding);
-    } else {
-        apr_table_do(mra_coding_add, &acc, r->headers_out,
-                     "Content-Encoding", NULL);
+    if (c == NULL) {
+        c = apr_table_get(r->headers_out, "Content-Encoding");
     }
-    return acc.list != NULL ? mra_cstr(acc.list) : ra_str(NULL, 0);
+    if (c == NULL) {
+        c = apr_table_get(r->err_headers_out, "Content-Encoding");
+    }
+    return c != NULL ? mra_cstr(c) : ra_str(NULL, 0);
 }
 
 void
@@ -101,11 +79,10 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
         return;
     }
     apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
-    ra_capture_answer(&c->cap, r->content_type != NULL
-                      ? mra_cstr(r->content_type) : ra_str(NULL, 0),
-                      ra_str(NULL, 0), &ans);
-    if (c->cap.failed) {
-        /* capturing or decoding */
+    if (ra_capture_answer(&c->cap, r->content_type != NULL
+                          ? mra_cstr(r->content_type) : ra_str(NULL, 0),
+                          ra_str(NULL, 0), &ans) != RA_OK)
+    {
         ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "capturing robots.txt");
         return;

@@ -426,7 +426,7 @@ ra_has_charset(ra_str_t type)
     return 0;
 }
 
-void
+int
 ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_str_t charset,
     ra_answer_t *ans)
 {
@@ -460,6 +460,7 @@ ra_capture_answer(ra_capture_t *c, ra_str_t content_type, ra_str_t charset,
     if (!c->failed && !ra_coding_is_identity(c->coding)) {
         ra_capture_decode(c, ans);
     }
+    return c->failed ? RA_ENOMEM : RA_OK;
 }
 
 

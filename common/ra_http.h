@@ -146,10 +146,11 @@ void ra_capture_fail(ra_capture_t *c);
  * here (at most RA_ROBOTS_MAX bytes out of at most RA_ROBOTS_MAX in): the
  * answer's body is the decoded one, its size what was served.  A 2xx body
  * that cannot be decoded is recorded as undecodable (the site keeps its
- * version); out of memory sets c->failed (not recorded).  Valid while the
+ * version).  RA_OK, or RA_ENOMEM when capturing or decoding ran out of
+ * memory (c->failed: the answer is not to be recorded).  Valid while the
  * capture's memory is.
  */
-void ra_capture_answer(ra_capture_t *c, ra_str_t content_type,
+int ra_capture_answer(ra_capture_t *c, ra_str_t content_type,
     ra_str_t charset, ra_answer_t *ans);
 
 

@@ -3,18 +3,13 @@
  * robots-audit for nginx: every answer to /robots.txt, captured as served
  * (static files with or without sendfile, return, proxied, error pages)
  * and handed to the core (ra_audit_robots).  Which answers count and how
- * much is kept is the core's decision (ra_http.h).
- *
- * The filters run before gzip's and gunzip's (those modules come first in
- * the module list, and a filter installed later runs earlier): the bytes
- * seen are the handler's or the upstream's, coded as the Content-Encoding
- * they set says (gzip_static, proxy_pass), never as nginx's own gzip
- * filter codes them after us.  The core decodes them.
+ * much is kept is the core's decision (ra_http.h).  They run before gzip
+ * and gunzip: the bytes are coded as Content-Encoding says (gzip_static,
+ * an upstream), never as nginx's gzip codes them later; the core decodes.
  */
 
 
 #include "ngx_http_robots_audit.h"
-#include "ra_decode.h"
 
 
 static ngx_http_output_header_filter_pt  ngx_http_next_header_filter;
@@ -30,19 +25,16 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    /*
-     * the Content-Type as sent: the charset filter runs after our header
-     * filter; by the last buffer the HTTP/1 header filter has appended the
-     * charset to content_type "for logging", others may not have
-     */
-    ra_capture_answer(&ctx->capture,
-                      ngx_http_robots_audit_str(r->headers_out.content_type),
-                      ngx_http_robots_audit_str(r->headers_out.charset),
-                      &ans);
-
-    if (ctx->capture.failed) {
+    /* the charset filter runs after ours: the core joins the charset */
+    if (ra_capture_answer(&ctx->capture,
+                          ngx_http_robots_audit_str(
+                              r->headers_out.content_type),
+                          ngx_http_robots_audit_str(r->headers_out.charset),
+                          &ans)
+        != RA_OK)
+    {
         ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_NOMEM,
-                "out of memory decoding robots.txt");
+                "out of memory capturing robots.txt");
         return;
     }
 
@@ -51,91 +43,17 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
 }
 
 
-/*
- * The Content-Encoding of the answer as our filters see it: every
- * Content-Encoding line the handler or the upstream set (the first
- * RA_DECODE_LAYERS + 1: more are refused anyway), joined as one list.
- */
-static ra_str_t
-ngx_http_robots_audit_coding(ngx_http_request_t *r)
-{
-    size_t            len;
-    u_char           *p, *d;
-    ngx_uint_t        i, k, n;
-    ngx_str_t        *v[RA_DECODE_LAYERS + 1];
-    ngx_list_part_t  *part;
-    ngx_table_elt_t  *h;
-
-    static ngx_str_t  name = ngx_string("Content-Encoding");
-
-    n = 0;
-    len = 0;
-    part = &r->headers_out.headers.part;
-    h = part->elts;
-
-    for (i = 0; n < RA_DECODE_LAYERS + 1; i++) {
-
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
-            }
-            part = part->next;
-            h = part->elts;
-            i = 0;
-        }
-
-        if (h[i].hash == 0 || h[i].key.len != name.len
-            || ngx_strncasecmp(h[i].key.data, name.data, name.len) != 0)
-        {
-            continue;
-        }
-
-        v[n++] = &h[i].value;
-        len += h[i].value.len + 2;
-    }
-
-    if (n == 0) {
-        return ra_str(NULL, 0);
-    }
-
-    if (n == 1) {
-        return ngx_http_robots_audit_str(*v[0]);
-    }
-
-    p = ngx_pnalloc(r->pool, len);
-    if (p == NULL) {
-        return ngx_http_robots_audit_str(*v[0]);
-    }
-
-    d = p;
-    for (k = 0; k < n; k++) {
-        if (k) {
-            *d++ = ',';
-            *d++ = ' ';
-        }
-        d = ngx_cpymem(d, v[k]->data, v[k]->len);
-    }
-
-    return ra_str(p, (size_t) (d - p));
-}
-
-
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
-    ngx_http_robots_audit_ctx_t        *ctx;
-    ngx_http_robots_audit_main_conf_t  *amcf;
+    ngx_http_robots_audit_ctx_t  *ctx;
 
     if (!ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
                                 ngx_http_robots_audit_str(r->unparsed_uri),
                                 (int) r->headers_out.status,
-                                r->headers_in.range != NULL))
+                                r->headers_in.range != NULL)
+        || ngx_http_robots_audit_on(r, 0) == NULL)
     {
-        return ngx_http_next_header_filter(r);
-    }
-
-    amcf = ngx_http_robots_audit_on(r, 0);
-    if (amcf == NULL) {
         return ngx_http_next_header_filter(r);
     }
 
@@ -144,12 +62,15 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
         return ngx_http_next_header_filter(r);
     }
 
-    /* the coding of what the body filter will see, known now: gzip's
-     * header filter, after ours, adds its own for bytes we never see */
-    ra_capture_start(&ctx->capture, &ctx->alloc, &amcf->host.heap,
+    /* the coding set so far (over several header lines: the last one,
+     * which does not decode: the site turns amber, never wrong) */
+    ra_capture_start(&ctx->capture, &ctx->alloc, &ra_malloc_allocator,
                      (int) r->headers_out.status,
                      r->headers_out.content_length_n,
-                     ngx_http_robots_audit_coding(r));
+                     r->headers_out.content_encoding
+                     ? ngx_http_robots_audit_str(
+                           r->headers_out.content_encoding->value)
+                     : ra_str(NULL, 0));
 
     if (!ra_http_has_body((int) r->headers_out.status, r->header_only)) {
         ngx_http_robots_audit_record(r, ctx);

@@ -15,11 +15,7 @@
 #include "ngx_http_robots_audit.h"
 
 
-/*
- * The slab allocator keeps its own pool header and page table in the
- * zone, a page or two for the sizes we allow; init_zone checks what is
- * really left for the ledger.
- */
+/* the slab allocator's own pages in the zone (init_zone checks the rest) */
 #define NGX_HTTP_ROBOTS_AUDIT_SLAB      (16 * 1024)
 
 /* an alert line: escaped bytes take six, so a long URI is cut before */
@@ -200,11 +196,8 @@ ngx_http_robots_audit_unlock(void *ctx)
 }
 
 
-/*
- * nginx's levels are syslog's plus one.  A request's lines go without
- * nginx's request context: it would repeat the client, the server and the
- * request line unescaped, while the core's lines say what matters escaped.
- */
+/* nginx's levels are syslog's plus one; without nginx's request context,
+ * which repeats client and request line unescaped (the core escapes) */
 static void
 ngx_http_robots_audit_log(const ra_host_t *h, void *where,
     ra_log_level_e level, ra_str_t line)
@@ -944,11 +937,8 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
 }
 
 
-/*
- * In the master, once the zone exists: each server's robots_audit_robots_file
- * becomes its site's first version, unless one was captured already (a
- * reload never replaces what the server was seen to serve).
- */
+/* In the master, once the zone exists: each robots_audit_robots_file is
+ * its site's first version unless one was captured (ra_robots_file_seed) */
 static ngx_int_t
 ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 {

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit for nginx: the status page (robots_audit_status), as
- * stub_status is to nginx.  What the page says, in which format, with
- * which headers and at what size, is the core's (ra_status_page()); this
- * sends it.
+ * stub_status is to nginx; what it says, in which format, with which
+ * headers and at what size is the core's (ra_status_page()).
  */
 
 
@@ -60,9 +59,7 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
                           ngx_http_robots_audit_str(r->method_name),
                           ngx_http_robots_audit_str(r->args),
                           ngx_http_robots_audit_now(NULL),
-                          &ra_malloc_allocator, &page);
-
-    /* the page is the core's heap memory (malloc) */
+                          &ra_malloc_allocator, &page);   /* malloc() */
     cln->handler = ngx_free;
     cln->data = page.body.data;
 
