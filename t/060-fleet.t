@@ -6,7 +6,8 @@
 # Grafana dashboard use; the rules pass promtool check rules and their unit
 # tests; fail2ban-regex with the filter bans exactly the clients it should
 # in the module's real JSON alert log (impostors in modes impostor and
-# aggressive: RA102), and fail2ban-client accepts the jails.  Each tool missing: those checks skip, saying so.
+# aggressive: RA102), and fail2ban-client accepts the jails.  Each tool
+# missing: those checks skip, saying so.
 use strict;
 use warnings;
 use Test::More;
