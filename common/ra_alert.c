@@ -12,6 +12,17 @@
 const char *
 ra_alert_tag(const ra_verdict_t *v)
 {
+    /* an impostor's judged request: the lie, whatever the verdict */
+    if (v->verification == RA_VERIFY_IMPOSTOR) {
+        switch (v->verdict) {
+        case RA_VERDICT_NONE:
+        case RA_VERDICT_FETCH:
+            return NULL;
+        default:
+            return RA_TAG_IMPOSTOR;
+        }
+    }
+
     switch (v->verdict) {
     case RA_VERDICT_VIOLATION:   return RA_TAG_VIOLATION;
     case RA_VERDICT_UNREACHABLE: return RA_TAG_UNREACHABLE;

@@ -10,7 +10,9 @@
  * uri_bytes=N (JSON: "uri_bytes":N); a method is cut at
  * RA_ALERT_METHOD_MAX bytes.
  * The tag says which verdict (ra_tags.h): RA100 violation, RA101
- * unreachable (crawled while robots.txt answered 5xx/429).  Every quoted
+ * unreachable (crawled while robots.txt answered 5xx/429); RA102 any
+ * judged request of an impostor (verification=impostor), whatever its
+ * verdict, which the line still names.  Every quoted
  * value has control bytes, '"', '\' and non-ASCII escaped as \xHH, so a
  * hostile URI or User-Agent can neither forge a line nor reach a
  * terminal.
@@ -39,7 +41,8 @@
  * the rest of the line past the log's limit. */
 #define RA_ALERT_METHOD_MAX 32
 
-/* The tag of a verdict that alerts; NULL for one that does not. */
+/* The tag of a verdict that alerts: RA102 for an impostor's judged
+ * request, else RA100 or RA101; NULL for one that does not. */
 const char *ra_alert_tag(const ra_verdict_t *v);
 
 /* Appends the text line (no trailing newline). */

@@ -43,6 +43,29 @@ typedef struct {
     unsigned char        ua[RA_UA_MAX];
 } ra_ua_slot_t;
 
+/*
+ * The impostor alert gate (RA_IMPOSTOR_SLOTS in ra_audit.h): per process,
+ * (site, crawler, client address) to the time of its last alert and the
+ * alerts held back since.  The site is kept in lower case and cut at
+ * RA_SITE_NAME_MAX bytes, as the ledger keeps it; an impostor's address
+ * parsed, so it fits RA_ADDR_TEXT_MAX.
+ */
+typedef struct {
+    uint64_t             hash;
+    int64_t              last;          /* ms of the last alert */
+    const ra_crawler_t  *crawler;       /* NULL: a free slot */
+    uint32_t             suppressed;
+    uint8_t              site_len;
+    uint8_t              addr_len;
+    unsigned char        site[RA_SITE_NAME_MAX];
+    unsigned char        addr[RA_ADDR_TEXT_MAX];
+} ra_imp_slot_t;
+
+_Static_assert(RA_SITE_NAME_MAX <= UINT8_MAX
+               && RA_ADDR_TEXT_MAX <= UINT8_MAX, "lengths fit a byte");
+_Static_assert((RA_IMPOSTOR_SLOTS & (RA_IMPOSTOR_SLOTS - 1)) == 0,
+               "a power of two");
+
 typedef struct {
     uint64_t     hash;
     ra_rules_t  *rules;
@@ -61,6 +84,7 @@ struct ra_audit_s {
      * still there when the verdict asks for it */
     uint64_t         busy[RA_VERSIONS];
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
+    ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
     unsigned char   *zone;              /* conf.zone_name's copy */
 };
 
@@ -812,8 +836,9 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     }
 }
 
-/* Counts the verdict; a violation also goes to the ring and may raise an
- * alert.  Under the lock. */
+/* Counts the verdict; a violation also goes to the ring and, but for an
+ * impostor's (ra_impostor_alert()), may raise an alert.  Under the
+ * lock. */
 static void
 ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     const ra_request_t *req, ra_verdict_t *out)
@@ -877,6 +902,80 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
                                                       au->conf.alert_interval,
                                                       &out->suppressed);
     }
+}
+
+/* Does a judged request of an impostor alert now?  Every verdict of a
+ * judge alerts (not a robots.txt fetch, not a request left unjudged), at
+ * most once per interval per (site, crawler, address) in this process;
+ * *suppressed: the alerts held back since the key's last one. */
+static unsigned
+ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
+    const ra_verdict_t *v, uint32_t *suppressed)
+{
+    size_t          i, nsite, naddr;
+    uint64_t        h;
+    ra_imp_slot_t  *slot;
+    unsigned char   site[RA_SITE_NAME_MAX];
+    int64_t         now = req->time, interval = au->conf.alert_interval;
+
+    *suppressed = 0;
+    if (v->verification != RA_VERIFY_IMPOSTOR || v->crawler == NULL) {
+        return 0;
+    }
+    switch (v->verdict) {
+    case RA_VERDICT_COMPLIANT:
+    case RA_VERDICT_VIOLATION:
+    case RA_VERDICT_STALE:
+    case RA_VERDICT_UNREACHABLE:
+    case RA_VERDICT_EXEMPT:
+    case RA_VERDICT_UNKNOWN:
+        break;
+    default:
+        return 0;
+    }
+
+    nsite = req->site.len < RA_SITE_NAME_MAX ? req->site.len
+                                             : RA_SITE_NAME_MAX;
+    for (i = 0; i < nsite; i++) {
+        site[i] = (unsigned char) ra_lower(req->site.data[i]);
+    }
+    naddr = req->addr.len < RA_ADDR_TEXT_MAX ? req->addr.len
+                                             : RA_ADDR_TEXT_MAX;
+    h = ra_ua_hash(site, nsite);
+    h = (h ^ ra_ua_hash(req->addr.data, naddr)) * 0x9e3779b97f4a7c15ULL;
+    h ^= (uint64_t) (uintptr_t) v->crawler;
+    h ^= h >> 31;
+    slot = &au->imp[h & (RA_IMPOSTOR_SLOTS - 1)];
+
+    if (slot->crawler != v->crawler || slot->hash != h
+        || slot->site_len != nsite || slot->addr_len != naddr
+        || memcmp(slot->site, site, nsite) != 0
+        || (naddr && memcmp(slot->addr, req->addr.data, naddr) != 0))
+    {
+        /* a new key, or one whose slot another took meanwhile */
+        slot->hash = h;
+        slot->crawler = v->crawler;
+        slot->site_len = (uint8_t) nsite;
+        slot->addr_len = (uint8_t) naddr;
+        memcpy(slot->site, site, nsite);
+        if (naddr) {
+            memcpy(slot->addr, req->addr.data, naddr);
+        }
+        slot->last = now;
+        slot->suppressed = 0;
+        return 1;
+    }
+    /* a clock that went back does not hold alerts back */
+    if (interval <= 0 || now - slot->last >= interval || now < slot->last) {
+        *suppressed = slot->suppressed;
+        slot->suppressed = 0;
+        slot->last = now;
+        return 1;
+    }
+    if (slot->suppressed < UINT32_MAX) {
+        slot->suppressed++;
+    }
+    return 0;
 }
 
 /* One line a minute at most, whichever process sees the count move. */
@@ -986,6 +1085,11 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     tid = ra_ledger_stat_locked(l, sid, &key, now);
     ra_count_locked(au, sid, tid, req, out);
     ra_ledger_unlock(l);
+
+    /* an impostor's gate is this process's, outside the lock */
+    if (out->verification == RA_VERIFY_IMPOSTOR) {
+        out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
+    }
 
     if (rc == RA_ENOMEM) {
         ra_logf(au->conf.host, req->where, RA_LOG_ERR, RA_TAG_NOMEM,

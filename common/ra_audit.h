@@ -28,7 +28,11 @@
  * request is below the group's Crawl-delay and C honours it) and
  * no_robots_fetch (C fetched no robots.txt from S in the last 24 hours).
  * Impostors are judged and counted under verification "impostor", never
- * against the crawler they claim to be, and never raise alerts.
+ * against the crawler they claim to be.  Every judged request of an
+ * impostor (any verdict but a robots.txt fetch) raises an RA102 alert
+ * carrying its verdict, instead of RA100/RA101: the lie is the offence.
+ * Those alerts are rate-limited per (site, crawler, client address) by a
+ * table in this process (RA_IMPOSTOR_SLOTS), not by the ledger.
  *
  * ra_audit_request() is three steps: gather (under the ledger's lock, the
  * state below is copied out), judge (ra_judge(): a pure function of that
@@ -68,6 +72,13 @@ const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */
  * nothing */
 #define RA_ALERT_INTERVAL_DEFAULT  60000
 
+/* Impostor alerts are rate-limited per (site, crawler, client address) in
+ * each process, by a direct-mapped table of this many slots inside the
+ * engine (about 200 bytes each: no memory per request, whatever the
+ * traffic).  A key that takes over another's slot starts afresh: a
+ * collision can cost a line more, never one fewer. */
+#define RA_IMPOSTOR_SLOTS          512
+
 typedef struct {
     ra_str_t        site;           /* the site's name (host) */
     int64_t         time;           /* ms */
@@ -103,9 +114,12 @@ typedef struct {
                                                        ("*" for the global
                                                        one) */
     char                 pattern[RA_PATTERN_MAX];   /* the deciding rule */
-    /* set on violations by crawlers that are not impostors, when the
-     * per-(site, crawler) alert interval has passed: alert now, and say
-     * how many were held back since the last one */
+    /* alert now, and say how many were held back since the last one:
+     * set on violations and unreachable by crawlers that are not
+     * impostors, when the per-(site, crawler, verification) alert
+     * interval has passed (the ledger's timer); and on every judged
+     * request of an impostor, when the per-(site, crawler, address)
+     * interval has passed (this process's table) */
     unsigned             alert:1;
     uint32_t             suppressed;
 } ra_verdict_t;
@@ -185,9 +199,11 @@ typedef struct {
                                            e.g. robots_audit_zone "tiny"
                                            (copied) */
     int64_t               alert_interval;  /* ms between alerts per
-                                              (site, crawler); < 0: unset
+                                              (site, crawler), and per
+                                              (site, crawler, address) for
+                                              impostors; < 0: unset
                                               (RA_ALERT_INTERVAL_DEFAULT);
-                                              0: every violation alerts */
+                                              0: every one alerts */
     size_t                cache_bytes;  /* rule-set cache budget; 0: 64 MiB */
 } ra_audit_conf_t;
 

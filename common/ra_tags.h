@@ -15,9 +15,11 @@
 
 #define RA_LOG_PREFIX           "robots-audit: "
 
-/* alerts: one line per alerting verdict (ra_alert.h) */
+/* alerts: one line per alerting request (ra_alert.h) */
 #define RA_TAG_VIOLATION        "RA100"     /* crawled a disallowed path */
 #define RA_TAG_UNREACHABLE      "RA101"     /* crawled during a 5xx/429 */
+#define RA_TAG_IMPOSTOR         "RA102"     /* a crawler's name from outside
+                                               its published ranges */
 #define RA_TAG_ALERT_OTHER      "RA199"     /* a verdict without a tag */
 
 /* robots.txt */

@@ -5,8 +5,9 @@
 # promtool check metrics and name every metric the alert rules and the
 # Grafana dashboard use; the rules pass promtool check rules and their unit
 # tests; fail2ban-regex with the filter bans exactly the clients it should
-# in the module's real JSON alert log, and fail2ban-client accepts the
-# jail.  Each tool missing: those checks skip, saying so.
+# in the module's real JSON alert log (impostors in modes impostor and
+# aggressive: RA102), and fail2ban-client accepts the jails.  Each tool
+# missing: those checks skip, saying so.
 use strict;
 use warnings;
 use Test::More;
@@ -80,7 +81,7 @@ my $FORGER = "x${FORGE}bot/1.0 (+https://example.com/)";
 my ($metrics, $alerts);
 SKIP: {
     my $why = RA::Harness->skip_reason('nginx');
-    skip "nginx: $why", 6 if $why;
+    skip "nginx: $why", 8 if $why;
     my $h = RA::Harness->new(
         server => 'nginx', workers => 2,
         http => <<'EOF2',
@@ -118,11 +119,17 @@ EOF2
     is $r->{status}, 200, 'metrics served';
     $metrics = $r->{content};
     my @l = split /\n/, $h->wait_for(sub {
-        my $a = $h->alert_log; ($a =~ tr/\n//) >= 6 ? $a : '' });
-    is scalar @l, 6, 'six alerts: 1 verified, 5 unverifiable, none for '
-        . 'the impostor' or diag $h->alert_log;
+        my $a = $h->alert_log; ($a =~ tr/\n//) >= 9 ? $a : '' });
+    is scalar @l, 9, 'nine alerts: 1 verified, 5 unverifiable, 3 for '
+        . 'the impostor (interval 0)' or diag $h->alert_log;
     my %by = map { my $j = decode_json($_); ($j->{crawler} => $j) } @l;
-    ok !$by{GPTBot}, 'GPTBot (impostor): no alert';
+    my @imp = grep { $_->{crawler} eq 'GPTBot' } map { decode_json($_) } @l;
+    is scalar @imp, 3, 'GPTBot (impostor): an alert per request';
+    is join(',', map { "$_->{tag}/$_->{verification}/$_->{verdict}" } @imp),
+        join(',', ('RA102/impostor/violation') x 3),
+        '... RA102, verification impostor, its verdict';
+    is join(',', map { $_->{client} } @imp), '127.0.0.1,127.0.0.1,127.0.0.1',
+        '... with its client address';
     is $by{Googlebot}{verification}, 'verified', 'Googlebot: verified';
     is $by{bingbot}{verification}, 'unverifiable', 'bingbot: unverifiable';
     like join("\n", @l), qr/\\"verification\\":\\"unverifiable/,
@@ -177,23 +184,32 @@ SKIP: {
 # ---- fail2ban ----------------------------------------------------------
 SKIP: {
     my $regex = tool('fail2ban-regex');
-    skip 'fail2ban-regex is not installed (apt-get install fail2ban)', 7
+    skip 'fail2ban-regex is not installed (apt-get install fail2ban)', 12
         unless $regex;
-    skip 'no alert log (nginx tests skipped)', 7 unless $alerts;
+    skip 'no alert log (nginx tests skipped)', 12 unless $alerts;
     my $filter = "$C/fail2ban/filter.d/robots-audit.conf";
-    # normal: the scraper twice and the forger; aggressive: bingbot too
-    my %want = (normal => 3, aggressive => 5);
+    # normal: the scraper twice and the forger; impostor: GPTBot's three
+    # RA102; aggressive: all of those and bingbot twice
+    my %want = (normal => 3, impostor => 3, aggressive => 8);
     for my $mode (sort keys %want) {
         my ($rc, $out) = run($regex, '--print-all-matched', $alerts,
                              "$filter\[mode=$mode]");
         is $rc, 0, "fail2ban-regex, mode=$mode" or diag $out;
-        like $out, qr/^Lines: 6 lines, 0 ignored, $want{$mode} matched,/m,
-            "... $want{$mode} of 6 lines matched" or diag $out;
+        like $out, qr/^Lines: 9 lines, 0 ignored, $want{$mode} matched,/m,
+            "... $want{$mode} of 9 lines matched" or diag $out;
         my ($orc, $ips) = run($regex, '-o', 'ip', $alerts,
                               "$filter\[mode=$mode]");
         is $ips, "127.0.0.1\n" x $want{$mode},
             '... each the client\'s 127.0.0.1, never the forged address';
     }
+    my ($irc, $iout) = run($regex, '--print-all-matched', $alerts,
+                           "$filter\[mode=impostor]");
+    my ($matched) = $iout =~ /Matched line\(s\):\n(.*?)\n`-/s;
+    my @m = grep { /\{/ } split /\n/, $matched // '';
+    is scalar(grep { /"tag":"RA102"[^\n]*"verification":"impostor"/ } @m),
+        3, 'mode=impostor matches the RA102 lines' or diag $iout;
+    is scalar(grep { !/"tag":"RA102"/ } @m), 0, '... and no other'
+        or diag $iout;
 
     # the jail: fail2ban-client's configuration test on a copy of the
     # machine's configuration (without its own jails) plus ours, enabled
@@ -214,7 +230,7 @@ SKIP: {
     }
     close $out;
     my ($rc, $o) = run('timeout', '30', $client, '-c', $dir, '--test');
-    is $rc, 0, 'fail2ban-client --test accepts the jail' or diag $o;
+    is $rc, 0, 'fail2ban-client --test accepts the jails' or diag $o;
 }
 
 # ---- Grafana: datasource variable and the rules' alerts named ----------

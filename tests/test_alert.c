@@ -93,6 +93,53 @@ alert_json_is_one_valid_line(void **state)
     ra_buf_release(&b);
 }
 
+/* an impostor's judged request: RA102, whatever the verdict, which the
+ * line still names; a robots.txt fetch or an unjudged request: no tag */
+static void
+alert_impostor_is_ra102(void **state)
+{
+    static const ra_verdict_e  judged[] = {
+        RA_VERDICT_COMPLIANT, RA_VERDICT_VIOLATION, RA_VERDICT_STALE,
+        RA_VERDICT_UNREACHABLE, RA_VERDICT_EXEMPT, RA_VERDICT_UNKNOWN
+    };
+    ra_request_t  r;
+    ra_verdict_t  v;
+    ra_buf_t      b;
+    size_t        i;
+    char          want[64];
+
+    (void) state;
+    fill(&r, &v);
+    v.verification = RA_VERIFY_IMPOSTOR;
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    for (i = 0; i < sizeof(judged) / sizeof(judged[0]); i++) {
+        v.verdict = judged[i];
+        assert_string_equal(ra_alert_tag(&v), RA_TAG_IMPOSTOR);
+        b.len = 0;
+        ra_alert_text(&b, &r, &v);
+        ra_buf_ch(&b, '\0');
+        snprintf(want, sizeof(want), "robots-audit: [RA102] %s site=",
+                 ra_verdict_name(judged[i]));
+        assert_int_equal(strncmp((char *) b.data, want, strlen(want)), 0);
+        assert_non_null(strstr((char *) b.data, " crawler=\"Googlebot\" "
+                               "verification=impostor client=66.249.66.1 "));
+        b.len = 0;
+        ra_alert_json(&b, &r, &v);
+        ra_buf_ch(&b, '\0');
+        snprintf(want, sizeof(want), "\"tag\":\"RA102\",\"verdict\":\"%s\"",
+                 ra_verdict_name(judged[i]));
+        assert_non_null(strstr((char *) b.data, want));
+        assert_non_null(strstr((char *) b.data,
+                               "\"verification\":\"impostor\","
+                               "\"client\":\"66.249.66.1\""));
+    }
+    v.verdict = RA_VERDICT_FETCH;
+    assert_null(ra_alert_tag(&v));
+    v.verdict = RA_VERDICT_NONE;
+    assert_null(ra_alert_tag(&v));
+    ra_buf_release(&b);
+}
+
 /* a long URI is cut in both forms, and the lines stay small */
 static void
 alert_long_uri_is_cut(void **state)
@@ -246,6 +293,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(alert_text_escapes_and_tags),
         cmocka_unit_test(alert_json_is_one_valid_line),
+        cmocka_unit_test(alert_impostor_is_ra102),
         cmocka_unit_test(alert_long_uri_is_cut),
         cmocka_unit_test(alert_emit_through_host),
         cmocka_unit_test(alert_method_is_cut),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ra_test.h"
+#include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_digest.h"
 
@@ -702,7 +703,7 @@ verdict_user_triggered_exempt(void **state)
     fx_free(f);
 }
 
-/* impostors: judged, counted apart, never alerted */
+/* impostors: judged, counted apart, alerted as impostors (RA102) */
 static void
 verdict_impostor_counted_apart(void **state)
 {
@@ -715,10 +716,12 @@ verdict_impostor_counted_apart(void **state)
     v = req(f, BOT, OUT, "/x", 200, T0 + 1);
     assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
-    assert_false(v.alert);
+    assert_true(v.alert);
+    assert_string_equal(ra_alert_tag(&v), RA_TAG_IMPOSTOR);
     v = req(f, BOT, IN, "/x", 200, T0 + 2);
     assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
     assert_true(v.alert);
+    assert_string_equal(ra_alert_tag(&v), RA_TAG_VIOLATION);
     assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR)
                      .counters[RA_CNT_VIOLATION], 1);
     assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_VERIFIED)
@@ -734,6 +737,205 @@ verdict_impostor_counted_apart(void **state)
     assert_int_equal(snap.violations[2].verification, RA_VERIFY_IMPOSTOR);
     assert_int_equal(snap.nstats, 3);
     ra_snapshot_free(&snap, &ra_malloc_allocator);
+    fx_free(f);
+}
+
+#define OUT2  "203.0.113.10"
+
+/* impostor alerts: every judged request, whatever its verdict, at most one
+ * per interval per (site, crawler, address), with the held-back count */
+static void
+verdict_impostor_alerts_per_address(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_request_t   r;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n",
+           T0);
+    robots(f, "other.example", 200, "User-agent: *\nDisallow: /\n", T0);
+
+    /* a robots.txt fetch is not judged: no alert, nothing held back */
+    v = req(f, BOT, OUT, "/robots.txt", 200, T0);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_false(v.alert);
+    assert_null(ra_alert_tag(&v));
+
+    v = req(f, BOT, OUT, "/checkout", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 0);
+    assert_string_equal(ra_alert_tag(&v), RA_TAG_IMPOSTOR);
+
+    /* another address: its own alert */
+    v = req(f, BOT, OUT2, "/checkout/pay", 200, T0 + 2);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 0);
+
+    /* the same address within the interval: held back, any verdict */
+    v = req(f, BOT, OUT, "/checkout/pay", 200, T0 + 1000);
+    assert_false(v.alert);
+    v = req(f, BOT, OUT, "/", 200, T0 + 2000);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_false(v.alert);
+    assert_string_equal(ra_alert_tag(&v), RA_TAG_IMPOSTOR);
+    v = req(f, BOT, OUT, "/robots.txt", 200, T0 + 3000);
+    assert_false(v.alert);
+
+    /* the same address on another site: its own key */
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("Other.Example");
+    r.time = T0 + 4000;
+    r.addr = (ra_str_t) ra_string(OUT);
+    r.user_agent = (ra_str_t) ra_string(BOT);
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = (ra_str_t) ra_string("/x");
+    r.status = 200;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    assert_true(v.alert);
+    /* the site's name in any case is the same key */
+    r.site = (ra_str_t) ra_string("other.example");
+    r.time = T0 + 5000;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    assert_false(v.alert);
+
+    /* the interval passed: the next alert says how many were held back */
+    v = req(f, BOT, OUT, "/checkout", 200, T0 + 1 + 60000);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 2);
+    v = req(f, BOT, OUT, "/checkout", 200, T0 + 2 + 60000);
+    assert_false(v.alert);
+    v = req(f, BOT, OUT2, "/checkout", 200, T0 + 2 + 60000);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 0);
+
+    /* counted under "impostor": every violation, held back or not */
+    assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR)
+                     .counters[RA_CNT_VIOLATION], 6);
+
+    /* interval 0: every judged request alerts */
+    fx_conf.alert_interval = 0;
+    fx_reaudit(f);
+    v = req(f, BOT, OUT, "/checkout", 200, T0 + 70000);
+    assert_true(v.alert);
+    v = req(f, BOT, OUT, "/checkout", 200, T0 + 70000);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 0);
+    fx_free(f);
+}
+
+/* the real crawler: its records, counters and alert timer are its own */
+static void
+verdict_impostor_leaves_real_crawler_alone(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t      st;
+    int            i;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n",
+           T0);
+    for (i = 0; i < 5; i++) {
+        v = req(f, BOT, OUT, "/checkout", 200, T0 + i);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    }
+    v = req(f, BOT, IN, "/checkout", 200, T0 + 10);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 0);
+    assert_string_equal(ra_alert_tag(&v), RA_TAG_VIOLATION);
+    v = req(f, BOT, IN, "/checkout", 200, T0 + 20);
+    assert_false(v.alert);
+    /* and the impostor's gate is not the crawler's */
+    v = req(f, BOT, OUT2, "/checkout", 200, T0 + 30);
+    assert_true(v.alert);
+    v = req(f, BOT, IN, "/checkout", 200, T0 + 60010);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 1);
+    assert_string_equal(ra_alert_tag(&v), RA_TAG_VIOLATION);
+
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 3);
+    assert_int_equal(st.counters[RA_CNT_VIOLATION], 3);
+    st = stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 6);
+    assert_int_equal(st.counters[RA_CNT_VIOLATION], 6);
+
+    /* unverifiable clients keep RA100 and the ledger's timer */
+    v = req(f, BOT, "not-an-ip", "/checkout", 200, T0 + 60020);
+    assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+    assert_true(v.alert);
+    assert_string_equal(ra_alert_tag(&v), RA_TAG_VIOLATION);
+    fx_free(f);
+}
+
+/* an allocator that counts */
+static size_t  counted_allocs;
+
+static void *
+counting_alloc(void *ctx, size_t size)
+{
+    (void) ctx;
+    counted_allocs++;
+    return malloc(size);
+}
+
+static void
+counting_free(void *ctx, void *p)
+{
+    (void) ctx;
+    free(p);
+}
+
+static const ra_alloc_t  counting_allocator = {
+    counting_alloc, counting_free, NULL
+};
+
+/* the impostor table is fixed: no memory per request, however many
+ * addresses; at most RA_IMPOSTOR_SLOTS keys are remembered, and a key
+ * that lost its slot alerts again rather than being held back */
+static void
+verdict_impostor_table_bounded(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    char           addr[32];
+    size_t         allocs;
+    unsigned       i, n = 4 * RA_IMPOSTOR_SLOTS, held = 0;
+
+    (void) state;
+    fx_conf.alloc = &counting_allocator;
+    fx_reaudit(f);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n",
+           T0);
+    v = req(f, BOT, OUT, "/checkout", 200, T0);     /* compiles the rules */
+    assert_true(v.alert);
+
+    allocs = counted_allocs;
+    for (i = 0; i < n; i++) {
+        snprintf(addr, sizeof(addr), "198.51.%u.%u", i >> 8, i & 255);
+        v = req(f, BOT, addr, "/checkout", 200, T0 + 1 + i);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+        assert_true(v.alert);                       /* each new key */
+    }
+    assert_int_equal(counted_allocs, allocs);
+
+    /* the last key holds its slot */
+    v = req(f, BOT, addr, "/checkout", 200, T0 + 1 + n);
+    assert_false(v.alert);
+
+    /* again within the interval: only keys still in the table are held
+     * back, and it holds no more than its slots */
+    for (i = 0; i < n; i++) {
+        snprintf(addr, sizeof(addr), "198.51.%u.%u", i >> 8, i & 255);
+        v = req(f, BOT, addr, "/checkout", 200, T0 + 2 + n + i);
+        held += !v.alert;
+    }
+    assert_true(held >= 1 && held <= RA_IMPOSTOR_SLOTS);
+    assert_int_equal(counted_allocs, allocs);
     fx_free(f);
 }
 
@@ -1173,6 +1375,9 @@ main(void)
         cmocka_unit_test(verdict_404_allows_everything),
         cmocka_unit_test(verdict_user_triggered_exempt),
         cmocka_unit_test(verdict_impostor_counted_apart),
+        cmocka_unit_test(verdict_impostor_alerts_per_address),
+        cmocka_unit_test(verdict_impostor_leaves_real_crawler_alone),
+        cmocka_unit_test(verdict_impostor_table_bounded),
         cmocka_unit_test(verdict_crawl_delay_flag),
         cmocka_unit_test(verdict_group_selection_per_crawler),
         cmocka_unit_test(ledger_violation_ring_keeps_details),

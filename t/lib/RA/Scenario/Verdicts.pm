@@ -2,9 +2,10 @@
 package RA::Scenario::Verdicts;
 
 # Verdicts end to end, on nginx and Apache alike: verification by ranges,
-# sites named by Host, alerts (text and JSON) and their rate limit,
-# aggregation across two workers/children, a reload (nginx -s reload,
-# graceful) keeps the counters, the status page's three formats.
+# sites named by Host, alerts (text and JSON; an impostor's is RA102) and
+# their rate limit, aggregation across two workers/children, a reload
+# (nginx -s reload, graceful) keeps the counters, the status page's three
+# formats.
 #
 #   RA::Scenario::Verdicts->run($server,
 #       http  => $raw,                 # more of the server's own configuration
@@ -113,16 +114,27 @@ sub scenario {
     is $rv[-1]{rule}, '/private', 'deciding rule';
     is $rv[-1]{line}, 2, 'deciding rule\'s line';
 
-    # alerts: Googlebot's violation, not the impostor's
+    # alerts: Googlebot's violation (RA100); the impostor's request is an
+    # RA102, never an RA100
     my $err = $h->wait_for(sub {
-        my $l = $h->error_log; $l =~ /\[RA100\]/ ? $l : '' });
+        my $l = $h->error_log;
+        $l =~ /\[RA100\]/ && $l =~ /\[RA102\]/ ? $l : '' });
     my $pre = $ad->alert_prefix;
     like $err, qr/${pre}robots-audit: \[RA100\] violation site="localhost" crawler="Googlebot" verification=verified client=127\.0\.0\.1 method=GET uri="\/private\/x\.html" rule="disallow: \/private" line=2 suppressed=0/,
         'RA100 line in the error log at warn';
-    unlike $err, qr/crawler="GPTBot"/, 'no alert for an impostor';
-    my $alerts = $h->wait_for(sub { $h->alert_log });
-    my @lines = split /\n/, $alerts;
-    is scalar @lines, 1, 'one JSON alert line';
+    unlike $err, qr/\[RA10[01]\][^\n]*crawler="GPTBot"/,
+        'no RA100 or RA101 for an impostor';
+    like $err, qr/${pre}robots-audit: \[RA102\] violation site="localhost" crawler="GPTBot" verification=impostor client=127\.0\.0\.1 method=GET uri="\/index\.html" rule="disallow: \/" line=5 suppressed=0/,
+        'RA102 line for the impostor, with its verdict';
+    my $alerts = $h->wait_for(sub {
+        my $l = $h->alert_log; ($l =~ tr/\n//) >= 2 ? $l : '' });
+    my @lines = grep { !/"tag":"RA102"/ } split /\n/, $alerts;
+    my @imp = grep { /"tag":"RA102"/ } split /\n/, $alerts;
+    is scalar @lines, 1, 'one JSON alert line for the real crawler';
+    is scalar @imp, 1, 'one JSON RA102 line for the impostor';
+    my $i = eval { decode_json($imp[0] // '') } // {};
+    is "$i->{crawler}/$i->{verification}/$i->{verdict}/$i->{client}",
+        'GPTBot/impostor/violation/127.0.0.1', '... naming it, and its client';
     my $a = eval { decode_json($lines[0] // '') };
     ok $a, 'alert line is JSON' or diag $alerts;
     is $a->{tag}, 'RA100', 'alert tag';
