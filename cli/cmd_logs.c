@@ -63,6 +63,8 @@ typedef struct {
     const char       *bad_file;         /* the first malformed line */
     uint64_t          bad_line;
     unsigned char    *esc;              /* unescaped fields */
+    ra_robots_file_t  file;             /* --robots, as the modules
+                                           seed a configured file */
     unsigned          seeded:1;         /* --robots recorded */
 } ra_logs_ctx_t;
 
@@ -103,12 +105,9 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         /* --robots FILE is the file in force from the first line; the
          * log's own robots.txt answers change the state from there */
         x->seeded = 1;
-        memset(&ans, 0, sizeof(ans));
-        ans.status = 200;
-        ans.content_type = ra_str(NULL, 0);
-        ans.body = x->robots;
-        ans.initial = 1;
-        if (ra_audit_robots(x->au, x->site, &ans, rec.time) != RA_OK) {
+        if (ra_robots_file_seed(x->au, x->site, &x->file, rec.time)
+            != RA_OK)
+        {
             x->nomem++;
         }
     }
@@ -242,6 +241,9 @@ ra_cmd_logs(int argc, char **argv)
     if (ra_cli_read_file(RA_LOGS_CMD, robots_file, &x.robots) != 0) {
         return RA_EXIT_USAGE;
     }
+    x.file.path = robots_file;
+    x.file.text = x.robots;
+    x.file.size = x.robots.len;
     if (ra_logread_open(&rd, RA_LOGS_CMD, argv + optind, argc - optind)
         != 0)
     {

@@ -944,9 +944,6 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
         ra_buf_cstr(b, "never fetched\n");
     } else {
         ra_buf_printf(b, "status %u", s->robots_status);
-        if (v != NULL && v->hash == 0) {
-            v = NULL;
-        }
         if (s->robots_status
             && ra_answer_of_status(s->robots_status) == RA_ANSWER_UNREACHABLE)
         {

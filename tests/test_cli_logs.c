@@ -343,22 +343,17 @@ test_hackers(void **state)
 static void
 test_robots_from_first_line(void **state)
 {
-    char    path[] = "/tmp/ra-logs-XXXXXX";
-    FILE   *f;
-    int     fd;
-    run_t   r;
+    static const char  lines[] =
+        "1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /files/x HTTP/1.1\""
+        " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n"
+        "1.2.3.4 - - [10/Oct/2000:13:55:40 -0700] \"GET /ok HTTP/1.1\""
+        " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n";
+    char                path[64];
+    run_t               r;
 
     (void) state;
     need_cli();
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs("1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /files/x HTTP/1.1\""
-          " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n", f);
-    fputs("1.2.3.4 - - [10/Oct/2000:13:55:40 -0700] \"GET /ok HTTP/1.1\""
-          " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n", f);
-    fclose(f);
+    ra_test_tmp_file(path, lines, sizeof(lines) - 1);
     run(&r, CLI " logs --robots " ROBOTS " --format json %s 2>/dev/null",
         path);
     assert_int_equal(r.status, 0);
