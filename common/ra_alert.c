@@ -124,7 +124,8 @@ ra_alert_body(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     }
     ra_buf_cstr(b, " rule=");
     ra_alert_rule(b, v, 0);
-    ra_buf_printf(b, " line=%u suppressed=%u", v->line, v->suppressed);
+    ra_buf_printf(b, " line=%u suppressed=%u%s", v->line, v->suppressed,
+                  v->refused ? " refused=true" : "");
 }
 
 void
@@ -163,8 +164,8 @@ ra_alert_json(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     }
     ra_buf_cstr(b, ",\"rule\":");
     ra_alert_rule(b, v, 1);
-    ra_buf_printf(b, ",\"line\":%u,\"suppressed\":%u}\n", v->line,
-                  v->suppressed);
+    ra_buf_printf(b, ",\"line\":%u,\"suppressed\":%u,\"refused\":%s}\n",
+                  v->line, v->suppressed, v->refused ? "true" : "false");
 }
 
 void

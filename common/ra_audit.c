@@ -114,11 +114,91 @@ ra_verdict_pattern(const ra_verdict_t *v)
                               ? v->pattern_len : RA_PATTERN_MAX);
 }
 
-int
-ra_verdict_refused(const ra_verdict_t *v)
+static const char  *const ra_refuse_names[RA_REFUSE_MAX] = {
+    "none", "violation", "unreachable", "impostor"
+};
+
+const char *
+ra_refuse_name(ra_refuse_e r)
 {
-    return v->verdict == RA_VERDICT_VIOLATION
-           || v->verdict == RA_VERDICT_UNREACHABLE;
+    return (unsigned) r < RA_REFUSE_MAX ? ra_refuse_names[r] : "invalid";
+}
+
+static int
+ra_enforce_is(ra_str_t word, const char *name)
+{
+    size_t  i;
+
+    for (i = 0; i < word.len && name[i] != '\0'; i++) {
+        if (ra_lower(word.data[i]) != name[i]) {
+            return 0;
+        }
+    }
+    return i == word.len && name[i] == '\0';
+}
+
+int
+ra_enforce_word(ra_enforce_t *scope, ra_str_t word, const char **why)
+{
+    unsigned  r, add;
+
+    if (ra_enforce_is(word, "off")) {
+        add = RA_ENFORCE_OFF_WORD;
+    } else if (ra_enforce_is(word, "on")) {
+        add = RA_ENFORCE_ON;
+    } else {
+        for (r = RA_REFUSE_VIOLATION; r < RA_REFUSE_MAX; r++) {
+            if (ra_enforce_is(word, ra_refuse_names[r])) {
+                break;
+            }
+        }
+        if (r == RA_REFUSE_MAX) {
+            *why = "the words are off, on, or any of violation, "
+                   "unreachable, impostor";
+            return RA_ERROR;
+        }
+        add = 1u << r;
+    }
+    /* "off" with anything else: which one was meant? */
+    if (*scope != RA_ENFORCE_OFF
+        && ((*scope | add) & RA_ENFORCE_OFF_WORD))
+    {
+        *why = "\"off\" stands alone";
+        return RA_ERROR;
+    }
+    *scope |= add;
+    return RA_OK;
+}
+
+/* the refused counters follow ra_refuse_e */
+_Static_assert(RA_CNT_REFUSED_IMPOSTOR - RA_CNT_REFUSED_VIOLATION
+               == RA_REFUSE_IMPOSTOR - RA_REFUSE_VIOLATION
+               && RA_CNT_REFUSED_UNREACHABLE - RA_CNT_REFUSED_VIOLATION
+                  == RA_REFUSE_UNREACHABLE - RA_REFUSE_VIOLATION,
+               "ra_counter_e's refused counters in ra_refuse_e order");
+
+ra_refuse_e
+ra_enforce_refuses(ra_enforce_t scope, const ra_verdict_t *v)
+{
+    if (v->verdict == RA_VERDICT_NONE || v->verdict == RA_VERDICT_FETCH) {
+        return RA_REFUSE_NONE;          /* not judged: never refused */
+    }
+    if ((scope & (1u << RA_REFUSE_IMPOSTOR))
+        && v->verification == RA_VERIFY_IMPOSTOR)
+    {
+        return RA_REFUSE_IMPOSTOR;
+    }
+    if ((scope & (1u << RA_REFUSE_VIOLATION))
+        && v->verdict == RA_VERDICT_VIOLATION)
+    {
+        return RA_REFUSE_VIOLATION;
+    }
+    if ((scope & (1u << RA_REFUSE_UNREACHABLE))
+        && v->verdict == RA_VERDICT_UNREACHABLE)
+    {
+        return RA_REFUSE_UNREACHABLE;
+    }
+    return RA_REFUSE_NONE;
 }
 
 ra_audit_t *
@@ -875,6 +955,11 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
         ra_ledger_count_locked(l, sid, tid, RA_CNT_NO_ROBOTS_FETCH);
     }
+    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
+        ra_ledger_count_locked(l, sid, tid, (ra_counter_e)
+                               (RA_CNT_REFUSED_VIOLATION + out->refused
+                                - RA_REFUSE_VIOLATION));
+    }
 
     if (out->verdict != RA_VERDICT_VIOLATION
         && out->verdict != RA_VERDICT_UNREACHABLE)
@@ -1079,7 +1164,8 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         au->busy[k] = 0;
     }
 
-    /* count */
+    /* refuse (the caller answers 403), count */
+    out->refused = ra_enforce_refuses(req->enforce, out);
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, req->site, now);
     tid = ra_ledger_stat_locked(l, sid, &key, now);

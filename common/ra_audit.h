@@ -79,6 +79,9 @@ const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */
  * collision can cost a line more, never one fewer. */
 #define RA_IMPOSTOR_SLOTS          512
 
+/* What enforce refuses: a set of ra_refuse_e (below) */
+typedef unsigned  ra_enforce_t;
+
 typedef struct {
     ra_str_t        site;           /* the site's name (host) */
     int64_t         time;           /* ms */
@@ -87,6 +90,8 @@ typedef struct {
     ra_str_t        method;
     ra_str_t        uri;            /* request target as received */
     int             status;         /* response status (robots fetches) */
+    ra_enforce_t    enforce;        /* what to refuse: only before the
+                                       content is served; 0 at log time */
     void           *where;          /* the server's request, handed back
                                        to host->log; NULL in the CLI */
 } ra_request_t;
@@ -122,14 +127,64 @@ typedef struct {
      * interval has passed (this process's table) */
     unsigned             alert:1;
     uint32_t             suppressed;
+    /* ra_refuse_e: why the request's enforce scope refuses it (set by
+     * ra_audit_request(), counted there, and marked in its alert) */
+    unsigned             refused;
 } ra_verdict_t;
 
 /* The verdict's token and pattern as spans of the verdict itself. */
 ra_str_t ra_verdict_token(const ra_verdict_t *v);
 ra_str_t ra_verdict_pattern(const ra_verdict_t *v);
 
-/* Does enforce refuse the request?  Violations and unreachable. */
-int ra_verdict_refused(const ra_verdict_t *v);
+
+
+/* ---- enforce ------------------------------------------------------------ */
+
+/*
+ * What enforce refuses a request for (robots_audit_enforce,
+ * RobotsAuditEnforce: docs/design.md, "Enforce"):
+ *   violation    the verdict is violation
+ *   unreachable  the verdict is unreachable: the crawler's own last
+ *                robots.txt answer was 5xx/429, less than 12 hours ago (its
+ *                own later 2xx/4xx fetch ends that)
+ *   impostor     the client claims a crawler whose published ranges it is
+ *                outside: every request it makes, whatever the verdict
+ *                (the lie is the offence, as for RA102), but robots.txt
+ *                and a request left unjudged
+ * A request that two reasons refuse is refused as an impostor.  Nothing
+ * else is ever refused: compliant, stale, exempt, unknown, browsers, and
+ * robots.txt itself.
+ */
+typedef enum {
+    RA_REFUSE_NONE = 0,
+    RA_REFUSE_VIOLATION,
+    RA_REFUSE_UNREACHABLE,
+    RA_REFUSE_IMPOSTOR,
+    RA_REFUSE_MAX
+} ra_refuse_e;
+
+const char *ra_refuse_name(ra_refuse_e r);  /* "violation", ...; "none" */
+
+/* A scope (ra_enforce_t): bit 1u << r for each reason r it refuses
+ * (RA_ENFORCE_OFF_WORD only records that "off" was written). */
+#define RA_ENFORCE_OFF          0u
+#define RA_ENFORCE_ON           (1u << RA_REFUSE_VIOLATION)
+#define RA_ENFORCE_ALL          ((1u << RA_REFUSE_VIOLATION)                \
+                                 | (1u << RA_REFUSE_UNREACHABLE)            \
+                                 | (1u << RA_REFUSE_IMPOSTOR))
+#define RA_ENFORCE_OFF_WORD     0x100u
+
+/*
+ * Adds one word of the directive to *scope (start from RA_ENFORCE_OFF):
+ * "off", "on" (= "violation"), "violation", "unreachable", "impostor",
+ * any case; the scope is the union of the words, and "off" stands alone.
+ * RA_OK, or RA_ERROR with *why a static phrase for the server's message
+ * about that word ("the words are off, on, violation, ...").
+ */
+int ra_enforce_word(ra_enforce_t *scope, ra_str_t word, const char **why);
+
+/* Does scope refuse the request v was judged?  Why, or RA_REFUSE_NONE. */
+ra_refuse_e ra_enforce_refuses(ra_enforce_t scope, const ra_verdict_t *v);
 
 
 /* ---- the pure judge ---------------------------------------------------- */

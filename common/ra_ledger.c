@@ -157,7 +157,8 @@ typedef struct {
 
 static const char  *const ra_counter_names[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
-    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown"
+    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
+    "refused_violation", "refused_unreachable", "refused_impostor"
 };
 
 const char *

@@ -39,7 +39,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       3
+#define RA_LEDGER_LAYOUT       4
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -70,6 +70,11 @@ typedef enum {
     RA_CNT_CRAWL_DELAY,
     RA_CNT_NO_ROBOTS_FETCH,
     RA_CNT_UNKNOWN,             /* judged while no robots.txt was known */
+    /* refused by enforce (ra_refuse_e order: violation, unreachable,
+     * impostor); each is also counted under its verdict */
+    RA_CNT_REFUSED_VIOLATION,
+    RA_CNT_REFUSED_UNREACHABLE,
+    RA_CNT_REFUSED_IMPOSTOR,
     RA_CNT_MAX
 } ra_counter_e;
 

@@ -26,7 +26,8 @@
 /* ra_counter_e order; the JSON member names (docs/design.md, "JSON") */
 static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
-    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown"
+    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
+    "refused_violation", "refused_unreachable", "refused_impostor"
 };
 
 typedef struct {
@@ -761,6 +762,25 @@ ra_rep_prom(ra_rep_t *r)
         }
     }
 
+    ra_rep_prom_family(b, "robots_audit_refused_total", "counter",
+        "Crawler requests answered 403 by enforce, by what it refused them "
+        "for (robots_audit_enforce / RobotsAuditEnforce); each is counted "
+        "in robots_audit_requests_total too.");
+    for (i = 0; i < r->nents; i = next) {
+        next = ra_rep_prom_run(r, i, 0, 0, sum, &last);
+        for (k = RA_REFUSE_VIOLATION; k < RA_REFUSE_MAX; k++) {
+            ra_rep_prom_site(b, "robots_audit_refused_total",
+                             &snap->sites[r->ents[i].site]);
+            ra_buf_cstr(b, ",crawler=\"");
+            ra_buf_prom_label(b, ra_rep_label(r->ents[i].st));
+            ra_buf_printf(b, "\",verdict=\"%s\"} ",
+                          ra_refuse_name((ra_refuse_e) k));
+            ra_buf_u64(b, sum[RA_CNT_REFUSED_VIOLATION + k
+                              - RA_REFUSE_VIOLATION]);
+            ra_buf_ch(b, '\n');
+        }
+    }
+
     /* per (site, crawler) over its verified and unverifiable records */
     for (pass = 0; pass < 2; pass++) {
         if (pass == 0) {
@@ -1407,7 +1427,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                     "<th class=\"n\">exempt</th>"
                     "<th class=\"n\">unknown</th>"
                     "<th class=\"n\">crawl-delay</th>"
-                    "<th class=\"n\">no fetch</th><th>compliance</th>"
+                    "<th class=\"n\">no fetch</th>"
+                    "<th class=\"n\" title=\"answered 403 by enforce\">"
+                    "refused</th><th>compliance</th>"
                     "<th>last seen</th></tr>");
     }
     for (i = r->first[si], n = 0; i < r->first[si + 1]; i++, n++) {
@@ -1438,6 +1460,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_rep_html_num(b, st->counters[RA_CNT_UNKNOWN], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_CRAWL_DELAY], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_NO_ROBOTS_FETCH], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_REFUSED_VIOLATION]
+                           + st->counters[RA_CNT_REFUSED_UNREACHABLE]
+                           + st->counters[RA_CNT_REFUSED_IMPOSTOR], 0);
         ra_rep_html_bar(b, st->counters);
         ra_buf_cstr(b, "<td class=\"nw\">");
         if (st->last_seen) {

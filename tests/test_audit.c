@@ -148,6 +148,26 @@ robots(fx_t *f, const char *site, int status, const char *body, int64_t t)
                                      t), RA_OK);
 }
 
+/* A request judged before it is served, with enforce's scope */
+static ra_verdict_t
+req_enforce(fx_t *f, const char *ua, const char *addr, const char *uri,
+    int64_t t, ra_enforce_t scope)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.time = t;
+    r.addr = ra_str(addr, strlen(addr));
+    r.user_agent = ra_str(ua, strlen(ua));
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = ra_str(uri, strlen(uri));
+    r.enforce = scope;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    return v;
+}
+
 static ra_verdict_t
 req(fx_t *f, const char *ua, const char *addr, const char *uri, int status,
     int64_t t)
@@ -571,7 +591,7 @@ verdict_unknown_without_robots(void **state)
     (void) state;
     v = req(f, BOT, IN, "/anything", 200, T0);
     assert_int_equal(v.verdict, RA_VERDICT_UNKNOWN);
-    assert_false(ra_verdict_refused(&v));
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     assert_false(v.alert);
     assert_string_equal(ra_verdict_name(v.verdict), "unknown");
     st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
@@ -1179,7 +1199,7 @@ verdict_copies_survive_next_calls(void **state)
     /* the spans point into the verdict itself */
     assert_ptr_equal(ra_verdict_pattern(&v).data, v.pattern);
     assert_int_equal(v.line, 2);
-    assert_true(ra_verdict_refused(&v));
+    assert_true(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     fx_free(f);
 }
 
@@ -1262,7 +1282,7 @@ verdict_enomem_counted_not_judged(void **state)
     r.where = &where;
     assert_int_equal(ra_audit_request(f->au, &r, &v), RA_ENOMEM);
     assert_int_equal(v.verdict, RA_VERDICT_NONE);
-    assert_false(ra_verdict_refused(&v));
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     assert_false(v.alert);
     assert_int_equal(cap.n, 1);
     assert_string_equal(cap.lines[0], "robots-audit: [RA311] out of memory, "
@@ -1353,6 +1373,312 @@ ledger_full_logged_once_a_minute(void **state)
     fx_free(f);
 }
 
+/* ---- enforce ------------------------------------------------------------ */
+
+static int
+enforce_parse(const char *words, ra_enforce_t *scope, const char **why)
+{
+    char        buf[128];
+    char       *w, *save = NULL;
+    int         rc = RA_OK;
+
+    *scope = RA_ENFORCE_OFF;
+    *why = NULL;
+    snprintf(buf, sizeof(buf), "%s", words);
+    for (w = strtok_r(buf, " ", &save); w != NULL && rc == RA_OK;
+         w = strtok_r(NULL, " ", &save))
+    {
+        rc = ra_enforce_word(scope, ra_str(w, strlen(w)), why);
+    }
+    return rc;
+}
+
+#define BIT(r)  (1u << (r))
+
+/* the directive's words: a union, any case; "off" alone; nothing else */
+static void
+enforce_words(void **state)
+{
+    static const struct {
+        const char  *words;
+        int          rc;
+        unsigned     refuses;       /* the reasons, without the off bit */
+    } cases[] = {
+        { "off", RA_OK, 0 },
+        { "Off", RA_OK, 0 },
+        { "on", RA_OK, BIT(RA_REFUSE_VIOLATION) },
+        { "ON", RA_OK, BIT(RA_REFUSE_VIOLATION) },
+        { "violation", RA_OK, BIT(RA_REFUSE_VIOLATION) },
+        { "unreachable", RA_OK, BIT(RA_REFUSE_UNREACHABLE) },
+        { "impostor", RA_OK, BIT(RA_REFUSE_IMPOSTOR) },
+        { "violation unreachable", RA_OK,
+          BIT(RA_REFUSE_VIOLATION) | BIT(RA_REFUSE_UNREACHABLE) },
+        { "Impostor VIOLATION unreachable", RA_OK, RA_ENFORCE_ALL },
+        { "on impostor", RA_OK,
+          BIT(RA_REFUSE_VIOLATION) | BIT(RA_REFUSE_IMPOSTOR) },
+        { "violation violation", RA_OK, BIT(RA_REFUSE_VIOLATION) },
+        { "maybe", RA_ERROR, 0 },
+        { "1", RA_ERROR, 0 },
+        { "none", RA_ERROR, 0 },
+        { "violations", RA_ERROR, 0 },
+        { "violatio", RA_ERROR, 0 },
+        { "stale", RA_ERROR, 0 },
+        { "compliant", RA_ERROR, 0 },
+        { "on maybe", RA_ERROR, 0 },
+        { "off on", RA_ERROR, 0 },
+        { "impostor off", RA_ERROR, 0 },
+        { "off off", RA_ERROR, 0 },
+    };
+    size_t        i;
+    ra_enforce_t  scope;
+    const char   *why;
+    int           rc;
+
+    (void) state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        rc = enforce_parse(cases[i].words, &scope, &why);
+        if (rc != cases[i].rc) {
+            fail_msg("\"%s\": rc %d", cases[i].words, rc);
+        }
+        if (rc == RA_OK) {
+            assert_int_equal(scope & ~RA_ENFORCE_OFF_WORD, cases[i].refuses);
+        } else {
+            assert_non_null(why);
+        }
+    }
+    /* the phrases name the words, or say what is wrong with "off" */
+    assert_int_equal(enforce_parse("maybe", &scope, &why), RA_ERROR);
+    assert_non_null(strstr(why, "off, on, or any of violation, "
+                                "unreachable, impostor"));
+    assert_int_equal(enforce_parse("on off", &scope, &why), RA_ERROR);
+    assert_string_equal(why, "\"off\" stands alone");
+    /* an empty word, a word with a NUL in it */
+    scope = RA_ENFORCE_OFF;
+    assert_int_equal(ra_enforce_word(&scope, ra_str("", 0), &why), RA_ERROR);
+    assert_int_equal(ra_enforce_word(&scope, ra_str("on\0", 3), &why),
+                     RA_ERROR);
+    assert_int_equal(scope, RA_ENFORCE_OFF);
+    assert_string_equal(ra_refuse_name(RA_REFUSE_NONE), "none");
+    assert_string_equal(ra_refuse_name(RA_REFUSE_VIOLATION), "violation");
+    assert_string_equal(ra_refuse_name(RA_REFUSE_UNREACHABLE), "unreachable");
+    assert_string_equal(ra_refuse_name(RA_REFUSE_IMPOSTOR), "impostor");
+    assert_string_equal(ra_refuse_name(RA_REFUSE_MAX), "invalid");
+}
+
+/* which scope refuses which verdict, for whom */
+static void
+enforce_refuses_by_scope(void **state)
+{
+    static const ra_verdict_e  all[] = {
+        RA_VERDICT_NONE, RA_VERDICT_FETCH, RA_VERDICT_COMPLIANT,
+        RA_VERDICT_VIOLATION, RA_VERDICT_STALE, RA_VERDICT_UNREACHABLE,
+        RA_VERDICT_EXEMPT, RA_VERDICT_UNKNOWN
+    };
+    static const unsigned  verifs[] = {
+        RA_VERIFY_UNVERIFIABLE, RA_VERIFY_VERIFIED, RA_VERIFY_IMPOSTOR
+    };
+    ra_verdict_t  v;
+    ra_enforce_t  scope;
+    size_t        i, j;
+    unsigned      sc;
+    ra_refuse_e   want, got;
+
+    (void) state;
+    memset(&v, 0, sizeof(v));
+    for (sc = 0; sc <= (RA_ENFORCE_ALL | RA_ENFORCE_OFF_WORD); sc++) {
+        scope = sc;
+        for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+            for (j = 0; j < sizeof(verifs) / sizeof(verifs[0]); j++) {
+                v.verdict = all[i];
+                v.verification = verifs[j];
+                want = RA_REFUSE_NONE;
+                if (all[i] == RA_VERDICT_NONE || all[i] == RA_VERDICT_FETCH) {
+                    want = RA_REFUSE_NONE;
+                } else if ((sc & BIT(RA_REFUSE_IMPOSTOR))
+                           && verifs[j] == RA_VERIFY_IMPOSTOR)
+                {
+                    want = RA_REFUSE_IMPOSTOR;
+                } else if ((sc & BIT(RA_REFUSE_VIOLATION))
+                           && all[i] == RA_VERDICT_VIOLATION)
+                {
+                    want = RA_REFUSE_VIOLATION;
+                } else if ((sc & BIT(RA_REFUSE_UNREACHABLE))
+                           && all[i] == RA_VERDICT_UNREACHABLE)
+                {
+                    want = RA_REFUSE_UNREACHABLE;
+                }
+                got = ra_enforce_refuses(scope, &v);
+                if (got != want) {
+                    fail_msg("scope %#x verdict %s verification %s: %d, "
+                             "not %d", sc, ra_verdict_name(all[i]),
+                             ra_verify_name((int) verifs[j]), got, want);
+                }
+            }
+        }
+    }
+    /* spelled out: "on" is violation only */
+    v.verification = RA_VERIFY_VERIFIED;
+    v.verdict = RA_VERDICT_UNREACHABLE;
+    assert_int_equal(ra_enforce_refuses(RA_ENFORCE_ON, &v), RA_REFUSE_NONE);
+    v.verdict = RA_VERDICT_VIOLATION;
+    assert_int_equal(ra_enforce_refuses(RA_ENFORCE_ON, &v),
+                     RA_REFUSE_VIOLATION);
+    v.verification = RA_VERIFY_IMPOSTOR;
+    v.verdict = RA_VERDICT_COMPLIANT;
+    assert_int_equal(ra_enforce_refuses(RA_ENFORCE_ON, &v), RA_REFUSE_NONE);
+    v.verdict = RA_VERDICT_UNKNOWN;
+    assert_int_equal(ra_enforce_refuses(RA_ENFORCE_ALL, &v),
+                     RA_REFUSE_IMPOSTOR);
+    v.verification = RA_VERIFY_VERIFIED;
+    assert_int_equal(ra_enforce_refuses(RA_ENFORCE_ALL, &v), RA_REFUSE_NONE);
+}
+
+/* through the engine: a refusal is set on the verdict, counted per (site,
+ * crawler, verification) and for the site, marked in the alert; nothing is
+ * refused at log time (scope 0); the crawler's own later 2xx or 4xx fetch
+ * of robots.txt ends its unreachable window */
+static void
+enforce_refusals_counted_and_marked(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t      st;
+    ra_site_t      s;
+    ra_buf_t       b;
+    ra_request_t   r;
+    ra_enforce_t   vu = BIT(RA_REFUSE_VIOLATION) | BIT(RA_REFUSE_UNREACHABLE);
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    req(f, BOT, IN, "/robots.txt", 200, T0);
+    v = req_enforce(f, BOT, IN, "/x/1", T0 + 1, RA_ENFORCE_ON);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.refused, RA_REFUSE_VIOLATION);
+    assert_true(v.alert);
+    /* the alert says so, in both lines */
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.time = T0 + 1;
+    r.addr = (ra_str_t) ra_string(IN);
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = (ra_str_t) ra_string("/x/1");
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    ra_alert_json(&b, &r, &v);
+    assert_non_null(strstr((char *) b.data,
+                           ",\"suppressed\":0,\"refused\":true}\n"));
+    b.len = 0;
+    ra_alert_text(&b, &r, &v);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data, " suppressed=0 refused=true"));
+    b.len = 0;
+    /* the same request at log time: judged, not refused */
+    v = req(f, BOT, IN, "/x/2", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    v.alert = 1;
+    ra_alert_json(&b, &r, &v);
+    assert_non_null(strstr((char *) b.data, ",\"refused\":false}\n"));
+    b.len = 0;
+    ra_alert_text(&b, &r, &v);
+    ra_buf_ch(&b, '\0');
+    assert_null(strstr((char *) b.data, "refused"));
+    ra_buf_release(&b);
+    /* allowed: never refused, whatever the scope */
+    v = req_enforce(f, BOT, IN, "/y", T0 + 3, RA_ENFORCE_ALL);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+
+    /* robots.txt answers 503 to the crawler: "on" lets it crawl, a scope
+     * with unreachable refuses */
+    robots(f, "example.com", 503, "", T0 + H);
+    req(f, BOT, IN, "/robots.txt", 503, T0 + H);
+    v = req_enforce(f, BOT, IN, "/y", T0 + H + 1, RA_ENFORCE_ON);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    v = req_enforce(f, BOT, IN, "/y", T0 + H + 2, vu);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    assert_int_equal(v.refused, RA_REFUSE_UNREACHABLE);
+    /* another crawler's good fetch ends nobody else's window */
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0 + 2 * H);
+    req(f, "TestBot-Image/1.0", IN, "/robots.txt", 200, T0 + 2 * H);
+    v = req_enforce(f, BOT, IN, "/y", T0 + 2 * H + 1, vu);
+    assert_int_equal(v.refused, RA_REFUSE_UNREACHABLE);
+    /* its own 200 ends it: judged against the rules again */
+    req(f, BOT, IN, "/robots.txt", 200, T0 + 2 * H + 2);
+    v = req_enforce(f, BOT, IN, "/y", T0 + 2 * H + 3, vu);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    v = req_enforce(f, BOT, IN, "/x/3", T0 + 2 * H + 4, vu);
+    assert_int_equal(v.refused, RA_REFUSE_VIOLATION);
+    /* and so does a 404 (no rules: everything allowed) */
+    robots(f, "example.com", 503, "", T0 + 3 * H);
+    req(f, BOT, IN, "/robots.txt", 503, T0 + 3 * H);
+    v = req_enforce(f, BOT, IN, "/x/4", T0 + 3 * H + 1, vu);
+    assert_int_equal(v.refused, RA_REFUSE_UNREACHABLE);
+    robots(f, "example.com", 404, "", T0 + 3 * H + 2);
+    req(f, BOT, IN, "/robots.txt", 404, T0 + 3 * H + 2);
+    v = req_enforce(f, BOT, IN, "/x/4", T0 + 3 * H + 3, vu);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_REFUSED_VIOLATION], 2);
+    assert_int_equal(st.counters[RA_CNT_REFUSED_UNREACHABLE], 3);
+    assert_int_equal(st.counters[RA_CNT_REFUSED_IMPOSTOR], 0);
+    /* refused requests are counted under their verdict too */
+    assert_int_equal(st.counters[RA_CNT_VIOLATION], 3);
+    assert_int_equal(st.counters[RA_CNT_UNREACHABLE], 4);
+    assert_string_equal(ra_counter_name(RA_CNT_REFUSED_VIOLATION),
+                        "refused_violation");
+    assert_string_equal(ra_counter_name(RA_CNT_REFUSED_IMPOSTOR),
+                        "refused_impostor");
+
+    /* an impostor: "on" refuses its violations only, "impostor" every
+     * request but robots.txt, counted as impostor */
+    v = req_enforce(f, BOT, OUT, "/y", T0 + 4 * H, RA_ENFORCE_ON);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    v = req_enforce(f, BOT, OUT, "/y", T0 + 4 * H + 1,
+                    BIT(RA_REFUSE_IMPOSTOR));
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.refused, RA_REFUSE_IMPOSTOR);
+    v = req_enforce(f, BOT, OUT, "/robots.txt", T0 + 4 * H + 2,
+                    RA_ENFORCE_ALL);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    st = stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR);
+    assert_int_equal(st.counters[RA_CNT_REFUSED_IMPOSTOR], 1);
+    assert_int_equal(st.counters[RA_CNT_REFUSED_VIOLATION], 0);
+
+    s = site_of(f, "example.com");
+    assert_int_equal(s.counters[RA_CNT_REFUSED_VIOLATION], 2);
+    assert_int_equal(s.counters[RA_CNT_REFUSED_UNREACHABLE], 3);
+    assert_int_equal(s.counters[RA_CNT_REFUSED_IMPOSTOR], 1);
+    fx_free(f);
+}
+
+/* no robots.txt known: unknown, counted, never refused */
+static void
+enforce_never_refuses_unknown(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t      st;
+
+    (void) state;
+    v = req_enforce(f, BOT, IN, "/x", T0, RA_ENFORCE_ALL);
+    assert_int_equal(v.verdict, RA_VERDICT_UNKNOWN);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_UNKNOWN], 1);
+    assert_int_equal(st.counters[RA_CNT_COMPLIANT], 0);
+    assert_int_equal(st.counters[RA_CNT_REFUSED_VIOLATION]
+                     + st.counters[RA_CNT_REFUSED_UNREACHABLE]
+                     + st.counters[RA_CNT_REFUSED_IMPOSTOR], 0);
+    fx_free(f);
+}
+
+
 int
 main(void)
 {
@@ -1388,6 +1714,10 @@ main(void)
         cmocka_unit_test(verdict_alert_interval_unset_and_zero),
         cmocka_unit_test(verdict_enomem_counted_not_judged),
         cmocka_unit_test(ledger_full_logged_once_a_minute),
+        cmocka_unit_test(enforce_words),
+        cmocka_unit_test(enforce_refuses_by_scope),
+        cmocka_unit_test(enforce_refusals_counted_and_marked),
+        cmocka_unit_test(enforce_never_refuses_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

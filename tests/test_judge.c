@@ -116,13 +116,13 @@ judge_compliant(void **state)
     assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
     assert_int_equal(v.line, 3);
     assert_int_equal(v.rule_type, RA_RULE_ALLOW);
-    assert_false(ra_verdict_refused(&v));
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     /* no robots.txt known: nothing to judge against, so not compliant
      * either (issue 13): unknown, never refused */
     x->g.facts.current = -1;
     v = judge(x, "/x", NOW);
     assert_int_equal(v.verdict, RA_VERDICT_UNKNOWN);
-    assert_false(ra_verdict_refused(&v));
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     jx_free(x);
 }
 
@@ -141,7 +141,7 @@ judge_violation_single_version(void **state)
     assert_int_equal(v.rule_type, RA_RULE_DISALLOW);
     assert_int_equal(ra_verdict_pattern(&v).len, 2);
     assert_memory_equal(ra_verdict_pattern(&v).data, "/x", 2);
-    assert_true(ra_verdict_refused(&v));
+    assert_true(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     /* rfc mode: %-escapes of unreserved bytes do not escape the rule */
     v = judge(x, "/%78/2", NOW);
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
@@ -164,7 +164,7 @@ judge_stale_by_last_fetched_version(void **state)
     x->g.facts.last_fetch_version = x->g.facts.versions[0].hash;
     v = judge(x, "/new/page", NOW);
     assert_int_equal(v.verdict, RA_VERDICT_STALE);
-    assert_false(ra_verdict_refused(&v));
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     assert_int_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
     /* the deciding rule is still the current version's */
     assert_int_equal(v.line, 2);
@@ -223,7 +223,7 @@ judge_unreachable_within_12h(void **state)
         x->g.facts.last_fetch = NOW - 12 * H + 1;
         v = judge(x, "/allowed", NOW);
         assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
-        assert_true(ra_verdict_refused(&v));
+        assert_true(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
         assert_int_equal(v.line, 0);
         assert_int_equal(v.pattern_len, 0);
         x->g.facts.last_fetch = NOW - 12 * H;
@@ -255,7 +255,7 @@ judge_exempt(void **state)
     assert_int_equal(v.flags, 0);
     assert_int_equal(v.line, 0);
     assert_int_equal(x->calls[0], 0);
-    assert_false(ra_verdict_refused(&v));
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     jx_free(x);
 }
 
@@ -404,7 +404,7 @@ judge_enomem_not_judged(void **state)
     assert_int_equal(v.line, 0);
     assert_int_equal(v.pattern_len, 0);
     assert_int_equal(v.flags, 0);
-    assert_false(ra_verdict_refused(&v));
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     jx_free(x);
 }
 
@@ -482,7 +482,7 @@ judge_spellings_of_one_resource(void **state)
         assert_int_equal(v.line, 2);
         assert_int_equal(v.pattern_len, 9);
         assert_memory_equal(v.pattern, "/private/", 9);
-        assert_true(ra_verdict_refused(&v));
+        assert_true(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     }
     for (i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++) {
         v = judge(x, allowed[i], NOW);

@@ -222,6 +222,9 @@ test_html(void **state)
     assert_non_null(strstr(s, "<span class=\"health h-bad\">robots.txt "
                               "failing: 200, crawlers must stop</span></h2>"));
     assert_non_null(strstr(s, "<div class=\"wide\"><table>"));
+    /* the refused column: 20 + 21 + 22 after "no fetch" (18) */
+    assert_non_null(strstr(s, "refused</th><th>compliance</th>"));
+    assert_non_null(strstr(s, "<td class=\"n\">18</td><td class=\"n\">63</td>"));
     /* re-linted body: the typo is a finding */
     assert_non_null(strstr(s, "<code>typo</code>"));
     assert_non_null(strstr(s, "example.com"));
@@ -296,6 +299,10 @@ test_json(void **state)
     assert_non_null(strstr(s, "\\ufffd"));
     assert_non_null(strstr(s, "\"requests\":100,"));
     assert_non_null(strstr(s, "\"violation\":13,"));
+    /* what enforce refused, per verdict, after the other counters */
+    assert_non_null(strstr(s, "\"unknown\":19,\"refused_violation\":20,"
+                              "\"refused_unreachable\":21,"
+                              "\"refused_impostor\":22,\"first_seen\""));
     assert_non_null(strstr(s, "\"verification\":\"impostor\""));
     assert_non_null(strstr(s, "\"code\":\"typo\""));
     assert_non_null(strstr(s, "\"uri_truncated\":true"));
@@ -499,6 +506,35 @@ test_prometheus(void **state)
                               " 4\n"));
     assert_non_null(strstr(s, "# TYPE robots_audit_robots_info gauge\n"));
     assert_non_null(strstr(s, "status=\"all\"} 11\n"));  /* no impostor */
+    /* refusals per (site, crawler), verified and impostor records summed:
+     * 20 + 11, 21 + 12, 22 + 13 */
+    assert_non_null(strstr(s, "# TYPE robots_audit_refused_total counter\n"));
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verdict=\"violation\"}"
+                              " 31\n"));
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verdict=\"unreachable\"}"
+                              " 33\n"));
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verdict=\"impostor\"}"
+                              " 35\n"));
+    {
+        /* only what enforce can refuse for, three per (site, crawler) */
+        const char  *p = s, *q;
+        char         line[512];
+        int          lines = 0;
+
+        while ((p = strstr(p, "\nrobots_audit_refused_total{")) != NULL) {
+            p++;
+            q = strchr(p, '\n');
+            assert_non_null(q);
+            assert_true((size_t) (q - p) < sizeof(line));
+            memcpy(line, p, (size_t) (q - p));
+            line[q - p] = '\0';
+            assert_true(strstr(line, "verdict=\"violation\"} ") != NULL
+                        || strstr(line, "verdict=\"unreachable\"} ") != NULL
+                        || strstr(line, "verdict=\"impostor\"} ") != NULL);
+            lines++;
+        }
+        assert_int_equal(lines, 3 * 3);     /* Googlebot, generic, bingbot */
+    }
     assert_null(strstr(s, "orphan"));
     free(s);
 
