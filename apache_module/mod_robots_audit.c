@@ -158,7 +158,7 @@ mra_create_dir_conf(apr_pool_t *p, char *dir)
 
     (void) dir;
     c->enabled = -1;
-    c->enforce = -1;
+    c->enforce = RA_ENFORCE_OFF;
     return c;
 }
 
@@ -169,7 +169,7 @@ mra_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     mra_dir_conf  *c = apr_palloc(p, sizeof(mra_dir_conf));
 
     c->enabled = add->enabled != -1 ? add->enabled : base->enabled;
-    c->enforce = add->enforce != -1 ? add->enforce : base->enforce;
+    c->enforce = add->enforce != RA_ENFORCE_OFF ? add->enforce : base->enforce;
     return c;
 }
 
@@ -207,11 +207,18 @@ mra_set_enabled(cmd_parms *cmd, void *dv, int on)
     return NULL;
 }
 
+/* one word of RobotsAuditEnforce Off | On | WORD...: the core reads it */
 static const char *
-mra_set_enforce(cmd_parms *cmd, void *dv, int on)
+mra_set_enforce(cmd_parms *cmd, void *dv, const char *word)
 {
-    (void) cmd;
-    ((mra_dir_conf *) dv)->enforce = on;
+    const char  *why;
+
+    if (ra_enforce_word(&((mra_dir_conf *) dv)->enforce, mra_cstr(word), &why)
+        != RA_OK)
+    {
+        return apr_psprintf(cmd->pool, "%s: '%s': %s", cmd->cmd->name, word,
+                            why);
+    }
     return NULL;
 }
 
@@ -361,10 +368,10 @@ static const command_rec mra_cmds[] = {
         RSRC_CONF,
         "Least time between two alerts for one (site, crawler): 250ms, 30s, "
         "5m, 1h; 0: every one (global; default 60s)"),
-    AP_INIT_FLAG("RobotsAuditEnforce", mra_set_enforce, NULL,
+    AP_INIT_ITERATE("RobotsAuditEnforce", mra_set_enforce, NULL,
         RSRC_CONF | ACCESS_CONF,
-        "On to answer 403 to requests judged violation or unreachable "
-        "(default Off)"),
+        "Off, On (= violation), or what to answer 403: violation, "
+        "unreachable, impostor (default Off)"),
     { NULL }
 };
 

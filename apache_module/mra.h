@@ -57,7 +57,8 @@ APLOG_USE_MODULE(robots_audit);
 /* Per directory / location. */
 typedef struct {
     int  enabled;                       /* RobotsAudit; -1 unset */
-    int  enforce;                       /* RobotsAuditEnforce */
+    ra_enforce_t  enforce;              /* RobotsAuditEnforce; 0 unset
+                                           ("Off" is RA_ENFORCE_OFF_WORD) */
 } mra_dir_conf;
 
 /* Per server; the global settings live in the main server's record. */

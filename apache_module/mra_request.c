@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Judging requests: every request in log_transaction, or, with
- * RobotsAuditEnforce On, in fixups (after access control and SetHandler),
+ * RobotsAuditEnforce, in fixups (after access control and SetHandler),
  * where a refused one gets 403 and is not judged again at log time.
  */
 #include "mra.h"
@@ -9,7 +9,7 @@
 /* Judges and counts r (status: what the client got, 0 before the handler)
  * and writes its alerts; the verdict into *v. */
 static void
-mra_judge(request_rec *r, int status, ra_verdict_t *v)
+mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
 {
     ra_buf_t      json;
     apr_size_t    n;
@@ -23,6 +23,7 @@ mra_judge(request_rec *r, int status, ra_verdict_t *v)
     req.method = mra_cstr(r->method);
     req.uri = mra_target(r);
     req.status = status;
+    req.enforce = enforce;
     req.where = r;
 
     /* out of memory: counted, not judged, and the core logs it */
@@ -52,18 +53,18 @@ mra_fixups(request_rec *r)
     ra_verdict_t  v;
 
     if (r->main != NULL || r->prev != NULL || !mra_on(r)
-        || mra_is_status_handler(r) || mra_dconf(r)->enforce != 1
+        || mra_is_status_handler(r) || !ra_enforce_any(mra_dconf(r)->enforce)
         || ra_http_is_robots(mra_target(r)))
     {
         return DECLINED;
     }
     apr_table_setn(r->notes, MRA_NOTE_JUDGED, "1");
-    mra_judge(r, 0, &v);
-    if (!ra_verdict_refused(&v)) {
+    mra_judge(r, 0, mra_dconf(r)->enforce, &v);
+    if (!v.refused) {
         return DECLINED;
     }
     ra_logf(&mra_host, r, RA_LOG_INFO, RA_TAG_ENFORCED, "refused: %s "
-            "(enforce on)", ra_verdict_name(v.verdict));
+            "(enforce)", ra_refuse_name(v.refused));
     return HTTP_FORBIDDEN;
 }
 
@@ -81,6 +82,6 @@ mra_log_transaction(request_rec *r)
     for (last = r; last->next != NULL; last = last->next) {
         /* the status the client got is the last internal redirect's */
     }
-    mra_judge(r, last->status, &v);
+    mra_judge(r, last->status, 0, &v);
     return DECLINED;
 }

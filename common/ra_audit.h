@@ -183,6 +183,10 @@ const char *ra_refuse_name(ra_refuse_e r);  /* "violation", ...; "none" */
  */
 int ra_enforce_word(ra_enforce_t *scope, ra_str_t word, const char **why);
 
+/* Does the scope refuse anything ("off" does not)?  If not, requests are
+ * judged after they are served, as without enforce. */
+#define ra_enforce_any(scope)   (((scope) & RA_ENFORCE_ALL) != 0)
+
 /* Does scope refuse the request v was judged?  Why, or RA_REFUSE_NONE. */
 ra_refuse_e ra_enforce_refuses(ra_enforce_t scope, const ra_verdict_t *v);
 

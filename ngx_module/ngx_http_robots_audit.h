@@ -51,7 +51,7 @@ typedef struct {
 
 typedef struct {
     ngx_flag_t                   enable;
-    ngx_flag_t                   enforce;
+    ra_enforce_t                 enforce;       /* 0: unset */
     ngx_open_file_t             *alert_log;     /* NULL: none */
     ngx_uint_t                   status;        /* the status page: its
                                                    polls are not audited */

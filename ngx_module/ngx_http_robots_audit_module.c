@@ -3,7 +3,7 @@
  * robots-audit for nginx: directives, the shared zone, the host interface
  * and the request phases: the log phase judges and counts every request
  * (ra_audit_request), the preaccess phase answers 403 to what the core
- * refuses when "robots_audit_enforce on" (ngx_http_robots_audit.h lists
+ * refuses in robots_audit_enforce's scope (ngx_http_robots_audit.h lists
  * the other files).
  *
  * The zone holds one slab allocation, the ledger region, which keeps
@@ -28,6 +28,8 @@ static char *ngx_http_robots_audit_status(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_robots_audit_robots_file(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
+static char *ngx_http_robots_audit_enforce(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
 static char *ngx_http_robots_audit_table_file(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
 static char *ngx_http_robots_audit_alert_log(ngx_conf_t *cf,
@@ -111,10 +113,10 @@ static ngx_command_t  ngx_http_robots_audit_commands[] = {
       NULL },
 
     { ngx_string("robots_audit_enforce"),
-      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
-      ngx_conf_set_flag_slot,
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_1MORE,
+      ngx_http_robots_audit_enforce,
       NGX_HTTP_LOC_CONF_OFFSET,
-      offsetof(ngx_http_robots_audit_loc_conf_t, enforce),
+      0,
       NULL },
 
       ngx_null_command
@@ -237,7 +239,7 @@ ngx_http_robots_audit_now(const ra_host_t *h)
 
 static void
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
-    ra_verdict_t *v)
+    ngx_uint_t enforce, ra_verdict_t *v)
 {
     ssize_t                             n;
     ra_buf_t                            json;
@@ -260,6 +262,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     req.method = ngx_http_robots_audit_str(r->method_name);
     req.uri = ngx_http_robots_audit_str(r->unparsed_uri);
     req.status = (int) status;
+    req.enforce = enforce ? alcf->enforce : 0;
     req.where = r;
 
     (void) ra_audit_request(amcf->audit, &req, v);
@@ -302,8 +305,8 @@ ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    if (r != r->main || alcf->enable != 1 || alcf->status
-        || (enforce && alcf->enforce != 1) || amcf->audit == NULL)
+    if (r != r->main || alcf->enable != 1 || alcf->status || amcf->audit == NULL
+        || (enforce && !ra_enforce_any(alcf->enforce)))
     {
         return NULL;
     }
@@ -328,13 +331,13 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
     }
 
     ngx_http_robots_audit_judge(r, r->err_status ? (ngx_int_t) r->err_status
-                                : (ngx_int_t) r->headers_out.status, &v);
+                                : (ngx_int_t) r->headers_out.status, 0, &v);
 
     return NGX_OK;
 }
 
 
-/* "robots_audit_enforce on": judged before any content, and not again */
+/* robots_audit_enforce: judged before any content, and not again */
 static ngx_int_t
 ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 {
@@ -362,11 +365,11 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 
     ctx->counted = 1;
 
-    ngx_http_robots_audit_judge(r, 0, &v);
+    ngx_http_robots_audit_judge(r, 0, 1, &v);
 
-    if (ra_verdict_refused(&v)) {
+    if (v.refused) {
         ra_logf(&amcf->host, r, RA_LOG_INFO, RA_TAG_ENFORCED,
-                "refused: %s (enforce on)", ra_verdict_name(v.verdict));
+                "refused: %s (enforce)", ra_refuse_name(v.refused));
         return NGX_HTTP_FORBIDDEN;
     }
 
@@ -620,6 +623,31 @@ ngx_http_robots_audit_status(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 }
 
 
+/* robots_audit_enforce WORD...: the core reads them (as Apache's, words add) */
+static char *
+ngx_http_robots_audit_enforce(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_robots_audit_loc_conf_t  *alcf = conf;
+
+    ngx_uint_t   i;
+    ngx_str_t   *value = cf->args->elts;
+    const char  *why;
+
+    for (i = 1; i < cf->args->nelts; i++) {
+        if (ra_enforce_word(&alcf->enforce,
+                            ngx_http_robots_audit_str(value[i]), &why)
+            != RA_OK)
+        {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "invalid value \"%V\" in \"%V\" directive: %s",
+                               &value[i], &cmd->name, why);
+            return NGX_CONF_ERROR;
+        }
+    }
+    return NGX_CONF_OK;
+}
+
+
 static char *
 ngx_http_robots_audit_robots_file(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf)
@@ -849,7 +877,6 @@ ngx_http_robots_audit_create_loc_conf(ngx_conf_t *cf)
     }
 
     alcf->enable = NGX_CONF_UNSET;
-    alcf->enforce = NGX_CONF_UNSET;
     alcf->alert_log = NGX_CONF_UNSET_PTR;
 
     return alcf;
@@ -866,7 +893,7 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     ngx_conf_merge_value(conf->enable, prev->enable, 0);
-    ngx_conf_merge_value(conf->enforce, prev->enforce, 0);
+    conf->enforce = conf->enforce ? conf->enforce : prev->enforce;
     ngx_conf_merge_ptr_value(conf->alert_log, prev->alert_log, NULL);
 
     amcf = ngx_http_conf_get_module_main_conf(cf,
