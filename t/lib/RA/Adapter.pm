@@ -74,6 +74,13 @@ sub reconfigure {
 # Text as it appears in the error log: the server may escape it once more.
 sub errlog_text { $_[1] }
 
+# An enforce setting as the directive's words: 1 is "on", 0 "off", a string
+# its words ("violation unreachable").
+sub enforce_words {
+    my ($self, $e) = @_;
+    return $e eq '1' ? 'on' : $e eq '0' ? 'off' : $e;
+}
+
 1;
 
 __END__
@@ -91,7 +98,9 @@ C<server_conf>, and C<zone_size> for nginx) for:
 
 =item C<audit>, C<enforce>
 
-On globally (C<robots_audit on> / C<RobotsAudit On>, ...).
+On globally (C<robots_audit on> / C<RobotsAudit On>, ...); C<enforce> may
+also be the directive's words (C<'violation unreachable'>), everywhere it
+is taken.
 
 =item C<zone>
 
@@ -111,7 +120,9 @@ C<[ [ '/path', audit =E<gt> 0 ], [ '/other', enforce =E<gt> 0 ] ]>.
 
 C<[ { name =E<gt> 'a.test', aliases =E<gt> [...], robots_5xx =E<gt> 1 } ]>:
 more sites on the main port, serving F<htdocs/>; C<robots_5xx> makes their
-robots.txt answer 5xx (C<robots_5xx_status>).
+robots.txt answer 5xx (C<robots_5xx_status>), C<robots_proxy =E<gt> URL>
+passes their robots.txt to a backend (RA::Upstream), C<enforce> is the
+site's own enforce setting.
 
 =item C<large_headers>
 

@@ -53,7 +53,9 @@ sub fragments {
     my ($self, %c) = @_;
     my (@http, @srv);
     push @http, 'RobotsAudit On' if $c{audit};
-    push @http, 'RobotsAuditEnforce On' if $c{enforce};
+    push @http, 'RobotsAuditEnforce ' . ($c{enforce} eq '1' ? 'On'
+                                          : $self->enforce_words($c{enforce}))
+        if $c{enforce};
     push @http, "RobotsAuditZoneSize $c{zone}" if defined $c{zone};
     push @http, "RobotsAuditIPRanges @{ $c{ip_ranges} }" if $c{ip_ranges};
     push @http, "RobotsAuditCrawlers $_" for @{ $c{crawlers} // [] };
@@ -68,6 +70,10 @@ sub fragments {
             my $dead = RA::Harness::free_port();   # nothing listens there
             $robots = "\n    ProxyPass /robots.txt http://127.0.0.1:$dead/robots.txt";
         }
+        $robots .= "\n    ProxyPass /robots.txt $v->{robots_proxy}"
+            if $v->{robots_proxy};
+        $robots .= "\n    RobotsAuditEnforce " . $self->enforce_words($v->{enforce})
+            if defined $v->{enforce};
         push @http, <<"EOF";
 <VirtualHost 127.0.0.1:%%PORT%%>
     ServerName $v->{name}$aliases
@@ -87,7 +93,8 @@ EOF
             (exists $d{audit}
                 ? '        RobotsAudit ' . ($d{audit} ? 'On' : 'Off') : ()),
             (exists $d{enforce}
-                ? '        RobotsAuditEnforce ' . ($d{enforce} ? 'On' : 'Off') : ()),
+                ? '        RobotsAuditEnforce ' . ($d{enforce} eq '0' ? 'Off'
+                    : $d{enforce} eq '1' ? 'On' : $d{enforce}) : ()),
             '    </Location>';
     }
     # Apache logs missing files at info, below the harness's LogLevel warn:
@@ -185,9 +192,13 @@ sub config_refusals {
         audit_flag => [ "RobotsAudit maybe\n",
             qr/RobotsAudit must be On or Off/ ],
         enforce_flag_1 => [ "RobotsAuditEnforce 1\n",
-            qr/RobotsAuditEnforce must be On or Off/ ],
-        enforce_flag_maybe => [ "RobotsAuditEnforce maybe\n",
-            qr/RobotsAuditEnforce must be On or Off/ ],
+            qr/RobotsAuditEnforce: '1': the words are off, on, or any of violation, unreachable, impostor/ ],
+        enforce_flag_maybe => [ "RobotsAuditEnforce violation maybe\n",
+            qr/RobotsAuditEnforce: 'maybe': the words are off, on, or any of violation, unreachable, impostor/ ],
+        enforce_off_and => [ "RobotsAuditEnforce Off impostor\n",
+            qr/RobotsAuditEnforce: 'impostor': "off" stands alone/ ],
+        enforce_none => [ "RobotsAuditEnforce\n",
+            qr/RobotsAuditEnforce requires at least one argument/ ],
         interval_word => [ "RobotsAuditAlertInterval soon\n",
             qr/RobotsAuditAlertInterval: 'soon' is not a time \(250ms, 30s, 5m, 1h, 1d, 1m30s; a bare number is seconds\)/ ],
         crawler_category => [ "RobotsAuditCrawlers %%DIR%%/bad-category.txt\n",

@@ -43,7 +43,8 @@ sub fragments {
     my ($self, %c) = @_;
     my (@http, @srv, %opts);
     push @http, 'robots_audit on;' if $c{audit};
-    push @http, 'robots_audit_enforce on;' if $c{enforce};
+    push @http, 'robots_audit_enforce ' . $self->enforce_words($c{enforce}) . ';'
+        if $c{enforce};
     $opts{zone_size} = $c{zone} if defined $c{zone};
     push @http, "robots_audit_ip_ranges @{ $c{ip_ranges} };" if $c{ip_ranges};
     push @http, "robots_audit_crawlers $_;" for @{ $c{crawlers} // [] };
@@ -56,6 +57,11 @@ sub fragments {
         my $names = join ' ', $v->{name}, @{ $v->{aliases} // [] };
         my $robots = $v->{robots_5xx}
             ? "\n    location = /robots.txt { return 500; }" : '';
+        $robots .= "\n    location = /robots.txt { proxy_pass $v->{robots_proxy}; }"
+            if $v->{robots_proxy};
+        $robots .= "\n    robots_audit_enforce "
+                 . $self->enforce_words($v->{enforce}) . ';'
+            if defined $v->{enforce};
         push @http, <<"EOF";
 server {
     listen 127.0.0.1:%%PORT%%;
@@ -72,7 +78,7 @@ EOF
         my ($path, %d) = @$l;
         my $body = join ' ',
             (exists $d{audit}   ? 'robots_audit ' . ($d{audit} ? 'on' : 'off') . ';' : ()),
-            (exists $d{enforce} ? 'robots_audit_enforce ' . ($d{enforce} ? 'on' : 'off') . ';' : ());
+            (exists $d{enforce} ? 'robots_audit_enforce ' . $self->enforce_words($d{enforce}) . ';' : ());
         push @srv, "location $path { $body }";
     }
     return (
@@ -154,9 +160,13 @@ sub config_refusals {
         audit_flag => [ { http => "robots_audit maybe;\n" },
             qr/invalid value "maybe" in "robots_audit" directive, it must be "on" or "off"/ ],
         enforce_flag_1 => [ { http => "robots_audit_enforce 1;\n" },
-            qr/invalid value "1" in "robots_audit_enforce"/ ],
-        enforce_flag_maybe => [ { http => "robots_audit_enforce maybe;\n" },
-            qr/invalid value "maybe" in "robots_audit_enforce" directive, it must be "on" or "off"/ ],
+            qr/${E}invalid value "1" in "robots_audit_enforce" directive: the words are off, on, or any of violation, unreachable, impostor in \S+nginx\.conf:\d+/ ],
+        enforce_flag_maybe => [ { http => "robots_audit_enforce violation maybe;\n" },
+            qr/${E}invalid value "maybe" in "robots_audit_enforce" directive: the words are off, on, or any of violation, unreachable, impostor in \S+nginx\.conf:\d+/ ],
+        enforce_off_and => [ { http => "robots_audit_enforce off impostor;\n" },
+            qr/${E}invalid value "impostor" in "robots_audit_enforce" directive: "off" stands alone in \S+nginx\.conf:\d+/ ],
+        enforce_none => [ { http => "robots_audit_enforce;\n" },
+            qr/${E}invalid number of arguments in "robots_audit_enforce" directive/ ],
         interval_word => [ { http => "robots_audit_alert_interval soon;\n" },
             qr/"robots_audit_alert_interval" directive invalid value/ ],
         crawler_category => [
