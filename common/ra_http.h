@@ -10,7 +10,7 @@
  *   the status page: method, format, headers,    ra_status_page()
  *   size cap, body
  *
- * What enforce refuses is ra_verdict_refused() (ra_audit.h).
+ * What enforce refuses is ra_enforce_refuses() (ra_audit.h).
  */
 #ifndef RA_HTTP_H
 #define RA_HTTP_H
