@@ -137,20 +137,19 @@ ra_str_t ra_verdict_token(const ra_verdict_t *v);
 ra_str_t ra_verdict_pattern(const ra_verdict_t *v);
 
 
-
 /* ---- enforce ------------------------------------------------------------ */
 
 /*
  * What enforce refuses a request for (robots_audit_enforce,
- * RobotsAuditEnforce: docs/design.md, "Enforce"):
+ * RobotsAuditEnforce: docs/design.md, "Data flow", Enforce):
  *   violation    the verdict is violation
  *   unreachable  the verdict is unreachable: the crawler's own last
  *                robots.txt answer was 5xx/429, less than 12 hours ago (its
  *                own later 2xx/4xx fetch ends that)
  *   impostor     the client claims a crawler whose published ranges it is
  *                outside: every request it makes, whatever the verdict
- *                (the lie is the offence, as for RA102), but robots.txt
- *                and a request left unjudged
+ *                (the lie is the offence, as for RA102), but for
+ *                robots.txt and a request left unjudged
  * A request that two reasons refuse is refused as an impostor.  Nothing
  * else is ever refused: compliant, stale, exempt, unknown, browsers, and
  * robots.txt itself.
