@@ -27,6 +27,7 @@
 #include "ra_audit.h"
 #include "ra_http.h"
 #include "ra_logread.h"
+#include "ra_pool.h"
 #include "ra_report.h"
 
 #define RA_LOGS_CMD          "logs"
@@ -99,8 +100,16 @@ typedef struct {
     const char  *site;
 } ra_logs_input_t;
 
+/* the crawler and range tables of one reading of their files, in a pool
+ * released when SIGHUP replaces them */
+typedef struct {
+    ra_pool_t   pool;
+    ra_alloc_t  alloc;
+} ra_logs_tables_t;
+
 typedef struct {
     ra_audit_t        *au;
+    ra_logs_tables_t  *tables;
     ra_ledger_t        ledger;
     ra_audit_conf_t    conf;
     ra_logs_robots_t   robots[RA_LOGS_ROBOTS_MAX];
@@ -369,25 +378,50 @@ ra_logs_robots_load(ra_logs_ctx_t *x)
 
 /* The crawler and range files, compiled into a new audit over the same
  * ledger (on start and on SIGHUP) */
+static void *
+ra_logs_pool_alloc(void *ctx, size_t size)
+{
+    return ra_pool_get(ctx, size);
+}
+
+static void
+ra_logs_tables_free(ra_logs_tables_t *t)
+{
+    if (t != NULL) {
+        ra_pool_release(&t->pool);
+        free(t);
+    }
+}
+
 static int
 ra_logs_tables(ra_logs_ctx_t *x, const char *crawlers_file,
     char **ranges, unsigned nranges)
 {
-    ra_setup_t   setup;
-    ra_audit_t  *au;
-    unsigned     i;
+    ra_logs_tables_t  *t;
+    ra_setup_t         setup;
+    ra_audit_t        *au;
+    unsigned           i;
 
-    ra_cli_setup(&setup);
+    t = malloc(sizeof(*t));
+    if (t == NULL) {
+        ra_cli_error(RA_LOGS_CMD, "out of memory");
+        return -1;
+    }
+    ra_pool_init(&t->pool, &ra_malloc_allocator);
+    t->alloc.alloc = ra_logs_pool_alloc;
+    t->alloc.free = NULL;
+    t->alloc.ctx = &t->pool;
+    ra_setup_init(&setup, &ra_cli_host, &t->alloc);
     for (i = 0; i < nranges; i++) {
         if (ra_cli_setup_file(RA_LOGS_CMD, &setup, 1, ranges[i]) != 0) {
-            return -1;
+            goto fail;
         }
     }
     if ((crawlers_file != NULL
          && ra_cli_setup_file(RA_LOGS_CMD, &setup, 0, crawlers_file) != 0)
         || ra_cli_setup_compile(RA_LOGS_CMD, &setup) != 0)
     {
-        return -1;
+        goto fail;
     }
     x->conf.alloc = &ra_malloc_allocator;
     x->conf.crawlers = setup.crawlers;
@@ -396,15 +430,21 @@ ra_logs_tables(ra_logs_ctx_t *x, const char *crawlers_file,
     au = ra_audit_create(&x->conf, &x->ledger);
     if (au == NULL) {
         ra_cli_error(RA_LOGS_CMD, "out of memory");
-        return -1;
+        goto fail;
     }
-    /* (the tables of the previous audit live until the process exits,
-     * as 'identify' keeps its own) */
+    /* the ledger holds no pointer into the tables: the previous audit
+     * and its tables go */
     if (x->au != NULL) {
         ra_audit_destroy(x->au);
     }
+    ra_logs_tables_free(x->tables);
     x->au = au;
+    x->tables = t;
     return 0;
+
+fail:
+    ra_logs_tables_free(t);
+    return -1;
 }
 
 /* Writes b to path through a temporary file renamed over it, so that a
@@ -891,6 +931,7 @@ fail:
         if (x->au != NULL) {
             ra_audit_destroy(x->au);
         }
+        ra_logs_tables_free(x->tables);
         for (i = 0; i < x->nrobots; i++) {
             if (x->robots[i].linted) {
                 ra_lint_free(&x->robots[i].lint, &ra_malloc_allocator);
