@@ -123,6 +123,7 @@ typedef struct {
     const char        *file;
     ra_str_t           site;            /* --site of that file */
     unsigned           site_seeded:1;   /* x->site seeded already */
+    ra_logs_robots_t  *site_rb;         /* and its file */
     ra_logfmt_t        fmt;
     unsigned           detected:1;
     unsigned           tries;
@@ -252,7 +253,9 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         }
     }
     if (x->detected) {
-        rc = ra_logfmt_parse(&x->fmt, line, &rec);
+        rc = x->fmt.format <= RA_LOG_COMBINED
+             ? ra_accesslog_parse(line, &rec)       /* the common case */
+             : ra_logfmt_parse(&x->fmt, line, &rec);
     } else if (x->tries++ < RA_LOGS_DETECT) {
         rc = ra_logfmt_detect(line, &x->fmt);
         if (rc == RA_OK) {
@@ -294,16 +297,25 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         ua = ra_str(x->esc + n, ra_accesslog_unescape(ua, x->esc + n));
     }
 
-    site = rec.host.data != NULL ? rec.host : x->site;
-    rb = ra_logs_robots_of(x, site);
+    if (rec.host.data == NULL && x->site_seeded) {
+        /* the common case: a log of one site, seeded on its first line */
+        site = x->site;
+        rb = x->site_rb;
+    } else {
+        site = rec.host.data != NULL ? rec.host : x->site;
+        rb = ra_logs_robots_of(x, site);
+    }
     if (rb == NULL) {
         if (x->no_robots++ == 0) {
             ra_logs_show(x->no_robots_site, site);
         }
     } else if (rec.host.data == NULL && x->site_seeded) {
-        /* the common case: a log of one site, seeded on its first line */
+        /* seeded already */
     } else {
-        x->site_seeded = rec.host.data == NULL;
+        if (rec.host.data == NULL) {
+            x->site_seeded = 1;
+            x->site_rb = rb;
+        }
         if (!ra_logs_seen(x, site)
             && ra_robots_file_seed(x->au, site, &rb->file, rec.time) != RA_OK)
         {
