@@ -58,7 +58,8 @@ static const char  ra_logs_usage[] =
 "                    takes the plain --robots FILE, or is judged 'unknown'\n"
 "  --site HOST       the site of the LOGs named after it, for lines with\n"
 "                    no $host or %v field (default: default); give it\n"
-"                    again before other LOGs for another site\n"
+"                    again before other LOGs for another site (a single\n"
+"                    --site after the LOGs names them all)\n"
 "  --log-format F    combined, common, vhost_combined, json, or an nginx\n"
 "                    log_format or Apache LogFormat string (default:\n"
 "                    each file's format is found from its first lines)\n"
@@ -357,39 +358,46 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     return 0;
 }
 
-/* Reads the robots files (again, on SIGHUP) and lints each */
+/* Reads the robots files (again, on SIGHUP: all or none) and lints each */
 static int
 ra_logs_robots_load(ra_logs_ctx_t *x)
 {
     ra_logs_robots_t  *rb;
     ra_lint_http_t     http;
-    ra_str_t           text;
-    unsigned           i;
+    ra_str_t           text[RA_LOGS_ROBOTS_MAX];
+    unsigned           i, j;
 
     for (i = 0; i < x->nrobots; i++) {
-        rb = &x->robots[i];
-        if (ra_cli_read_file(RA_LOGS_CMD, rb->file.path, &text) != 0) {
+        if (ra_cli_read_file(RA_LOGS_CMD, x->robots[i].file.path, &text[i])
+            != 0)
+        {
+            for (j = 0; j < i; j++) {
+                free((void *) text[j].data);
+            }
             return -1;
         }
+    }
+    for (i = 0; i < x->nrobots; i++) {
+        rb = &x->robots[i];
         if (rb->linted) {
             ra_lint_free(&rb->lint, &ra_malloc_allocator);
             rb->linted = 0;
         }
         free((void *) rb->text.data);
-        rb->text = text;
-        rb->file.text = text;
-        rb->file.size = text.len;
+        rb->text = text[i];
+        rb->file.text = text[i];
+        rb->file.size = text[i].len;
         memset(&http, 0, sizeof(http));
         http.status = 200;
-        if (ra_lint(text, &http, &ra_malloc_allocator, &rb->lint) == RA_OK) {
+        if (ra_lint(text[i], &http, &ra_malloc_allocator, &rb->lint)
+            == RA_OK)
+        {
             rb->linted = 1;
         }
     }
     return 0;
 }
 
-/* The crawler and range files, compiled into a new audit over the same
- * ledger (on start and on SIGHUP) */
 static void *
 ra_logs_pool_alloc(void *ctx, size_t size)
 {
@@ -583,11 +591,14 @@ ra_logs_tick(void *ctx)
 
     if (ra_logs_hup) {
         ra_logs_hup = 0;
-        if (ra_logs_robots_load(fw->x) != 0
-            || ra_logs_tables(fw->x, fw->crawlers_file, fw->ranges,
-                              fw->nranges) != 0)
+        if (ra_logs_robots_load(fw->x) != 0) {
+            ra_cli_error(RA_LOGS_CMD, "SIGHUP: kept the robots.txt files "
+                         "in force");
+        } else if (ra_logs_tables(fw->x, fw->crawlers_file, fw->ranges,
+                                  fw->nranges) != 0)
         {
-            ra_cli_error(RA_LOGS_CMD, "SIGHUP: kept the tables in force");
+            ra_cli_error(RA_LOGS_CMD, "SIGHUP: robots.txt files read again; "
+                         "kept the crawler and range tables in force");
         } else {
             fprintf(stderr, "robots-audit %s: SIGHUP: robots.txt, crawler "
                     "and range files read again\n", RA_LOGS_CMD);
@@ -661,6 +672,7 @@ int
 ra_cmd_logs(int argc, char **argv)
 {
     int                  c, rc = RA_EXIT_USAGE, damaged = 0, follow = 0;
+    int                  site_pending = 0, sites = 0;
     long                 mib = RA_LOGS_LEDGER_MIB, interval = 60;
     unsigned             i, ninputs = 0, nranges = 0;
     char                *end;
@@ -710,6 +722,7 @@ ra_cmd_logs(int argc, char **argv)
             inputs[ninputs].path = optarg;
             inputs[ninputs].site = site;
             paths[ninputs++] = optarg;
+            site_pending = 0;
             break;
         case 'r':
             if (ra_logs_robots_opt(x, optarg) != 0) {
@@ -721,7 +734,14 @@ ra_cmd_logs(int argc, char **argv)
                 ra_cli_error(RA_LOGS_CMD, "--site: empty host name");
                 goto fail;
             }
+            if (site_pending) {
+                ra_cli_error(RA_LOGS_CMD, "--site %s: the --site before it "
+                             "names no LOG", optarg);
+                goto fail;
+            }
             site = optarg;
+            site_pending = 1;
+            sites++;
             break;
         case 'R':
             ranges[nranges++] = optarg;
@@ -803,9 +823,28 @@ ra_cmd_logs(int argc, char **argv)
                      "--help)");
         goto fail;
     }
+    if (site_pending) {
+        /* "LOG... --site HOST": the one --site, after the logs, is theirs
+         * (as getopt's reordering made it before) */
+        if (sites != 1) {
+            ra_cli_error(RA_LOGS_CMD, "--site %s names no LOG: a --site "
+                         "applies to the LOGs after it", site);
+            goto fail;
+        }
+        for (i = 0; i < ninputs; i++) {
+            inputs[i].site = site;
+        }
+    }
     if (follow && ninputs != 1) {
         ra_cli_error(RA_LOGS_CMD, "--follow follows one LOG, not %u",
                      ninputs);
+        goto fail;
+    }
+    if (follow && strlen(inputs[0].path) > 3
+        && strcmp(inputs[0].path + strlen(inputs[0].path) - 3, ".gz") == 0)
+    {
+        ra_cli_error(RA_LOGS_CMD, "--follow reads a plain log, not %s",
+                     inputs[0].path);
         goto fail;
     }
 

@@ -794,6 +794,18 @@ test_robots_per_site(void **state)
     assert_non_null(strstr(r.out, "a second file"));
     free(r.out);
 
+    /* a --site names the LOGs after it; one after them all, all */
+    run(&r, CLI " logs --robots " ROBOTS " --site a %s --site b 2>&1", la);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--site b names no LOG"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s %s --site c.org "
+        "2>/dev/null", la, lb);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"site\":\"c.org\""));
+    assert_null(strstr(r.out, "\"site\":\"default\""));
+    free(r.out);
+
     run(&r, CLI " logs --robots a=" ROBOTS " --site a %s --robots b=%s "
         "--site b %s --format json 2>/dev/null", la, all, lb);
     assert_int_equal(r.status, 0);
