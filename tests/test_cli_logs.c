@@ -556,7 +556,7 @@ test_spellings(void **state)
 
 /* ---- issue 15: the logs operators really have ------------------------- */
 
-enum { V_VHOST, V_BALANCER, V_CUSTOM, V_JSON, V_COMMON };
+enum { V_VHOST, V_BALANCER, V_CUSTOM, V_JSON, V_COMMON, V_AS_IS };
 
 /* the target of a line, by sscanf as the scan reads it */
 static int
@@ -614,6 +614,9 @@ variant(const char *in, const char *out, int kind, int drop_robots)
             continue;
         }
         switch (kind) {
+        case V_AS_IS:
+            fprintf(o, "%s\n", line);
+            break;
         case V_VHOST:
             fprintf(o, "%s.example:80 %s\n", i % 2 ? "b" : "a", line);
             break;
@@ -855,6 +858,37 @@ shape(int kind, const char *opts, int want_status)
         assert_int_equal(s.violation, sc.disallowed);
         assert_int_equal(s.impostors, sc.outside);
     }
+    free(r.out);
+    unlink(v);
+}
+
+/* the elastic log without its robots.txt lines (a filtered or rotated
+ * log): --robots is in force from the first line, every disallowed
+ * Googlebot request is a violation */
+static void
+test_no_robots_lines(void **state)
+{
+    const char  *log;
+    char         v[64];
+    scan_t       sc;
+    sums_t       s;
+    run_t        r;
+
+    (void) state;
+    need_cli();
+    log = elastic();
+    tmp_name(v, "norobots");
+    variant(log, v, V_AS_IS, 1);
+    scan_part(log, -1, 1, &sc);
+    assert_int_equal(sc.fetches, 0);
+    assert_true(sc.disallowed > 0);
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s 2>/dev/null", v);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    assert_int_equal(s.requests, sc.requests);
+    assert_int_equal(s.fetches, 0);
+    assert_int_equal(s.violation, sc.disallowed);
+    assert_int_equal(s.compliant, sc.requests - sc.disallowed);
     free(r.out);
     unlink(v);
 }
@@ -1165,6 +1199,7 @@ main(void)
         cmocka_unit_test(test_spellings),
         cmocka_unit_test(test_vhosts),
         cmocka_unit_test(test_robots_per_site),
+        cmocka_unit_test(test_no_robots_lines),
         cmocka_unit_test(test_balancer),
         cmocka_unit_test(test_custom_format),
         cmocka_unit_test(test_json_lines),
