@@ -522,8 +522,8 @@ test_nginx_log_format(void **state)
     assert_true(RA_LOGFMT_HAS(&f, RA_LF_UA));
     assert_true(RA_LOGFMT_HAS(&f, RA_LF_HOST));
     assert_int_equal(fparse(&f, "b.example 10.0.0.2 - - [17/May/2015:10:05:03 "
-                            "+0000] \"GET /a\\x22b HTTP/1.1\" 404 0 0.012 \"-\" "
-                            "\"Mozilla/5.0 (compatible; bingbot/2.0)\" "
+                            "+0000] \"GET /a\\x22b HTTP/1.1\" 404 0 0.012 "
+                            "\"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\" "
                             "\"40.77.167.1\"", &r), RA_OK);
     assert_true(span_is(r.host, "b.example"));
     assert_true(span_is(r.addr, "10.0.0.2"));
