@@ -1062,6 +1062,16 @@ test_gz_damaged(void **state)
     assert_non_null(strstr(r.out, "cut short after line "));
     assert_non_null(strstr(r.out, "going on with the next file"));
     free(r.out);
+
+    /* whatif likewise: the report of both files, exit 2 */
+    run(&r, CLI " whatif --current " ROBOTS " --proposed " ROBOTS " %s %s "
+        "2>%s", gzpath, log, err);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "allowed->disallowed"));
+    free(r.out);
+    run(&r, "cat %s", err);
+    assert_non_null(strstr(r.out, "cut short after line "));
+    free(r.out);
     unlink(gzpath);
     unlink(err);
 }
