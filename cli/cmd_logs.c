@@ -672,7 +672,7 @@ int
 ra_cmd_logs(int argc, char **argv)
 {
     int                  c, rc = RA_EXIT_USAGE, damaged = 0, follow = 0;
-    int                  site_pending = 0, sites = 0;
+    int                  site_pending = 0, sites = 0, interval_set = 0;
     long                 mib = RA_LOGS_LEDGER_MIB, interval = 60;
     unsigned             i, ninputs = 0, nranges = 0;
     char                *end;
@@ -803,6 +803,7 @@ ra_cmd_logs(int argc, char **argv)
                              "of seconds (1-86400)", optarg);
                 goto fail;
             }
+            interval_set = 1;
             break;
         case 'h':
             fputs(ra_logs_usage, stdout);
@@ -834,6 +835,10 @@ ra_cmd_logs(int argc, char **argv)
         for (i = 0; i < ninputs; i++) {
             inputs[i].site = site;
         }
+    }
+    if (!follow && interval_set) {
+        ra_cli_error(RA_LOGS_CMD, "--interval is for --follow");
+        goto fail;
     }
     if (follow && ninputs != 1) {
         ra_cli_error(RA_LOGS_CMD, "--follow follows one LOG, not %u",

@@ -241,6 +241,20 @@ test_usage(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "usage: robots-audit logs"));
     free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --interval 5 /dev/null 2>&1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--interval is for --follow"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --follow /dev/null /dev/null "
+        "2>&1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "follows one LOG"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --log-format '%%h %%{%%s}t \"%%r\" "
+        "%%s' /dev/null 2>&1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "only %t"));
+    free(r.out);
     run(&r, CLI " whatif --current " ROBOTS " /dev/null 2>/dev/null");
     assert_int_equal(r.status, 2);
     free(r.out);
