@@ -575,7 +575,7 @@ ra_log_msec(ra_str_t s, int64_t *out)
 {
     size_t   i;
     int64_t  v = 0;
-    int      frac = -1;
+    int      frac = -1, whole = 0;
 
     if (s.len == 0 || s.len > 20) {
         return RA_ERROR;
@@ -583,6 +583,8 @@ ra_log_msec(ra_str_t s, int64_t *out)
     for (i = 0; i < s.len; i++) {
         if (s.data[i] == '.' && frac < 0) {
             frac = 0;
+        } else if (ra_isdigit(s.data[i]) && frac < 0 && whole++ == 12) {
+            return RA_ERROR;            /* past year 33000: no overflow */
         } else if (ra_isdigit(s.data[i]) && frac < 3) {
             v = v * 10 + (s.data[i] - '0');
             if (frac >= 0) {

@@ -560,6 +560,13 @@ test_nginx_log_format(void **state)
     assert_true(span_is(r.method, "GET"));
     assert_true(span_is(r.target, "/x?y"));
     assert_true(span_is(r.user_agent, "Googlebot"));  /* last field: a word */
+    assert_int_equal(fparse(&f, "1431857103|::1|GET|/x?y|200|G", &r), RA_OK);
+    assert_true(r.time == 1431857103000LL);
+    assert_int_equal(fparse(&f, "99999999999999999999|::1|GET|/|200|G", &r),
+                     RA_ERROR);
+    assert_int_equal(fparse(&f, "9999999999999.5|::1|GET|/|200|G", &r),
+                     RA_ERROR);
+    assert_int_equal(fparse(&f, "1.2.3|::1|GET|/|200|G", &r), RA_ERROR);
 
     /* what cannot be a plan */
     assert_int_equal(ra_logfmt_compile(RA_TEST_STR_STATIC("$remote_addr "
