@@ -314,6 +314,16 @@ ra_logread_follow(ra_logread_t *r, const char *path)
     }
     for ( ;; ) {
         if (r->tick(r->tick_ctx)) {
+            /* stopped: what the file holds now is read first */
+            while (!is_stdin
+                   && (n = read(fd, r->buf + have,
+                                RA_LOGREAD_BUF - 1 - have)) > 0)
+            {
+                have += (size_t) n;
+                if (ra_logread_lines(r, &have, &skipping, &lineno, name)) {
+                    break;
+                }
+            }
             break;
         }
         if (is_stdin) {

@@ -55,8 +55,8 @@ int ra_logread_file(ra_logread_t *r, const char *path);
  * waits for more; a file renamed away (log rotation) is read to its end
  * and the new file at path is opened (when it appears); a file truncated
  * is read again from its start.  "-" reads stdin to its end.  Plain
- * files only (no gzip).  Returns 0 when r->tick stopped it, -1 with a
- * message on a read error. */
+ * files only (no gzip).  Returns 0 when r->tick stopped it (after the
+ * lines the file holds then), -1 with a message on a read error. */
 int ra_logread_follow(ra_logread_t *r, const char *path);
 
 /* Clears the progress bar and frees the buffer. */
