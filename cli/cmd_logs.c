@@ -1,91 +1,288 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit logs: the verdicts and counters of the modules, over access
- * logs (common or combined format; plain, gzip or stdin).
+ * logs (any format ra_accesslog.h reads; plain, gzip or stdin; or a live
+ * log followed across rotation).
  *
  * The audit runs over a private ledger (malloc()ed, no lock) exactly as a
  * module's runs over shared memory: each robots.txt request of the log
  * feeds ra_audit_robots() with the status the log shows (2xx and 304: the
- * --robots FILE as the body; 5xx/429: unreachable; other 4xx: no rules),
- * then every line feeds ra_audit_request().  Memory is the ledger and one
+ * site's --robots file as the body; 5xx/429: unreachable; other 4xx: no
+ * rules), after the file was seeded as in force from the site's first
+ * line; then every line feeds ra_audit_request().  Memory is the ledger and one
  * read buffer: it does not grow with the number of lines.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ra_accesslog.h"
 #include "ra_audit.h"
 #include "ra_http.h"
 #include "ra_logread.h"
+#include "ra_pool.h"
 #include "ra_report.h"
 
 #define RA_LOGS_CMD          "logs"
 #define RA_LOGS_LEDGER_MIB   32      /* default private ledger */
+#define RA_LOGS_ROBOTS_MAX   64      /* --robots HOST=FILE */
+#define RA_LOGS_TRUST_MAX    64      /* --real-ip-from */
+#define RA_LOGS_SEEN         4096    /* sites remembered as seeded */
+#define RA_LOGS_DETECT       64      /* lines a file's format is sought in */
+#define RA_LOGS_SHOW         120     /* bytes of a line shown in errors */
 
 static const char  ra_logs_usage[] =
-"usage: robots-audit logs --robots FILE [--site HOST] [--ranges FILE]...\n"
+"usage: robots-audit logs --robots [HOST=]FILE... [--site HOST] [LOG...]\n"
+"           [--log-format F] [--real-ip-from CIDR]... [--ranges FILE]...\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus]\n"
-"           [--ledger MIB] LOG...\n"
+"           [--ledger MIB] [--output FILE] [--follow [--interval S]] LOG...\n"
 "\n"
-"Judges every crawler request of access logs in the common or combined\n"
-"format (nginx and Apache) against robots.txt, as the server modules do,\n"
-"and prints the counters, the robots.txt state and recent violations.\n"
-"LOG is a file, a .gz file, or '-' for stdin; give several in time order\n"
-"(oldest first): the 24-hour and 12-hour windows follow the log's clock.\n"
+"Judges every crawler request of access logs against robots.txt, as the\n"
+"server modules do, and prints the counters, the robots.txt state and\n"
+"recent violations.  LOG is a file, a .gz file, or '-' for stdin; give\n"
+"several in time order (oldest first): the 24-hour and 12-hour windows\n"
+"follow the log's clock.\n"
 "\n"
-"  --robots FILE     the robots.txt the site served (the body of every\n"
-"                    2xx or 304 answer to /robots.txt in the log; a 5xx\n"
-"                    or 429 answer makes it unreachable, another 4xx means\n"
-"                    no rules)\n"
-"  --site HOST       the site's name in the report (default: default)\n"
+"  --robots FILE     the robots.txt every site served, in force from the\n"
+"                    first line; the log's own answers to /robots.txt\n"
+"                    change that (2xx or 304: this file, 5xx or 429:\n"
+"                    unreachable, another 4xx: no rules).  Given once.\n"
+"  --robots HOST=FILE  the file of one site (repeatable); a site with none\n"
+"                    takes the plain --robots FILE, or is judged 'unknown'\n"
+"  --site HOST       the site of the LOGs named after it, for lines with\n"
+"                    no $host or %v field (default: default); give it\n"
+"                    again before other LOGs for another site (a single\n"
+"                    --site after the LOGs names them all)\n"
+"  --log-format F    combined, common, vhost_combined, json, or an nginx\n"
+"                    log_format or Apache LogFormat string (default:\n"
+"                    each file's format is found from its first lines)\n"
+"  --real-ip-from CIDR  a trusted proxy (repeatable): a line from it is\n"
+"                    the client's last X-Forwarded-For address not in a\n"
+"                    trusted range, as nginx's realip module\n"
 "  --ranges FILE     a crawler operator's published IP ranges (JSON),\n"
 "                    named by its base name; repeatable\n"
 "  --crawlers FILE   more crawler entries (format of data/crawlers.txt)\n"
 "  --format F        text (default), json, html or prometheus\n"
 "  --ledger MIB      size of the private ledger (default 32; it bounds\n"
 "                    how many crawler records are kept)\n"
+"  --output FILE     write the report to FILE (atomically: a temporary\n"
+"                    file renamed) instead of stdout\n"
+"  --follow          follow one LOG as 'tail -F' does (renamed or\n"
+"                    truncated by log rotation), from its first line;\n"
+"                    write the report every --interval seconds (default\n"
+"                    60) and on SIGTERM or SIGINT, then exit; SIGHUP\n"
+"                    re-reads the robots.txt, crawler and range files\n"
 "\n"
-"Malformed lines are counted and reported, never fatal.  A progress bar\n"
-"is drawn on stderr when it is a terminal.\n"
+"Malformed lines are counted and reported; more than half of them is a\n"
+"warning, none read at all an error.  A damaged .gz file is reported with\n"
+"the line it stopped at and the next file is read.  A progress bar is\n"
+"drawn on stderr when it is a terminal.\n"
 "\n"
-"exit status: 0 report written, 2 usage or input error\n";
+"exit status: 0 report written, 2 usage or input error (a damaged .gz:\n"
+"the report of what was read is still written)\n";
 
 typedef struct {
-    ra_audit_t       *au;
-    ra_str_t          site;
-    ra_str_t          robots;
-    uint64_t          lines;
-    uint64_t          malformed;
-    uint64_t          unjudged;         /* no request line to judge */
-    uint64_t          nomem;
-    const char       *bad_file;         /* the first malformed line */
-    uint64_t          bad_line;
-    unsigned char    *esc;              /* unescaped fields */
-    ra_robots_file_t  file;             /* --robots, as the modules
-                                           seed a configured file */
-    unsigned          seeded:1;         /* --robots recorded */
+    const char        *host;            /* NULL: the plain --robots FILE */
+    ra_robots_file_t   file;            /* as the modules seed a file */
+    ra_str_t           text;
+    ra_lint_t          lint;
+    unsigned           linted:1;
+} ra_logs_robots_t;
+
+typedef struct {
+    const char  *path;
+    const char  *site;
+} ra_logs_input_t;
+
+/* the crawler and range tables of one reading of their files, in a pool
+ * released when SIGHUP replaces them */
+typedef struct {
+    ra_pool_t   pool;
+    ra_alloc_t  alloc;
+} ra_logs_tables_t;
+
+typedef struct {
+    ra_audit_t        *au;
+    ra_logs_tables_t  *tables;
+    ra_ledger_t        ledger;
+    ra_audit_conf_t    conf;
+    ra_logs_robots_t   robots[RA_LOGS_ROBOTS_MAX];
+    unsigned           nrobots;
+    ra_logs_robots_t  *plain;           /* the plain --robots FILE */
+    ra_cidr_t          trusted[RA_LOGS_TRUST_MAX];
+    unsigned           ntrusted;
+    ra_logfmt_t        given;           /* --log-format */
+    unsigned           have_given:1;
+    /* the file being read */
+    const char        *file;
+    ra_str_t           site;            /* --site of that file */
+    unsigned           site_seeded:1;   /* x->site seeded already */
+    ra_logs_robots_t  *site_rb;         /* and its file */
+    ra_logfmt_t        fmt;
+    unsigned           detected:1;
+    unsigned           tries;
+    /* the sites seeded with their --robots file */
+    uint64_t           seen[RA_LOGS_SEEN];
+    unsigned           nseen;
+    /* counts */
+    uint64_t           lines;
+    uint64_t           malformed;
+    uint64_t           parsed;
+    uint64_t           with_ua;
+    uint64_t           with_xff;
+    uint64_t           unjudged;         /* no request line to judge */
+    uint64_t           nomem;
+    uint64_t           no_robots;        /* lines of sites without a file */
+    char               no_robots_site[RA_LOGS_SHOW * 4 + 1];
+    const char        *bad_file;         /* the first malformed line */
+    uint64_t           bad_line;
+    char               first[RA_LOGS_SHOW * 4 + 1];  /* shown escaped */
+    const char        *first_file;
+    unsigned char     *esc;              /* unescaped fields */
 } ra_logs_ctx_t;
+
+/* the signals of --follow */
+static volatile sig_atomic_t  ra_logs_hup, ra_logs_term;
+
+static void
+ra_logs_signal(int sig)
+{
+    if (sig == SIGHUP) {
+        ra_logs_hup = 1;
+    } else {
+        ra_logs_term = 1;
+    }
+}
+
+/* a line as it can be shown on a terminal: printable ASCII, else \xHH */
+static void
+ra_logs_show(char *out, ra_str_t line)
+{
+    static const char  hex[] = "0123456789abcdef";
+    size_t             i, n = line.len < RA_LOGS_SHOW ? line.len
+                                                      : RA_LOGS_SHOW;
+    unsigned char      c;
+
+    for (i = 0; i < n; i++) {
+        c = line.data[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\') {
+            *out++ = (char) c;
+        } else {
+            *out++ = '\\';
+            *out++ = 'x';
+            *out++ = hex[c >> 4];
+            *out++ = hex[c & 15];
+        }
+    }
+    *out = '\0';
+}
+
+static ra_logs_robots_t *
+ra_logs_robots_of(ra_logs_ctx_t *x, ra_str_t site)
+{
+    unsigned  i;
+
+    for (i = 0; i < x->nrobots; i++) {
+        if (x->robots[i].host != NULL
+            && ra_strcaseeq(site, ra_str(x->robots[i].host,
+                                          strlen(x->robots[i].host))))
+        {
+            return &x->robots[i];
+        }
+    }
+    return x->plain;
+}
+
+/* FNV-1a of the lower-cased name: the sites already seeded */
+static int
+ra_logs_seen(ra_logs_ctx_t *x, ra_str_t site)
+{
+    uint64_t  h = 0xcbf29ce484222325ULL;
+    size_t    i;
+    unsigned  k;
+
+    for (i = 0; i < site.len; i++) {
+        h = (h ^ (uint64_t) ra_lower(site.data[i])) * 0x100000001b3ULL;
+    }
+    h |= 1;                             /* 0 is an empty slot */
+    for (k = (unsigned) h % RA_LOGS_SEEN, i = 0; i < RA_LOGS_SEEN;
+         k = (k + 1) % RA_LOGS_SEEN, i++)
+    {
+        if (x->seen[k] == h) {
+            return 1;
+        }
+        if (x->seen[k] == 0) {
+            if (x->nseen >= RA_LOGS_SEEN / 2) {
+                return 0;       /* full: seed again (it is idempotent) */
+            }
+            x->seen[k] = h;
+            x->nseen++;
+            return 0;
+        }
+    }
+    return 0;
+}
 
 static int
 ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 {
-    ra_logs_ctx_t  *x = ctx;
-    ra_logrec_t     rec;
-    ra_request_t    req;
-    ra_verdict_t    v;
-    ra_answer_t     ans;
-    ra_str_t        uri, ua;
-    size_t          n;
+    ra_logs_ctx_t     *x = ctx;
+    ra_logs_robots_t  *rb;
+    ra_logrec_t        rec;
+    ra_request_t       req;
+    ra_verdict_t       v;
+    ra_answer_t        ans;
+    ra_str_t           uri, ua, site;
+    size_t             n;
+    int                rc;
 
     x->lines++;
-    if (ra_accesslog_parse(line, &rec) != RA_OK) {
+    if (file != x->file) {
+        /* a new file: its own format, unless --log-format names one */
+        x->file = file;
+        x->detected = x->have_given;
+        x->tries = 0;
+        if (x->have_given) {
+            x->fmt = x->given;
+        }
+    }
+    if (x->detected) {
+        rc = x->fmt.format <= RA_LOG_COMBINED
+             ? ra_accesslog_parse(line, &rec)       /* the common case */
+             : ra_logfmt_parse(&x->fmt, line, &rec);
+    } else if (x->tries++ < RA_LOGS_DETECT) {
+        rc = ra_logfmt_detect(line, &x->fmt);
+        if (rc == RA_OK) {
+            x->detected = 1;
+            rc = ra_logfmt_parse(&x->fmt, line, &rec);
+        }
+    } else {
+        rc = RA_ERROR;
+    }
+    if (rc != RA_OK) {
         if (x->malformed++ == 0) {
             x->bad_file = file;
             x->bad_line = lineno;
         }
+        if (x->first_file == NULL) {
+            x->first_file = file;
+            ra_logs_show(x->first, line);
+        }
         return 0;
+    }
+    x->parsed++;
+    if (rec.user_agent.data != NULL) {
+        x->with_ua++;
+    }
+    if (rec.xff.data != NULL) {
+        x->with_xff++;
     }
     if (rec.method.len == 0) {
         x->unjudged++;
@@ -93,7 +290,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     }
 
     uri = rec.target;
-    ua = rec.user_agent;
+    ua = rec.user_agent.data != NULL ? rec.user_agent : ra_str("", 0);
     if (rec.escaped) {
         /* both fit: together they are shorter than the line */
         n = ra_accesslog_unescape(uri, x->esc);
@@ -101,13 +298,30 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         ua = ra_str(x->esc + n, ra_accesslog_unescape(ua, x->esc + n));
     }
 
-    if (!x->seeded) {
-        /* --robots FILE is the file in force from the first line; the
-         * log's own robots.txt answers change the state from there */
-        x->seeded = 1;
-        if (ra_robots_file_seed(x->au, x->site, &x->file, rec.time)
-            != RA_OK)
+    if (rec.host.data == NULL && x->site_seeded) {
+        /* the common case: a log of one site, seeded on its first line */
+        site = x->site;
+        rb = x->site_rb;
+    } else {
+        site = rec.host.data != NULL ? rec.host : x->site;
+        rb = ra_logs_robots_of(x, site);
+    }
+    if (rb == NULL) {
+        if (x->no_robots++ == 0) {
+            ra_logs_show(x->no_robots_site, site);
+        }
+    } else if (rec.host.data == NULL && x->site_seeded) {
+        /* seeded already */
+    } else {
+        if (rec.host.data == NULL) {
+            x->site_seeded = 1;
+            x->site_rb = rb;
+        }
+        if (!ra_logs_seen(x, site)
+            && ra_robots_file_seed(x->au, site, &rb->file, rec.time) != RA_OK)
         {
+            /* --robots FILE is the file in force from the site's first
+             * line; the log's own robots.txt answers change it from there */
             x->nomem++;
         }
     }
@@ -118,17 +332,22 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         /* 304: the crawler's copy is still the file */
         ans.status = rec.status == 304 ? 200 : rec.status;
         ans.content_type = ra_str(NULL, 0);
-        if (ans.status >= 200 && ans.status < 300) {
-            ans.body = x->robots;
+        if (ans.status >= 200 && ans.status < 300 && rb != NULL) {
+            ans.body = rb->text;
         }
-        if (ra_audit_robots(x->au, x->site, &ans, rec.time) != RA_OK) {
+        /* a site without a file: what a 2xx served is not known */
+        if ((rb != NULL || ans.status < 200 || ans.status >= 300)
+            && ra_audit_robots(x->au, site, &ans, rec.time) != RA_OK)
+        {
             x->nomem++;
         }
     }
 
-    req.site = x->site;
+    req.site = site;
     req.time = rec.time;
-    req.addr = rec.addr;
+    req.addr = x->ntrusted ? ra_realip(x->trusted, x->ntrusted, rec.addr,
+                                       rec.xff)
+                           : rec.addr;
     req.user_agent = ua;
     req.method = rec.method;
     req.uri = uri;
@@ -139,29 +358,335 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     return 0;
 }
 
+/* Reads the robots files (again, on SIGHUP: all or none) and lints each */
+static int
+ra_logs_robots_load(ra_logs_ctx_t *x)
+{
+    ra_logs_robots_t  *rb;
+    ra_lint_http_t     http;
+    ra_str_t           text[RA_LOGS_ROBOTS_MAX];
+    unsigned           i, j;
+
+    for (i = 0; i < x->nrobots; i++) {
+        if (ra_cli_read_file(RA_LOGS_CMD, x->robots[i].file.path, &text[i])
+            != 0)
+        {
+            for (j = 0; j < i; j++) {
+                free((void *) text[j].data);
+            }
+            return -1;
+        }
+    }
+    for (i = 0; i < x->nrobots; i++) {
+        rb = &x->robots[i];
+        if (rb->linted) {
+            ra_lint_free(&rb->lint, &ra_malloc_allocator);
+            rb->linted = 0;
+        }
+        free((void *) rb->text.data);
+        rb->text = text[i];
+        rb->file.text = text[i];
+        rb->file.size = text[i].len;
+        memset(&http, 0, sizeof(http));
+        http.status = 200;
+        if (ra_lint(text[i], &http, &ra_malloc_allocator, &rb->lint)
+            == RA_OK)
+        {
+            rb->linted = 1;
+        }
+    }
+    return 0;
+}
+
+static void *
+ra_logs_pool_alloc(void *ctx, size_t size)
+{
+    return ra_pool_get(ctx, size);
+}
+
+static void
+ra_logs_tables_free(ra_logs_tables_t *t)
+{
+    if (t != NULL) {
+        ra_pool_release(&t->pool);
+        free(t);
+    }
+}
+
+static int
+ra_logs_tables(ra_logs_ctx_t *x, const char *crawlers_file,
+    char **ranges, unsigned nranges)
+{
+    ra_logs_tables_t  *t;
+    ra_setup_t         setup;
+    ra_audit_t        *au;
+    unsigned           i;
+
+    t = malloc(sizeof(*t));
+    if (t == NULL) {
+        ra_cli_error(RA_LOGS_CMD, "out of memory");
+        return -1;
+    }
+    ra_pool_init(&t->pool, &ra_malloc_allocator);
+    t->alloc.alloc = ra_logs_pool_alloc;
+    t->alloc.free = NULL;
+    t->alloc.ctx = &t->pool;
+    ra_setup_init(&setup, &ra_cli_host, &t->alloc);
+    for (i = 0; i < nranges; i++) {
+        if (ra_cli_setup_file(RA_LOGS_CMD, &setup, 1, ranges[i]) != 0) {
+            goto fail;
+        }
+    }
+    if ((crawlers_file != NULL
+         && ra_cli_setup_file(RA_LOGS_CMD, &setup, 0, crawlers_file) != 0)
+        || ra_cli_setup_compile(RA_LOGS_CMD, &setup) != 0)
+    {
+        goto fail;
+    }
+    x->conf.alloc = &ra_malloc_allocator;
+    x->conf.crawlers = setup.crawlers;
+    x->conf.ranges = setup.ranges;
+    x->conf.alert_interval = -1;        /* no alerts here: the default */
+    au = ra_audit_create(&x->conf, &x->ledger);
+    if (au == NULL) {
+        ra_cli_error(RA_LOGS_CMD, "out of memory");
+        goto fail;
+    }
+    /* the ledger holds no pointer into the tables: the previous audit
+     * and its tables go */
+    if (x->au != NULL) {
+        ra_audit_destroy(x->au);
+    }
+    ra_logs_tables_free(x->tables);
+    x->au = au;
+    x->tables = t;
+    return 0;
+
+fail:
+    ra_logs_tables_free(t);
+    return -1;
+}
+
+/* Writes b to path through a temporary file renamed over it, so that a
+ * reader (node_exporter, a web server) never sees half a report */
+static int
+ra_logs_write_atomic(const char *path, ra_buf_t *b)
+{
+    char    tmp[4096];
+    FILE   *f;
+    int     fd;
+
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long) getpid())
+        >= (int) sizeof(tmp))
+    {
+        return ra_cli_error(RA_LOGS_CMD, "--output: path too long"), -1;
+    }
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+        ra_cli_error(RA_LOGS_CMD, "%s: %s", tmp, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    if (ra_cli_write(RA_LOGS_CMD, f, b) != 0 || fflush(f) != 0
+        || fsync(fileno(f)) != 0)
+    {
+        fclose(f);
+        unlink(tmp);
+        return -1;
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        ra_cli_error(RA_LOGS_CMD, "%s: %s", path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Renders the ledger and writes it to --output or stdout */
+static int
+ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
+{
+    ra_snapshot_t            snap;
+    ra_report_opts_t         opts;
+    ra_buf_t                 out;
+    const ra_lint_t        **lints;
+    const ra_logs_robots_t  *rb;
+    unsigned                 i;
+    int                      rc = 0;
+
+    if (ra_ledger_snapshot(&x->ledger, &ra_malloc_allocator, 0, &snap)
+        != RA_OK)
+    {
+        ra_cli_error(RA_LOGS_CMD, "out of memory");
+        return -1;
+    }
+
+    /* the findings of each site's file, for a site that serves it as
+     * rules */
+    lints = calloc(snap.nsites + 1, sizeof(ra_lint_t *));
+    for (i = 0; lints != NULL && i < snap.nsites; i++) {
+        const ra_site_t  *s = &snap.sites[i];
+
+        rb = ra_logs_robots_of(x, ra_str(s->name, s->name_len));
+        if (rb != NULL && rb->linted && s->nversions
+            && s->current < RA_VERSIONS
+            && s->versions[s->current].answer == RA_ANSWER_RULES)
+        {
+            lints[i] = &rb->lint;
+        }
+    }
+
+    memset(&opts, 0, sizeof(opts));
+    opts.lints = lints;
+    opts.with_lines = 1;
+    opts.lines = x->lines;
+    opts.malformed_lines = x->malformed;
+    opts.scratch = &ra_malloc_allocator;
+    ra_buf_init(&out, &ra_malloc_allocator, 64 * 1024, 0);
+    if (ra_report_render(&snap, fmt, &opts, &out) != RA_OK) {
+        out.failed = 1;
+    }
+    if (output != NULL) {
+        rc = ra_logs_write_atomic(output, &out);
+    } else if (ra_cli_write(RA_LOGS_CMD, stdout, &out) != 0
+               || fflush(stdout) != 0)
+    {
+        rc = -1;
+    }
+    ra_buf_release(&out);
+    free(lints);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    return rc;
+}
+
+/* what --follow does between lines */
+typedef struct {
+    ra_logs_ctx_t       *x;
+    ra_report_format_e   fmt;
+    const char          *output;
+    int64_t              interval;      /* ms */
+    int64_t              next;
+    const char          *crawlers_file;
+    char               **ranges;
+    unsigned             nranges;
+    int                  failed;
+} ra_logs_follow_t;
+
+static int64_t
+ra_logs_now(void)
+{
+    struct timespec  ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int
+ra_logs_tick(void *ctx)
+{
+    ra_logs_follow_t  *fw = ctx;
+    int64_t            now;
+
+    if (ra_logs_hup) {
+        ra_logs_hup = 0;
+        if (ra_logs_robots_load(fw->x) != 0) {
+            ra_cli_error(RA_LOGS_CMD, "SIGHUP: kept the robots.txt files "
+                         "in force");
+        } else if (ra_logs_tables(fw->x, fw->crawlers_file, fw->ranges,
+                                  fw->nranges) != 0)
+        {
+            ra_cli_error(RA_LOGS_CMD, "SIGHUP: robots.txt files read again; "
+                         "kept the crawler and range tables in force");
+        } else {
+            fprintf(stderr, "robots-audit %s: SIGHUP: robots.txt, crawler "
+                    "and range files read again\n", RA_LOGS_CMD);
+        }
+        /* a site not seen yet takes its (new) file from its first line */
+    }
+    if (ra_logs_term) {
+        return 1;
+    }
+    now = ra_logs_now();
+    if (now >= fw->next) {
+        fw->next = now + fw->interval;
+        if (ra_logs_report(fw->x, fw->fmt, fw->output) != 0) {
+            fw->failed = 1;
+        }
+    }
+    return 0;
+}
+
+static int
+ra_logs_robots_opt(ra_logs_ctx_t *x, const char *arg)
+{
+    const char        *eq = strchr(arg, '=');
+    ra_logs_robots_t  *rb;
+    unsigned           i;
+    char              *host;
+
+    if (x->nrobots == RA_LOGS_ROBOTS_MAX) {
+        return ra_cli_error(RA_LOGS_CMD, "--robots: more than %u files",
+                            RA_LOGS_ROBOTS_MAX);
+    }
+    rb = &x->robots[x->nrobots];
+    memset(rb, 0, sizeof(*rb));
+    /* HOST=FILE when what is before '=' is a host name, not a path */
+    if (eq != NULL && eq != arg && memchr(arg, '/', (size_t) (eq - arg))
+        == NULL && eq[1] != '\0')
+    {
+        host = strndup(arg, (size_t) (eq - arg));
+        if (host == NULL) {
+            return ra_cli_error(RA_LOGS_CMD, "out of memory");
+        }
+        for (i = 0; i < x->nrobots; i++) {
+            if (x->robots[i].host != NULL
+                && strcasecmp(x->robots[i].host, host) == 0)
+            {
+                ra_cli_error(RA_LOGS_CMD, "--robots %s: a second file for "
+                             "%s", arg, host);
+                free(host);
+                return RA_EXIT_USAGE;
+            }
+        }
+        rb->host = host;
+        rb->file.path = eq + 1;
+    } else {
+        if (x->plain != NULL) {
+            return ra_cli_error(RA_LOGS_CMD, "--robots %s: a plain --robots "
+                                "FILE serves every site and is given once; "
+                                "name each site's file with --robots "
+                                "HOST=FILE (and each log's site with --site "
+                                "HOST before it, when its lines have no "
+                                "$host or %%v field)", arg);
+        }
+        rb->file.path = arg;
+        x->plain = rb;
+    }
+    x->nrobots++;
+    return 0;
+}
+
 int
 ra_cmd_logs(int argc, char **argv)
 {
-    int                  c, i, rc = RA_EXIT_USAGE;
-    long                 mib = RA_LOGS_LEDGER_MIB;
+    int                  c, rc = RA_EXIT_USAGE, damaged = 0, follow = 0;
+    int                  site_pending = 0, sites = 0, interval_set = 0;
+    long                 mib = RA_LOGS_LEDGER_MIB, interval = 60;
+    unsigned             i, ninputs = 0, nranges = 0;
     char                *end;
-    const char          *robots_file = NULL, *crawlers_file = NULL;
+    const char          *crawlers_file = NULL, *output = NULL, *errmsg;
     const char          *site = "default";
     void                *region = NULL;
     size_t               size;
-    ra_buf_t             out;
-    ra_lint_t            lint;
-    ra_lint_http_t       http;
-    ra_ledger_t          ledger;
     ra_logread_t         rd;
-    ra_logs_ctx_t        x;
-    ra_snapshot_t        snap;
-    ra_setup_t           setup;
-    ra_audit_conf_t      conf;
-    ra_report_opts_t     opts;
+    ra_logs_ctx_t       *x;
+    ra_logs_input_t     *inputs = NULL;
+    char               **ranges = NULL, **paths = NULL;
     ra_report_format_e   fmt = RA_REPORT_TEXT;
-    const ra_lint_t    **lints = NULL;
-    int                  have_lint = 0;
+    ra_logs_follow_t     fw;
+    struct sigaction     sa;
 
     static const struct option  opts_long[] = {
         { "robots", required_argument, NULL, 'r' },
@@ -170,31 +695,56 @@ ra_cmd_logs(int argc, char **argv)
         { "crawlers", required_argument, NULL, 'c' },
         { "format", required_argument, NULL, 'f' },
         { "ledger", required_argument, NULL, 'L' },
+        { "log-format", required_argument, NULL, 'F' },
+        { "real-ip-from", required_argument, NULL, 'I' },
+        { "output", required_argument, NULL, 'o' },
+        { "follow", no_argument, NULL, 'w' },
+        { "interval", required_argument, NULL, 'i' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
 
-    memset(&x, 0, sizeof(x));
+    x = calloc(1, sizeof(*x));
+    inputs = calloc((size_t) argc + 1, sizeof(*inputs));
+    ranges = calloc((size_t) argc + 1, sizeof(*ranges));
+    paths = calloc((size_t) argc + 1, sizeof(*paths));
+    if (x == NULL || inputs == NULL || ranges == NULL || paths == NULL) {
+        ra_cli_error(RA_LOGS_CMD, "out of memory");
+        goto fail;
+    }
     memset(&rd, 0, sizeof(rd));
-    ra_cli_setup(&setup);
 
-    /* like 'identify', the tables live until the process exits */
+    /* '-': LOGs come back in order, each with the --site before it */
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts_long, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "-h", opts_long, NULL)) != -1) {
         switch (c) {
+        case 1:
+            inputs[ninputs].path = optarg;
+            inputs[ninputs].site = site;
+            paths[ninputs++] = optarg;
+            site_pending = 0;
+            break;
         case 'r':
-            robots_file = optarg;
+            if (ra_logs_robots_opt(x, optarg) != 0) {
+                goto fail;
+            }
             break;
         case 's':
             if (optarg[0] == '\0') {
-                return ra_cli_error(RA_LOGS_CMD, "--site: empty host name");
+                ra_cli_error(RA_LOGS_CMD, "--site: empty host name");
+                goto fail;
+            }
+            if (site_pending) {
+                ra_cli_error(RA_LOGS_CMD, "--site %s: the --site before it "
+                             "names no LOG", optarg);
+                goto fail;
             }
             site = optarg;
+            site_pending = 1;
+            sites++;
             break;
         case 'R':
-            if (ra_cli_setup_file(RA_LOGS_CMD, &setup, 1, optarg) != 0) {
-                return RA_EXIT_USAGE;
-            }
+            ranges[nranges++] = optarg;
             break;
         case 'c':
             crawlers_file = optarg;
@@ -203,161 +753,254 @@ ra_cmd_logs(int argc, char **argv)
             if (ra_report_format_by_name(ra_str(optarg, strlen(optarg)), &fmt)
                 != RA_OK)
             {
-                return ra_cli_error(RA_LOGS_CMD, "--format: text, json, html "
-                                    "or prometheus, not '%s'", optarg);
+                ra_cli_error(RA_LOGS_CMD, "--format: text, json, html or "
+                             "prometheus, not '%s'", optarg);
+                goto fail;
             }
             break;
         case 'L':
             mib = strtol(optarg, &end, 10);
             if (*optarg == '\0' || *end != '\0' || mib < 1 || mib > 4095) {
-                return ra_cli_error(RA_LOGS_CMD, "--ledger: '%s' is not a "
-                                    "size in MiB (1-4095)", optarg);
+                ra_cli_error(RA_LOGS_CMD, "--ledger: '%s' is not a size in "
+                             "MiB (1-4095)", optarg);
+                goto fail;
             }
+            break;
+        case 'F':
+            if (ra_logfmt_compile(ra_str(optarg, strlen(optarg)), &x->given,
+                                  &errmsg) != RA_OK)
+            {
+                ra_cli_error(RA_LOGS_CMD, "--log-format '%s': %s", optarg,
+                             errmsg);
+                goto fail;
+            }
+            x->have_given = 1;
+            break;
+        case 'I':
+            if (x->ntrusted == RA_LOGS_TRUST_MAX
+                || ra_cidr_parse(ra_str(optarg, strlen(optarg)),
+                                 &x->trusted[x->ntrusted]) != RA_OK)
+            {
+                ra_cli_error(RA_LOGS_CMD, "--real-ip-from: '%s' is not an "
+                             "address or CIDR range (at most %u)", optarg,
+                             RA_LOGS_TRUST_MAX);
+                goto fail;
+            }
+            x->ntrusted++;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'w':
+            follow = 1;
+            break;
+        case 'i':
+            interval = strtol(optarg, &end, 10);
+            if (*optarg == '\0' || *end != '\0' || interval < 1
+                || interval > 86400)
+            {
+                ra_cli_error(RA_LOGS_CMD, "--interval: '%s' is not a number "
+                             "of seconds (1-86400)", optarg);
+                goto fail;
+            }
+            interval_set = 1;
             break;
         case 'h':
             fputs(ra_logs_usage, stdout);
-            return RA_EXIT_OK;
+            rc = RA_EXIT_OK;
+            goto fail;
         default:
             fputs(ra_logs_usage, stderr);
-            return RA_EXIT_USAGE;
+            goto fail;
         }
     }
-    if (robots_file == NULL) {
-        return ra_cli_error(RA_LOGS_CMD, "--robots FILE is required: the "
-                            "robots.txt the site served (try --help)");
+    if (x->nrobots == 0) {
+        ra_cli_error(RA_LOGS_CMD, "--robots FILE is required: the robots.txt "
+                     "the site served (try --help)");
+        goto fail;
     }
-    if (optind >= argc) {
-        return ra_cli_error(RA_LOGS_CMD, "expects LOG files, or '-' for "
-                            "stdin (try --help)");
+    if (ninputs == 0) {
+        ra_cli_error(RA_LOGS_CMD, "expects LOG files, or '-' for stdin (try "
+                     "--help)");
+        goto fail;
     }
-
-    if ((crawlers_file != NULL
-         && ra_cli_setup_file(RA_LOGS_CMD, &setup, 0, crawlers_file) != 0)
-        || ra_cli_setup_compile(RA_LOGS_CMD, &setup) != 0)
+    if (site_pending) {
+        /* "LOG... --site HOST": the one --site, after the logs, is theirs
+         * (as getopt's reordering made it before) */
+        if (sites != 1) {
+            ra_cli_error(RA_LOGS_CMD, "--site %s names no LOG: a --site "
+                         "applies to the LOGs after it", site);
+            goto fail;
+        }
+        for (i = 0; i < ninputs; i++) {
+            inputs[i].site = site;
+        }
+    }
+    if (!follow && interval_set) {
+        ra_cli_error(RA_LOGS_CMD, "--interval is for --follow");
+        goto fail;
+    }
+    if (follow && ninputs != 1) {
+        ra_cli_error(RA_LOGS_CMD, "--follow follows one LOG, not %u",
+                     ninputs);
+        goto fail;
+    }
+    if (follow && strlen(inputs[0].path) > 3
+        && strcmp(inputs[0].path + strlen(inputs[0].path) - 3, ".gz") == 0)
     {
-        return RA_EXIT_USAGE;
+        ra_cli_error(RA_LOGS_CMD, "--follow reads a plain log, not %s",
+                     inputs[0].path);
+        goto fail;
     }
 
-    if (ra_cli_read_file(RA_LOGS_CMD, robots_file, &x.robots) != 0) {
-        return RA_EXIT_USAGE;
-    }
-    x.file.path = robots_file;
-    x.file.text = x.robots;
-    x.file.size = x.robots.len;
-    if (ra_logread_open(&rd, RA_LOGS_CMD, argv + optind, argc - optind)
-        != 0)
+    if (ra_logs_robots_load(x) != 0
+        || ra_logread_open(&rd, RA_LOGS_CMD, paths, (int) ninputs) != 0)
     {
         goto fail;
     }
 
     size = (size_t) mib << 20;
     region = malloc(size);
-    x.esc = malloc(RA_LOG_LINE_MAX);
-    if (region == NULL || x.esc == NULL
+    x->esc = malloc(RA_LOG_LINE_MAX);
+    if (region == NULL || x->esc == NULL
         || ra_ledger_format(region, size, 0) != RA_OK)
     {
         ra_cli_error(RA_LOGS_CMD, "out of memory (ledger of %ld MiB)", mib);
         goto fail;
     }
-    ra_ledger_open(&ledger, region, NULL);
-
-    memset(&conf, 0, sizeof(conf));
-    conf.alloc = &ra_malloc_allocator;
-    conf.crawlers = setup.crawlers;
-    conf.ranges = setup.ranges;
-    conf.alert_interval = -1;           /* no alerts here: the default */
-    x.au = ra_audit_create(&conf, &ledger);
-    if (x.au == NULL) {
-        ra_cli_error(RA_LOGS_CMD, "out of memory");
+    ra_ledger_open(&x->ledger, region, NULL);
+    if (ra_logs_tables(x, crawlers_file, ranges, nranges) != 0) {
         goto fail;
     }
-    x.site = ra_str(site, strlen(site));
 
     rd.handler = ra_logs_line;
-    rd.ctx = &x;
-    for (i = optind; i < argc; i++) {
-        if (ra_logread_file(&rd, argv[i]) != 0) {
-            ra_logread_close(&rd);
-            goto fail;
+    rd.ctx = x;
+    if (follow) {
+        memset(&fw, 0, sizeof(fw));
+        fw.x = x;
+        fw.fmt = fmt;
+        fw.output = output;
+        fw.interval = interval * 1000;
+        fw.next = ra_logs_now() + fw.interval;
+        fw.crawlers_file = crawlers_file;
+        fw.ranges = ranges;
+        fw.nranges = nranges;
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = ra_logs_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGHUP, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGINT, &sa, NULL);
+        rd.tick = ra_logs_tick;
+        rd.tick_ctx = &fw;
+        rd.progress = 0;
+        x->site = ra_str(inputs[0].site, strlen(inputs[0].site));
+        if (ra_logread_follow(&rd, inputs[0].path) < 0) {
+            damaged = 1;
+        }
+        if (fw.failed) {
+            damaged = 1;
+        }
+    } else {
+        for (i = 0; i < ninputs; i++) {
+            x->site = ra_str(inputs[i].site, strlen(inputs[i].site));
+            x->site_seeded = 0;
+            c = ra_logread_file(&rd, inputs[i].path);
+            if (c < 0) {
+                goto fail;
+            }
+            if (c > 0) {
+                damaged = 1;            /* said so; on with the next */
+            }
         }
     }
     ra_logread_close(&rd);
 
-    x.lines += rd.overlong;
-    x.malformed += rd.overlong;
-    if (x.malformed) {
-        fprintf(stderr, "robots-audit %s: %llu malformed line%s (not common "
-                "or combined format), the first at %s:%llu\n", RA_LOGS_CMD,
-                (unsigned long long) x.malformed, x.malformed == 1 ? "" : "s",
-                x.bad_file ? x.bad_file : rd.overlong_file,
-                (unsigned long long) (x.bad_file ? x.bad_line
-                                                 : rd.overlong_line));
-    }
-    if (x.unjudged) {
-        fprintf(stderr, "robots-audit %s: %llu line%s with no HTTP request "
-                "line (\"-\" or garbage) counted, not judged\n", RA_LOGS_CMD,
-                (unsigned long long) x.unjudged, x.unjudged == 1 ? "" : "s");
-    }
-    if (x.nomem) {
-        fprintf(stderr, "robots-audit %s: %llu request%s counted but not "
-                "judged (out of memory)\n", RA_LOGS_CMD,
-                (unsigned long long) x.nomem, x.nomem == 1 ? "" : "s");
-    }
-
-    if (ra_ledger_snapshot(&ledger, &ra_malloc_allocator, 0, &snap)
-        != RA_OK)
-    {
-        ra_cli_error(RA_LOGS_CMD, "out of memory");
+    x->lines += rd.overlong;
+    x->malformed += rd.overlong;
+    if (x->lines && x->parsed == 0) {
+        if (x->first_file != NULL) {
+            ra_cli_error(RA_LOGS_CMD, "no line could be read (%s); the "
+                         "first line of %s: \"%s\"", x->have_given
+                         ? "read as given by --log-format"
+                         : "tried json, vhost_combined, combined, common; "
+                           "name the format with --log-format",
+                         x->first_file, x->first);
+        } else {
+            ra_cli_error(RA_LOGS_CMD, "no line could be read: every line "
+                         "is longer than %u bytes", RA_LOG_LINE_MAX);
+        }
         goto fail;
     }
-
-    /* the findings of the file, for every site that serves it as rules */
-    memset(&http, 0, sizeof(http));
-    http.status = 200;
-    if (ra_lint(x.robots, &http, &ra_malloc_allocator, &lint) == RA_OK) {
-        have_lint = 1;
-        lints = calloc(snap.nsites + 1, sizeof(ra_lint_t *));
-        for (i = 0; lints != NULL && i < (int) snap.nsites; i++) {
-            const ra_site_t  *s = &snap.sites[i];
-
-            if (s->nversions && s->current < RA_VERSIONS
-                && s->versions[s->current].answer == RA_ANSWER_RULES)
-            {
-                lints[i] = &lint;
-            }
+    if (x->malformed) {
+        fprintf(stderr, "robots-audit %s: %llu malformed line%s, the first "
+                "at %s:%llu\n", RA_LOGS_CMD,
+                (unsigned long long) x->malformed,
+                x->malformed == 1 ? "" : "s",
+                x->bad_file ? x->bad_file : rd.overlong_file,
+                (unsigned long long) (x->bad_file ? x->bad_line
+                                                  : rd.overlong_line));
+        if (x->malformed * 2 > x->lines) {
+            fprintf(stderr, "robots-audit %s: warning: more than half of the "
+                    "lines (%llu of %llu) are malformed: is the log's format "
+                    "the one it was read as? (--log-format names it)\n",
+                    RA_LOGS_CMD, (unsigned long long) x->malformed,
+                    (unsigned long long) x->lines);
         }
     }
+    if (x->parsed && x->with_ua == 0) {
+        fprintf(stderr, "robots-audit %s: warning: the log has no "
+                "User-Agent field (common format?): crawlers cannot be "
+                "identified; log in the combined format\n", RA_LOGS_CMD);
+    }
+    if (x->ntrusted && x->parsed && x->with_xff == 0) {
+        fprintf(stderr, "robots-audit %s: warning: --real-ip-from, but the "
+                "log has no X-Forwarded-For field: every client is the "
+                "logged address\n", RA_LOGS_CMD);
+    }
+    if (x->no_robots) {
+        fprintf(stderr, "robots-audit %s: %llu line%s of sites with no "
+                "--robots file (the first: %s) judged with no robots.txt "
+                "known\n", RA_LOGS_CMD, (unsigned long long) x->no_robots,
+                x->no_robots == 1 ? "" : "s", x->no_robots_site);
+    }
+    if (x->unjudged) {
+        fprintf(stderr, "robots-audit %s: %llu line%s with no HTTP request "
+                "line (\"-\" or garbage) counted, not judged\n", RA_LOGS_CMD,
+                (unsigned long long) x->unjudged,
+                x->unjudged == 1 ? "" : "s");
+    }
+    if (x->nomem) {
+        fprintf(stderr, "robots-audit %s: %llu request%s counted but not "
+                "judged (out of memory)\n", RA_LOGS_CMD,
+                (unsigned long long) x->nomem, x->nomem == 1 ? "" : "s");
+    }
 
-    memset(&opts, 0, sizeof(opts));
-    opts.lints = lints;
-    opts.with_lines = 1;
-    opts.lines = x.lines;
-    opts.malformed_lines = x.malformed;
-    opts.scratch = &ra_malloc_allocator;
-    ra_buf_init(&out, &ra_malloc_allocator, 64 * 1024, 0);
-    if (ra_report_render(&snap, fmt, &opts, &out) != RA_OK) {
-        out.failed = 1;
-    }
-    rc = RA_EXIT_OK;
-    if (ra_cli_write(RA_LOGS_CMD, stdout, &out) != 0 || fflush(stdout) != 0) {
-        rc = RA_EXIT_USAGE;
-    }
-    ra_buf_release(&out);
-    free(lints);
-    if (have_lint) {
-        ra_lint_free(&lint, &ra_malloc_allocator);
-    }
-    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    rc = ra_logs_report(x, fmt, output) == 0 && !damaged ? RA_EXIT_OK
+                                                          : RA_EXIT_USAGE;
 
 fail:
     if (rd.buf != NULL) {
         ra_logread_close(&rd);
     }
-    if (x.au != NULL) {
-        ra_audit_destroy(x.au);
+    if (x != NULL) {
+        if (x->au != NULL) {
+            ra_audit_destroy(x->au);
+        }
+        ra_logs_tables_free(x->tables);
+        for (i = 0; i < x->nrobots; i++) {
+            if (x->robots[i].linted) {
+                ra_lint_free(&x->robots[i].lint, &ra_malloc_allocator);
+            }
+            free((void *) x->robots[i].text.data);
+            free((void *) x->robots[i].host);
+        }
+        free(x->esc);
     }
-    free(x.esc);
+    free(x);
+    free(inputs);
+    free(ranges);
+    free(paths);
     free(region);
-    free((void *) x.robots.data);
     return rc;
 }

@@ -44,7 +44,8 @@ static const char  ra_wi_usage[] =
 "--site is only a label for the report.\n"
 "\n"
 "exit status: 0 no request becomes disallowed, 1 some do, 2 usage or\n"
-"input error\n";
+"input error (a damaged .gz is said with its line, the next file read\n"
+"and the report written)\n";
 
 typedef struct {
     uint64_t  count;
@@ -399,7 +400,7 @@ ra_wi_compile(const char *file, ra_rules_t **out)
 int
 ra_cmd_whatif(int argc, char **argv)
 {
-    int                 c, i, json = 0, rc = RA_EXIT_USAGE;
+    int                 c, i, json = 0, rc = RA_EXIT_USAGE, damaged = 0;
     long                top = 10;
     char               *end;
     const char         *cur = NULL, *prop = NULL, *site = "default";
@@ -493,7 +494,10 @@ ra_cmd_whatif(int argc, char **argv)
     rd.handler = ra_wi_line;
     rd.ctx = &x;
     for (i = optind; i < argc; i++) {
-        if (ra_logread_file(&rd, argv[i]) != 0) {
+        c = ra_logread_file(&rd, argv[i]);
+        if (c > 0) {
+            damaged = 1;        /* a damaged .gz, said: on with the next */
+        } else if (c != 0) {
             if (x.nomem) {
                 ra_cli_error(RA_WI_CMD, "out of memory");
             }
@@ -509,7 +513,7 @@ ra_cmd_whatif(int argc, char **argv)
     for (k = 0; k < x.nrows; k++) {
         tightened += x.rows[k].changed[0];
     }
-    rc = tightened ? RA_EXIT_FOUND : RA_EXIT_OK;
+    rc = damaged ? RA_EXIT_USAGE : tightened ? RA_EXIT_FOUND : RA_EXIT_OK;
     if (ra_cli_write(RA_WI_CMD, stdout, &out) != 0 || fflush(stdout) != 0) {
         rc = RA_EXIT_USAGE;
     }

@@ -16,10 +16,18 @@
 typedef int (*ra_logread_line_pt)(void *ctx, ra_str_t line,
     const char *file, uint64_t lineno);
 
+/* Called by ra_logread_follow() between lines and while it waits, at
+ * least every RA_LOGREAD_WAIT_MS; a non-zero return stops it. */
+typedef int (*ra_logread_tick_pt)(void *ctx);
+
+#define RA_LOGREAD_WAIT_MS  200
+
 typedef struct {
     const char          *cmd;
     ra_logread_line_pt   handler;
     void                *ctx;
+    ra_logread_tick_pt   tick;          /* --follow */
+    void                *tick_ctx;
     uint64_t             overlong;      /* lines over RA_LOG_LINE_MAX */
     const char          *overlong_file; /* where the first one was */
     uint64_t             overlong_line;
@@ -37,9 +45,19 @@ typedef struct {
 int ra_logread_open(ra_logread_t *r, const char *cmd, char **files,
     int nfiles);
 
-/* Reads one file; 0, or -1 with a message printed (unreadable, corrupt
- * gzip data). */
+/* Reads one file; 0, -1 with a message printed (unreadable, or the
+ * handler stopped), or 1 when gzip data is corrupt or cut short: said with
+ * the file and the last line read, the lines before it were handled and
+ * the caller may go on with the next file. */
 int ra_logread_file(ra_logread_t *r, const char *path);
+
+/* Follows one file as 'tail -F' does, from its first line: at its end it
+ * waits for more; a file renamed away (log rotation) is read to its end
+ * and the new file at path is opened (when it appears); a file truncated
+ * is read again from its start.  "-" reads stdin to its end.  Plain
+ * files only (no gzip).  Returns 0 when r->tick stopped it (after the
+ * lines the file holds then), -1 with a message on a read error. */
+int ra_logread_follow(ra_logread_t *r, const char *path);
 
 /* Clears the progress bar and frees the buffer. */
 void ra_logread_close(ra_logread_t *r);

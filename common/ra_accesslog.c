@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ra_accesslog.h"
+#include "ra_verify.h"
 
 /* Apache escapes '"' inside a field as \" (and '\' as \\), nginx as
  * \x22: either way the closing quote is the first '"' not preceded by an
@@ -332,6 +333,8 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
 
     rec->referer = ra_str(NULL, 0);
     rec->user_agent = ra_str(NULL, 0);
+    rec->host = ra_str(NULL, 0);
+    rec->xff = ra_str(NULL, 0);
 
     if (p == end) {
         rec->format = RA_LOG_COMMON;
@@ -368,8 +371,19 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
     }
     rec->user_agent = ra_str(p, (size_t) (q - p));
     p = q + 1;
-    if (p != end && *p != ' ' && *p != '\t') {
-        return RA_ERROR;
+    if (p != end) {
+        if (*p != ' ' && *p != '\t') {
+            return RA_ERROR;
+        }
+        /* trailing fields: the first quoted one is X-Forwarded-For in
+         * nginx's "main" format ("$http_x_forwarded_for" last) */
+        for (p++; p < end && (*p == ' ' || *p == '\t'); p++) { }
+        if (p < end && *p == '"') {
+            q = ra_log_quoted(p + 1, end, &escaped);
+            if (q != NULL) {
+                rec->xff = ra_str(p + 1, (size_t) (q - p - 1));
+            }
+        }
     }
     rec->format = RA_LOG_COMBINED;
 
@@ -379,12 +393,28 @@ done:
     return RA_OK;
 }
 
+static long
+ra_log_hex4(const unsigned char *p)
+{
+    long  v = 0;
+    int   i, h;
+
+    for (i = 0; i < 4; i++) {
+        if ((h = ra_hexval(p[i])) < 0) {
+            return -1;
+        }
+        v = v << 4 | h;
+    }
+    return v;
+}
+
 size_t
 ra_accesslog_unescape(ra_str_t in, unsigned char *out)
 {
     const unsigned char  *p = in.data, *end = in.data + in.len;
     unsigned char        *o = out;
     int                   hi, lo;
+    long                  u;
 
     while (p < end) {
         if (*p != '\\' || end - p < 2) {
@@ -397,6 +427,26 @@ ra_accesslog_unescape(ra_str_t in, unsigned char *out)
         case 'n':  *o++ = '\n'; p += 2; continue;
         case 'r':  *o++ = '\r'; p += 2; continue;
         case 't':  *o++ = '\t'; p += 2; continue;
+        case '/':  *o++ = '/';  p += 2; continue;
+        case 'b':  *o++ = '\b'; p += 2; continue;
+        case 'f':  *o++ = '\f'; p += 2; continue;
+        case 'u':
+            /* JSON: 6 bytes in, at most 3 out */
+            if (end - p >= 6 && (u = ra_log_hex4(p + 2)) >= 0) {
+                if (u < 0x80) {
+                    *o++ = (unsigned char) u;
+                } else if (u < 0x800) {
+                    *o++ = (unsigned char) (0xc0 | u >> 6);
+                    *o++ = (unsigned char) (0x80 | (u & 0x3f));
+                } else {
+                    *o++ = (unsigned char) (0xe0 | u >> 12);
+                    *o++ = (unsigned char) (0x80 | (u >> 6 & 0x3f));
+                    *o++ = (unsigned char) (0x80 | (u & 0x3f));
+                }
+                p += 6;
+                continue;
+            }
+            break;
         case 'x':
             if (end - p >= 4 && (hi = ra_hexval(p[2])) >= 0
                 && (lo = ra_hexval(p[3])) >= 0)
@@ -410,4 +460,989 @@ ra_accesslog_unescape(ra_str_t in, unsigned char *out)
         *o++ = *p++;
     }
     return (size_t) (o - out);
+}
+
+/* ---- log formats ------------------------------------------------------ */
+
+/* The first occurrence of a literal (a plan's are a few bytes) */
+static const unsigned char *
+ra_log_find(const unsigned char *p, const unsigned char *end,
+    const unsigned char *lit, size_t len)
+{
+    const unsigned char  *q;
+
+    while ((size_t) (end - p) >= len) {
+        q = memchr(p, lit[0], (size_t) (end - p) - len + 1);
+        if (q == NULL) {
+            return NULL;
+        }
+        if (memcmp(q + 1, lit + 1, len - 1) == 0) {
+            return q;
+        }
+        p = q + 1;
+    }
+    return NULL;
+}
+
+/* "host", "host:port", "[v6]:port", "-": the site without its port */
+static ra_str_t
+ra_log_host(ra_str_t s)
+{
+    const unsigned char  *q;
+    size_t                i;
+
+    if (s.len == 0 || (s.len == 1 && s.data[0] == '-')) {
+        return ra_str(NULL, 0);
+    }
+    if (s.data[0] == '[') {
+        q = memchr(s.data, ']', s.len);
+        return q != NULL ? ra_str(s.data, (size_t) (q - s.data) + 1) : s;
+    }
+    q = memchr(s.data, ':', s.len);
+    if (q == NULL || memchr(q + 1, ':', s.len - (size_t) (q + 1 - s.data))) {
+        return s;                   /* no port, or a bare IPv6 address */
+    }
+    for (i = (size_t) (q + 1 - s.data); i < s.len; i++) {
+        if (!ra_isdigit(s.data[i])) {
+            return s;
+        }
+    }
+    return ra_str(s.data, (size_t) (q - s.data));
+}
+
+/* "2000-10-10T13:55:36+00:00", fractions and "Z" or "+0000" allowed */
+static int
+ra_log_time_iso(ra_str_t s, int64_t *out)
+{
+    const unsigned char  *p = s.data, *end = s.data + s.len;
+    int                   y, mo, d, hh, mm, ss, oh = 0, om = 0, sign = 0;
+    int64_t               ms = 0, scale = 100;
+
+    if (s.len < 20) {
+        return RA_ERROR;
+    }
+    y = ra_log_digits(p, 4);
+    mo = ra_log_digits(p + 5, 2);
+    d = ra_log_digits(p + 8, 2);
+    hh = ra_log_digits(p + 11, 2);
+    mm = ra_log_digits(p + 14, 2);
+    ss = ra_log_digits(p + 17, 2);
+    if (y < 0 || p[4] != '-' || p[7] != '-' || (p[10] != 'T' && p[10] != ' ')
+        || p[13] != ':' || p[16] != ':' || mo < 1 || mo > 12 || d < 1
+        || d > 31 || hh < 0 || hh > 23 || mm < 0 || mm > 59 || ss < 0
+        || ss > 60)
+    {
+        return RA_ERROR;
+    }
+    p += 19;
+    if (p < end && *p == '.') {
+        for (p++; p < end && ra_isdigit(*p); p++) {
+            ms += (*p - '0') * scale;
+            scale /= 10;
+        }
+    }
+    if (p < end && (*p == 'Z' || *p == 'z')) {
+        p++;
+    } else if (p < end && (*p == '+' || *p == '-')) {
+        sign = *p++ == '-' ? -1 : 1;
+        if (end - p == 5 && p[2] == ':') {
+            oh = ra_log_digits(p, 2);
+            om = ra_log_digits(p + 3, 2);
+            p += 5;
+        } else if (end - p == 4) {
+            oh = ra_log_digits(p, 2);
+            om = ra_log_digits(p + 2, 2);
+            p += 4;
+        } else {
+            return RA_ERROR;
+        }
+        if (oh < 0 || oh > 23 || om < 0 || om > 59) {
+            return RA_ERROR;
+        }
+    }
+    if (p != end) {
+        return RA_ERROR;
+    }
+    *out = (ra_days_from_civil(y, (unsigned) mo, (unsigned) d) * 86400
+            + hh * 3600 + mm * 60 + ss - sign * (oh * 60 + om) * 60) * 1000
+           + ms;
+    return RA_OK;
+}
+
+/* $msec: "1443888000.123" */
+static int
+ra_log_msec(ra_str_t s, int64_t *out)
+{
+    size_t   i;
+    int64_t  v = 0;
+    int      frac = -1, whole = 0;
+
+    if (s.len == 0 || s.len > 20) {
+        return RA_ERROR;
+    }
+    for (i = 0; i < s.len; i++) {
+        if (s.data[i] == '.' && frac < 0) {
+            frac = 0;
+        } else if (ra_isdigit(s.data[i]) && frac < 0 && whole++ == 12) {
+            return RA_ERROR;            /* past year 33000: no overflow */
+        } else if (ra_isdigit(s.data[i]) && frac < 3) {
+            v = v * 10 + (s.data[i] - '0');
+            if (frac >= 0) {
+                frac++;
+            }
+        } else if (!ra_isdigit(s.data[i])) {
+            return RA_ERROR;
+        }
+    }
+    for (frac = frac < 0 ? 0 : frac; frac < 3; frac++) {
+        v *= 10;
+    }
+    *out = v;
+    return RA_OK;
+}
+
+static int
+ra_log_status(ra_str_t s, int *out)
+{
+    int  n;
+
+    if (s.len == 1 && s.data[0] == '-') {
+        *out = 0;
+        return RA_OK;
+    }
+    if (s.len != 3 || (n = ra_log_digits(s.data, 3)) < 100) {
+        return RA_ERROR;
+    }
+    *out = n;
+    return RA_OK;
+}
+
+static int
+ra_log_bytes(ra_str_t s, int64_t *out)
+{
+    size_t   i;
+    int64_t  v = 0;
+
+    if (s.len == 1 && s.data[0] == '-') {
+        *out = -1;
+        return RA_OK;
+    }
+    if (s.len == 0 || s.len > 18) {
+        return RA_ERROR;
+    }
+    for (i = 0; i < s.len; i++) {
+        if (!ra_isdigit(s.data[i])) {
+            return RA_ERROR;
+        }
+        v = v * 10 + (s.data[i] - '0');
+    }
+    *out = v;
+    return RA_OK;
+}
+
+/* One field's value into the record; RA_ERROR when it cannot be read */
+static int
+ra_log_field(ra_logrec_t *rec, unsigned kind, ra_str_t v)
+{
+    switch (kind) {
+    case RA_LF_ADDR:
+        rec->addr = v;
+        return v.len ? RA_OK : RA_ERROR;
+    case RA_LF_USER:
+        rec->user = v;
+        return RA_OK;
+    case RA_LF_TIME_LOCAL:
+        return v.len == 26 ? ra_log_time(v.data, &rec->time) : RA_ERROR;
+    case RA_LF_TIME_APACHE:
+        return v.len == 28 && v.data[0] == '[' && v.data[27] == ']'
+               ? ra_log_time(v.data + 1, &rec->time) : RA_ERROR;
+    case RA_LF_TIME_ISO:
+        return ra_log_time_iso(v, &rec->time);
+    case RA_LF_MSEC:
+        return ra_log_msec(v, &rec->time);
+    case RA_LF_REQUEST:
+        rec->request = v;
+        return RA_OK;
+    case RA_LF_METHOD:
+        rec->method = v;
+        return RA_OK;
+    case RA_LF_URI:
+        rec->target = v;
+        return RA_OK;
+    case RA_LF_STATUS:
+        return ra_log_status(v, &rec->status);
+    case RA_LF_BYTES:
+        return ra_log_bytes(v, &rec->bytes);
+    case RA_LF_REFERER:
+        rec->referer = v;
+        return RA_OK;
+    case RA_LF_UA:
+        rec->user_agent = v;
+        return RA_OK;
+    case RA_LF_HOST:
+        rec->host = ra_log_host(v);
+        return RA_OK;
+    case RA_LF_XFF:
+        rec->xff = v;
+        return RA_OK;
+    }
+    return RA_OK;
+}
+
+static void
+ra_log_rec_init(ra_logrec_t *rec, const unsigned char *at)
+{
+    memset(rec, 0, sizeof(*rec));
+    rec->addr = ra_str(at, 0);
+    rec->user = rec->addr;
+    rec->request = rec->addr;
+    rec->method = rec->addr;
+    rec->target = rec->addr;
+    rec->protocol = rec->addr;
+    rec->bytes = -1;
+    rec->time = INT64_MIN;
+    rec->referer = ra_str(NULL, 0);
+    rec->user_agent = ra_str(NULL, 0);
+    rec->host = ra_str(NULL, 0);
+    rec->xff = ra_str(NULL, 0);
+}
+
+/* The request of a format with $request, or with a method and a URI */
+static int
+ra_log_finish(ra_logrec_t *rec, unsigned fields)
+{
+    if (rec->time == INT64_MIN || rec->addr.len == 0) {
+        return RA_ERROR;
+    }
+    if (fields & (1u << RA_LF_REQUEST)) {
+        ra_log_request(rec);
+    } else if (rec->method.len == 0 || rec->target.len == 0
+               || (rec->method.len == 1 && rec->method.data[0] == '-'))
+    {
+        rec->method.len = 0;
+        rec->target.len = 0;
+    } else {
+        rec->request = ra_str(rec->method.data, rec->method.len);
+    }
+    if (rec->xff.data != NULL && rec->xff.len == 1 && rec->xff.data[0] == '-')
+    {
+        rec->xff = ra_str(NULL, 0);
+    }
+    return RA_OK;
+}
+
+/* Debian's vhost_combined: "%v:%p %h %l %u %t \"%r\" %>s %O
+ * \"%{Referer}i\" \"%{User-Agent}i\"" */
+static int
+ra_log_vhost(ra_str_t line, ra_logrec_t *rec)
+{
+    const unsigned char  *p = line.data, *end = line.data + line.len, *sp, *c;
+
+    sp = memchr(p, ' ', line.len);
+    if (sp == NULL || sp == p) {
+        return RA_ERROR;
+    }
+    /* the port is always there: %v:%p */
+    for (c = sp; c > p && ra_isdigit(c[-1]); c--) { }
+    if (c == sp || c - 1 <= p || c[-1] != ':') {
+        return RA_ERROR;
+    }
+    if (ra_accesslog_parse(ra_str(sp + 1, (size_t) (end - sp - 1)), rec)
+        != RA_OK)
+    {
+        return RA_ERROR;
+    }
+    rec->host = ra_log_host(ra_str(p, (size_t) (c - 1 - p)));
+    rec->format = RA_LOG_VHOST_COMBINED;
+    return RA_OK;
+}
+
+/* JSON keys named after nginx's variables */
+static unsigned
+ra_log_json_key(ra_str_t k)
+{
+    static const struct {
+        const char  *name;
+        unsigned     kind;
+    } keys[] = {
+        { "remote_addr", RA_LF_ADDR },
+        { "remote_user", RA_LF_USER },
+        { "time_local", RA_LF_TIME_LOCAL },
+        { "time_iso8601", RA_LF_TIME_ISO },
+        { "msec", RA_LF_MSEC },
+        { "request", RA_LF_REQUEST },
+        { "request_method", RA_LF_METHOD },
+        { "request_uri", RA_LF_URI },
+        { "status", RA_LF_STATUS },
+        { "body_bytes_sent", RA_LF_BYTES },
+        { "http_referer", RA_LF_REFERER },
+        { "http_user_agent", RA_LF_UA },
+        { "host", RA_LF_HOST },
+        { "http_host", RA_LF_HOST },
+        { "http_x_forwarded_for", RA_LF_XFF },
+    };
+    size_t  i;
+
+    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        if (k.len == strlen(keys[i].name)
+            && memcmp(k.data, keys[i].name, k.len) == 0)
+        {
+            return keys[i].kind;
+        }
+    }
+    return RA_LF_SKIP;
+}
+
+static const unsigned char *
+ra_log_ws(const unsigned char *p, const unsigned char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t')) {
+        p++;
+    }
+    return p;
+}
+
+/* One flat JSON object: string, number or literal values (nginx's
+ * escape=json writes no nesting).  Keys and values are kept escaped. */
+static int
+ra_log_json(ra_str_t line, ra_logrec_t *rec)
+{
+    const unsigned char  *p = line.data, *end = line.data + line.len, *q;
+    unsigned              escaped = 0, kind, fields = 0, kesc = 0;
+    ra_str_t              key, v;
+
+    ra_log_rec_init(rec, p);
+    p = ra_log_ws(p, end);
+    if (p == end || *p++ != '{') {
+        return RA_ERROR;
+    }
+    p = ra_log_ws(p, end);
+    if (p < end && *p == '}') {
+        return RA_ERROR;                /* {}: no address, no time */
+    }
+    for ( ;; ) {
+        if (p == end || *p != '"') {
+            return RA_ERROR;
+        }
+        q = ra_log_quoted(p + 1, end, &kesc);
+        if (q == NULL) {
+            return RA_ERROR;
+        }
+        key = ra_str(p + 1, (size_t) (q - p - 1));
+        p = ra_log_ws(q + 1, end);
+        if (p == end || *p++ != ':') {
+            return RA_ERROR;
+        }
+        p = ra_log_ws(p, end);
+        if (p == end) {
+            return RA_ERROR;
+        }
+        if (*p == '"') {
+            q = ra_log_quoted(p + 1, end, &escaped);
+            if (q == NULL) {
+                return RA_ERROR;
+            }
+            v = ra_str(p + 1, (size_t) (q - p - 1));
+            p = q + 1;
+        } else {
+            for (q = p; q < end && *q != ',' && *q != '}' && *q != ' '
+                 && *q != '\t'; q++)
+            {
+                if (*q == '{' || *q == '[' || *q == '"') {
+                    return RA_ERROR;
+                }
+            }
+            if (q == p) {
+                return RA_ERROR;
+            }
+            v = ra_str(p, (size_t) (q - p));
+            if (v.len == 4 && memcmp(v.data, "null", 4) == 0) {
+                v = ra_str("-", 1);
+            }
+            p = q;
+        }
+        kind = ra_log_json_key(key);
+        if (kind != RA_LF_SKIP) {
+            fields |= 1u << kind;
+            if (ra_log_field(rec, kind, v) != RA_OK) {
+                return RA_ERROR;
+            }
+        }
+        p = ra_log_ws(p, end);
+        if (p == end) {
+            return RA_ERROR;
+        }
+        if (*p == '}') {
+            break;
+        }
+        if (*p++ != ',') {
+            return RA_ERROR;
+        }
+        p = ra_log_ws(p, end);
+    }
+    if (ra_log_ws(p + 1, end) != end) {
+        return RA_ERROR;
+    }
+    rec->escaped = escaped;
+    rec->format = RA_LOG_JSON;
+    return ra_log_finish(rec, fields);
+}
+
+static int
+ra_log_plan(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
+{
+    const unsigned char  *p = line.data, *end = line.data + line.len, *q;
+    const ra_logitem_t   *it, *next;
+    unsigned              i, escaped = 0;
+    size_t                w;
+
+    ra_log_rec_init(rec, p);
+    for (i = 0; i < f->nitems; i++) {
+        it = &f->items[i];
+        if (it->kind == RA_LF_LITERAL) {
+            if ((size_t) (end - p) < it->len
+                || memcmp(p, f->text + it->off, it->len) != 0)
+            {
+                return RA_ERROR;
+            }
+            p += it->len;
+            continue;
+        }
+        next = i + 1 < f->nitems ? &f->items[i + 1] : NULL;
+        if (it->quoted) {
+            q = ra_log_quoted(p, end, &escaped);
+        } else if (it->kind == RA_LF_TIME_LOCAL
+                   || it->kind == RA_LF_TIME_APACHE)
+        {
+            /* fixed width, with a space inside */
+            w = it->kind == RA_LF_TIME_LOCAL ? 26 : 28;
+            q = (size_t) (end - p) >= w ? p + w : NULL;
+        } else if (next != NULL) {
+            q = ra_log_find(p, end, f->text + next->off, next->len);
+        } else {
+            /* the last field: up to a blank (trailing fields follow) */
+            for (q = p; q < end && *q != ' ' && *q != '\t'; q++) { }
+        }
+        if (q == NULL) {
+            return RA_ERROR;
+        }
+        if (ra_log_field(rec, it->kind, ra_str(p, (size_t) (q - p)))
+            != RA_OK)
+        {
+            return RA_ERROR;
+        }
+        p = q;
+    }
+    if (p != end && *p != ' ' && *p != '\t') {
+        return RA_ERROR;
+    }
+    rec->escaped = escaped;
+    rec->format = RA_LOG_PLAN;
+    return ra_log_finish(rec, f->fields);
+}
+
+int
+ra_logfmt_parse(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
+{
+    const unsigned char  *end = line.data + line.len;
+
+    switch (f->format) {
+    case RA_LOG_COMMON:
+    case RA_LOG_COMBINED:
+        return ra_accesslog_parse(line, rec);
+    default:
+        break;
+    }
+    while (end > line.data && (end[-1] == '\n' || end[-1] == '\r')) {
+        end--;
+    }
+    line.len = (size_t) (end - line.data);
+    switch (f->format) {
+    case RA_LOG_VHOST_COMBINED:
+        return ra_log_vhost(line, rec);
+    case RA_LOG_JSON:
+        return ra_log_json(line, rec);
+    }
+    return ra_log_plan(f, line, rec);
+}
+
+#define RA_F(k)  (1u << (k))
+#define RA_F_COMMON  (RA_F(RA_LF_ADDR) | RA_F(RA_LF_USER)                    \
+                      | RA_F(RA_LF_TIME_APACHE) | RA_F(RA_LF_REQUEST)        \
+                      | RA_F(RA_LF_STATUS) | RA_F(RA_LF_BYTES))
+#define RA_F_COMBINED  (RA_F_COMMON | RA_F(RA_LF_REFERER) | RA_F(RA_LF_UA))
+
+void
+ra_logfmt_named(ra_log_format_e which, ra_logfmt_t *f)
+{
+    f->format = which;
+    f->nitems = 0;
+    switch (which) {
+    case RA_LOG_COMMON:
+        f->fields = RA_F_COMMON;
+        break;
+    case RA_LOG_VHOST_COMBINED:
+        f->fields = RA_F_COMBINED | RA_F(RA_LF_HOST);
+        break;
+    case RA_LOG_JSON:
+        f->fields = RA_F_COMBINED | RA_F(RA_LF_HOST) | RA_F(RA_LF_XFF);
+        break;
+    default:
+        f->format = RA_LOG_COMBINED;
+        f->fields = RA_F_COMBINED | RA_F(RA_LF_XFF);
+        break;
+    }
+}
+
+const char *
+ra_logfmt_name(const ra_logfmt_t *f)
+{
+    switch (f->format) {
+    case RA_LOG_COMMON:
+        return "common";
+    case RA_LOG_COMBINED:
+        return "combined";
+    case RA_LOG_VHOST_COMBINED:
+        return "vhost_combined";
+    case RA_LOG_JSON:
+        return "json";
+    }
+    return "custom";
+}
+
+int
+ra_logfmt_detect(ra_str_t line, ra_logfmt_t *f)
+{
+    ra_logrec_t           rec;
+    const unsigned char  *p = line.data, *end = line.data + line.len;
+
+    p = ra_log_ws(p, end);
+    if (p < end && *p == '{') {
+        ra_logfmt_named(RA_LOG_JSON, f);
+        return ra_logfmt_parse(f, line, &rec);
+    }
+    ra_logfmt_named(RA_LOG_VHOST_COMBINED, f);
+    if (ra_logfmt_parse(f, line, &rec) == RA_OK) {
+        return RA_OK;
+    }
+    if (ra_accesslog_parse(line, &rec) == RA_OK) {
+        ra_logfmt_named(rec.format == RA_LOG_COMMON ? RA_LOG_COMMON
+                                                    : RA_LOG_COMBINED, f);
+        return RA_OK;
+    }
+    return RA_ERROR;
+}
+
+/* ---- compiling a format string ---------------------------------------- */
+
+static unsigned
+ra_log_nginx_var(ra_str_t n)
+{
+    static const struct {
+        const char  *name;
+        unsigned     kind;
+    } vars[] = {
+        { "remote_addr", RA_LF_ADDR },
+        { "remote_user", RA_LF_USER },
+        { "time_local", RA_LF_TIME_LOCAL },
+        { "time_iso8601", RA_LF_TIME_ISO },
+        { "msec", RA_LF_MSEC },
+        { "request", RA_LF_REQUEST },
+        { "request_method", RA_LF_METHOD },
+        { "request_uri", RA_LF_URI },
+        { "status", RA_LF_STATUS },
+        { "body_bytes_sent", RA_LF_BYTES },
+        { "http_referer", RA_LF_REFERER },
+        { "http_user_agent", RA_LF_UA },
+        { "host", RA_LF_HOST },
+        { "http_host", RA_LF_HOST },
+        { "server_name", RA_LF_HOST },
+        { "http_x_forwarded_for", RA_LF_XFF },
+    };
+    size_t  i;
+
+    for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        if (n.len == strlen(vars[i].name)
+            && memcmp(n.data, vars[i].name, n.len) == 0)
+        {
+            return vars[i].kind;
+        }
+    }
+    return RA_LF_SKIP;
+}
+
+static unsigned
+ra_log_apache_header(ra_str_t h)
+{
+    if (ra_strcaseeq(h, ra_str("User-Agent", 10))) {
+        return RA_LF_UA;
+    }
+    if (ra_strcaseeq(h, ra_str("Referer", 7))) {
+        return RA_LF_REFERER;
+    }
+    if (ra_strcaseeq(h, ra_str("Host", 4))) {
+        return RA_LF_HOST;
+    }
+    if (ra_strcaseeq(h, ra_str("X-Forwarded-For", 15))) {
+        return RA_LF_XFF;
+    }
+    return RA_LF_SKIP;
+}
+
+typedef struct {
+    ra_logfmt_t  *f;
+    size_t        tlen;
+    const char   *err;
+} ra_logfmt_cc_t;
+
+static int
+ra_logfmt_lit(ra_logfmt_cc_t *cc, unsigned char c)
+{
+    ra_logfmt_t   *f = cc->f;
+    ra_logitem_t  *it;
+
+    if (cc->tlen == RA_LOGFMT_TEXT) {
+        cc->err = "the format is too long";
+        return RA_ERROR;
+    }
+    it = f->nitems ? &f->items[f->nitems - 1] : NULL;
+    if (it == NULL || it->kind != RA_LF_LITERAL) {
+        if (f->nitems == RA_LOGFMT_ITEMS) {
+            cc->err = "the format has too many fields";
+            return RA_ERROR;
+        }
+        it = &f->items[f->nitems++];
+        it->kind = RA_LF_LITERAL;
+        it->quoted = 0;
+        it->off = (uint16_t) cc->tlen;
+        it->len = 0;
+    }
+    f->text[cc->tlen++] = c;
+    it->len++;
+    return RA_OK;
+}
+
+static int
+ra_logfmt_field(ra_logfmt_cc_t *cc, unsigned kind)
+{
+    ra_logfmt_t  *f = cc->f;
+
+    if (f->nitems && f->items[f->nitems - 1].kind != RA_LF_LITERAL) {
+        cc->err = "two fields with nothing between them cannot be told "
+                  "apart";
+        return RA_ERROR;
+    }
+    if (f->nitems == RA_LOGFMT_ITEMS) {
+        cc->err = "the format has too many fields";
+        return RA_ERROR;
+    }
+    f->items[f->nitems].kind = (uint8_t) kind;
+    f->items[f->nitems].quoted = 0;
+    f->items[f->nitems].off = 0;
+    f->items[f->nitems].len = 0;
+    f->nitems++;
+    f->fields |= 1u << kind;
+    return RA_OK;
+}
+
+int
+ra_logfmt_compile(ra_str_t spec, ra_logfmt_t *f, const char **err)
+{
+    const unsigned char  *p = spec.data, *end = spec.data + spec.len, *q;
+    ra_logfmt_cc_t        cc;
+    ra_logitem_t         *it;
+    unsigned              i, kind, nginx = 0;
+    ra_str_t              arg;
+
+    static const struct {
+        const char       *name;
+        ra_log_format_e   format;
+    } named[] = {
+        { "combined", RA_LOG_COMBINED },
+        { "common", RA_LOG_COMMON },
+        { "vhost_combined", RA_LOG_VHOST_COMBINED },
+        { "json", RA_LOG_JSON },
+    };
+
+    memset(f, 0, sizeof(*f));
+    for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+        if (ra_strcaseeq(spec, ra_str(named[i].name, strlen(named[i].name))))
+        {
+            ra_logfmt_named(named[i].format, f);
+            return RA_OK;
+        }
+    }
+    f->format = RA_LOG_PLAN;
+    cc.f = f;
+    cc.tlen = 0;
+    cc.err = NULL;
+
+    /* nginx when a variable is named, else Apache */
+    for (q = p; q + 1 < end; q++) {
+        if (q[0] == '$' && (ra_isalpha(q[1]) || q[1] == '_' || q[1] == '{')) {
+            nginx = 1;
+            break;
+        }
+    }
+
+    while (p < end) {
+        if (*p == '\\' && end - p >= 2) {
+            /* the escapes of a quoted configuration string */
+            p++;
+            if (ra_logfmt_lit(&cc, *p == 't' ? '\t' : *p) != RA_OK) {
+                goto fail;
+            }
+            p++;
+            continue;
+        }
+        if (nginx && *p == '$' && end - p >= 2
+            && (ra_isalpha(p[1]) || p[1] == '_' || p[1] == '{'))
+        {
+            p++;
+            if (*p == '{') {
+                q = memchr(p, '}', (size_t) (end - p));
+                if (q == NULL) {
+                    cc.err = "'${' without its '}'";
+                    goto fail;
+                }
+                arg = ra_str(p + 1, (size_t) (q - p - 1));
+                p = q + 1;
+            } else {
+                for (q = p; q < end && (ra_isalpha(*q) || ra_isdigit(*q)
+                                        || *q == '_'); q++) { }
+                arg = ra_str(p, (size_t) (q - p));
+                p = q;
+            }
+            if (ra_logfmt_field(&cc, ra_log_nginx_var(arg)) != RA_OK) {
+                goto fail;
+            }
+            continue;
+        }
+        if (nginx || *p != '%') {
+            if (ra_logfmt_lit(&cc, *p++) != RA_OK) {
+                goto fail;
+            }
+            continue;
+        }
+        /* Apache: %[!][status,...][<>]{arg}X */
+        p++;
+        if (p < end && *p == '%') {
+            if (ra_logfmt_lit(&cc, *p++) != RA_OK) {
+                goto fail;
+            }
+            continue;
+        }
+        while (p < end && (*p == '!' || *p == ',' || *p == '<' || *p == '>'
+                           || ra_isdigit(*p)))
+        {
+            p++;
+        }
+        arg = ra_str(NULL, 0);
+        if (p < end && *p == '{') {
+            q = memchr(p, '}', (size_t) (end - p));
+            if (q == NULL) {
+                cc.err = "'%{' without its '}'";
+                goto fail;
+            }
+            arg = ra_str(p + 1, (size_t) (q - p - 1));
+            p = q + 1;
+        }
+        if (p == end) {
+            cc.err = "'%' at the end of the format";
+            goto fail;
+        }
+        switch (*p++) {
+        case 'h': case 'a':
+            kind = RA_LF_ADDR;
+            break;
+        case 'u':
+            kind = RA_LF_USER;
+            break;
+        case 't':
+            if (arg.data != NULL) {
+                cc.err = "%{...}t: only %t (the default time) is read";
+                goto fail;
+            }
+            kind = RA_LF_TIME_APACHE;
+            break;
+        case 'r':
+            kind = RA_LF_REQUEST;
+            break;
+        case 's':
+            kind = RA_LF_STATUS;
+            break;
+        case 'b': case 'B':
+            kind = RA_LF_BYTES;
+            break;
+        case 'm':
+            kind = RA_LF_METHOD;
+            break;
+        case 'U':
+            kind = RA_LF_URI;
+            break;
+        case 'q':
+            /* %U%q: the query belongs to the URI field */
+            if (f->nitems && f->items[f->nitems - 1].kind == RA_LF_URI) {
+                continue;
+            }
+            kind = RA_LF_SKIP;
+            break;
+        case 'v': case 'V':
+            kind = RA_LF_HOST;
+            break;
+        case 'i':
+            kind = ra_log_apache_header(arg);
+            break;
+        default:
+            kind = RA_LF_SKIP;
+            break;
+        }
+        if (ra_logfmt_field(&cc, kind) != RA_OK) {
+            goto fail;
+        }
+    }
+
+    /* a field between '"'s is read up to its closing quote */
+    for (i = 0; i < f->nitems; i++) {
+        it = &f->items[i];
+        if (it->kind != RA_LF_LITERAL && i > 0 && i + 1 < f->nitems
+            && f->text[f->items[i - 1].off + f->items[i - 1].len - 1] == '"'
+            && f->text[f->items[i + 1].off] == '"')
+        {
+            it->quoted = 1;
+        }
+    }
+
+    if (!(f->fields & (RA_F(RA_LF_TIME_LOCAL) | RA_F(RA_LF_TIME_APACHE)
+                       | RA_F(RA_LF_TIME_ISO) | RA_F(RA_LF_MSEC))))
+    {
+        cc.err = "the format has no time ($time_local, $time_iso8601, "
+                 "$msec, %t)";
+        goto fail;
+    }
+    if (!(f->fields & RA_F(RA_LF_ADDR))) {
+        cc.err = "the format has no client address ($remote_addr, %h, %a)";
+        goto fail;
+    }
+    if (!(f->fields & RA_F(RA_LF_REQUEST))
+        && (f->fields & (RA_F(RA_LF_METHOD) | RA_F(RA_LF_URI)))
+           != (RA_F(RA_LF_METHOD) | RA_F(RA_LF_URI)))
+    {
+        cc.err = "the format has no request ($request, or $request_method "
+                 "and $request_uri; %r, or %m and %U)";
+        goto fail;
+    }
+    if (!(f->fields & RA_F(RA_LF_STATUS))) {
+        cc.err = "the format has no status ($status, %s, %>s)";
+        goto fail;
+    }
+    return RA_OK;
+
+fail:
+    *err = cc.err;
+    return RA_ERROR;
+}
+
+/* ---- realip ------------------------------------------------------------ */
+
+int
+ra_cidr_parse(ra_str_t s, ra_cidr_t *out)
+{
+    const unsigned char  *slash;
+    ra_addr_t             a;
+    unsigned              bits = 0, max;
+    size_t                i, n;
+
+    slash = memchr(s.data, '/', s.len);
+    n = slash ? (size_t) (slash - s.data) : s.len;
+    if (ra_addr_parse(ra_str(s.data, n), &a) != RA_OK) {
+        return RA_ERROR;
+    }
+    max = ra_addr_is_v4(&a) ? 32 : 128;
+    if (slash == NULL) {
+        bits = max;
+    } else {
+        if (s.len - n < 2 || s.len - n > 4) {
+            return RA_ERROR;
+        }
+        for (i = n + 1; i < s.len; i++) {
+            if (!ra_isdigit(s.data[i])) {
+                return RA_ERROR;
+            }
+            bits = bits * 10 + (unsigned) (s.data[i] - '0');
+        }
+        if (bits > max) {
+            return RA_ERROR;
+        }
+    }
+    memcpy(out->b, a.b, 16);
+    out->bits = bits + (128 - max);
+    return RA_OK;
+}
+
+static int
+ra_cidr_contains(const ra_cidr_t *c, const ra_addr_t *a)
+{
+    unsigned  whole = c->bits / 8, rest = c->bits % 8;
+
+    if (memcmp(c->b, a->b, whole) != 0) {
+        return 0;
+    }
+    return rest == 0
+           || ((c->b[whole] ^ a->b[whole]) & (0xff00u >> rest) & 0xff) == 0;
+}
+
+static int
+ra_realip_trusted(const ra_cidr_t *t, size_t n, ra_str_t s, int *trusted)
+{
+    ra_addr_t  a;
+    size_t     i;
+
+    if (ra_addr_parse(s, &a) != RA_OK) {
+        return RA_ERROR;
+    }
+    *trusted = 0;
+    for (i = 0; i < n; i++) {
+        if (ra_cidr_contains(&t[i], &a)) {
+            *trusted = 1;
+            break;
+        }
+    }
+    return RA_OK;
+}
+
+ra_str_t
+ra_realip(const ra_cidr_t *trusted, size_t n, ra_str_t addr, ra_str_t xff)
+{
+    const unsigned char  *b, *e, *s;
+    ra_str_t              client = addr, item;
+    int                   t;
+
+    if (n == 0 || xff.data == NULL
+        || ra_realip_trusted(trusted, n, addr, &t) != RA_OK || !t)
+    {
+        return addr;
+    }
+    /* from the right: each proxy appended the address it saw */
+    e = xff.data + xff.len;
+    while (e > xff.data) {
+        for (s = e; s > xff.data && s[-1] != ','; s--) { }
+        b = s;
+        while (b < e && (*b == ' ' || *b == '\t')) {
+            b++;
+        }
+        while (e > b && (e[-1] == ' ' || e[-1] == '\t')) {
+            e--;
+        }
+        item = ra_str(b, (size_t) (e - b));
+        if (ra_realip_trusted(trusted, n, item, &t) != RA_OK) {
+            return client;
+        }
+        client = item;
+        if (!t) {
+            return client;
+        }
+        e = s > xff.data ? s - 1 : s;
+    }
+    return client;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Access-log lines: nginx and Apache "combined" and "common" formats.
+ * Access-log lines: nginx and Apache "combined" and "common" formats, and
+ * (below) any other format through a compiled plan.
  *
  *   common    %h %l %u %t "%r" %>s %b
  *   combined  %h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-Agent}i"
@@ -24,7 +25,10 @@
 
 typedef enum {
     RA_LOG_COMMON = 0,
-    RA_LOG_COMBINED
+    RA_LOG_COMBINED,
+    RA_LOG_VHOST_COMBINED,      /* %v:%p then combined (Debian's Apache) */
+    RA_LOG_JSON,                /* one JSON object a line (nginx escape=json) */
+    RA_LOG_PLAN                 /* a compiled log_format / LogFormat string */
 } ra_log_format_e;
 
 typedef struct {
@@ -40,8 +44,13 @@ typedef struct {
     ra_str_t   protocol;        /* empty for HTTP/0.9-style lines */
     int        status;          /* %>s: 100-999, 0 when logged as "-" */
     int64_t    bytes;           /* %b: -1 when logged as "-" */
-    ra_str_t   referer;         /* combined only; data NULL in common */
-    ra_str_t   user_agent;      /* combined only; data NULL in common */
+    ra_str_t   referer;         /* data NULL when the format has none */
+    ra_str_t   user_agent;      /* data NULL when the format has none */
+    ra_str_t   host;            /* $host, %v: the site; data NULL when the
+                                   format has none (port left out) */
+    ra_str_t   xff;             /* X-Forwarded-For as logged; data NULL
+                                   when none (combined: the first quoted
+                                   field after the User-Agent) */
     unsigned   format;          /* ra_log_format_e */
     unsigned   escaped:1;       /* a quoted field holds a backslash */
 } ra_logrec_t;
@@ -55,7 +64,8 @@ typedef struct {
 int ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec);
 
 /* Decodes the escapes servers write in quoted fields (\" \\ \xHH \n \t
- * \r; any other backslash is kept) into out, which needs in.len bytes.
+ * \r, and JSON's \uXXXX as UTF-8, \/ \b \f; any other backslash is
+ * kept) into out, which needs in.len bytes.
  * Returns the decoded length. */
 size_t ra_accesslog_unescape(ra_str_t in, unsigned char *out);
 
@@ -65,5 +75,79 @@ int64_t ra_days_from_civil(int64_t y, unsigned m, unsigned d);
 /* Formats Unix milliseconds as "YYYY-MM-DDTHH:MM:SSZ" into out[21]
  * (NUL-terminated); returns 20. */
 size_t ra_time_iso(int64_t ms, char *out);
+
+/*
+ * Log formats.  A format is named (combined, common, vhost_combined, json)
+ * or given as an nginx log_format string ($remote_addr - $remote_user
+ * [$time_local] "$request" ...) or an Apache LogFormat string (%h %l %u %t
+ * \"%r\" %>s %b ...), compiled once into a plan: literals and fields in
+ * order.  A plan lives in the caller's struct (no allocation); a line is
+ * read against it in one forward pass (each field ends at the next
+ * literal, or at its closing quote when quoted), so time stays linear in
+ * the line.  Fields the audit does not use are skipped.
+ */
+#define RA_LOGFMT_ITEMS  48             /* fields and literals of a plan */
+#define RA_LOGFMT_TEXT   1024           /* bytes of a plan's literals */
+
+typedef enum {
+    RA_LF_SKIP = 0,                     /* a field the audit does not use */
+    RA_LF_ADDR, RA_LF_USER, RA_LF_TIME_LOCAL, RA_LF_TIME_APACHE,
+    RA_LF_TIME_ISO, RA_LF_MSEC, RA_LF_REQUEST, RA_LF_METHOD, RA_LF_URI,
+    RA_LF_STATUS, RA_LF_BYTES, RA_LF_REFERER, RA_LF_UA, RA_LF_HOST,
+    RA_LF_XFF, RA_LF_LITERAL
+} ra_logfield_e;
+
+typedef struct {
+    uint8_t   kind;                     /* ra_logfield_e */
+    uint8_t   quoted;                   /* between '"'s: escapes skipped */
+    uint16_t  off, len;                 /* a literal's bytes in text[] */
+} ra_logitem_t;
+
+typedef struct {
+    unsigned       format;              /* ra_log_format_e */
+    unsigned       nitems;
+    unsigned       fields;              /* bit (1 << ra_logfield_e) each */
+    ra_logitem_t   items[RA_LOGFMT_ITEMS];
+    unsigned char  text[RA_LOGFMT_TEXT];
+} ra_logfmt_t;
+
+#define RA_LOGFMT_HAS(f, k)  (((f)->fields >> (k)) & 1)
+
+/* Compiles a name or a format string.  RA_OK, or RA_ERROR with *err a
+ * static sentence (no time field, no address, two fields with nothing
+ * between them, an unsupported %{...}t, too long). */
+int ra_logfmt_compile(ra_str_t spec, ra_logfmt_t *f, const char **err);
+
+/* The named formats, in the order detection tries them. */
+void ra_logfmt_named(ra_log_format_e which, ra_logfmt_t *f);
+const char *ra_logfmt_name(const ra_logfmt_t *f);
+
+/* Reads one line in format f, as ra_accesslog_parse() does; the line's
+ * site is rec->host when the format has one.  RA_OK or RA_ERROR. */
+int ra_logfmt_parse(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec);
+
+/* The named format a line is in: json, vhost_combined, combined/common,
+ * tried in that order; RA_OK with f set, or RA_ERROR when none reads it.
+ * A log's first lines decide its format. */
+int ra_logfmt_detect(ra_str_t line, ra_logfmt_t *f);
+
+/* nginx realip (real_ip_header X-Forwarded-For; real_ip_recursive on):
+ * trusted ranges, and the client of a line. */
+typedef struct {
+    uint8_t   b[16];                    /* as ra_addr_t: IPv4 mapped */
+    unsigned  bits;                     /* of the 128 */
+} ra_cidr_t;
+
+/* "10.0.0.0/8", "2001:db8::/32", or an address alone; RA_OK or RA_ERROR
+ * (host bits set are ignored, as nginx does). */
+int ra_cidr_parse(ra_str_t s, ra_cidr_t *out);
+
+/* When addr lies in a trusted range, the client is the last address of
+ * xff (comma-separated, read from the right) not in a trusted range; all
+ * trusted: the first one.  A field that is not an address stops the walk
+ * at the address before it.  Otherwise addr itself.  The result is a
+ * span of addr or xff. */
+ra_str_t ra_realip(const ra_cidr_t *trusted, size_t n, ra_str_t addr,
+    ra_str_t xff);
 
 #endif /* RA_ACCESSLOG_H */

@@ -922,7 +922,7 @@ ra_rep_prom(ra_rep_t *r)
 
     if (r->opts->with_lines) {
         ra_rep_prom_family(b, "robots_audit_log_lines_total", "counter",
-            "Access-log lines read (malformed: not common or combined).");
+            "Access-log lines read (malformed: not in the log's format).");
         ra_buf_cstr(b, "robots_audit_log_lines_total{result=\"parsed\"} ");
         ra_buf_u64(b, r->opts->lines - (r->opts->malformed_lines
                                         <= r->opts->lines

@@ -31,6 +31,8 @@ parse(const char *s, ra_logrec_t *rec)
     return ra_accesslog_parse(held, rec);
 }
 
+#define RA_TEST_STR_STATIC(lit)  ra_str(lit, sizeof(lit) - 1)
+
 static int
 teardown(void **state)
 {
@@ -360,6 +362,314 @@ test_real_logs(void **state)
     assert_int_equal(ok, 3456);
 }
 
+
+/* ---- formats (issue 15) ------------------------------------------------ */
+
+static int
+fparse(const ra_logfmt_t *f, const char *s, ra_logrec_t *rec)
+{
+    if (held.data != NULL) {
+        ra_test_exact_free(held);
+    }
+    held = ra_test_exact(s, strlen(s));
+    return ra_logfmt_parse(f, held, rec);
+}
+
+static void
+compile_ok(const char *spec, ra_logfmt_t *f)
+{
+    const char  *err = NULL;
+
+    if (ra_logfmt_compile(ra_str(spec, strlen(spec)), f, &err) != RA_OK) {
+        print_message("compile '%s': %s\n", spec, err);
+        fail();
+    }
+}
+
+static void
+test_vhost_combined(void **state)
+{
+    ra_logfmt_t  f;
+    ra_logrec_t  r;
+    const char  *line = "www.example.com:443 66.249.66.1 - - "
+                        "[17/May/2015:10:05:03 +0000] \"GET /files/x "
+                        "HTTP/1.1\" 200 5 \"-\" \"Googlebot/2.1\"";
+
+    (void) state;
+    /* read as combined it takes the vhost for the client (the bug) */
+    assert_int_equal(ra_accesslog_parse(ra_str(line, strlen(line)), &r),
+                     RA_OK);
+    assert_true(span_is(r.addr, "www.example.com:443"));
+
+    assert_int_equal(ra_logfmt_detect(ra_str(line, strlen(line)), &f), RA_OK);
+    assert_string_equal(ra_logfmt_name(&f), "vhost_combined");
+    assert_int_equal(fparse(&f, line, &r), RA_OK);
+    assert_true(span_is(r.addr, "66.249.66.1"));
+    assert_true(span_is(r.host, "www.example.com"));
+    assert_true(span_is(r.target, "/files/x"));
+    assert_true(span_is(r.user_agent, "Googlebot/2.1"));
+    assert_true(r.time == 1431857103000LL);
+    /* named, and its port always there */
+    compile_ok("vhost_combined", &f);
+    assert_int_equal(fparse(&f, line, &r), RA_OK);
+    assert_int_equal(fparse(&f, line + 20, &r), RA_ERROR);
+    assert_int_equal(fparse(&f, "[::1]:80 ::1 - - [17/May/2015:10:05:03 "
+                            "+0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"",
+                            &r), RA_OK);
+    assert_true(span_is(r.host, "[::1]"));
+    assert_true(span_is(r.addr, "::1"));
+
+    /* plain combined and common lines are still detected as such */
+    assert_int_equal(ra_logfmt_detect(ra_str(line + 20, strlen(line + 20)),
+                                      &f), RA_OK);
+    assert_string_equal(ra_logfmt_name(&f), "combined");
+    assert_int_equal(ra_logfmt_detect(RA_TEST_STR_STATIC(
+        "::1 - - [17/May/2015:10:05:03 +0000] \"GET / HTTP/1.0\" 200 5"), &f),
+        RA_OK);
+    assert_string_equal(ra_logfmt_name(&f), "common");
+    assert_int_equal(ra_logfmt_detect(RA_TEST_STR_STATIC("\x7f" "ELF\x02"),
+                                      &f), RA_ERROR);
+}
+
+static void
+test_trailing_xff(void **state)
+{
+    ra_logrec_t  r;
+
+    (void) state;
+    /* nginx's "main": "$http_user_agent" "$http_x_forwarded_for" */
+    assert_int_equal(parse("10.0.0.2 - - [17/May/2015:10:05:03 +0000] "
+                           "\"GET / HTTP/1.1\" 200 5 \"-\" \"UA\" "
+                           "\"66.249.66.1, 10.0.0.3\" 0.001", &r), RA_OK);
+    assert_true(span_is(r.user_agent, "UA"));
+    assert_true(span_is(r.xff, "66.249.66.1, 10.0.0.3"));
+    assert_int_equal(parse("10.0.0.2 - - [17/May/2015:10:05:03 +0000] "
+                           "\"GET / HTTP/1.1\" 200 5 \"-\" \"UA\" 0.001",
+                           &r), RA_OK);
+    assert_null(r.xff.data);
+    assert_null(r.host.data);
+}
+
+static void
+test_json(void **state)
+{
+    ra_logfmt_t  f;
+    ra_logrec_t  r;
+    unsigned char out[256];
+    size_t        n;
+    const char   *line = "{\"time_iso8601\":\"2015-05-17T12:05:03+02:00\","
+        "\"remote_addr\":\"10.0.0.2\",\"host\":\"a.example\","
+        "\"request\":\"GET /files/x?q=\\\"1\\\" HTTP/1.1\",\"status\":\"200\","
+        "\"body_bytes_sent\":5,\"http_referer\":\"\",\"http_user_agent\":"
+        "\"Googlebot/2.1 \\u00e9\\u0001\",\"http_x_forwarded_for\":"
+        "\"66.249.66.1\",\"request_time\":0.001,\"upstream\":null}";
+
+    (void) state;
+    assert_int_equal(ra_logfmt_detect(ra_str(line, strlen(line)), &f), RA_OK);
+    assert_string_equal(ra_logfmt_name(&f), "json");
+    assert_int_equal(fparse(&f, line, &r), RA_OK);
+    assert_true(r.time == 1431857103000LL);
+    assert_true(span_is(r.addr, "10.0.0.2"));
+    assert_true(span_is(r.host, "a.example"));
+    assert_true(span_is(r.method, "GET"));
+    assert_true(span_is(r.xff, "66.249.66.1"));
+    assert_int_equal(r.status, 200);
+    assert_true(r.bytes == 5);
+    assert_int_equal(r.escaped, 1);
+    n = ra_accesslog_unescape(r.user_agent, out);
+    assert_int_equal(n, 17);
+    assert_memory_equal(out, "Googlebot/2.1 \xc3\xa9\x01", 17);
+    n = ra_accesslog_unescape(r.target, out);
+    assert_memory_equal(out, "/files/x?q=\"1\"", n);
+
+    /* method and URI apart, time_local, a numeric status, spaces */
+    assert_int_equal(fparse(&f, "{ \"remote_addr\": \"::1\", \"time_local\": "
+                            "\"17/May/2015:10:05:03 +0000\", "
+                            "\"request_method\": \"HEAD\", \"request_uri\": "
+                            "\"/robots.txt\", \"status\": 304 }", &r), RA_OK);
+    assert_true(span_is(r.method, "HEAD"));
+    assert_true(span_is(r.target, "/robots.txt"));
+    assert_int_equal(r.status, 304);
+    assert_null(r.user_agent.data);
+    assert_true(r.time == 1431857103000LL);
+
+    /* not a log line: no time, nesting, cut short, garbage after */
+    assert_int_equal(fparse(&f, "{\"remote_addr\":\"::1\",\"request\":\"GET / "
+                            "HTTP/1.1\",\"status\":200}", &r), RA_ERROR);
+    assert_int_equal(fparse(&f, "{\"remote_addr\":{\"a\":1}}", &r), RA_ERROR);
+    assert_int_equal(fparse(&f, "{\"remote_addr\":\"::1\",\"time_local\":"
+                            "\"17/May/2015:10:05:03 +0000\",\"request\":\"GET",
+                            &r), RA_ERROR);
+    assert_int_equal(fparse(&f, "{}", &r), RA_ERROR);
+    assert_int_equal(fparse(&f, "{\"remote_addr\":\"::1\",\"time_local\":"
+                            "\"17/May/2015:10:05:03 +0000\",\"status\":200} x",
+                            &r), RA_ERROR);
+}
+
+static void
+test_nginx_log_format(void **state)
+{
+    ra_logfmt_t  f;
+    ra_logrec_t  r;
+    const char  *err = NULL;
+
+    (void) state;
+    /* $request_time before the referer, $host first */
+    compile_ok("$host $remote_addr - $remote_user [$time_local] \"$request\" "
+               "$status $body_bytes_sent $request_time \"$http_referer\" "
+               "\"$http_user_agent\" \"${http_x_forwarded_for}\"", &f);
+    assert_int_equal(f.format, RA_LOG_PLAN);
+    assert_true(RA_LOGFMT_HAS(&f, RA_LF_UA));
+    assert_true(RA_LOGFMT_HAS(&f, RA_LF_HOST));
+    assert_int_equal(fparse(&f, "b.example 10.0.0.2 - - [17/May/2015:10:05:03 "
+                            "+0000] \"GET /a\\x22b HTTP/1.1\" 404 0 0.012 "
+                            "\"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\" "
+                            "\"40.77.167.1\"", &r), RA_OK);
+    assert_true(span_is(r.host, "b.example"));
+    assert_true(span_is(r.addr, "10.0.0.2"));
+    assert_true(span_is(r.target, "/a\\x22b"));
+    assert_int_equal(r.status, 404);
+    assert_true(span_is(r.user_agent,
+                        "Mozilla/5.0 (compatible; bingbot/2.0)"));
+    assert_true(span_is(r.xff, "40.77.167.1"));
+    /* a combined line is not that format */
+    assert_int_equal(fparse(&f, COMBINED, &r), RA_ERROR);
+    /* cut short anywhere: never a read past the line (ASan) */
+    {
+        const char  *full = "b.example 10.0.0.2 - - [17/May/2015:10:05:03 "
+                            "+0000] \"GET / HTTP/1.1\" 200 5 0.1 \"-\" \"UA\" "
+                            "\"-\"";
+        char         cut[256];
+        size_t       k;
+
+        for (k = 0; k < strlen(full); k++) {
+            memcpy(cut, full, k);
+            cut[k] = '\0';
+            assert_int_equal(fparse(&f, cut, &r), RA_ERROR);
+        }
+        assert_int_equal(fparse(&f, full, &r), RA_OK);
+        assert_null(r.xff.data);                /* "-" */
+    }
+
+    /* $msec, and method and URI apart */
+    compile_ok("$msec|$remote_addr|$request_method|$request_uri|$status|"
+               "$http_user_agent", &f);
+    assert_int_equal(fparse(&f, "1431857103.250|::1|GET|/x?y|200|Googlebot "
+                            "2.1", &r), RA_OK);
+    assert_true(r.time == 1431857103250LL);
+    assert_true(span_is(r.method, "GET"));
+    assert_true(span_is(r.target, "/x?y"));
+    assert_true(span_is(r.user_agent, "Googlebot"));  /* last field: a word */
+    assert_int_equal(fparse(&f, "1431857103|::1|GET|/x?y|200|G", &r), RA_OK);
+    assert_true(r.time == 1431857103000LL);
+    assert_int_equal(fparse(&f, "99999999999999999999|::1|GET|/|200|G", &r),
+                     RA_ERROR);
+    assert_int_equal(fparse(&f, "9999999999999.5|::1|GET|/|200|G", &r),
+                     RA_ERROR);
+    assert_int_equal(fparse(&f, "1.2.3|::1|GET|/|200|G", &r), RA_ERROR);
+
+    /* what cannot be a plan */
+    assert_int_equal(ra_logfmt_compile(RA_TEST_STR_STATIC("$remote_addr "
+                     "\"$request\" $status"), &f, &err), RA_ERROR);
+    assert_non_null(strstr(err, "no time"));
+    assert_int_equal(ra_logfmt_compile(RA_TEST_STR_STATIC("$remote_addr"
+                     "$time_local \"$request\" $status"), &f, &err), RA_ERROR);
+    assert_non_null(strstr(err, "nothing between"));
+    assert_int_equal(ra_logfmt_compile(RA_TEST_STR_STATIC("[$time_local] "
+                     "\"$request\" $status"), &f, &err), RA_ERROR);
+    assert_non_null(strstr(err, "address"));
+    assert_int_equal(ra_logfmt_compile(RA_TEST_STR_STATIC("$remote_addr "
+                     "[$time_local] $status"), &f, &err), RA_ERROR);
+    assert_non_null(strstr(err, "no request"));
+}
+
+static void
+test_apache_log_format(void **state)
+{
+    ra_logfmt_t  f, g;
+    ra_logrec_t  r, s;
+
+    (void) state;
+    /* Apache's combined, as written in httpd.conf */
+    compile_ok("%h %l %u %t \\\"%r\\\" %>s %b \\\"%{Referer}i\\\" "
+               "\\\"%{User-Agent}i\\\"", &f);
+    assert_int_equal(fparse(&f, COMBINED, &r), RA_OK);
+    assert_int_equal(ra_accesslog_parse(held, &s), RA_OK);
+    assert_true(r.time == s.time);
+    assert_true(span_is(r.addr, "83.149.9.216"));
+    assert_true(span_is(r.target, "/presentations/x.png?a=1"));
+    assert_true(r.user_agent.len == s.user_agent.len
+                && r.user_agent.data == s.user_agent.data);
+
+    /* Debian's vhost_combined as a string, and %U%q, %{X-Forwarded-For}i */
+    compile_ok("%v:%p %h %l %u %t \"%r\" %>s %O \"%{Referer}i\" "
+               "\"%{User-Agent}i\"", &g);
+    assert_int_equal(fparse(&g, "a.example:80 ::1 - - [17/May/2015:10:05:03 "
+                            "+0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"UA\"",
+                            &r), RA_OK);
+    assert_true(span_is(r.host, "a.example"));
+    compile_ok("%a %t %m %U%q %s \"%{x-forwarded-for}i\" %D \"%{User-agent}i\""
+               " 100%%", &g);
+    assert_int_equal(fparse(&g, "::1 [17/May/2015:10:05:03 +0000] GET /a?b "
+                            "200 \"1.2.3.4\" 77 \"UA x\" 100%", &r), RA_OK);
+    assert_true(span_is(r.target, "/a?b"));
+    assert_true(span_is(r.xff, "1.2.3.4"));
+    assert_true(span_is(r.user_agent, "UA x"));
+    assert_int_equal(fparse(&g, "::1 [17/May/2015:10:05:03 +0000] GET /a?b "
+                            "200 \"1.2.3.4\" 77 \"UA x\" 100", &r), RA_ERROR);
+    /* a time in another shape is refused, not misread */
+    assert_int_equal(ra_logfmt_compile(RA_TEST_STR_STATIC("%h %{%s}t \"%r\" "
+                     "%s"), &f, &(const char *) { NULL }), RA_ERROR);
+}
+
+static void
+test_realip(void **state)
+{
+    ra_cidr_t  t[3];
+    ra_str_t   c;
+
+    (void) state;
+    assert_int_equal(ra_cidr_parse(RA_TEST_STR_STATIC("10.0.0.0/8"), &t[0]),
+                     RA_OK);
+    assert_int_equal(ra_cidr_parse(RA_TEST_STR_STATIC("2001:db8::/32"),
+                                   &t[1]), RA_OK);
+    assert_int_equal(ra_cidr_parse(RA_TEST_STR_STATIC("192.0.2.7"), &t[2]),
+                     RA_OK);
+    assert_int_equal(t[2].bits, 128);
+    assert_int_equal(ra_cidr_parse(RA_TEST_STR_STATIC("10.0.0.0/33"), &t[0]),
+                     RA_ERROR);
+    assert_int_equal(ra_cidr_parse(RA_TEST_STR_STATIC("10.0.0.0/"), &t[0]),
+                     RA_ERROR);
+    assert_int_equal(ra_cidr_parse(RA_TEST_STR_STATIC("example.com"), &t[0]),
+                     RA_ERROR);
+    assert_int_equal(ra_cidr_parse(RA_TEST_STR_STATIC("10.0.0.0/8"), &t[0]),
+                     RA_OK);
+
+#define RIP(addr, xff)  ra_realip(t, 3, ra_str(addr, strlen(addr)),          \
+                                  ra_str(xff, strlen(xff)))
+    /* from a trusted balancer: the last untrusted address */
+    c = RIP("10.1.2.3", "66.249.66.1");
+    assert_true(span_is(c, "66.249.66.1"));
+    c = RIP("10.1.2.3", "203.0.113.9, 66.249.66.1, 10.9.9.9 ,192.0.2.7");
+    assert_true(span_is(c, "66.249.66.1"));
+    /* every one trusted: the first */
+    c = RIP("10.1.2.3", "10.0.0.5, 2001:db8::1");
+    assert_true(span_is(c, "10.0.0.5"));
+    /* garbage stops the walk at the address before it */
+    c = RIP("10.1.2.3", "66.249.66.1, junk, 10.0.0.9");
+    assert_true(span_is(c, "10.0.0.9"));
+    c = RIP("10.1.2.3", "-");
+    assert_true(span_is(c, "10.1.2.3"));
+    /* not from a trusted address: the address as logged */
+    c = RIP("66.249.66.2", "1.2.3.4");
+    assert_true(span_is(c, "66.249.66.2"));
+    c = ra_realip(t, 3, ra_str("10.1.2.3", 8), ra_str(NULL, 0));
+    assert_true(span_is(c, "10.1.2.3"));
+    c = ra_realip(t, 0, ra_str("10.1.2.3", 8), ra_str("1.2.3.4", 7));
+    assert_true(span_is(c, "10.1.2.3"));
+#undef RIP
+}
+
 int
 main(void)
 {
@@ -373,6 +683,12 @@ main(void)
         cmocka_unit_test_teardown(test_truncated, teardown),
         cmocka_unit_test_teardown(test_garbage, teardown),
         cmocka_unit_test_teardown(test_real_logs, teardown),
+        cmocka_unit_test_teardown(test_vhost_combined, teardown),
+        cmocka_unit_test_teardown(test_trailing_xff, teardown),
+        cmocka_unit_test_teardown(test_json, teardown),
+        cmocka_unit_test_teardown(test_nginx_log_format, teardown),
+        cmocka_unit_test_teardown(test_apache_log_format, teardown),
+        cmocka_unit_test_teardown(test_realip, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

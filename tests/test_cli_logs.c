@@ -5,6 +5,7 @@
  * .gz and stdin, garbage, every output format.  Runs build/robots-audit
  * from the repository root; skips when it or the shared data is absent.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <signal.h>
+
 #include "ra_test.h"
+#include "ra_accesslog.h"
 #include "ra_json.h"
 
 #define CLI     "build/robots-audit"
@@ -236,6 +240,20 @@ test_usage(void **state)
     run(&r, CLI " logs --help");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "usage: robots-audit logs"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --interval 5 /dev/null 2>&1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--interval is for --follow"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --follow /dev/null /dev/null "
+        "2>&1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "follows one LOG"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --log-format '%%h %%{%%s}t \"%%r\" "
+        "%%s' /dev/null 2>&1");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "only %t"));
     free(r.out);
     run(&r, CLI " whatif --current " ROBOTS " /dev/null 2>/dev/null");
     assert_int_equal(r.status, 2);
@@ -549,6 +567,648 @@ test_spellings(void **state)
     unlink(prop);
 }
 
+
+/* ---- issue 15: the logs operators really have ------------------------- */
+
+enum { V_VHOST, V_BALANCER, V_CUSTOM, V_JSON, V_COMMON, V_AS_IS };
+
+/* the target of a line, by sscanf as the scan reads it */
+static int
+is_robots_line(const char *line)
+{
+    char  target[4096];
+
+    return sscanf(line, "%*s %*s %*s [%*[^]]] \"%*s %4095s", target) == 1
+           && strcmp(target, "/robots.txt") == 0;
+}
+
+static void
+json_str(FILE *f, ra_str_t raw)
+{
+    unsigned char  buf[16384];
+    size_t         i, n = ra_accesslog_unescape(raw, buf);
+
+    fputc('"', f);
+    for (i = 0; i < n; i++) {
+        if (buf[i] == '"' || buf[i] == '\\') {
+            fprintf(f, "\\%c", buf[i]);
+        } else if (buf[i] < 0x20) {
+            fprintf(f, "\\u%04x", buf[i]);
+        } else {
+            fputc(buf[i], f);
+        }
+    }
+    fputc('"', f);
+}
+
+/* The elastic log rewritten in another shape; the kept lines' i-th goes
+ * to site a.example when i is even, b.example when odd (vhost only) */
+static void
+variant(const char *in, const char *out, int kind, int drop_robots)
+{
+    FILE         *f = fopen(in, "r"), *o = fopen(out, "w");
+    char          line[16384], iso[21];
+    size_t        n;
+    long          i = 0;
+    ra_logrec_t   r;
+
+    assert_non_null(f);
+    assert_non_null(o);
+    while (fgets(line, sizeof(line), f) != NULL) {
+        n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r')) {
+            line[--n] = '\0';
+        }
+        if (drop_robots && is_robots_line(line)) {
+            continue;
+        }
+        if (ra_accesslog_parse(ra_str(line, n), &r) != RA_OK) {
+            fprintf(o, "%s\n", line);       /* malformed in any shape */
+            i++;
+            continue;
+        }
+        switch (kind) {
+        case V_AS_IS:
+            fprintf(o, "%s\n", line);
+            break;
+        case V_VHOST:
+            fprintf(o, "%s.example:80 %s\n", i % 2 ? "b" : "a", line);
+            break;
+        case V_BALANCER:
+            fprintf(o, "10.0.0.1 %s \"%.*s\"\n", line + r.addr.len + 1,
+                    (int) r.addr.len, r.addr.data);
+            break;
+        case V_CUSTOM:
+            fprintf(o, "%.*s 0.012 %s\n",
+                    (int) (r.referer.data - 2 - (const unsigned char *) line),
+                    line, (const char *) r.referer.data - 1);
+            break;
+        case V_COMMON:
+            fprintf(o, "%.*s\n",
+                    (int) (r.referer.data - 2 - (const unsigned char *) line),
+                    line);
+            break;
+        case V_JSON:
+            ra_time_iso(r.time, iso);
+            fprintf(o, "{\"time_iso8601\":\"%s\",\"remote_addr\":\"%.*s\","
+                    "\"request\":", iso, (int) r.addr.len, r.addr.data);
+            json_str(o, r.request);
+            fprintf(o, ",\"status\":%d,\"body_bytes_sent\":%lld,"
+                    "\"http_referer\":", r.status,
+                    (long long) (r.bytes < 0 ? 0 : r.bytes));
+            json_str(o, r.referer);
+            fputs(",\"http_user_agent\":", o);
+            json_str(o, r.user_agent);
+            fputs(",\"request_time\":0.012}\n", o);
+            break;
+        }
+        i++;
+    }
+    fclose(f);
+    fclose(o);
+}
+
+/* scan_googlebot over the kept lines of one part (-1: all) */
+static void
+scan_part(const char *path, int part, int drop_robots, scan_t *s)
+{
+    FILE    *f = fopen(path, "r"), *o;
+    char     tmp[] = "/tmp/ra-part-XXXXXX", line[16384];
+    long     i = 0;
+    int      fd;
+
+    assert_non_null(f);
+    fd = mkstemp(tmp);
+    assert_true(fd >= 0);
+    o = fdopen(fd, "w");
+    assert_non_null(o);
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (drop_robots && is_robots_line(line)) {
+            continue;
+        }
+        if (part < 0 || i % 2 == part) {
+            fputs(line, o);
+        }
+        i++;
+    }
+    fclose(f);
+    fclose(o);
+    scan_googlebot(tmp, s);
+    unlink(tmp);
+}
+
+static void
+tmp_name(char *path, const char *tag)
+{
+    int  fd;
+
+    sprintf(path, "/tmp/ra-%s-XXXXXX", tag);
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+/* Debian's other_vhosts_access.log: the elastic log split into two sites
+ * with their own robots.txt, without its robots.txt lines (the files are
+ * in force from the first line); the balancer and verified Googlebots
+ * stay what they are */
+static void
+test_vhosts(void **state)
+{
+    const char  *log;
+    char         v[64], all[64], out[] = "/tmp/ra-vh-out-XXXXXX";
+    scan_t       a, b;
+    sums_t       s;
+    run_t        r;
+    int          fd;
+
+    (void) state;
+    need_cli();
+    log = elastic();
+    tmp_name(v, "vhost");
+    tmp_name(all, "allow");
+    variant(log, v, V_VHOST, 1);
+    scan_part(log, 0, 1, &a);
+    scan_part(log, 1, 1, &b);
+    assert_int_equal(a.fetches + b.fetches, 0);
+    fd = open(all, O_WRONLY | O_TRUNC);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /\n", 26), 26);
+    close(fd);
+
+    /* a's file from the elastic site, b's disallows everything */
+    run(&r, CLI " logs --robots a.example=" ROBOTS " --robots b.example=%s "
+        "--ranges %s/ip-ranges/googlebot.json --format json %s 2>/dev/null",
+        all, ra_test_shared(), v);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"site\":\"a.example\""));
+    assert_non_null(strstr(r.out, "\"site\":\"b.example\""));
+    assert_null(strstr(r.out, "\"site\":\"default\""));
+    sums(&r, "Googlebot", 5, &s);
+    assert_int_equal(s.requests, a.requests + b.requests);
+    assert_int_equal(s.violation, a.disallowed + b.requests);
+    assert_int_equal(s.impostors, a.outside + b.outside);
+    assert_true(a.disallowed > 10 && b.disallowed > 10);
+    free(r.out);
+
+    /* one plain file serves both sites */
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s 2>/dev/null", v);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    assert_int_equal(s.violation, a.disallowed + b.disallowed);
+    free(r.out);
+
+    /* a site with no file: judged with no robots.txt known */
+    run(&r, CLI " logs --robots a.example=" ROBOTS " --format json %s 2>&1 "
+        ">/dev/null", v);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "sites with no --robots file (the first: "
+                               "b.example)"));
+    free(r.out);
+
+    /* --output writes the same report */
+    fd = mkstemp(out);
+    assert_true(fd >= 0);
+    close(fd);
+    run(&r, CLI " logs --robots " ROBOTS " --output %s %s 2>/dev/null", out,
+        v);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(r.len, 0);
+    free(r.out);
+    run(&r, "cat %s", out);
+    assert_non_null(strstr(r.out, "a.example"));
+    free(r.out);
+    unlink(out);
+    unlink(v);
+    unlink(all);
+}
+
+/* --robots A --site a a.log --robots B --site b b.log: no silent last
+ * pair; --robots a=A --site a a.log --robots b=B --site b b.log works */
+static void
+test_robots_per_site(void **state)
+{
+    static const char  line[] =
+        "1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /files/x HTTP/1.1\""
+        " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n";
+    char    la[64], lb[64], all[64];
+    run_t   r;
+    char   *sa, *sb;
+
+    (void) state;
+    need_cli();
+    ra_test_tmp_file(la, line, sizeof(line) - 1);
+    ra_test_tmp_file(lb, line, sizeof(line) - 1);
+    ra_test_tmp_file(all, "User-agent: *\nDisallow:\n", 24);
+
+    run(&r, CLI " logs --robots " ROBOTS " --site a %s --robots %s --site b "
+        "%s 2>&1", la, all, lb);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "HOST=FILE"));
+    free(r.out);
+    run(&r, CLI " logs --robots a.example=" ROBOTS " --robots "
+        "A.EXAMPLE=%s %s 2>&1", all, la);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "a second file"));
+    free(r.out);
+
+    /* a --site names the LOGs after it; one after them all, all */
+    run(&r, CLI " logs --robots " ROBOTS " --site a %s --site b 2>&1", la);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--site b names no LOG"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s %s --site c.org "
+        "2>/dev/null", la, lb);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"site\":\"c.org\""));
+    assert_null(strstr(r.out, "\"site\":\"default\""));
+    free(r.out);
+
+    run(&r, CLI " logs --robots a=" ROBOTS " --site a %s --robots b=%s "
+        "--site b %s --format json 2>/dev/null", la, all, lb);
+    assert_int_equal(r.status, 0);
+    sa = strstr(r.out, "\"site\":\"a\"");
+    sb = strstr(r.out, "\"site\":\"b\"");
+    assert_non_null(sa);
+    assert_non_null(sb);
+    /* a disallows /files/ (violation), b allows all (compliant) */
+    if (sa < sb) {
+        assert_non_null(strstr(sa, "\"violation\":1"));
+        assert_true(strstr(sa, "\"violation\":1") < sb);
+        assert_non_null(strstr(sb, "\"compliant\":1,\"violation\":0"));
+    } else {
+        assert_non_null(strstr(sb, "\"compliant\":1,\"violation\":0"));
+        assert_non_null(strstr(sa, "\"violation\":1"));
+    }
+    free(r.out);
+    unlink(la);
+    unlink(lb);
+    unlink(all);
+}
+
+/* every shape of the elastic log gives the combined log's counts */
+static void
+shape(int kind, const char *opts, int want_status)
+{
+    const char  *log;
+    char         v[64];
+    scan_t       sc;
+    sums_t       s;
+    run_t        r;
+
+    log = elastic();
+    tmp_name(v, "shape");
+    variant(log, v, kind, 0);
+    scan_googlebot(log, &sc);
+    run(&r, CLI " logs --robots " ROBOTS " --ranges %s/ip-ranges/"
+        "googlebot.json --format json %s %s 2>/dev/null", ra_test_shared(),
+        opts, v);
+    assert_int_equal(r.status, want_status);
+    if (want_status == 0) {
+        sums(&r, "Googlebot", 5, &s);
+        assert_int_equal(s.lines, 10000);
+        assert_int_equal(s.malformed, 1);
+        assert_int_equal(s.requests, sc.requests);
+        assert_int_equal(s.fetches, sc.fetches);
+        assert_int_equal(s.violation, sc.disallowed);
+        assert_int_equal(s.impostors, sc.outside);
+    }
+    free(r.out);
+    unlink(v);
+}
+
+/* the elastic log without its robots.txt lines (a filtered or rotated
+ * log): --robots is in force from the first line, every disallowed
+ * Googlebot request is a violation */
+static void
+test_no_robots_lines(void **state)
+{
+    const char  *log;
+    char         v[64];
+    scan_t       sc;
+    sums_t       s;
+    run_t        r;
+
+    (void) state;
+    need_cli();
+    log = elastic();
+    tmp_name(v, "norobots");
+    variant(log, v, V_AS_IS, 1);
+    scan_part(log, -1, 1, &sc);
+    assert_int_equal(sc.fetches, 0);
+    assert_true(sc.disallowed > 0);
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s 2>/dev/null", v);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    assert_int_equal(s.requests, sc.requests);
+    assert_int_equal(s.fetches, 0);
+    assert_int_equal(s.violation, sc.disallowed);
+    assert_int_equal(s.compliant, sc.requests - sc.disallowed);
+    free(r.out);
+    unlink(v);
+}
+
+static void
+test_balancer(void **state)
+{
+    const char  *log;
+    char         v[64];
+    sums_t       s;
+    scan_t       sc;
+    run_t        r;
+
+    (void) state;
+    need_cli();
+    shape(V_BALANCER, "--real-ip-from 10.0.0.0/8 --real-ip-from ::1", 0);
+    /* without it every Googlebot comes from the balancer: an impostor */
+    log = elastic();
+    scan_googlebot(log, &sc);
+    tmp_name(v, "lb");
+    variant(log, v, V_BALANCER, 0);
+    run(&r, CLI " logs --robots " ROBOTS " --ranges %s/ip-ranges/"
+        "googlebot.json --format json %s 2>/dev/null", ra_test_shared(), v);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    assert_int_equal(s.impostors, sc.requests);
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --real-ip-from 10.0.0.0/33 %s "
+        "2>&1", v);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--real-ip-from"));
+    free(r.out);
+    unlink(v);
+}
+
+static void
+test_custom_format(void **state)
+{
+    const char  *log;
+    char         v[64];
+    run_t        r;
+
+    (void) state;
+    need_cli();
+    shape(V_CUSTOM, "--log-format '$remote_addr - $remote_user "
+          "[$time_local] \"$request\" $status $body_bytes_sent "
+          "$request_time \"$http_referer\" \"$http_user_agent\"'", 0);
+    shape(V_CUSTOM, "--log-format '%h %l %u %t \\\"%r\\\" %>s %b %T "
+          "\\\"%{Referer}i\\\" \\\"%{User-Agent}i\\\"'", 0);
+    /* not named: nothing reads it, and the error says what was tried */
+    log = elastic();
+    tmp_name(v, "custom");
+    variant(log, v, V_CUSTOM, 0);
+    run(&r, CLI " logs --robots " ROBOTS " %s 2>&1 >/dev/null", v);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "no line could be read"));
+    assert_non_null(strstr(r.out, "tried json, vhost_combined, combined, "
+                               "common"));
+    assert_non_null(strstr(r.out, "\"83.149.9.216 - - [17/May/2015:10:05:03"
+                               " +0000]"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --log-format '$remote_addr "
+        "$status' %s 2>&1", v);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "no time"));
+    free(r.out);
+    unlink(v);
+}
+
+static void
+test_json_lines(void **state)
+{
+    (void) state;
+    need_cli();
+    shape(V_JSON, "", 0);
+    shape(V_JSON, "--log-format json", 0);
+}
+
+static void
+test_common_and_garbage(void **state)
+{
+    const char  *log;
+    char         v[64], elf[64], half[64];
+    FILE        *f;
+    run_t        r;
+    int          i;
+
+    (void) state;
+    need_cli();
+    log = elastic();
+    tmp_name(v, "common");
+    variant(log, v, V_COMMON, 0);
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s 2>&1", v);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "no User-Agent field"));
+    assert_non_null(strstr(r.out, "crawlers cannot be identified"));
+    free(r.out);
+
+    /* a binary: exit 2, and the first line shown escaped */
+    tmp_name(elf, "elf");
+    f = fopen(elf, "w");
+    assert_non_null(f);
+    fputs("\x7f" "ELF\x02\x01\x01\n\x01\x02\x03\n", f);
+    fclose(f);
+    run(&r, CLI " logs --robots " ROBOTS " %s 2>&1", elf);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "\"\\x7fELF\\x02\\x01\\x01\""));
+    assert_null(strstr(r.out, "\x7f"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --log-format combined %s 2>&1",
+        elf);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "read as given by --log-format"));
+    free(r.out);
+
+    /* more than half malformed: a warning, still a report */
+    tmp_name(half, "half");
+    f = fopen(half, "w");
+    assert_non_null(f);
+    fputs("1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET / HTTP/1.1\" 200 5"
+          " \"-\" \"bingbot\"\n", f);
+    for (i = 0; i < 3; i++) {
+        fputs("1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET / HTTP/1.1\" "
+              "200 5 0.1 \"-\" \"bingbot\"\n", f);
+    }
+    fclose(f);
+    run(&r, CLI " logs --robots " ROBOTS " %s 2>&1 >/dev/null", half);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "more than half of the lines (3 of 4) are "
+                               "malformed"));
+    free(r.out);
+    unlink(v);
+    unlink(elf);
+    unlink(half);
+}
+
+/* a damaged .gz: its file and line said, the next file read */
+static void
+test_gz_damaged(void **state)
+{
+    const char  *log;
+    char         gzpath[64], err[64];
+    ra_str_t     text;
+    gzFile       gz;
+    run_t        r;
+    sums_t       s;
+
+    (void) state;
+    need_cli();
+    log = elastic();
+    assert_int_equal(ra_test_read_file(log, &text), 0);
+    tmp_name(gzpath, "gz");
+    gz = gzopen(gzpath, "wb");
+    assert_non_null(gz);
+    assert_int_equal(gzwrite(gz, text.data, (unsigned) text.len),
+                     (int) text.len);
+    gzclose(gz);
+    free((void *) text.data);
+    assert_int_equal(truncate(gzpath, 100000), 0);
+
+    tmp_name(err, "gzerr");
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s %s 2>%s",
+        gzpath, log, err);
+    assert_int_equal(r.status, 2);
+    sums(&r, "Googlebot", 5, &s);
+    /* the lines before the cut, then the whole plain log */
+    assert_true(s.lines > 10000 && s.lines < 20000);
+    free(r.out);
+    run(&r, "cat %s", err);
+    assert_non_null(strstr(r.out, gzpath));
+    assert_non_null(strstr(r.out, "cut short after line "));
+    assert_non_null(strstr(r.out, "going on with the next file"));
+    free(r.out);
+
+    /* whatif likewise: the report of both files, exit 2 */
+    run(&r, CLI " whatif --current " ROBOTS " --proposed " ROBOTS " %s %s "
+        "2>%s", gzpath, log, err);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "allowed->disallowed"));
+    free(r.out);
+    run(&r, "cat %s", err);
+    assert_non_null(strstr(r.out, "cut short after line "));
+    free(r.out);
+    unlink(gzpath);
+    unlink(err);
+}
+
+/* ---- --follow across a rename and a truncation ------------------------ */
+
+static long
+report_lines(const char *path)
+{
+    ra_str_t    text;
+    const char *p;
+    long        n;
+
+    if (ra_test_read_file(path, &text) != 0) {
+        return -1;
+    }
+    p = strstr((const char *) text.data, "\"lines\":");
+    n = p != NULL ? atol(p + 8) : -1;
+    free((void *) text.data);
+    return n;
+}
+
+static void
+append(const char *path, int n, int sec)
+{
+    FILE  *f = fopen(path, "a");
+    int    i;
+
+    assert_non_null(f);
+    for (i = 0; i < n; i++) {
+        fprintf(f, "66.249.66.1 - - [17/May/2015:10:%02d:%02d +0000] "
+                "\"GET /files/%d HTTP/1.1\" 200 5 \"-\" \"Mozilla/5.0 "
+                "(compatible; Googlebot/2.1; +http://www.google.com/"
+                "bot.html)\"\n", sec / 60 % 60, sec % 60, i);
+    }
+    fclose(f);
+}
+
+/* waits up to 10 s for the report to count want lines */
+static int
+wait_lines(const char *out, long want)
+{
+    int  i;
+
+    for (i = 0; i < 100; i++) {
+        if (report_lines(out) == want) {
+            return 1;
+        }
+        usleep(100000);
+    }
+    print_message("report has %ld lines, not %ld\n", report_lines(out), want);
+    return 0;
+}
+
+static void
+test_follow(void **state)
+{
+    char   dir[] = "/tmp/ra-follow-XXXXXX", log[128], old[128], out[128];
+    pid_t  pid;
+    int    st;
+    FILE  *f;
+
+    (void) state;
+    need_cli();
+    assert_non_null(mkdtemp(dir));
+    snprintf(log, sizeof(log), "%s/access.log", dir);
+    snprintf(old, sizeof(old), "%s/access.log.1", dir);
+    snprintf(out, sizeof(out), "%s/report.json", dir);
+    append(log, 3, 0);
+
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (freopen("/dev/null", "w", stderr) == NULL) {
+            _exit(127);
+        }
+        execl(CLI, CLI, "logs", "--robots", ROBOTS, "--follow",
+              "--interval", "1", "--format", "json", "--output", out, log,
+              (char *) NULL);
+        _exit(127);
+    }
+    assert_true(wait_lines(out, 3));
+    append(log, 2, 10);
+    assert_true(wait_lines(out, 5));
+
+    /* rotation by rename: the old file's last lines, then the new file */
+    assert_int_equal(rename(log, old), 0);
+    append(old, 1, 20);
+    append(log, 4, 30);
+    assert_true(wait_lines(out, 10));
+
+    /* rotation by truncation (copytruncate) */
+    f = fopen(log, "w");
+    assert_non_null(f);
+    fclose(f);
+    usleep(500000);
+    append(log, 2, 40);
+    assert_true(wait_lines(out, 12));
+
+    /* SIGHUP re-reads the files and goes on; SIGTERM: a last report */
+    kill(pid, SIGHUP);
+    usleep(300000);
+    append(log, 1, 50);
+    /* the line is in the file: the last report counts it */
+    kill(pid, SIGTERM);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+    assert_int_equal(report_lines(out), 13);
+    /* no temporary file left behind */
+    {
+        run_t  r;
+
+        run(&r, "ls %s", dir);
+        assert_null(strstr(r.out, ".tmp"));
+        free(r.out);
+    }
+    unlink(log);
+    unlink(old);
+    unlink(out);
+    rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -562,6 +1222,15 @@ main(void)
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
         cmocka_unit_test(test_spellings),
+        cmocka_unit_test(test_vhosts),
+        cmocka_unit_test(test_robots_per_site),
+        cmocka_unit_test(test_no_robots_lines),
+        cmocka_unit_test(test_balancer),
+        cmocka_unit_test(test_custom_format),
+        cmocka_unit_test(test_json_lines),
+        cmocka_unit_test(test_common_and_garbage),
+        cmocka_unit_test(test_gz_damaged),
+        cmocka_unit_test(test_follow),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
