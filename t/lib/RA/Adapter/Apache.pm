@@ -60,6 +60,8 @@ sub fragments {
     push @http, "RobotsAuditAlertInterval $c{alert_interval}"
         if defined $c{alert_interval};
     push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};
+    push @http, "RobotsAuditAlertBudget $c{alert_budget}"
+        if defined $c{alert_budget};
     for my $v (@{ $c{vhosts} // [] }) {
         my $aliases = @{ $v->{aliases} // [] }
             ? "\n    ServerAlias @{ $v->{aliases} }" : '';
