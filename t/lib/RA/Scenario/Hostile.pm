@@ -92,6 +92,8 @@ sub scenario {
         '/private/x?%zz=%0',
         '/private/%zz%4',
         "/private/\xff\x01",
+        # U+202E RIGHT-TO-LEFT OVERRIDE: "gpj.exe" would read "exe.jpg"
+        "/private/\xe2\x80\xaegpj.exe",
     );
     my %answered;
     for my $t (@targets) {
@@ -192,10 +194,14 @@ sub scenario {
         'the URI shown escaped';
     like $html, qr/&lt;script&gt;/, 'markup shown escaped';
     unlike $html, qr/[\x00-\x08\x0b\x0c\x0e-\x1f]/, 'no control bytes';
+    unlike $html, qr/\xe2\x80\xae/, 'no raw U+202E (bidi override) in HTML';
+    like $html, qr/\/private\/\\u\{202e\}gpj\.exe/, '... it is shown';
 
     $r = $h->get('/ra-status?format=json');
     ok eval { JSON::PP->new->utf8->decode($r->{content}); 1 },
         'JSON valid with hostile bytes' or diag $@;
+    unlike $r->{content}, qr/\xe2\x80\xae/, 'no raw U+202E in JSON';
+    like $r->{content}, qr/\\u202egpj\.exe/, '... escaped (same string)';
     $j = eval { JSON::PP->new->utf8->decode($r->{content}) };
     ok $j, 'JSON parses (strict UTF-8)' or diag $@;
     my $g = $h->crawler_stats($j, 'localhost', 'Googlebot');
