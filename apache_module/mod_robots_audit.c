@@ -697,6 +697,7 @@ mra_register_hooks(apr_pool_t *p)
     (void) p;
     mra_host.ctx = NULL;
     mra_host.log = mra_host_log;
+    mra_host.log_escapes = 1;           /* httpd escapes error-log lines */
     mra_host.now = mra_host_now;
     mra_host.read_file = NULL;          /* the core's POSIX reader */
     mra_host.heap = ra_malloc_allocator;

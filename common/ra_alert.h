@@ -13,9 +13,9 @@
  * unreachable (crawled while robots.txt answered 5xx/429); RA102 any
  * judged request of an impostor (verification=impostor), whatever its
  * verdict, which the line still names.  Every quoted
- * value has control bytes, '"', '\' and non-ASCII escaped as \xHH, so a
- * hostile URI or User-Agent can neither forge a line nor reach a
- * terminal.
+ * value has control bytes and non-ASCII escaped as \xHH, '"' and '\' as
+ * %22 and %5c (ra_buf_log()), so a hostile URI or User-Agent can neither
+ * forge a line or a field nor reach a terminal.
  *
  * JSON (one object a line, for an alert log):
  *   {"time":"2026-11-21T07:20:59.123Z","tag":"RA100","verdict":"violation",

@@ -329,11 +329,18 @@ ra_buf_log(ra_buf_t *b, ra_str_t s)
             p++;
         }
         ra_buf_add(b, run, (size_t) (p - run));
-        if (p < end) {
+        if (p == end) {
+            break;
+        }
+        if (*p == '"' || *p == '\\') {
+            /* no backslash: a log that escapes backslashes (Apache's)
+             * shows these as they are, and a quote can end no field */
+            ra_buf_cstr(b, *p == '"' ? "%22" : "%5c");
+        } else {
             esc[2] = (unsigned char) ra_hex[*p >> 4];
             esc[3] = (unsigned char) ra_hex[*p & 0xf];
             ra_buf_add(b, esc, 4);
-            p++;
         }
+        p++;
     }
 }

@@ -51,7 +51,9 @@ uint32_t ra_utf8_invisible(const unsigned char *p, size_t n);
 void ra_buf_json_str(ra_buf_t *b, ra_str_t s);   /* with the quotes */
 void ra_buf_html(ra_buf_t *b, ra_str_t s);       /* text and attributes */
 void ra_buf_prom_label(ra_buf_t *b, ra_str_t s); /* \\ \" \n */
-/* For log lines: C0, DEL, '\\', '"' and bytes >= 0x80 become \xHH. */
+/* For log lines: C0, DEL and bytes >= 0x80 become \xHH, '"' and '\\'
+ * %22 and %5c (as in a URI; '%' itself stays, so "%22" reads the same
+ * whether a quote or those three bytes came). */
 void ra_buf_log(ra_buf_t *b, ra_str_t s);
 
 #endif /* RA_BUF_H */

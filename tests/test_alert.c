@@ -47,7 +47,7 @@ alert_text_escapes_and_tags(void **state)
     assert_non_null(strstr((char *) b.data,
         "robots-audit: [RA100] violation site=\"example.com\" "
         "crawler=\"Googlebot\" verification=verified client=66.249.66.1 "
-        "method=GET uri=\"/x\\x0d\\x0a2026 [RA100] forged\\x1b[31m\\x22"
+        "method=GET uri=\"/x\\x0d\\x0a2026 [RA100] forged\\x1b[31m%22"
         "<script>\" rule=\"disallow: /x\" line=3 suppressed=4"));
     for (i = 0; i + 1 < b.len; i++) {
         assert_true(b.data[i] >= 0x20 && b.data[i] < 0x7f);
@@ -286,6 +286,35 @@ alert_method_is_cut(void **state)
              RA_ALERT_METHOD_MAX, method);
     assert_non_null(strstr((char *) b.data, want));
     ra_buf_release(&b);
+}
+
+/* A host whose log escapes (Apache's error log) gets the bytes it escapes
+ * raw: after its own escaping, the line reads as the core wrote it for
+ * nginx; quotes and backslashes carry no backslash in either */
+static void
+alert_host_that_escapes(void **state)
+{
+    ra_request_t   r;
+    ra_verdict_t   v;
+    cap_host_t     cap;
+    unsigned char  t[] = "a\\x22\\x1b\\x0d\\x00\\xe2\\x80\\xae\\x41\\x7\\xZZ\\x7f";
+
+    (void) state;
+    assert_int_equal(ra_log_unescape(t, sizeof(t) - 1), 26);
+    assert_memory_equal(t, "a\\x22\x1b\r\\x00\xe2\x80\xae\\x41\\x7\\xZZ"
+                        "\x7f", 26);
+
+    fill(&r, &v);
+    r.uri = (ra_str_t) ra_string("/\"q\"\\b\x1b\xff");
+    memset(&cap, 0, sizeof(cap));
+    cap.host.ctx = &cap;
+    cap.host.log = cap_log;
+    cap.host.heap = ra_malloc_allocator;
+    ra_alert_emit(&cap.host, &r, &v, NULL);
+    assert_non_null(strstr(cap.line, " uri=\"/%22q%22%5cb\\x1b\\xff\" "));
+    cap.host.log_escapes = 1;
+    ra_alert_emit(&cap.host, &r, &v, NULL);
+    assert_non_null(strstr(cap.line, " uri=\"/%22q%22%5cb\x1b\xff\" "));
 }
 
 /* ---- budgets, on a fake clock ------------------------------------------ */
@@ -551,6 +580,7 @@ main(void)
         cmocka_unit_test(alert_long_uri_is_cut),
         cmocka_unit_test(alert_emit_through_host),
         cmocka_unit_test(alert_method_is_cut),
+        cmocka_unit_test(alert_host_that_escapes),
         cmocka_unit_test(bucket_arithmetic),
         cmocka_unit_test(budget_take_and_summary),
         cmocka_unit_test(gate_per_block),

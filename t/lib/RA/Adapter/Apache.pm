@@ -41,11 +41,13 @@ sub judges_refused_target { 1 }
 sub alert_prefix { qr/\[robots_audit:warn\].*/ }
 sub log_line_re  { qr/^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d\.\d+ \d{4}\] \[/ }
 
-# httpd escapes every error-log message once more (ap_log_error doubles
-# backslashes), on top of the module's own escapes
+# httpd escapes every error-log message itself: the module hands it raw
+# the bytes it escapes (ra_host_t.log_escapes), so a line reads as nginx's
+# but for the five bytes httpd writes as C escapes (\n for \x0a)
 sub errlog_text {
     my ($self, $s) = @_;
-    $s =~ s/\\/\\\\/g;
+    my %c = ('08' => 'b', '09' => 't', '0a' => 'n', '0b' => 'v', '0d' => 'r');
+    $s =~ s/\\x(0[89abd])/\\$c{$1}/g;
     return $s;
 }
 
