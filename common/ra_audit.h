@@ -151,9 +151,11 @@ typedef struct {
     /* alert now, and say how many were held back since the last one:
      * set on violations and unreachable by crawlers that are not
      * impostors, when the per-(site, crawler, verification) alert
-     * interval has passed (the ledger's timer); and on every judged
-     * request of an impostor, when the per-(site, crawler, address)
-     * interval has passed (this process's table) */
+     * interval has passed (the ledger's timer; for a generic bot, the
+     * per-(site, address block) one); and on every judged request of an
+     * impostor, when the per-(site, crawler, address) interval has
+     * passed (this process's table); in each case only when the alert
+     * budgets have a line for it */
     unsigned             alert:1;
     /* a budget summary is due (RA103): its numbers in budget */
     unsigned             summary:1;
