@@ -194,6 +194,8 @@ sub config_refusals {
             qr/RobotsAuditEnforce must be On or Off/ ],
         interval_word => [ "RobotsAuditAlertInterval soon\n",
             qr/RobotsAuditAlertInterval: 'soon' is not a time \(250ms, 30s, 5m, 1h, 1d, 1m30s; a bare number is seconds\)/ ],
+        budget_zero => [ "RobotsAuditAlertBudget 0 300\n",
+            qr/RobotsAuditAlertBudget takes two limits of alert lines a minute, per site and in all \(1 to 1000000, or off\): e\.g\. 60 300/ ],
         crawler_category => [ "RobotsAuditCrawlers %%DIR%%/bad-category.txt\n",
             qr/RobotsAuditCrawlers: ${F}crawler file "\S+bad-category\.txt", line 3: unknown category/ ],
         crawler_no_category => [ "RobotsAuditCrawlers %%DIR%%/no-category.txt\n",

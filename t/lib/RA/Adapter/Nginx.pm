@@ -161,6 +161,8 @@ sub config_refusals {
             qr/invalid value "maybe" in "robots_audit_enforce" directive, it must be "on" or "off"/ ],
         interval_word => [ { http => "robots_audit_alert_interval soon;\n" },
             qr/"robots_audit_alert_interval" directive invalid value/ ],
+        budget_zero => [ { http => "robots_audit_alert_budget 0 300;\n" },
+            qr/"robots_audit_alert_budget" directive takes two limits of alert lines a minute, per site and in all \(1 to 1000000, or off\): e\.g\. 60 300/ ],
         crawler_category => [
             { http => "robots_audit_crawlers %%DIR%%/bad-category.txt;\n" },
             qr/${F}crawler file "[^"]*bad-category\.txt", line 3: unknown category in \S+nginx\.conf:\d+/ ],
