@@ -343,6 +343,20 @@ mra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
     return NULL;
 }
 
+static const char *
+mra_set_alert_budget(cmd_parms *cmd, void *dv, const char *site,
+    const char *total)
+{
+    const char  *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void) dv;
+    if (err == NULL && (err = ra_alert_budget_parse(mra_cstr(site),
+            mra_cstr(total), &mra_sconf(cmd->server)->alert_budget)) != NULL) {
+        err = apr_pstrcat(cmd->pool, "RobotsAuditAlertBudget ", err, NULL);
+    }
+    return err;
+}
+
 static const command_rec mra_cmds[] = {
     AP_INIT_FLAG("RobotsAudit", mra_set_enabled, NULL, RSRC_CONF | ACCESS_CONF,
         "On to judge and count requests of this server or location "
@@ -368,6 +382,9 @@ static const command_rec mra_cmds[] = {
         RSRC_CONF,
         "Least time between two alerts for one (site, crawler): 250ms, 30s, "
         "5m, 1h; 0: every one (global; default 60s)"),
+    AP_INIT_TAKE2("RobotsAuditAlertBudget", mra_set_alert_budget, NULL,
+        RSRC_CONF, "Alert lines a minute per site and in all, or off "
+        "(global; default 60 300)"),
     AP_INIT_ITERATE("RobotsAuditEnforce", mra_set_enforce, NULL,
         RSRC_CONF | ACCESS_CONF,
         "Off, On (= violation), or what to answer 403: violation, "
@@ -532,6 +549,7 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     conf.crawlers = sc->setup->crawlers;
     conf.ranges = sc->setup->ranges;
     conf.alert_interval = sc->alert_interval;      /* -1: unset */
+    conf.alert_budget = sc->alert_budget;
     mra_audit = ra_audit_create(&conf, &mra_ledger);
     if (mra_audit == NULL) {
         MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_NOMEM, "out of memory; this "
@@ -686,6 +704,7 @@ mra_register_hooks(apr_pool_t *p)
     (void) p;
     mra_host.ctx = NULL;
     mra_host.log = mra_host_log;
+    mra_host.log_escapes = 1;           /* httpd escapes error-log lines */
     mra_host.now = mra_host_now;
     mra_host.read_file = NULL;          /* the core's POSIX reader */
     mra_host.heap = ra_malloc_allocator;

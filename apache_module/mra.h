@@ -70,6 +70,7 @@ typedef struct {
     ra_setup_t        *setup;           /* crawler and range tables */
     uint64_t           zone_size;       /* 0: unset */
     int64_t            alert_interval;  /* ms; -1: unset */
+    ra_alert_budget_t  alert_budget;    /* zeros: the defaults */
     const char        *alert_log;
 } mra_srv_conf;
 

@@ -31,7 +31,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     (void) ra_audit_request(mra_audit, &req, v);
     mra_judge_unlock();
 
-    if (v->alert) {
+    if (v->alert || v->summary) {
         /* the verdict holds its own copies: rendered outside the lock */
         ra_buf_init(&json, mra_pool_allocator(r->pool), 512, 0);
         ra_alert_emit(&mra_host, &req, v,

@@ -5,9 +5,235 @@
  * ra_alert_emit() can hand the body to ra_logf(), which adds the same
  * prefix: whoever writes it, the line is the same.
  */
+#include <string.h>
 #include <time.h>
 
 #include "ra_alert.h"
+
+/* ---- budgets ------------------------------------------------------------ */
+
+#define RA_LINE_UNITS  60000        /* a line in a bucket: 1/60000ths */
+
+static void
+ra_bucket_refill(ra_bucket_t *b, int64_t per_min, int64_t now)
+{
+    int64_t  full = per_min * RA_LINE_UNITS, gap;
+
+    if (b->last == 0 || b->level > full || b->level < 0) {
+        /* new (or a limit lowered by a reload): full */
+        b->level = full;
+        b->last = now;
+        return;
+    }
+    gap = now - b->last;
+    if (gap > 0) {
+        /* a minute refills all of it: no overflow, whatever the gap */
+        b->level = gap >= RA_LINE_UNITS ? full
+                   : b->level + gap * per_min < full ? b->level + gap * per_min
+                   : full;
+    }
+    /* a clock that went back refills nothing, and does not stay back */
+    b->last = now;
+}
+
+int
+ra_bucket_has(ra_bucket_t *b, int64_t per_min, int64_t now)
+{
+    if (per_min <= 0) {
+        return 1;
+    }
+    ra_bucket_refill(b, per_min, now);
+    return b->level >= RA_LINE_UNITS;
+}
+
+int
+ra_bucket_take(ra_bucket_t *b, int64_t per_min, int64_t now)
+{
+    if (!ra_bucket_has(b, per_min, now)) {
+        return 0;
+    }
+    if (per_min > 0) {
+        b->level -= RA_LINE_UNITS;
+    }
+    return 1;
+}
+
+int
+ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
+    int64_t now)
+{
+    int          site_ok, all_ok;
+    uint32_t     w;
+    ra_budget_t  *a = s->all;
+
+    site_ok = ra_bucket_has(s->site, budget->site, now);
+    all_ok = ra_bucket_has(&a->total, budget->total, now);
+    if (site_ok && all_ok) {
+        (void) ra_bucket_take(s->site, budget->site, now);
+        (void) ra_bucket_take(&a->total, budget->total, now);
+        return 1;
+    }
+
+    /* held back: counted for the window's summary */
+    if (a->suppressed == 0) {
+        a->since = now;
+        a->crawlers = 0;
+        a->sites = 0;
+    }
+    if (a->suppressed < UINT32_MAX) {
+        a->suppressed++;
+    }
+    w = a->window + 1;              /* marks of 0 are no window's */
+    if (w == 0) {
+        w = 1;
+    }
+    if (s->crawler_mark == NULL || *s->crawler_mark != w) {
+        if (s->crawler_mark != NULL) {
+            *s->crawler_mark = w;
+        }
+        a->crawlers++;
+    }
+    if (s->site_mark == NULL || *s->site_mark != w) {
+        if (s->site_mark != NULL) {
+            *s->site_mark = w;
+        }
+        a->sites++;
+    }
+    return 0;
+}
+
+int
+ra_alert_budget_due(ra_budget_t *all, int64_t now, int64_t interval,
+    ra_alert_summary_t *out)
+{
+    if (interval < 1000) {
+        interval = 1000;
+    }
+    if (all->suppressed == 0
+        || (now - all->since < interval && now >= all->since))
+    {
+        return 0;
+    }
+    memset(out, 0, sizeof(*out));
+    out->since = all->since;
+    out->suppressed = all->suppressed;
+    out->crawlers = all->crawlers;
+    out->sites = all->sites;
+    all->suppressed = 0;
+    all->crawlers = 0;
+    all->sites = 0;
+    all->since = 0;
+    all->window++;
+    if (all->window + 1 == 0) {
+        all->window = 0;
+    }
+    return 1;
+}
+
+int
+ra_alert_gate(ra_gate_t *gates, uint64_t key, int64_t now, int64_t interval,
+    uint32_t *suppressed, ra_gate_t **slot)
+{
+    ra_gate_t  *g = &gates[(key ^ (key >> 29)) % RA_GENERIC_GATES];
+
+    *slot = g;
+    *suppressed = 0;
+    if (g->key != key) {
+        /* a new key, or one whose slot another took meanwhile */
+        memset(g, 0, sizeof(*g));
+        g->key = key;
+        g->last = now;
+        return 1;
+    }
+    /* a clock that went back does not hold alerts back */
+    if (interval <= 0 || now - g->last >= interval || now < g->last) {
+        *suppressed = g->suppressed;
+        g->suppressed = 0;
+        g->last = now;
+        return 1;
+    }
+    if (g->suppressed < UINT32_MAX) {
+        g->suppressed++;
+    }
+    return 0;
+}
+
+uint64_t
+ra_alert_block(ra_str_t addr)
+{
+    size_t          i, n;
+    uint64_t        h = 0xcbf29ce484222325ULL;      /* FNV-1a */
+    ra_addr_t       a;
+    const uint8_t  *p;
+    static const uint8_t  v4[] = { 4 }, v6[] = { 6 }, text[] = { 0 };
+
+    if (ra_addr_parse(addr, &a) == RA_OK) {
+        if (ra_addr_is_v4(&a)) {
+            p = a.b + 12;           /* /24 */
+            n = 3;
+            h = (h ^ v4[0]) * 0x100000001b3ULL;
+        } else {
+            p = a.b;                /* /48 */
+            n = 6;
+            h = (h ^ v6[0]) * 0x100000001b3ULL;
+        }
+    } else {
+        p = addr.data;
+        n = addr.len;
+        h = (h ^ text[0]) * 0x100000001b3ULL;
+    }
+    for (i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    }
+    return h != 0 ? h : 1;
+}
+
+static const char *
+ra_alert_budget_one(ra_str_t s, int64_t *out)
+{
+    size_t   i;
+    int64_t  n = 0;
+
+    if (ra_strcaseeq(s, ra_str("off", 3))) {
+        *out = RA_ALERT_BUDGET_OFF;
+        return NULL;
+    }
+    if (s.len == 0 || s.len > 7) {
+        goto bad;
+    }
+    for (i = 0; i < s.len; i++) {
+        if (s.data[i] < '0' || s.data[i] > '9') {
+            goto bad;
+        }
+        n = n * 10 + (s.data[i] - '0');
+    }
+    if (n >= 1 && n <= RA_ALERT_BUDGET_MAX) {
+        *out = n;
+        return NULL;
+    }
+bad:
+    return "takes two limits of alert lines a minute, per site and in all "
+           "(1 to 1000000, or off): e.g. 60 300";
+}
+
+const char *
+ra_alert_budget_parse(ra_str_t site, ra_str_t total, ra_alert_budget_t *out)
+{
+    ra_alert_budget_t  b;
+    const char        *why;
+
+    why = ra_alert_budget_one(site, &b.site);
+    if (why == NULL) {
+        why = ra_alert_budget_one(total, &b.total);
+    }
+    if (why == NULL) {
+        *out = b;
+    }
+    return why;
+}
+
+
+/* ---- lines --------------------------------------------------------------- */
 
 const char *
 ra_alert_tag(const ra_verdict_t *v)
@@ -168,6 +394,59 @@ ra_alert_json(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
                   v->line, v->suppressed, v->refused ? "true" : "false");
 }
 
+static void
+ra_alert_when(ra_buf_t *b, int64_t ms)
+{
+    time_t     sec = (time_t) (ms / 1000);
+    struct tm  tm;
+    char       when[32];
+
+    gmtime_r(&sec, &tm);
+    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+    ra_buf_printf(b, "%s.%03dZ", when, (int) (ms % 1000));
+}
+
+static void
+ra_alert_limit(ra_buf_t *b, const char *name, int64_t n, int json)
+{
+    if (n > 0) {
+        ra_buf_printf(b, json ? ",\"%s\":%lld" : " %s=%lld", name,
+                      (long long) n);
+    } else {
+        ra_buf_printf(b, json ? ",\"%s\":null" : " %s=off", name);
+    }
+}
+
+void
+ra_alert_summary_text(ra_buf_t *b, const ra_verdict_t *v)
+{
+    const ra_alert_summary_t  *s = &v->budget;
+
+    ra_buf_printf(b, "alert budget spent: suppressed=%u crawlers=%u sites=%u "
+                  "since=", s->suppressed, s->crawlers, s->sites);
+    ra_alert_when(b, s->since);
+    ra_alert_limit(b, "per_site", s->budget.site, 0);
+    ra_alert_limit(b, "total", s->budget.total, 0);
+}
+
+void
+ra_alert_summary_json(ra_buf_t *b, const ra_request_t *r,
+    const ra_verdict_t *v)
+{
+    const ra_alert_summary_t  *s = &v->budget;
+
+    ra_buf_cstr(b, "{\"time\":\"");
+    ra_alert_when(b, r->time);
+    ra_buf_printf(b, "\",\"tag\":\"%s\",\"suppressed\":%u,\"crawlers\":%u,"
+                  "\"sites\":%u,\"since\":\"", RA_TAG_ALERT_BUDGET,
+                  s->suppressed, s->crawlers, s->sites);
+    ra_alert_when(b, s->since);
+    ra_buf_ch(b, '"');
+    ra_alert_limit(b, "per_site", s->budget.site, 1);
+    ra_alert_limit(b, "total", s->budget.total, 1);
+    ra_buf_cstr(b, "}\n");
+}
+
 void
 ra_alert_emit(const ra_host_t *h, const ra_request_t *r,
     const ra_verdict_t *v, ra_buf_t *json)
@@ -175,13 +454,26 @@ ra_alert_emit(const ra_host_t *h, const ra_request_t *r,
     ra_buf_t       b;
     unsigned char  line[RA_HOST_LINE_MAX];
 
-    if (h != NULL && h->log != NULL) {
-        ra_alert_fixed(&b, line, sizeof(line));
-        ra_alert_body(&b, r, v);
-        ra_logf(h, r->where, RA_LOG_WARN, ra_alert_tag_any(v), "%.*s",
-                (int) b.len, (const char *) b.data);
+    if (v->alert) {
+        if (h != NULL && h->log != NULL) {
+            ra_alert_fixed(&b, line, sizeof(line));
+            ra_alert_body(&b, r, v);
+            ra_logf(h, r->where, RA_LOG_WARN, ra_alert_tag_any(v), "%.*s",
+                    (int) b.len, (const char *) b.data);
+        }
+        if (json != NULL) {
+            ra_alert_json(json, r, v);
+        }
     }
-    if (json != NULL) {
-        ra_alert_json(json, r, v);
+    if (v->summary) {
+        if (h != NULL && h->log != NULL) {
+            ra_alert_fixed(&b, line, sizeof(line));
+            ra_alert_summary_text(&b, v);
+            ra_logf(h, r->where, RA_LOG_WARN, RA_TAG_ALERT_BUDGET, "%.*s",
+                    (int) b.len, (const char *) b.data);
+        }
+        if (json != NULL) {
+            ra_alert_summary_json(json, r, v);
+        }
     }
 }

@@ -13,14 +13,21 @@
  * unreachable (crawled while robots.txt answered 5xx/429); RA102 any
  * judged request of an impostor (verification=impostor), whatever its
  * verdict, which the line still names.  Every quoted
- * value has control bytes, '"', '\' and non-ASCII escaped as \xHH, so a
- * hostile URI or User-Agent can neither forge a line nor reach a
- * terminal.
+ * value has control bytes and non-ASCII escaped as \xHH, '"' and '\' as
+ * %22 and %5c (ra_buf_log()), so a hostile URI or User-Agent can neither
+ * forge a line or a field nor reach a terminal.
  *
  * JSON (one object a line, for an alert log):
  *   {"time":"2026-11-21T07:20:59.123Z","tag":"RA100","verdict":"violation",
  *    "site":...,"crawler":...,"token":...,"verification":...,"client":...,
  *    "method":...,"uri":...,"rule":...,"line":N,"suppressed":N}
+ *
+ * When the alert budgets (ra_audit.h) held lines back, one summary a
+ * window:
+ *   robots-audit: [RA103] alert budget spent: suppressed=N crawlers=N
+ *   sites=N since=2026-11-21T07:20:59.123Z per_site=60 total=300
+ *   {"time":...,"tag":"RA103","suppressed":N,"crawlers":N,"sites":N,
+ *    "since":...,"per_site":60,"total":300}     (a limit off: null)
  */
 #ifndef RA_ALERT_H
 #define RA_ALERT_H
@@ -41,6 +48,57 @@
  * the rest of the line past the log's limit. */
 #define RA_ALERT_METHOD_MAX 32
 
+/* ---- alert budgets (ra_audit.h): the decisions -------------------- */
+
+/*
+ * Takes one line from the bucket when it holds one, after refilling it
+ * for the time since its last refill at per_min lines a minute (at most
+ * a minute's worth: a full bucket is per_min lines).  A new bucket is
+ * full; a clock that went back refills nothing.  per_min <= 0: no limit
+ * (1, the bucket untouched).  1 taken, 0 empty.
+ */
+int ra_bucket_take(ra_bucket_t *b, int64_t per_min, int64_t now);
+
+/* Would ra_bucket_take() take?  Refills as it does, takes nothing. */
+int ra_bucket_has(ra_bucket_t *b, int64_t per_min, int64_t now);
+
+/*
+ * A line about to go out passes the budgets: the site's bucket and the
+ * one of all sites (budget's limits) must each have a line, and then both
+ * give one: 1.  Else 0, and the line is counted as held back in s->all,
+ * with s->crawler_mark and s->site_mark telling whether its crawler and
+ * site are new in this summary window.
+ */
+int ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
+    int64_t now);
+
+/* Is a summary due: lines were held back and interval ms (at least 1000)
+ * passed since the first one?  Then 1, *out filled (but out->budget) and
+ * a new window begun; else 0. */
+int ra_alert_budget_due(ra_budget_t *all, int64_t now, int64_t interval,
+    ra_alert_summary_t *out);
+
+/* The generic bots' gate for key: its slot among the site's
+ * RA_GENERIC_GATES, taken over when another key held it.  1 when an
+ * alert may go out (the first of the key, or interval ms after its last;
+ * 0: always), with *suppressed the lines held back since; else 0 (and
+ * counted).  A key that took another's slot starts afresh: a collision
+ * costs a line more, never one fewer. */
+int ra_alert_gate(ra_gate_t *gates, uint64_t key, int64_t now,
+    int64_t interval, uint32_t *suppressed, ra_gate_t **slot);
+
+/* The address block of a client address as text: its /24 for IPv4 (and
+ * IPv4-mapped IPv6), its /48 for IPv6, as a key (never 0); text that is
+ * no address is a block of its own. */
+uint64_t ra_alert_block(ra_str_t addr);
+
+/* Reads "N" (1..RA_ALERT_BUDGET_MAX lines a minute) or "off" for each of
+ * site and total into *out: NULL, or a static sentence saying what is
+ * wrong (for a configuration error). */
+const char *ra_alert_budget_parse(ra_str_t site, ra_str_t total,
+    ra_alert_budget_t *out);
+
+
 /* The tag of a verdict that alerts: RA102 for an impostor's judged
  * request, else RA100 or RA101; NULL for one that does not. */
 const char *ra_alert_tag(const ra_verdict_t *v);
@@ -51,11 +109,18 @@ void ra_alert_text(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v);
 /* Appends the JSON object and a newline. */
 void ra_alert_json(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v);
 
+/* The budget summary (v->budget): text after "robots-audit: [RA103] ",
+ * and the JSON object with its newline. */
+void ra_alert_summary_text(ra_buf_t *b, const ra_verdict_t *v);
+void ra_alert_summary_json(ra_buf_t *b, const ra_request_t *r,
+    const ra_verdict_t *v);
+
 /*
- * Writes the text line through the host at RA_LOG_WARN, about r->where
- * (ra_logf() puts the "robots-audit: [tag] " prefix: the line logged is
- * ra_alert_text()'s, cut at RA_HOST_LINE_MAX bytes), and when json is not
- * NULL appends the JSON object to it, as ra_alert_json() does.  h may be
+ * When v->alert, writes the text line through the host at RA_LOG_WARN,
+ * about r->where (ra_logf() puts the "robots-audit: [tag] " prefix: the
+ * line logged is ra_alert_text()'s, cut at RA_HOST_LINE_MAX bytes), and
+ * when json is not NULL appends the JSON object to it, as ra_alert_json()
+ * does; when v->summary, the budget summary likewise (RA103).  h may be
  * NULL (nothing logged).
  */
 void ra_alert_emit(const ra_host_t *h, const ra_request_t *r,

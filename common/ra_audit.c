@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_digest.h"
 #include "ra_http.h"
@@ -215,6 +216,12 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     au->ledger = *ledger;
     if (au->conf.alert_interval < 0) {
         au->conf.alert_interval = RA_ALERT_INTERVAL_DEFAULT;
+    }
+    if (au->conf.alert_budget.site == 0) {
+        au->conf.alert_budget.site = RA_ALERT_SITE_PER_MIN;
+    }
+    if (au->conf.alert_budget.total == 0) {
+        au->conf.alert_budget.total = RA_ALERT_TOTAL_PER_MIN;
     }
     au->conf.zone_name = ra_str("the ledger", 10);
     if (conf->zone_name.len) {
@@ -916,15 +923,43 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     }
 }
 
-/* Counts the verdict; a violation also goes to the ring and, but for an
- * impostor's (ra_impostor_alert()), may raise an alert.  Under the
+/* An alert that passed its gate goes out when the budgets have a line
+ * for it (else it is counted for the summary); a summary is due when the
+ * window is over.  gate: a generic bot's block gate, or NULL.  Under the
  * lock. */
+static void
+ra_budget_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
+    const ra_request_t *req, ra_verdict_t *out, ra_gate_t *gate)
+{
+    ra_alert_state_t  st;
+
+    if (ra_ledger_alert_state_locked(&au->ledger, sid, tid, &st) != RA_OK) {
+        return;
+    }
+    if (out->alert) {
+        st.crawler_mark = gate != NULL ? &gate->mark : st.stat_mark;
+        out->alert = (unsigned) ra_alert_budget_take(&st,
+                                    &au->conf.alert_budget, req->time);
+    }
+    if (ra_alert_budget_due(st.all, req->time, au->conf.alert_interval,
+                            &out->budget))
+    {
+        out->summary = 1;
+        out->budget.budget = au->conf.alert_budget;
+    }
+}
+
+/* Counts the verdict; a violation also goes to the ring and, but for an
+ * impostor's (ra_impostor_alert(), before the lock), may raise an alert;
+ * any alert then meets the budgets.  Under the lock. */
 static void
 ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     const ra_request_t *req, ra_verdict_t *out)
 {
-    ra_ledger_t     *l = &au->ledger;
-    ra_violation_t   vio;
+    ra_ledger_t       *l = &au->ledger;
+    ra_gate_t         *g = NULL;
+    ra_violation_t     vio;
+    ra_alert_state_t   st;
 
     ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
     switch (out->verdict) {
@@ -964,6 +999,7 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     if (out->verdict != RA_VERDICT_VIOLATION
         && out->verdict != RA_VERDICT_UNREACHABLE)
     {
+        ra_budget_locked(au, sid, tid, req, out, NULL);
         return;
     }
     memset(&vio, 0, sizeof(vio));
@@ -982,11 +1018,22 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
                                               ra_verdict_pattern(out));
     ra_ledger_violation_locked(l, sid, &vio);
 
-    if (out->verification != RA_VERIFY_IMPOSTOR) {
+    if (out->verification == RA_VERIFY_IMPOSTOR) {
+        /* gated before, in this process (ra_impostor_alert()) */
+    } else if (out->crawler == NULL) {
+        /* a generic bot: one per (site, address block), whatever name
+         * it gives this time */
+        if (ra_ledger_alert_state_locked(l, sid, tid, &st) == RA_OK) {
+            out->alert = (unsigned) ra_alert_gate(st.gates,
+                             ra_alert_block(req->addr), req->time,
+                             au->conf.alert_interval, &out->suppressed, &g);
+        }
+    } else {
         out->alert = (unsigned) ra_ledger_alert_locked(l, tid, req->time,
                                                       au->conf.alert_interval,
                                                       &out->suppressed);
     }
+    ra_budget_locked(au, sid, tid, req, out, g);
 }
 
 /* Does a judged request of an impostor alert now?  Every verdict of a
@@ -1164,18 +1211,20 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         au->busy[k] = 0;
     }
 
-    /* refuse (the caller answers 403), count */
+    /* refuse (the caller answers 403); an impostor's gate is this
+     * process's, outside the lock; its alert then meets the budgets as
+     * any other */
     out->refused = ra_enforce_refuses(req->enforce, out);
+    if (out->verification == RA_VERIFY_IMPOSTOR) {
+        out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
+    }
+
+    /* count */
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, req->site, now);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
     ra_count_locked(au, sid, tid, req, out);
     ra_ledger_unlock(l);
-
-    /* an impostor's gate is this process's, outside the lock */
-    if (out->verification == RA_VERIFY_IMPOSTOR) {
-        out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
-    }
 
     if (rc == RA_ENOMEM) {
         ra_logf(au->conf.host, req->where, RA_LOG_ERR, RA_TAG_NOMEM,

@@ -68,8 +68,8 @@ const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */
 #define RA_FLAG_CRAWL_DELAY      0x01
 #define RA_FLAG_NO_ROBOTS_FETCH  0x02
 
-/* ms between alerts per (site, crawler) when the configuration says
- * nothing */
+/* ms between alerts per (site, crawler), per (site, address block) for
+ * generic bots, when the configuration says nothing */
 #define RA_ALERT_INTERVAL_DEFAULT  60000
 
 /* Impostor alerts are rate-limited per (site, crawler, client address) in
@@ -81,6 +81,40 @@ const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */
 
 /* What enforce refuses: a set of ra_refuse_e (below) */
 typedef unsigned  ra_enforce_t;
+
+/*
+ * Alert budgets (ra_alert.h): on top of the gates above, alert lines go
+ * out through a token bucket per site and one for all sites (lines a
+ * minute; a bucket holds a minute's worth).  What they hold back is
+ * counted and said once per alert interval (at least a second) in one
+ * summary line (RA103), by the first judged request after it.  Generic
+ * bots (no entry in the crawler table) pass one gate per site and client
+ * address block (/24 IPv4, /48 IPv6), so that a new name per request
+ * does not make a new crawler to alert about.
+ */
+#define RA_ALERT_SITE_PER_MIN      60
+#define RA_ALERT_TOTAL_PER_MIN     300
+#define RA_ALERT_BUDGET_OFF        (-1)     /* no limit */
+#define RA_ALERT_BUDGET_MAX        1000000
+
+typedef struct {
+    int64_t         site;           /* lines a minute per site; 0: unset
+                                       (RA_ALERT_SITE_PER_MIN);
+                                       RA_ALERT_BUDGET_OFF: no limit */
+    int64_t         total;          /* lines a minute in all; likewise
+                                       (RA_ALERT_TOTAL_PER_MIN) */
+} ra_alert_budget_t;
+
+/* What the budgets held back: the summary line's numbers. */
+typedef struct {
+    int64_t         since;          /* the first line held back */
+    uint32_t        suppressed;     /* lines held back */
+    uint32_t        crawlers;       /* distinct crawlers they were about
+                                       (a generic bots' block is one) */
+    uint32_t        sites;          /* distinct sites */
+    ra_alert_budget_t  budget;      /* the limits (RA_ALERT_BUDGET_OFF:
+                                       none) */
+} ra_alert_summary_t;
 
 typedef struct {
     ra_str_t        site;           /* the site's name (host) */
@@ -122,14 +156,19 @@ typedef struct {
     /* alert now, and say how many were held back since the last one:
      * set on violations and unreachable by crawlers that are not
      * impostors, when the per-(site, crawler, verification) alert
-     * interval has passed (the ledger's timer); and on every judged
-     * request of an impostor, when the per-(site, crawler, address)
-     * interval has passed (this process's table) */
+     * interval has passed (the ledger's timer; for a generic bot, the
+     * per-(site, address block) one); and on every judged request of an
+     * impostor, when the per-(site, crawler, address) interval has
+     * passed (this process's table); in each case only when the alert
+     * budgets have a line for it */
     unsigned             alert:1;
+    /* a budget summary is due (RA103): its numbers in budget */
+    unsigned             summary:1;
     uint32_t             suppressed;
     /* ra_refuse_e: why the request's enforce scope refuses it (set by
      * ra_audit_request(), counted there, and marked in its alert) */
     unsigned             refused;
+    ra_alert_summary_t   budget;
 } ra_verdict_t;
 
 /* The verdict's token and pattern as spans of the verdict itself. */
@@ -263,6 +302,7 @@ typedef struct {
                                               (RA_ALERT_INTERVAL_DEFAULT);
                                               0: every one alerts */
     size_t                cache_bytes;  /* rule-set cache budget; 0: 64 MiB */
+    ra_alert_budget_t     alert_budget; /* zeros: the defaults */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;

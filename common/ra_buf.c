@@ -138,11 +138,51 @@ ra_buf_u64(ra_buf_t *b, uint64_t v)
 }
 
 /* JSON: valid UTF-8 passes through; invalid bytes become U+FFFD. */
+/* The code point of a valid UTF-8 character of n bytes. */
+static uint32_t
+ra_utf8_cp(const unsigned char *p, size_t n)
+{
+    static const unsigned char  lead[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+    uint32_t                    cp = p[0] & lead[n];
+    size_t                      i;
+
+    for (i = 1; i < n; i++) {
+        cp = (cp << 6) | (p[i] & 0x3f);
+    }
+    return cp;
+}
+
+uint32_t
+ra_utf8_invisible(const unsigned char *p, size_t n)
+{
+    uint32_t  c;
+
+    if (n < 2 || n > 4) {
+        return 0;
+    }
+    c = ra_utf8_cp(p, n);
+    return (c == 0xad                       /* soft hyphen */
+            || c == 0x61c                   /* Arabic letter mark */
+            || c == 0x115f || c == 0x1160   /* Hangul fillers */
+            || c == 0x180e                  /* Mongolian vowel separator */
+            || (c >= 0x200b && c <= 0x200f) /* zero widths, LRM, RLM */
+            || (c >= 0x2028 && c <= 0x202e) /* separators, embeddings,
+                                               overrides (U+202E) */
+            || (c >= 0x2060 && c <= 0x206f) /* joiners, invisible
+                                               operators, isolates */
+            || c == 0x3164 || c == 0xffa0   /* Hangul fillers */
+            || c == 0xfeff                  /* zero-width no-break */
+            || (c >= 0xfff9 && c <= 0xfffb) /* interlinear annotation */
+            || (c >= 0xe0000 && c <= 0xe007f))  /* tags */
+           ? c : 0;
+}
+
 void
 ra_buf_json_str(ra_buf_t *b, ra_str_t s)
 {
     const unsigned char  *p = s.data, *end = s.data, *run;
     size_t                n;
+    uint32_t              cp;
 
     if (s.len) {
         end += s.len;   /* no offset on a NULL span */
@@ -161,7 +201,18 @@ ra_buf_json_str(ra_buf_t *b, ra_str_t s)
         }
         if (*p >= 0x80) {
             n = ra_utf8_char(p, end);
-            if (n) {
+            if (n && (cp = ra_utf8_invisible(p, n)) != 0) {
+                /* the same string, but no reader shows it raw */
+                if (cp >= 0x10000) {
+                    cp -= 0x10000;
+                    ra_buf_printf(b, "\\u%04x\\u%04x",
+                                  (unsigned) (0xd800 + (cp >> 10)),
+                                  (unsigned) (0xdc00 + (cp & 0x3ff)));
+                } else {
+                    ra_buf_printf(b, "\\u%04x", (unsigned) cp);
+                }
+                p += n;
+            } else if (n) {
                 ra_buf_add(b, p, n);
                 p += n;
             } else {
@@ -190,6 +241,7 @@ ra_buf_html(ra_buf_t *b, ra_str_t s)
 {
     const unsigned char  *p = s.data, *end = s.data, *run;
     size_t                n;
+    uint32_t              cp;
 
     if (s.len) {
         end += s.len;   /* no offset on a NULL span */
@@ -206,7 +258,13 @@ ra_buf_html(ra_buf_t *b, ra_str_t s)
             break;
         }
         if (*p >= 0x80 && (n = ra_utf8_char(p, end)) != 0) {
-            ra_buf_add(b, p, n);
+            if ((cp = ra_utf8_invisible(p, n)) != 0) {
+                /* bidi controls and invisible characters: shown, never
+                 * obeyed (a character reference would be) */
+                ra_buf_printf(b, "\\u{%x}", (unsigned) cp);
+            } else {
+                ra_buf_add(b, p, n);
+            }
             p += n;
             continue;
         }
@@ -243,7 +301,11 @@ ra_buf_prom_label(ra_buf_t *b, ra_str_t s)
             ra_buf_ch(b, *p < 0x20 || *p == 0x7f ? '?' : *p);
             p++;
         } else if ((n = ra_utf8_char(p, end)) != 0) {
-            ra_buf_add(b, p, n);
+            if (ra_utf8_invisible(p, n)) {
+                ra_buf_cstr(b, "\xef\xbf\xbd");    /* U+FFFD, shown */
+            } else {
+                ra_buf_add(b, p, n);
+            }
             p += n;
         } else {
             ra_buf_cstr(b, "\xef\xbf\xbd");
@@ -267,11 +329,18 @@ ra_buf_log(ra_buf_t *b, ra_str_t s)
             p++;
         }
         ra_buf_add(b, run, (size_t) (p - run));
-        if (p < end) {
+        if (p == end) {
+            break;
+        }
+        if (*p == '"' || *p == '\\') {
+            /* no backslash: a log that escapes backslashes (Apache's)
+             * shows these as they are, and a quote can end no field */
+            ra_buf_cstr(b, *p == '"' ? "%22" : "%5c");
+        } else {
             esc[2] = (unsigned char) ra_hex[*p >> 4];
             esc[3] = (unsigned char) ra_hex[*p & 0xf];
             ra_buf_add(b, esc, 4);
-            p++;
         }
+        p++;
     }
 }

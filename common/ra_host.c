@@ -39,7 +39,36 @@ ra_logf(const ra_host_t *h, void *where, ra_log_level_e level,
     if ((size_t) n >= sizeof(line)) {
         n = sizeof(line) - 1;           /* cut */
     }
+    if (h->log_escapes) {
+        n = (int) ra_log_unescape((unsigned char *) line, (size_t) n);
+    }
     h->log(h, where, level, ra_str(line, (size_t) n));
+}
+
+size_t
+ra_log_unescape(unsigned char *p, size_t n)
+{
+    size_t  i, o;
+    int     hi, lo, c;
+
+    for (i = 0, o = 0; i < n; ) {
+        if (p[i] == '\\' && i + 3 < n
+            && p[i + 1] == 'x'
+            && (hi = ra_hexval(p[i + 2])) >= 0
+            && (lo = ra_hexval(p[i + 3])) >= 0)
+        {
+            c = hi << 4 | lo;
+            /* NUL would end the host's string; printable bytes are
+             * written as they are */
+            if ((c >= 0x01 && c < 0x20) || c >= 0x7f) {
+                p[o++] = (unsigned char) c;
+                i += 4;
+                continue;
+            }
+        }
+        p[o++] = p[i++];
+    }
+    return o;
 }
 
 int64_t

@@ -68,6 +68,12 @@ struct ra_host_s {
 
     ra_alloc_t  heap;
     ra_lock_t   lock;
+
+    /* The host's log escapes bytes < 0x20 and >= 0x7f itself (Apache's
+     * error log writes them as \xHH, or \n \r \t \b \v, and doubles
+     * every backslash): ra_logf() hands it those bytes raw instead of the
+     * core's \xHH, so that they read \xHH once, not \\xHH. */
+    unsigned    log_escapes:1;
 };
 
 /* Formats "robots-audit: [tag] ..." (at most RA_HOST_LINE_MAX bytes, the
@@ -79,6 +85,11 @@ struct ra_host_s {
 void ra_logf(const ra_host_t *h, void *where, ra_log_level_e level,
     const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* Turns the \xHH escapes of bytes 0x01..0x1f and 0x7f..0xff in p[0..n)
+ * back into those bytes, in place, for a host whose log escapes them
+ * itself (log_escapes); returns the new length. */
+size_t ra_log_unescape(unsigned char *p, size_t n);
 
 /* The current time through the host, or the system clock. */
 int64_t ra_host_now(const ra_host_t *h);

@@ -71,6 +71,10 @@ typedef struct {
     char               name[RA_SITE_NAME_MAX];
     ra_version_slot_t  versions[RA_VERSIONS];
     uint32_t           hnext, lprev, lnext;       /* ids; 0 = none */
+    /* alert budget (ra_alert.h) */
+    uint32_t           alert_mark;
+    ra_bucket_t        alert_bucket;
+    ra_gate_t          gates[RA_GENERIC_GATES];
 } ra_site_slot_t;
 
 typedef struct {
@@ -93,6 +97,7 @@ typedef struct {
     char      name[RA_NAME_MAX];
     char      token[RA_NAME_MAX];
     uint32_t  hnext, lprev, lnext;
+    uint32_t  alert_mark;                         /* budget window */
 } ra_stat_slot_t;
 
 typedef struct {
@@ -144,6 +149,8 @@ struct ra_ledger_hdr_s {
     /* blob heap: first free block (offset), bytes free */
     uint32_t  blob_free;
     uint32_t  blob_free_bytes;
+    /* the alert budget of all sites and its summary (ra_alert.h) */
+    ra_budget_t  budget;
 };
 
 /* blob heap block: a header before the body, 16-byte granules */
@@ -828,6 +835,25 @@ ra_ledger_alert_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
     }
     st->alerts_suppressed++;
     return 0;
+}
+
+int
+ra_ledger_alert_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    ra_alert_state_t *out)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    memset(out, 0, sizeof(*out));
+    if (s == NULL) {
+        return RA_ERROR;
+    }
+    out->all = &l->hdr->budget;
+    out->site = &s->alert_bucket;
+    out->site_mark = &s->alert_mark;
+    out->stat_mark = st != NULL ? &st->alert_mark : NULL;
+    out->gates = s->gates;
+    return RA_OK;
 }
 
 

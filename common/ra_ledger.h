@@ -367,6 +367,56 @@ int ra_ledger_alert_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
     int64_t interval, uint32_t *suppressed);
 
 
+/* ---- alert budgets: the state lives here, ra_alert.h decides -------- */
+
+/* A token bucket of alert lines: level in 1/60000ths of a line, so that a
+ * rate of N lines a minute adds N to it per ms. */
+typedef struct {
+    int64_t   level;
+    int64_t   last;             /* ms of the last refill; 0: never (full) */
+} ra_bucket_t;
+
+/* The alert gate of the generic bots of one address block on one site
+ * (ra_alert_gate()): direct-mapped, RA_GENERIC_GATES per site. */
+typedef struct {
+    uint64_t  key;              /* the block's (ra_alert_block()); 0: free */
+    int64_t   last;             /* ms of its last alert */
+    uint32_t  suppressed;       /* held back since */
+    uint32_t  mark;             /* budget window it was last counted in */
+} ra_gate_t;
+
+#define RA_GENERIC_GATES       16
+
+/* The ledger's budget: the bucket of all sites, and what it and the
+ * sites' buckets held back since the first line held back of this
+ * summary window. */
+typedef struct {
+    ra_bucket_t  total;
+    int64_t      since;         /* first line held back; 0: none */
+    uint32_t     window;        /* this window's number */
+    uint32_t     suppressed;
+    uint32_t     crawlers;      /* distinct crawlers among them */
+    uint32_t     sites;         /* distinct sites */
+} ra_budget_t;
+
+/* Where a request's alert state is, as pointers into the region, valid
+ * while the lock is held. */
+typedef struct {
+    ra_budget_t  *all;
+    ra_bucket_t  *site;         /* the site's bucket */
+    uint32_t     *site_mark;    /* window the site was last counted in */
+    uint32_t     *stat_mark;    /* the record's; NULL: no record */
+    ra_gate_t    *gates;        /* the site's RA_GENERIC_GATES */
+    uint32_t     *crawler_mark; /* set by the caller: stat_mark, or the
+                                   gate's for a generic bot */
+} ra_alert_state_t;
+
+/* Fills *out for site and stat (stat may be 0); RA_ERROR for an unknown
+ * site. */
+int ra_ledger_alert_state_locked(ra_ledger_t *l, uint32_t site,
+    uint32_t stat, ra_alert_state_t *out);
+
+
 /* ---- snapshots for reports ------------------------------------------- */
 
 /*

@@ -115,6 +115,9 @@ typedef struct {
     size_t              cut_offset;
     ra_line_t           cut;
     unsigned            cut_mid:1;
+    /* where the last line read starts: the cut falls in it when the limit
+     * meets a line's end (an empty last line, or the CR of a split CRLF) */
+    size_t              last_offset;
 } ra_lint_ctx_t;
 
 
@@ -1025,6 +1028,7 @@ ra_lint_line(void *data, const ra_line_t *ln)
     const char     *name;
 
     ctx->out->summary.lines = ln->line;
+    ctx->last_offset = ln->offset;
 
     if (ln->flags & RA_LF_SIZE_CUT) {
         /* the 500 KiB limit falls inside this line: ra_rules ignores it,
@@ -1174,9 +1178,12 @@ ra_lint_size(ra_lint_ctx_t *ctx, const ra_lint_http_t *h,
         line = ctx->cut_line;
         col = (uint32_t) (RA_ROBOTS_MAX - ctx->cut_offset) + 1;
     } else {
+        /* the limit meets a line terminator: the finding goes where it
+         * falls, at the end of the last line read (not on a line after
+         * it, which the summary's count of lines does not hold) */
         pos = RA_ROBOTS_MAX;
-        line = info->lines + 1;
-        col = 1;
+        line = info->lines;
+        col = (uint32_t) (RA_ROBOTS_MAX - ctx->last_offset) + 1;
     }
 
     /* parse what is left in windows of RA_ROBOTS_MAX bytes */

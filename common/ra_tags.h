@@ -20,6 +20,8 @@
 #define RA_TAG_UNREACHABLE      "RA101"     /* crawled during a 5xx/429 */
 #define RA_TAG_IMPOSTOR         "RA102"     /* a crawler's name from outside
                                                its published ranges */
+#define RA_TAG_ALERT_BUDGET     "RA103"     /* the alert budget held lines
+                                               back: how many, for whom */
 #define RA_TAG_ALERT_OTHER      "RA199"     /* a verdict without a tag */
 
 /* robots.txt */

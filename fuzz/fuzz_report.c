@@ -10,7 +10,8 @@
  *   JSON        the strict parser (ra_json.h) accepts it
  *   Prometheus  every line is a comment or name{labels} value
  *   text        printable ASCII and newlines
- * and every alert line (text and JSON) is checked the same way.
+ * and every alert line (text and JSON) is checked the same way, budget
+ * summaries (RA103) too.
  */
 #include <strings.h>
 
@@ -189,6 +190,26 @@ check_alert(const ra_request_t *r, const ra_verdict_t *v)
     ra_buf_release(&b);
 }
 
+/* a budget summary: printable, valid JSON, numbers that hold together */
+static void
+check_summary(const ra_request_t *r, const ra_verdict_t *v)
+{
+    ra_buf_t  b;
+
+    FZ_CHECK(v->budget.suppressed >= 1);
+    FZ_CHECK(v->budget.crawlers >= 1
+             && v->budget.crawlers <= v->budget.suppressed);
+    FZ_CHECK(v->budget.sites >= 1 && v->budget.sites <= v->budget.suppressed);
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    ra_alert_summary_text(&b, v);
+    FZ_CHECK(!b.failed && fz_printable(b.data, b.len));
+    b.len = 0;
+    ra_alert_summary_json(&b, r, v);
+    FZ_CHECK(!b.failed && b.len > 0 && b.data[b.len - 1] == '\n');
+    check_json(b.data, b.len - 1);
+    ra_buf_release(&b);
+}
+
 static void
 init(void)
 {
@@ -245,6 +266,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     conf.ranges = (flags & 4) ? ranges : NULL;
     conf.alert_interval = (flags & 8) ? 0 : -1;
     conf.cache_bytes = (flags & 16) ? 4096 : 0;
+    if (flags & 128) {                  /* a budget soon spent */
+        conf.alert_budget.site = 1;
+        conf.alert_budget.total = 2;
+    }
     au = ra_audit_create(&conf, &ledger);
     FZ_CHECK(au != NULL);
 
@@ -317,6 +342,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_CHECK(v.verdict <= RA_VERDICT_UNKNOWN);
             if (ra_alert_tag(&v) != NULL) {
                 check_alert(&req, &v);
+            }
+            if (v.summary) {
+                check_summary(&req, &v);
             }
             now += (int64_t) (op >> 4) * 250;
             break;

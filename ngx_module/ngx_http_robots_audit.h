@@ -33,6 +33,7 @@ typedef struct {
     ra_setup_t                   setup;         /* crawlers and ranges */
     ra_alloc_t                   pool;          /* the cycle's pool */
     ngx_msec_t                   alert_interval;
+    ra_alert_budget_t            alert_budget;  /* zeros: the defaults */
 
     ra_host_t                    host;          /* run time: where is a
                                                    request or NULL */

@@ -34,6 +34,8 @@ static char *ngx_http_robots_audit_table_file(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
 static char *ngx_http_robots_audit_alert_log(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
+static char *ngx_http_robots_audit_alert_budget(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
 
 static void *ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf);
 static char *ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf);
@@ -110,6 +112,13 @@ static ngx_command_t  ngx_http_robots_audit_commands[] = {
       ngx_conf_set_msec_slot,
       NGX_HTTP_MAIN_CONF_OFFSET,
       offsetof(ngx_http_robots_audit_main_conf_t, alert_interval),
+      NULL },
+
+    { ngx_string("robots_audit_alert_budget"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE2,
+      ngx_http_robots_audit_alert_budget,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
       NULL },
 
     { ngx_string("robots_audit_enforce"),
@@ -267,7 +276,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 
     (void) ra_audit_request(amcf->audit, &req, v);
 
-    if (!v->alert) {
+    if (!v->alert && !v->summary) {
         return;
     }
 
@@ -761,6 +770,18 @@ ngx_http_robots_audit_alert_log(ngx_conf_t *cf, ngx_command_t *cmd,
 }
 
 
+static char *
+ngx_http_robots_audit_alert_budget(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_str_t                          *v = cf->args->elts;
+    ngx_http_robots_audit_main_conf_t  *amcf = conf;
+
+    return (char *) ra_alert_budget_parse(ngx_http_robots_audit_str(v[1]),
+               ngx_http_robots_audit_str(v[2]), &amcf->alert_budget);
+}
+
+
 static void *
 ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
 {
@@ -957,6 +978,7 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
     conf.ranges = amcf->setup.ranges;
     conf.alert_interval = amcf->alert_interval == NGX_CONF_UNSET_MSEC
                           ? -1 : (int64_t) amcf->alert_interval;
+    conf.alert_budget = amcf->alert_budget;
     conf.host = &amcf->host;
     conf.zone_name = ngx_http_robots_audit_str(amcf->zone_text);
 

@@ -4,7 +4,9 @@
 #
 #   scripts/fuzz.sh smoke SECONDS BIN...  each target for SECONDS on its
 #       committed corpus (fuzz/corpus/NAME, read only: new inputs go to a
-#       temporary directory); fails on the first crash
+#       temporary directory) and, when ../shared/data is there (CI clones
+#       it beside the repository), the same slices of it as the long run;
+#       fails on the first crash
 #   scripts/fuzz.sh run SECONDS BIN...    the long run: corpus
 #       build/fuzz/corpus/NAME, seeded from fuzz/corpus/NAME and small
 #       slices of ../shared/data (never committed); crashes go to
@@ -65,8 +67,15 @@ for bin in "$@"; do
     case "$mode" in
     smoke)
         tmp=$(mktemp -d)
+        mkdir "$tmp/new" "$tmp/shared"
+        if [ -d "$shared" ]; then
+            "seed_$name" "$tmp/shared" 2>/dev/null || true
+        elif [ -z "${said_absent:-}" ]; then
+            said_absent=1
+            echo "fuzz-smoke: $shared absent: committed corpora only"
+        fi
         if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-                -artifact_prefix="$tmp/" "$tmp" "$seeds" \
+                -artifact_prefix="$tmp/" "$tmp/new" "$seeds" "$tmp/shared" \
                 > "$tmp/log" 2>&1; then
             tail -40 "$tmp/log"
             mkdir -p build/fuzz/crash/smoke

@@ -28,6 +28,7 @@ fill(ra_request_t *r, ra_verdict_t *v)
     memcpy(v->pattern, "/x", 2);
     v->pattern_len = 2;
     v->suppressed = 4;
+    v->alert = 1;
 }
 
 static void
@@ -46,7 +47,7 @@ alert_text_escapes_and_tags(void **state)
     assert_non_null(strstr((char *) b.data,
         "robots-audit: [RA100] violation site=\"example.com\" "
         "crawler=\"Googlebot\" verification=verified client=66.249.66.1 "
-        "method=GET uri=\"/x\\x0d\\x0a2026 [RA100] forged\\x1b[31m\\x22"
+        "method=GET uri=\"/x\\x0d\\x0a2026 [RA100] forged\\x1b[31m%22"
         "<script>\" rule=\"disallow: /x\" line=3 suppressed=4"));
     for (i = 0; i + 1 < b.len; i++) {
         assert_true(b.data[i] >= 0x20 && b.data[i] < 0x7f);
@@ -287,6 +288,288 @@ alert_method_is_cut(void **state)
     ra_buf_release(&b);
 }
 
+/* A host whose log escapes (Apache's error log) gets the bytes it escapes
+ * raw: after its own escaping, the line reads as the core wrote it for
+ * nginx; quotes and backslashes carry no backslash in either */
+static void
+alert_host_that_escapes(void **state)
+{
+    ra_request_t   r;
+    ra_verdict_t   v;
+    cap_host_t     cap;
+    unsigned char  t[] = "a\\x22\\x1b\\x0d\\x00\\xe2\\x80\\xae\\x41\\x7\\xZZ\\x7f";
+
+    (void) state;
+    assert_int_equal(ra_log_unescape(t, sizeof(t) - 1), 26);
+    assert_memory_equal(t, "a\\x22\x1b\r\\x00\xe2\x80\xae\\x41\\x7\\xZZ"
+                        "\x7f", 26);
+
+    fill(&r, &v);
+    r.uri = (ra_str_t) ra_string("/\"q\"\\b\x1b\xff");
+    memset(&cap, 0, sizeof(cap));
+    cap.host.ctx = &cap;
+    cap.host.log = cap_log;
+    cap.host.heap = ra_malloc_allocator;
+    ra_alert_emit(&cap.host, &r, &v, NULL);
+    assert_non_null(strstr(cap.line, " uri=\"/%22q%22%5cb\\x1b\\xff\" "));
+    cap.host.log_escapes = 1;
+    ra_alert_emit(&cap.host, &r, &v, NULL);
+    assert_non_null(strstr(cap.line, " uri=\"/%22q%22%5cb\x1b\xff\" "));
+}
+
+/* ---- budgets, on a fake clock ------------------------------------------ */
+
+#define T0  1700000000000LL
+
+/* a bucket of N a minute: N at once, then one every 60000/N ms; a minute
+ * refills it all; a clock that goes back refills nothing */
+static void
+bucket_arithmetic(void **state)
+{
+    ra_bucket_t  b;
+    int          i;
+
+    (void) state;
+    memset(&b, 0, sizeof(b));
+    for (i = 0; i < 60; i++) {
+        assert_true(ra_bucket_take(&b, 60, T0));
+    }
+    assert_false(ra_bucket_take(&b, 60, T0));
+    assert_false(ra_bucket_take(&b, 60, T0 + 999));
+    assert_true(ra_bucket_take(&b, 60, T0 + 1000));
+    assert_false(ra_bucket_take(&b, 60, T0 + 1000));
+    /* back in time: nothing refilled, and the clock is taken as it is */
+    assert_false(ra_bucket_take(&b, 60, T0 - 5000));
+    assert_false(ra_bucket_take(&b, 60, T0 - 4001));
+    assert_true(ra_bucket_take(&b, 60, T0 - 4000));
+    /* a long gap fills it, never more (no overflow) */
+    for (i = 0; i < 60; i++) {
+        assert_true(ra_bucket_take(&b, 60, INT64_MAX / 2));
+    }
+    assert_false(ra_bucket_take(&b, 60, INT64_MAX / 2));
+    assert_true(ra_bucket_has(&b, 60, INT64_MAX / 2 + 1000));
+    assert_true(ra_bucket_has(&b, 60, INT64_MAX / 2 + 1000));  /* takes 0 */
+    /* off: no limit, bucket untouched */
+    for (i = 0; i < 1000; i++) {
+        assert_true(ra_bucket_take(&b, RA_ALERT_BUDGET_OFF, T0));
+    }
+    /* a lowered limit (a reload): the bucket starts full of the new one */
+    assert_true(ra_bucket_take(&b, 1, INT64_MAX / 2 + 2000));
+    assert_false(ra_bucket_take(&b, 1, INT64_MAX / 2 + 2000));
+    /* 300 a minute: one every 200 ms */
+    memset(&b, 0, sizeof(b));
+    for (i = 0; i < 300; i++) {
+        assert_true(ra_bucket_take(&b, 300, T0));
+    }
+    assert_false(ra_bucket_take(&b, 300, T0 + 199));
+    assert_true(ra_bucket_take(&b, 300, T0 + 200));
+}
+
+static void
+budget_take_and_summary(void **state)
+{
+    ra_budget_t        all;
+    ra_bucket_t        site1, site2;
+    uint32_t           m1 = 0, m2 = 0, c1 = 0, c2 = 0, c3 = 0;
+    ra_alert_state_t   s1, s2;
+    ra_alert_summary_t out;
+    ra_alert_budget_t  lim = { 2, 3 };
+
+    (void) state;
+    memset(&all, 0, sizeof(all));
+    memset(&site1, 0, sizeof(site1));
+    memset(&site2, 0, sizeof(site2));
+    memset(&s1, 0, sizeof(s1));
+    s1.all = &all;
+    s1.site = &site1;
+    s1.site_mark = &m1;
+    s2 = s1;
+    s2.site = &site2;
+    s2.site_mark = &m2;
+
+    s1.crawler_mark = &c1;
+    assert_true(ra_alert_budget_take(&s1, &lim, T0));
+    assert_true(ra_alert_budget_take(&s1, &lim, T0));
+    assert_false(ra_alert_budget_take(&s1, &lim, T0 + 1));   /* site 1 */
+    assert_false(ra_alert_budget_take(&s1, &lim, T0 + 2));   /* same one */
+    s2.crawler_mark = &c2;
+    assert_true(ra_alert_budget_take(&s2, &lim, T0 + 3));
+    assert_false(ra_alert_budget_take(&s2, &lim, T0 + 4));   /* all */
+    s2.crawler_mark = &c3;
+    assert_false(ra_alert_budget_take(&s2, &lim, T0 + 5));
+    assert_int_equal(all.suppressed, 4);
+    assert_int_equal(all.crawlers, 3);
+    assert_int_equal(all.sites, 2);
+
+    /* due once an interval (at least a second) after the first held */
+    assert_false(ra_alert_budget_due(&all, T0 + 1000, 500, &out));
+    assert_true(ra_alert_budget_due(&all, T0 + 1001, 500, &out));
+    assert_int_equal(out.suppressed, 4);
+    assert_int_equal(out.crawlers, 3);
+    assert_int_equal(out.sites, 2);
+    assert_int_equal(out.since, T0 + 1);
+    assert_false(ra_alert_budget_due(&all, T0 + 99999, 500, &out));
+
+    /* a new window: the same crawler and site count again */
+    s1.crawler_mark = &c1;
+    assert_false(ra_alert_budget_take(&s1, &lim, T0 + 1002));
+    assert_int_equal(all.crawlers, 1);
+    assert_int_equal(all.sites, 1);
+    assert_false(ra_alert_budget_due(&all, T0 + 60000, 60000, &out));
+    /* a clock that went back ends the window */
+    assert_true(ra_alert_budget_due(&all, T0, 60000, &out));
+    assert_int_equal(out.suppressed, 1);
+
+    /* off: nothing held */
+    lim.site = RA_ALERT_BUDGET_OFF;
+    lim.total = RA_ALERT_BUDGET_OFF;
+    assert_true(ra_alert_budget_take(&s1, &lim, T0 + 2000));
+    assert_int_equal(all.suppressed, 0);
+}
+
+static void
+gate_per_block(void **state)
+{
+    ra_gate_t   gates[RA_GENERIC_GATES], *g, *g2;
+    uint32_t    sup;
+    uint64_t    a = ra_alert_block(ra_str("192.0.2.1", 9)), other;
+    unsigned    i;
+
+    (void) state;
+    memset(gates, 0, sizeof(gates));
+    assert_true(ra_alert_gate(gates, a, T0, 60000, &sup, &g));
+    assert_int_equal(sup, 0);
+    assert_false(ra_alert_gate(gates, a, T0 + 1, 60000, &sup, &g2));
+    assert_ptr_equal(g, g2);
+    assert_false(ra_alert_gate(gates, a, T0 + 59999, 60000, &sup, &g));
+    assert_true(ra_alert_gate(gates, a, T0 + 60000, 60000, &sup, &g));
+    assert_int_equal(sup, 2);
+    assert_true(ra_alert_gate(gates, a, T0 + 60001, 0, &sup, &g));
+    /* a key that takes the slot starts afresh, and so does the first one
+     * when it comes back */
+    for (i = 0, other = a + 1; ; other++, i++) {
+        assert_true(i < 100000);
+        if ((other ^ (other >> 29)) % RA_GENERIC_GATES
+            == (a ^ (a >> 29)) % RA_GENERIC_GATES)
+        {
+            break;
+        }
+    }
+    assert_true(ra_alert_gate(gates, other, T0 + 60002, 60000, &sup, &g2));
+    assert_ptr_equal(g, g2);
+    assert_true(ra_alert_gate(gates, a, T0 + 60003, 60000, &sup, &g));
+    assert_int_equal(sup, 0);
+}
+
+static void
+block_of_address(void **state)
+{
+#define BLK(s)  ra_alert_block(ra_str(s, sizeof(s) - 1))
+    (void) state;
+    assert_true(BLK("192.0.2.1") == BLK("192.0.2.254"));
+    assert_true(BLK("192.0.2.1") == BLK("::ffff:192.0.2.9"));
+    assert_true(BLK("192.0.2.1") != BLK("192.0.3.1"));
+    assert_true(BLK("10.0.2.1") != BLK("192.0.2.1"));
+    assert_true(BLK("2001:db8:1::1") == BLK("2001:db8:1:ffff::2"));
+    assert_true(BLK("2001:db8:1::1") != BLK("2001:db8:2::1"));
+    /* an IPv6 block whose first bytes spell an IPv4 one is another */
+    assert_true(BLK("c000:200::") != BLK("192.0.2.1"));
+    assert_true(BLK("not an address") != BLK("not an addresz"));
+    assert_true(BLK("") != 0);
+#undef BLK
+}
+
+static void
+budget_parse(void **state)
+{
+    ra_alert_budget_t  b = { 7, 7 };
+
+#define P(x, y)  ra_alert_budget_parse(ra_str(x, sizeof(x) - 1), \
+                                       ra_str(y, sizeof(y) - 1), &b)
+    (void) state;
+    assert_null(P("60", "300"));
+    assert_int_equal(b.site, 60);
+    assert_int_equal(b.total, 300);
+    assert_null(P("off", "OFF"));
+    assert_int_equal(b.site, RA_ALERT_BUDGET_OFF);
+    assert_int_equal(b.total, RA_ALERT_BUDGET_OFF);
+    assert_null(P("1", "1000000"));
+    b.site = b.total = 7;
+    assert_non_null(P("0", "300"));
+    assert_non_null(P("60", "-1"));
+    assert_non_null(P("60", "1000001"));
+    assert_non_null(P("99999999999", "1"));
+    assert_non_null(P("6O", "300"));
+    assert_non_null(P("", "300"));
+    assert_non_null(P("60", "30 0"));
+    assert_int_equal(b.site, 7);               /* untouched on error */
+    assert_int_equal(b.total, 7);
+#undef P
+}
+
+/* the summary: a text line and a JSON object, through the host */
+static void
+budget_summary_lines(void **state)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+    ra_buf_t      b;
+    cap_host_t    cap;
+    char         *j;
+
+    (void) state;
+    fill(&r, &v);
+    v.alert = 0;
+    v.summary = 1;
+    v.budget.since = 1700000000000LL;
+    v.budget.suppressed = 641000;
+    v.budget.crawlers = 12;
+    v.budget.sites = 2;
+    v.budget.budget.site = 60;
+    v.budget.budget.total = RA_ALERT_BUDGET_OFF;
+    memset(&cap, 0, sizeof(cap));
+    cap.host.ctx = &cap;
+    cap.host.log = cap_log;
+    cap.host.heap = ra_malloc_allocator;
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    ra_alert_emit(&cap.host, &r, &v, &b);
+    assert_int_equal(cap.n, 1);
+    assert_string_equal(cap.line, "robots-audit: [RA103] alert budget spent: "
+                        "suppressed=641000 crawlers=12 sites=2 "
+                        "since=2023-11-14T22:13:20.000Z per_site=60 "
+                        "total=off");
+    assert_true(b.len > 0 && b.data[b.len - 1] == '\n');
+    assert_int_equal(ra_json_parse(ra_str(b.data, b.len - 1), ignore, NULL,
+                                   NULL), RA_OK);
+    ra_buf_ch(&b, '\0');
+    j = (char *) b.data;
+    assert_non_null(strstr(j, "{\"time\":\"2023-11-14T22:13:20.123Z\","
+                              "\"tag\":\"RA103\",\"suppressed\":641000,"
+                              "\"crawlers\":12,\"sites\":2,"
+                              "\"since\":\"2023-11-14T22:13:20.000Z\","
+                              "\"per_site\":60,\"total\":null}"));
+    /* both: the alert, then the summary */
+    v.alert = 1;
+    cap.n = 0;
+    b.len = 0;
+    ra_alert_emit(&cap.host, &r, &v, &b);
+    assert_int_equal(cap.n, 2);
+    ra_buf_ch(&b, '\0');
+    j = strchr((char *) b.data, '\n');
+    assert_non_null(j);
+    assert_non_null(strstr((char *) b.data, "\"tag\":\"RA100\""));
+    assert_non_null(strstr(j, "\"tag\":\"RA103\""));
+    /* neither: nothing */
+    v.alert = 0;
+    v.summary = 0;
+    cap.n = 0;
+    b.len = 0;
+    ra_alert_emit(&cap.host, &r, &v, &b);
+    assert_int_equal(cap.n, 0);
+    assert_int_equal(b.len, 0);
+    ra_buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -297,6 +580,13 @@ main(void)
         cmocka_unit_test(alert_long_uri_is_cut),
         cmocka_unit_test(alert_emit_through_host),
         cmocka_unit_test(alert_method_is_cut),
+        cmocka_unit_test(alert_host_that_escapes),
+        cmocka_unit_test(bucket_arithmetic),
+        cmocka_unit_test(budget_take_and_summary),
+        cmocka_unit_test(gate_per_block),
+        cmocka_unit_test(block_of_address),
+        cmocka_unit_test(budget_parse),
+        cmocka_unit_test(budget_summary_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

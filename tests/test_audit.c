@@ -928,6 +928,9 @@ verdict_impostor_table_bounded(void **state)
 
     (void) state;
     fx_conf.alloc = &counting_allocator;
+    /* the impostor gate, not the budgets (verdict_alert_budget) */
+    fx_conf.alert_budget.site = RA_ALERT_BUDGET_OFF;
+    fx_conf.alert_budget.total = RA_ALERT_BUDGET_OFF;
     fx_reaudit(f);
     robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n",
            T0);
@@ -1227,6 +1230,147 @@ verdict_alert_interval_unset_and_zero(void **state)
     assert_int_equal(v.suppressed, 0);
     v = req(f, BOT, IN, "/a", 200, T0 + 60001);
     assert_true(v.alert);
+    fx_free(f);
+}
+
+static ra_verdict_t
+req_on(ra_audit_t *au, const char *site, const char *ua, const char *addr,
+    int64_t t)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+
+    memset(&r, 0, sizeof(r));
+    r.site = ra_str(site, strlen(site));
+    r.time = t;
+    r.addr = ra_str(addr, strlen(addr));
+    r.user_agent = ra_str(ua, strlen(ua));
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = (ra_str_t) ra_string("/checkout");
+    assert_int_equal(ra_audit_request(au, &r, &v), RA_OK);
+    return v;
+}
+
+/* issue 14's flood: a new generic bot name per request.  Generic bots
+ * alert once per (site, address block); the budgets (per site, in all,
+ * kept in the ledger: two engines on one ledger share them, as workers
+ * do) bound the lines; what they hold back is said once per interval;
+ * every request is counted */
+static void
+verdict_alert_budget(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_audit_t    *au2;
+    ra_verdict_t   v;
+    ra_totals_t    t;
+    char           ua[64], addr[32];
+    unsigned       i, alerts = 0, held = 0, summaries = 0;
+
+    (void) state;
+    fx_conf.alert_budget.site = 3;
+    fx_conf.alert_budget.total = 5;
+    fx_reaudit(f);
+    au2 = ra_audit_create(&fx_conf, &f->ledger);
+    assert_non_null(au2);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+    robots(f, "other.test", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+
+    /* 200 names from one /24: one alert */
+    for (i = 0; i < 200; i++) {
+        snprintf(ua, sizeof(ua), "Flood%uBot/1.0", i);
+        snprintf(addr, sizeof(addr), "203.0.113.%u", i % 250);
+        v = req_on(i % 2 ? au2 : f->au, "example.com", ua, addr, T0 + 1);
+        assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+        assert_null(v.crawler);
+        alerts += v.alert;
+        assert_false(v.summary);
+    }
+    assert_int_equal(alerts, 1);
+
+    /* new blocks: the site's budget (3 a minute) lets two more out */
+    for (i = 0; i < 10; i++) {
+        snprintf(ua, sizeof(ua), "Other%uBot/1.0", i);
+        snprintf(addr, sizeof(addr), "198.51.%u.7", i);
+        v = req_on(i % 2 ? au2 : f->au, "example.com", ua, addr, T0 + 2);
+        alerts += v.alert;
+        held += !v.alert;
+    }
+    assert_int_equal(alerts, 3);
+    assert_int_equal(held, 8);
+    /* an IPv6 /48: one block, held back too (the site's budget) */
+    v = req_on(f->au, "example.com", "V6aBot/1.0", "2001:db8:1:2::1", T0 + 3);
+    assert_false(v.alert);
+    v = req_on(f->au, "example.com", "V6bBot/1.0", "2001:db8:1:ffff::9",
+               T0 + 4);
+    assert_false(v.alert);          /* the block's gate: not counted */
+
+    /* another site: the total (5 a minute) lets two out, then holds */
+    for (i = 0; i < 4; i++) {
+        snprintf(ua, sizeof(ua), "Site2%uBot/1.0", i);
+        snprintf(addr, sizeof(addr), "192.0.%u.1", 100 + i);
+        v = req_on(au2, "other.test", ua, addr, T0 + 5);
+        alerts += v.alert;
+    }
+    assert_int_equal(alerts, 5);
+
+    /* within the interval: no summary; after it, one, with the counts:
+     * 8 + 1 + 2 held back, for 11 blocks on 2 sites */
+    v = req_on(f->au, "example.com", "LateBot/1.0", "203.0.113.1",
+               T0 + 59000);
+    assert_false(v.summary);
+    v = req_on(au2, "other.test", "LateBot/1.0", "203.0.113.1", T0 + 60002);
+    assert_true(v.summary);
+    assert_int_equal(v.budget.suppressed, 11);
+    assert_int_equal(v.budget.crawlers, 11);
+    assert_int_equal(v.budget.sites, 2);
+    assert_int_equal(v.budget.since, T0 + 2);
+    assert_int_equal(v.budget.budget.site, 3);
+    assert_int_equal(v.budget.budget.total, 5);
+    summaries++;
+    /* once: the next request has none */
+    v = req_on(f->au, "example.com", "LaterBot/1.0", "203.0.113.1",
+               T0 + 60003);
+    assert_false(v.summary);
+
+    /* a minute refilled the buckets: a new block alerts again */
+    v = req_on(f->au, "example.com", "NewBot/1.0", "198.18.0.1", T0 + 62000);
+    assert_true(v.alert);
+
+    /* every request counted */
+    ra_ledger_totals(&f->ledger, &t);
+    assert_int_equal(t.violations_total, 200 + 10 + 2 + 4 + 4);
+    assert_int_equal(summaries, 1);
+    ra_audit_destroy(au2);
+    fx_free(f);
+}
+
+/* known crawlers meet the budgets too; impostors' alerts as well */
+static void
+verdict_alert_budget_known(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    fx_conf.alert_budget.site = 1;
+    fx_conf.alert_budget.total = RA_ALERT_BUDGET_OFF;
+    fx_reaudit(f);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+    assert_true(req_on(f->au, "example.com", BOT, IN, T0).alert);
+    /* an impostor (TestBot from outside its ranges): its own gate lets
+     * it through, the site's budget does not */
+    v = req_on(f->au, "example.com", BOT, OUT, T0 + 1);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_false(v.alert);
+    /* another known crawler: held back too */
+    assert_false(req_on(f->au, "example.com",
+                        "TestBot-Image/1.0", IN, T0 + 2).alert);
+    v = req_on(f->au, "example.com", "TestBot-Image/1.0", IN, T0 + 61000);
+    assert_true(v.summary);
+    assert_int_equal(v.budget.suppressed, 2);
+    assert_int_equal(v.budget.crawlers, 2);
+    assert_int_equal(v.budget.sites, 1);
+    assert_int_equal(v.budget.budget.total, RA_ALERT_BUDGET_OFF);
     fx_free(f);
 }
 
@@ -1712,6 +1856,8 @@ main(void)
         cmocka_unit_test(ledger_layout_check),
         cmocka_unit_test(verdict_copies_survive_next_calls),
         cmocka_unit_test(verdict_alert_interval_unset_and_zero),
+        cmocka_unit_test(verdict_alert_budget),
+        cmocka_unit_test(verdict_alert_budget_known),
         cmocka_unit_test(verdict_enomem_counted_not_judged),
         cmocka_unit_test(ledger_full_logged_once_a_minute),
         cmocka_unit_test(enforce_words),

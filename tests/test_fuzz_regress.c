@@ -15,6 +15,11 @@
  *                              the current version's set that the verdict
  *                              still pointed into (ASan: use after free;
  *                              the verdict now holds copies)
+ *   lint_size_limit_at_line_end
+ *                              fuzz_lint: a file over 500 KiB whose limit
+ *                              meets a line terminator put the size
+ *                              finding on the line after the last one
+ *                              read, past summary.lines
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +68,76 @@ buf_escapers_null_span(void **state)
     assert_int_equal(b.len, 2);
     assert_memory_equal(b.data, "\"\"", 2);
     ra_buf_release(&b);
+}
+
+/* Every finding inside the lines read; the size finding where the limit
+ * falls: *line and *col. */
+static void
+lint_size_place(const unsigned char *body, size_t len, uint32_t *line,
+    uint32_t *col)
+{
+    uint32_t    i, found = 0;
+    ra_lint_t   out;
+    ra_lint_http_t  http;
+
+    memset(&http, 0, sizeof(http));
+    assert_int_equal(ra_lint(ra_str(body, len), &http, &ra_malloc_allocator,
+                             &out), RA_OK);
+    for (i = 0; i < out.nfindings; i++) {
+        assert_true(out.findings[i].line <= out.summary.lines);
+        if (out.findings[i].code == RA_LC_SIZE_LIMIT) {
+            *line = out.findings[i].line;
+            *col = out.findings[i].column;
+            found++;
+        }
+    }
+    assert_int_equal(found, 1);
+    ra_lint_free(&out, &ra_malloc_allocator);
+}
+
+static void
+lint_size_limit_at_line_end(void **state)
+{
+    uint32_t        line, col;
+    ra_str_t        raw;
+    unsigned char  *b;
+    size_t          n = RA_ROBOTS_MAX + 64;
+
+    (void) state;
+    /* the fuzzer's input (fuzz/corpus/fuzz_lint/regress-line-past-end):
+     * 7 bytes of HTTP facts (all 0: status unknown, linted), the body */
+    assert_int_equal(ra_test_read_file(
+        "fuzz/corpus/fuzz_lint/regress-line-past-end", &raw), 0);
+    assert_true(raw.len > 7 + RA_ROBOTS_MAX);
+    lint_size_place(raw.data + 7, raw.len - 7, &line, &col);
+    free((void *) raw.data);
+
+    /* "x...x\r" | "\nDisallow: /" : the limit splits a CRLF; it falls at
+     * column 1 of the empty line after the CR (line 2) */
+    b = malloc(n);
+    assert_non_null(b);
+    memset(b, 'x', n);
+    b[RA_ROBOTS_MAX - 1] = '\r';
+    b[RA_ROBOTS_MAX] = '\n';
+    memcpy(b + RA_ROBOTS_MAX + 1, "Disallow: /\n", 12);
+    lint_size_place(b, n, &line, &col);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 1);
+
+    /* "x...x\n" | "\n...": an empty line 2 ends at the limit */
+    b[RA_ROBOTS_MAX - 1] = '\n';
+    lint_size_place(b, n, &line, &col);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 1);
+
+    /* "x\n...x" | "\n": the limit falls at the end of line 2 */
+    memset(b, 'x', n);
+    b[1] = '\n';
+    b[RA_ROBOTS_MAX] = '\n';
+    lint_size_place(b, n, &line, &col);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, RA_ROBOTS_MAX - 2 + 1);
+    free(b);
 }
 
 static void
@@ -149,6 +224,7 @@ main(void)
         cmocka_unit_test(lint_group_without_rules),
         cmocka_unit_test(buf_escapers_null_span),
         cmocka_unit_test(audit_cache_budget),
+        cmocka_unit_test(lint_size_limit_at_line_end),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -193,6 +193,53 @@ utf8_clean(const unsigned char *p, size_t n, int tabs)
     return 1;
 }
 
+/* bidi controls and invisible characters (U+202E makes "/gpj.exe" read
+ * "/exe.jpg"): shown in every format, obeyed in none */
+static void
+test_escapers_invisible(void **state)
+{
+    ra_buf_t        b;
+    ra_str_t        s = ra_string("/a\xe2\x80\xaegpj.exe\xe2\x81\xa6"
+                                  "\xef\xbb\xbf\xf3\xa0\x80\x81\xc3\xa9");
+    const char     *bad[] = { "\xe2\x80\xae", "\xe2\x81\xa6",
+                              "\xef\xbb\xbf", "\xf3\xa0\x80\x81" };
+    size_t          i;
+
+    (void) state;
+    assert_int_equal(ra_utf8_invisible((const unsigned char *)
+                                       "\xe2\x80\xae", 3), 0x202e);
+    assert_int_equal(ra_utf8_invisible((const unsigned char *) "\xc3\xa9",
+                                       2), 0);
+    assert_int_equal(ra_utf8_invisible((const unsigned char *) "a", 1), 0);
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+
+    ra_buf_html(&b, s);
+    ra_buf_ch(&b, '\0');
+    assert_string_equal((char *) b.data, "/a\\u{202e}gpj.exe\\u{2066}"
+                        "\\u{feff}\\u{e0001}\xc3\xa9");
+
+    b.len = 0;
+    ra_buf_json_str(&b, s);
+    ra_buf_ch(&b, '\0');
+    assert_string_equal((char *) b.data, "\"/a\\u202egpj.exe\\u2066"
+                        "\\ufeff\\udb40\\udc01\xc3\xa9\"");
+
+    b.len = 0;
+    ra_buf_prom_label(&b, s);
+    ra_buf_ch(&b, '\0');
+    assert_string_equal((char *) b.data, "/a\xef\xbf\xbdgpj.exe"
+                        "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9");
+
+    b.len = 0;
+    ra_buf_log(&b, s);
+    ra_buf_ch(&b, '\0');
+    for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_null(strstr((char *) b.data, bad[i]));
+    }
+    assert_non_null(strstr((char *) b.data, "/a\\xe2\\x80\\xaegpj.exe"));
+    ra_buf_release(&b);
+}
+
 static void
 test_html(void **state)
 {
@@ -769,6 +816,7 @@ int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_escapers_invisible),
         cmocka_unit_test(test_html),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_prometheus),

@@ -41,11 +41,13 @@ sub judges_refused_target { 1 }
 sub alert_prefix { qr/\[robots_audit:warn\].*/ }
 sub log_line_re  { qr/^\[\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d\.\d+ \d{4}\] \[/ }
 
-# httpd escapes every error-log message once more (ap_log_error doubles
-# backslashes), on top of the module's own escapes
+# httpd escapes every error-log message itself: the module hands it raw
+# the bytes it escapes (ra_host_t.log_escapes), so a line reads as nginx's
+# but for the five bytes httpd writes as C escapes (\n for \x0a)
 sub errlog_text {
     my ($self, $s) = @_;
-    $s =~ s/\\/\\\\/g;
+    my %c = ('08' => 'b', '09' => 't', '0a' => 'n', '0b' => 'v', '0d' => 'r');
+    $s =~ s/\\x(0[89abd])/\\$c{$1}/g;
     return $s;
 }
 
@@ -62,6 +64,8 @@ sub fragments {
     push @http, "RobotsAuditAlertInterval $c{alert_interval}"
         if defined $c{alert_interval};
     push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};
+    push @http, "RobotsAuditAlertBudget $c{alert_budget}"
+        if defined $c{alert_budget};
     for my $v (@{ $c{vhosts} // [] }) {
         my $aliases = @{ $v->{aliases} // [] }
             ? "\n    ServerAlias @{ $v->{aliases} }" : '';
@@ -201,6 +205,8 @@ sub config_refusals {
             qr/RobotsAuditEnforce requires at least one argument/ ],
         interval_word => [ "RobotsAuditAlertInterval soon\n",
             qr/RobotsAuditAlertInterval: 'soon' is not a time \(250ms, 30s, 5m, 1h, 1d, 1m30s; a bare number is seconds\)/ ],
+        budget_zero => [ "RobotsAuditAlertBudget 0 300\n",
+            qr/RobotsAuditAlertBudget takes two limits of alert lines a minute, per site and in all \(1 to 1000000, or off\): e\.g\. 60 300/ ],
         crawler_category => [ "RobotsAuditCrawlers %%DIR%%/bad-category.txt\n",
             qr/RobotsAuditCrawlers: ${F}crawler file "\S+bad-category\.txt", line 3: unknown category/ ],
         crawler_no_category => [ "RobotsAuditCrawlers %%DIR%%/no-category.txt\n",

@@ -51,6 +51,8 @@ sub fragments {
     push @http, "robots_audit_alert_interval $c{alert_interval};"
         if defined $c{alert_interval};
     push @http, "robots_audit_alert_log $c{alert_log};" if $c{alert_log};
+    push @http, "robots_audit_alert_budget $c{alert_budget};"
+        if defined $c{alert_budget};
     push @http, 'large_client_header_buffers 4 128k;' if $c{large_headers};
     push @http, 'log_not_found off;' if $c{quiet_not_found};
     for my $v (@{ $c{vhosts} // [] }) {
@@ -169,6 +171,8 @@ sub config_refusals {
             qr/${E}invalid number of arguments in "robots_audit_enforce" directive/ ],
         interval_word => [ { http => "robots_audit_alert_interval soon;\n" },
             qr/"robots_audit_alert_interval" directive invalid value/ ],
+        budget_zero => [ { http => "robots_audit_alert_budget 0 300;\n" },
+            qr/"robots_audit_alert_budget" directive takes two limits of alert lines a minute, per site and in all \(1 to 1000000, or off\): e\.g\. 60 300/ ],
         crawler_category => [
             { http => "robots_audit_crawlers %%DIR%%/bad-category.txt;\n" },
             qr/${F}crawler file "[^"]*bad-category\.txt", line 3: unknown category in \S+nginx\.conf:\d+/ ],

@@ -5,8 +5,8 @@ package RA::Scenario::Config;
 # apache2ctl -t) passes with nothing or little configured, refuses bad
 # values with a clear message (zone sizes, contexts, flags, times, a crawler
 # file's line, a ranges file's byte, missing files: the core's words, tagged
-# RA303, in both), accepts a missing robots.txt file and an alert interval
-# of 0, lints the site's robots.txt file without failing; an operator crawler file identifies; a
+# RA303, in both), accepts a missing robots.txt file, an alert interval
+# of 0 and an alert budget off, lints the site's robots.txt file without failing; an operator crawler file identifies; a
 # zone resized on reload starts over and says so; a broken reload is
 # refused and the old generation keeps counting.
 #
@@ -52,6 +52,7 @@ my @REFUSED = (
     [ enforce_off_and      => 'enforce "off impostor"' ],
     [ enforce_none         => 'enforce without a word' ],
     [ interval_word        => 'alert interval not a time' ],
+    [ budget_zero          => 'alert budget of 0 (off is the word)' ],
     [ crawler_category     => 'crawler file with an unknown category' ],
     [ crawler_no_category  => 'crawler file without a category' ],
     [ crawler_missing      => 'missing crawler file' ],
@@ -103,7 +104,7 @@ sub scenario {
         refused($ad, $name, @$c);
     }
 
-    subtest 'accepted: a missing robots file, alert interval 0'
+    subtest 'accepted: a missing robots file, alert interval 0, budget off'
         => \&accepted, $ad;
     subtest 'the configuration test lints the robots file' => \&lint, $ad;
     subtest 'operator crawler file; zone resized on reload' => \&resize, $ad;
@@ -115,7 +116,7 @@ sub scenario {
 sub accepted {
     my ($ad) = @_;
     my $h = $ad->harness(undef,
-        { audit => 1, alert_interval => 0,
+        { audit => 1, alert_interval => 0, alert_budget => 'off 300',
           robots_file => '%%DIR%%/nope.txt' });
     my ($rc, $out) = $h->config_test;
     is $rc, 0, 'the configuration test passes' or diag $out;

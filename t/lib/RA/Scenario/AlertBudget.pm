@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: BSD-2-Clause
+package RA::Scenario::AlertBudget;
+
+# The alert budget (issue 14 item 3), on nginx and Apache alike: the flood
+# of a new generic bot name per violating request, at small scale.
+# Generic bots alert once per (site, client /24) per interval, whatever
+# name they give; the per-site and global buckets (here 5 and 8 lines a
+# minute, kept in the shared ledger: two workers or children share them)
+# bound the RA100 lines; what they hold back is said in RA103 summary
+# lines (error log and JSON alert log), one per interval at most; every
+# request is still counted.  The whole 127/8 is loopback: requests come
+# from 127.0.N.1 and 127.1.N.1, one /24 each.
+#
+#   RA::Scenario::AlertBudget->run($server);
+
+use strict;
+use warnings;
+
+use IO::Socket::INET;
+use JSON::PP;
+use Test::More;
+use Time::HiRes qw(sleep time);
+use RA::Scenario qw(run_variants);
+
+my $ROBOTS = "User-agent: *\nDisallow: /checkout\n";
+my $INTERVAL = 3;           # s: the alert interval, and the summary's
+my ($SITE_MAX, $ALL_MAX) = (5, 8);
+my $FLOOD = 2000;
+
+sub run {
+    my ($class, $server, %o) = @_;
+    run_variants($server, sub { scenario(@_, %o) });
+    done_testing;
+}
+
+# A GET from a loopback address for a Host; the status, 0 without one.
+sub get_from {
+    my ($h, $from, $host, $path, $ua) = @_;
+    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
+                                  PeerPort => $h->port, LocalAddr => $from,
+                                  Proto => 'tcp', Timeout => 10)
+        or die "connect from $from: $!";
+    binmode $s;
+    print $s "GET $path HTTP/1.1\r\nHost: $host\r\nUser-Agent: $ua\r\n"
+           . "Connection: close\r\n\r\n";
+    local $/;
+    my $resp = <$s> // '';
+    close $s;
+    return $resp =~ m{^HTTP/1\.\d (\d{3})} ? $1 : 0;
+}
+
+sub count { my ($re, $s) = @_; return scalar(() = $s =~ /$re/g) }
+
+sub scenario {
+    my ($ad, $v, %o) = @_;
+    my $h = $ad->harness($v, {
+            audit          => 1,
+            alert_interval => "${INTERVAL}s",
+            alert_budget   => "$SITE_MAX $ALL_MAX",
+            vhosts         => [ { name => 'site2.test' } ],
+        },
+        files => {
+            'htdocs/robots.txt' => $ROBOTS,
+            'htdocs/checkout'   => "pay here\n",
+        },
+    );
+    $h->start;
+    my $pre = $ad->alert_prefix;
+    my $sent = 0;
+
+    for my $site ('localhost', 'site2.test') {
+        is get_from($h, '127.0.0.1', $site, '/robots.txt', 'FetchBot/1.0'),
+            200, "$site serves robots.txt";
+    }
+    my $t0 = time;
+
+    # 20 /24s on one site: the site's budget lets 5 out
+    for my $n (1 .. 20) {
+        get_from($h, "127.0.$n.1", 'localhost', '/checkout', "Gen${n}Bot/1.0");
+        $sent++;
+    }
+    # 10 on another: what is left of the global 8
+    for my $n (1 .. 10) {
+        get_from($h, "127.1.$n.1", 'site2.test', '/checkout',
+                 "Other${n}Bot/1.0");
+        $sent++;
+    }
+    my $fast = time - $t0 < $INTERVAL;
+    # the flood: a new generic name per request, one /24
+    my $tf = time;
+    for my $i (1 .. $FLOOD) {
+        get_from($h, '127.0.0.1', 'localhost', '/checkout',
+                 "Flood${i}Bot/1.0 (+http://x.test/$i)");
+        $sent++;
+    }
+    my $flood_s = time - $tf;
+    # an interval later, a request closes the window: a summary is due
+    sleep $INTERVAL + 0.3;
+    get_from($h, '127.2.0.1', 'localhost', '/checkout', 'LastBot/1.0');
+    $sent++;
+    my $elapsed = time - $t0;
+    diag sprintf '%d flood requests in %.1f s; %.1f s in all', $FLOOD,
+                 $flood_s, $elapsed;
+
+    my $err = $h->wait_for(sub {
+        my $l = $h->error_log; $l =~ /\[RA103\]/ ? $l : '' });
+    my @ra100 = $err =~ /^(.*\[RA100\].*)$/mg;
+    my @ra103 = $err =~ /^(.*\[RA103\].*)$/mg;
+    # refills during the run: one line a 60/8 s in all
+    my $bound = $ALL_MAX + int($elapsed * $ALL_MAX / 60) + 1;
+    cmp_ok scalar @ra100, '<=', $bound,
+        "RA100 lines bounded by the budget ($bound)";
+    cmp_ok scalar @ra100, '>=', $ALL_MAX, '... and the budget was used';
+    SKIP: {
+        skip 'this machine took longer than the alert interval', 2
+            unless $fast;
+        cmp_ok count(qr/\[RA100\][^\n]*site="localhost"/, $err), '>=',
+            $SITE_MAX, "the first site: its $SITE_MAX";
+        cmp_ok count(qr/\[RA100\][^\n]*site="site2\.test"/, $err), '>=',
+            $ALL_MAX - $SITE_MAX, '... the second: what is left in all';
+    }
+    cmp_ok scalar(grep { /crawler="Flood\d+Bot"/ } @ra100), '<=',
+        int($flood_s / $INTERVAL) + 1,
+        'the flood: at most one line per interval (its /24)';
+    like $err, qr/${pre}robots-audit: \[RA100\] violation site="localhost" crawler="Gen1Bot" verification=unverifiable client=127\.0\.1\.1 method=GET uri="\/checkout" rule="disallow: \/checkout" line=2 suppressed=0/,
+        'a generic bot\'s RA100 line';
+
+    cmp_ok scalar @ra103, '>=', 1, 'a summary line';
+    cmp_ok scalar @ra103, '<=', int($elapsed / $INTERVAL) + 1,
+        '... at most one per interval';
+    like $ra103[0], qr/${pre}robots-audit: \[RA103\] alert budget spent: suppressed=\d+ crawlers=\d+ sites=\d+ since=\d{4}-\d\d-\d\dT[\d:.]+Z per_site=$SITE_MAX total=$ALL_MAX$/,
+        '... its format';
+    my ($sup, $cr) = (0, 0);
+    for (@ra103) { /suppressed=(\d+) crawlers=(\d+)/; $sup += $1; $cr += $2 }
+    # 15 held on the first site, 7 on the second, the flood's
+    cmp_ok $sup, '>=', 20 + 10 - $ALL_MAX, 'held-back alerts counted';
+    cmp_ok $cr, '>=', 20 + 10 - $ALL_MAX, '... for as many crawlers';
+    cmp_ok $sup, '<', 100, '... not one per flood request (one /24)';
+
+    my @json = map { decode_json($_) } split /\n/, $h->wait_for(sub {
+        my $l = $h->alert_log; $l =~ /RA103/ ? $l : '' });
+    my @j103 = grep { $_->{tag} eq 'RA103' } @json;
+    is scalar(grep { $_->{tag} eq 'RA100' } @json), scalar @ra100,
+        'as many RA100 lines in the alert log';
+    is scalar @j103, scalar @ra103, 'the summaries in the alert log';
+    my $js = 0;
+    $js += $_->{suppressed} for @j103;
+    is $js, $sup, '... with the same numbers';
+    is $j103[0]{per_site}, $SITE_MAX, '... and the limits';
+    is $j103[0]{total}, $ALL_MAX, '...';
+
+    # every request counted
+    my $j = $h->status_json;
+    is $j->{ledger}{violations}, $sent, "all $sent violations counted";
+    is $h->site_json($j, 'localhost')->{requests}, $sent - 10 + 1,
+        '... on their sites';
+
+    unlike $err, $ad->crash_re, 'no crash or emergency';
+    $h->stop;
+}
+
+1;
