@@ -1252,25 +1252,33 @@ ra_stat_cmp(const void *a, const void *b)
 }
 
 /* The n largest keys offered, as a min-heap of (key, stat id): bounded
- * work per record, whatever the table holds.  Equal keys: the lower id
- * wins, so a view does not change between two identical ledgers. */
+ * work per record, whatever the table holds.  Equal keys: the most
+ * recently seen record wins, then the lower id, so that a view does not
+ * change between two identical ledgers. */
 typedef struct {
     uint64_t  key;
+    int64_t   seen;
     uint32_t  id;
 } ra_top_t;
 
 static int
 ra_top_less(const ra_top_t *x, const ra_top_t *y)
 {
-    return x->key < y->key || (x->key == y->key && x->id > y->id);
+    if (x->key != y->key) {
+        return x->key < y->key;
+    }
+    if (x->seen != y->seen) {
+        return x->seen < y->seen;
+    }
+    return x->id > y->id;
 }
 
 static void
 ra_top_offer(ra_top_t *h, uint32_t *n, uint32_t cap, uint64_t key,
-    uint32_t id)
+    int64_t seen, uint32_t id)
 {
     uint32_t  i, c;
-    ra_top_t  e = { key, id };
+    ra_top_t  e = { key, seen, id };
 
     if (cap == 0) {
         return;
@@ -1478,12 +1486,13 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
             ra_top_offer(&top[(size_t) r * per], &hn[2 * r],
                          view->max_crawlers,
                          ra_atomic_read(&st->counters[RA_CNT_REQUESTS]),
-                         i + 1);
+                         st->last_seen, i + 1);
             bad = ra_atomic_read(&st->counters[RA_CNT_VIOLATION])
                   + ra_atomic_read(&st->counters[RA_CNT_UNREACHABLE]);
             if (bad) {
                 ra_top_offer(&top[(size_t) r * per + view->max_crawlers],
-                             &hn[2 * r + 1], view->max_violators, bad, i + 1);
+                             &hn[2 * r + 1], view->max_violators, bad,
+                             st->last_seen, i + 1);
             }
         }
     }
