@@ -56,6 +56,7 @@ mra_status_hook(request_rec *r, int flags)
     ra_totals_t        t;
     ra_snapshot_t      snap;
     ra_report_opts_t   opts;
+    ra_snapshot_view_t view = { .max_sites = RA_STATUS_SITES };
 
     if (mra_audit == NULL) {
         if (!(flags & AP_STATUS_SHORT)) {
@@ -68,8 +69,8 @@ mra_status_hook(request_rec *r, int flags)
     if (flags & AP_STATUS_SHORT) {
         ra_ledger_totals(&mra_ledger, &t);
         ra_report_status_kv(&t, &out);
-    } else if (ra_ledger_snapshot(&mra_ledger, &mra_host.heap, 0, &snap)
-               != RA_OK)
+    } else if (ra_ledger_snapshot_view(&mra_ledger, &mra_host.heap, 0,
+                                       &view, &snap) != RA_OK)
     {
         out.failed = 1;
         ra_snapshot_free(&snap, &mra_host.heap);

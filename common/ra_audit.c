@@ -6,8 +6,10 @@
  * and stat records and copy what the verdict depends on (the site's
  * versions, the crawler's last fetch and previous request), once to count
  * the verdict.  In between, ra_judge() decides without the lock.  Rule
- * sets are compiled outside the lock from bodies copied out of it, and
- * cached in this process by version hash.
+ * sets are cached in this process by version hash; a version the verdict
+ * needs and this process has not compiled has its body copied out under
+ * the lock (a third, short hold), once, and is compiled outside it.  A
+ * request whose needed versions are all compiled copies no body.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,7 @@ struct ra_audit_s {
      * is, so that a set found cached when the bodies were copied out is
      * still there when the verdict asks for it */
     uint64_t         busy[RA_VERSIONS];
+    uint64_t         body_copies;       /* ra_audit_body_copies() */
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
     ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
     unsigned char   *zone;              /* conf.zone_name's copy */
@@ -258,6 +261,13 @@ ra_audit_destroy(ra_audit_t *au)
     ra_free(au->conf.alloc, au->zone);
     ra_free(au->conf.alloc, au->ua);
     ra_free(au->conf.alloc, au);
+}
+
+
+uint64_t
+ra_audit_body_copies(const ra_audit_t *au)
+{
+    return au->body_copies;
 }
 
 
@@ -814,45 +824,72 @@ done:
 
 /* ---- requests ----------------------------------------------------------- */
 
-/* What the engine's resolve() reads: bodies copied out of the ledger for
- * the versions this process had not compiled. */
+/* What the engine's resolve() needs to find a body in the ledger again:
+ * the request's site (by name: ids do not outlive the lock) and time. */
 typedef struct {
     ra_audit_t  *au;
-    ra_str_t     bodies[RA_VERSIONS];
-    unsigned     nomem;                 /* bit k: body k not copied */
+    ra_str_t     site;
+    int64_t      now;
 } ra_gather_t;
 
-/* Copies the bodies of the versions this process has not compiled, and
- * marks every version busy until the verdict is done.  Under the lock. */
+/* Marks every version of the request busy until the verdict is done, so
+ * that a set found cached now stays cached.  Copies nothing: a body is
+ * copied only when resolve() needs a version this process has not
+ * compiled (ra_gather_compile()), once per version and process. */
 static void
-ra_gather_bodies_locked(ra_gather_t *x, uint32_t site,
-    const ra_ledger_state_t *f)
+ra_gather_busy(ra_audit_t *au, const ra_ledger_state_t *f)
 {
-    unsigned             k;
-    ra_str_t             body;
-    ra_audit_t          *au = x->au;
-    const ra_version_t  *v;
+    unsigned  k;
 
     for (k = 0; k < RA_VERSIONS; k++) {
-        v = &f->versions[k];
-        au->busy[k] = v->hash;
-        if (v->hash == 0 || v->answer != RA_ANSWER_RULES || v->body_lost
-            || v->body_len == 0 || ra_cache_find(au, v->hash) != NULL)
-        {
-            continue;
-        }
-        body = ra_ledger_body_locked(&au->ledger, site, k);
-        x->bodies[k].data = ra_alloc(au->conf.alloc, body.len);
-        if (x->bodies[k].data == NULL) {
-            x->nomem |= 1u << k;
-            continue;
-        }
-        memcpy((void *) x->bodies[k].data, body.data, body.len);
-        x->bodies[k].len = body.len;
+        au->busy[k] = f->versions[k].hash;
     }
 }
 
-/* resolve() of the engine: the cache, else a compile of what was copied */
+/*
+ * Compiles version v of the request's site into the cache: its body is
+ * copied under the lock (found again by the site's name and the
+ * version's hash, which names its bytes), then compiled outside it.  A
+ * version the ledger no longer holds, or whose body it lost meanwhile, is
+ * unknown (*rs NULL), as it would have been a moment later.
+ */
+static int
+ra_gather_compile(ra_gather_t *x, const ra_version_t *v,
+    const ra_rules_t **rs)
+{
+    int           k;
+    uint32_t      sid;
+    ra_str_t      body, copy;
+    ra_audit_t   *au = x->au;
+    ra_ledger_t  *l = &au->ledger;
+
+    copy = ra_str("", 0);
+    ra_ledger_lock(l);
+    sid = ra_ledger_site_locked(l, x->site, x->now);
+    k = ra_ledger_find_version_locked(l, sid, v->hash, NULL);
+    body = k >= 0 ? ra_ledger_body_locked(l, sid, (unsigned) k)
+                  : ra_str("", 0);
+    if (body.len == v->body_len && body.len) {
+        copy.data = ra_alloc(au->conf.alloc, body.len);
+        if (copy.data == NULL) {
+            ra_ledger_unlock(l);
+            return RA_ENOMEM;
+        }
+        memcpy((void *) copy.data, body.data, body.len);
+        copy.len = body.len;
+        au->body_copies++;
+    }
+    ra_ledger_unlock(l);
+
+    if (copy.len == 0) {
+        return RA_OK;                   /* unknown */
+    }
+    *rs = ra_cache_add(au, v->hash, copy, 1);
+    ra_free(au->conf.alloc, (void *) copy.data);
+    return *rs != NULL ? RA_OK : RA_ENOMEM;
+}
+
+/* resolve() of the engine: the cache, else a compile of the body */
 static int
 ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
     const ra_rules_t **rs)
@@ -879,11 +916,7 @@ ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
         *rs = ra_cache_add(au, v->hash, ra_str("", 0), 1);    /* empty */
         return *rs != NULL ? RA_OK : RA_ENOMEM;
     }
-    if (x->bodies[k].data == NULL) {
-        return (x->nomem & (1u << k)) ? RA_ENOMEM : RA_OK;
-    }
-    *rs = ra_cache_add(au, v->hash, x->bodies[k], 1);
-    return *rs != NULL ? RA_OK : RA_ENOMEM;
+    return ra_gather_compile(x, v, rs);
 }
 
 /* Who the request says it is: name, verification, tokens. */
@@ -1176,6 +1209,8 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     /* gather */
     memset(&x, 0, sizeof(x));
     x.au = au;
+    x.site = req->site;
+    x.now = now;
     memset(&g, 0, sizeof(g));
     g.resolve = ra_gather_resolve;
     g.ctx = &x;
@@ -1200,14 +1235,14 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         return RA_OK;
     }
     ra_ledger_state_locked(l, sid, tid, now, &g.facts);
-    ra_gather_bodies_locked(&x, sid, &g.facts);
+    ra_gather_busy(au, &g.facts);
     ra_ledger_unlock(l);
 
-    /* judge, outside the lock */
+    /* judge, outside the lock (a version not compiled yet takes the lock
+     * once more, to copy its body) */
     rc = ra_judge(&g, &who, path, now, out);
 
     for (k = 0; k < RA_VERSIONS; k++) {
-        ra_free(au->conf.alloc, (void *) x.bodies[k].data);
         au->busy[k] = 0;
     }
 

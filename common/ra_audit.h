@@ -38,7 +38,11 @@
  * state below is copied out), judge (ra_judge(): a pure function of that
  * state, the crawler and the path; no ledger, no lock), count (under the
  * lock again: counters, the violation ring, the alert gate).  Tests and
- * tools call ra_judge() directly.
+ * tools call ra_judge() directly.  Only a version the judge needs and
+ * this process has not compiled yet takes the lock once more, to copy
+ * its body out (then compiled outside the lock and cached): a request
+ * whose needed versions are compiled copies no robots.txt body, however
+ * many and large the site's versions are.
  */
 #ifndef RA_AUDIT_H
 #define RA_AUDIT_H
@@ -353,5 +357,9 @@ int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
  */
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);
+
+/* How many robots.txt bodies this engine has copied out of the ledger
+ * (one per version compiled; tests and benchmarks read it). */
+uint64_t ra_audit_body_copies(const ra_audit_t *au);
 
 #endif /* RA_AUDIT_H */

@@ -605,6 +605,53 @@ ra_query_arg(ra_str_t query, const char *name, ra_str_t *value)
     return RA_ERROR;
 }
 
+void
+ra_status_view(ra_str_t site, uint32_t limit, int fmt,
+    ra_snapshot_view_t *view)
+{
+    memset(view, 0, sizeof(*view));
+    view->site = site;
+    if (fmt == RA_REPORT_PROMETHEUS) {
+        view->max_sites = UINT32_MAX;
+        view->fold_generic = 1;
+        return;
+    }
+    if (limit == 0) {
+        limit = RA_STATUS_LIMIT;
+    }
+    view->max_sites = RA_STATUS_ROWS / limit < RA_STATUS_SITES
+                      ? RA_STATUS_ROWS / limit : RA_STATUS_SITES;
+    if (view->max_sites == 0) {
+        view->max_sites = 1;
+    }
+    view->max_crawlers = limit;
+    view->max_violators = RA_STATUS_VIOLATORS;
+    view->max_violations = limit;
+}
+
+/* ?limit=N: 1..RA_STATUS_LIMIT_MAX, digits only */
+static int
+ra_status_limit(ra_str_t v, uint32_t *limit)
+{
+    size_t    i;
+    uint32_t  n = 0;
+
+    if (v.len == 0 || v.len > 4) {
+        return RA_ERROR;
+    }
+    for (i = 0; i < v.len; i++) {
+        if (v.data[i] < '0' || v.data[i] > '9') {
+            return RA_ERROR;
+        }
+        n = n * 10 + (uint32_t) (v.data[i] - '0');
+    }
+    if (n == 0 || n > RA_STATUS_LIMIT_MAX) {
+        return RA_ERROR;
+    }
+    *limit = n;
+    return RA_OK;
+}
+
 static void
 ra_status_error(ra_status_page_t *page, int status, const char *text)
 {
@@ -621,10 +668,12 @@ ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
     int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
 {
     int                  rc;
-    ra_str_t             name;
+    uint32_t             limit = 0;
+    ra_str_t             name, site = { 0, NULL };
     ra_snapshot_t        snap;
     ra_report_opts_t     opts;
     ra_report_format_e   fmt;
+    ra_snapshot_view_t   view;
 
     memset(page, 0, sizeof(*page));
     page->cache_control = "no-store";
@@ -648,13 +697,31 @@ ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
         return RA_OK;
     }
 
+    if (ra_query_arg(query, "limit", &name) == RA_OK
+        && ra_status_limit(name, &limit) != RA_OK)
+    {
+        ra_status_error(page, 400, "robots-audit: limit is a number from 1 "
+                        "to 200\n");
+        return RA_OK;
+    }
+    if (ra_query_arg(query, "site", &site) == RA_OK
+        && (site.len == 0 || site.len > RA_SITE_NAME_MAX))
+    {
+        ra_status_error(page, 400, "robots-audit: site is a site's name "
+                        "(1 to 128 bytes)\n");
+        return RA_OK;
+    }
+
     if (l == NULL) {
         ra_status_error(page, 503, "robots-audit: no ledger: auditing is "
                         "not on anywhere in the configuration\n");
         return RA_OK;
     }
 
-    if (ra_ledger_snapshot(l, a, fmt == RA_REPORT_HTML, &snap) != RA_OK) {
+    ra_status_view(site, limit, (int) fmt, &view);
+    if (ra_ledger_snapshot_view(l, a, fmt == RA_REPORT_HTML, &view, &snap)
+        != RA_OK)
+    {
         ra_snapshot_free(&snap, a);
         ra_status_error(page, 500, "robots-audit: out of memory\n");
         return RA_ENOMEM;
@@ -664,6 +731,9 @@ ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
     opts.now = now;
     opts.relint = fmt == RA_REPORT_HTML;  /* findings: HTML only (cost) */
     opts.scratch = a;
+    opts.max_crawlers = view.max_crawlers + view.max_violators;
+    opts.max_violations = view.max_violations;
+    opts.max_bytes = RA_STATUS_BUDGET;
 
     rc = ra_report_render(&snap, fmt, &opts, &page->body);
     ra_snapshot_free(&snap, a);
@@ -671,6 +741,11 @@ ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
     if (rc != RA_OK || page->body.failed) {
         ra_status_error(page, 500, "robots-audit: out of memory\n");
         return RA_ENOMEM;
+    }
+    if (page->body.truncated) {
+        ra_status_error(page, 500, "robots-audit: the page would exceed "
+                        "8 MiB; ?site= narrows it to one site\n");
+        return RA_OK;
     }
 
     page->status = 200;

@@ -189,8 +189,28 @@ ra_str_t ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host);
 
 /* ---- the status page --------------------------------------------------- */
 
-/* The page's size cap: far above a full 4 GiB zone's report. */
-#define RA_STATUS_PAGE_MAX  (256u * 1024 * 1024)
+/*
+ * The page is bounded whatever the zone's size: HTML, JSON and text show
+ * the RA_STATUS_SITES most recently seen sites (?site= names one), per
+ * site its ?limit= busiest crawler records (RA_STATUS_LIMIT by default,
+ * at most RA_STATUS_LIMIT_MAX; fewer sites when the limit is raised, so
+ * that sites x limit stays within RA_STATUS_ROWS), besides them up to
+ * RA_STATUS_VIOLATORS records with violations, and its ?limit= newest
+ * violations; no site starts once the page holds RA_STATUS_BUDGET bytes,
+ * and the page says what it left out.  Prometheus is complete (every
+ * counter of every site, ?site= narrows): generic bots' records are
+ * summed per site as its metrics label them, so its size follows the
+ * sites and the known crawlers, not the traffic.  No page exceeds
+ * RA_STATUS_PAGE_MAX bytes: one that would answers 500 (a scrape fails
+ * visibly rather than losing series).
+ */
+#define RA_STATUS_PAGE_MAX      (8u * 1024 * 1024)
+#define RA_STATUS_BUDGET        (4u * 1024 * 1024)
+#define RA_STATUS_SITES         50
+#define RA_STATUS_LIMIT         50
+#define RA_STATUS_LIMIT_MAX     200
+#define RA_STATUS_ROWS          2500
+#define RA_STATUS_VIOLATORS     50
 
 typedef struct {
     int            status;          /* 200, 400, 405, 500, 503 */
@@ -203,8 +223,9 @@ typedef struct {
 
 /*
  * Answers a status-page request: method (GET or HEAD), query string (the
- * part after '?', without it; "format=json|prometheus|text|html"; other
- * arguments are ignored), the ledger (NULL: none is configured), now in
+ * part after '?', without it; "format=json|prometheus|text|html",
+ * "limit=N", "site=NAME"; other arguments are ignored; a bad value
+ * answers 400), the ledger (NULL: none is configured), now in
  * Unix ms.  Memory from a (a heap: the page may be large).  Always
  * fills page (an error page is a page too); RA_OK, or RA_ENOMEM when the
  * page says 500.
@@ -212,6 +233,11 @@ typedef struct {
 int ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
     int64_t now, const ra_alloc_t *a, ra_status_page_t *page);
 void ra_status_page_free(ra_status_page_t *page);
+
+/* The view of the ledger a status page with these arguments shows:
+ * limit 0 for the default; fmt as in ra_report.h. */
+void ra_status_view(ra_str_t site, uint32_t limit, int fmt,
+    ra_snapshot_view_t *view);
 
 /* The value of argument name in a query string ("a=1&format=json");
  * RA_OK, or RA_ERROR when absent.  Both '&' and ';' separate. */

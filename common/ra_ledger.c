@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ra_crawlers.h"
 #include "ra_ledger.h"
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
@@ -1277,12 +1278,114 @@ ra_stat_cmp(const void *a, const void *b)
     return memcmp(x->name, y->name, RA_NAME_MAX);
 }
 
+/* The n largest keys offered, as a min-heap of (key, stat id): bounded
+ * work per record, whatever the table holds.  Equal keys: the most
+ * recently seen record wins, then the lower id, so that a view does not
+ * change between two identical ledgers. */
+typedef struct {
+    uint64_t  key;
+    int64_t   seen;
+    uint32_t  id;
+} ra_top_t;
+
+static int
+ra_top_less(const ra_top_t *x, const ra_top_t *y)
+{
+    if (x->key != y->key) {
+        return x->key < y->key;
+    }
+    if (x->seen != y->seen) {
+        return x->seen < y->seen;
+    }
+    return x->id > y->id;
+}
+
+static void
+ra_top_offer(ra_top_t *h, uint32_t *n, uint32_t cap, uint64_t key,
+    int64_t seen, uint32_t id)
+{
+    uint32_t  i, c;
+    ra_top_t  e = { key, seen, id };
+
+    if (cap == 0) {
+        return;
+    }
+    if (*n < cap) {
+        for (i = (*n)++; i && ra_top_less(&e, &h[(i - 1) / 2]);
+             i = (i - 1) / 2)
+        {
+            h[i] = h[(i - 1) / 2];
+        }
+        h[i] = e;
+        return;
+    }
+    if (!ra_top_less(&h[0], &e)) {
+        return;                 /* no larger than the smallest kept */
+    }
+    for (i = 0; (c = 2 * i + 1) < *n; i = c) {
+        if (c + 1 < *n && ra_top_less(&h[c + 1], &h[c])) {
+            c++;
+        }
+        if (!ra_top_less(&h[c], &e)) {
+            break;
+        }
+        h[i] = h[c];
+    }
+    h[i] = e;
+}
+
+/* Sums a generic bot's record into the site's "generic" one. */
+static void
+ra_stat_fold(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
+{
+    unsigned  k;
+
+    if (out->name_len == 0) {
+        memset(out, 0, sizeof(*out));
+        out->site = site;
+        out->kind = RA_UA_GENERIC;
+        out->verification = st->verification;
+        out->category = st->category;
+        out->name_len = 7;
+        memcpy(out->name, "generic", 7);
+        out->first_seen = st->first_seen;
+    }
+    for (k = 0; k < RA_CNT_MAX; k++) {
+        out->counters[k] += ra_atomic_read(&st->counters[k]);
+    }
+    if (st->first_seen && st->first_seen < out->first_seen) {
+        out->first_seen = st->first_seen;
+    }
+    if (st->last_seen > out->last_seen) {
+        out->last_seen = st->last_seen;
+    }
+    if (st->last_fetch > out->last_fetch) {
+        out->last_fetch = st->last_fetch;
+        out->last_fetch_version = st->last_fetch_version;
+        out->last_fetch_status = st->last_fetch_status;
+    }
+}
+
+#define RA_VERIFY_KINDS  3      /* ra_verify_e values */
+
 int
 ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
     ra_snapshot_t *snap)
 {
+    return ra_ledger_snapshot_view(l, a, with_bodies, NULL, snap);
+}
+
+int
+ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
+    int with_bodies, const ra_snapshot_view_t *view, ra_snapshot_t *snap)
+{
     int                  rc = RA_ENOMEM;
-    uint32_t             i, k, id, n, *rank;
+    uint32_t             i, j, k, id, n, r, steps, cap_sites, per = 0;
+    uint32_t            *rank = NULL, *hn = NULL, *vn = NULL;
+    size_t               nstats_cap, nvio_cap;
+    uint64_t             bad;
+    ra_top_t            *top = NULL;
+    ra_str_t             want = { 0, NULL };
     ra_site_slot_t      *s;
     ra_stat_slot_t      *st;
     ra_vio_slot_t       *x;
@@ -1290,28 +1393,50 @@ ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
     ra_ledger_hdr_t     *h = l->hdr;
 
     memset(snap, 0, sizeof(*snap));
+    if (view != NULL && view->site.data != NULL) {
+        want = ra_str(view->site.data, view->site.len < RA_SITE_NAME_MAX
+                                       ? view->site.len : RA_SITE_NAME_MAX);
+    }
 
     ra_ledger_lock(l);
     ra_ledger_totals(l, &snap->totals);
-    snap->sites = ra_alloc(a, (h->site_count + 1) * sizeof(ra_site_t));
-    snap->bodies = ra_alloc(a, (h->site_count + 1) * sizeof(ra_str_t));
-    snap->stats = ra_alloc(a, (h->stat_count + 1) * sizeof(ra_stat_t));
-    snap->violations = ra_alloc(a, (size_t) h->plan.violations
-                                   * sizeof(ra_violation_t));
+    cap_sites = h->site_count;
+    if (view != NULL) {
+        if (view->max_sites < cap_sites) {
+            cap_sites = view->max_sites;
+        }
+        if (want.data != NULL && cap_sites > 1) {
+            cap_sites = 1;
+        }
+    }
+    snap->sites = ra_alloc(a, (cap_sites + 1) * sizeof(ra_site_t));
+    snap->bodies = ra_alloc(a, (cap_sites + 1) * sizeof(ra_str_t));
     /* site id -> index + 1 in the snapshot */
     rank = ra_alloc(a, ((size_t) h->plan.sites + 1) * sizeof(uint32_t));
-    if (!snap->sites || !snap->bodies || !snap->stats || !snap->violations
-        || !rank)
-    {
+    vn = ra_alloc(a, (cap_sites + 1) * sizeof(uint32_t));
+    if (!snap->sites || !snap->bodies || !rank || !vn) {
         goto unlock;
     }
     memset(rank, 0, ((size_t) h->plan.sites + 1) * sizeof(uint32_t));
+    memset(vn, 0, (cap_sites + 1) * sizeof(uint32_t));
 
     /* sites, most recently seen first */
-    for (id = h->site_head; id && snap->nsites < h->site_count;
-         id = s->lnext)
+    for (id = h->site_head, steps = 0;
+         id && id <= h->plan.sites && steps < h->plan.sites;
+         id = s->lnext, steps++)
     {
         s = &RA_SITES(l)[id - 1];
+        if (want.data != NULL
+            && !ra_strcaseeq(want, ra_str(s->name,
+                                          s->name_len < RA_SITE_NAME_MAX
+                                          ? s->name_len : RA_SITE_NAME_MAX)))
+        {
+            continue;
+        }
+        snap->sites_total++;
+        if (snap->nsites >= cap_sites) {
+            continue;
+        }
         n = snap->nsites++;
         ra_site_out(s, &snap->sites[n]);
         rank[id] = n + 1;
@@ -1328,16 +1453,124 @@ ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
         }
     }
 
+    /* records: every one, or per site the busiest and the worst (bounded
+     * heaps), or every known crawler's and one "generic" per site and
+     * verification */
+    if (view == NULL) {
+        nstats_cap = h->stat_count;
+    } else if (view->fold_generic) {
+        nstats_cap = (size_t) snap->nsites * RA_VERIFY_KINDS;
+        for (i = 0; i < h->plan.stats; i++) {
+            st = &RA_STATS(l)[i];
+            if (st->used && st->site <= h->plan.sites && rank[st->site]
+                && st->kind != RA_UA_GENERIC)
+            {
+                nstats_cap++;
+            }
+        }
+    } else {
+        per = view->max_crawlers + view->max_violators;
+        nstats_cap = (size_t) snap->nsites * per;
+        top = ra_alloc(a, nstats_cap * sizeof(ra_top_t));
+        hn = ra_alloc(a, ((size_t) snap->nsites * 2 + 1) * sizeof(uint32_t));
+        if (top == NULL || hn == NULL) {
+            goto unlock;
+        }
+        memset(hn, 0, ((size_t) snap->nsites * 2 + 1) * sizeof(uint32_t));
+    }
+    snap->stats = ra_alloc(a, (nstats_cap + 1) * sizeof(ra_stat_t));
+    if (snap->stats == NULL) {
+        goto unlock;
+    }
+    if (view != NULL && view->fold_generic) {
+        /* slots [0, nsites * 3): the sites' generic records, squeezed
+         * out below when unused */
+        memset(snap->stats, 0,
+               (size_t) snap->nsites * RA_VERIFY_KINDS * sizeof(ra_stat_t));
+        snap->nstats = snap->nsites * RA_VERIFY_KINDS;
+    }
+
     for (i = 0; i < h->plan.stats; i++) {
         st = &RA_STATS(l)[i];
-        if (st->used && snap->nstats < h->stat_count
-            && st->site <= h->plan.sites && rank[st->site])
-        {
-            ra_stat_out(st, rank[st->site], &snap->stats[snap->nstats++]);
+        if (!st->used || st->site > h->plan.sites || rank[st->site] == 0) {
+            continue;
+        }
+        r = rank[st->site] - 1;
+        snap->sites[r].stats_total++;
+        if (view == NULL) {
+            if (snap->nstats < nstats_cap) {
+                ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
+            }
+        } else if (view->fold_generic) {
+            if (st->kind == RA_UA_GENERIC) {
+                ra_stat_fold(st, r + 1, &snap->stats[r * RA_VERIFY_KINDS
+                                         + st->verification
+                                           % RA_VERIFY_KINDS]);
+            } else if (snap->nstats < nstats_cap) {
+                ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
+            }
+        } else {
+            ra_top_offer(&top[(size_t) r * per], &hn[2 * r],
+                         view->max_crawlers,
+                         ra_atomic_read(&st->counters[RA_CNT_REQUESTS]),
+                         st->last_seen, i + 1);
+            bad = ra_atomic_read(&st->counters[RA_CNT_VIOLATION])
+                  + ra_atomic_read(&st->counters[RA_CNT_UNREACHABLE]);
+            if (bad) {
+                ra_top_offer(&top[(size_t) r * per + view->max_crawlers],
+                             &hn[2 * r + 1], view->max_violators, bad,
+                             st->last_seen, i + 1);
+            }
+        }
+    }
+
+    if (view != NULL && view->fold_generic) {
+        /* squeeze out the generic slots no record was folded into */
+        for (i = 0, j = 0; i < snap->nstats; i++) {
+            if (i < snap->nsites * RA_VERIFY_KINDS
+                && snap->stats[i].name_len == 0)
+            {
+                continue;
+            }
+            if (i != j) {
+                snap->stats[j] = snap->stats[i];
+            }
+            j++;
+        }
+        snap->nstats = j;
+    } else if (view != NULL) {
+        /* the busiest, then the worst that are not among them */
+        for (r = 0; r < snap->nsites; r++) {
+            ra_top_t  *busy = &top[(size_t) r * per];
+            ra_top_t  *worst = busy + view->max_crawlers;
+
+            for (k = 0; k < hn[2 * r]; k++) {
+                ra_stat_out(&RA_STATS(l)[busy[k].id - 1], r + 1,
+                            &snap->stats[snap->nstats++]);
+            }
+            for (k = 0; k < hn[2 * r + 1]; k++) {
+                for (j = 0; j < hn[2 * r] && busy[j].id != worst[k].id; j++) {
+                    /* void */
+                }
+                if (j == hn[2 * r]) {
+                    ra_stat_out(&RA_STATS(l)[worst[k].id - 1], r + 1,
+                                &snap->stats[snap->nstats++]);
+                }
+            }
         }
     }
 
     /* the ring, newest first; entries of evicted sites are dropped */
+    nvio_cap = h->plan.violations;
+    if (view != NULL && (size_t) snap->nsites * view->max_violations
+                        < nvio_cap)
+    {
+        nvio_cap = (size_t) snap->nsites * view->max_violations;
+    }
+    snap->violations = ra_alloc(a, (nvio_cap + 1) * sizeof(ra_violation_t));
+    if (snap->violations == NULL) {
+        goto unlock;
+    }
     for (k = 0; k < h->plan.violations; k++) {
         i = (h->vio_next + h->plan.violations - 1 - k) % h->plan.violations;
         x = &RA_VIOS(l)[i];
@@ -1348,7 +1581,29 @@ ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
         if (!s->used || s->epoch != x->site_epoch) {
             continue;
         }
-        ra_vio_out(x, rank[x->site], &snap->violations[snap->nviolations++]);
+        r = rank[x->site] - 1;
+        snap->sites[r].violations_total++;
+        if ((view == NULL || vn[r] < view->max_violations)
+            && snap->nviolations < nvio_cap)
+        {
+            vn[r]++;
+            ra_vio_out(x, r + 1, &snap->violations[snap->nviolations++]);
+        }
+    }
+
+    snap->truncated = snap->sites_total > snap->nsites;
+    for (r = 0; r < snap->nsites; r++) {
+        if (snap->sites[r].violations_total > vn[r]) {
+            snap->truncated = 1;
+        }
+    }
+    if (view != NULL && !view->fold_generic) {
+        for (r = 0; r < snap->nsites; r++) {
+            n = hn[2 * r] + hn[2 * r + 1];
+            if (snap->sites[r].stats_total > n) {
+                snap->truncated = 1;    /* (n counts the union at most) */
+            }
+        }
     }
     rc = RA_OK;
 
@@ -1362,6 +1617,9 @@ unlock:
         ra_snapshot_free(snap, a);
     }
     ra_free(a, rank);
+    ra_free(a, vn);
+    ra_free(a, top);
+    ra_free(a, hn);
     return rc;
 }
 

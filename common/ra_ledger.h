@@ -149,6 +149,11 @@ typedef struct {
     uint8_t       current;                /* index of the current version */
     char          name[RA_SITE_NAME_MAX];
     ra_version_t  versions[RA_VERSIONS];
+    /* snapshot: the site's crawler records in the ledger and its entries
+     * in the ring of recent violations, whether or not a view copied
+     * them all (ra_snapshot_view_t) */
+    uint32_t      stats_total;
+    uint32_t      violations_total;
 } ra_site_t;
 
 typedef struct {
@@ -434,10 +439,42 @@ typedef struct {
     ra_violation_t   *violations;   /* newest first */
     uint32_t          nviolations;
     ra_str_t         *bodies;       /* per site: current body, or empty */
+    uint32_t          sites_total;  /* sites the view could show (all, or
+                                       the one it names) */
+    unsigned          truncated:1;  /* a view left sites, records or
+                                       violations out */
 } ra_snapshot_t;
 
+/*
+ * What a bounded snapshot copies (the status page's views): the work and
+ * the memory of one are bounded by these numbers, not by the zone.  The
+ * lock is held for one pass over the stat table (reading each record's
+ * site and two counters) and one over the violation ring; only what is
+ * kept is copied, and the busiest records are chosen by bounded heaps,
+ * never by sorting the table.
+ */
+typedef struct {
+    ra_str_t   site;            /* data != NULL: only the site of this
+                                   name (case-insensitive) */
+    uint32_t   max_sites;       /* the most recently seen ones */
+    uint32_t   max_crawlers;    /* per site, most requests first */
+    uint32_t   max_violators;   /* per site, besides those: records with
+                                   violations or unreachable verdicts,
+                                   most first */
+    uint32_t   max_violations;  /* per site, the newest of the ring */
+    unsigned   fold_generic:1;  /* generic bots' records are summed into
+                                   one "generic" record per site (what
+                                   Prometheus shows; then max_crawlers
+                                   and max_violators do not apply:
+                                   every known crawler's record is kept) */
+} ra_snapshot_view_t;
+
+/* Everything (view NULL), as the CLI wants it. */
 int ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
     ra_snapshot_t *snap);
+/* What view keeps; view NULL: everything.  RA_OK or RA_ENOMEM. */
+int ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
+    int with_bodies, const ra_snapshot_view_t *view, ra_snapshot_t *snap);
 void ra_snapshot_free(ra_snapshot_t *snap, const ra_alloc_t *a);
 
 #endif /* RA_LEDGER_H */

@@ -50,6 +50,9 @@ typedef struct {
     uint32_t                 max_vio;
     uint32_t                 max_crawlers;
     uint32_t                 max_findings;
+    uint32_t                 sites_shown;   /* the byte budget may stop
+                                               before the last */
+    unsigned                 cut:1;         /* something not shown */
 } ra_rep_t;
 
 /* A fixed array and its length byte, clamped: a region another process
@@ -213,6 +216,36 @@ static ra_str_t
 ra_rep_site_name(const ra_site_t *s)
 {
     return ra_rep_field(s->name, s->name_len);
+}
+
+/* The site's crawler records: in the ledger (a view may have copied
+ * fewer), or in the snapshot (a hand-made one says nothing). */
+static uint32_t
+ra_rep_stats_total(const ra_rep_t *r, uint32_t si)
+{
+    uint32_t  n = r->first[si + 1] - r->first[si];
+
+    return r->snap->sites[si].stats_total > n ? r->snap->sites[si].stats_total
+                                              : n;
+}
+
+static uint32_t
+ra_rep_sites_total(const ra_snapshot_t *snap)
+{
+    return snap->sites_total > snap->nsites ? snap->sites_total
+                                            : snap->nsites;
+}
+
+/* Has the output reached the caller's budget?  Then no further site
+ * starts (each one is bounded), and the report says it was cut. */
+static int
+ra_rep_over_budget(ra_rep_t *r)
+{
+    if (r->opts->max_bytes && r->b->len >= r->opts->max_bytes) {
+        r->cut = 1;
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- preparation ---------------------------------------------------- */
@@ -518,9 +551,11 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, ",\"last_seen\":");
     ra_rep_json_time(b, s->last_seen);
 
-    /* crawlers: every record (the ledger bounds them) */
+    /* crawlers: those of the snapshot (a view's, or every record) */
     ra_buf_cstr(b, ",\"crawlers\":[");
-    for (i = r->first[si]; i < r->first[si + 1]; i++) {
+    for (i = r->first[si], n = 0;
+         i < r->first[si + 1] && n < r->max_crawlers; i++, n++)
+    {
         const ra_stat_t  *st = r->ents[i].st;
 
         ra_buf_cstr(b, i > r->first[si] ? ",{\"crawler\":" : "{\"crawler\":");
@@ -561,8 +596,14 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         ra_buf_ch(b, '}');
     }
 
+    if (ra_rep_stats_total(r, si) > n) {
+        r->cut = 1;
+    }
+    ra_buf_printf(b, "],\"crawlers_shown\":%u,\"crawlers_total\":%u", n,
+                  ra_rep_stats_total(r, si));
+
     /* recent violations of this site, newest first */
-    ra_buf_cstr(b, "],\"recent_violations\":[");
+    ra_buf_cstr(b, ",\"recent_violations\":[");
     id = si + 1;
     for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
         const ra_violation_t  *x = &r->snap->violations[j];
@@ -593,7 +634,12 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         }
         ra_buf_printf(b, ",\"line\":%u}", x->line);
     }
-    ra_buf_cstr(b, "]}");
+    if (s->violations_total > n) {
+        r->cut = 1;
+    }
+    ra_buf_printf(b, "],\"recent_violations_shown\":%u,"
+                  "\"recent_violations_total\":%u}", n,
+                  s->violations_total > n ? s->violations_total : n);
 }
 
 static void
@@ -606,13 +652,18 @@ ra_rep_json(ra_rep_t *r)
     ra_buf_cstr(b, "{\"generated\":");
     ra_rep_json_time(b, r->now);
     ra_buf_cstr(b, ",\"sites\":[");
-    for (i = 0; i < r->snap->nsites; i++) {
+    for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         if (i) {
             ra_buf_ch(b, ',');
         }
         ra_rep_json_site(r, i);
     }
-    ra_buf_cstr(b, "],\"ledger\":{\"requests\":");
+    r->sites_shown = i;
+    ra_buf_printf(b, "],\"sites_shown\":%u,\"sites_total\":%u,"
+                  "\"truncated\":%s", i, ra_rep_sites_total(r->snap),
+                  r->cut || r->snap->truncated
+                  || ra_rep_sites_total(r->snap) > i ? "true" : "false");
+    ra_buf_cstr(b, ",\"ledger\":{\"requests\":");
     ra_buf_u64(b, h->requests);
     ra_buf_cstr(b, ",\"violations\":");
     ra_buf_u64(b, h->violations_total);
@@ -1118,6 +1169,11 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
         len = snprintf(label, sizeof(label), "(%u others)", others);
         ra_rep_text_row(b, ra_str(label, (size_t) len), "-", rest);
     }
+    if (ra_rep_stats_total(r, si) > r->first[si + 1] - r->first[si]) {
+        ra_buf_printf(b, "  showing %u of %u crawler records\n",
+                      r->first[si + 1] - r->first[si],
+                      ra_rep_stats_total(r, si));
+    }
 
     id = si + 1;
     for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
@@ -1167,9 +1223,13 @@ ra_rep_text(ra_rep_t *r)
         ra_buf_cstr(b, " malformed");
     }
     ra_buf_ch(b, '\n');
-    for (i = 0; i < r->snap->nsites; i++) {
+    for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         ra_buf_ch(b, '\n');
         ra_rep_text_site(r, i);
+    }
+    if (ra_rep_sites_total(r->snap) > i) {
+        ra_buf_printf(b, "\nshowing %u of %u sites\n", i,
+                      ra_rep_sites_total(r->snap));
     }
     if (r->snap->totals.site_evictions || r->snap->totals.stat_evictions) {
         ra_buf_cstr(b, "\nledger evictions: sites ");
@@ -1473,9 +1533,11 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     if (r->first[si] != r->first[si + 1]) {
         ra_buf_cstr(b, "</table></div>");
     }
-    if (others) {
-        ra_buf_printf(b, "<p class=\"muted\">%u more crawler records not "
-                      "shown (the JSON format lists them all)</p>", others);
+    if (ra_rep_stats_total(r, si) > n - others) {
+        ra_buf_printf(b, "<p class=\"muted\">showing %u of %u crawler "
+                      "records: the busiest, and those with violations "
+                      "(<code>?limit=</code> and <code>?site=</code> "
+                      "choose)</p>", n - others, ra_rep_stats_total(r, si));
     }
 
     id = si + 1;
@@ -1514,6 +1576,11 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     }
     if (n) {
         ra_buf_cstr(b, "</table>");
+        if (s->violations_total > n) {
+            ra_buf_printf(b, "<p class=\"muted\">showing the newest %u of "
+                          "%u recent violations</p>", n,
+                          s->violations_total);
+        }
     } else {
         ra_buf_cstr(b, "<p class=\"muted\">no violation recorded</p>");
     }
@@ -1543,8 +1610,9 @@ ra_rep_html(ra_rep_t *r)
     ra_buf_html(b, title);
     ra_buf_cstr(b, "</h1><p class=\"muted\">");
     ra_rep_iso(b, r->now);
-    ra_buf_printf(b, " &middot; %u site%s &middot; ", r->snap->nsites,
-                  r->snap->nsites == 1 ? "" : "s");
+    ra_buf_printf(b, " &middot; %u site%s &middot; ",
+                  ra_rep_sites_total(r->snap),
+                  ra_rep_sites_total(r->snap) == 1 ? "" : "s");
     ra_buf_u64(b, h->requests);
     ra_buf_cstr(b, " requests judged &middot; ");
     ra_buf_u64(b, h->violations_total);
@@ -1564,9 +1632,14 @@ ra_rep_html(ra_rep_t *r)
         ra_buf_cstr(b, " crawler records</span>");
     }
     ra_buf_cstr(b, "</p>\n");
-    for (i = 0; i < r->snap->nsites; i++) {
+    for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         ra_rep_html_site(r, i);
         ra_buf_ch(b, '\n');
+    }
+    if (ra_rep_sites_total(r->snap) > i) {
+        ra_buf_printf(b, "<p class=\"warn\">showing %u of %u sites, the most "
+                      "recently seen (<code>?site=</code> chooses one)</p>\n",
+                      i, ra_rep_sites_total(r->snap));
     }
     if (r->snap->nsites == 0) {
         ra_buf_cstr(b, "<p class=\"muted\">no site seen yet</p>\n");
@@ -1618,7 +1691,9 @@ ra_rep_status_html(ra_rep_t *r)
     ra_buf_cstr(b, " requests judged, ");
     ra_buf_u64(b, t->violations_total);
     ra_buf_printf(b, " violations, %u sites, %u crawler records; "
-                  "evictions: ", snap->nsites, snap->nstats);
+                  "evictions: ", t->sites > snap->nsites ? t->sites
+                                                         : snap->nsites,
+                  t->stats > snap->nstats ? t->stats : snap->nstats);
     ra_buf_u64(b, t->site_evictions);
     ra_buf_cstr(b, " sites, ");
     ra_buf_u64(b, t->stat_evictions);
@@ -1645,6 +1720,10 @@ ra_rep_status_html(ra_rep_t *r)
         ra_buf_cstr(b, "</td></tr>\n");
     }
     ra_buf_cstr(b, "</table>\n");
+    if (ra_rep_sites_total(snap) > snap->nsites) {
+        ra_buf_printf(b, "<p>showing %u of %u sites, the most recently "
+                      "seen</p>\n", snap->nsites, ra_rep_sites_total(snap));
+    }
 }
 
 

@@ -51,6 +51,12 @@
  * Impostors' fetches are not counted there (they are not the crawler's);
  * they stay in robots_audit_requests_total{verification="impostor"}.
  *
+ * Bounded views: a snapshot taken through a view (ra_snapshot_view_t)
+ * holds the busiest records of each site, those with violations, and the
+ * newest violations; every format but Prometheus says what it left out
+ * (JSON "crawlers_shown"/"crawlers_total" per site, "sites_shown"/
+ * "sites_total" and "truncated"; HTML and text "showing N of M").
+ *
  * Memory: output goes to out (check out->failed / out->truncated once);
  * scratch (sorting, re-linting) comes from opts->scratch, or out's
  * allocator when that is NULL, and is returned before the call returns
@@ -95,6 +101,10 @@ typedef struct {
     uint32_t            max_violations;
     uint32_t            max_crawlers;
     uint32_t            max_findings;
+    /* HTML, JSON, text: once the output holds this many bytes, no
+     * further site starts (each one is bounded by the snapshot and the
+     * limits above) and the report says it was cut; 0: no budget */
+    size_t              max_bytes;
     /* RA_REPORT_STATUS_HTML: the totals without the table of sites */
     unsigned            no_table:1;
     const ra_alloc_t   *scratch;

@@ -5,6 +5,7 @@
 use strict;
 use warnings;
 use Test::More;
+use JSON::PP;
 use RA::Harness;
 
 my $why = RA::Harness->skip_reason('nginx');
@@ -80,6 +81,20 @@ for my $fmt (qw(json prometheus html)) {
     is $h->get("/ra-status?format=$fmt")->{status}, 200,
         "status page ($fmt) on a full zone";
 }
+# a bounded view: one site, five records, and it says so
+my $r = $h->get('/ra-status?format=json&site=S40.test&limit=5');
+is $r->{status}, 200, 'status page with ?site= and ?limit=';
+my $v = JSON::PP->new->utf8->decode($r->{content});
+is_deeply [ map { $_->{site} } @{ $v->{sites} } ], ['s40.test'],
+    '... shows that site only';
+ok $v->{truncated} && $v->{sites}[0]{crawlers_shown} == 5
+   && @{ $v->{sites}[0]{crawlers} } == 5
+   && $v->{sites}[0]{crawlers_total} > 5,
+    "... its 5 busiest records of $v->{sites}[0]{crawlers_total}, truncated";
+like $h->get('/ra-status?site=s40.test&limit=5')->{content},
+    qr/showing 5 of \d+ crawler records/, '... and the HTML page says so';
+is $h->get('/ra-status?limit=0')->{status}, 400, 'a bad limit: 400';
+
 like $h->get('/ra-status?format=prometheus')->{content},
     qr/^robots_audit_evictions_total\{table="sites"\} [1-9]\d*$/m,
     'evictions in Prometheus';

@@ -962,6 +962,91 @@ verdict_impostor_table_bounded(void **state)
     fx_free(f);
 }
 
+/* a robots.txt of about n bytes, version k: Disallow lines under "*" */
+static char *
+big_robots(size_t n, unsigned k)
+{
+    char    *p = malloc(n + 128);
+    size_t   off;
+    unsigned i;
+
+    assert_non_null(p);
+    off = (size_t) sprintf(p, "User-agent: *\nDisallow: /all/\n");
+    for (i = 0; off < n; i++) {
+        off += (size_t) sprintf(p + off, "Disallow: /private/v%u/s%u/\n",
+                                k, i);
+    }
+    return p;
+}
+
+/* Issue 14, item 5: a site with eight large versions costs a request no
+ * body copy once the versions it needs are compiled; a version is copied
+ * out of the ledger and compiled once per process, when a verdict first
+ * needs it, never for a request that does not */
+static void
+verdict_steady_state_copies_no_body(void **state)
+{
+    fx_t          *f = fx_new(16u << 20);
+    ra_verdict_t   v;
+    size_t         allocs;
+    unsigned       k, i;
+    char          *body;
+
+    (void) state;
+    fx_conf.alloc = &counting_allocator;
+    fx_reaudit(f);
+    for (k = 0; k < RA_VERSIONS; k++) {
+        body = big_robots(64 * 1024, k);
+        robots(f, "example.com", 200, body, T0 + k * 60000);
+        free(body);
+    }
+    assert_int_equal(ra_audit_body_copies(f->au), 0);
+
+    /* the first request compiles the current version: one copy */
+    v = req(f, BOT, IN, "/public/a", 200, T0 + H);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(ra_audit_body_copies(f->au), 1);
+
+    /* then neither a copy nor any memory, however many requests */
+    allocs = counted_allocs;
+    for (i = 0; i < 100; i++) {
+        v = req(f, BOT, IN, "/public/b", 200, T0 + H + 1 + i);
+        assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    }
+    assert_int_equal(ra_audit_body_copies(f->au), 1);
+    assert_int_equal(counted_allocs, allocs);
+
+    /* a request the current version disallows needs older ones (any in
+     * force within 24 h excuses it: no fetch), the oldest first: the
+     * first that allows it ends the search */
+    v = req(f, BOT, IN, "/private/v7/s3/x", 200, T0 + 2 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_int_equal(ra_audit_body_copies(f->au), 2);
+    /* one that every version disallows needs them all: each compiled
+     * once */
+    v = req(f, BOT, IN, "/all/x", 200, T0 + 2 * H + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(ra_audit_body_copies(f->au), RA_VERSIONS);
+    allocs = counted_allocs;
+    for (i = 0; i < 20; i++) {
+        v = req(f, BOT, IN, "/private/v7/s3/x", 200, T0 + 2 * H + 2 + i);
+        assert_int_equal(v.verdict, RA_VERDICT_STALE);
+        v = req(f, BOT, IN, "/all/y", 200, T0 + 2 * H + 100 + i);
+        assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+        v = req(f, BOT, IN, "/public/c", 200, T0 + 2 * H + 200 + i);
+        assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    }
+    assert_int_equal(ra_audit_body_copies(f->au), RA_VERSIONS);
+    assert_int_equal(counted_allocs, allocs);
+
+    /* another process (engine) over the same ledger compiles its own */
+    fx_reaudit(f);
+    v = req(f, BOT, IN, "/public/d", 200, T0 + 3 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(ra_audit_body_copies(f->au), 1);
+    fx_free(f);
+}
+
 /* crawl_delay: the gap to the previous request is below the group's
  * Crawl-delay, for crawlers that honour it */
 static void
@@ -1848,6 +1933,7 @@ main(void)
         cmocka_unit_test(verdict_impostor_alerts_per_address),
         cmocka_unit_test(verdict_impostor_leaves_real_crawler_alone),
         cmocka_unit_test(verdict_impostor_table_bounded),
+        cmocka_unit_test(verdict_steady_state_copies_no_body),
         cmocka_unit_test(verdict_crawl_delay_flag),
         cmocka_unit_test(verdict_group_selection_per_crawler),
         cmocka_unit_test(ledger_violation_ring_keeps_details),
