@@ -477,6 +477,47 @@ void ra_ledger_fault_point(int line);
 #define RA_STEP()  ((void) 0)
 #endif
 
+#ifdef RA_LEDGER_FAULT_ENV
+/*
+ * The server modules' fault build (scripts/fault-modules.sh, for
+ * t/042-ledger-faults.t): the process that first renames away the file
+ * named by $RA_LEDGER_FAULT_FILE, which holds a number N, kills itself
+ * (SIGKILL, as kill -9 would) at its Nth step inside a change.  Its
+ * counter is the one mutable static of the core, in this build only.
+ */
+#include <signal.h>
+#include <stdio.h>
+
+void
+ra_ledger_fault_point(int line)
+{
+    static long  left;
+    const char  *path;
+    char         taken[1024];
+    FILE        *f;
+
+    (void) line;
+    path = left == 0 ? getenv("RA_LEDGER_FAULT_FILE") : NULL;
+    if (path != NULL
+        && snprintf(taken, sizeof(taken), "%s.taken", path)
+           < (int) sizeof(taken)
+        && rename(path, taken) == 0)
+    {
+        f = fopen(taken, "r");
+        if (f != NULL) {
+            if (fscanf(f, "%ld", &left) != 1) {
+                left = 0;
+            }
+            fclose(f);
+        }
+        (void) remove(taken);
+    }
+    if (left > 0 && --left == 0) {
+        raise(SIGKILL);
+    }
+}
+#endif
+
 static void
 ra_begin(const ra_ledger_t *l)
 {
