@@ -429,9 +429,10 @@ ra_ledger_lock(const ra_ledger_t *l)
     {
         ra_ledger_rebuild(l);
         ra_logf(l->host, NULL, RA_LOG_ERR, RA_TAG_LEDGER_REBUILT,
-                "the ledger was left inconsistent (a process died inside "
-                "its lock): rebuilt from its records (%llu rebuilds so "
-                "far); the record being changed may be lost",
+                "the ledger's structure was left inconsistent (a process "
+                "died inside its lock, or a reload found it so): rebuilt "
+                "from its records (%llu rebuilds so far); the record being "
+                "changed may be lost",
                 (unsigned long long) ra_atomic_read(&h->repairs));
     }
 }
