@@ -1685,8 +1685,12 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     if (s == NULL || st == NULL) {
         return;
     }
+    /* empty slots stay as the memset left them (hash 0): most sites have
+     * one version, and this runs on every judged request */
     for (k = 0; k < RA_VERSIONS; k++) {
-        ra_version_out(&s->versions[k], &out->versions[k]);
+        if (s->versions[k].hash) {
+            ra_version_out(&s->versions[k], &out->versions[k]);
+        }
     }
     out->current = s->nversions && s->current < RA_VERSIONS
                    && s->versions[s->current].hash ? s->current : -1;
