@@ -10,7 +10,9 @@
 # Then a flood of more new generic bots than the zone holds records: the
 # crawler="generic" Prometheus counter rises by every one, Googlebot's
 # record stays.
-# RA_FAULT_STEPS overrides the number of steps (default 30).
+# RA_FAULT_STEPS overrides the number of steps (default 30).  Under
+# scripts/san-modules.sh the fault build is sanitized too
+# (scripts/san-modules.sh nginx t/042-ledger-faults.t).
 use strict;
 use warnings;
 use Test::More;
@@ -143,6 +145,9 @@ sub faults {
 SKIP: {
     my $why = RA::Harness->skip_reason('nginx');
     skip "nginx: $why", 13 if $why;
+    # scripts/san-modules.sh runs one server, with libasan preloaded
+    skip 'nginx: a sanitized run of Apache', 13
+        if $ENV{RA_SANITIZED} && !$ENV{RA_NGINX};
     my $so = `$ROOT/scripts/fault-modules.sh nginx`;
     chomp $so;
     skip 'nginx: the fault build failed', 13 unless $? == 0 && -f $so;
@@ -164,6 +169,8 @@ SKIP: {
 SKIP: {
     my $why = RA::Harness->skip_reason('apache');
     skip "Apache: $why", 13 if $why;
+    skip 'Apache: a sanitized run of nginx', 13
+        if $ENV{RA_SANITIZED} && !$ENV{RA_APACHE};
     my $so = `$ROOT/scripts/fault-modules.sh apache`;
     chomp $so;
     skip 'Apache: the fault build failed', 13 unless $? == 0 && -f $so;
