@@ -268,6 +268,7 @@ ledger_writer_killed_at_every_step(void **state)
     ra_totals_t     t;
     int             op, step, status, died;
     unsigned        runs = 0;
+    ra_totals_t     base;
     pid_t           pid;
 
     (void) state;
@@ -283,6 +284,7 @@ ledger_writer_killed_at_every_step(void **state)
     memcpy(saved, r, SIZE);
     assert_true(google_violations(&l) == 5);
     ra_ledger_totals(&l, &t);
+    base = t;
     big = malloc(t.plan.blob_bytes / 3 + 1);
     assert_non_null(big);
     memset(big, 'x', t.plan.blob_bytes / 3);
@@ -320,6 +322,13 @@ ledger_writer_killed_at_every_step(void **state)
             ra_ledger_totals(&l, &t);
             assert_true(t.repairs >= 1);
             assert_true(t.stats_generic <= t.generic_max);
+            /* at most the record being changed is lost: every change
+             * here evicts at most one record (or one site with one) */
+            if (t.stats + 1 < base.stats || t.sites + 1 < base.sites) {
+                fail_msg("%s, step %d: %u records, %u sites left of %u, %u",
+                         op_names[op], step, t.stats, t.sites, base.stats,
+                         base.sites);
+            }
             /* untouched records keep their counters */
             if (google_violations(&l) != 5) {
                 fail_msg("%s, step %d: Googlebot lost its violations",
