@@ -112,6 +112,23 @@ $(B)/tests/plain/%: tests/%.c $(TEST_AUX) $(CORE_OBJS)
 	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -o $@ $< $(TEST_AUX) \
 	    $(CORE_OBJS) -lcmocka $(TEST_LIBS)
 
+# The fault-injection test (issue 14) links the ledger built with its
+# RA_STEP() hook (RA_LEDGER_FAULT) instead of the core's own object.
+FAULT_SAN_OBJS   := $(filter-out $(B)/san/common/ra_ledger.o,$(CORE_SAN_OBJS))
+FAULT_PLAIN_OBJS := $(filter-out $(B)/obj/common/ra_ledger.o,$(CORE_OBJS))
+$(B)/tests/san/test_ledger_fault: tests/test_ledger_fault.c common/ra_ledger.c \
+    $(TEST_AUX) $(CORE_SAN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Itests -O1 $(CFLAGS) $(SAN) -DRA_LEDGER_FAULT -o $@ $< \
+	    common/ra_ledger.c $(TEST_AUX) $(FAULT_SAN_OBJS) -lcmocka $(TEST_LIBS)
+
+$(B)/tests/plain/test_ledger_fault: tests/test_ledger_fault.c \
+    common/ra_ledger.c $(TEST_AUX) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -DRA_LEDGER_FAULT -o $@ $< \
+	    common/ra_ledger.c $(TEST_AUX) $(FAULT_PLAIN_OBJS) -lcmocka \
+	    $(TEST_LIBS)
+
 # Every unit test under ASan+UBSan, then once more under valgrind.
 unit-test: $(TESTS_SAN) $(B)/robots-audit
 	@tests/run-unit.sh san $(TESTS_SAN)

@@ -22,6 +22,11 @@
 /* numbers changed under the lock but read without it (ra_ledger_totals) */
 #define ra_atomic_set(p, v)    __atomic_store_n(p, v, __ATOMIC_RELAXED)
 
+/* stat record classes: each has its own LRU list and bound */
+#define RA_CLS_KNOWN    0       /* crawlers of the table, any verification */
+#define RA_CLS_GENERIC  1       /* generic bots */
+#define RA_CLS_MAX      2
+
 typedef struct {
     uint64_t  hash;             /* 0: empty slot */
     int64_t   first_seen;
@@ -67,11 +72,16 @@ typedef struct {
     uint8_t            name_len;
     uint8_t            nversions;
     uint8_t            current;
-    uint8_t            used;
+    uint8_t            used;            /* set last when created */
     uint32_t           epoch;           /* tells reuses of a slot apart */
     char               name[RA_SITE_NAME_MAX];
     ra_version_slot_t  versions[RA_VERSIONS];
-    uint32_t           hnext, lprev, lnext;       /* ids; 0 = none */
+    /* what every generic bot of the site counted, evicted or not */
+    uint64_t           generic[RA_CNT_MAX];       /* atomics */
+    /* ids; 0 = none.  hnext links the free list while the slot is free */
+    uint32_t           hnext, lprev, lnext;
+    uint32_t           stats;           /* first of the site's records */
+    uint32_t           mark;            /* rebuild's stamp */
     /* alert budget (ra_alert.h) */
     uint32_t           alert_mark;
     ra_bucket_t        alert_bucket;
@@ -79,6 +89,10 @@ typedef struct {
 } ra_site_slot_t;
 
 typedef struct {
+    /* what a hash chain's walk reads, in the slot's first cache line:
+     * another key's record costs one miss, not three */
+    uint32_t  hnext;                              /* hnext: free list too */
+    uint32_t  hash;                               /* of its key */
     uint64_t  counters[RA_CNT_MAX];               /* atomics */
     int64_t   first_seen;
     int64_t   last_seen;
@@ -94,10 +108,13 @@ typedef struct {
     uint8_t   category;
     uint8_t   name_len;
     uint8_t   token_len;
-    uint8_t   used;
+    uint8_t   used;                               /* set last */
     char      name[RA_NAME_MAX];
     char      token[RA_NAME_MAX];
-    uint32_t  hnext, lprev, lnext;
+    uint32_t  site_epoch;                         /* its site's epoch */
+    uint32_t  lprev, lnext;
+    uint32_t  sprev, snext;                       /* the site's records */
+    uint32_t  mark;                               /* rebuild's stamp */
     uint32_t  alert_mark;                         /* budget window */
 } ra_stat_slot_t;
 
@@ -142,9 +159,16 @@ struct ra_ledger_hdr_s {
     /* ra_ledger_full_note(), compare-and-swapped by every process */
     int64_t   full_noted;       /* when it last answered 1; 0 never */
     uint64_t  full_seen;        /* site + stat evictions then */
-    /* LRU lists (ids) and the violation ring's next slot */
+    /* LRU lists (ids), most recent first: sites, and stat records by
+     * class (RA_CLS_*), each with its count; free lists (ids) */
     uint32_t  site_head, site_tail, site_count;
-    uint32_t  stat_head, stat_tail, stat_count;
+    uint32_t  stat_head[RA_CLS_MAX], stat_tail[RA_CLS_MAX];
+    uint32_t  stat_n[RA_CLS_MAX];
+    uint32_t  stat_count;       /* all classes */
+    uint32_t  site_free, stat_free;
+    /* class bounds: generic records never exceed generic_max; known
+     * ones never exceed known_max, which leaves generic_reserve */
+    uint32_t  generic_max, known_max;
     uint32_t  vio_next;
     uint32_t  next_epoch;
     /* blob heap: first free block (offset), bytes free */
@@ -152,12 +176,23 @@ struct ra_ledger_hdr_s {
     uint32_t  blob_free_bytes;
     /* the alert budget of all sites and its summary (ra_alert.h) */
     ra_budget_t  budget;
+    /* crash safety: dirty is set while a structural change is under
+     * way (links, counts, free lists, the ring, the heap); a process
+     * that takes the lock and finds it set (or broken: a loop found a
+     * link out of place) rebuilds everything from the slots */
+    uint32_t  dirty;
+    uint32_t  broken;
+    uint32_t  mark;             /* the last rebuild's stamp */
+    uint64_t  repairs;          /* rebuilds (atomic) */
 };
 
-/* blob heap block: a header before the body, 16-byte granules */
+/* blob heap block: a header before the body, 16-byte granules; the
+ * blocks tile the heap, so a walk by sizes finds every one */
 typedef struct {
     uint32_t  size;         /* bytes, header included */
     uint32_t  next;         /* next free block's offset (free blocks) */
+    uint32_t  owner;        /* used: site id * RA_VERSIONS + k + 1; 0 free */
+    uint32_t  mark;         /* rebuild's stamp */
 } ra_blob_t;
 
 #define RA_BLOB_GRAIN  16
@@ -206,7 +241,9 @@ ra_pow2(uint32_t n)
 /*
  * A fixed share of the region for each table: bodies get 40 % (a few
  * hundred typical robots.txt files, or one 500 KiB file in a 2 MiB zone),
- * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept).
+ * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept).  Of the
+ * stat records, generic bots hold at most half; crawlers of the table
+ * all but a sixteenth, which stays generic bots' whatever happens.
  */
 static void
 ra_layout(size_t size, ra_ledger_hdr_t *h)
@@ -225,6 +262,9 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     h->plan.violations = n < 8 ? 8 : n > 4096 ? 4096 : n;
     h->site_hash_size = ra_pow2(h->plan.sites);
     h->stat_hash_size = ra_pow2(h->plan.stats);
+    h->generic_max = h->plan.stats / 2;
+    h->known_max = h->plan.stats - (h->plan.stats >= 32 ? h->plan.stats / 16
+                                                        : 2);
 
     off = h->header_size;
     h->off_sites = (uint32_t) off;
@@ -262,10 +302,36 @@ ra_ledger_plan(size_t size, ra_ledger_plan_t *plan)
     return RA_OK;
 }
 
+#define RA_SITES(l)      ((ra_site_slot_t *) ((l)->base + (l)->hdr->off_sites))
+#define RA_SITE_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_site_hash))
+#define RA_STATS(l)      ((ra_stat_slot_t *) ((l)->base + (l)->hdr->off_stats))
+#define RA_STAT_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_stat_hash))
+#define RA_VIOS(l)       ((ra_vio_slot_t *) ((l)->base                       \
+                                             + (l)->hdr->off_violations))
+
+/* Both free lists hold every slot, lowest id first. */
+static void
+ra_free_lists_all(const ra_ledger_t *l)
+{
+    uint32_t          id;
+    ra_ledger_hdr_t  *h = l->hdr;
+
+    h->site_free = h->stat_free = 0;
+    for (id = h->plan.sites; id; id--) {
+        RA_SITES(l)[id - 1].hnext = h->site_free;
+        h->site_free = id;
+    }
+    for (id = h->plan.stats; id; id--) {
+        RA_STATS(l)[id - 1].hnext = h->stat_free;
+        h->stat_free = id;
+    }
+}
+
 int
 ra_ledger_format(void *base, size_t size, int64_t now)
 {
     ra_ledger_hdr_t  *h = base;
+    ra_ledger_t       l;
     ra_blob_t        *b;
 
     if (ra_ledger_plan(size, &(ra_ledger_plan_t) { 0, 0, 0, 0 }) != RA_OK) {
@@ -277,6 +343,8 @@ ra_ledger_format(void *base, size_t size, int64_t now)
     h->layout = RA_LEDGER_LAYOUT;
     h->created = now;
     h->next_epoch = 1;
+    ra_ledger_open(&l, base, NULL);
+    ra_free_lists_all(&l);
 
     /* the whole blob area is one free block */
     b = (ra_blob_t *) ((unsigned char *) base + h->off_blobs);
@@ -288,10 +356,11 @@ ra_ledger_format(void *base, size_t size, int64_t now)
 }
 
 int
-ra_ledger_check(const void *base, size_t size, const char **why)
+ra_ledger_check(void *base, size_t size, const char **why)
 {
-    const ra_ledger_hdr_t  *h = base;
-    ra_ledger_hdr_t         want;
+    ra_ledger_hdr_t  *h = base;
+    ra_ledger_hdr_t   want;
+    ra_ledger_t       l;
 
     if (h->magic != RA_LEDGER_MAGIC) {
         *why = "the zone holds no robots-audit ledger";
@@ -307,10 +376,29 @@ ra_ledger_check(const void *base, size_t size, const char **why)
     }
     ra_layout(size, &want);
     if (memcmp(&want.plan, &h->plan, sizeof(want.plan)) != 0
-        || want.off_blobs != h->off_blobs)
+        || want.off_sites != h->off_sites
+        || want.off_site_hash != h->off_site_hash
+        || want.off_stats != h->off_stats
+        || want.off_stat_hash != h->off_stat_hash
+        || want.off_violations != h->off_violations
+        || want.off_blobs != h->off_blobs
+        || want.site_hash_size != h->site_hash_size
+        || want.stat_hash_size != h->stat_hash_size
+        || want.generic_max != h->generic_max
+        || want.known_max != h->known_max)
     {
         *why = "the zone's layout does not match this build";
         return RA_ERROR;
+    }
+    /*
+     * The header is this build's: now the structure.  Other processes
+     * (a reload's old workers) may be changing it, so nothing is rebuilt
+     * here: when it does not hold together, the mark is set and the
+     * first process to take the lock rebuilds it from the slots.
+     */
+    ra_ledger_open(&l, base, NULL);
+    if (ra_ledger_verify(&l) != NULL) {
+        __atomic_store_n(&h->broken, 1, __ATOMIC_SEQ_CST);
     }
     return RA_OK;
 }
@@ -337,11 +425,27 @@ ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock)
     }
 }
 
+static void ra_ledger_rebuild(const ra_ledger_t *l);
+
 void
 ra_ledger_lock(const ra_ledger_t *l)
 {
+    ra_ledger_hdr_t  *h = l->hdr;
+
     if (l->lock.lock != NULL) {
         l->lock.lock(l->lock.ctx);
+    }
+    /* a writer died inside a change, or something does not hold */
+    if (__atomic_load_n(&h->dirty, __ATOMIC_ACQUIRE)
+        || __atomic_load_n(&h->broken, __ATOMIC_ACQUIRE))
+    {
+        ra_ledger_rebuild(l);
+        ra_logf(l->host, NULL, RA_LOG_ERR, RA_TAG_LEDGER_REBUILT,
+                "the ledger's structure was left inconsistent (a process "
+                "died inside its lock, or a reload found it so): rebuilt "
+                "from its records (%llu rebuilds so far); the record being "
+                "changed may be lost",
+                (unsigned long long) ra_atomic_read(&h->repairs));
     }
 }
 
@@ -352,13 +456,6 @@ ra_ledger_unlock(const ra_ledger_t *l)
         l->lock.unlock(l->lock.ctx);
     }
 }
-
-#define RA_SITES(l)      ((ra_site_slot_t *) ((l)->base + (l)->hdr->off_sites))
-#define RA_SITE_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_site_hash))
-#define RA_STATS(l)      ((ra_stat_slot_t *) ((l)->base + (l)->hdr->off_stats))
-#define RA_STAT_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_stat_hash))
-#define RA_VIOS(l)       ((ra_vio_slot_t *) ((l)->base                       \
-                                             + (l)->hdr->off_violations))
 
 /* The slot of an id; callers pass ids this file handed out. */
 static ra_site_slot_t *
@@ -376,6 +473,86 @@ ra_stat_at(const ra_ledger_t *l, uint32_t stat)
 }
 
 
+/* ---- crash safety ------------------------------------------------------ */
+
+/*
+ * Every structural change runs between ra_begin() and ra_end(): the mark
+ * is in memory before the change's first store and leaves it after its
+ * last one.  A process killed in between leaves it set; the next
+ * ra_ledger_lock() sees it and rebuilds.  In the fault-injection build
+ * (RA_LEDGER_FAULT, tests only) RA_STEP() lets a test end the process
+ * between any two steps of a change.
+ */
+#ifdef RA_LEDGER_FAULT
+void ra_ledger_fault_point(int line);
+#define RA_STEP()  ra_ledger_fault_point(__LINE__)
+#else
+#define RA_STEP()  ((void) 0)
+#endif
+
+#ifdef RA_LEDGER_FAULT_ENV
+/*
+ * The server modules' fault build (scripts/fault-modules.sh, for
+ * t/044-ledger-faults.t): the process that first renames away the file
+ * named by $RA_LEDGER_FAULT_FILE, which holds a number N, kills itself
+ * (SIGKILL, as kill -9 would) at its Nth step inside a change.  Its
+ * counter is the one mutable static of the core, in this build only.
+ */
+#include <signal.h>
+#include <stdio.h>
+
+void
+ra_ledger_fault_point(int line)
+{
+    static long  left;
+    const char  *path;
+    char         taken[1024];
+    FILE        *f;
+
+    (void) line;
+    path = left == 0 ? getenv("RA_LEDGER_FAULT_FILE") : NULL;
+    if (path != NULL
+        && snprintf(taken, sizeof(taken), "%s.taken", path)
+           < (int) sizeof(taken)
+        && rename(path, taken) == 0)
+    {
+        f = fopen(taken, "r");
+        if (f != NULL) {
+            if (fscanf(f, "%ld", &left) != 1) {
+                left = 0;
+            }
+            fclose(f);
+        }
+        (void) remove(taken);
+    }
+    if (left > 0 && --left == 0) {
+        raise(SIGKILL);
+    }
+}
+#endif
+
+static void
+ra_begin(const ra_ledger_t *l)
+{
+    __atomic_store_n(&l->hdr->dirty, 1, __ATOMIC_SEQ_CST);
+    RA_STEP();
+}
+
+static void
+ra_end(const ra_ledger_t *l)
+{
+    RA_STEP();
+    __atomic_store_n(&l->hdr->dirty, 0, __ATOMIC_RELEASE);
+}
+
+/* A link out of place: the next lock rebuilds. */
+static void
+ra_broken(const ra_ledger_t *l)
+{
+    __atomic_store_n(&l->hdr->broken, 1, __ATOMIC_SEQ_CST);
+}
+
+
 /* ---- lock-free reads -------------------------------------------------- */
 
 void
@@ -390,8 +567,12 @@ ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
     t->site_evictions = ra_atomic_read(&h->site_evictions);
     t->stat_evictions = ra_atomic_read(&h->stat_evictions);
     t->blob_evictions = ra_atomic_read(&h->blob_evictions);
+    t->repairs = ra_atomic_read(&h->repairs);
     t->sites = ra_atomic_read(&h->site_count);
     t->stats = ra_atomic_read(&h->stat_count);
+    t->stats_generic = ra_atomic_read(&h->stat_n[RA_CLS_GENERIC]);
+    t->generic_max = h->generic_max;
+    t->known_max = h->known_max;
     t->blob_free_bytes = ra_atomic_read(&h->blob_free_bytes);
     t->plan = h->plan;
 }
@@ -427,41 +608,86 @@ ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t)
 
 /* ---- blob heap: first fit, address-ordered free list, coalescing ---- */
 
+/*
+ * The blocks tile the heap at every instant (a split writes the tail's
+ * header before it shrinks the block), so a rebuild can walk them.  A
+ * used block names its owner (site, version), so a rebuild can tell the
+ * bodies versions still hold from the ones a dead process left.
+ */
+
 static ra_blob_t *
 ra_blob_at(const ra_ledger_t *l, uint32_t off)
 {
     return (ra_blob_t *) (l->base + off);
 }
 
+static uint32_t
+ra_blob_end(const ra_ledger_t *l)
+{
+    return l->hdr->off_blobs + l->hdr->plan.blob_bytes;
+}
+
+/* Is off a plausible block offset (in the heap, on a granule)? */
+static int
+ra_blob_ok(const ra_ledger_t *l, uint32_t off)
+{
+    return off >= l->hdr->off_blobs && off < ra_blob_end(l)
+           && (off - l->hdr->off_blobs) % RA_BLOB_GRAIN == 0
+           && ra_blob_end(l) - off >= RA_BLOB_HDR;
+}
+
+/* The heap's most free blocks: a bound for every walk of its list. */
+static uint32_t
+ra_blob_max(const ra_ledger_t *l)
+{
+    return l->hdr->plan.blob_bytes / (RA_BLOB_HDR + RA_BLOB_GRAIN) + 1;
+}
+
 static void
 ra_blob_free(ra_ledger_t *l, uint32_t body)
 {
-    uint32_t    off, prev, cur;
+    uint32_t    off, prev, cur, n;
     ra_blob_t  *b, *p, *c;
 
     if (body == 0) {
         return;
     }
     off = body - (uint32_t) RA_BLOB_HDR;
+    if (body < RA_BLOB_HDR || !ra_blob_ok(l, off)) {
+        ra_broken(l);
+        return;
+    }
     b = ra_blob_at(l, off);
+    b->owner = 0;
+    RA_STEP();
     ra_atomic_set(&l->hdr->blob_free_bytes, l->hdr->blob_free_bytes + b->size);
 
     prev = 0;
-    for (cur = l->hdr->blob_free; cur && cur < off; cur = c->next) {
+    n = ra_blob_max(l);
+    for (cur = l->hdr->blob_free; cur && cur < off && n; cur = c->next, n--) {
+        if (!ra_blob_ok(l, cur)) {
+            ra_broken(l);
+            return;
+        }
         c = ra_blob_at(l, cur);
         prev = cur;
     }
     b->next = cur;
-    if (cur && off + b->size == cur) {
+    RA_STEP();
+    if (cur && ra_blob_ok(l, cur) && off + b->size == cur) {
         c = ra_blob_at(l, cur);
         b->size += c->size;
+        RA_STEP();
         b->next = c->next;
     }
+    RA_STEP();
     if (prev) {
         p = ra_blob_at(l, prev);
         p->next = off;
+        RA_STEP();
         if (prev + p->size == off) {
             p->size += b->size;
+            RA_STEP();
             p->next = b->next;
         }
     } else {
@@ -471,37 +697,48 @@ ra_blob_free(ra_ledger_t *l, uint32_t body)
 
 /* Returns the body's offset, or 0 when no free block is large enough. */
 static uint32_t
-ra_blob_alloc(ra_ledger_t *l, size_t len)
+ra_blob_alloc(ra_ledger_t *l, size_t len, uint32_t owner)
 {
-    uint32_t    need, prev, cur, rest;
+    uint32_t    need, prev, cur, rest, n;
     ra_blob_t  *b, *p, *r;
 
     need = (uint32_t) RA_ALIGN_UP(RA_BLOB_HDR + len, RA_BLOB_GRAIN);
     prev = 0;
-    for (cur = l->hdr->blob_free; cur; prev = cur, cur = b->next) {
+    n = ra_blob_max(l);
+    for (cur = l->hdr->blob_free; cur && n; prev = cur, cur = b->next, n--) {
+        if (!ra_blob_ok(l, cur)) {
+            ra_broken(l);
+            return 0;
+        }
         b = ra_blob_at(l, cur);
-        if (b->size < need) {
+        if (b->size < need || b->size > ra_blob_end(l) - cur) {
             continue;
         }
         if (b->size - need >= RA_BLOB_HDR + RA_BLOB_GRAIN) {
-            /* split: the tail stays free */
+            /* split: the tail stays free; its header first */
             rest = cur + need;
             r = ra_blob_at(l, rest);
             r->size = b->size - need;
             r->next = b->next;
+            r->owner = 0;
+            r->mark = 0;
+            RA_STEP();
             b->size = need;
         } else {
             rest = b->next;
         }
+        RA_STEP();
         if (prev) {
             p = ra_blob_at(l, prev);
             p->next = rest;
         } else {
             l->hdr->blob_free = rest;
         }
+        RA_STEP();
         ra_atomic_set(&l->hdr->blob_free_bytes,
                       l->hdr->blob_free_bytes - b->size);
         b->next = 0;
+        b->owner = owner;
         return cur + (uint32_t) RA_BLOB_HDR;
     }
     return 0;
@@ -511,6 +748,7 @@ static void
 ra_version_drop(ra_ledger_t *l, ra_version_slot_t *v)
 {
     ra_blob_free(l, v->blob);
+    RA_STEP();
     memset(v, 0, sizeof(*v));
 }
 
@@ -541,6 +779,7 @@ ra_blob_evict_one(ra_ledger_t *l)
         return 0;
     }
     ra_blob_free(l, oldest->blob);
+    RA_STEP();
     oldest->blob = 0;
     oldest->body_lost = 1;
     ra_atomic_add(&l->hdr->blob_evictions, 1);
@@ -554,8 +793,10 @@ ra_blob_evict_one(ra_ledger_t *l)
     do {                                                                      \
         if ((x)->lprev) (tab)[(x)->lprev - 1].lnext = (x)->lnext;             \
         else (head) = (x)->lnext;                                             \
+        RA_STEP();                                                            \
         if ((x)->lnext) (tab)[(x)->lnext - 1].lprev = (x)->lprev;             \
         else (tail) = (x)->lprev;                                             \
+        RA_STEP();                                                            \
         (x)->lprev = (x)->lnext = 0;                                          \
     } while (0)
 
@@ -563,7 +804,9 @@ ra_blob_evict_one(ra_ledger_t *l)
     do {                                                                      \
         (x)->lprev = 0;                                                       \
         (x)->lnext = (head);                                                  \
+        RA_STEP();                                                            \
         if (head) (tab)[(head) - 1].lprev = (id);                             \
+        RA_STEP();                                                            \
         (head) = (id);                                                        \
         if ((tail) == 0) (tail) = (id);                                       \
     } while (0)
@@ -580,17 +823,24 @@ ra_hash32(uint32_t h, const unsigned char *p, size_t n, int fold)
 }
 
 static void
-ra_hash_unlink(uint32_t *heads, uint32_t mask, uint32_t h, uint32_t id,
-    uint32_t *(*next_of)(const ra_ledger_t *, uint32_t),
-    const ra_ledger_t *l)
+ra_hash_unlink(const ra_ledger_t *l, uint32_t *heads, uint32_t mask,
+    uint32_t h, uint32_t id, uint32_t max,
+    uint32_t *(*next_of)(const ra_ledger_t *, uint32_t))
 {
     uint32_t  *link = &heads[h & mask];
+    uint32_t   n;
 
-    while (*link && *link != id) {
+    for (n = max; *link && *link != id && n; n--) {
+        if (*link > max) {
+            ra_broken(l);
+            return;
+        }
         link = next_of(l, *link);
     }
     if (*link == id) {
         *link = *next_of(l, id);
+    } else {
+        ra_broken(l);
     }
 }
 
@@ -610,7 +860,8 @@ static uint32_t
 ra_site_hash_of(const ra_site_slot_t *s)
 {
     return ra_hash32(2166136261u, (const unsigned char *) s->name,
-                     s->name_len, 0);
+                     s->name_len < RA_SITE_NAME_MAX ? s->name_len
+                                                    : RA_SITE_NAME_MAX, 0);
 }
 
 static uint32_t
@@ -621,52 +872,122 @@ ra_stat_hash_of(uint32_t site, unsigned verification, const char *name,
 
     h = ra_hash32(h, (const unsigned char *) &site, sizeof(site), 0);
     h = (h ^ verification) * 16777619u;
-    return ra_hash32(h, (const unsigned char *) name, len, 0);
+    return ra_hash32(h, (const unsigned char *) name,
+                     len < RA_NAME_MAX ? len : RA_NAME_MAX, 0);
 }
 
+static unsigned
+ra_stat_cls(const ra_stat_slot_t *st)
+{
+    return st->kind == RA_UA_GENERIC ? RA_CLS_GENERIC : RA_CLS_KNOWN;
+}
+
+/* Evicts a stat record: out of its hash chain, its class's LRU list and
+ * its site's list, then onto the free list. */
 static void
 ra_stat_evict(ra_ledger_t *l, uint32_t id)
 {
+    unsigned          c;
     ra_ledger_hdr_t  *h = l->hdr;
-    ra_stat_slot_t   *st = &RA_STATS(l)[id - 1];
+    ra_stat_slot_t   *st = ra_stat_at(l, id), *stats = RA_STATS(l);
+    ra_site_slot_t   *s;
 
-    ra_hash_unlink(RA_STAT_HASH(l), h->stat_hash_size - 1,
+    if (st == NULL || !st->used) {
+        ra_broken(l);
+        return;
+    }
+    c = ra_stat_cls(st);
+    ra_hash_unlink(l, RA_STAT_HASH(l), h->stat_hash_size - 1,
                    ra_stat_hash_of(st->site, st->verification, st->name,
                                    st->name_len),
-                   id, ra_stat_next, l);
-    RA_LRU_UNLINK(RA_STATS(l), st, h->stat_head, h->stat_tail);
+                   id, h->plan.stats, ra_stat_next);
+    RA_STEP();
+    RA_LRU_UNLINK(stats, st, h->stat_head[c], h->stat_tail[c]);
+    RA_STEP();
+    /* the site's list */
+    s = ra_site_at(l, st->site);
+    if (st->sprev) {
+        stats[st->sprev - 1].snext = st->snext;
+    } else if (s != NULL) {
+        s->stats = st->snext;
+    }
+    RA_STEP();
+    if (st->snext) {
+        stats[st->snext - 1].sprev = st->sprev;
+    }
+    RA_STEP();
     memset(st, 0, sizeof(*st));
+    RA_STEP();
+    st->hnext = h->stat_free;
+    h->stat_free = id;
+    RA_STEP();
+    ra_atomic_set(&h->stat_n[c], h->stat_n[c] - 1);
     ra_atomic_set(&h->stat_count, h->stat_count - 1);
 }
 
 static void
 ra_site_evict(ra_ledger_t *l, uint32_t id)
 {
-    uint32_t          i;
+    uint32_t          i, n;
     ra_ledger_hdr_t  *h = l->hdr;
-    ra_site_slot_t   *s = &RA_SITES(l)[id - 1];
+    ra_site_slot_t   *s = ra_site_at(l, id);
 
+    if (s == NULL || !s->used) {
+        ra_broken(l);
+        return;
+    }
     /* its stats go with it: a reused slot must not inherit them */
-    for (i = 0; i < h->plan.stats; i++) {
-        if (RA_STATS(l)[i].used && RA_STATS(l)[i].site == id) {
-            ra_stat_evict(l, i + 1);
+    for (n = h->plan.stats; s->stats && n; n--) {
+        ra_stat_evict(l, s->stats);
+        RA_STEP();
+        if (h->broken) {
+            return;
         }
     }
     for (i = 0; i < RA_VERSIONS; i++) {
         ra_version_drop(l, &s->versions[i]);
     }
-    ra_hash_unlink(RA_SITE_HASH(l), h->site_hash_size - 1,
-                   ra_site_hash_of(s), id, ra_site_next, l);
+    ra_hash_unlink(l, RA_SITE_HASH(l), h->site_hash_size - 1,
+                   ra_site_hash_of(s), id, h->plan.sites, ra_site_next);
+    RA_STEP();
     RA_LRU_UNLINK(RA_SITES(l), s, h->site_head, h->site_tail);
+    RA_STEP();
     memset(s, 0, sizeof(*s));
+    RA_STEP();
+    s->hnext = h->site_free;
+    h->site_free = id;
+    RA_STEP();
     ra_atomic_set(&h->site_count, h->site_count - 1);
+}
+
+/* The head of a free list, taken off it; 0 when it is empty or holds
+ * something it should not. */
+static uint32_t
+ra_pop_free(const ra_ledger_t *l, uint32_t *head, uint32_t max, int is_site)
+{
+    uint32_t  id = *head;
+    int       used;
+
+    if (id == 0 || id > max) {
+        if (id) {
+            ra_broken(l);
+        }
+        return 0;
+    }
+    used = is_site ? RA_SITES(l)[id - 1].used : RA_STATS(l)[id - 1].used;
+    if (used) {
+        ra_broken(l);
+        return 0;
+    }
+    *head = is_site ? RA_SITES(l)[id - 1].hnext : RA_STATS(l)[id - 1].hnext;
+    return id;
 }
 
 uint32_t
 ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
 {
     size_t            i, n;
-    uint32_t          hv, id;
+    uint32_t          hv, id, steps;
     ra_site_slot_t   *s, *sites = RA_SITES(l);
     ra_ledger_hdr_t  *h = l->hdr;
     char              low[RA_SITE_NAME_MAX];
@@ -677,35 +998,53 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
     }
     hv = ra_hash32(2166136261u, (const unsigned char *) low, n, 0);
 
-    for (id = RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)]; id;
-         id = s->hnext)
+    steps = h->plan.sites;
+    for (id = RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)];
+         id && id <= h->plan.sites && steps; id = s->hnext, steps--)
     {
         s = &sites[id - 1];
         if (s->name_len == n && memcmp(s->name, low, n) == 0) {
-            RA_LRU_UNLINK(sites, s, h->site_head, h->site_tail);
-            RA_LRU_PUSH(sites, s, id, h->site_head, h->site_tail);
+            if (h->site_head != id) {
+                ra_begin(l);
+                RA_LRU_UNLINK(sites, s, h->site_head, h->site_tail);
+                RA_LRU_PUSH(sites, s, id, h->site_head, h->site_tail);
+                ra_end(l);
+            }
             s->last_seen = now;
             return id;
         }
     }
 
-    if (h->site_count == h->plan.sites) {
+    ra_begin(l);
+    if (h->site_free == 0 && h->site_tail) {
         ra_site_evict(l, h->site_tail);
         ra_atomic_add(&h->site_evictions, 1);
     }
-    for (id = 1; sites[id - 1].used; id++) { /* a free slot exists */ }
-
+    id = ra_pop_free(l, &h->site_free, h->plan.sites, 1);
+    if (id == 0) {
+        /* only when the structure does not hold: rebuilt at the next
+         * lock; the request is counted in the totals only */
+        ra_broken(l);
+        ra_end(l);
+        return 0;
+    }
+    RA_STEP();
     s = &sites[id - 1];
     memset(s, 0, sizeof(*s));
-    s->used = 1;
     s->epoch = h->next_epoch++;
     s->name_len = (uint8_t) n;
     memcpy(s->name, low, n);
     s->created = s->last_seen = now;
+    RA_STEP();
+    __atomic_store_n(&s->used, 1, __ATOMIC_RELEASE);
+    RA_STEP();
     s->hnext = RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)];
     RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)] = id;
+    RA_STEP();
     RA_LRU_PUSH(sites, s, id, h->site_head, h->site_tail);
+    RA_STEP();
     ra_atomic_set(&h->site_count, h->site_count + 1);
+    ra_end(l);
     return id;
 }
 
@@ -714,38 +1053,73 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     int64_t now)
 {
     size_t            n;
-    uint32_t          hv, id;
+    unsigned          c;
+    uint32_t          hv, id, steps;
     ra_stat_slot_t   *st, *stats = RA_STATS(l);
+    ra_site_slot_t   *s = ra_site_at(l, site);
     ra_ledger_hdr_t  *h = l->hdr;
 
+    if (s == NULL || !s->used) {
+        return 0;
+    }
     n = key->name.len < RA_NAME_MAX ? key->name.len : RA_NAME_MAX;
     hv = ra_stat_hash_of(site, key->verification,
                          (const char *) key->name.data, n);
 
-    for (id = RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)]; id;
-         id = st->hnext)
+    steps = h->plan.stats;
+    for (id = RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)];
+         id && id <= h->plan.stats && steps; id = st->hnext, steps--)
     {
         st = &stats[id - 1];
-        if (st->site == site && st->verification == key->verification
+        if (st->hash == hv && st->site == site
+            && st->verification == key->verification
             && st->name_len == n && memcmp(st->name, key->name.data, n) == 0)
         {
-            RA_LRU_UNLINK(stats, st, h->stat_head, h->stat_tail);
-            RA_LRU_PUSH(stats, st, id, h->stat_head, h->stat_tail);
+            c = ra_stat_cls(st);
+            if (h->stat_head[c] != id) {
+                ra_begin(l);
+                RA_LRU_UNLINK(stats, st, h->stat_head[c], h->stat_tail[c]);
+                RA_LRU_PUSH(stats, st, id, h->stat_head[c], h->stat_tail[c]);
+                ra_end(l);
+            }
             st->last_seen = now;
             return id;
         }
     }
 
-    if (h->stat_count == h->plan.stats) {
-        ra_stat_evict(l, h->stat_tail);
+    /*
+     * Room for a new record, in O(1): generic bots evict generic bots
+     * only, once they hold generic_max records (or nothing is free);
+     * crawlers of the table take a free slot, else a generic bot's,
+     * and evict each other only when they hold known_max records.
+     */
+    c = key->kind == RA_UA_GENERIC ? RA_CLS_GENERIC : RA_CLS_KNOWN;
+    ra_begin(l);
+    if (c == RA_CLS_GENERIC) {
+        if (h->stat_n[c] >= h->generic_max || h->stat_free == 0) {
+            ra_stat_evict(l, h->stat_tail[RA_CLS_GENERIC]);
+            ra_atomic_add(&h->stat_evictions, 1);
+        }
+    } else if (h->stat_n[c] >= h->known_max) {
+        ra_stat_evict(l, h->stat_tail[RA_CLS_KNOWN]);
+        ra_atomic_add(&h->stat_evictions, 1);
+    } else if (h->stat_free == 0) {
+        ra_stat_evict(l, h->stat_tail[RA_CLS_GENERIC]);
         ra_atomic_add(&h->stat_evictions, 1);
     }
-    for (id = 1; stats[id - 1].used; id++) { /* a free slot exists */ }
-
+    RA_STEP();
+    id = ra_pop_free(l, &h->stat_free, h->plan.stats, 0);
+    if (id == 0) {
+        ra_broken(l);
+        ra_end(l);
+        return 0;
+    }
+    RA_STEP();
     st = &stats[id - 1];
     memset(st, 0, sizeof(*st));
-    st->used = 1;
+    st->hash = hv;
     st->site = site;
+    st->site_epoch = s->epoch;
     st->verification = (uint8_t) key->verification;
     st->kind = (uint8_t) key->kind;
     st->category = (uint8_t) key->category;
@@ -753,13 +1127,452 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     st->token_len = (uint8_t) ra_str_cut(st->token, RA_NAME_MAX,
                                            key->token);
     st->first_seen = st->last_seen = now;
+    RA_STEP();
+    __atomic_store_n(&st->used, 1, __ATOMIC_RELEASE);
+    RA_STEP();
     st->hnext = RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)];
     RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)] = id;
-    RA_LRU_PUSH(stats, st, id, h->stat_head, h->stat_tail);
+    RA_STEP();
+    RA_LRU_PUSH(stats, st, id, h->stat_head[c], h->stat_tail[c]);
+    RA_STEP();
+    st->snext = s->stats;
+    if (s->stats) {
+        stats[s->stats - 1].sprev = id;
+    }
+    RA_STEP();
+    s->stats = id;
+    RA_STEP();
+    ra_atomic_set(&h->stat_n[c], h->stat_n[c] + 1);
     ra_atomic_set(&h->stat_count, h->stat_count + 1);
+    ra_end(l);
     return id;
 }
 
+/* ---- rebuilding and verifying ------------------------------------------ */
+
+static uint32_t
+ra_blob_owner(uint32_t site, unsigned k)
+{
+    return (site - 1) * RA_VERSIONS + k + 1;
+}
+
+/* Is the slot a whole record? */
+static int
+ra_site_sound(const ra_site_slot_t *s)
+{
+    return s->used && s->name_len <= RA_SITE_NAME_MAX
+           && s->nversions <= RA_VERSIONS && s->current < RA_VERSIONS;
+}
+
+static int
+ra_stat_sound(const ra_ledger_t *l, const ra_stat_slot_t *st)
+{
+    const ra_site_slot_t  *s = ra_site_at(l, st->site);
+
+    return st->used && s != NULL && s->used && s->epoch == st->site_epoch
+           && st->name_len <= RA_NAME_MAX && st->token_len <= RA_NAME_MAX;
+}
+
+/*
+ * The LRU list rebuilt: the old list's order as far as it can be walked
+ * (records that belong in it, each once), then every other record of the
+ * class in slot order.  in() says whether a record belongs.
+ */
+#define RA_LRU_REBUILD(tab, max, head, tail, count, stamp, in)                \
+    do {                                                                      \
+        uint32_t  id_, old_ = (head), n_, last_ = 0;                          \
+        (count) = 0;                                                          \
+        (head) = (tail) = 0;                                                  \
+        for (n_ = (max); old_ && old_ <= (max) && n_; n_--) {                 \
+            uint32_t  next_ = (tab)[old_ - 1].lnext;                          \
+            if (in(&(tab)[old_ - 1]) && (tab)[old_ - 1].mark != (stamp)) {    \
+                (tab)[old_ - 1].mark = (stamp);                               \
+                (tab)[old_ - 1].lprev = last_;                                \
+                (tab)[old_ - 1].lnext = 0;                                    \
+                if (last_) (tab)[last_ - 1].lnext = old_;                     \
+                else (head) = old_;                                           \
+                last_ = old_;                                                 \
+                (count)++;                                                    \
+            }                                                                 \
+            old_ = next_;                                                     \
+        }                                                                     \
+        for (id_ = 1; id_ <= (max); id_++) {                                  \
+            if (in(&(tab)[id_ - 1]) && (tab)[id_ - 1].mark != (stamp)) {      \
+                (tab)[id_ - 1].mark = (stamp);                                \
+                (tab)[id_ - 1].lprev = last_;                                 \
+                (tab)[id_ - 1].lnext = 0;                                     \
+                if (last_) (tab)[last_ - 1].lnext = id_;                      \
+                else (head) = id_;                                            \
+                last_ = id_;                                                  \
+                (count)++;                                                    \
+            }                                                                 \
+        }                                                                     \
+        (tail) = last_;                                                       \
+    } while (0)
+
+#define RA_IN_SITE(x)     ((x)->used)
+#define RA_IN_KNOWN(x)    ((x)->used && ra_stat_cls(x) == RA_CLS_KNOWN)
+#define RA_IN_GENERIC(x)  ((x)->used && ra_stat_cls(x) == RA_CLS_GENERIC)
+
+/* The blob heap from the versions that hold bodies: every block no
+ * sound version owns becomes free, neighbours coalesced. */
+static void
+ra_blob_rebuild(const ra_ledger_t *l, uint32_t stamp)
+{
+    uint32_t            off, end = ra_blob_end(l), prev = 0, id, k, hoff;
+    uint32_t            free_bytes = 0;
+    ra_blob_t          *b, *p;
+    ra_site_slot_t     *s;
+    ra_version_slot_t  *v;
+    ra_ledger_hdr_t    *h = l->hdr;
+
+    /* the tiling: where it stops holding, the rest is one block */
+    for (off = h->off_blobs; off < end; off += b->size) {
+        b = ra_blob_at(l, off);
+        if (end - off < RA_BLOB_HDR || b->size < RA_BLOB_HDR
+            || b->size % RA_BLOB_GRAIN || b->size > end - off)
+        {
+            b->size = end - off;
+            b->owner = 0;
+        }
+        b->mark = stamp;
+    }
+
+    /* the bodies versions hold: a block they own, whole */
+    for (id = 1; id <= h->plan.sites; id++) {
+        s = &RA_SITES(l)[id - 1];
+        for (k = 0; s->used && k < RA_VERSIONS; k++) {
+            v = &s->versions[k];
+            if (v->blob == 0) {
+                continue;
+            }
+            hoff = v->blob - (uint32_t) RA_BLOB_HDR;
+            b = ra_blob_at(l, hoff);
+            if (v->hash && v->blob >= RA_BLOB_HDR && ra_blob_ok(l, hoff)
+                && b->mark == stamp && b->owner == ra_blob_owner(id, k)
+                && b->size >= RA_BLOB_HDR + (size_t) v->body_len)
+            {
+                b->mark = ~stamp;
+            } else {
+                v->blob = 0;
+                v->body_lost = v->hash != 0;
+            }
+        }
+    }
+
+    /* the free list, in address order */
+    h->blob_free = 0;
+    for (off = h->off_blobs; off < end; off += b->size) {
+        b = ra_blob_at(l, off);
+        if (b->mark == ~stamp) {
+            b->mark = 0;
+            continue;
+        }
+        b->mark = 0;
+        b->owner = 0;
+        b->next = 0;
+        free_bytes += b->size;
+        p = prev ? ra_blob_at(l, prev) : NULL;
+        if (p != NULL && prev + p->size == off) {
+            p->size += b->size;
+            b = p;                      /* the walk goes on from p's end */
+            off = prev;
+            continue;
+        }
+        if (p != NULL) {
+            p->next = off;
+        } else {
+            h->blob_free = off;
+        }
+        prev = off;
+    }
+    ra_atomic_set(&h->blob_free_bytes, free_bytes);
+}
+
+static void
+ra_ledger_rebuild(const ra_ledger_t *l)
+{
+    uint32_t          id, stamp, n, k;
+    uint32_t         *sh = RA_SITE_HASH(l), *th = RA_STAT_HASH(l);
+    ra_ledger_hdr_t  *h = l->hdr;
+    ra_site_slot_t   *s, *sites = RA_SITES(l);
+    ra_stat_slot_t   *st, *stats = RA_STATS(l);
+
+    stamp = ++h->mark;
+    if (stamp == 0 || ~stamp == 0) {
+        stamp = h->mark = 1;
+    }
+
+    /* sites: whole records stay, anything else is cleared */
+    memset(sh, 0, (size_t) h->site_hash_size * 4);
+    for (id = 1; id <= h->plan.sites; id++) {
+        s = &sites[id - 1];
+        if (!ra_site_sound(s)) {
+            memset(s, 0, sizeof(*s));
+            continue;
+        }
+        s->stats = 0;
+        k = ra_site_hash_of(s) & (h->site_hash_size - 1);
+        s->hnext = sh[k];
+        sh[k] = id;
+    }
+    RA_LRU_REBUILD(sites, h->plan.sites, h->site_head, h->site_tail, n,
+                   stamp, RA_IN_SITE);
+    ra_atomic_set(&h->site_count, n);
+    h->site_free = 0;
+    for (id = h->plan.sites; id; id--) {
+        if (!sites[id - 1].used) {
+            sites[id - 1].hnext = h->site_free;
+            h->site_free = id;
+        }
+    }
+    if (h->next_epoch == 0) {
+        h->next_epoch = 1;
+    }
+
+    /* stats: whole records of live sites stay */
+    memset(th, 0, (size_t) h->stat_hash_size * 4);
+    for (id = h->plan.stats; id; id--) {
+        st = &stats[id - 1];
+        if (!ra_stat_sound(l, st)) {
+            memset(st, 0, sizeof(*st));
+            continue;
+        }
+        st->hash = ra_stat_hash_of(st->site, st->verification, st->name,
+                                   st->name_len);
+        k = st->hash & (h->stat_hash_size - 1);
+        st->hnext = th[k];
+        th[k] = id;
+        s = &sites[st->site - 1];
+        st->sprev = 0;
+        st->snext = s->stats;
+        if (s->stats) {
+            stats[s->stats - 1].sprev = id;
+        }
+        s->stats = id;
+    }
+    RA_LRU_REBUILD(stats, h->plan.stats, h->stat_head[RA_CLS_KNOWN],
+                   h->stat_tail[RA_CLS_KNOWN], n, stamp, RA_IN_KNOWN);
+    ra_atomic_set(&h->stat_n[RA_CLS_KNOWN], n);
+    RA_LRU_REBUILD(stats, h->plan.stats, h->stat_head[RA_CLS_GENERIC],
+                   h->stat_tail[RA_CLS_GENERIC], n, stamp, RA_IN_GENERIC);
+    ra_atomic_set(&h->stat_n[RA_CLS_GENERIC], n);
+    ra_atomic_set(&h->stat_count, h->stat_n[RA_CLS_KNOWN]
+                                  + h->stat_n[RA_CLS_GENERIC]);
+    h->stat_free = 0;
+    for (id = h->plan.stats; id; id--) {
+        if (!stats[id - 1].used) {
+            stats[id - 1].hnext = h->stat_free;
+            h->stat_free = id;
+        }
+    }
+
+    /* the ring: a slot half written is dropped by its own lengths being
+     * clamped wherever it is read; the next slot must be one */
+    if (h->vio_next >= h->plan.violations) {
+        h->vio_next = 0;
+    }
+
+    ra_blob_rebuild(l, stamp);
+
+    ra_atomic_add(&h->repairs, 1);
+    __atomic_store_n(&h->broken, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&h->dirty, 0, __ATOMIC_RELEASE);
+}
+
+/* Walks an LRU list: its length, or UINT32_MAX when it does not hold. */
+#define RA_LRU_VERIFY(tab, max, head, tail, in, out)                          \
+    do {                                                                      \
+        uint32_t  id_ = (head), prev_ = 0, n_ = 0;                            \
+        while (id_ && id_ <= (max) && n_ <= (max)                             \
+               && in(&(tab)[id_ - 1]) && (tab)[id_ - 1].lprev == prev_)       \
+        {                                                                     \
+            prev_ = id_;                                                      \
+            id_ = (tab)[id_ - 1].lnext;                                       \
+            n_++;                                                             \
+        }                                                                     \
+        (out) = id_ == 0 && prev_ == (tail) ? n_ : UINT32_MAX;                \
+    } while (0)
+
+const char *
+ra_ledger_verify(const ra_ledger_t *l)
+{
+    uint32_t          id, n, k, used, count, off, end, bytes, fb, steps;
+    ra_ledger_hdr_t  *h = l->hdr;
+    ra_site_slot_t   *s, *sites = RA_SITES(l);
+    ra_stat_slot_t   *st, *stats = RA_STATS(l);
+    ra_blob_t        *b;
+
+    if (h->dirty) {
+        return "a change was left half done";
+    }
+    if (h->vio_next >= h->plan.violations) {
+        return "the violation ring's next slot is out of range";
+    }
+
+    /* sites: counted, chained once each, listed, the rest free */
+    used = 0;
+    for (id = 1; id <= h->plan.sites; id++) {
+        s = &sites[id - 1];
+        if (s->used && !ra_site_sound(s)) {
+            return "a site record is not whole";
+        }
+        used += s->used;
+    }
+    if (used != h->site_count) {
+        return "the site count is wrong";
+    }
+    RA_LRU_VERIFY(sites, h->plan.sites, h->site_head, h->site_tail,
+                  RA_IN_SITE, n);
+    if (n != used) {
+        return "the site LRU list does not hold";
+    }
+    count = 0;
+    for (k = 0; k < h->site_hash_size; k++) {
+        steps = h->plan.sites;
+        for (id = RA_SITE_HASH(l)[k]; id; id = sites[id - 1].hnext) {
+            if (id > h->plan.sites || !steps-- || !sites[id - 1].used
+                || (ra_site_hash_of(&sites[id - 1])
+                    & (h->site_hash_size - 1)) != k)
+            {
+                return "a site hash chain does not hold";
+            }
+            count++;
+        }
+    }
+    if (count != used) {
+        return "the site hash chains do not hold every site";
+    }
+    n = 0;
+    for (id = h->site_free; id; id = sites[id - 1].hnext) {
+        if (id > h->plan.sites || sites[id - 1].used
+            || n++ > h->plan.sites)
+        {
+            return "the site free list does not hold";
+        }
+    }
+    if (n + used != h->plan.sites) {
+        return "the site free list misses slots";
+    }
+
+    /* stats */
+    used = 0;
+    for (id = 1; id <= h->plan.stats; id++) {
+        st = &stats[id - 1];
+        if (st->used && !ra_stat_sound(l, st)) {
+            return "a stat record is not whole, or its site is gone";
+        }
+        used += st->used;
+    }
+    if (used != h->stat_count) {
+        return "the stat count is wrong";
+    }
+    RA_LRU_VERIFY(stats, h->plan.stats, h->stat_head[RA_CLS_KNOWN],
+                  h->stat_tail[RA_CLS_KNOWN], RA_IN_KNOWN, n);
+    if (n != h->stat_n[RA_CLS_KNOWN] || n > h->known_max) {
+        return "the known crawlers' LRU list does not hold";
+    }
+    RA_LRU_VERIFY(stats, h->plan.stats, h->stat_head[RA_CLS_GENERIC],
+                  h->stat_tail[RA_CLS_GENERIC], RA_IN_GENERIC, k);
+    if (k != h->stat_n[RA_CLS_GENERIC] || n + k != used
+        || k > h->generic_max)
+    {
+        return "the generic bots' LRU list does not hold";
+    }
+    count = 0;
+    for (k = 0; k < h->stat_hash_size; k++) {
+        steps = h->plan.stats;
+        for (id = RA_STAT_HASH(l)[k]; id; id = stats[id - 1].hnext) {
+            if (id > h->plan.stats || !steps-- || !stats[id - 1].used) {
+                return "a stat hash chain does not hold";
+            }
+            st = &stats[id - 1];
+            if (st->hash != ra_stat_hash_of(st->site, st->verification,
+                                            st->name, st->name_len)
+                || (st->hash & (h->stat_hash_size - 1)) != k)
+            {
+                return "a stat hash chain does not hold";
+            }
+            count++;
+        }
+    }
+    if (count != used) {
+        return "the stat hash chains do not hold every record";
+    }
+    count = 0;
+    for (id = 1; id <= h->plan.sites; id++) {
+        uint32_t  prev = 0;
+
+        steps = h->plan.stats;
+        for (k = sites[id - 1].stats; k; k = stats[k - 1].snext) {
+            if (k > h->plan.stats || !steps-- || !stats[k - 1].used
+                || stats[k - 1].site != id || stats[k - 1].sprev != prev)
+            {
+                return "a site's list of records does not hold";
+            }
+            prev = k;
+            count++;
+        }
+    }
+    if (count != used) {
+        return "the sites' lists do not hold every record";
+    }
+    n = 0;
+    for (id = h->stat_free; id; id = stats[id - 1].hnext) {
+        if (id > h->plan.stats || stats[id - 1].used || n++ > h->plan.stats)
+        {
+            return "the stat free list does not hold";
+        }
+    }
+    if (n + used != h->plan.stats) {
+        return "the stat free list misses slots";
+    }
+
+    /* the heap tiles, its free list is in order and adds up */
+    end = ra_blob_end(l);
+    fb = 0;
+    for (off = h->off_blobs; off < end; off += b->size) {
+        b = ra_blob_at(l, off);
+        if (end - off < RA_BLOB_HDR || b->size < RA_BLOB_HDR
+            || b->size % RA_BLOB_GRAIN || b->size > end - off)
+        {
+            return "the body heap's blocks do not tile it";
+        }
+        if (b->owner == 0) {
+            fb += b->size;
+        }
+    }
+    bytes = 0;
+    n = 0;
+    for (off = h->blob_free; off; off = b->next) {
+        if (!ra_blob_ok(l, off) || n++ > ra_blob_max(l)) {
+            return "the body heap's free list does not hold";
+        }
+        b = ra_blob_at(l, off);
+        if (b->owner != 0 || (b->next && b->next <= off)) {
+            return "the body heap's free list is out of order";
+        }
+        bytes += b->size;
+    }
+    if (bytes != h->blob_free_bytes || bytes != fb) {
+        return "the body heap's free bytes do not add up";
+    }
+    for (id = 1; id <= h->plan.sites; id++) {
+        s = &sites[id - 1];
+        for (k = 0; s->used && k < RA_VERSIONS; k++) {
+            if (s->versions[k].blob == 0) {
+                continue;
+            }
+            off = s->versions[k].blob - (uint32_t) RA_BLOB_HDR;
+            if (!ra_blob_ok(l, off)
+                || ra_blob_at(l, off)->owner != ra_blob_owner(id, k))
+            {
+                return "a version's body is not the block it owns";
+            }
+        }
+    }
+    return NULL;
+}
 
 /* ---- counting --------------------------------------------------------- */
 
@@ -790,6 +1603,11 @@ ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     }
     if (s != NULL) {
         ra_atomic_add(&s->counters[c], 1);
+        /* the site's generic aggregate: never evicted, so it only rises
+         * however many generic records come and go */
+        if (st != NULL && st->used && ra_stat_cls(st) == RA_CLS_GENERIC) {
+            ra_atomic_add(&s->generic[c], 1);
+        }
     }
     if (c == RA_CNT_REQUESTS) {
         ra_atomic_add(&l->hdr->requests, 1);
@@ -903,8 +1721,12 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     if (s == NULL || st == NULL) {
         return;
     }
+    /* empty slots stay as the memset left them (hash 0): most sites have
+     * one version, and this runs on every judged request */
     for (k = 0; k < RA_VERSIONS; k++) {
-        ra_version_out(&s->versions[k], &out->versions[k]);
+        if (s->versions[k].hash) {
+            ra_version_out(&s->versions[k], &out->versions[k]);
+        }
     }
     out->current = s->nversions && s->current < RA_VERSIONS
                    && s->versions[s->current].hash ? s->current : -1;
@@ -1024,6 +1846,7 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     s->bad_coding_len = 0;
 
     hash = ra_ledger_version_hash(in->status, body);
+    ra_begin(l);
 
     /* versions replaced more than 24 hours ago are of no use any more */
     for (k = 0; k < RA_VERSIONS; k++) {
@@ -1069,11 +1892,16 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
         v->hash = hash;
         v->first_seen = now;
         if (answer == RA_ANSWER_RULES && body.len) {
-            while ((v->blob = ra_blob_alloc(l, body.len)) == 0) {
+            for (k = 0; (v->blob = ra_blob_alloc(l, body.len,
+                                 ra_blob_owner(site, (unsigned) slot))) == 0
+                        && k < (int) RA_VERSIONS * (int) l->hdr->plan.sites;
+                 k++)
+            {
                 if (!ra_blob_evict_one(l)) {
                     break;
                 }
             }
+            RA_STEP();
             if (v->blob) {
                 memcpy(l->base + v->blob, body.data, body.len);
                 v->body_len = (uint32_t) body.len;
@@ -1110,6 +1938,7 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     v->sitemaps = in->sitemaps;
     memcpy(v->sha256, in->sha256, sizeof(v->sha256));
     s->current = (uint8_t) slot;
+    ra_end(l);
     return slot;
 }
 
@@ -1148,13 +1977,16 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     ra_site_slot_t   *s = ra_site_at(l, site);
     ra_vio_slot_t    *x;
 
-    if (s == NULL) {
+    if (s == NULL || h->vio_next >= h->plan.violations) {
         return;
     }
+    ra_begin(l);
     x = &RA_VIOS(l)[h->vio_next];
+    /* the slot's site last: a slot half written names none */
+    x->site = 0;
+    RA_STEP();
     memset(x, 0, sizeof(*x));
     x->time = v->time;
-    x->site = site;
     x->site_epoch = s->epoch;
     x->line = v->line;
     x->verdict = v->verdict;
@@ -1173,7 +2005,11 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     x->pattern_len = v->pattern_len < RA_PATTERN_MAX ? v->pattern_len
                                                      : RA_PATTERN_MAX;
     memcpy(x->pattern, v->pattern, x->pattern_len);
+    RA_STEP();
+    __atomic_store_n(&x->site, site, __ATOMIC_RELEASE);
+    RA_STEP();
     h->vio_next = (h->vio_next + 1) % h->plan.violations;
+    ra_end(l);
     ra_atomic_add(&h->violations_total, 1);
 }
 
@@ -1191,6 +2027,9 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     }
     out->browser_requests = ra_atomic_read(&s->browser_requests);
     out->no_user_agent = ra_atomic_read(&s->no_user_agent);
+    for (k = 0; k < RA_CNT_MAX; k++) {
+        out->generic[k] = ra_atomic_read(&s->generic[k]);
+    }
     out->created = s->created;
     out->last_seen = s->last_seen;
     out->robots_date = s->robots_date;

@@ -126,6 +126,9 @@ typedef struct {
 
 typedef struct {
     uint64_t      counters[RA_CNT_MAX];   /* site totals */
+    uint64_t      generic[RA_CNT_MAX];    /* every generic bot's, summed:
+                                             the site's "generic" crawler,
+                                             never evicted */
     uint64_t      browser_requests;
     uint64_t      no_user_agent;          /* requests without one, or "-" */
     int64_t       created;
@@ -210,8 +213,13 @@ typedef struct {
     uint64_t          site_evictions;
     uint64_t          stat_evictions;
     uint64_t          blob_evictions;
+    uint64_t          repairs;            /* rebuilds after a process died
+                                             inside a change */
     uint32_t          sites;              /* records in use */
     uint32_t          stats;
+    uint32_t          stats_generic;      /* of which generic bots' */
+    uint32_t          generic_max;        /* their bound */
+    uint32_t          known_max;          /* table crawlers' bound */
     uint32_t          blob_free_bytes;
     ra_ledger_plan_t  plan;               /* capacities */
 } ra_totals_t;
@@ -226,6 +234,8 @@ typedef struct {
     unsigned char    *base;
     ra_ledger_hdr_t  *hdr;
     ra_lock_t         lock;     /* NULL functions: no locking (CLI) */
+    const ra_host_t  *host;     /* where a rebuild is told (RA312); NULL:
+                                   nowhere.  ra_setup_ledger() sets it */
 } ra_ledger_t;
 
 #define RA_LEDGER_MIN_SIZE  (64u * 1024)
@@ -238,8 +248,17 @@ int ra_ledger_plan(size_t size, ra_ledger_plan_t *plan);
 int ra_ledger_format(void *base, size_t size, int64_t now);
 
 /* Is base an existing ledger of this layout and size?  RA_OK, or
- * RA_ERROR with *why set to a static sentence (for "refused" messages). */
-int ra_ledger_check(const void *base, size_t size, const char **why);
+ * RA_ERROR with *why set to a static sentence (for "refused" messages).
+ * An accepted ledger's structure is verified too (ra_ledger_verify());
+ * when it does not hold, it is marked so that the first process to take
+ * the lock rebuilds it (other processes may be using it meanwhile). */
+int ra_ledger_check(void *base, size_t size, const char **why);
+
+/* Does the structure hold together (hash chains, LRU lists, free lists,
+ * counts, the body heap)?  NULL, or a static sentence saying what does
+ * not.  Bounded by the tables' sizes; call it with the lock held (or with
+ * no other process at work). */
+const char *ra_ledger_verify(const ra_ledger_t *l);
 
 /* The size a region's ledger says it has: 0 when base holds no ledger of
  * this layout.  Read it only to bound, then check, a region a server
@@ -249,6 +268,11 @@ size_t ra_ledger_size(const void *base);
 /* Fills l for a region that ra_ledger_format() or _check() accepted. */
 void ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock);
 
+/* Takes the lock.  A process that died inside it in the middle of a
+ * change (a record being created or evicted, a link, a count) leaves a
+ * mark: the next ra_ledger_lock() rebuilds the structure from the
+ * records themselves (losing at most the one being changed), and says so
+ * through l->host (RA312). */
 void ra_ledger_lock(const ra_ledger_t *l);
 void ra_ledger_unlock(const ra_ledger_t *l);
 
@@ -284,9 +308,19 @@ typedef struct {
     ra_str_t   token;           /* robots.txt token (cut to RA_NAME_MAX) */
 } ra_stat_key_t;
 
-/* Finds or creates the (site, name, verification) record, evicting the
- * least recently used one when the table is full, and marks it seen at
- * now.  Returns its id, never 0. */
+/*
+ * Finds or creates the (site, name, verification) record and marks it
+ * seen at now; in O(1) (free list, LRU lists).  Records are of two
+ * classes, each with its own LRU list: crawlers of the table (any
+ * verification) and generic bots.  Generic bots hold at most half the
+ * table (totals' generic_max) and evict only each other; a crawler of the
+ * table takes a free slot, else a generic bot's, and evicts the least
+ * recently used crawler of the table only when those hold all but a
+ * sixteenth of the table (kept for generic bots).  Every generic
+ * record's counts also go to its site's generic aggregate (ra_site_t),
+ * which is never evicted.  Returns its id; 0 only when site is not a live
+ * site or the structure does not hold (then rebuilt at the next lock).
+ */
 uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
     const ra_stat_key_t *key, int64_t now);
 

@@ -739,6 +739,17 @@ ra_rep_prom_run(ra_rep_t *r, uint32_t i, int by_verification,
             *last = f->st;
         }
     }
+    /* generic bots: the site's aggregate, which keeps what evicted
+     * records counted, so that these counters only rise */
+    if (e->st->kind == RA_UA_GENERIC) {
+        const ra_site_t  *s = &r->snap->sites[e->site];
+
+        for (c = 0; c < RA_CNT_MAX; c++) {
+            if (s->generic[c] > sum[c]) {
+                sum[c] = s->generic[c];
+            }
+        }
+    }
     return j;
 }
 

@@ -139,6 +139,7 @@ ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
         return RA_ERROR;
     }
     ra_ledger_open(l, base, &h->lock);
+    l->host = h;                /* a rebuild says so (RA312) */
     return RA_OK;
 }
 

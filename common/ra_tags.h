@@ -45,6 +45,8 @@
 #define RA_TAG_KEPT_LEDGER      "RA308"     /* counters kept (restart) */
 #define RA_TAG_CHILD_ATTACH     "RA310"     /* a child cannot attach */
 #define RA_TAG_NOMEM            "RA311"     /* out of memory */
+#define RA_TAG_LEDGER_REBUILT   "RA312"     /* a process died inside the
+                                               ledger lock: rebuilt */
 #define RA_TAG_ZONE_REFUSED     "RA320"     /* a zone cannot be reused */
 #define RA_TAG_ZONE_FULL        "RA321"     /* evictions happen */
 #define RA_TAG_CAPTURE          "RA323"     /* an answer cannot be read */

@@ -11,6 +11,7 @@
 #include "ra_test.h"
 #include "ra_ledger.h"
 #include "ra_crawlers.h"
+#include "ra_report.h"
 #include "ra_verify.h"
 
 #define H        (3600LL * 1000)
@@ -46,6 +47,43 @@ stat(ra_ledger_t *l, uint32_t sid, const char *name, unsigned verif,
     key.category = RA_CAT_SEARCH;
     key.token = ra_str(token, strlen(token));
     return ra_ledger_stat_locked(l, sid, &key, now);
+}
+
+static uint32_t
+generic(ra_ledger_t *l, uint32_t sid, unsigned i, int64_t now)
+{
+    char           name[32];
+    ra_stat_key_t  key;
+
+    memset(&key, 0, sizeof(key));
+    key.name = ra_str(name, (size_t) snprintf(name, sizeof(name),
+                                              "FloodBot%u", i));
+    key.verification = RA_VERIFY_UNVERIFIABLE;
+    key.kind = RA_UA_GENERIC;
+    key.category = RA_CAT_MAX;
+    return ra_ledger_stat_locked(l, sid, &key, now);
+}
+
+/* the snapshot's record of (site name, crawler name, verification) */
+static const ra_stat_t *
+snap_stat(const ra_snapshot_t *snap, const char *sname, const char *name,
+    unsigned verif)
+{
+    uint32_t  i;
+
+    for (i = 0; i < snap->nstats; i++) {
+        const ra_stat_t  *st = &snap->stats[i];
+        const ra_site_t  *s = &snap->sites[st->site - 1];
+
+        if (st->name_len == strlen(name)
+            && memcmp(st->name, name, st->name_len) == 0
+            && st->verification == verif && s->name_len == strlen(sname)
+            && memcmp(s->name, sname, s->name_len) == 0)
+        {
+            return st;
+        }
+    }
+    return NULL;
 }
 
 static void
@@ -161,9 +199,10 @@ ledger_full_note_once_per_interval(void **state)
     /* much later, but nothing moved: no */
     assert_int_equal(ra_ledger_full_note(&b, T0 + 100 * RA_FULL_NOTE_MS, &t),
                      0);
-    /* crawler records count too */
+    /* crawler records count too (crawlers of the table hold at most
+     * known_max records) */
     sid = site(&a, "s1001.example", T0 + 100 * RA_FULL_NOTE_MS);
-    for (i = 0; i <= t.plan.stats; i++) {
+    for (i = 0; i <= t.known_max; i++) {
         snprintf(name, sizeof(name), "Bot%u", i);
         (void) stat(&a, sid, name, RA_VERIFY_UNVERIFIABLE, "", T0);
     }
@@ -337,6 +376,165 @@ ledger_versions_and_state(void **state)
     free(r);
 }
 
+/*
+ * A flood of generic bots, each with a new name and a violation: they
+ * evict one another only, in their own area; a verified Googlebot keeps
+ * its record and its violations; the site's generic aggregate (and the
+ * Prometheus counter drawn from it) keeps rising; evictions are counted.
+ */
+static void
+ledger_flood_keeps_evidence(void **state)
+{
+    size_t          size = 512 * 1024;
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(size, &l);
+    ra_totals_t     t;
+    ra_snapshot_t   snap;
+    ra_violation_t  vio;
+    ra_buf_t        b;
+    uint32_t        sid, g, id, i, n, flood;
+    uint64_t        before;
+    char            want[160];
+    const ra_stat_t *st;
+
+    (void) state;
+    ra_ledger_totals(&l, &t);
+    sid = site(&l, "a.example", T0);
+    g = stat(&l, sid, "Googlebot", RA_VERIFY_VERIFIED, "googlebot", T0);
+    for (i = 0; i < 5; i++) {
+        ra_ledger_count_locked(&l, sid, g, RA_CNT_REQUESTS);
+        ra_ledger_count_locked(&l, sid, g, RA_CNT_VIOLATION);
+    }
+    memset(&vio, 0, sizeof(vio));
+    vio.verdict = 3;
+    vio.name_len = 9;
+    memcpy(vio.name, "Googlebot", 9);
+    ra_ledger_violation_locked(&l, sid, &vio);
+
+    /* three times the whole table of new generic names */
+    flood = 3 * t.plan.stats;
+    for (i = 0; i < flood; i++) {
+        id = generic(&l, sid, i, T0 + 1 + i);
+        assert_true(id != 0 && id != g);
+        ra_ledger_count_locked(&l, sid, id, RA_CNT_REQUESTS);
+        ra_ledger_count_locked(&l, sid, id, RA_CNT_VIOLATION);
+        if (i % 997 == 0) {
+            ra_totals_t  u;
+
+            ra_ledger_totals(&l, &u);
+            assert_true(u.stats_generic <= u.generic_max);
+        }
+    }
+    assert_null(ra_ledger_verify(&l));
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(t.stats_generic, t.generic_max);
+    assert_int_equal(t.stats, t.generic_max + 1);
+    assert_true(t.stat_evictions == flood - t.generic_max);
+
+    /* Googlebot: the same record, untouched (found, not created) */
+    assert_int_equal(stat(&l, sid, "Googlebot", RA_VERIFY_VERIFIED,
+                          "googlebot", T0 + flood + 1), g);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    st = snap_stat(&snap, "a.example", "Googlebot", RA_VERIFY_VERIFIED);
+    assert_non_null(st);
+    assert_int_equal(st->counters[RA_CNT_VIOLATION], 5);
+    assert_int_equal(snap.nsites, 1);
+    assert_true(snap.sites[0].generic[RA_CNT_VIOLATION] == flood);
+    assert_true(snap.sites[0].generic[RA_CNT_REQUESTS] == flood);
+    assert_true(snap.sites[0].counters[RA_CNT_VIOLATION] == flood + 5);
+    assert_int_equal(snap.nviolations, 1);
+
+    /* Prometheus: the generic counter is the aggregate, not what the
+     * records still in the table add up to */
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_report_render(&snap, RA_REPORT_PROMETHEUS, NULL, &b),
+                     RA_OK);
+    ra_buf_ch(&b, '\0');
+    snprintf(want, sizeof(want), "robots_audit_requests_total{site=\"a."
+             "example\",crawler=\"generic\",verification=\"unverifiable\","
+             "verdict=\"violation\"} %u\n", flood);
+    assert_non_null(strstr((const char *) b.data, want));
+    snprintf(want, sizeof(want), "robots_audit_evictions_total{table="
+             "\"stats\"} %llu\n", (unsigned long long) t.stat_evictions);
+    assert_non_null(strstr((const char *) b.data, want));
+    ra_buf_release(&b);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* still rising */
+    before = flood;
+    id = generic(&l, sid, flood + 7, T0 + 2 * flood);
+    ra_ledger_count_locked(&l, sid, id, RA_CNT_VIOLATION);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_true(snap.sites[0].generic[RA_CNT_VIOLATION] == before + 1);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /*
+     * Crawlers of the table take generic bots' slots when nothing is
+     * free, down to the generic reserve, then evict each other only:
+     * Googlebot, the least recently used, goes first.
+     */
+    before = t.stat_evictions;
+    n = t.known_max;            /* Googlebot + n - 1 new ones fill it */
+    for (i = 1; i < n; i++) {
+        char  name[32];
+
+        snprintf(name, sizeof(name), "Known%u", i);
+        assert_true(stat(&l, sid, name, RA_VERIFY_UNVERIFIABLE, "",
+                         T0 + 3 * flood + i) != 0);
+    }
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(t.stats, t.plan.stats);
+    assert_int_equal(t.stats_generic, t.plan.stats - t.known_max);
+    assert_null(ra_ledger_verify(&l));
+    /* one more: a crawler of the table is evicted, not a generic bot */
+    (void) stat(&l, sid, "KnownLast", RA_VERIFY_UNVERIFIABLE, "",
+                T0 + 5 * flood);
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(t.stats_generic, t.plan.stats - t.known_max);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_null(snap_stat(&snap, "a.example", "Googlebot",
+                          RA_VERIFY_VERIFIED));
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    /* and generic bots still find room in their reserve */
+    assert_true(generic(&l, sid, 5 * flood, T0 + 6 * flood) != 0);
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(t.stats_generic, t.plan.stats - t.known_max);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
+/* A site evicted takes its records with it (its own list: no scan), and
+ * the slots come back through the free lists. */
+static void
+ledger_site_eviction_frees_its_records(void **state)
+{
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    ra_totals_t     t;
+    uint32_t        a, i;
+
+    (void) state;
+    a = site(&l, "first.example", T0);
+    for (i = 0; i < 6; i++) {
+        assert_true(generic(&l, a, i, T0) != 0);
+    }
+    (void) stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot", T0);
+    answer(&l, a, 200, "User-agent: *\nDisallow: /\n", T0);
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(t.stats, 7);
+    evict_sites(&l, 0, (int) t.plan.sites, T0 + 1);
+    ra_ledger_totals(&l, &t);
+    assert_int_equal(t.site_evictions, 1);
+    assert_int_equal(t.stats, 0);
+    assert_int_equal(t.stats_generic, 0);
+    assert_int_equal(t.blob_free_bytes, t.plan.blob_bytes);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
 int
 main(void)
 {
@@ -346,6 +544,8 @@ main(void)
         cmocka_unit_test(ledger_snapshot_names_its_sites),
         cmocka_unit_test(ledger_alert_gate),
         cmocka_unit_test(ledger_versions_and_state),
+        cmocka_unit_test(ledger_flood_keeps_evidence),
+        cmocka_unit_test(ledger_site_eviction_frees_its_records),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
