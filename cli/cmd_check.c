@@ -18,8 +18,10 @@ static const char  ra_check_usage[] =
     "for the crawler a whole User-Agent header identifies, with its tokens\n"
     "in order of preference (Googlebot-Image, then Googlebot).\n"
     "Prints one line per URL:\n"
-    "  allowed|disallowed <TAB> URL <TAB> LINE <TAB> RULE\n"
-    "where LINE and RULE are the deciding rule's (0 and '-' when none).\n"
+    "  allowed|disallowed <TAB> URL <TAB> LINE <TAB> RULE <TAB> group=G line=N\n"
+    "where LINE and RULE are the deciding rule's (0 and '-' when none), G\n"
+    "the token whose group applied ('*', or '-' when none did) and N that\n"
+    "group's first User-agent line: a specific group replaces '*'.\n"
     "A URL is absolute (https://host/path) or a path starting with '/'.\n"
     "\n"
     "  --mode rfc     RFC 9309: URL and rules %%-normalised, /robots.txt\n"
@@ -80,6 +82,7 @@ static int
 ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
     const ra_check_agent_t *ag, const char *url, size_t len, ra_buf_t *out)
 {
+    size_t      i;
     ra_match_t  m;
     ra_str_t    path;
 
@@ -90,6 +93,8 @@ ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
         m.allowed = 1;              /* e.g. AdsBot-Google: "*" is not for it */
         m.why = RA_WHY_NO_GROUP;
         m.line = 0;
+        m.group.len = 0;
+        m.group_line = 0;
     }
 
     out->len = 0;
@@ -102,7 +107,17 @@ ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
     } else {
         ra_buf_ch(out, '-');
     }
-    ra_buf_ch(out, '\n');
+    /* the group that decided, as Google's parser compares tokens */
+    ra_buf_cstr(out, "\tgroup=");
+    if (m.group.len == 0) {
+        ra_buf_ch(out, '-');
+    }
+    i = out->len;
+    ra_buf_log(out, m.group);
+    for ( /* void */ ; i < out->len; i++) {
+        out->data[i] = (unsigned char) ra_lower(out->data[i]);
+    }
+    ra_buf_printf(out, " line=%u\n", m.group_line);
     return m.allowed;
 }
 
