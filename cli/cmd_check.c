@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "ra_crawlers.h"
+#include "ra_lint.h"
 #include "ra_rules.h"
 
 static const char  ra_check_usage[] =
@@ -34,28 +35,18 @@ static const char  ra_check_usage[] =
     "exit status: 0 all allowed, 1 any disallowed, 2 usage or input error\n";
 
 /* A robots.txt is text: refuse what is plainly binary (an image, an
- * archive, UTF-16) with a message instead of judging garbage. */
+ * archive, UTF-16) with a message instead of judging garbage; lint
+ * decides what binary is. */
 static const char *
 ra_check_binary(ra_str_t body)
 {
-    size_t  i, n, ctl = 0;
-
     if (body.len >= 2 && ((body.data[0] == 0xff && body.data[1] == 0xfe)
                           || (body.data[0] == 0xfe && body.data[1] == 0xff)))
     {
-        return "it is UTF-16 (crawlers read it as UTF-8 and find no rules;"
+        return "UTF-16 (crawlers read it as UTF-8 and find no rules;"
                " 'robots-audit lint' explains)";
     }
-    n = body.len < 4096 ? body.len : 4096;
-    for (i = 0; i < n; i++) {
-        if (body.data[i] < 0x20 && !ra_isspace(body.data[i])) {
-            ctl++;
-        }
-    }
-    if (n && ctl * 4 > n) {
-        return "it looks like binary data, not text";
-    }
-    return NULL;
+    return ra_lint_binary(body);
 }
 
 /* Absolute URLs and absolute paths only: "example.com/x" is ambiguous. */
@@ -245,7 +236,7 @@ ra_cmd_check(int argc, char **argv)
     why = ra_check_binary(body);
     if (why != NULL) {
         free((void *) body.data);
-        return ra_cli_error("check", "%s: not a robots.txt: %s",
+        return ra_cli_error("check", "%s: not a robots.txt: it is %s",
                             argv[optind], why);
     }
     rc = ra_rules_compile(body, &ra_malloc_allocator, &rules, NULL);
