@@ -17,7 +17,10 @@
 #       synopsis in README.md ("Command line") and in docs/robots-audit.1
 #       (SYNOPSIS), and those synopses name no option --help does not;
 #   (e) every RA_* environment variable that scripts/, bench/, t/, tests/,
-#       cli/ or common/ read is in README.md.
+#       cli/ or common/ read is in README.md;
+#   (f) README.md, docs/*.md and the man page show no path of the machine
+#       a sample was made on (/work/..., /home/..., /root/..., the
+#       repository's own absolute path).
 #
 # (d) needs the built command (make build/robots-audit; `make check-docs`
 # builds it first).
@@ -299,6 +302,28 @@ check_env() {
 }
 
 
+# ---- (f) no path of the author's machine in the docs -------------------
+
+check_paths() {
+    : > "$tmp/out"
+    for f in README.md docs/*.md "$man_page"; do
+        [ -f "$f" ] || continue
+        grep -n -H -E '(^|[^A-Za-z0-9_.~-])/(work|home|root)/' "$f" \
+            >> "$tmp/out"
+        grep -n -H -F "$top/" "$f" >> "$tmp/out"
+    done
+    if [ -s "$tmp/out" ]; then
+        {
+            echo "write repository-relative paths in samples:"
+            sort -u "$tmp/out"
+        } > "$tmp/out2"
+        mv "$tmp/out2" "$tmp/out"
+        return 1
+    fi
+    return 0
+}
+
+
 if check_tags; then
     pass "(a) log tags in ra_tags.h and docs/log-tags.md"
 else
@@ -327,6 +352,12 @@ if check_env; then
     pass "(e) every RA_* environment variable documented in README.md"
 else
     fail "(e) every RA_* environment variable documented in README.md"
+fi
+
+if check_paths; then
+    pass "(f) no path of the author's machine in the docs"
+else
+    fail "(f) no path of the author's machine in the docs"
 fi
 
 echo "check-docs: $passed passed, $failed failed"
