@@ -145,8 +145,10 @@ test:
 	    prove-test fuzz-smoke
 
 # every log tag registered and documented, no citation of a file outside
-# the repository, a licence line in every source file
-check-docs:
+# the repository, a licence line in every source file, every option of
+# each command's --help in the README and man page synopses, every RA_*
+# environment variable in the README
+check-docs: $(B)/robots-audit
 	@sh scripts/check-docs.sh
 
 # the demo: nginx with the module on loopback, traffic replayed (Ctrl-C stops)

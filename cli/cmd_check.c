@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "ra_crawlers.h"
+#include "ra_lint.h"
 #include "ra_rules.h"
 
 static const char  ra_check_usage[] =
@@ -18,8 +19,10 @@ static const char  ra_check_usage[] =
     "for the crawler a whole User-Agent header identifies, with its tokens\n"
     "in order of preference (Googlebot-Image, then Googlebot).\n"
     "Prints one line per URL:\n"
-    "  allowed|disallowed <TAB> URL <TAB> LINE <TAB> RULE\n"
-    "where LINE and RULE are the deciding rule's (0 and '-' when none).\n"
+    "  allowed|disallowed <TAB> URL <TAB> LINE <TAB> RULE <TAB> group=G line=N\n"
+    "where LINE and RULE are the deciding rule's (0 and '-' when none), G\n"
+    "the token whose group applied ('*', or '-' when none did) and N that\n"
+    "group's first User-agent line: a specific group replaces '*'.\n"
     "A URL is absolute (https://host/path) or a path starting with '/'.\n"
     "\n"
     "  --mode rfc     RFC 9309: URL and rules %%-normalised, /robots.txt\n"
@@ -32,28 +35,18 @@ static const char  ra_check_usage[] =
     "exit status: 0 all allowed, 1 any disallowed, 2 usage or input error\n";
 
 /* A robots.txt is text: refuse what is plainly binary (an image, an
- * archive, UTF-16) with a message instead of judging garbage. */
+ * archive, UTF-16) with a message instead of judging garbage; lint
+ * decides what binary is. */
 static const char *
 ra_check_binary(ra_str_t body)
 {
-    size_t  i, n, ctl = 0;
-
     if (body.len >= 2 && ((body.data[0] == 0xff && body.data[1] == 0xfe)
                           || (body.data[0] == 0xfe && body.data[1] == 0xff)))
     {
-        return "it is UTF-16 (crawlers read it as UTF-8 and find no rules;"
+        return "UTF-16 (crawlers read it as UTF-8 and find no rules;"
                " 'robots-audit lint' explains)";
     }
-    n = body.len < 4096 ? body.len : 4096;
-    for (i = 0; i < n; i++) {
-        if (body.data[i] < 0x20 && !ra_isspace(body.data[i])) {
-            ctl++;
-        }
-    }
-    if (n && ctl * 4 > n) {
-        return "it looks like binary data, not text";
-    }
-    return NULL;
+    return ra_lint_binary(body);
 }
 
 /* Absolute URLs and absolute paths only: "example.com/x" is ambiguous. */
@@ -80,6 +73,7 @@ static int
 ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
     const ra_check_agent_t *ag, const char *url, size_t len, ra_buf_t *out)
 {
+    size_t      i;
     ra_match_t  m;
     ra_str_t    path;
 
@@ -90,6 +84,8 @@ ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
         m.allowed = 1;              /* e.g. AdsBot-Google: "*" is not for it */
         m.why = RA_WHY_NO_GROUP;
         m.line = 0;
+        m.group.len = 0;
+        m.group_line = 0;
     }
 
     out->len = 0;
@@ -102,7 +98,17 @@ ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
     } else {
         ra_buf_ch(out, '-');
     }
-    ra_buf_ch(out, '\n');
+    /* the group that decided, as Google's parser compares tokens */
+    ra_buf_cstr(out, "\tgroup=");
+    if (m.group.len == 0) {
+        ra_buf_ch(out, '-');
+    }
+    i = out->len;
+    ra_buf_log(out, m.group);
+    for ( /* void */ ; i < out->len; i++) {
+        out->data[i] = (unsigned char) ra_lower(out->data[i]);
+    }
+    ra_buf_printf(out, " line=%u\n", m.group_line);
     return m.allowed;
 }
 
@@ -230,7 +236,7 @@ ra_cmd_check(int argc, char **argv)
     why = ra_check_binary(body);
     if (why != NULL) {
         free((void *) body.data);
-        return ra_cli_error("check", "%s: not a robots.txt: %s",
+        return ra_cli_error("check", "%s: not a robots.txt: it is %s",
                             argv[optind], why);
     }
     rc = ra_rules_compile(body, &ra_malloc_allocator, &rules, NULL);

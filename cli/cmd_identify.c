@@ -34,7 +34,8 @@ ra_id_usage(FILE *f)
 "           [--crawlers FILE] [--address IP [--rdns]] [USER_AGENT...]\n\n"
 "Identifies each User-Agent (one a line from stdin when none is given):\n"
 "a known crawler (its robots.txt tokens, category, operator), a generic\n"
-"bot (the product it declares), or a browser.  With --address, checks\n"
+"bot (the product it declares), a browser, or no user agent (an empty\n"
+"one, or '-' as access logs write it).  With --address, checks\n"
 "the address against the crawler's published IP ranges (JSON files\n"
 "given with --ranges, named by their base name as the crawler table\n"
 "names them) and, with --rdns, by forward-confirmed reverse DNS.\n"
@@ -103,11 +104,17 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     const ra_crawler_t  *c;
     ra_buf_t            *b = &x->out;
     size_t               i;
-    int                  v = -1, f;
+    int                  v = -1, f, absent;
     static const char   *flags[] = { "crawl-delay", "ignores-star",
                                      "user-triggered", "token-only" };
 
     ra_crawlers_identify(x->tab, ua, &id);
+    absent = ra_ua_absent(ua);
+    if (absent) {
+        id.kind = RA_UA_BROWSER;    /* "-" names no product */
+        id.crawler = NULL;
+        id.token.len = 0;
+    }
     c = id.crawler;
     if (x->have_addr && c != NULL) {
         v = ra_verify(x->ranges, c, &x->addr);
@@ -119,7 +126,8 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     }
 
     if (!x->json) {
-        ra_buf_cstr(b, id.kind == RA_UA_KNOWN ? "crawler "
+        ra_buf_cstr(b, absent ? "no user agent"
+                       : id.kind == RA_UA_KNOWN ? "crawler "
                        : id.kind == RA_UA_GENERIC ? "generic " : "browser");
         if (c != NULL) {
             ra_buf_log(b, c->name);
@@ -191,8 +199,10 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
         }
         ra_buf_cstr(b, "],\"flags\":[]");
     }
-    ra_buf_printf(b, ",\"generic\":%s,\"verification\":",
-                  id.kind == RA_UA_GENERIC ? "true" : "false");
+    ra_buf_printf(b, ",\"generic\":%s,\"no_user_agent\":%s,"
+                  "\"verification\":",
+                  id.kind == RA_UA_GENERIC ? "true" : "false",
+                  absent ? "true" : "false");
     if (v >= 0) {
         ra_buf_printf(b, "\"%s\"", ra_verify_name(v));
     } else {

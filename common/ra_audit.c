@@ -1184,8 +1184,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
-    no_ua = req->user_agent.len == 0
-            || (req->user_agent.len == 1 && req->user_agent.data[0] == '-');
+    no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
         ra_ledger_lock(l);
         sid = ra_ledger_site_locked(l, req->site, now);

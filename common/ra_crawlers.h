@@ -72,6 +72,15 @@ typedef struct {
     ra_str_t             token;
 } ra_identity_t;
 
+/* A client that sent no User-Agent: an empty one, or "-" as access logs
+ * write an absent header.  Neither a browser nor a crawler: counted apart
+ * (no_user_agent), never judged. */
+static inline int
+ra_ua_absent(ra_str_t ua)
+{
+    return ua.len == 0 || (ua.len == 1 && ua.data[0] == '-');
+}
+
 typedef struct {
     size_t       line;              /* 1-based; 0 when not about a line */
     const char  *msg;               /* static text */

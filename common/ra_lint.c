@@ -72,6 +72,8 @@ static const ra_lint_code_def_t  ra_lint_codes[RA_LINT_NCODES] = {
     { "blocks-assets",      RA_SEV_WARNING },
     { "analysis-limit",     RA_SEV_INFO },
     { "content-encoding",   RA_SEV_ERROR },
+    { "binary",             RA_SEV_ERROR },
+    { "group-replaces-star", RA_SEV_WARNING },
 };
 
 #define RA_LINT_MSG_MAX     1024    /* one message, bytes: 4 quotes fit */
@@ -198,6 +200,31 @@ ra_lint_add(ra_lint_ctx_t *ctx, ra_lint_code_e code, uint32_t line,
     uint32_t column, uint32_t lost, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* Findings that are syntax errors in the 1997 draft's grammar (a line
+ * that is not "field: value", a rule before any User-agent line) carry
+ * the note that strict parsers drop the whole file for them.  Appends it
+ * to msg[0, n) within size; returns the new length. */
+static int
+ra_lint_syntax_note(ra_lint_code_e code, char *msg, size_t n, size_t size)
+{
+    int                 k;
+    static const char   note[] =
+        " (a syntax error: some crawlers that follow the 1997 robots.txt "
+        "draft strictly, such as enterprise search crawlers, ignore a file "
+        "with syntax errors entirely)";
+
+    if (code != RA_LC_INVALID_LINE && code != RA_LC_NO_COLON
+        && code != RA_LC_OUTSIDE_GROUP)
+    {
+        return (int) n;
+    }
+    k = snprintf(msg + n, size - n, "%s", note);
+    if (k < 0) {
+        return (int) n;
+    }
+    return (int) ((size_t) k >= size - n ? size - 1 : n + (size_t) k);
+}
+
 static void
 ra_lint_add(ra_lint_ctx_t *ctx, ra_lint_code_e code, uint32_t line,
     uint32_t column, uint32_t lost, const char *fmt, ...)
@@ -249,6 +276,7 @@ ra_lint_add(ra_lint_ctx_t *ctx, ra_lint_code_e code, uint32_t line,
     } else if ((size_t) n >= sizeof(msg)) {
         n = sizeof(msg) - 1;
     }
+    n = ra_lint_syntax_note(code, msg, (size_t) n, sizeof(msg));
     text = ra_alloc(ctx->a, (size_t) n);
     if (text == NULL) {
         ctx->rc = RA_ENOMEM;
@@ -487,6 +515,76 @@ ra_lint_utf16(ra_str_t b)
     }
     if (even * 10 >= (n / 2) * 8 && odd * 10 < (n / 2)) {
         return "UTF-16BE";
+    }
+    return NULL;
+}
+
+/* Magic numbers of what gets saved or served as robots.txt by mistake:
+ * a compressed copy (robots.txt.gz), an archive, an image, a program. */
+static const struct {
+    const char  *magic;
+    size_t       len;
+    const char  *what;
+} ra_lint_magic[] = {
+    { "\x1f\x8b", 2, "gzip-compressed data (it starts with 1F 8B)" },
+    { "\x28\xb5\x2f\xfd", 4, "zstd-compressed data" },
+    { "\xfd" "7zXZ\0", 6, "xz-compressed data" },
+    { "BZh", 3, "bzip2-compressed data" },     /* then '1'..'9', "1AY&SY" */
+    { "PK\x03\x04", 4, "a ZIP archive" },
+    { "\x89PNG\r\n\x1a\n", 8, "a PNG image" },
+    { "\xff\xd8\xff", 3, "a JPEG image" },
+    { "GIF8", 4, "a GIF image" },
+    { "%PDF-", 5, "a PDF document" },
+    { "\x7f" "ELF", 4, "an ELF program" },
+};
+
+const char *
+ra_lint_binary(ra_str_t b)
+{
+    size_t  i, n, k, ctl = 0, bad = 0;
+
+    for (i = 0; i < sizeof(ra_lint_magic) / sizeof(ra_lint_magic[0]); i++) {
+        if (b.len < ra_lint_magic[i].len
+            || memcmp(b.data, ra_lint_magic[i].magic, ra_lint_magic[i].len)
+               != 0)
+        {
+            continue;
+        }
+        if (ra_lint_magic[i].magic[0] == 'B'
+            && (b.len < 10 || b.data[3] < '1' || b.data[3] > '9'
+                || memcmp(b.data + 4, "1AY&SY", 6) != 0))
+        {
+            continue;       /* "BZh" alone may start a word */
+        }
+        if (ra_lint_magic[i].magic[0] == 'G'
+            && (b.len < 6 || (b.data[4] != '7' && b.data[4] != '9')
+                || b.data[5] != 'a'))
+        {
+            continue;
+        }
+        return ra_lint_magic[i].what;
+    }
+
+    /* NUL and control bytes (not TAB, LF, VT, FF, CR) in the first 4 KiB:
+     * text has next to none, compressed or random data ~11%; invalid
+     * UTF-8 adds weight only when control bytes are there too, so that
+     * Latin-1 text stays text */
+    n = b.len < 4096 ? b.len : 4096;
+    for (i = 0; i < n; i += k) {
+        k = 1;
+        if ((b.data[i] < 0x20 && !ra_isspace(b.data[i])) || b.data[i] == 0x7f)
+        {
+            ctl++;
+        } else if (b.data[i] >= 0x80) {
+            k = ra_utf8_char(b.data + i, b.data + n);
+            if (k == 0) {
+                bad++;
+                k = 1;
+            }
+        }
+    }
+    if (n >= 16 && ctl >= 8 && (ctl * 10 >= n || (ctl + bad) * 4 >= n)) {
+        return "binary data (NUL and control bytes), not text";
     }
     return NULL;
 }
@@ -1591,6 +1689,257 @@ ra_lint_assets_check(ra_lint_ctx_t *ctx)
 
 
 /* ------------------------------------------------------------------ */
+/* a file that is not text                                              */
+
+static void
+ra_lint_binary_finding(ra_lint_ctx_t *ctx, ra_str_t body, const char *what)
+{
+    int  gz = body.len >= 2 && body.data[0] == 0x1f && body.data[1] == 0x8b;
+
+    ra_lint_add(ctx, RA_LC_BINARY, 1, 1, 0,
+        "the file is %s: crawlers find no rules in it%s", what,
+        gz ? " unless the server sends it with 'Content-Encoding: gzip' "
+             "(a file saved as served, e.g. robots.txt.gz, is linted with "
+             "--content-encoding gzip); serve robots.txt as plain text"
+           : "; serve robots.txt as plain UTF-8 text");
+}
+
+
+/* ------------------------------------------------------------------ */
+/* group-replaces-star: a specific group drops the rules of "*"         */
+
+/*
+ * A crawler follows the most specific group that names its token, and
+ * only that one (RFC 9309 2.2.1; groups naming the same token merged), so
+ * the rules under "*" do not apply to it.  For each group's first
+ * product token, every non-root Disallow of "*" is tried on a URL it
+ * matches (the pattern without '*' and a final '$'): when "*" disallows
+ * that URL and the token's group allows it with no rule (or with an
+ * "Allow: /"), the group drops that rule.  "Disallow: /" of "*" is left
+ * out: closing the site to all but named crawlers is a common intent
+ * (disallow-all reports it); so is a group that allows everything in so
+ * many words (only "Disallow:" or "Allow: /", or no rule at all).  The matcher decides, so merging and
+ * longest-match are Google's; calls are bounded by RA_LINT_STAR_BUDGET.
+ */
+
+typedef struct {
+    const ra_lint_rule_t  *rule;
+    ra_str_t               url;        /* a URL the rule matches */
+} ra_lint_star_t;
+
+typedef struct {
+    ra_lint_ctx_t     *ctx;
+    ra_rules_t        *rules;
+    ra_lint_star_t    *star;
+    uint32_t           nstar;
+    uint32_t           group;          /* current written group, 1-based */
+    unsigned           in_rules:1;
+    unsigned           done:1;         /* current group checked */
+    unsigned           told:1;
+    size_t             budget;
+} ra_lint_star_ctx_t;
+
+static void
+ra_lint_star_token(ra_lint_star_ctx_t *st, const ra_line_t *ln, ra_str_t tok)
+{
+    uint32_t              i, nd = 0, gline;
+    int                   n;
+    ra_match_t            m;
+    char                  list[640], q[RA_LINT_QBUF], t[RA_LINT_QBUF];
+    size_t                used = 0;
+    const ra_lint_rule_t *r;
+    const ra_lint_group_t *g;
+
+    if (st->group > st->ctx->groups_cap) {
+        return;
+    }
+    g = &st->ctx->groups[st->group - 1];
+    for (i = 0; i < g->nrules; i++) {
+        r = &st->ctx->rules[g->first + i];
+        if (r->type == RA_RULE_DISALLOW || !ra_lint_is_root(r->value)) {
+            break;
+        }
+    }
+    if (i == g->nrules) {
+        return;     /* no rule or "Allow: /": everything, on purpose */
+    }
+    gline = g->line;
+    list[0] = '\0';
+    for (i = 0; i < st->nstar; i++) {
+        if (st->budget == 0) {
+            if (!st->told) {
+                st->told = 1;
+                ra_lint_add(st->ctx, RA_LC_ANALYSIS_LIMIT, ln->line, 1, 0,
+                    "too many groups and rules to check in full which "
+                    "rules of '*' each group drops: this group and the "
+                    "ones after it were not checked");
+            }
+            return;
+        }
+        st->budget--;
+        if (ra_rules_match(st->rules, RA_MODE_RFC, &tok, 1, st->star[i].url,
+                           NULL, &m) != RA_OK)
+        {
+            continue;
+        }
+        if (m.group_line != gline) {
+            return;     /* merged with an earlier group: checked there */
+        }
+        if (!m.allowed
+            || (m.why == RA_WHY_RULE && !ra_lint_is_root(m.pattern)))
+        {
+            continue;   /* still disallowed, or allowed on purpose */
+        }
+        r = st->star[i].rule;
+        if (nd < 3) {
+            n = snprintf(list + used, sizeof(list) - used,
+                         "%s'Disallow: %s' (line %u)", nd ? ", " : "",
+                         ra_lint_quote(q, r->value), r->line);
+            if (n > 0 && (size_t) n < sizeof(list) - used) {
+                used += (size_t) n;
+            }
+        }
+        nd++;
+    }
+    if (nd == 0) {
+        return;
+    }
+    if (nd > 3) {
+        snprintf(list + used, sizeof(list) - used, " and %u more", nd - 3);
+    }
+    ra_lint_add(st->ctx, RA_LC_GROUP_REPLACES_STAR, ln->line,
+        ra_lint_col(ln, ln->value.data), 0,
+        "'%s' follows this group and not '*' (a crawler obeys only the "
+        "most specific group that names it): it may fetch what '*' "
+        "disallows with %s; repeat %s in this group if %s meant for it "
+        "too", ra_lint_quote(t, tok), list, nd == 1 ? "that rule" : "them",
+        nd == 1 ? "it is" : "they are");
+}
+
+static int
+ra_lint_star_line(void *data, const ra_line_t *ln)
+{
+    ra_lint_star_ctx_t  *st = data;
+    ra_str_t             tok;
+
+    if (ln->kind != RA_LINE_DIRECTIVE || (ln->flags & RA_LF_SIZE_CUT)) {
+        return RA_OK;
+    }
+    if (ln->key == RA_KEY_ALLOW || ln->key == RA_KEY_DISALLOW) {
+        st->in_rules = st->group > 0;
+        return RA_OK;
+    }
+    if (ln->key != RA_KEY_USER_AGENT) {
+        return RA_OK;
+    }
+    /* as ra_lint_user_agent() counts groups */
+    if (st->group == 0 || st->in_rules) {
+        st->group++;
+        st->in_rules = 0;
+        st->done = 0;
+    }
+    if (st->done || ln->value.len == 0 || ra_ua_is_global(ln->value)) {
+        return RA_OK;
+    }
+    tok = ra_ua_token(ln->value);
+    if (tok.len == 0) {
+        return RA_OK;   /* ua-token says it matches nothing */
+    }
+    st->done = 1;
+    ra_lint_star_token(st, ln, tok);
+    return st->ctx->rc;
+}
+
+static void
+ra_lint_star_dropped(ra_lint_ctx_t *ctx)
+{
+    uint32_t               i, k, n = 0, specific = 0;
+    size_t                 j, len;
+    unsigned char         *u;
+    ra_match_t             m;
+    ra_lint_star_ctx_t     st;
+    const ra_lint_group_t *g;
+    const ra_lint_rule_t  *r;
+
+    /* only a file with a "*" Disallow and another group pays for this */
+    for (i = 0; i < ctx->ngroups && i < ctx->groups_cap; i++) {
+        g = &ctx->groups[i];
+        if (!g->global) {
+            specific = 1;
+            continue;
+        }
+        for (k = 0; k < g->nrules; k++) {
+            r = &ctx->rules[g->first + k];
+            n += r->type == RA_RULE_DISALLOW && !ra_lint_is_root(r->value);
+        }
+    }
+    if (n == 0 || (!specific && ctx->ngroups < 2)) {
+        return;
+    }
+
+    memset(&st, 0, sizeof(st));
+    st.ctx = ctx;
+    st.budget = RA_LINT_STAR_BUDGET;
+    st.star = ra_alloc(ctx->a, n * sizeof(ra_lint_star_t));
+    if (st.star == NULL
+        || ra_rules_compile(ctx->body, ctx->a, &st.rules, NULL) != RA_OK)
+    {
+        ra_free(ctx->a, st.star);
+        ctx->rc = RA_ENOMEM;
+        return;
+    }
+
+    /* the "*" Disallows, each with a URL that "*" does disallow */
+    for (i = 0; i < ctx->ngroups && i < ctx->groups_cap; i++) {
+        g = &ctx->groups[i];
+        for (k = 0; g->global && k < g->nrules; k++) {
+            r = &ctx->rules[g->first + k];
+            if (r->type != RA_RULE_DISALLOW || ra_lint_is_root(r->value)
+                || r->value.len > 1024 || st.budget == 0)
+            {
+                continue;
+            }
+            u = ra_alloc(ctx->a, r->value.len + 1);
+            if (u == NULL) {
+                ctx->rc = RA_ENOMEM;
+                goto done;
+            }
+            len = 0;
+            for (j = 0; j < r->value.len; j++) {
+                if (r->value.data[j] != '*'
+                    && !(r->value.data[j] == '$' && j + 1 == r->value.len))
+                {
+                    u[len++] = r->value.data[j];
+                }
+            }
+            st.budget--;
+            if (ra_rules_match(st.rules, RA_MODE_RFC, NULL, 0,
+                               ra_str(u, len), NULL, &m) != RA_OK
+                || m.allowed)
+            {
+                ra_free(ctx->a, u);
+                continue;
+            }
+            st.star[st.nstar].rule = r;
+            st.star[st.nstar].url = ra_str(u, len);
+            st.nstar++;
+        }
+    }
+
+    if (st.nstar) {
+        (void) ra_parse(ctx->body, ra_lint_star_line, &st, NULL);
+    }
+
+done:
+    for (i = 0; i < st.nstar; i++) {
+        ra_free(ctx->a, (void *) st.star[i].url.data);
+    }
+    ra_free(ctx->a, st.star);
+    ra_rules_free(st.rules);
+}
+
+
+/* ------------------------------------------------------------------ */
 
 static int
 ra_lint_finding_cmp(const void *pa, const void *pb)
@@ -1678,6 +2027,9 @@ ra_lint(ra_str_t body, const ra_lint_http_t *http, const ra_alloc_t *a,
             "the file is %s: crawlers read robots.txt as UTF-8, see NUL "
             "bytes and garbage, and find no rules; save it as UTF-8", enc);
         ctx.quiet = 1;
+    } else if ((enc = ra_lint_binary(body)) != NULL) {
+        ra_lint_binary_finding(&ctx, body, enc);
+        ctx.quiet = 1;
     } else if (ra_lint_is_html(body, &html_line)) {
         ra_lint_add(&ctx, RA_LC_HTML, html_line, 1, 0,
             "this is an HTML page, not robots.txt (an error page or a "
@@ -1733,6 +2085,7 @@ ra_lint(ra_str_t body, const ra_lint_http_t *http, const ra_alloc_t *a,
             ra_lint_group(&ctx, &ctx.groups[i], &budget, &told);
         }
         ra_lint_assets_check(&ctx);
+        ra_lint_star_dropped(&ctx);
     }
 
 done:

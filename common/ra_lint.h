@@ -93,6 +93,8 @@ typedef enum {
     RA_LC_BLOCKS_ASSETS,
     RA_LC_ANALYSIS_LIMIT,
     RA_LC_CONTENT_ENCODING,         /* a coding that cannot be undone */
+    RA_LC_BINARY,                   /* compressed or binary data */
+    RA_LC_GROUP_REPLACES_STAR,      /* a group drops rules of "*" */
     RA_LINT_NCODES
 } ra_lint_code_e;
 
@@ -102,6 +104,8 @@ typedef enum {
 /* Glob steps the shadowed-rule analysis may spend on one file: enough for
  * thousands of rules, small enough for well under 100 ms. */
 #define RA_LINT_SHADOW_BUDGET   (8u * 1024 * 1024)
+/* Matcher calls the group-replaces-star check may make on one file. */
+#define RA_LINT_STAR_BUDGET     65536u
 
 /* The answer the body came with.  Zero-initialise: every field has
  * "unknown" as its zero, which is how a local file is linted. */
@@ -166,6 +170,12 @@ int ra_lint(ra_str_t body, const ra_lint_http_t *http, const ra_alloc_t *a,
 /* Returns what ra_lint() kept in out to an allocator that can free (a
  * pool or arena needs no call). */
 void ra_lint_free(ra_lint_t *out, const ra_alloc_t *a);
+
+/* What a body that is not text is ("gzip-compressed data", ...), or NULL
+ * for text (UTF-16 is text in another encoding: RA_LC_ENCODING).  Looks at
+ * the first bytes only: magic numbers, then the share of NUL and control
+ * bytes.  The `binary` finding, and `check` refusing such a file. */
+const char *ra_lint_binary(ra_str_t body);
 
 const char *ra_lint_code_name(ra_lint_code_e code);    /* "size-limit" */
 ra_severity_e ra_lint_code_severity(ra_lint_code_e code);

@@ -40,6 +40,7 @@ typedef struct {
 typedef struct {
     uint32_t  first_rule;
     uint32_t  nrules;
+    uint32_t  line;             /* its first user-agent line */
     int32_t   crawl_delay_ms;
     unsigned  global:1;
 } ra_group_t;
@@ -102,6 +103,7 @@ typedef struct {
 typedef struct {
     uint32_t  refs;         /* first entry in rules->refs */
     uint32_t  nrefs;
+    uint32_t  line;         /* first user-agent line of its first group */
     int32_t   crawl_delay_ms;
 } ra_set_t;
 
@@ -453,6 +455,7 @@ ra_compile_line(void *ctx, const ra_line_t *ln)
             if (c->fill) {
                 g = &c->rs->groups[c->group];
                 g->first_rule = c->nrules;
+                g->line = ln->line;
                 g->crawl_delay_ms = -1;
             }
         }
@@ -839,6 +842,7 @@ ra_set_make(ra_rules_t *rs, const uint32_t *groups, uint32_t n,
 
     set = &rs->sets[rs->nsets];
     set->refs = rs->nrefs;
+    set->line = rs->groups[groups[0]].line;    /* groups are in file order */
     set->crawl_delay_ms = -1;
     for (i = 0; i < n; i++) {
         if (set->crawl_delay_ms < 0) {
@@ -1407,6 +1411,7 @@ normalised:
 
     set = &rs->sets[set_id];
     out->group = group;
+    out->group_line = set->line;
     out->crawl_delay_ms = set->crawl_delay_ms;
 
     best.prio = -1;

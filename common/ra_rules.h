@@ -65,6 +65,9 @@ typedef struct {
     ra_str_t         group;         /* the agent token that chose the group,
                                        "*" for the global group, empty if
                                        none applies */
+    uint32_t         group_line;    /* first user-agent line of the group
+                                       that applies (of the first one when
+                                       several are merged), 0 if none */
     int32_t          crawl_delay_ms; /* of the applying group, -1 if unset */
 } ra_match_t;
 

@@ -11,7 +11,19 @@
 #       the repository (the contracts live in docs/ now);
 #   (c) every .c .h .sh .pm .t .pl file carries the licence line
 #       "SPDX-License-Identifier: BSD-2-Clause" within its first 5 lines
-#       (fuzz/corpus/ and build/ excepted).
+#       (fuzz/corpus/ and build/ excepted);
+#   (d) every long option that `build/robots-audit COMMAND --help` names
+#       (in its usage lines and its option list) is in that command's
+#       synopsis in README.md ("Command line") and in docs/robots-audit.1
+#       (SYNOPSIS), and those synopses name no option --help does not;
+#   (e) every RA_* environment variable that scripts/, bench/, t/, tests/,
+#       cli/ or common/ read is in README.md;
+#   (f) README.md, docs/*.md and the man page show no path of the machine
+#       a sample was made on (/work/..., /home/..., /root/..., the
+#       repository's own absolute path).
+#
+# (d) needs the built command (make build/robots-audit; `make check-docs`
+# builds it first).
 #
 # The files checked by (b) and (c) are those git tracks plus new files not
 # yet added (git ls-files --cached --others --exclude-standard), so that a
@@ -26,6 +38,9 @@ top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 cd "$top" || exit 2
 
 tags_h=common/ra_tags.h
+cli=build/robots-audit
+man_page=docs/robots-audit.1
+commands='check lint identify logs whatif'
 tags_md=docs/log-tags.md
 spdx='SPDX-License-Identifier: BSD-2-Clause'
 # the names of the two notes, written so that this file does not cite them
@@ -172,6 +187,143 @@ check_licence() {
 }
 
 
+# ---- (d) every option of --help in the README and the man page ---------
+
+# The long options of a --help text on stdin: its usage lines (up to the
+# first blank line) and the lines of its option list (starting with --).
+help_options() {
+    awk 'NR == 1 { usage = 1 }
+         usage && /^[[:space:]]*$/ { usage = 0 }
+         usage || /^[[:space:]]*--/ { print }' |
+        grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u
+}
+
+# The README synopsis of command $1: the lines of the first ``` block
+# after "## Command line" that start "robots-audit $1 ", with the indented
+# lines that continue them.
+readme_synopsis() {
+    awk -v cmd="$1" '
+        /^## Command line/ { sect = 1; next }
+        sect && /^```/ { if (inblock) exit; inblock = 1; next }
+        inblock {
+            if ($0 ~ "^robots-audit " cmd " ") { take = 1; print; next }
+            if (take && /^[[:space:]]/) { print; next }
+            take = 0
+        }' README.md
+}
+
+# The man page's SYNOPSIS entries (.SY ... .YS) for command $1, with the
+# roff escapes of "-", "~" and "\c" undone.
+man_synopsis() {
+    awk -v cmd="$1" '
+        /^\.SH SYNOPSIS/ { sect = 1; next }
+        sect && /^\.SH / { exit }
+        sect && /^\.SY/ { n = 0; block = ""; next }
+        sect && /^\.YS/ { if (mine) printf "%s", block; mine = 0; next }
+        sect {
+            n++
+            if (n == 1 && $0 == ".B " cmd) { mine = 1 }
+            block = block $0 "\n"
+        }' "$man_page" | sed -e 's/\\-/-/g' -e 's/\\~/ /g' -e 's/\\c//g'
+}
+
+check_options() {
+    : > "$tmp/out"
+    if [ ! -x "$cli" ]; then
+        echo "$cli is not built: run make (or make check-docs)" >> "$tmp/out"
+        return 1
+    fi
+    for c in $commands; do
+        if ! "$cli" "$c" --help > "$tmp/help" 2>&1; then
+            echo "'$cli $c --help' failed" >> "$tmp/out"
+            continue
+        fi
+        help_options < "$tmp/help" > "$tmp/opts"
+        if [ ! -s "$tmp/opts" ]; then
+            echo "'$c --help' names no option" >> "$tmp/out"
+        fi
+        readme_synopsis "$c" > "$tmp/readme"
+        man_synopsis "$c" > "$tmp/man"
+        for where in readme man; do
+            if [ ! -s "$tmp/$where" ]; then
+                echo "$c: no synopsis in $where" >> "$tmp/out"
+                continue
+            fi
+            while IFS= read -r o; do
+                if ! grep -qE -- "$o([^a-z0-9-]|\$)" "$tmp/$where"; then
+                    echo "$c $o (in --help) is not in the $where synopsis" \
+                        >> "$tmp/out"
+                fi
+            done < "$tmp/opts"
+            grep -oE -- '--[a-z][a-z0-9-]*' "$tmp/$where" | sort -u |
+                while IFS= read -r o; do
+                    if ! grep -qx -- "$o" "$tmp/opts"; then
+                        echo "$c $o (in the $where synopsis) is not in" \
+                             "--help" >> "$tmp/out"
+                    fi
+                done
+        done
+    done
+    sed -i -e 's/ readme synopsis/ README synopsis (README.md, "Command line")/' \
+           -e "s| man synopsis| man page's SYNOPSIS ($man_page)|" "$tmp/out"
+    [ ! -s "$tmp/out" ]
+}
+
+
+# ---- (e) environment variables documented ------------------------------
+
+check_env() {
+    : > "$tmp/out"
+    {
+        files scripts bench Makefile | grep -E '(\.sh|\.pl|Makefile)$' |
+            while IFS= read -r f; do
+                [ -f "$f" ] && grep -oE '\$\{?RA_[A-Z0-9_]+' "$f" |
+                    sed 's/^\${\{0,1\}//'
+            done
+        files t | grep -E '\.(t|pm)$' | while IFS= read -r f; do
+            [ -f "$f" ] && grep -oE 'ENV\{RA_[A-Z0-9_]+\}' "$f" |
+                sed -e 's/^ENV{//' -e 's/}$//'
+        done
+        files tests cli common | grep -E '\.c$' | while IFS= read -r f; do
+            [ -f "$f" ] && grep -oE 'getenv\("RA_[A-Z0-9_]+"' "$f" |
+                sed -e 's/^getenv("//' -e 's/"$//'
+        done
+    } | sort -u > "$tmp/env"
+    while IFS= read -r v; do
+        if ! grep -qE "(^|[^A-Z0-9_])$v([^A-Z0-9_]|\$)" README.md; then
+            echo "$v is read but not documented in README.md" \
+                 "(\"Environment variables\")" >> "$tmp/out"
+        fi
+    done < "$tmp/env"
+    if [ ! -s "$tmp/env" ]; then
+        echo "no RA_* variable found: the search is broken" >> "$tmp/out"
+    fi
+    [ ! -s "$tmp/out" ]
+}
+
+
+# ---- (f) no path of the author's machine in the docs -------------------
+
+check_paths() {
+    : > "$tmp/out"
+    for f in README.md docs/*.md "$man_page"; do
+        [ -f "$f" ] || continue
+        grep -n -H -E '(^|[^A-Za-z0-9_.~-])/(work|home|root)/' "$f" \
+            >> "$tmp/out"
+        grep -n -H -F "$top/" "$f" >> "$tmp/out"
+    done
+    if [ -s "$tmp/out" ]; then
+        {
+            echo "write repository-relative paths in samples:"
+            sort -u "$tmp/out"
+        } > "$tmp/out2"
+        mv "$tmp/out2" "$tmp/out"
+        return 1
+    fi
+    return 0
+}
+
+
 if check_tags; then
     pass "(a) log tags in ra_tags.h and docs/log-tags.md"
 else
@@ -188,6 +340,24 @@ if check_licence; then
     pass "(c) SPDX licence line in every source file"
 else
     fail "(c) SPDX licence line in every source file"
+fi
+
+if check_options; then
+    pass "(d) every --help option in the README and man page synopses"
+else
+    fail "(d) every --help option in the README and man page synopses"
+fi
+
+if check_env; then
+    pass "(e) every RA_* environment variable documented in README.md"
+else
+    fail "(e) every RA_* environment variable documented in README.md"
+fi
+
+if check_paths; then
+    pass "(f) no path of the author's machine in the docs"
+else
+    fail "(f) no path of the author's machine in the docs"
 fi
 
 echo "check-docs: $passed passed, $failed failed"

@@ -89,7 +89,7 @@ done
 base="http://127.0.0.1:$port"
 log=$shared/logs/elastic-apache/apache_logs
 if [ -f "$log" ]; then
-    echo "replaying the crawler requests of a real site's access log ($log)"
+    echo "replaying the crawler requests of a real site's access log (${log#"$top"/})"
     scripts/replay.pl --crawlers-only "$base" "$log"
 else
     echo "no ../shared/data beside the repository: replaying the sample traffic in data/demo/traffic.log"
@@ -115,7 +115,7 @@ perl -MHTTP::Tiny -MJSON::PP -e '
 cat <<MSG
 
 status page:  $base/robots-audit/status   (also ?format=json and ?format=prometheus)
-alerts:       $D/logs/error.log (tag RA100) and $D/logs/alerts.json
+alerts:       ${D#"$top"/}/logs/error.log (tag RA100) and ${D#"$top"/}/logs/alerts.json
 Press Ctrl-C to stop.
 MSG
 wait "$nginx_pid"

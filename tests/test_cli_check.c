@@ -44,9 +44,10 @@ check_lines_and_exit_codes(void **state)
              file);
     ra_test_cli(&r, args, NULL);
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.out, "allowed\thttps://h/ok\t0\t-\n"
+    assert_string_equal(r.out, "allowed\thttps://h/ok\t0\t-\t"
+                               "group=* line=7\n"
                                "disallowed\t/private/x\t8\t"
-                               "disallow: /private\n");
+                               "disallow: /private\tgroup=* line=7\n");
     ra_test_run_free(&r);
 
     snprintf(args, sizeof(args), "check %s FooBot /ok /also-ok", file);
@@ -61,6 +62,43 @@ check_lines_and_exit_codes(void **state)
     ra_test_run_free(&r);
 }
 
+/* The classic mistake: a Googlebot group replaces "*", so /private/ is
+ * allowed for Googlebot; check says which group decided, and where. */
+static void
+check_names_the_group_that_decided(void **state)
+{
+    ra_test_run_t  r;
+    char           args[256], f[64];
+    static const char  mistake[] =
+        "User-agent: *\nDisallow: /private/\n\n"
+        "User-agent: Googlebot\nDisallow: /tmp/\n";
+
+    (void) state;
+    ra_test_need_cli();
+    ra_test_tmp_file(f, mistake, sizeof(mistake) - 1);
+    snprintf(args, sizeof(args), "check %s Googlebot /private/x", f);
+    ra_test_cli(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "allowed\t/private/x\t0\t-\t"
+                               "group=googlebot line=4\n");
+    ra_test_run_free(&r);
+    snprintf(args, sizeof(args), "check %s Bingbot /private/x", f);
+    ra_test_cli(&r, args, NULL);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, "disallowed\t/private/x\t2\t"
+                               "disallow: /private/\tgroup=* line=1\n");
+    ra_test_run_free(&r);
+    /* AdsBot-Google ignores "*": no group applies */
+    snprintf(args, sizeof(args), "check --user-agent 'AdsBot-Google "
+             "(+http://www.google.com/adsbot.html)' %s /private/x", f);
+    ra_test_cli(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "allowed\t/private/x\t0\t-\tgroup=- "
+                               "line=0\n");
+    ra_test_run_free(&r);
+    unlink(f);
+}
+
 static void
 check_urls_from_stdin(void **state)
 {
@@ -72,8 +110,10 @@ check_urls_from_stdin(void **state)
     snprintf(args, sizeof(args), "check %s Googlebot", file);
     ra_test_cli(&r, args, "https://h/g/1\n\n/private\r\n");
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.out, "disallowed\thttps://h/g/1\t2\tdisallow: /g\n"
-                               "allowed\t/private\t0\t-\n");
+    assert_string_equal(r.out, "disallowed\thttps://h/g/1\t2\tdisallow: /g"
+                               "\tgroup=googlebot line=1\n"
+                               "allowed\t/private\t0\t-\t"
+                               "group=googlebot line=1\n");
     ra_test_run_free(&r);
 }
 
@@ -99,7 +139,8 @@ check_modes_differ_where_reference_says(void **state)
     snprintf(args, sizeof(args), "check %s x /robots.txt /%%70rivate", file);
     ra_test_cli(&r, args, NULL);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.out, "allowed\t/robots.txt\t0\t-\n"));
+    assert_non_null(strstr(r.out, "allowed\t/robots.txt\t0\t-\tgroup=- "
+                                  "line=0\n"));
     assert_non_null(strstr(r.out, "disallowed\t/%70rivate\t8"));
     ra_test_run_free(&r);
 }
@@ -116,9 +157,12 @@ check_user_agent_uses_tokens_in_order(void **state)
              "%s /img/1 /g/1 /private", file);
     ra_test_cli(&r, args, NULL);
     assert_int_equal(r.status, 1);
-    assert_string_equal(r.out, "disallowed\t/img/1\t5\tdisallow: /img\n"
-                               "allowed\t/g/1\t0\t-\n"
-                               "allowed\t/private\t0\t-\n");
+    assert_string_equal(r.out, "disallowed\t/img/1\t5\tdisallow: /img\t"
+                               "group=googlebot-image line=4\n"
+                               "allowed\t/g/1\t0\t-\t"
+                               "group=googlebot-image line=4\n"
+                               "allowed\t/private\t0\t-\t"
+                               "group=googlebot-image line=4\n");
     ra_test_run_free(&r);
     /* a browser: the "*" group */
     snprintf(args, sizeof(args), "check --user-agent 'Mozilla/5.0 (X11; "
@@ -181,7 +225,7 @@ check_bad_input_exits_2(void **state)
     snprintf(args, sizeof(args), "check %s x", file);
     ra_test_cli(&r, args, "/ok\nnot a url\n/never\n");
     assert_int_equal(r.status, 2);
-    assert_string_equal(r.out, "allowed\t/ok\t0\t-\n");
+    assert_string_equal(r.out, "allowed\t/ok\t0\t-\tgroup=* line=7\n");
     ra_test_run_free(&r);
 }
 
@@ -215,6 +259,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(check_lines_and_exit_codes),
         cmocka_unit_test(check_urls_from_stdin),
+        cmocka_unit_test(check_names_the_group_that_decided),
         cmocka_unit_test(check_modes_differ_where_reference_says),
         cmocka_unit_test(check_user_agent_uses_tokens_in_order),
         cmocka_unit_test(check_bad_input_exits_2),

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "ra_test.h"
+#include "ra_crawlers.h"
 
 #define BIN  "./build/robots-audit"
 
@@ -40,12 +41,44 @@ json_lines(void **state)
         " bingbot/2.0; +http://www.bing.com/bingbot.htm)\",\"crawler\":"
         "\"bingbot\",\"token\":\"bingbot\",\"category\":\"search\","
         "\"operator\":\"Microsoft\",\"tokens\":[\"bingbot\"],\"flags\":"
-        "[\"crawl-delay\"],\"generic\":false,\"verification\":null}\n"));
+        "[\"crawl-delay\"],\"generic\":false,\"no_user_agent\":false,"
+        "\"verification\":null}\n"));
     assert_non_null(strstr(out, "\"user_agent\":\"curl/8.4.0\",\"crawler\":"
         "null,\"token\":\"curl\""));
     assert_non_null(strstr(out, "\"generic\":true"));
     assert_non_null(strstr(out, "Firefox/125.0\",\"crawler\":null,"
         "\"token\":null"));
+}
+
+/* An empty User-Agent, or "-" as access logs write an absent one, is no
+ * user agent: not a browser (the ledger counts it apart as well). */
+static void
+no_user_agent(void **state)
+{
+    char  out[8192];
+
+    (void) state;
+    assert_int_equal(run(BIN " identify '' '-' --", out, sizeof(out)), 0);
+    assert_string_equal(out, "no user agent ua=\"\"\n"
+                             "no user agent ua=\"-\"\n"
+                             "browser ua=\"--\"\n");
+    assert_int_equal(run("printf '\\n-\\nMozilla/5.0 Firefox/1\\n' | " BIN
+                         " identify --format json --address 192.0.2.1",
+                         out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "{\"user_agent\":\"\",\"crawler\":null,"
+        "\"token\":null,\"category\":null,\"operator\":null,\"tokens\":[],"
+        "\"flags\":[],\"generic\":false,\"no_user_agent\":true,"
+        "\"verification\":\"unverifiable\"}\n"));
+    assert_non_null(strstr(out, "{\"user_agent\":\"-\",\"crawler\":null,"
+        "\"token\":null,\"category\":null,\"operator\":null,\"tokens\":[],"
+        "\"flags\":[],\"generic\":false,\"no_user_agent\":true,"));
+    assert_non_null(strstr(out, "Firefox/1\",\"crawler\":null,\"token\":"
+        "null,\"category\":null,\"operator\":null,\"tokens\":[],\"flags\":"
+        "[],\"generic\":false,\"no_user_agent\":false,"));
+    assert_true(ra_ua_absent(ra_str("", 0)));
+    assert_true(ra_ua_absent(ra_str("-", 1)));
+    assert_false(ra_ua_absent(ra_str("--", 2)));
+    assert_false(ra_ua_absent(ra_str(" ", 1)));
 }
 
 static void
@@ -140,6 +173,7 @@ main(void)
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(json_lines),
         cmocka_unit_test(text_and_stdin),
+        cmocka_unit_test(no_user_agent),
         cmocka_unit_test(verification_and_operator_file),
         cmocka_unit_test(usage_errors),
     };

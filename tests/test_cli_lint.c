@@ -157,6 +157,17 @@ test_content_encoding(void **state)
     assert_true(json_ok(r.out));
     assert_non_null(strstr(r.out, "\"code\":\"content-encoding\""));
     ra_test_run_free(&r);
+
+    /* without --content-encoding: one error that says what it is, not
+     * "0 rules" with a screenful of warnings and exit 0 */
+    cli(&r, path);
+    assert_int_equal(r.status, 1);
+    snprintf(want, sizeof(want), "%s:1:1: error: the file is "
+             "gzip-compressed data (it starts with 1F 8B): ", path);
+    assert_non_null(strstr(r.out, want));
+    assert_non_null(strstr(r.out, "[binary]\n"));
+    assert_non_null(strstr(r.out, "1 error, 0 warnings, 0 infos\n"));
+    ra_test_run_free(&r);
     unlink(path);
 }
 
@@ -365,10 +376,8 @@ test_stress_timing(void **state)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     secs = (double) (t1.tv_sec - t0.tv_sec)
            + (double) (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    /* a figure to read, never a verdict: timing belongs to bench/ */
     print_message("lint over %d stress files: %.3f s\n", n, secs);
-    if (getenv("RA_UNDER_VALGRIND") == NULL) {
-        assert_true(secs < 1.0);
-    }
 }
 
 int

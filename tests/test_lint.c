@@ -340,6 +340,50 @@ static const lint_case_t  cases[] = {
       0, NULL, 0, 0, RA_LC_BLOCKS_ASSETS, 0, -1, -1 },
     { "assets_allowed_back", UA "Disallow: /core/\nAllow: /core/*.js$\n", 0,
       0, NULL, 0, 0, RA_LC_BLOCKS_ASSETS, 0, -1, -1 },
+    { "group_replaces_star", "User-agent: *\nDisallow: /private/\n\n"
+      "User-agent: Googlebot\nDisallow: /tmp/\n", 0, 0, NULL, 0, 0,
+      RA_LC_GROUP_REPLACES_STAR, 1, 4, 13 },
+    { "group_replaces_star_allow_root",
+      "User-agent: *\nDisallow: /private/\nUser-agent: b\nAllow: /\n"
+      "Disallow: /x\n", 0, 0, NULL, 0, 0, RA_LC_GROUP_REPLACES_STAR, 1, 3,
+      13 },
+    { "group_repeats_star_rule", "User-agent: *\nDisallow: /private/\n\n"
+      "User-agent: Googlebot\nDisallow: /tmp/\nDisallow: /private/\n", 0,
+      0, NULL, 0, 0, RA_LC_GROUP_REPLACES_STAR, 0, -1, -1 },
+    { "group_covers_star_rule", "User-agent: *\nDisallow: /private/x\n"
+      "Disallow: /*.pdf$\n\nUser-agent: b\nDisallow: /priv\n"
+      "Disallow: /*.pdf\n", 0, 0, NULL, 0, 0, RA_LC_GROUP_REPLACES_STAR, 0,
+      -1, -1 },
+    { "group_allows_star_rule_on_purpose",
+      "User-agent: *\nDisallow: /private/\n\nUser-agent: b\n"
+      "Allow: /private/\nDisallow: /tmp/\n", 0, 0, NULL, 0, 0,
+      RA_LC_GROUP_REPLACES_STAR, 0, -1, -1 },
+    { "group_allows_everything_on_purpose",
+      "User-agent: *\nDisallow: /private/\n\nUser-agent: b\nDisallow:\n",
+      0, 0, NULL, 0, 0, RA_LC_GROUP_REPLACES_STAR, 0, -1, -1 },
+    { "group_replaces_star_closed_site",
+      "User-agent: *\nDisallow: /\n\nUser-agent: b\nDisallow: /x\n", 0, 0,
+      NULL, 0, 0, RA_LC_GROUP_REPLACES_STAR, 0, -1, -1 },
+    { "group_merged_has_star_rule", "User-agent: *\nDisallow: /a/\n\n"
+      "User-agent: b\nDisallow: /x\n\nUser-agent: B\nDisallow: /a/\n", 0,
+      0, NULL, 0, 0, RA_LC_GROUP_REPLACES_STAR, 0, -1, -1 },
+    { "group_shares_star_group", "User-agent: *\nUser-agent: b\n"
+      "Disallow: /a/\n", 0, 0, NULL, 0, 0, RA_LC_GROUP_REPLACES_STAR, 0, -1,
+      -1 },
+    { "binary_gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10, 0,
+      NULL, 0, 0, RA_LC_BINARY, 1, 1, 1 },
+    { "binary_nul_heavy", "User-agent: *\0\0\0\0\x01\x02\x03\x04\x05"
+      "\x06\x07\x0e\x0f\x10\x11\nDisallow: /\n", 41, 0, NULL, 0, 0,
+      RA_LC_BINARY, 1, 1, 1 },
+    { "binary_png", "\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16, 0, NULL, 0, 0,
+      RA_LC_BINARY, 1, 1, 1 },
+    { "latin1_text_not_binary", UA "Disallow: /caf\xe9\nDisallow: /\xe0\xe9"
+      "\xe8\xf4\xfc\xe7\xe2\xea\n", 0, 0, NULL, 0, 0, RA_LC_BINARY, 0, -1,
+      -1 },
+    { "few_controls_not_binary", UA "Disallow: /a\x01b\nDisallow: /\0c\n",
+      0, 0, NULL, 0, 0, RA_LC_BINARY, 0, -1, -1 },
+    { "bzh_word_not_binary", "BZh: x\n" UA "Disallow: /x\n", 0, 0, NULL, 0,
+      0, RA_LC_BINARY, 0, -1, -1 },
 };
 
 static void
@@ -537,6 +581,31 @@ check_clean(const char *name, const char *text, const char *ctype)
     run_done(&r);
 }
 
+/* A file clean but for code, found count times, at warning severity. */
+static void
+check_clean_but(const char *name, const char *text, const char *ctype,
+    ra_lint_code_e code, unsigned count)
+{
+    lint_run_t      r;
+    ra_lint_http_t  h;
+
+    memset(&h, 0, sizeof(h));
+    h.status = 200;
+    h.content_type = ra_str(ctype, strlen(ctype));
+    run_lint(&r, text, strlen(text), &h);
+    if (r.lint.summary.errors || r.lint.summary.warnings != count
+        || count_code(&r.lint, code, -1) != count)
+    {
+        print_message("%s: expected only %u [%s]:\n", name, count,
+                      ra_lint_code_name(code));
+        dump(&r.lint);
+    }
+    assert_int_equal(r.lint.summary.errors, 0);
+    assert_int_equal(r.lint.summary.warnings, count);
+    assert_int_equal(count_code(&r.lint, code, -1), count);
+    run_done(&r);
+}
+
 static void
 test_clean_files(void **state)
 {
@@ -544,8 +613,14 @@ test_clean_files(void **state)
 
     (void) state;
     check_clean("wordpress", wordpress, "text/plain; charset=UTF-8");
-    check_clean("news", news, "text/plain");
-    check_clean("googlestyle", googlestyle, "text/plain; charset=utf-8");
+    /* clean but for the classic mistake: groups that drop the rules of
+     * '*' (Googlebot-News; AdsBot-Google, and Twitterbot and
+     * facebookexternalhit whose 'Allow: /imgres' opens the whole site to
+     * them); Mediapartners-Google's 'Disallow:' is deliberate */
+    check_clean_but("news", news, "text/plain", RA_LC_GROUP_REPLACES_STAR,
+                    1);
+    check_clean_but("googlestyle", googlestyle, "text/plain; charset=utf-8",
+                    RA_LC_GROUP_REPLACES_STAR, 3);
     check_clean("drupal", drupal, "text/plain");
     check_clean("minimal", minimal, "text/plain");
     check_clean("trailing_group", trailing_group, "text/plain");
@@ -558,7 +633,7 @@ test_clean_files(void **state)
     assert_int_equal(r.lint.summary.allows, 2);
     assert_int_equal(r.lint.summary.sitemaps, 3);
     assert_int_equal(r.lint.summary.bytes, strlen(news));
-    assert_int_equal(r.lint.nfindings, 0);
+    assert_int_equal(r.lint.nfindings, 1);      /* group-replaces-star */
     run_done(&r);
 }
 
@@ -822,6 +897,114 @@ test_enomem(void **state)
     ra_test_exact_free(b);
 }
 
+/* The classic mistake, as the issue tells it: one warning that names the
+ * rules of "*" the group drops; a group that allows everything in so many
+ * words is left alone. */
+static void
+test_group_replaces_star(void **state)
+{
+    lint_run_t  r;
+    static const char  mistake[] =
+        "User-agent: *\nDisallow: /private/\n\n"
+        "User-agent: Googlebot\nDisallow: /tmp/\n";
+
+    (void) state;
+    run_lint(&r, mistake, sizeof(mistake) - 1, NULL);
+    assert_int_equal(r.lint.summary.errors, 0);
+    assert_int_equal(r.lint.summary.warnings, 1);
+    assert_int_equal(r.lint.nfindings, 1);
+    assert_int_equal(r.lint.findings[0].code, RA_LC_GROUP_REPLACES_STAR);
+    assert_true(msg_has(&r.lint.findings[0], "'Googlebot'"));
+    assert_true(msg_has(&r.lint.findings[0],
+                        "'Disallow: /private/' (line 2)"));
+    run_done(&r);
+
+    /* news: Googlebot-News drops ten rules, three named; nothing else */
+    run_lint(&r, news, strlen(news), NULL);
+    assert_int_equal(r.lint.summary.errors, 0);
+    assert_int_equal(r.lint.summary.warnings, 1);
+    assert_int_equal(r.lint.nfindings, 1);
+    assert_int_equal(count_code(&r.lint, RA_LC_GROUP_REPLACES_STAR, 16), 1);
+    assert_true(msg_has(&r.lint.findings[0], "'Googlebot-News'"));
+    assert_true(msg_has(&r.lint.findings[0], "'Disallow: /search' (line 3)"));
+    assert_true(msg_has(&r.lint.findings[0], " and 7 more"));
+    run_done(&r);
+}
+
+/* A compressed or binary file is one error that says what it is, not
+ * "0 rules" and a screenful of warnings. */
+static void
+test_binary(void **state)
+{
+    lint_run_t      r;
+    unsigned char   junk[2048];
+    uint32_t        i, x = 12345;
+    static const unsigned char  gz[] = {
+        0x1f, 0x8b, 0x08, 0x08, 0x6b, 0x2e, 0x3e, 0x65, 0x00, 0x03, 0x72,
+        0x6f, 0x62, 0x6f, 0x74, 0x73, 0x2e, 0x74, 0x78, 0x74, 0x00, 0x0b,
+        0x2d, 0x4e, 0x2d, 0xd2, 0x4d, 0x4c, 0x4f, 0xcd, 0x2b, 0xb1, 0x52,
+        0xd0, 0xe2, 0x72, 0xc9, 0x2c, 0x2e, 0x4e, 0xcc, 0xc9, 0xc9, 0x2f,
+        0xb7, 0x52, 0xd0, 0x2f, 0x28, 0xca, 0x2c, 0x4b, 0x2c, 0x49, 0xd5,
+        0xe7, 0x02, 0x00, 0x0a, 0x0d, 0x0a, 0x83, 0x26, 0x00, 0x00, 0x00 };
+
+    (void) state;
+    run_lint(&r, gz, sizeof(gz), NULL);
+    assert_int_equal(r.lint.nfindings, 1);
+    assert_int_equal(r.lint.summary.errors, 1);
+    assert_int_equal(r.lint.summary.warnings, 0);
+    assert_int_equal(r.lint.findings[0].code, RA_LC_BINARY);
+    assert_true(msg_has(&r.lint.findings[0], "gzip-compressed"));
+    assert_true(msg_has(&r.lint.findings[0], "Content-Encoding: gzip"));
+    run_done(&r);
+
+    /* random bytes without a magic number: compressed data looks so */
+    for (i = 0; i < sizeof(junk); i++) {
+        x = x * 1103515245u + 12345u;
+        junk[i] = (unsigned char) (x >> 16);
+    }
+    run_lint(&r, junk, sizeof(junk), NULL);
+    assert_int_equal(r.lint.summary.errors, 1);
+    assert_int_equal(r.lint.summary.warnings, 0);
+    assert_int_equal(count_code(&r.lint, RA_LC_BINARY, 1), 1);
+    assert_true(msg_has(&r.lint.findings[0], "binary data"));
+    run_done(&r);
+
+    assert_non_null(ra_lint_binary(ra_str(gz, sizeof(gz))));
+    assert_null(ra_lint_binary(ra_str(news, strlen(news))));
+    assert_null(ra_lint_binary(ra_str("", 0)));
+}
+
+/* Syntax errors say that strict 1997-draft parsers drop the whole file;
+ * other findings do not. */
+static void
+test_syntax_errors_say_strict_crawlers_drop_file(void **state)
+{
+    lint_run_t  r;
+    uint32_t    i, syntax = 0;
+    static const char  body[] =
+        "Disallow: /early\n"                   /* outside-group */
+        "User-agent: *\n"
+        "Disallow /nocolon\n"                  /* no-colon */
+        "this is not a line\n"                 /* invalid-line */
+        "Dissallow: /typo\n";                  /* typo: not syntax */
+
+    (void) state;
+    run_lint(&r, body, sizeof(body) - 1, NULL);
+    for (i = 0; i < r.lint.nfindings; i++) {
+        const ra_lint_finding_t  *f = &r.lint.findings[i];
+        int  is = f->code == RA_LC_OUTSIDE_GROUP || f->code == RA_LC_NO_COLON
+                  || f->code == RA_LC_INVALID_LINE;
+
+        assert_int_equal(msg_has(f, "1997 robots.txt draft strictly"), is);
+        assert_int_equal(msg_has(f, "ignore a file with syntax errors "
+                                    "entirely"), is);
+        syntax += is;
+    }
+    assert_int_equal(syntax, 3);
+    assert_int_equal(count_code(&r.lint, RA_LC_TYPO, 5), 1);
+    run_done(&r);
+}
+
 /* ------------------------------------------------------------------ */
 /* ../shared/data/robots-stress: what each file stresses (its README)  */
 
@@ -838,7 +1021,9 @@ static const stress_t  stress[] = {
     { "01_empty.txt", { RA_LC_EMPTY, E }, 0, 0 },
     { "02_only_bom.txt", { RA_LC_BOM, RA_LC_EMPTY, E }, 0, 1 },
     { "03_bom_crlf.txt", { RA_LC_BOM, E }, 0, 1 },
-    { "04_cr_only.txt", { E }, 0, 0 },
+    /* lines ended by CR alone: FooBot's group (line 4) drops '*''s
+     * 'Disallow: /a' (line 2) */
+    { "04_cr_only.txt", { RA_LC_GROUP_REPLACES_STAR, E }, 0, 1 },
     { "05_mixed_endings.txt", { E }, 0, 0 },
     { "06_nul_bytes.txt", { RA_LC_NUL, RA_LC_INVALID_LINE, E }, 0, -1 },
     { "07_invalid_utf8.txt", { RA_LC_INVALID_UTF8, E }, 0, -1 },
@@ -847,7 +1032,9 @@ static const stress_t  stress[] = {
     { "10_600kib.txt", { RA_LC_SIZE_LIMIT, E }, 1, 0 },
     { "11_500kib_boundary.txt", { RA_LC_SIZE_LIMIT, E }, 1, 0 },
     { "12_10k_rules.txt", { E }, 0, 0 },
-    { "13_10k_groups.txt", { RA_LC_UA_TOKEN, E }, 0, -1 },
+    /* every group is 'bot' to Google: merged, it lacks '*''s /star/ */
+    { "13_10k_groups.txt", { RA_LC_UA_TOKEN, RA_LC_GROUP_REPLACES_STAR, E },
+      0, -1 },
     { "14_10k_ua_lines.txt", { E }, 0, 0 },
     { "15_wildcard_aaab.txt", { E }, 0, 0 },
     { "16_many_stars.txt", { E }, 0, 0 },
@@ -865,7 +1052,7 @@ static const stress_t  stress[] = {
     { "24_key_prefix.txt", { RA_LC_KEY_PREFIX, E }, 0, -1 },
     { "25_html_page.txt", { RA_LC_HTML, E }, 1, 0 },
     { "26_ua_weird.txt", { RA_LC_UA_TOKEN, RA_LC_UA_VERSION, RA_LC_UA_EMPTY,
-      E }, 0, -1 },
+      RA_LC_GROUP_REPLACES_STAR, E }, 0, -1 },
     { "27_rules_before_ua.txt", { RA_LC_OUTSIDE_GROUP,
       RA_LC_NONSTANDARD_KEY, E }, -1, 0 },
     { "28_long_ua_value.txt", { RA_LC_LINE_TOO_LONG, E }, 1, 0 },
@@ -1005,6 +1192,9 @@ main(void)
         cmocka_unit_test(test_hostile_quotes),
         cmocka_unit_test(test_not_linted_status),
         cmocka_unit_test(test_codes_api),
+        cmocka_unit_test(test_group_replaces_star),
+        cmocka_unit_test(test_binary),
+        cmocka_unit_test(test_syntax_errors_say_strict_crawlers_drop_file),
         cmocka_unit_test(test_malloc_allocator),
         cmocka_unit_test(test_enomem),
         cmocka_unit_test(test_stress_files),

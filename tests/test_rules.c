@@ -442,6 +442,37 @@ ra_match_reports_deciding_rule(void **state)
     ra_test_exact_free(body);
 }
 
+/* The group that decided: its first user-agent line (of the first group
+ * when several are merged), for the token and for "*"; 0 when none. */
+static void
+ra_match_reports_deciding_group_line(void **state)
+{
+    const char  *r = "User-agent: *\nDisallow: /private/\n\n"
+                     "# the classic mistake: Googlebot drops /private/\n"
+                     "User-agent: Bingbot\nUser-agent: Googlebot\n"
+                     "Disallow: /tmp/\n\n"
+                     "User-agent: googlebot\nDisallow: /g/\n"
+                     "User-agent: *\nDisallow: /s/\n";
+    ra_match_t   m;
+
+    (void) state;
+    m = judge(r, "Googlebot", "/private/x", G);
+    assert_true(m.allowed);
+    assert_int_equal(m.why, RA_WHY_NO_MATCH);
+    assert_int_equal(m.group_line, 5);
+    m = judge(r, "Googlebot", "/g/x", R);       /* merged: the first group */
+    assert_false(m.allowed);
+    assert_int_equal(m.line, 10);
+    assert_int_equal(m.group_line, 5);
+    m = judge(r, "Bingbot", "/tmp/x", R);       /* the group's first line */
+    assert_int_equal(m.group_line, 5);
+    m = judge(r, "Other", "/s/x", G);           /* "*" merged, from line 1 */
+    assert_false(m.allowed);
+    assert_int_equal(m.group_line, 1);
+    assert_int_equal(judge("User-agent: a\nDisallow: /\n", "b", "/", R)
+                     .group_line, 0);
+}
+
 /* The same token in more groups than the merge budget allows still
  * merges them (searched one by one): same answers either way. */
 static void
@@ -574,6 +605,7 @@ main(void)
         cmocka_unit_test(google_index_html_allows_directory),
         cmocka_unit_test(google_empty_url_is_root),
         cmocka_unit_test(ra_match_reports_deciding_rule),
+        cmocka_unit_test(ra_match_reports_deciding_group_line),
         cmocka_unit_test(ra_merge_budget_fallback_same_answer),
         cmocka_unit_test(ra_hostile_paths),
         cmocka_unit_test(ra_stats_and_empty_rule_set),

@@ -322,10 +322,10 @@ published_files_and_lookup_speed(void **state)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     ns = ((double) (t1.tv_sec - t0.tv_sec) * 1e9
           + (double) (t1.tv_nsec - t0.tv_nsec)) / (double) n;
+    /* the time is a figure to read, never a verdict (bench/) */
     print_message("googleutf.json: %zu intervals; lookup %.1f ns "
                   "(sanitizer build), %zu hits\n",
                   ra_ranges_intervals(r, l), ns, hits);
-    assert_true(ns < 1000.0);
     ra_test_arena_free(ar);
 }
 

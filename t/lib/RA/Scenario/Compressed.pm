@@ -132,6 +132,16 @@ sub scenario {
     $up->put('corrupt.robots', gz($corrupt->{plain}),
              "${HDR}Content-Encoding: gzip\r\n");
 
+    # robots.txt.gz served as /robots.txt without Content-Encoding: the
+    # capture sees gzip bytes as text, which lint says it is (binary)
+    my $plaingz = { site => 'plaingz.test', plain => rules('plaingz.test') };
+    ($frag) = $ad->compressed_site(
+        name => 'plaingz.test', kind => 'proxy', root => '%%DIR%%/plaingz',
+        upstream => "$upurl/plaingz.robots", coding => undef);
+    push @sites, $frag;
+    $files{'plaingz/.keep'} = '';
+    $up->put('plaingz.robots', gz($plaingz->{plain}), $HDR);
+
     my %global = $ad->compressed_global;
     my $h = $ad->harness($v, {
             audit => 1,
@@ -250,6 +260,27 @@ sub scenario {
             'the page: the last answer as it was';
         like $html, qr{<dt>in force</dt><dd>200 <span class="muted">\(rules\)</span> since .*sha256 <code title="[0-9a-f]{64}">[0-9a-f]{12}</code>},
             'the page: the version in force';
+    };
+
+    subtest 'gzip bytes without Content-Encoding are binary' => sub {
+        my $site = 'plaingz.test';
+        my $r = $fetch->($site);
+        is $r->{status}, 200, 'robots.txt served';
+        # Apache's mod_deflate (text/plain) compresses them once more:
+        # decoded, they are the gzip bytes again
+        my $sent = $r->{headers}{'content-encoding'};
+        ok !defined $sent || $sent eq 'gzip',
+            'sent as is, or gzipped once more by the server';
+        my $rb = $h->site_json($h->status_json, $site)->{robots};
+        is $rb->{content_encoding}, $sent, 'the capture saw the same';
+        is $rb->{decoded_bytes}, length gz($plaingz->{plain}),
+            'decoded: the gzip bytes';
+        is $rb->{rules}, 0, 'crawlers find no rules in it';
+        is $rb->{errors}, 1, 'one lint error';
+        is $rb->{warnings}, 0, 'and no screenful of warnings';
+        my $html = $h->get($h->{status_path})->{content};
+        like $html, qr/the file is gzip-compressed data \(it starts with 1F 8B\).*<code>binary<\/code>/s,
+            'the lint finding says what it is';
     };
 
     unlike $h->error_log, $ad->crash_re, 'no crash or emergency';
