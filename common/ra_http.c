@@ -718,6 +718,19 @@ ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
         return RA_OK;
     }
 
+    if (fmt == RA_REPORT_PROMETHEUS && site.len == 0) {
+        ra_totals_t  t;
+
+        ra_ledger_totals(l, &t);
+        if ((uint64_t) (t.stats - t.stats_generic) * RA_STATUS_PROM_RECORD_MIN
+            > RA_STATUS_PAGE_MAX)
+        {
+            ra_status_error(page, 500, "robots-audit: the page would exceed "
+                            "8 MiB; ?site= narrows it to one site\n");
+            return RA_OK;
+        }
+    }
+
     ra_status_view(site, limit, (int) fmt, &view);
     if (ra_ledger_snapshot_view(l, a, fmt == RA_REPORT_HTML, &view, &snap)
         != RA_OK)

@@ -202,7 +202,10 @@ ra_str_t ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host);
  * summed per site as its metrics label them, so its size follows the
  * sites and the known crawlers, not the traffic.  No page exceeds
  * RA_STATUS_PAGE_MAX bytes: one that would answers 500 (a scrape fails
- * visibly rather than losing series).
+ * visibly rather than losing series).  A whole-zone Prometheus page whose
+ * table crawlers' records alone cannot fit (each is a series of at least
+ * RA_STATUS_PROM_RECORD_MIN bytes) answers that 500 before it copies or
+ * renders anything, so its cost stays bounded whatever the zone holds.
  */
 #define RA_STATUS_PAGE_MAX      (8u * 1024 * 1024)
 #define RA_STATUS_BUDGET        (4u * 1024 * 1024)
@@ -211,6 +214,9 @@ ra_str_t ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host);
 #define RA_STATUS_LIMIT_MAX     200
 #define RA_STATUS_ROWS          2500
 #define RA_STATUS_VIOLATORS     50
+/* the least bytes one crawler record writes to Prometheus: the seven
+ * robots_audit_requests_total lines of its run, 92 bytes or more each */
+#define RA_STATUS_PROM_RECORD_MIN  512
 
 typedef struct {
     int            status;          /* 200, 400, 405, 500, 503 */

@@ -9,6 +9,7 @@
  * out; ?limit= and ?site= narrow it; Prometheus stays complete.  Sizes
  * and counts are asserted, never times.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +384,75 @@ budget_stops_between_sites(void **state)
     free(f.region);
 }
 
+/* a whole zone too large for one Prometheus page says so before it copies
+ * anything (the allocator counts what the page took); ?site= still works */
+static size_t  prom_peak, prom_held;
+
+typedef union {
+    size_t       size;
+    max_align_t  align;
+} prom_hdr_t;
+
+static void *
+prom_alloc(void *ctx, size_t size)
+{
+    prom_hdr_t  *h = malloc(sizeof(prom_hdr_t) + size);
+
+    (void) ctx;
+    if (h == NULL) {
+        return NULL;
+    }
+    h->size = size;
+    prom_held += size;
+    if (prom_held > prom_peak) {
+        prom_peak = prom_held;
+    }
+    return h + 1;
+}
+
+static void
+prom_free(void *ctx, void *ptr)
+{
+    prom_hdr_t  *h = (prom_hdr_t *) ptr - 1;
+
+    (void) ctx;
+    if (ptr != NULL) {
+        prom_held -= h->size;
+        free(h);
+    }
+}
+
+static void
+prometheus_too_large_refused_early(void **state)
+{
+    full_t             f;
+    ra_status_page_t   p;
+    ra_totals_t        t;
+    const ra_alloc_t   counting = { prom_alloc, prom_free, NULL };
+
+    (void) state;
+    fill(&f, (size_t) 48 << 20);      /* ~25,000 table crawlers */
+    ra_ledger_totals(&f.l, &t);
+    assert_true((uint64_t) (t.stats - t.stats_generic)
+                * RA_STATUS_PROM_RECORD_MIN > RA_STATUS_PAGE_MAX);
+
+    prom_peak = prom_held = 0;
+    ra_status_page(&f.l, S("GET"), S("format=prometheus"), T0 + 1000000,
+                   &counting, &p);
+    assert_int_equal(p.status, 500);
+    assert_non_null(has(&p.body, "?site= narrows it"));
+    assert_true(prom_peak < 64 * 1024);         /* nothing copied */
+    ra_status_page_free(&p);
+    assert_int_equal(prom_held, 0);
+
+    ra_status_page(&f.l, S("GET"), S("format=prometheus&site=site5.example"),
+                   T0 + 1000000, &counting, &p);
+    assert_int_equal(p.status, 200);
+    assert_non_null(has(&p.body, "site=\"site5.example\",crawler=\"TestBot\""));
+    ra_status_page_free(&p);
+    free(f.region);
+}
+
 int
 main(void)
 {
@@ -390,6 +460,7 @@ main(void)
         cmocka_unit_test(view_copies_what_it_shows),
         cmocka_unit_test(pages_are_capped_and_say_so),
         cmocka_unit_test(budget_stops_between_sites),
+        cmocka_unit_test(prometheus_too_large_refused_early),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
