@@ -808,7 +808,7 @@ static int
 ra_log_json(ra_str_t line, ra_logrec_t *rec)
 {
     const unsigned char  *p = line.data, *end = line.data + line.len, *q;
-    unsigned              escaped = 0, kind, fields = 0, kesc = 0;
+    unsigned              escaped = 0, kind, fields = 0, kesc = 0, absent;
     ra_str_t              key, v;
 
     ra_log_rec_init(rec, p);
@@ -843,6 +843,7 @@ ra_log_json(ra_str_t line, ra_logrec_t *rec)
                 return RA_ERROR;
             }
             v = ra_str(p + 1, (size_t) (q - p - 1));
+            absent = 0;
             p = q + 1;
         } else {
             for (q = p; q < end && *q != ',' && *q != '}' && *q != ' '
@@ -856,15 +857,16 @@ ra_log_json(ra_str_t line, ra_logrec_t *rec)
                 return RA_ERROR;
             }
             v = ra_str(p, (size_t) (q - p));
-            if (v.len == 4 && memcmp(v.data, "null", 4) == 0) {
-                v = ra_str("-", 1);
-            }
+            absent = v.len == 4 && memcmp(v.data, "null", 4) == 0;
             p = q;
         }
         kind = ra_log_json_key(key);
         if (kind != RA_LF_SKIP) {
             fields |= 1u << kind;
-            if (ra_log_field(rec, kind, v) != RA_OK) {
+            /* null: the field is absent (the record keeps its default,
+             * and every span stays inside the line) */
+            if (!absent && ra_log_field(rec, kind, v) != RA_OK)
+            {
                 return RA_ERROR;
             }
         }

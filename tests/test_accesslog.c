@@ -493,6 +493,21 @@ test_json(void **state)
     assert_null(r.user_agent.data);
     assert_true(r.time == 1431857103000LL);
 
+    /* null is an absent field: no address is no line (fuzz_accesslog
+     * found "-" put in its place, a span outside the line); a null
+     * User-Agent, referer or size is just not there */
+    assert_int_equal(fparse(&f, "{\"time_iso8601\":\"2015-05-17T12:05:03"
+                            "+0200\",\"remote_addr\":null,\"mst\":\"51\"}",
+                            &r), RA_ERROR);
+    assert_int_equal(fparse(&f, "{\"remote_addr\":\"::1\",\"time_local\": "
+                            "\"17/May/2015:10:05:03 +0000\",\"request\":"
+                            "\"GET / HTTP/1.1\",\"status\":200,"
+                            "\"http_user_agent\":null,\"http_referer\":null,"
+                            "\"body_bytes_sent\":null}", &r), RA_OK);
+    assert_null(r.user_agent.data);
+    assert_null(r.referer.data);
+    assert_true(r.bytes == -1);
+
     /* not a log line: no time, nesting, cut short, garbage after */
     assert_int_equal(fparse(&f, "{\"remote_addr\":\"::1\",\"request\":\"GET / "
                             "HTTP/1.1\",\"status\":200}", &r), RA_ERROR);
