@@ -757,41 +757,7 @@ ra_log_vhost(ra_str_t line, ra_logrec_t *rec)
     return RA_OK;
 }
 
-/* JSON keys named after nginx's variables */
-static unsigned
-ra_log_json_key(ra_str_t k)
-{
-    static const struct {
-        const char  *name;
-        unsigned     kind;
-    } keys[] = {
-        { "remote_addr", RA_LF_ADDR },
-        { "remote_user", RA_LF_USER },
-        { "time_local", RA_LF_TIME_LOCAL },
-        { "time_iso8601", RA_LF_TIME_ISO },
-        { "msec", RA_LF_MSEC },
-        { "request", RA_LF_REQUEST },
-        { "request_method", RA_LF_METHOD },
-        { "request_uri", RA_LF_URI },
-        { "status", RA_LF_STATUS },
-        { "body_bytes_sent", RA_LF_BYTES },
-        { "http_referer", RA_LF_REFERER },
-        { "http_user_agent", RA_LF_UA },
-        { "host", RA_LF_HOST },
-        { "http_host", RA_LF_HOST },
-        { "http_x_forwarded_for", RA_LF_XFF },
-    };
-    size_t  i;
-
-    for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        if (k.len == strlen(keys[i].name)
-            && memcmp(k.data, keys[i].name, k.len) == 0)
-        {
-            return keys[i].kind;
-        }
-    }
-    return RA_LF_SKIP;
-}
+static unsigned ra_log_nginx_var(ra_str_t n);
 
 static const unsigned char *
 ra_log_ws(const unsigned char *p, const unsigned char *end)
@@ -860,7 +826,7 @@ ra_log_json(ra_str_t line, ra_logrec_t *rec)
             absent = v.len == 4 && memcmp(v.data, "null", 4) == 0;
             p = q;
         }
-        kind = ra_log_json_key(key);
+        kind = ra_log_nginx_var(key);   /* keys named as nginx's variables */
         if (kind != RA_LF_SKIP) {
             fields |= 1u << kind;
             /* null: the field is absent (the record keeps its default,
@@ -1037,6 +1003,8 @@ ra_logfmt_detect(ra_str_t line, ra_logfmt_t *f)
 
 /* ---- compiling a format string ---------------------------------------- */
 
+/* An nginx variable's field, or RA_LF_SKIP: for log_format strings and
+ * the keys of JSON lines alike */
 static unsigned
 ra_log_nginx_var(ra_str_t n)
 {
