@@ -185,7 +185,8 @@ sub access_log { $_[0]->read_file($_[0]{backend}->access_log_path($_[0])) }
 # A raw HTTP/1.1 request (Connection: close) so that anything can be sent:
 # any Host, any User-Agent, bytes a client library would refuse.
 #   ->get($path, ua => ..., host => ..., headers => {...}, method => ...,
-#         port => ..., raw => "whole request")
+#         port => ..., from => loopback address to connect from,
+#         raw => "whole request")
 # Returns { status, headers => { lower-case name => value }, content }.
 sub get {
     my ($self, $path, %o) = @_;
@@ -202,8 +203,10 @@ sub get {
         $req .= "Connection: close\r\n\r\n";
     }
     my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Proto => 'tcp', Timeout => $self->{timeout})
-        or die "connect to $port: $!";
+                                  Proto => 'tcp', Timeout => $self->{timeout},
+                                  ($o{from} ? (LocalAddr => $o{from}) : ()))
+        or die "connect to $port" . ($o{from} ? " from $o{from}" : '')
+               . ": $!";
     binmode $s;
     print $s $req;
     my $resp = '';

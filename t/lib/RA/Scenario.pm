@@ -24,7 +24,7 @@ use RA::Adapter;
 
 our $VERSION = '1';
 our @EXPORT_OK = qw($GOOGLEBOT $GPTBOT $CHATGPT_USER $BROWSER $SURVEY
-                    run_variants burst);
+                    run_variants burst count_re);
 
 our $GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; '
                . '+http://www.google.com/bot.html)';
@@ -54,6 +54,9 @@ sub run_variants {
         subtest $v->{name} => sub { $code->($ad, $v) };
     }
 }
+
+# how many times the pattern matches the text
+sub count_re { my ($re, $s) = @_; return scalar(() = $s =~ /$re/g) }
 
 # n requests on n connections opened at once; returns how many answered 200
 sub burst {

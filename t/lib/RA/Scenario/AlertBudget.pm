@@ -16,11 +16,10 @@ package RA::Scenario::AlertBudget;
 use strict;
 use warnings;
 
-use IO::Socket::INET;
 use JSON::PP;
 use Test::More;
 use Time::HiRes qw(sleep time);
-use RA::Scenario qw(run_variants);
+use RA::Scenario qw(run_variants count_re);
 
 my $ROBOTS = "User-agent: *\nDisallow: /checkout\n";
 my $INTERVAL = 3;           # s: the alert interval, and the summary's
@@ -36,20 +35,8 @@ sub run {
 # A GET from a loopback address for a Host; the status, 0 without one.
 sub get_from {
     my ($h, $from, $host, $path, $ua) = @_;
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
-                                  PeerPort => $h->port, LocalAddr => $from,
-                                  Proto => 'tcp', Timeout => 10)
-        or die "connect from $from: $!";
-    binmode $s;
-    print $s "GET $path HTTP/1.1\r\nHost: $host\r\nUser-Agent: $ua\r\n"
-           . "Connection: close\r\n\r\n";
-    local $/;
-    my $resp = <$s> // '';
-    close $s;
-    return $resp =~ m{^HTTP/1\.\d (\d{3})} ? $1 : 0;
+    return $h->get($path, from => $from, host => $host, ua => $ua)->{status};
 }
-
-sub count { my ($re, $s) = @_; return scalar(() = $s =~ /$re/g) }
 
 sub scenario {
     my ($ad, $v, %o) = @_;
@@ -114,9 +101,9 @@ sub scenario {
     SKIP: {
         skip 'this machine took longer than the alert interval', 2
             unless $fast;
-        cmp_ok count(qr/\[RA100\][^\n]*site="localhost"/, $err), '>=',
+        cmp_ok count_re(qr/\[RA100\][^\n]*site="localhost"/, $err), '>=',
             $SITE_MAX, "the first site: its $SITE_MAX";
-        cmp_ok count(qr/\[RA100\][^\n]*site="site2\.test"/, $err), '>=',
+        cmp_ok count_re(qr/\[RA100\][^\n]*site="site2\.test"/, $err), '>=',
             $ALL_MAX - $SITE_MAX, '... the second: what is left in all';
     }
     cmp_ok scalar(grep { /crawler="Flood\d+Bot"/ } @ra100), '<=',

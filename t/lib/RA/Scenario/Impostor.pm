@@ -18,11 +18,10 @@ package RA::Scenario::Impostor;
 use strict;
 use warnings;
 
-use IO::Socket::INET;
 use JSON::PP;
 use Test::More;
 use Time::HiRes qw(sleep time);
-use RA::Scenario qw($GOOGLEBOT $GPTBOT run_variants);
+use RA::Scenario qw($GOOGLEBOT $GPTBOT run_variants count_re);
 
 my $ROBOTS = "User-agent: *\nDisallow: /checkout\n";
 
@@ -39,20 +38,8 @@ sub run {
 # the status, 0 when there was no answer.
 sub get_from {
     my ($h, $from, $path, $ua) = @_;
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
-                                  PeerPort => $h->port, LocalAddr => $from,
-                                  Proto => 'tcp', Timeout => 10)
-        or die "connect from $from: $!";
-    binmode $s;
-    print $s "GET $path HTTP/1.1\r\nHost: localhost\r\nUser-Agent: $ua\r\n"
-           . "Connection: close\r\n\r\n";
-    local $/;
-    my $resp = <$s> // '';
-    close $s;
-    return $resp =~ m{^HTTP/1\.\d (\d{3})} ? $1 : 0;
+    return $h->get($path, from => $from, ua => $ua)->{status};
 }
-
-sub count { my ($re, $s) = @_; return scalar(() = $s =~ /$re/g) }
 
 sub scenario {
     my ($ad, $v, %o) = @_;
@@ -129,7 +116,7 @@ sub scenario {
     SKIP: {
         skip 'this machine took longer than the alert interval', 2
             unless $within;
-        is count(qr/\[RA102\][^\n]*client=127\.0\.0\.1 /, $err), 1,
+        is count_re(qr/\[RA102\][^\n]*client=127\.0\.0\.1 /, $err), 1,
             'the same address within the interval: held back';
         is scalar(grep { $_->{tag} eq 'RA102' && $_->{client} eq '127.0.0.1' }
                   @l), 1, '... in the alert log too';
@@ -143,7 +130,7 @@ sub scenario {
     SKIP: {
         skip 'this machine took longer than the alert interval', 1
             unless $within;
-        is count(qr/\[RA100\]/, $err), 1, '... rate-limited as before';
+        is count_re(qr/\[RA100\]/, $err), 1, '... rate-limited as before';
     }
     unlike $err, qr/\[RA10[01]\][^\n]*verification=impostor/,
         'no RA100 or RA101 for an impostor';
