@@ -12,7 +12,8 @@
 # RA_SANITIZED=1 tells the load and fault tests not to bound worker RSS
 # (ASan keeps freed memory in quarantine).
 # Usage: scripts/san-modules.sh nginx|apache [TEST...]
-#   (default tests: the server's t/0[23]x tests, t/040-load.t, t/041-faults.t)
+#   (default tests: the server's t/0[23]x and t/04x tests, t/040-load.t,
+#   t/041-faults.t, t/044-ledger-faults.t)
 set -eu
 server=${1:?usage: san-modules.sh nginx|apache [TEST...]}; shift
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,7 +35,8 @@ nginx)
             build/san-nginx "$so"
     fi
     bin=/usr/sbin/nginx; var=RA_NGINX; modvar=RA_NGINX_MODULE
-    [ $# -gt 0 ] || set -- t/02*-nginx-*.t t/040-load.t t/041-faults.t
+    [ $# -gt 0 ] || set -- t/02*-nginx-*.t t/04[2-9]-nginx-*.t t/040-load.t \
+        t/041-faults.t t/044-ledger-faults.t
     ;;
 apache)
     so=$top/build/san-apache/.libs/mod_robots_audit.so
@@ -59,7 +61,8 @@ apache)
             > build/san-apache/build.log 2>&1 || { cat build/san-apache/build.log; exit 1; }
     fi
     bin=/usr/sbin/apache2; var=RA_APACHE; modvar=RA_APACHE_MODULE
-    [ $# -gt 0 ] || set -- t/03*-apache-*.t t/040-load.t t/041-faults.t
+    [ $# -gt 0 ] || set -- t/03*-apache-*.t t/04[2-9]-apache-*.t t/040-load.t \
+        t/041-faults.t t/044-ledger-faults.t
     ;;
 *) echo "san-modules.sh: nginx|apache" >&2; exit 2 ;;
 esac
