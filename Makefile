@@ -165,6 +165,12 @@ bench: all
 	@$(DEPS) bench
 	@bench/run.sh
 
+# a core benchmark: bench/NAME.c over the core library (bench/*.sh build
+# theirs with `make build/bench/NAME`)
+$(B)/bench/%: bench/%.c $(B)/libra.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -O2 -g -o $@ $< $(B)/libra.a $(DECODE_LIBS) -lm
+
 # Fuzzing (issue 8): libFuzzer targets fuzz/fuzz_*.c under ASan+UBSan,
 # built with clang into build/fuzz/.  `make fuzz` builds them; fuzz-smoke
 # runs each for FUZZ_SMOKE seconds on its committed corpus (fuzz/corpus/);

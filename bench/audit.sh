@@ -8,7 +8,6 @@ cd "$(dirname "$0")/.."
 B=build/bench
 [ -f build/libra.a ] || { echo "bench: run 'make' first" >&2; exit 1; }
 mkdir -p $B
-cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Icommon -o $B/audit \
-    bench/audit.c build/libra.a -lz -lbrotlidec -lcrypto -lm
+make -s --no-print-directory $B/audit
 echo "== verdicts: eight 460 KiB robots.txt versions vs one small one"
 $B/audit "${1:-200000}"

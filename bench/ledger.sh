@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 B=build/bench
 [ -x build/robots-audit ] && [ -f build/libra.a ] || { echo "bench: run 'make' first" >&2; exit 1; }
 mkdir -p $B
-cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Icommon -o $B/ledger bench/ledger.c build/libra.a -lz -lbrotlidec -lcrypto -lm
+make -s --no-print-directory $B/ledger
 
 echo "== ledger: ${LEDGER_MIB:-1024} MiB filling with new bot names"
 $B/ledger "${LEDGER_MIB:-1024}" "${LEDGER_SECONDS:-120}"

@@ -8,7 +8,6 @@ cd "$(dirname "$0")/.."
 B=build/bench
 [ -f build/libra.a ] || { echo "bench: run 'make' first" >&2; exit 1; }
 mkdir -p $B
-cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Icommon -o $B/status \
-    bench/status.c build/libra.a -lz -lbrotlidec -lcrypto -lm
+make -s --no-print-directory $B/status
 echo "== status page: a large zone, every format"
 $B/status "${1:-1024}" "${2:-20000}"
