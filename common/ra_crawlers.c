@@ -1458,6 +1458,22 @@ ra_is_browser_suffix(const unsigned char *p, size_t n)
  * the end of "(KHTML, like Gecko)", and returns the nearest such name
  * that no browser puts there (len 0 when none).
  */
+static int
+ra_word_is(const unsigned char *p, size_t n, const char *w, size_t wn)
+{
+    size_t  i;
+
+    if (n != wn) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (ra_lower(p[i]) != (unsigned char) w[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static ra_str_t
 ra_tool_suffix(const unsigned char *p, size_t len)
 {
@@ -1482,7 +1498,7 @@ ra_tool_suffix(const unsigned char *p, size_t len)
         }
         for (s = e; s > 0 && p[s - 1] != ' '; s--) { /* void */ }
         if (e - s >= 6 && p[e - 1] == ')'
-            && ra_strcaseeq(ra_str(p + e - 6, 6), ra_str("Gecko)", 6)))
+            && ra_word_is(p + e - 6, 6, "gecko)", 6))
         {
             return found;
         }
@@ -1498,9 +1514,9 @@ ra_tool_suffix(const unsigned char *p, size_t len)
             }
         }
         name = ra_str(p + s, sl - s);
-        if (ra_strcaseeq(name, ra_str("Safari", 6))
-            || ra_strcaseeq(name, ra_str("Firefox", 7))
-            || ra_strcaseeq(name, ra_str("Chrome", 6)))
+        if (ra_word_is(p + s, sl - s, "safari", 6)
+            || ra_word_is(p + s, sl - s, "firefox", 7)
+            || ra_word_is(p + s, sl - s, "chrome", 6))
         {
             return found;
         }
@@ -1525,10 +1541,18 @@ ra_not_a_browser(const unsigned char *p, size_t len)
     };
     size_t  i;
 
-    for (i = 0; i < RA_NELTS(bare); i++) {
-        if (ra_strcaseeq(ra_str(p, len), ra_str(bare[i], strlen(bare[i])))) {
-            return 1;
+    if (len == 0 || p[0] == 'M') {
+        return 0;                       /* "Mozilla/...": most of them */
+    }
+    if (len <= 7) {
+        for (i = 0; i < RA_NELTS(bare); i++) {
+            if (ra_strcaseeq(ra_str(p, len),
+                             ra_str(bare[i], strlen(bare[i]))))
+            {
+                return 1;
+            }
         }
+        return 0;
     }
     for (i = 1; i + 8 <= len && i < 64; i++) {
         if ((p[i] == 'M' || p[i] == 'm')
@@ -1539,6 +1563,16 @@ ra_not_a_browser(const unsigned char *p, size_t len)
         }
     }
     return 0;
+}
+
+/* What a User-Agent that names a platform still tells of a program: a
+ * tool after the browser's tokens, or a shape no browser sends.  Kept out
+ * of line: inlined, it slows the automaton's loop in the caller. */
+static int __attribute__((noinline))
+ra_odd_browser(const unsigned char *p, size_t len, ra_str_t *token)
+{
+    *token = ra_tool_suffix(p, len);
+    return token->len > 0 || ra_not_a_browser(p, len);
 }
 
 /* Every pattern ending at position end, where the automaton is in s. */
@@ -1801,8 +1835,7 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     if (st.nhits > covered
         || (!ra_has_platform(&t->plat, p, len, pk)
             && ra_program_shape(p, len))
-        || (out->token = ra_tool_suffix(p, len)).len > 0
-        || ra_not_a_browser(p, len))
+        || ra_odd_browser(p, len, &out->token))
     {
         out->kind = RA_UA_GENERIC;
         if (out->token.len == 0) {
