@@ -247,6 +247,12 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     return au;
 }
 
+const ra_crawlers_t *
+ra_audit_crawlers(const ra_audit_t *au)
+{
+    return au != NULL ? au->conf.crawlers : NULL;
+}
+
 void
 ra_audit_destroy(ra_audit_t *au)
 {
@@ -567,6 +573,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     /* crawlers' limits are on the decoded body */
     http.size = v.coding_len ? v.decoded : v.size;
     http.truncated = v.truncated;
+    http.crawlers = au->conf.crawlers;  /* names the policy tokens */
     rc = ra_lint(ans->body, &http, au->conf.alloc, &lint);
     if (rc == RA_OK) {
         v.lint_errors = (uint16_t) lint.summary.errors;

@@ -46,7 +46,7 @@ extern const size_t         ra_crawlers_builtin_len;
 #define RA_KW_URL         0x08   /* part of a URL: names no product */
 #define RA_KW_EMAIL       0x10   /* "@": needs a whole address */
 #define RA_KW_DOMAIN      0x20   /* ".com": needs a host name before it */
-#define RA_KW_NEXT        0x40   /* names no product: the token after it does */
+#define RA_KW_NEXT        0x40   /* names no product: the next token does */
 
 #define RA_MAX_HITS       16
 #define RA_MAX_NEUTRAL    8
@@ -223,6 +223,7 @@ static const struct {
     { "ignores-star", RA_CRAWLER_IGNORES_STAR },
     { "user-triggered", RA_CRAWLER_USER_TRIGGERED },
     { "token-only", RA_CRAWLER_TOKEN_ONLY },
+    { "policy", RA_CRAWLER_POLICY | RA_CRAWLER_TOKEN_ONLY },
     { "disabled", RA_FLAG_DISABLED },
 };
 
@@ -428,17 +429,21 @@ ra_parse_entry(ra_lines_t *it, ra_str_t name, ra_crawler_t *c,
             }
             continue;
 
-        } else if (ra_eq(key, "operator") || ra_eq(key, "url")) {
-            bit = key.data[0] == 'o' ? 8 : 16;
+        } else if (ra_eq(key, "operator") || ra_eq(key, "url")
+                   || ra_eq(key, "purpose"))
+        {
+            bit = key.data[0] == 'o' ? 8 : key.data[0] == 'u' ? 16 : 64;
             if ((seen & bit) || !ra_valid_text(val, 255)) {
-                ra_fail("operator/url: once, 1-255 bytes of text");
+                ra_fail("operator/url/purpose: once, 1-255 bytes of text");
             }
             seen |= bit;
             if (c != NULL) {
                 if (bit == 8) {
                     c->operator_name = val;
-                } else {
+                } else if (bit == 16) {
                     c->url = val;
+                } else {
+                    c->purpose = val;
                 }
             }
             continue;

@@ -664,8 +664,9 @@ ra_status_error(ra_status_page_t *page, int status, const char *text)
 }
 
 int
-ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
-    int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
+ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
+    ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
+    ra_status_page_t *page)
 {
     int                  rc;
     uint32_t             limit = 0;
@@ -743,6 +744,7 @@ ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
     memset(&opts, 0, sizeof(opts));
     opts.now = now;
     opts.relint = fmt == RA_REPORT_HTML;  /* findings: HTML only (cost) */
+    opts.crawlers = crawlers;
     opts.scratch = a;
     opts.max_crawlers = view.max_crawlers + view.max_violators;
     opts.max_violations = view.max_violations;

@@ -234,10 +234,12 @@ typedef struct {
  * answers 400), the ledger (NULL: none is configured), now in
  * Unix ms.  Memory from a (a heap: the page may be large).  Always
  * fills page (an error page is a page too); RA_OK, or RA_ENOMEM when the
- * page says 500.
+ * page says 500.  crawlers (NULL: none) names the policy tokens in the
+ * robots.txt findings, as the audit's lint does.
  */
-int ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
-    int64_t now, const ra_alloc_t *a, ra_status_page_t *page);
+int ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
+    ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
+    ra_status_page_t *page);
 void ra_status_page_free(ra_status_page_t *page);
 
 /* The view of the ledger a status page with these arguments shows:
