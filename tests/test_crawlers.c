@@ -839,6 +839,51 @@ operator_files(void **state)
     ra_test_arena_free(ar);
 }
 
+/* Policy tokens: a group for them says how content may be used, no
+ * request carries them. */
+static void
+policy_tokens(void **state)
+{
+    const ra_crawler_t  *c;
+    ra_test_arena_t     *ar = ra_test_arena_new();
+    ra_crawlers_t       *t;
+    ra_crawlers_err_t    err;
+
+    (void) state;
+    c = ra_crawlers_find(tab, ra_str("Google-Extended", 15));
+    assert_non_null(c);
+    assert_true(c->flags & RA_CRAWLER_POLICY);
+    assert_true(c->flags & RA_CRAWLER_TOKEN_ONLY);
+    assert_int_equal(c->nua, 0);
+    assert_true(c->purpose.len > 10);
+    c = ra_crawlers_find(tab, ra_str("Applebot-Extended", 17));
+    assert_non_null(c);
+    assert_true(c->flags & RA_CRAWLER_POLICY);
+    /* token-only is not policy: a token several tools share */
+    c = ra_crawlers_find(tab, ra_str("Cursor", 6));
+    assert_non_null(c);
+    assert_false(c->flags & RA_CRAWLER_POLICY);
+    /* a crawler is no policy */
+    c = ra_crawlers_find(tab, ra_str("Googlebot", 9));
+    assert_false(c->flags & RA_CRAWLER_POLICY);
+    assert_int_equal(c->purpose.len, 0);
+
+    /* an operator's own */
+    assert_int_equal(load_file("crawler Acme-Extended\ncategory ai-training\n"
+                               "flags policy\npurpose training Acme's "
+                               "models\n", &err, &t, ar), RA_OK);
+    c = ra_crawlers_find_token(t, ra_str("acme-extended", 13));
+    assert_non_null(c);
+    assert_true(c->flags & RA_CRAWLER_POLICY);
+    assert_int_equal(c->nua, 0);
+    assert_true(ra_strcaseeq(c->purpose, ra_str("training Acme's models",
+                                                22)));
+    assert_int_equal(load_file("crawler A\ncategory tool\npurpose x\n"
+                               "purpose y\n", &err, &t, ar), RA_ERROR);
+    assert_int_equal(err.line, 4);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -854,6 +899,7 @@ main(void)
         cmocka_unit_test(every_ai_robots_agent_is_known),
         cmocka_unit_test(hostile_user_agents),
         cmocka_unit_test(operator_files),
+        cmocka_unit_test(policy_tokens),
     };
 
     return cmocka_run_group_tests(tests, setup_arena_table,
