@@ -75,7 +75,8 @@ sub read_uas {
             my $s = $1;
             $s =~ s/^"(.*)"$/$1/ and $s =~ s/\\(.)/$1/g;
             $s =~ s/^'(.*)'$/$1/ and $s =~ s/''/'/g;
-            next if $s =~ m{Amzn-User/};     # a documented crawler
+            # a documented crawler; a scanner isbot lists in both its sets
+            next if $s =~ m{Amzn-User/|Assetnote/|Laravel Reaver};
             push @out, [1, $s];
             next;
         }

@@ -1245,7 +1245,7 @@ ra_declared_token(const unsigned char *p, size_t len)
 static int
 ra_program_shape(const unsigned char *p, size_t len)
 {
-    size_t  i, semis;
+    size_t  i, j, semis;
     int     paren;
 
     if (len == 0) {
@@ -1278,7 +1278,15 @@ ra_program_shape(const unsigned char *p, size_t len)
         /* void */
     }
     if (i + 2 > len || p[i] != ' ' || p[i + 1] != '(') {
-        return 0;
+        /* "Mozilla/5.0", "Mozilla/5.0 Name/1.0": no system details */
+        return 1;
+    }
+    for (j = i + 2; j < len && p[j] != ')' && p[j] != ';'; j++) {
+        /* void */
+    }
+    if (j < len && p[j] == ')') {
+        /* "Mozilla/4.0 (Name)": one element, and no platform named */
+        return 1;
     }
     i = ra_compatible_at(p, len);
     if (i >= len || !ra_isalpha(p[i])) {

@@ -750,7 +750,7 @@ ra_lint_crawl_delay(ra_lint_ctx_t *ctx, const ra_line_t *ln)
  * Content-Signal, as Cloudflare's Content Signals Policy defines it
  * (contentsignals.org; draft-romm-aipref-contentsignals-00): in a group,
  * "search=yes, ai-train=no", categories search, ai-input, ai-train, values
- * yes and no.  Content-Usage, as draft-ietf-aipref-attach-04 adds it to
+ * yes and no.  Content-Usage, as draft-ietf-aipref-attach-05 adds it to
  * robots.txt: in a group, an optional path, then a preference in the
  * vocabulary of draft-ietf-aipref-vocab-08 ("train-ai=n, search=y": a
  * Structured Fields dictionary, case-sensitive, labels train-ai and search,

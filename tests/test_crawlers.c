@@ -605,8 +605,10 @@ recall_on_crawler_user_agents(void **state)
  * and is skipped.  One entry is a documented crawler that isbot chose to
  * call a browser: Amazon's user-triggered AI agent Amzn-User, which
  * ai.robots.txt lists too; we identify it.  Its "Glitches" section holds
- * Assetnote, a security scanner that appends "Assetnote/1.0.0" to Chrome's
- * User-Agent (isbot's crawler fixtures list it too): a tool, found.
+ * two scanners: Assetnote, which appends "Assetnote/1.0.0" to Chrome's
+ * User-Agent (isbot's crawler fixtures list it too), and "Mozilla/5.0
+ * (Laravel Reaver .env Presence)", a probe for leaked .env files: tools,
+ * found.
  */
 static void
 no_false_positive_on_browsers(void **state)
@@ -642,7 +644,8 @@ no_false_positive_on_browsers(void **state)
         }
         ua += 2;
         if (strstr(ua, "Amzn-User/") != NULL
-            || strstr(ua, "Assetnote/") != NULL)
+            || strstr(ua, "Assetnote/") != NULL
+            || strstr(ua, "Laravel Reaver") != NULL)
         {
             continue;
         }
