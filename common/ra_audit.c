@@ -1265,6 +1265,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     sid = ra_ledger_site_locked(l, req->site, now);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
     ra_count_locked(au, sid, tid, req, out);
+    if (ra_http_is_llms(path)) {
+        /* does anyone read it? judged as any URL, and counted */
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
+    }
     ra_ledger_unlock(l);
 
     if (rc == RA_ENOMEM) {

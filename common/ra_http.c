@@ -215,40 +215,41 @@ ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags)
     return d;
 }
 
-int
-ra_http_is_robots(ra_str_t target)
+/* Whether target's canonical path is "/" name (name: at most 16 bytes). */
+static int
+ra_http_is_root_file(ra_str_t target, ra_str_t name)
 {
-    int                   sep, name;
+    int                   sep, named;
     size_t                depth, seglen;
     unsigned              f;
     ra_seg_e              seg;
     ra_str_t              rest, query;
-    unsigned char         buf[sizeof("robots.txt") - 1];
+    unsigned char         buf[16];
     const unsigned char  *p, *end;
 
     /*
      * ra_http_canon()'s walk without its output: the canonical path is
-     * "/robots.txt" when the last segment is that name and the ".."
+     * "/name" when the last segment is that name and the ".."
      * before it removed every other name (one left on the stack)
      */
     target = ra_http_target_path(target);
     rest = ra_canon_split(target, &query);
     if (target.len && target.data[0] == '/' && ra_canon_plain(rest)) {
-        return rest.len == ra_robots_path.len - 1
-               && memcmp(rest.data, ra_robots_path.data + 1, rest.len) == 0;
+        return rest.len == name.len
+               && memcmp(rest.data, name.data, rest.len) == 0;
     }
     p = rest.data;
     end = rest.data + rest.len;
     f = 0;
     depth = 0;
-    name = 0;
+    named = 0;
     do {
         seg = ra_canon_segment(&p, end, buf, sizeof(buf), &seglen, &sep, &f);
         switch (seg) {
         case RA_SEG_NAME:
             depth++;
-            name = seglen == sizeof(buf)
-                   && memcmp(buf, ra_robots_path.data + 1, sizeof(buf)) == 0;
+            named = seglen == name.len
+                    && memcmp(buf, name.data, name.len) == 0;
             break;
         case RA_SEG_DOTDOT:
             if (depth == 0) {
@@ -262,9 +263,23 @@ ra_http_is_robots(ra_str_t target)
         }
     } while (sep);
 
-    return seg == RA_SEG_NAME && name && depth == 1
+    return seg == RA_SEG_NAME && named && depth == 1
            && !(f & (RA_CANON_ABOVE_ROOT | RA_CANON_ENCODED_SLASH
                      | RA_CANON_BAD_ESCAPE));
+}
+
+int
+ra_http_is_robots(ra_str_t target)
+{
+    return ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
+                                               ra_robots_path.len - 1));
+}
+
+int
+ra_http_is_llms(ra_str_t target)
+{
+    return ra_http_is_root_file(target, ra_str("llms.txt", 8))
+           || ra_http_is_root_file(target, ra_str("llms-full.txt", 13));
 }
 
 int

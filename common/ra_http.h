@@ -67,6 +67,10 @@ size_t ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags);
  */
 int ra_http_is_robots(ra_str_t target);
 
+/* Whether target is /llms.txt or /llms-full.txt (llmstxt.org), as
+ * ra_http_is_robots() reads it: counted per crawler, judged as any URL. */
+int ra_http_is_llms(ra_str_t target);
+
 /*
  * Does an answer with this status say something about the file?  Not
  * when it describes the request instead (400, 408, 411, 412, 413, 414,

@@ -39,7 +39,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       4
+#define RA_LEDGER_LAYOUT       5
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -75,6 +75,7 @@ typedef enum {
     RA_CNT_REFUSED_VIOLATION,
     RA_CNT_REFUSED_UNREACHABLE,
     RA_CNT_REFUSED_IMPOSTOR,
+    RA_CNT_LLMS_FETCHES,        /* /llms.txt, /llms-full.txt (also judged) */
     RA_CNT_MAX
 } ra_counter_e;
 

@@ -27,7 +27,8 @@
 static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
-    "refused_violation", "refused_unreachable", "refused_impostor"
+    "refused_violation", "refused_unreachable", "refused_impostor",
+    "llms_fetches"
 };
 
 typedef struct {

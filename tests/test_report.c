@@ -346,10 +346,12 @@ test_json(void **state)
     assert_non_null(strstr(s, "\\ufffd"));
     assert_non_null(strstr(s, "\"requests\":100,"));
     assert_non_null(strstr(s, "\"violation\":13,"));
-    /* what enforce refused, per verdict, after the other counters */
+    /* what enforce refused, per verdict, after the other counters; then
+     * the llms.txt fetches */
     assert_non_null(strstr(s, "\"unknown\":19,\"refused_violation\":20,"
                               "\"refused_unreachable\":21,"
-                              "\"refused_impostor\":22,\"first_seen\""));
+                              "\"refused_impostor\":22,\"llms_fetches\":23,"
+                              "\"first_seen\""));
     assert_non_null(strstr(s, "\"verification\":\"impostor\""));
     assert_non_null(strstr(s, "\"code\":\"typo\""));
     assert_non_null(strstr(s, "\"uri_truncated\":true"));
