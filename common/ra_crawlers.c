@@ -78,6 +78,7 @@ static const ra_kw_t  ra_generic_kw[] = {
     { "playwright", 0 }, { "puppeteer", 0 }, { "htmlunit", 0 },
     { "slimerjs", 0 }, { "lighthouse", 0 }, { "cypress/", RA_KW_WSTART },
     { "devtools", 0 }, { "grpc-", RA_KW_WSTART }, { "cryptoapi", 0 },
+    { "transcoder", 0 },
     { "monitor", 0 }, { "uptime", 0 }, { "checker", 0 },
     { "linkcheck", 0 }, { "check_", 0 }, { "validator", 0 },
     { "preview", 0 }, { "synthetic", 0 }, { "webhook", 0 },
