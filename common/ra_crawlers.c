@@ -1503,8 +1503,8 @@ ra_tool_suffix(const unsigned char *p, size_t len)
             for (s = e - 1; s > 0 && p[s - 1] != '(' && p[s - 1] != ')'; s--) {
                 /* void */
             }
-            if (s > 1 && p[s - 1] == '(' && p[s - 2] == ' '
-                && ra_isdigit(p[s - 3 > 0 ? s - 3 : 0]))
+            if (s > 2 && p[s - 1] == '(' && p[s - 2] == ' '
+                && ra_isdigit(p[s - 3]))
             {
                 e = s - 2;
                 continue;

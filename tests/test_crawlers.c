@@ -755,6 +755,19 @@ hostile_user_agents(void **state)
     s = ra_test_exact("", 0);
     assert_int_equal(ra_crawlers_identify(tab, s, &id), RA_UA_BROWSER);
     ra_test_exact_free(s);
+    /* the tail checks at the very start of the User-Agent (exact
+     * allocations: ASan sees a byte read before them) */
+    {
+        static const char  *edge[] = {
+            " (x)", "1 (x)", "(x)", ")", " ", "/1", "a/1 (", "Gecko)",
+            "x like gecko;", "like gecko; ", ", Mozilla/", "|mozilla/5.0",
+        };
+        for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+            s = ra_test_exact(edge[i], strlen(edge[i]));
+            (void) ra_crawlers_identify(tab, s, &id);
+            ra_test_exact_free(s);
+        }
+    }
 }
 
 static int
