@@ -1045,6 +1045,19 @@ ra_lint_ai_pref(ra_lint_ctx_t *ctx, const ra_line_t *ln)
     return 0;
 }
 
+/* The table's policy entry for tok, or NULL. */
+static const ra_crawler_t *
+ra_lint_policy(const ra_lint_ctx_t *ctx, ra_str_t tok)
+{
+    const ra_crawler_t  *c;
+
+    if (ctx->crawlers == NULL || tok.len == 0) {
+        return NULL;
+    }
+    c = ra_crawlers_find_token(ctx->crawlers, tok);
+    return c != NULL && (c->flags & RA_CRAWLER_POLICY) ? c : NULL;
+}
+
 /*
  * A User-agent naming a policy token (Google-Extended): no crawler
  * fetches with that name, its operator's crawlers read the group to learn
@@ -1056,11 +1069,8 @@ ra_lint_policy_token(ra_lint_ctx_t *ctx, const ra_line_t *ln, ra_str_t tok)
     const ra_crawler_t  *c;
     char                 q[RA_LINT_QBUF], what[RA_LINT_PREF_TEXT + 64];
 
-    if (ctx->crawlers == NULL || tok.len == 0) {
-        return;
-    }
-    c = ra_crawlers_find_token(ctx->crawlers, tok);
-    if (c == NULL || !(c->flags & RA_CRAWLER_POLICY)) {
+    c = ra_lint_policy(ctx, tok);
+    if (c == NULL) {
         return;
     }
     if (c->purpose.len) {
@@ -2099,8 +2109,10 @@ ra_lint_star_token(ra_lint_star_ctx_t *st, const ra_line_t *ln, ra_str_t tok)
     const ra_lint_rule_t *r;
     const ra_lint_group_t *g;
 
-    if (st->group > st->ctx->groups_cap) {
-        return;
+    if (st->group > st->ctx->groups_cap
+        || ra_lint_policy(st->ctx, tok) != NULL)
+    {
+        return;     /* a policy token fetches nothing (policy-token) */
     }
     g = &st->ctx->groups[st->group - 1];
     for (i = 0; i < g->nrules; i++) {

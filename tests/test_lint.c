@@ -1352,6 +1352,23 @@ test_policy_tokens(void **state)
     assert_string_equal(r.lint.prefs[1].agent, "Applebot-Extended");
     run_done(&r);
 
+    /* a policy token fetches nothing: its group drops no rule of '*' for
+     * a crawler (GPTBot's does) */
+    {
+        static const char  star[] =
+            "User-agent: *\nDisallow: /private/\n\n"
+            "User-agent: Google-Extended\nDisallow: /x\n\n"
+            "User-agent: GPTBot\nDisallow: /x\n";
+
+        run_lint(&r, star, sizeof(star) - 1, &h);
+        assert_int_equal(count_code(&r.lint, RA_LC_GROUP_REPLACES_STAR, 4),
+                         0);
+        assert_int_equal(count_code(&r.lint, RA_LC_GROUP_REPLACES_STAR, 7),
+                         1);
+        assert_int_equal(count_code(&r.lint, RA_LC_POLICY_TOKEN, 4), 1);
+        run_done(&r);
+    }
+
     /* no table: no such finding */
     run_lint(&r, body, sizeof(body) - 1, NULL);
     assert_int_equal(count_code(&r.lint, RA_LC_POLICY_TOKEN, -1), 0);
