@@ -503,6 +503,85 @@ test_whatif(void **state)
     unlink(path);
 }
 
+/* Issue 19, item 4: logs and whatif name a generic bot the same way;
+ * /server-status is nobody's traffic; recent violations are newest first
+ * by time, whatever the log's order; item 6: politeness in logs */
+static void
+test_generic_names_order_politeness(void **state)
+{
+    static const char  lines[] =
+        "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
+        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "1.2.3.4 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
+        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "1.2.3.5 - - [23/Nov/2026:09:00:05 +0000] \"GET /private/old HTTP/1.1\" "
+        "200 10 \"-\" \"Mozilla/5.0 (compatible; FooBot/1.0; +http://foo)\"\n"
+        "1.2.3.4 - - [23/Nov/2026:10:00:06 +0000] \"GET /server-status?auto "
+        "HTTP/1.1\" 200 10 \"-\" \"python-requests/2.31\"\n";
+    char         logp[] = "/tmp/ra-gen-log-XXXXXX";
+    char         cur[] = "/tmp/ra-gen-cur-XXXXXX";
+    char         prop[] = "/tmp/ra-gen-prop-XXXXXX";
+    const char  *a, *b;
+    run_t        r;
+    int          fd;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(logp);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, lines, sizeof(lines) - 1),
+                     (ssize_t) sizeof(lines) - 1);
+    close(fd);
+    fd = mkstemp(cur);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n"
+                           "Crawl-delay: 10\n", 51), 51);
+    close(fd);
+    fd = mkstemp(prop);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /\n", 26), 26);
+    close(fd);
+
+    run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "site default: 3 crawler requests"));
+    assert_non_null(strstr(r.out, "\n  python-requests (generic) "));
+    assert_non_null(strstr(r.out, "\n  FooBot (generic) "));
+    assert_non_null(strstr(r.out, "peak/min gap        crawl-delay\n"));
+    assert_non_null(strstr(r.out, "        2 6.0s      10.0s\n"));
+    a = strstr(r.out, "GET /private/b");
+    b = strstr(r.out, "GET /private/old");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a < b);                 /* 10:00:05 before 09:00:05 */
+    assert_true(strstr(r.out, "GET /private/a") < b);
+    assert_null(strstr(r.out, "server-status"));
+    free(r.out);
+
+    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", cur, logp);
+    assert_non_null(strstr(r.out, "\"peak_per_minute\":2,"
+                                  "\"median_gap_ms\":6000,"
+                                  "\"crawl_delay_ms\":10000"));
+    free(r.out);
+
+    run(&r, CLI " whatif --current %s --proposed %s %s 2>/dev/null", cur,
+        prop, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "3 crawler requests judged"));
+    assert_non_null(strstr(r.out, "\npython-requests (generic) "));
+    assert_non_null(strstr(r.out, "\nFooBot (generic) "));
+    assert_null(strstr(r.out, "server-status"));
+    free(r.out);
+    run(&r, CLI " whatif --current %s --proposed %s --format json %s "
+        "2>/dev/null", cur, prop, logp);
+    assert_non_null(strstr(r.out, "{\"crawler\":\"python-requests\","
+                                  "\"kind\":\"generic\",\"requests\":2"));
+    free(r.out);
+    unlink(logp);
+    unlink(cur);
+    unlink(prop);
+}
+
 /* Issue 13: a disallowed path spelled another way is the same path, in
  * logs and in whatif as in the servers; "//x/robots.txt" is a path */
 static void
@@ -1221,6 +1300,7 @@ main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
+        cmocka_unit_test(test_generic_names_order_politeness),
         cmocka_unit_test(test_spellings),
         cmocka_unit_test(test_vhosts),
         cmocka_unit_test(test_robots_per_site),
