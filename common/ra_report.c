@@ -745,6 +745,8 @@ ra_rep_json(ra_rep_t *r)
                   || ra_rep_sites_total(r->snap) > i ? "true" : "false");
     ra_buf_cstr(b, ",\"ledger\":{\"requests\":");
     ra_buf_u64(b, h->requests);
+    ra_buf_cstr(b, ",\"crawler_requests\":");
+    ra_buf_u64(b, h->crawler_requests);
     ra_buf_cstr(b, ",\"violations\":");
     ra_buf_u64(b, h->violations_total);
     ra_buf_printf(b, ",\"sites\":%u,\"stats\":%u,\"capacity\":{\"sites\":%u,"

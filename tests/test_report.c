@@ -646,6 +646,10 @@ test_metrics_stable(void **state)
     assert_non_null(strstr(s, "900 crawler requests judged (999 requests in "
                               "all)"));
     free(s);
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(s, "\"ledger\":{\"requests\":999,"
+                              "\"crawler_requests\":900,"));
+    free(s);
 }
 
 /* issue 19, items 5 and 6: the 30-day phase on the status page, and
