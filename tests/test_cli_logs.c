@@ -582,6 +582,69 @@ test_generic_names_order_politeness(void **state)
     unlink(prop);
 }
 
+/* Issue 19, item 5: a log in which robots.txt answers 503 for 31 days
+ * while the site's pages answer 200: from day 30 on, Googlebot's requests
+ * are judged as if there were no robots.txt (compliant, unreachable_30d),
+ * and the report says the site is in that phase */
+static void
+test_unreachable_30d(void **state)
+{
+    char         logp[] = "/tmp/ra-30d-log-XXXXXX";
+    char         rob[] = "/tmp/ra-30d-robots-XXXXXX";
+    const char  *gb = "\"Mozilla/5.0 (compatible; Googlebot/2.1; "
+                      "+http://www.google.com/bot.html)\"";
+    int          fd, day;
+    FILE        *f;
+    run_t        r;
+    sums_t       s;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(logp);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    /* day 0: the file; days 1 to 32: 503 at 00:00, a page at 12:00 */
+    fprintf(f, "66.249.66.1 - - [01/Oct/2026:00:00:00 +0000] \"GET "
+            "/robots.txt HTTP/1.1\" 200 30 \"-\" %s\n", gb);
+    for (day = 1; day <= 32; day++) {
+        int          dom = day <= 30 ? day + 1 : day - 30;
+        const char  *mon = day <= 30 ? "Oct" : "Nov";
+
+        fprintf(f, "66.249.66.1 - - [%02d/%s/2026:00:00:00 +0000] \"GET "
+                "/robots.txt HTTP/1.1\" 503 30 \"-\" %s\n", dom, mon, gb);
+        fprintf(f, "66.249.66.1 - - [%02d/%s/2026:12:00:00 +0000] \"GET "
+                "/private/%d HTTP/1.1\" 200 30 \"-\" %s\n", dom, mon, day,
+                gb);
+    }
+    fclose(f);
+    fd = mkstemp(rob);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n", 34),
+                     34);
+    close(fd);
+
+    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", rob, logp);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    /* days 1-30 (Oct 2 to 31), 12 hours after its own 503 (no longer
+     * "unreachable"): the last good file decides, a violation; days 31
+     * and 32 (Nov 1 and 2, 12:00: 30 days after the first 503, on Oct 2
+     * 00:00, and more): the phase */
+    assert_int_equal(s.violation, 30);
+    assert_int_equal(s.compliant, 2);
+    assert_non_null(strstr(r.out, "\"unreachable_30d\":2,"));
+    assert_non_null(strstr(r.out, "\"unreachable_30d\":true"));
+    free(r.out);
+    run(&r, CLI " logs --robots %s %s 2>/dev/null", rob, logp);
+    assert_non_null(strstr(r.out, "  unreachable_30d: robots.txt has failed "
+                                  "since 2026-10-02T00:00:00Z while the site "
+                                  "answers"));
+    free(r.out);
+    unlink(logp);
+    unlink(rob);
+}
+
 /* Issue 13: a disallowed path spelled another way is the same path, in
  * logs and in whatif as in the servers; "//x/robots.txt" is a path */
 static void
@@ -1301,6 +1364,7 @@ main(void)
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
         cmocka_unit_test(test_generic_names_order_politeness),
+        cmocka_unit_test(test_unreachable_30d),
         cmocka_unit_test(test_spellings),
         cmocka_unit_test(test_vhosts),
         cmocka_unit_test(test_robots_per_site),
