@@ -10,8 +10,9 @@
  *   sites       per site (virtual host): its robots.txt answers and the
  *               versions in force during the last 24 hours
  *   stats       per (site, crawler, verification): the counters
- *               (docs/design.md, "The ledger") and what the verdicts
- *               need to know (last robots.txt fetch, previous request)
+ *               (docs/design.md, "The ledger"), what the verdicts need to
+ *               know (last robots.txt fetch, previous request) and its
+ *               politeness over 24 hours (ra_polite_t)
  *   violations  a ring of the most recent violations
  *   blobs       the robots.txt bodies of those versions, so that every
  *               process can compile the rules another one captured
