@@ -130,6 +130,14 @@ mra_target(request_rec *r)
     return mra_cstr(r->unparsed_uri);
 }
 
+/* A server's own page (the status page, mod_status's, mod_info's): never
+ * crawler traffic (ra_http_server_page()). */
+static inline int
+mra_server_page(request_rec *r)
+{
+    return ra_http_server_page(mra_target(r), mra_cstr(r->handler), 0);
+}
+
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */
 ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 

@@ -53,7 +53,7 @@ mra_fixups(request_rec *r)
     ra_verdict_t  v;
 
     if (r->main != NULL || r->prev != NULL || !mra_on(r)
-        || mra_is_status_handler(r) || !ra_enforce_any(mra_dconf(r)->enforce)
+        || mra_server_page(r) || !ra_enforce_any(mra_dconf(r)->enforce)
         || ra_http_is_robots(mra_target(r)))
     {
         return DECLINED;
@@ -75,7 +75,7 @@ mra_log_transaction(request_rec *r)
     ra_verdict_t   v;
 
     if (!mra_on(r) || apr_table_get(r->notes, MRA_NOTE_JUDGED) != NULL
-        || mra_is_status_handler(r))
+        || mra_server_page(r))
     {
         return DECLINED;
     }

@@ -8,7 +8,9 @@
  * order of preference, "ignores the * group" honoured) and keeps no
  * ledger: a change of rules is a question about paths, not about the
  * 24-hour cache grace.  Memory is bounded: one row per crawler of the
- * table plus one "generic" row, and per row and direction a Space-Saving
+ * table, one per generic bot's token (the first RA_WI_GENERIC seen; named
+ * as logs names them, ra_report_label()) and one for the generic bots
+ * past those, and per row and direction a Space-Saving
  * summary of RA_WI_SLOTS paths (counts exact for any path with more hits
  * than total/RA_WI_SLOTS; others may be over-counted by at most the
  * "error" it prints).
@@ -23,12 +25,14 @@
 #include "ra_crawlers.h"
 #include "ra_http.h"
 #include "ra_logread.h"
+#include "ra_report.h"
 #include "ra_rules.h"
 
 #define RA_WI_CMD       "whatif"
 #define RA_WI_SLOTS     64
 #define RA_WI_PATH_MAX  160
 #define RA_WI_TOKENS    8
+#define RA_WI_GENERIC   64      /* generic bots' tokens with a row each */
 
 static const char  ra_wi_usage[] =
 "usage: robots-audit whatif --current FILE --proposed FILE [--site HOST]\n"
@@ -59,13 +63,19 @@ typedef struct {
     uint64_t       changed[2];      /* 0: allowed->disallowed, 1: back */
     uint32_t       nslots[2];
     ra_wi_slot_t  *slots[2];        /* RA_WI_SLOTS each, on first use */
+    uint8_t        name_len;        /* a generic bot's token */
+    char           name[RA_NAME_MAX];
 } ra_wi_row_t;
 
 typedef struct {
     const ra_crawlers_t  *tab;
     const ra_rules_t     *rules[2];  /* current, proposed */
-    ra_wi_row_t          *rows;      /* crawler id; the last: generic */
+    ra_wi_row_t          *rows;      /* crawler id; then RA_WI_GENERIC
+                                        generic bots' tokens; the last:
+                                        the other generic bots */
     size_t                nrows;
+    size_t                ncrawlers;
+    size_t                ngeneric;  /* token rows in use */
     uint64_t              lines;
     uint64_t              malformed;
     uint64_t              browsers;
@@ -73,6 +83,8 @@ typedef struct {
     int                   nomem;
     unsigned char        *esc;
 } ra_wi_ctx_t;
+
+static ra_wi_row_t *ra_wi_generic_row(ra_wi_ctx_t *x, ra_str_t token);
 
 /* Space-Saving (Metwally et al.): a missing path takes the place of the
  * least counted one and inherits its count as its error. */
@@ -160,6 +172,9 @@ ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         uri = ra_str(x->esc, n);
         ua = ra_str(x->esc + n, ra_accesslog_unescape(ua, x->esc + n));
     }
+    if (ra_http_server_page(uri, ra_str("", 0), 0)) {
+        return 0;                       /* a server's own page: nobody's */
+    }
 
     (void) ra_crawlers_identify(x->tab, ua, &id);
     if (id.kind == RA_UA_BROWSER) {
@@ -178,12 +193,12 @@ ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
             tokens[ntokens] = c->tokens[ntokens];
         }
         star = (c->flags & RA_CRAWLER_IGNORES_STAR) != 0;
-        row = &x->rows[c->id < x->nrows - 1 ? c->id : x->nrows - 1];
+        row = &x->rows[c->id < x->ncrawlers ? c->id : x->nrows - 1];
     } else {
         if (id.token.len) {
             tokens[ntokens++] = id.token;
         }
-        row = &x->rows[x->nrows - 1];
+        row = ra_wi_generic_row(x, id.token);
     }
 
     path = ra_http_target_path(uri);
@@ -236,14 +251,52 @@ ra_wi_row_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The row of a generic bot's token, as the ledger keys it (cut to
+ * RA_NAME_MAX; "generic" when it declared none). */
+static ra_wi_row_t *
+ra_wi_generic_row(ra_wi_ctx_t *x, ra_str_t token)
+{
+    size_t        i;
+    ra_wi_row_t  *row;
+
+    if (token.len == 0) {
+        token = ra_str("generic", 7);
+    }
+    if (token.len > RA_NAME_MAX) {
+        token.len = RA_NAME_MAX;
+    }
+    for (i = 0; i < x->ngeneric; i++) {
+        row = &x->rows[x->ncrawlers + i];
+        if (row->name_len == token.len
+            && memcmp(row->name, token.data, token.len) == 0)
+        {
+            return row;
+        }
+    }
+    if (x->ngeneric == RA_WI_GENERIC) {
+        return &x->rows[x->nrows - 1];
+    }
+    row = &x->rows[x->ncrawlers + x->ngeneric++];
+    row->name_len = (uint8_t) token.len;
+    memcpy(row->name, token.data, token.len);
+    return row;
+}
+
+/* Its name in JSON (the crawler, or the generic bot's token), and its
+ * kind. */
 static ra_str_t
-ra_wi_row_name(const ra_wi_ctx_t *x, size_t i)
+ra_wi_row_name(const ra_wi_ctx_t *x, size_t i, const char **kind)
 {
     const ra_crawler_t  *c;
 
+    *kind = "generic";
     if (i == x->nrows - 1) {
-        return ra_str("generic", 7);
+        return ra_str("other generic bots", 18);
     }
+    if (i >= x->ncrawlers) {
+        return ra_str(x->rows[i].name, x->rows[i].name_len);
+    }
+    *kind = "known";
     c = ra_crawlers_get(x->tab, i);
     return c != NULL ? c->name : ra_str("?", 1);
 }
@@ -259,6 +312,9 @@ ra_wi_render(ra_wi_ctx_t *x, ra_buf_t *b, int json, unsigned top,
     int                 d, first = 1;
     uint64_t            judged = 0;
     ra_wi_row_t       **order;
+    ra_str_t            name;
+    const char         *kind;
+    char                label[RA_REPORT_LABEL_MAX];
 
     order = malloc(x->nrows * sizeof(ra_wi_row_t *));
     if (order == NULL) {
@@ -304,8 +360,8 @@ ra_wi_render(ra_wi_ctx_t *x, ra_buf_t *b, int json, unsigned top,
             }
             ra_buf_cstr(b, first ? "{\"crawler\":" : ",{\"crawler\":");
             first = 0;
-            ra_buf_json_str(b, ra_wi_row_name(x, i));
-            ra_buf_printf(b, ",\"requests\":%llu",
+            ra_buf_json_str(b, ra_wi_row_name(x, i, &kind));
+            ra_buf_printf(b, ",\"kind\":\"%s\",\"requests\":%llu", kind,
                           (unsigned long long) r->requests);
             for (d = 0; d < 2; d++) {
                 ra_buf_printf(b, ",\"%s\":%llu,\"%s_paths\":[", dirs[d],
@@ -341,7 +397,7 @@ ra_wi_render(ra_wi_ctx_t *x, ra_buf_t *b, int json, unsigned top,
                   (unsigned long long) judged,
                   (unsigned long long) x->browsers,
                   (unsigned long long) x->exempt);
-    ra_buf_printf(b, "%-24s %10s %22s %22s\n", "crawler", "requests",
+    ra_buf_printf(b, "%-32s %10s %22s %22s\n", "crawler", "requests",
                   "allowed->disallowed", "disallowed->allowed");
     for (j = 0; j < x->nrows; j++) {
         const ra_wi_row_t  *r = order[j];
@@ -351,8 +407,12 @@ ra_wi_render(ra_wi_ctx_t *x, ra_buf_t *b, int json, unsigned top,
             continue;
         }
         start = b->len;
-        ra_buf_log(b, ra_wi_row_name(x, i));
-        while (b->len - start < 24 && !b->failed) {
+        name = ra_wi_row_name(x, i, &kind);
+        ra_buf_log(b, i >= x->ncrawlers && i < x->nrows - 1
+                      ? ra_str(label, ra_report_label(RA_UA_GENERIC, name,
+                                                      label, sizeof(label)))
+                      : name);
+        while (b->len - start < 32 && !b->failed) {
             ra_buf_ch(b, ' ');
         }
         ra_buf_printf(b, " %10llu %22llu %22llu\n",
@@ -483,7 +543,8 @@ ra_cmd_whatif(int argc, char **argv)
     x.tab = tab;
     x.rules[0] = rules[0];
     x.rules[1] = rules[1];
-    x.nrows = ra_crawlers_count(tab) + 1;
+    x.ncrawlers = ra_crawlers_count(tab);
+    x.nrows = x.ncrawlers + RA_WI_GENERIC + 1;
     x.rows = calloc(x.nrows, sizeof(ra_wi_row_t));
     x.esc = malloc(RA_LOG_LINE_MAX);
     if (x.rows == NULL || x.esc == NULL) {

@@ -724,6 +724,7 @@ ra_verdict_clear(ra_verdict_t *out)
     out->verdict = RA_VERDICT_NONE;
     out->flags = 0;
     out->line = 0;
+    out->crawl_delay_ms = 0;
     out->rule_type = RA_RULE_NONE;
     out->token_len = 0;
     out->pattern_len = 0;
@@ -754,7 +755,13 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
 
     memset(&m, 0, sizeof(m));
     m.allowed = 1;
-    if (f->last_fetch
+    if (ra_unreachable_30d(f->failing_since, f->pages_answered, now)) {
+        /* 30 days of 5xx/429 while the site answers: as if there were no
+         * robots.txt (RFC 9309 2.3.1.4), whatever C's own fetch got */
+        out->verdict = RA_VERDICT_COMPLIANT;
+        out->flags |= RA_FLAG_UNREACHABLE_30D;
+
+    } else if (f->last_fetch
         && ra_answer_of_status(f->last_fetch_status) == RA_ANSWER_UNREACHABLE
         && now - f->last_fetch < RA_UNREACHABLE_MS)
     {
@@ -814,6 +821,7 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
     if (f->last_fetch == 0 || now - f->last_fetch >= RA_DAY_MS) {
         out->flags |= RA_FLAG_NO_ROBOTS_FETCH;
     }
+    out->crawl_delay_ms = m.crawl_delay_ms > 0 ? m.crawl_delay_ms : 0;
     if (m.crawl_delay_ms > 0 && (who->flags & RA_CRAWLER_CRAWL_DELAY)
         && f->prev_request && now - f->prev_request < m.crawl_delay_ms)
     {
@@ -1030,6 +1038,10 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
         ra_ledger_count_locked(l, sid, tid, RA_CNT_NO_ROBOTS_FETCH);
     }
+    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_UNREACHABLE_30D);
+    }
+    ra_ledger_polite_locked(l, tid, req->time, out->crawl_delay_ms);
     if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
         ra_ledger_count_locked(l, sid, tid, (ra_counter_e)
                                (RA_CNT_REFUSED_VIOLATION + out->refused
@@ -1186,6 +1198,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     int64_t              now = req->time;
 
     memset(out, 0, sizeof(*out));
+    /* the servers' own pages are nobody's traffic */
+    if (ra_http_server_page(req->uri, ra_str("", 0), 0)) {
+        return RA_OK;
+    }
     ra_identify(au, req->user_agent, &id);
     out->kind = id.kind;
 
@@ -1196,6 +1212,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         ra_ledger_lock(l);
         sid = ra_ledger_site_locked(l, req->site, now);
         ra_ledger_browser_locked(l, sid, no_ua);
+        if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
+            ra_ledger_page_locked(l, sid, req->status, now);
+        }
         ra_ledger_unlock(l);
         ra_audit_full(au, req);
         return RA_OK;
@@ -1235,11 +1254,13 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
             ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
             ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
         }
+        ra_ledger_polite_locked(l, tid, now, -1);
         ra_ledger_unlock(l);
         out->verdict = RA_VERDICT_FETCH;
         ra_audit_full(au, req);
         return RA_OK;
     }
+    ra_ledger_page_locked(l, sid, req->status, now);
     ra_ledger_state_locked(l, sid, tid, now, &g.facts);
     ra_gather_busy(au, &g.facts);
     ra_ledger_unlock(l);

@@ -14,6 +14,12 @@
  * Verdicts, for a crawler C on site S at time t:
  *   exempt       C is user-triggered (its operator says robots.txt does
  *                not apply)
+ *   compliant    (flag unreachable_30d) every robots.txt answer of S for
+ *                30 days was 5xx/429 while S's other pages answered
+ *                (below 500, one within the last 24 hours): crawlers then
+ *                act as if there were no robots.txt (RFC 9309 2.3.1.4;
+ *                Google: "if the site is generally available"), whatever
+ *                C's own last fetch got
  *   unreachable  the last robots.txt answer S gave C was 5xx/429 and t is
  *                within 12 hours of it: "complete disallow" (RFC 9309
  *                2.3.1.4), whatever the rules say
@@ -71,6 +77,10 @@ const char *ra_verdict_name(ra_verdict_e v);     /* "compliant", ... */
 
 #define RA_FLAG_CRAWL_DELAY      0x01
 #define RA_FLAG_NO_ROBOTS_FETCH  0x02
+/* judged compliant because the site's robots.txt has answered only
+ * 5xx/429 for RA_UNREACHABLE_30D_MS while its other pages answer (within
+ * the last 24 hours): crawled as if there were no robots.txt */
+#define RA_FLAG_UNREACHABLE_30D  0x04
 
 /* ms between alerts per (site, crawler), per (site, address block) for
  * generic bots, when the configuration says nothing */
@@ -149,6 +159,8 @@ typedef struct {
     const ra_crawler_t  *crawler;       /* known crawlers only */
     ra_str_t             name;          /* crawler name or generic token */
     uint32_t             line;          /* deciding rule, 0 if none */
+    int32_t              crawl_delay_ms;    /* the applying group's
+                                               Crawl-delay; 0: none */
     ra_rule_type_e       rule_type;
     size_t               token_len;
     size_t               pattern_len;
@@ -271,8 +283,8 @@ struct ra_judge_state_s {
  * (ra_http_canon(): what the server maps to a resource), so "//private/x"
  * is judged as "/private/x" and "/%2570" as itself: the stricter verdict
  * wins, and an older copy excuses a request only when it allows both.
- * Sets out's verdict, flags, line, rule_type, token and pattern (the
- * disallowing spelling's rule), and nothing else.  RA_OK, or RA_ENOMEM (a
+ * Sets out's verdict, flags, line, rule_type, token, pattern (the
+ * disallowing spelling's rule) and crawl_delay_ms, and nothing else.  RA_OK, or RA_ENOMEM (a
  * rule set could not be had: verdict RA_VERDICT_NONE, the request is not
  * judged).  Paths up to RA_MATCH_STACK bytes take no memory; longer ones
  * take their canonical form's from g->scratch.

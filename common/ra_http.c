@@ -215,6 +215,48 @@ ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags)
     return d;
 }
 
+int
+ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
+{
+    static const ra_str_t  handlers[] = {
+        ra_string("server-status"), ra_string("server-info"),
+        ra_string("robots-audit-status")
+    };
+    static const ra_str_t  paths[] = {
+        ra_string("/server-status"), ra_string("/server-info"),
+        ra_string("/nginx_status"), ra_string("/stub_status")
+    };
+    size_t         i, n;
+    ra_str_t       path, query;
+    unsigned char  buf[257];
+
+    if (own) {
+        return 1;
+    }
+    for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
+        if (handler.len == handlers[i].len
+            && memcmp(handler.data, handlers[i].data, handler.len) == 0)
+        {
+            return 1;
+        }
+    }
+    path = ra_canon_split(ra_http_target_path(target), &query);
+    if (path.len == 0 || path.len >= sizeof(buf)) {
+        return 0;
+    }
+    n = ra_http_canon(path, buf, NULL);
+    /* a trailing slash names the same page on both servers */
+    if (n > 1 && buf[n - 1] == '/') {
+        n--;
+    }
+    for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        if (n == paths[i].len && memcmp(buf, paths[i].data, n) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Whether target's canonical path is "/" name (name: at most 16 bytes). */
 static int
 ra_http_is_root_file(ra_str_t target, ra_str_t name)

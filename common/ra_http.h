@@ -72,6 +72,21 @@ int ra_http_is_robots(ra_str_t target);
 int ra_http_is_llms(ra_str_t target);
 
 /*
+ * Is the request one for a server's own pages, never crawler traffic
+ * (neither judged nor counted, not even as a browser's)?  The module's
+ * status page (the glue knows its location or handler: own), Apache's
+ * handlers "server-status", "server-info" and the module's
+ * "robots-audit-status" (handler; empty for nginx), and the paths those
+ * pages have by default, canonical, before any '?': /server-status and
+ * /server-info (mod_status, mod_info), /nginx_status and /stub_status
+ * (nginx's stub_status, as packagers and its documentation place it).
+ * ra_audit_request() asks it of the path alone (the CLI's logs); each
+ * glue asks it once with what it knows.  Linear, no memory for targets up
+ * to 256 bytes (longer ones are no such page).
+ */
+int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
+
+/*
  * Does an answer with this status say something about the file?  Not
  * when it describes the request instead (400, 408, 411, 412, 413, 414,
  * 416, 417, 421, 431, nginx's 494-499, 501, 505) or there is none yet

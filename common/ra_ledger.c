@@ -63,6 +63,8 @@ typedef struct {
     int64_t            unreachable_since;
     int64_t            undecodable;
     uint32_t           failures;
+    int64_t            failing_since;   /* first 5xx/429 of the run */
+    int64_t            pages_answered;
     uint16_t           robots_status;
     uint32_t           last_size;
     uint8_t            last_ctype_len;
@@ -116,6 +118,8 @@ typedef struct {
     uint32_t  sprev, snext;                       /* the site's records */
     uint32_t  mark;                               /* rebuild's stamp */
     uint32_t  alert_mark;                         /* budget window */
+    int32_t   crawl_delay_ms;                     /* 0: none */
+    ra_polite_t  polite;                          /* plain numbers */
 } ra_stat_slot_t;
 
 typedef struct {
@@ -156,6 +160,7 @@ struct ra_ledger_hdr_s {
     uint64_t  blob_evictions;
     uint64_t  violations_total;
     uint64_t  requests;         /* everything counted */
+    uint64_t  crawler_requests; /* of which crawlers' */
     /* ra_ledger_full_note(), compare-and-swapped by every process */
     int64_t   full_noted;       /* when it last answered 1; 0 never */
     uint64_t  full_seen;        /* site + stat evictions then */
@@ -202,6 +207,7 @@ static const char  *const ra_counter_names[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
     "refused_violation", "refused_unreachable", "refused_impostor",
+    "unreachable_30d",
     "llms_fetches"
 };
 
@@ -209,6 +215,14 @@ const char *
 ra_counter_name(ra_counter_e c)
 {
     return (unsigned) c < RA_CNT_MAX ? ra_counter_names[c] : "invalid";
+}
+
+int
+ra_unreachable_30d(int64_t failing_since, int64_t pages_answered,
+    int64_t now)
+{
+    return failing_since > 0 && now - failing_since >= RA_UNREACHABLE_30D_MS
+           && pages_answered > 0 && now - pages_answered < RA_DAY_MS;
 }
 
 ra_answer_e
@@ -564,6 +578,7 @@ ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
     memset(t, 0, sizeof(*t));
     t->created = h->created;
     t->requests = ra_atomic_read(&h->requests);
+    t->crawler_requests = ra_atomic_read(&h->crawler_requests);
     t->violations_total = ra_atomic_read(&h->violations_total);
     t->site_evictions = ra_atomic_read(&h->site_evictions);
     t->stat_evictions = ra_atomic_read(&h->stat_evictions);
@@ -1612,8 +1627,163 @@ ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     }
     if (c == RA_CNT_REQUESTS) {
         ra_atomic_add(&l->hdr->requests, 1);
+        ra_atomic_add(&l->hdr->crawler_requests, 1);
     }
 }
+
+void
+ra_ledger_page_locked(ra_ledger_t *l, uint32_t site, int status,
+    int64_t now)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s != NULL && status >= 100 && status < 500
+        && now > s->pages_answered)
+    {
+        s->pages_answered = now;
+    }
+}
+
+void
+ra_ledger_polite_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
+    int32_t crawl_delay_ms)
+{
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    if (st == NULL) {
+        return;
+    }
+    ra_polite_add(&st->polite, now);
+    if (crawl_delay_ms >= 0) {
+        st->crawl_delay_ms = crawl_delay_ms;
+    }
+}
+
+
+/* ---- politeness ------------------------------------------------------- */
+
+#define RA_MINUTE_MS  60000LL
+
+static unsigned
+ra_polite_bin(int64_t gap)
+{
+    unsigned  k = 0;
+
+    while (k < RA_POLITE_BINS - 1
+           && gap >= (int64_t) RA_POLITE_GAP0_MS << k)
+    {
+        k++;
+    }
+    return k;
+}
+
+void
+ra_polite_add(ra_polite_t *p, int64_t now)
+{
+    unsigned  k, slot, b;
+    uint32_t  span, minute, h;
+
+    if (now <= 0) {
+        return;
+    }
+    span = (uint32_t) (now / RA_POLITE_SPAN_MS);
+    minute = (uint32_t) (now / RA_MINUTE_MS);
+    if (p->bucket == 0) {
+        memset(p, 0, sizeof(*p));
+        p->bucket = span;
+    } else if (span > p->bucket) {
+        /* clear the spans between, at most the whole ring */
+        for (h = p->bucket + 1, k = 0; h <= span && k < RA_POLITE_BUCKETS;
+             h++, k++)
+        {
+            slot = h % RA_POLITE_BUCKETS;
+            p->peak[slot] = 0;
+            memset(p->gaps[slot], 0, sizeof(p->gaps[slot]));
+        }
+        p->bucket = span;
+    } else if (p->bucket - span >= RA_POLITE_BUCKETS) {
+        return;                         /* older than the ring */
+    }
+    slot = span % RA_POLITE_BUCKETS;
+
+    if (minute != p->minute) {
+        p->minute = minute;
+        p->minute_count = 0;
+    }
+    if (p->minute_count < UINT16_MAX) {
+        p->minute_count++;
+    }
+    if (p->minute_count > p->peak[slot]) {
+        p->peak[slot] = p->minute_count;
+    }
+
+    if (p->last > 0 && now >= p->last) {
+        b = ra_polite_bin(now - p->last);
+        if (p->gaps[slot][b] == UINT16_MAX) {
+            for (k = 0; k < RA_POLITE_BINS; k++) {
+                p->gaps[slot][k] /= 2;
+            }
+        }
+        p->gaps[slot][b]++;
+    }
+    if (now > p->last) {
+        p->last = now;
+    }
+}
+
+void
+ra_polite_read(const ra_polite_t *p, int64_t now, uint32_t *peak,
+    int64_t *median_gap_ms)
+{
+    unsigned  k, b, slot;
+    uint64_t  bins[RA_POLITE_BINS], n = 0, half, seen;
+    uint32_t  cur, h;
+    int64_t   lo, hi;
+
+    *peak = 0;
+    *median_gap_ms = -1;
+    memset(bins, 0, sizeof(bins));
+    if (p->bucket == 0 || now <= 0) {
+        return;
+    }
+    cur = (uint32_t) (now / RA_POLITE_SPAN_MS);
+    for (k = 0; k < RA_POLITE_BUCKETS && k <= p->bucket; k++) {
+        h = p->bucket - k;
+        /* the current span and those before it: 20 to 24 hours */
+        if (h > cur || cur - h >= RA_POLITE_BUCKETS) {
+            continue;
+        }
+        slot = h % RA_POLITE_BUCKETS;
+        if (p->peak[slot] > *peak) {
+            *peak = p->peak[slot];
+        }
+        for (b = 0; b < RA_POLITE_BINS; b++) {
+            bins[b] += p->gaps[slot][b];
+            n += p->gaps[slot][b];
+        }
+    }
+    if (n == 0) {
+        return;
+    }
+    /* the lower median: the gap of rank ceil(n / 2), placed linearly
+     * within its bin; the last bin says its lower bound */
+    half = (n + 1) / 2;
+    for (b = 0, seen = 0; b < RA_POLITE_BINS; b++) {
+        if (seen + bins[b] >= half) {
+            break;
+        }
+        seen += bins[b];
+    }
+    lo = b == 0 ? 0 : (int64_t) RA_POLITE_GAP0_MS << (b - 1);
+    if (b >= RA_POLITE_BINS - 1) {
+        *median_gap_ms = lo;
+        return;
+    }
+    hi = (int64_t) RA_POLITE_GAP0_MS << b;
+    *median_gap_ms = lo + (int64_t) ((hi - lo) * (double) (half - seen)
+                                     / (double) (bins[b] + 1));
+}
+
 
 void
 ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
@@ -1735,6 +1905,8 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     out->last_fetch = st->last_fetch;
     out->last_fetch_version = st->last_fetch_version;
     out->last_fetch_status = st->last_fetch_status;
+    out->failing_since = s->failures ? s->failing_since : 0;
+    out->pages_answered = s->pages_answered;
     st->prev_request = now;
 }
 
@@ -1838,11 +2010,15 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     answer = (uint8_t) ra_answer_of_status(in->status);
 
     if (answer == RA_ANSWER_UNREACHABLE) {
+        if (s->failures == 0 || s->failing_since == 0) {
+            s->failing_since = now;
+        }
         s->failures++;
         s->unreachable_since = now;
         return -1;
     }
     s->failures = 0;
+    s->failing_since = 0;
     s->undecodable = 0;
     s->bad_coding_len = 0;
 
@@ -1960,6 +2136,7 @@ ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
     s->robots_date = now;
     s->robots_status = (uint16_t) (status > 0 && status < 1000 ? status : 0);
     s->failures = 0;
+    s->failing_since = 0;
     if (!same) {
         s->undecodable = now > 0 ? now : 1;     /* since the first */
     }
@@ -2040,6 +2217,8 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
                           ? s->bad_coding_len : RA_CODING_MAX;
     memcpy(out->bad_coding, s->bad_coding, out->bad_coding_len);
     out->failures = s->failures;
+    out->failing_since = s->failures ? s->failing_since : 0;
+    out->pages_answered = s->pages_answered;
     out->robots_status = s->robots_status;
     out->last_size = s->last_size;
     out->last_ctype_len = s->last_ctype_len < RA_CTYPE_MAX
@@ -2077,6 +2256,8 @@ ra_stat_out(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
     memcpy(out->name, st->name, RA_NAME_MAX);
     out->token_len = st->token_len;
     memcpy(out->token, st->token, RA_NAME_MAX);
+    out->crawl_delay_ms = st->crawl_delay_ms;
+    out->polite = st->polite;
 }
 
 static void
@@ -2099,6 +2280,63 @@ ra_vio_out(const ra_vio_slot_t *x, uint32_t site, ra_violation_t *out)
     memcpy(out->addr, x->addr, RA_ADDR_TEXT_MAX);
     memcpy(out->uri, x->uri, RA_URI_MAX);
     memcpy(out->pattern, x->pattern, RA_PATTERN_MAX);
+}
+
+/* Violations newest first by time; of the same time, the ring's order
+ * (the later recorded first). */
+typedef struct {
+    int64_t   time;
+    uint32_t  idx;                  /* in ring order, newest first */
+} ra_vio_key_t;
+
+static int
+ra_vio_key_cmp(const void *a, const void *b)
+{
+    const ra_vio_key_t  *x = a, *y = b;
+
+    if (x->time != y->time) {
+        return x->time > y->time ? -1 : 1;
+    }
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The snapshot's violations ordered by time (logs replay out of order,
+ * and several processes append to the ring): RA_OK, or RA_ENOMEM with
+ * the ring's order kept. */
+static int
+ra_vio_sort(ra_snapshot_t *snap, const ra_alloc_t *a)
+{
+    uint32_t         i;
+    ra_vio_key_t    *keys;
+    ra_violation_t  *sorted;
+
+    for (i = 1; i < snap->nviolations; i++) {
+        if (snap->violations[i].time > snap->violations[i - 1].time) {
+            break;
+        }
+    }
+    if (i >= snap->nviolations) {
+        return RA_OK;                   /* already in order */
+    }
+    keys = ra_alloc(a, snap->nviolations * sizeof(ra_vio_key_t));
+    sorted = ra_alloc(a, (snap->nviolations + 1) * sizeof(ra_violation_t));
+    if (keys == NULL || sorted == NULL) {
+        ra_free(a, keys);
+        ra_free(a, sorted);
+        return RA_ENOMEM;
+    }
+    for (i = 0; i < snap->nviolations; i++) {
+        keys[i].time = snap->violations[i].time;
+        keys[i].idx = i;
+    }
+    qsort(keys, snap->nviolations, sizeof(ra_vio_key_t), ra_vio_key_cmp);
+    for (i = 0; i < snap->nviolations; i++) {
+        sorted[i] = snap->violations[keys[i].idx];
+    }
+    ra_free(a, keys);
+    ra_free(a, snap->violations);
+    snap->violations = sorted;
+    return RA_OK;
 }
 
 static int
@@ -2453,6 +2691,7 @@ unlock:
     if (rc == RA_OK) {
         /* grouped by site (in snapshot order), busiest first */
         qsort(snap->stats, snap->nstats, sizeof(ra_stat_t), ra_stat_cmp);
+        (void) ra_vio_sort(snap, a);
     } else {
         ra_snapshot_free(snap, a);
     }

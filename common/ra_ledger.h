@@ -10,8 +10,9 @@
  *   sites       per site (virtual host): its robots.txt answers and the
  *               versions in force during the last 24 hours
  *   stats       per (site, crawler, verification): the counters
- *               (docs/design.md, "The ledger") and what the verdicts
- *               need to know (last robots.txt fetch, previous request)
+ *               (docs/design.md, "The ledger"), what the verdicts need to
+ *               know (last robots.txt fetch, previous request) and its
+ *               politeness over 24 hours (ra_polite_t)
  *   violations  a ring of the most recent violations
  *   blobs       the robots.txt bodies of those versions, so that every
  *               process can compile the rules another one captured
@@ -39,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       5
+#define RA_LEDGER_LAYOUT       6
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -53,6 +54,9 @@
 
 #define RA_DAY_MS              (24LL * 3600 * 1000)
 #define RA_UNREACHABLE_MS      (12LL * 3600 * 1000)
+/* robots.txt unreachable this long while the site's other pages answer:
+ * crawled as if there were none (docs/design.md, "Verdicts") */
+#define RA_UNREACHABLE_30D_MS  (30LL * RA_DAY_MS)
 
 /* ra_ledger_full_note() says so at most this often, all processes */
 #define RA_FULL_NOTE_MS        60000
@@ -75,6 +79,8 @@ typedef enum {
     RA_CNT_REFUSED_VIOLATION,
     RA_CNT_REFUSED_UNREACHABLE,
     RA_CNT_REFUSED_IMPOSTOR,
+    RA_CNT_UNREACHABLE_30D,     /* judged compliant: robots.txt unreachable
+                                   for 30 days, the site answering */
     RA_CNT_LLMS_FETCHES,        /* /llms.txt, /llms-full.txt (also judged) */
     RA_CNT_MAX
 } ra_counter_e;
@@ -91,12 +97,56 @@ typedef enum {
 
 ra_answer_e ra_answer_of_status(int status);
 
+/* The 30-day phase (docs/design.md, "Verdicts"): a site whose robots.txt
+ * has answered only 5xx/429 since failing_since, at least
+ * RA_UNREACHABLE_30D_MS before now, while another of its pages answered
+ * below 500 less than 24 hours before now (pages_answered). */
+int ra_unreachable_30d(int64_t failing_since, int64_t pages_answered,
+    int64_t now);
+
 /* What identifies a version: its answer class and, for 2xx, its body.
  * Never 0. */
 uint64_t ra_ledger_version_hash(int status, ra_str_t body);
 
 
 /* ---- plain data: what snapshots and the operations below copy out -- */
+
+/*
+ * Politeness of one crawler on one site over the last 24 hours, fixed-size
+ * (176 bytes) and plain numbers (a writer that dies leaves nothing
+ * inconsistent): a ring of RA_POLITE_BUCKETS buckets of RA_POLITE_SPAN_MS
+ * each (bucket b holds the span b % RA_POLITE_BUCKETS, spans counted from
+ * the epoch), each with the most requests seen in one clock minute of that
+ * span and a histogram of the gaps between consecutive requests.  A
+ * reading covers the buckets of the last 24 hours: 20 to 24 hours, as the
+ * oldest bucket leaves whole.  Bin 0 counts gaps under RA_POLITE_GAP0_MS,
+ * bin k gaps in [GAP0 << (k - 1), GAP0 << k), the last bin every longer
+ * one: a median read from it lies within its bin's bounds (a factor of
+ * two; ra_polite_read() interpolates within the bin).  A bin about to
+ * overflow halves its bucket's bins (proportions kept).
+ */
+#define RA_POLITE_BUCKETS      6
+#define RA_POLITE_SPAN_MS      (4LL * 3600 * 1000)
+#define RA_POLITE_BINS         12
+#define RA_POLITE_GAP0_MS      250     /* last bin: 256 s and more */
+
+typedef struct {
+    int64_t   last;                       /* the previous request, or 0 */
+    uint32_t  bucket;                     /* newest bucket's span number */
+    uint32_t  minute;                     /* minute number being counted */
+    uint16_t  minute_count;               /* requests in that minute */
+    uint16_t  peak[RA_POLITE_BUCKETS];    /* per bucket: busiest minute */
+    uint16_t  gaps[RA_POLITE_BUCKETS][RA_POLITE_BINS];
+} ra_polite_t;
+
+/* Adds a request at now (ms).  Requests older than the ring are ignored;
+ * one older than the previous counts in its minute but adds no gap. */
+void ra_polite_add(ra_polite_t *p, int64_t now);
+
+/* Over the 24 hours before now: the busiest minute's requests, and the
+ * median gap in ms (-1 when fewer than one gap was seen). */
+void ra_polite_read(const ra_polite_t *p, int64_t now, uint32_t *peak,
+    int64_t *median_gap_ms);
 
 /* A robots.txt version: one body as served (or "no rules" for 4xx). */
 typedef struct {
@@ -140,6 +190,9 @@ typedef struct {
                                              could not be decoded: since
                                              then; 0 when it could */
     uint32_t      failures;               /* consecutive 5xx/429 */
+    int64_t       failing_since;          /* the first of those, or 0 */
+    int64_t       pages_answered;         /* the last request for another
+                                             page answered below 500 */
     uint16_t      robots_status;          /* last answer's status */
     /* the last answer as it was, which need not be the version in force
      * (a 503 keeps the last good file in force) */
@@ -175,6 +228,10 @@ typedef struct {
     uint8_t   token_len;
     char      name[RA_NAME_MAX];          /* crawler name / generic token */
     char      token[RA_NAME_MAX];         /* robots.txt token it used */
+    int32_t   crawl_delay_ms;             /* of the group that applied to
+                                             its last judged request; 0:
+                                             none */
+    ra_polite_t  polite;
 } ra_stat_t;
 
 typedef struct {
@@ -210,6 +267,8 @@ typedef struct {
 typedef struct {
     int64_t           created;
     uint64_t          requests;           /* everything counted */
+    uint64_t          crawler_requests;   /* of which crawlers' (judged
+                                             or robots.txt fetches) */
     uint64_t          violations_total;
     uint64_t          site_evictions;
     uint64_t          stat_evictions;
@@ -330,6 +389,17 @@ uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
 void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site,
     int no_user_agent);
 
+/* A request for a page other than robots.txt got status: below 500 (and
+ * at least 100), the site answers (the 30-day phase, "Verdicts"). */
+void ra_ledger_page_locked(ra_ledger_t *l, uint32_t site, int status,
+    int64_t now);
+
+/* A crawler's request at now: its politeness (ra_polite_t), and the
+ * Crawl-delay in ms of the group that applied (0: none; < 0: unchanged,
+ * as for a robots.txt fetch). */
+void ra_ledger_polite_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
+    int32_t crawl_delay_ms);
+
 /* Counts c for the record and its site; RA_CNT_REQUESTS also counts in
  * the ledger's total. */
 void ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
@@ -349,6 +419,10 @@ typedef struct {
     int64_t       last_fetch;             /* of robots.txt, or 0 */
     uint64_t      last_fetch_version;
     int           last_fetch_status;
+    int64_t       failing_since;          /* the site's robots.txt has
+                                             answered 5xx/429 since; 0 */
+    int64_t       pages_answered;         /* the site's last other page
+                                             answered below 500; 0 */
 } ra_ledger_state_t;
 
 /* Copies the site's versions and the record's history into *out, then

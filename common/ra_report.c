@@ -28,6 +28,7 @@ static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
     "refused_violation", "refused_unreachable", "refused_impostor",
+    "unreachable_30d",
     "llms_fetches"
 };
 
@@ -73,6 +74,66 @@ ra_rep_label(const ra_stat_t *st)
         return ra_str(browser, sizeof(browser) - 1);
     }
     return ra_rep_field(st->name, st->name_len);
+}
+
+/* Is the site in the 30-day phase (docs/design.md, "Verdicts")? */
+static int
+ra_rep_30d(const ra_site_t *s, int64_t now)
+{
+    return ra_unreachable_30d(s->failing_since, s->pages_answered, now);
+}
+
+/* A median gap: as ra_rep_ms(), with "+" when it is the last bin's lower
+ * bound (ra_polite_t: "at least"). */
+static void ra_rep_ms(ra_buf_t *b, int64_t ms);
+
+static void
+ra_rep_gap(ra_buf_t *b, int64_t ms)
+{
+    ra_rep_ms(b, ms);
+    if (ms >= (int64_t) RA_POLITE_GAP0_MS << (RA_POLITE_BINS - 2)) {
+        ra_buf_ch(b, '+');
+    }
+}
+
+/* A duration in ms, short: "850ms", "12.5s", "4m10s"; "-" when < 0. */
+static void
+ra_rep_ms(ra_buf_t *b, int64_t ms)
+{
+    if (ms < 0) {
+        ra_buf_ch(b, '-');
+    } else if (ms < 1000) {
+        ra_buf_printf(b, "%lldms", (long long) ms);
+    } else if (ms < 60000) {
+        ra_buf_printf(b, "%lld.%llds", (long long) (ms / 1000),
+                      (long long) (ms % 1000 / 100));
+    } else {
+        ra_buf_printf(b, "%lldm%llds", (long long) (ms / 60000),
+                      (long long) (ms % 60000 / 1000));
+    }
+}
+
+size_t
+ra_report_label(unsigned kind, ra_str_t name, char *out, size_t cap)
+{
+    static const char  gen[] = " (generic)";
+    size_t             n;
+
+    if (cap == 0) {
+        return 0;
+    }
+    n = name.len < cap - 1 ? name.len : cap - 1;
+    if (n) {
+        memcpy(out, name.data, n);
+    }
+    if (kind == RA_UA_GENERIC && !(n == 7 && memcmp(out, "generic", 7) == 0)
+        && n + sizeof(gen) <= cap)
+    {
+        memcpy(out + n, gen, sizeof(gen) - 1);
+        n += sizeof(gen) - 1;
+    }
+    out[n] = '\0';
+    return n;
 }
 
 static int
@@ -481,7 +542,8 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     const ra_site_t     *s = &r->snap->sites[si];
     const ra_version_t  *v = ra_rep_current(s);
     ra_buf_t            *b = r->b;
-    uint32_t             i, j, n, id;
+    uint32_t             i, j, n, id, peak;
+    int64_t              gap;
     unsigned             c;
 
     ra_buf_cstr(b, "{\"site\":");
@@ -522,6 +584,10 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_buf_printf(b, ",\"consecutive_failures\":%u,\"unreachable_since\":",
                   s->failures);
     ra_rep_json_time(b, s->unreachable_since);
+    ra_buf_cstr(b, ",\"failing_since\":");
+    ra_rep_json_time(b, s->failing_since);
+    ra_buf_printf(b, ",\"unreachable_30d\":%s",
+                  ra_rep_30d(s, r->now) ? "true" : "false");
     ra_buf_cstr(b, ",\"undecodable\":");
     if (s->undecodable) {
         ra_buf_cstr(b, "{\"content_encoding\":");
@@ -587,6 +653,20 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         ra_rep_json_time(b, st->first_seen);
         ra_buf_cstr(b, ",\"last_seen\":");
         ra_rep_json_time(b, st->last_seen);
+        ra_polite_read(&st->polite, r->now, &peak, &gap);
+        ra_buf_printf(b, ",\"peak_per_minute\":%u,\"median_gap_ms\":",
+                      peak);
+        if (gap >= 0) {
+            ra_buf_printf(b, "%lld", (long long) gap);
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_cstr(b, ",\"crawl_delay_ms\":");
+        if (st->crawl_delay_ms > 0) {
+            ra_buf_printf(b, "%d", (int) st->crawl_delay_ms);
+        } else {
+            ra_buf_cstr(b, "null");
+        }
         ra_buf_cstr(b, ",\"last_robots_fetch\":");
         if (st->last_fetch) {
             ra_buf_cstr(b, "{\"time\":");
@@ -667,6 +747,8 @@ ra_rep_json(ra_rep_t *r)
                   || ra_rep_sites_total(r->snap) > i ? "true" : "false");
     ra_buf_cstr(b, ",\"ledger\":{\"requests\":");
     ra_buf_u64(b, h->requests);
+    ra_buf_cstr(b, ",\"crawler_requests\":");
+    ra_buf_u64(b, h->crawler_requests);
     ra_buf_cstr(b, ",\"violations\":");
     ra_buf_u64(b, h->violations_total);
     ra_buf_printf(b, ",\"sites\":%u,\"stats\":%u,\"capacity\":{\"sites\":%u,"
@@ -896,8 +978,10 @@ ra_rep_prom(ra_rep_t *r)
         }
     }
 
+    /* labels that change only with the answer's class, never with an
+     * edit of the file: sizes and ages are gauges of their own */
     ra_rep_prom_family(b, "robots_audit_robots_info", "gauge",
-        "The site's last robots.txt answer: status, Content-Type and size "
+        "The site's last robots.txt answer: status, and the Content-Type "
         "of the current version (value always 1).");
     for (si = 0; si < snap->nsites; si++) {
         const ra_site_t  *s = &snap->sites[si];
@@ -908,7 +992,40 @@ ra_rep_prom(ra_rep_t *r)
         if (v != NULL) {
             ra_buf_prom_label(b, ra_rep_field(v->ctype, v->ctype_len));
         }
-        ra_buf_printf(b, "\",bytes=\"%u\"} 1\n", v ? v->size : 0);
+        ra_buf_cstr(b, "\"} 1\n");
+    }
+
+    ra_rep_prom_family(b, "robots_audit_robots_bytes", "gauge",
+        "Size in bytes of the site's current robots.txt version as served "
+        "(0: none).");
+    for (si = 0; si < snap->nsites; si++) {
+        v = ra_rep_current(&snap->sites[si]);
+        ra_rep_prom_site(b, "robots_audit_robots_bytes", &snap->sites[si]);
+        ra_buf_printf(b, "} %u\n", v ? v->size : 0);
+    }
+
+    ra_rep_prom_family(b, "robots_audit_robots_version_age_seconds", "gauge",
+        "Seconds since the site's current robots.txt version was first "
+        "served (absent: none).");
+    for (si = 0; si < snap->nsites; si++) {
+        v = ra_rep_current(&snap->sites[si]);
+        if (v == NULL || v->first_seen == 0) {
+            continue;
+        }
+        ra_rep_prom_site(b, "robots_audit_robots_version_age_seconds",
+                         &snap->sites[si]);
+        ra_buf_printf(b, "} %lld\n", (long long) (r->now > v->first_seen
+                                      ? (r->now - v->first_seen) / 1000 : 0));
+    }
+
+    ra_rep_prom_family(b, "robots_audit_robots_unreachable_30d", "gauge",
+        "1 while the site's robots.txt has answered only 5xx/429 for 30 "
+        "days and its other pages answer: crawlers act as if there were "
+        "none.");
+    for (si = 0; si < snap->nsites; si++) {
+        ra_rep_prom_site(b, "robots_audit_robots_unreachable_30d",
+                         &snap->sites[si]);
+        ra_buf_printf(b, "} %d\n", ra_rep_30d(&snap->sites[si], r->now));
     }
 
     ra_rep_prom_family(b, "robots_audit_robots_versions", "gauge",
@@ -974,9 +1091,10 @@ ra_rep_prom(ra_rep_t *r)
     ra_buf_printf(b, "robots_audit_ledger_blob_free_bytes %u\n",
                   h->blob_free_bytes);
     ra_rep_prom_family(b, "robots_audit_judged_requests_total", "counter",
-        "Requests the audit engine judged, all sites.");
+        "Crawler requests the audit engine judged or counted as robots.txt "
+        "fetches, all sites (not browsers').");
     ra_buf_cstr(b, "robots_audit_judged_requests_total ");
-    ra_buf_u64(b, h->requests);
+    ra_buf_u64(b, h->crawler_requests);
     ra_buf_ch(b, '\n');
     ra_rep_prom_family(b, "robots_audit_violations_total", "counter",
         "Violations recorded, all sites.");
@@ -1148,6 +1266,12 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
                           s->failures == 1 ? "" : "s");
         }
         ra_buf_ch(b, '\n');
+        if (ra_rep_30d(s, r->now)) {
+            ra_buf_cstr(b, "  unreachable_30d: robots.txt has failed since ");
+            ra_rep_iso(b, s->failing_since);
+            ra_buf_cstr(b, " while the site answers: crawlers act as if "
+                        "there were none (all allowed)\n");
+        }
         if (s->undecodable) {
             ra_buf_cstr(b, "  last answer: Content-Encoding ");
             ra_buf_log(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
@@ -1186,13 +1310,16 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
 
 static void
 ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
-    const uint64_t *c)
+    const uint64_t *c, const ra_stat_t *st, int64_t now)
 {
     uint64_t  judged = ra_rep_judged(c);
     unsigned  pm;
+    uint32_t  peak;
+    int64_t   gap;
+    size_t    start;
 
     ra_buf_cstr(b, "  ");
-    ra_rep_text_cell(b, name, 24);
+    ra_rep_text_cell(b, name, 32);
     ra_buf_printf(b, " %-12s %9llu %6llu %9llu %9llu %6llu %7llu %6llu "
                   "%7llu %6llu %8llu", verif,
                   (unsigned long long) c[RA_CNT_REQUESTS],
@@ -1212,6 +1339,17 @@ ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
     } else {
         ra_buf_cstr(b, "       -");
     }
+    /* politeness: peak per minute, median gap, its Crawl-delay */
+    if (st != NULL) {
+        ra_polite_read(&st->polite, now, &peak, &gap);
+        ra_buf_printf(b, " %8u ", peak);
+        start = b->len;
+        ra_rep_gap(b, gap);
+        while (b->len - start < 10 && !b->failed && !b->truncated) {
+            ra_buf_ch(b, ' ');
+        }
+        ra_rep_ms(b, st->crawl_delay_ms > 0 ? st->crawl_delay_ms : -1);
+    }
     ra_buf_ch(b, '\n');
 }
 
@@ -1223,6 +1361,7 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
     uint64_t          rest[RA_CNT_MAX];
     uint32_t          i, j, n, id, others = 0;
     unsigned          c;
+    char              label[RA_REPORT_LABEL_MAX];
 
     ra_buf_cstr(b, "site ");
     ra_buf_log(b, ra_rep_site_name(s));
@@ -1238,10 +1377,11 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
     if (r->first[si] == r->first[si + 1]) {
         ra_buf_cstr(b, "  no crawler seen\n");
     } else {
-        ra_buf_printf(b, "  %-24s %-12s %9s %6s %9s %9s %6s %7s %6s %7s %6s "
-                      "%8s %7s\n", "crawler", "verification", "requests",
-                      "robots", "compliant", "violation", "stale", "unreach",
-                      "exempt", "unknown", "delay", "no-fetch", "ok");
+        ra_buf_printf(b, "  %-32s %-12s %9s %6s %9s %9s %6s %7s %6s %7s %6s "
+                      "%8s %7s %8s %-10s %s\n", "crawler", "verification",
+                      "requests", "robots", "compliant", "violation", "stale",
+                      "unreach", "exempt", "unknown", "delay", "no-fetch",
+                      "ok", "peak/min", "gap", "crawl-delay");
     }
     memset(rest, 0, sizeof(rest));
     for (i = r->first[si], n = 0; i < r->first[si + 1]; i++, n++) {
@@ -1254,15 +1394,18 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
             others++;
             continue;
         }
-        ra_rep_text_row(b, ra_rep_field(st->name, st->name_len),
-                        ra_verify_name(st->verification), st->counters);
+        ra_rep_text_row(b, ra_str(label, ra_report_label(st->kind,
+                            ra_rep_field(st->name, st->name_len), label,
+                            sizeof(label))),
+                        ra_verify_name(st->verification), st->counters, st,
+                        r->now);
     }
     if (others) {
-        char  label[40];
         int   len;
 
         len = snprintf(label, sizeof(label), "(%u others)", others);
-        ra_rep_text_row(b, ra_str(label, (size_t) len), "-", rest);
+        ra_rep_text_row(b, ra_str(label, (size_t) len), "-", rest, NULL,
+                        r->now);
     }
     if (ra_rep_stats_total(r, si) > r->first[si + 1] - r->first[si]) {
         ra_buf_printf(b, "  showing %u of %u crawler records\n",
@@ -1413,11 +1556,16 @@ ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
  * failing (5xx/429 answers: crawlers must stop), never fetched, lint
  * errors, answered 4xx (everything allowed), or OK. */
 static void
-ra_rep_html_health(ra_buf_t *b, const ra_site_t *s)
+ra_rep_html_health(ra_buf_t *b, const ra_site_t *s, int64_t now)
 {
     const ra_version_t  *v = ra_rep_current(s);
 
-    if (s->failures
+    if (ra_rep_30d(s, now)) {
+        ra_buf_printf(b, "<span class=\"health h-warn\">unreachable_30d: "
+                      "robots.txt failing (%u) for 30 days while the site "
+                      "answers, crawlers act as if there were none (all "
+                      "allowed)</span>", s->robots_status);
+    } else if (s->failures
         || (v != NULL && v->answer == RA_ANSWER_UNREACHABLE))
     {
         ra_buf_printf(b, "<span class=\"health h-bad\">robots.txt failing: "
@@ -1555,11 +1703,13 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
 {
     const ra_site_t  *s = &r->snap->sites[si];
     ra_buf_t         *b = r->b;
-    uint32_t          i, j, n, id, others = 0;
+    uint32_t          i, j, n, id, others = 0, peak;
+    int64_t           gap;
+    char              label[RA_REPORT_LABEL_MAX];
 
     ra_buf_cstr(b, "<section><h2>");
     ra_buf_html(b, ra_rep_site_name(s));
-    ra_rep_html_health(b, s);
+    ra_rep_html_health(b, s, r->now);
     ra_buf_cstr(b, "</h2><p class=\"muted\">");
     ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
     ra_buf_cstr(b, " crawler requests, ");
@@ -1584,8 +1734,17 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                     "<th class=\"n\">unknown</th>"
                     "<th class=\"n\">crawl-delay</th>"
                     "<th class=\"n\">no fetch</th>"
+
                     "<th class=\"n\" title=\"answered 403 by enforce\">"
-                    "refused</th><th>compliance</th>"
+                    "refused</th>"
+                    "<th class=\"n\" title=\"most requests in one minute, "
+                    "last 20 to 24 hours\">peak/min</th>"
+                    "<th class=\"n\" title=\"median time between its "
+                    "requests, last 20 to 24 hours (within a factor of 2)\">"
+                    "median gap</th>"
+                    "<th class=\"n\" title=\"of the group that applied to "
+                    "it\">Crawl-delay</th>"
+                    "<th>compliance</th>"
                     "<th>last seen</th></tr>");
     }
     for (i = r->first[si], n = 0; i < r->first[si + 1]; i++, n++) {
@@ -1596,10 +1755,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
             continue;
         }
         ra_buf_cstr(b, "<tr><td>");
-        ra_buf_html(b, ra_rep_field(st->name, st->name_len));
-        if (st->kind == RA_UA_GENERIC) {
-            ra_buf_cstr(b, " <span class=\"muted\">(generic)</span>");
-        }
+        ra_buf_html(b, ra_str(label, ra_report_label(st->kind,
+                        ra_rep_field(st->name, st->name_len), label,
+                        sizeof(label))));
         ra_buf_cstr(b, "</td><td><code>");
         ra_buf_html(b, ra_rep_field(st->token, st->token_len));
         ra_buf_printf(b, "</code></td><td class=\"%s\">%s</td>",
@@ -1619,6 +1777,14 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_rep_html_num(b, st->counters[RA_CNT_REFUSED_VIOLATION]
                            + st->counters[RA_CNT_REFUSED_UNREACHABLE]
                            + st->counters[RA_CNT_REFUSED_IMPOSTOR], 0);
+        ra_polite_read(&st->polite, r->now, &peak, &gap);
+        ra_buf_printf(b, "<td class=\"n\">%u</td><td class=\"n%s\">", peak,
+                      st->crawl_delay_ms > 0 && gap >= 0
+                      && gap < st->crawl_delay_ms ? " bad" : "");
+        ra_rep_gap(b, gap);
+        ra_buf_cstr(b, "</td><td class=\"n\">");
+        ra_rep_ms(b, st->crawl_delay_ms > 0 ? st->crawl_delay_ms : -1);
+        ra_buf_cstr(b, "</td>");
         ra_rep_html_bar(b, st->counters);
         ra_buf_cstr(b, "<td class=\"nw\">");
         if (st->last_seen) {
@@ -1709,8 +1875,10 @@ ra_rep_html(ra_rep_t *r)
     ra_buf_printf(b, " &middot; %u site%s &middot; ",
                   ra_rep_sites_total(r->snap),
                   ra_rep_sites_total(r->snap) == 1 ? "" : "s");
+    ra_buf_u64(b, h->crawler_requests);
+    ra_buf_cstr(b, " crawler requests judged (");
     ra_buf_u64(b, h->requests);
-    ra_buf_cstr(b, " requests judged &middot; ");
+    ra_buf_cstr(b, " requests in all) &middot; ");
     ra_buf_u64(b, h->violations_total);
     ra_buf_cstr(b, " violations");
     if (r->opts->with_lines) {
@@ -1754,6 +1922,8 @@ ra_report_status_kv(const ra_totals_t *t, ra_buf_t *out)
 {
     ra_buf_cstr(out, "RobotsAuditRequests: ");
     ra_buf_u64(out, t->requests);
+    ra_buf_cstr(out, "\nRobotsAuditCrawlerRequests: ");
+    ra_buf_u64(out, t->crawler_requests);
     ra_buf_cstr(out, "\nRobotsAuditViolations: ");
     ra_buf_u64(out, t->violations_total);
     ra_buf_printf(out, "\nRobotsAuditSites: %u\n"
@@ -1783,8 +1953,10 @@ ra_rep_status_html(ra_rep_t *r)
     unsigned              k;
 
     ra_buf_cstr(b, "<hr /><h2>robots-audit</h2>\n<dl><dt>");
+    ra_buf_u64(b, t->crawler_requests);
+    ra_buf_cstr(b, " crawler requests judged (");
     ra_buf_u64(b, t->requests);
-    ra_buf_cstr(b, " requests judged, ");
+    ra_buf_cstr(b, " in all), ");
     ra_buf_u64(b, t->violations_total);
     ra_buf_printf(b, " violations, %u sites, %u crawler records; "
                   "evictions: ", t->sites > snap->nsites ? t->sites

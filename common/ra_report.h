@@ -125,6 +125,15 @@ void ra_report_status_kv(const ra_totals_t *t, ra_buf_t *out);
 
 /* "text", "json", "html", "prometheus" -> format; RA_OK or RA_ERROR (for
  * any other name, the status formats' included). */
+/*
+ * How a crawler is named in text and HTML, the same in logs, the status
+ * page and whatif: its name; a generic bot's token followed by
+ * " (generic)", or "generic" alone when it declared none.  Writes at most
+ * cap - 1 bytes and a NUL into out; returns the length.
+ */
+#define RA_REPORT_LABEL_MAX  (RA_NAME_MAX + 12)
+size_t ra_report_label(unsigned kind, ra_str_t name, char *out, size_t cap);
+
 int ra_report_format_by_name(ra_str_t name, ra_report_format_e *fmt);
 
 /* The Content-Type a status page sends for fmt. */

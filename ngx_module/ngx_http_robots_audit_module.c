@@ -304,7 +304,8 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 }
 
 
-/* the main request of an audited location, not the status page */
+/* the main request of an audited location, not a server page (the
+ * status page, stub_status's: ra_http_server_page()) */
 ngx_http_robots_audit_main_conf_t *
 ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
 {
@@ -314,8 +315,10 @@ ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    if (r != r->main || alcf->enable != 1 || alcf->status || amcf->audit == NULL
-        || (enforce && !ra_enforce_any(alcf->enforce)))
+    if (r != r->main || alcf->enable != 1 || amcf->audit == NULL
+        || (enforce && !ra_enforce_any(alcf->enforce))
+        || ra_http_server_page(ngx_http_robots_audit_str(r->unparsed_uri),
+                               ra_str("", 0), alcf->status != 0))
     {
         return NULL;
     }

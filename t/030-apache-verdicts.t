@@ -11,7 +11,13 @@ RA::Scenario::Verdicts->run('apache',
 <Location /server-status>
     SetHandler server-status
 </Location>
+<Location /srv-info-elsewhere>
+    SetHandler server-status
+</Location>
 EOF2
+    # mod_status at its usual path and elsewhere (its handler says it)
+    server_pages => [ '/server-status', '/server-status?auto',
+                      '/srv-info-elsewhere' ],
     # Apache only: mod_status
     extra => sub {
         my ($h) = @_;

@@ -1098,6 +1098,123 @@ verdict_crawl_delay_flag(void **state)
     fx_free(f);
 }
 
+/* issue 19, item 5: robots.txt failing (5xx/429) for 30 days while the
+ * site's other pages answer: requests are judged as if there were no
+ * robots.txt (compliant, counted unreachable_30d) and the site shows the
+ * phase; a 2xx answer ends it */
+static void
+verdict_unreachable_30d(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_site_t      s;
+    int64_t        t, end = T0 + RA_UNREACHABLE_30D_MS;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0 - H);
+    for (t = T0; t <= end; t += 24 * H) {
+        robots(f, "example.com", 503, "", t);
+    }
+    robots(f, "example.com", 503, "", end);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.failing_since, T0);
+    /* the site's pages have not answered yet: the last good rules */
+    v = req(f, BOT, IN, "/page", 0, end + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_false(ra_unreachable_30d(s.failing_since, s.pages_answered,
+                                    end + 1));
+    /* a page answered 200 (this one): the phase */
+    v = req(f, BOT, IN, "/page", 200, end + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_true(v.flags & RA_FLAG_UNREACHABLE_30D);
+    /* even for a crawler whose own fetch just failed */
+    req(f, BOT, IN, "/robots.txt", 503, end + 3);
+    v = req(f, BOT, IN, "/page", 200, end + 4);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_VERIFIED)
+                     .counters[RA_CNT_UNREACHABLE_30D], 2);
+    s = site_of(f, "example.com");
+    assert_true(ra_unreachable_30d(s.failing_since, s.pages_answered,
+                                   end + 5));
+    /* a page answering 5xx is not "the site answers" */
+    v = req(f, BOT, IN, "/page", 502, end + 25 * H);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    /* a 2xx answer ends the run of failures */
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", end + 26 * H);
+    v = req(f, BOT, IN, "/page", 200, end + 26 * H + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(site_of(f, "example.com").failing_since, 0);
+    fx_free(f);
+}
+
+/* issue 19, item 6: per crawler per site, the busiest minute and the
+ * median gap over 24 hours, beside the group's Crawl-delay; robots.txt
+ * fetches count as requests */
+static void
+verdict_politeness_recorded(void **state)
+{
+    fx_t        *f = fx_new(1 << 20);
+    ra_stat_t    st;
+    uint32_t     peak;
+    int64_t      gap, t = T0 - T0 % 60000;
+    int          i;
+
+    (void) state;
+    robots(f, "example.com", 200,
+           "User-agent: *\nCrawl-delay: 10\nDisallow: /x\n", T0 - H);
+    req(f, BOT, IN, "/robots.txt", 200, t);
+    for (i = 1; i < 12; i++) {
+        req(f, BOT, IN, "/a", 200, t + i * 1000);        /* a 1 s gap */
+    }
+    for (i = 1; i <= 5; i++) {
+        req(f, BOT, IN, "/b", 200, t + 11000 + i * 60000);   /* 60 s */
+    }
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.crawl_delay_ms, 10000);
+    ra_polite_read(&st.polite, t + 5 * 60000 + 11000, &peak, &gap);
+    assert_int_equal(peak, 12);
+    /* 16 gaps: 11 of 1 s, 5 of 60 s; the median is in [1 s, 2 s) */
+    assert_true(gap >= 1000 && gap < 2000);
+    /* 24 hours later, nothing is left */
+    ra_polite_read(&st.polite, t + 25 * H, &peak, &gap);
+    assert_int_equal(peak, 0);
+    assert_int_equal(gap, -1);
+    fx_free(f);
+}
+
+/* issue 19, item 4: the servers' own pages are nobody's traffic; the
+ * totals tell crawler requests from all */
+static void
+verdict_server_pages_not_counted(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_totals_t    t;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    v = req(f, BOT, IN, "/server-status", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    v = req(f, BOT, IN, "//server-status/?auto", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    v = req(f, "curl/8.0", IN, "/nginx_status", 200, T0 + 3);
+    assert_int_equal(v.verdict, RA_VERDICT_NONE);
+    v = req(f, "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
+               "Firefox/120.0", OUT, "/server-info", 200, T0 + 4);
+    t = totals_of(f);
+    assert_int_equal(t.requests, 0);
+    assert_int_equal(t.stats, 0);
+    /* /server-status-like paths are pages as any other */
+    v = req(f, BOT, IN, "/server-statusx", 200, T0 + 5);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    req(f, "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
+           "Firefox/120.0", OUT, "/", 200, T0 + 6);
+    t = totals_of(f);
+    assert_int_equal(t.requests, 2);
+    assert_int_equal(t.crawler_requests, 1);
+    fx_free(f);
+}
+
 /* tokens in order of preference; "*"-ignoring crawlers; generic bots */
 static void
 verdict_group_selection_per_crawler(void **state)
@@ -1960,6 +2077,9 @@ main(void)
         cmocka_unit_test(verdict_impostor_table_bounded),
         cmocka_unit_test(verdict_steady_state_copies_no_body),
         cmocka_unit_test(verdict_crawl_delay_flag),
+        cmocka_unit_test(verdict_unreachable_30d),
+        cmocka_unit_test(verdict_politeness_recorded),
+        cmocka_unit_test(verdict_server_pages_not_counted),
         cmocka_unit_test(verdict_group_selection_per_crawler),
         cmocka_unit_test(ledger_violation_ring_keeps_details),
         cmocka_unit_test(ledger_eviction_bounded_and_counted),

@@ -503,6 +503,148 @@ test_whatif(void **state)
     unlink(path);
 }
 
+/* Issue 19, item 4: logs and whatif name a generic bot the same way;
+ * /server-status is nobody's traffic; recent violations are newest first
+ * by time, whatever the log's order; item 6: politeness in logs */
+static void
+test_generic_names_order_politeness(void **state)
+{
+    static const char  lines[] =
+        "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
+        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "1.2.3.4 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
+        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "1.2.3.5 - - [23/Nov/2026:09:00:05 +0000] \"GET /private/old HTTP/1.1\" "
+        "200 10 \"-\" \"Mozilla/5.0 (compatible; FooBot/1.0; +http://foo)\"\n"
+        "1.2.3.4 - - [23/Nov/2026:10:00:06 +0000] \"GET /server-status?auto "
+        "HTTP/1.1\" 200 10 \"-\" \"python-requests/2.31\"\n";
+    char         logp[] = "/tmp/ra-gen-log-XXXXXX";
+    char         cur[] = "/tmp/ra-gen-cur-XXXXXX";
+    char         prop[] = "/tmp/ra-gen-prop-XXXXXX";
+    const char  *a, *b;
+    run_t        r;
+    int          fd;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(logp);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, lines, sizeof(lines) - 1),
+                     (ssize_t) sizeof(lines) - 1);
+    close(fd);
+    fd = mkstemp(cur);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n"
+                           "Crawl-delay: 10\n", 51), 51);
+    close(fd);
+    fd = mkstemp(prop);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /\n", 26), 26);
+    close(fd);
+
+    run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "site default: 3 crawler requests"));
+    assert_non_null(strstr(r.out, "\n  python-requests (generic) "));
+    assert_non_null(strstr(r.out, "\n  FooBot (generic) "));
+    assert_non_null(strstr(r.out, "peak/min gap        crawl-delay\n"));
+    assert_non_null(strstr(r.out, "        2 6.0s      10.0s\n"));
+    a = strstr(r.out, "GET /private/b");
+    b = strstr(r.out, "GET /private/old");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a < b);                 /* 10:00:05 before 09:00:05 */
+    assert_true(strstr(r.out, "GET /private/a") < b);
+    assert_null(strstr(r.out, "server-status"));
+    free(r.out);
+
+    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", cur, logp);
+    assert_non_null(strstr(r.out, "\"peak_per_minute\":2,"
+                                  "\"median_gap_ms\":6000,"
+                                  "\"crawl_delay_ms\":10000"));
+    free(r.out);
+
+    run(&r, CLI " whatif --current %s --proposed %s %s 2>/dev/null", cur,
+        prop, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "3 crawler requests judged"));
+    assert_non_null(strstr(r.out, "\npython-requests (generic) "));
+    assert_non_null(strstr(r.out, "\nFooBot (generic) "));
+    assert_null(strstr(r.out, "server-status"));
+    free(r.out);
+    run(&r, CLI " whatif --current %s --proposed %s --format json %s "
+        "2>/dev/null", cur, prop, logp);
+    assert_non_null(strstr(r.out, "{\"crawler\":\"python-requests\","
+                                  "\"kind\":\"generic\",\"requests\":2"));
+    free(r.out);
+    unlink(logp);
+    unlink(cur);
+    unlink(prop);
+}
+
+/* Issue 19, item 5: a log in which robots.txt answers 503 for 31 days
+ * while the site's pages answer 200: from day 30 on, Googlebot's requests
+ * are judged as if there were no robots.txt (compliant, unreachable_30d),
+ * and the report says the site is in that phase */
+static void
+test_unreachable_30d(void **state)
+{
+    char         logp[] = "/tmp/ra-30d-log-XXXXXX";
+    char         rob[] = "/tmp/ra-30d-robots-XXXXXX";
+    const char  *gb = "\"Mozilla/5.0 (compatible; Googlebot/2.1; "
+                      "+http://www.google.com/bot.html)\"";
+    int          fd, day;
+    FILE        *f;
+    run_t        r;
+    sums_t       s;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(logp);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+    /* day 0: the file; days 1 to 32: 503 at 00:00, a page at 12:00 */
+    fprintf(f, "66.249.66.1 - - [01/Oct/2026:00:00:00 +0000] \"GET "
+            "/robots.txt HTTP/1.1\" 200 30 \"-\" %s\n", gb);
+    for (day = 1; day <= 32; day++) {
+        int          dom = day <= 30 ? day + 1 : day - 30;
+        const char  *mon = day <= 30 ? "Oct" : "Nov";
+
+        fprintf(f, "66.249.66.1 - - [%02d/%s/2026:00:00:00 +0000] \"GET "
+                "/robots.txt HTTP/1.1\" 503 30 \"-\" %s\n", dom, mon, gb);
+        fprintf(f, "66.249.66.1 - - [%02d/%s/2026:12:00:00 +0000] \"GET "
+                "/private/%d HTTP/1.1\" 200 30 \"-\" %s\n", dom, mon, day,
+                gb);
+    }
+    fclose(f);
+    fd = mkstemp(rob);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n", 34),
+                     34);
+    close(fd);
+
+    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", rob, logp);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    /* days 1-30 (Oct 2 to 31), 12 hours after its own 503 (no longer
+     * "unreachable"): the last good file decides, a violation; days 31
+     * and 32 (Nov 1 and 2, 12:00: 30 days after the first 503, on Oct 2
+     * 00:00, and more): the phase */
+    assert_int_equal(s.violation, 30);
+    assert_int_equal(s.compliant, 2);
+    assert_non_null(strstr(r.out, "\"unreachable_30d\":2,"));
+    assert_non_null(strstr(r.out, "\"unreachable_30d\":true"));
+    free(r.out);
+    run(&r, CLI " logs --robots %s %s 2>/dev/null", rob, logp);
+    assert_non_null(strstr(r.out, "  unreachable_30d: robots.txt has failed "
+                                  "since 2026-10-02T00:00:00Z while the site "
+                                  "answers"));
+    free(r.out);
+    unlink(logp);
+    unlink(rob);
+}
+
 /* Issue 13: a disallowed path spelled another way is the same path, in
  * logs and in whatif as in the servers; "//x/robots.txt" is a path */
 static void
@@ -1221,6 +1363,8 @@ main(void)
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
+        cmocka_unit_test(test_generic_names_order_politeness),
+        cmocka_unit_test(test_unreachable_30d),
         cmocka_unit_test(test_spellings),
         cmocka_unit_test(test_vhosts),
         cmocka_unit_test(test_robots_per_site),

@@ -10,6 +10,33 @@
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
 
+/* issue 19, item 4: the servers' own pages are nobody's traffic */
+static void
+server_pages(void **state)
+{
+    (void) state;
+    assert_true(ra_http_server_page(S("/server-status"), S(""), 0));
+    assert_true(ra_http_server_page(S("/server-status?auto"), S(""), 0));
+    assert_true(ra_http_server_page(S("//server-status/"), S(""), 0));
+    assert_true(ra_http_server_page(S("/a/../server-info"), S(""), 0));
+    assert_true(ra_http_server_page(S("/%73erver-status"), S(""), 0));
+    assert_true(ra_http_server_page(S("/nginx_status"), S(""), 0));
+    assert_true(ra_http_server_page(S("/stub_status"), S(""), 0));
+    assert_true(ra_http_server_page(S("http://h/server-status"), S(""), 0));
+    assert_false(ra_http_server_page(S("/server-statusx"), S(""), 0));
+    assert_false(ra_http_server_page(S("/x/server-status"), S(""), 0));
+    assert_false(ra_http_server_page(S("/Server-Status"), S(""), 0));
+    assert_false(ra_http_server_page(S("/"), S(""), 0));
+    assert_false(ra_http_server_page(S(""), S(""), 0));
+    assert_false(ra_http_server_page(ra_str(NULL, 0), ra_str(NULL, 0), 0));
+    /* a handler says it wherever it is mapped; the module's own location */
+    assert_true(ra_http_server_page(S("/status"), S("server-status"), 0));
+    assert_true(ra_http_server_page(S("/x"), S("server-info"), 0));
+    assert_true(ra_http_server_page(S("/ra"), S("robots-audit-status"), 0));
+    assert_false(ra_http_server_page(S("/x"), S("default-handler"), 0));
+    assert_true(ra_http_server_page(S("/anything"), S(""), 1));
+}
+
 static void
 robots_request(void **state)
 {
@@ -365,6 +392,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(robots_request),
+        cmocka_unit_test(server_pages),
         cmocka_unit_test(capture_wanted),
         cmocka_unit_test(answer_is_file),
         cmocka_unit_test(capture_buffer),

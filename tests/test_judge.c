@@ -606,6 +606,62 @@ judge_spellings_long(void **state)
     jx_free(x);
 }
 
+/* unreachable_30d (issue 19): 30 days of 5xx/429 on robots.txt while
+ * the site's other pages answer: as if there were no robots.txt, so
+ * compliant with the flag, whatever the rules in force or the crawler's
+ * own failed fetch say; each condition tested on both sides */
+static void
+judge_unreachable_30d(void **state)
+{
+    jx_t          *x = jx_new(0);
+    ra_verdict_t   v;
+
+    (void) state;
+    jx_version(x, 0, "User-agent: *\nDisallow: /\nCrawl-delay: 5\n", 0);
+    x->g.facts.last_fetch = NOW - H;
+    x->g.facts.last_fetch_status = 503;
+    x->g.facts.failing_since = NOW - RA_UNREACHABLE_30D_MS;
+    x->g.facts.pages_answered = NOW - 24 * H + 1;
+    v = judge(x, "/private/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_true(v.flags & RA_FLAG_UNREACHABLE_30D);
+    assert_int_equal(v.line, 0);
+    assert_int_equal(v.crawl_delay_ms, 0);     /* no robots.txt: no delay */
+    assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
+
+    /* a millisecond short of 30 days: still the 12-hour rule */
+    x->g.facts.failing_since = NOW - RA_UNREACHABLE_30D_MS + 1;
+    v = judge(x, "/private/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    assert_false(v.flags & RA_FLAG_UNREACHABLE_30D);
+
+    /* the site's pages not answering within 24 h: not the phase (the
+     * last good rules, or here the crawler's own failure, decide) */
+    x->g.facts.failing_since = NOW - 40 * 24 * H;
+    x->g.facts.pages_answered = NOW - 24 * H;
+    v = judge(x, "/private/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_UNREACHABLE);
+    x->g.facts.pages_answered = 0;
+    x->g.facts.last_fetch = 0;
+    v = judge(x, "/private/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_false(v.flags & RA_FLAG_UNREACHABLE_30D);
+    assert_int_equal(v.crawl_delay_ms, 5000);
+
+    /* a site that never had a file: the phase still applies */
+    x->g.facts.pages_answered = NOW - 1;
+    x->g.facts.current = -1;
+    v = judge(x, "/private/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_true(v.flags & RA_FLAG_UNREACHABLE_30D);
+
+    /* the decision the status page shows is the same function */
+    assert_true(ra_unreachable_30d(NOW - RA_UNREACHABLE_30D_MS, NOW - 1, NOW));
+    assert_false(ra_unreachable_30d(0, NOW - 1, NOW));
+    assert_false(ra_unreachable_30d(NOW - RA_UNREACHABLE_30D_MS, 0, NOW));
+    jx_free(x);
+}
+
 int
 main(void)
 {
@@ -615,6 +671,7 @@ main(void)
         cmocka_unit_test(judge_stale_by_last_fetched_version),
         cmocka_unit_test(judge_stale_by_version_in_force_24h),
         cmocka_unit_test(judge_unreachable_within_12h),
+        cmocka_unit_test(judge_unreachable_30d),
         cmocka_unit_test(judge_exempt),
         cmocka_unit_test(judge_ignores_star),
         cmocka_unit_test(judge_crawl_delay_flag),

@@ -213,6 +213,104 @@ ledger_full_note_once_per_interval(void **state)
     free(r);
 }
 
+/* issue 19, item 6: the politeness summary, fixed-size: the busiest
+ * minute and the median gap over the buckets of the last 24 hours */
+static void
+ledger_politeness(void **state)
+{
+    ra_polite_t  p;
+    uint32_t     peak;
+    int64_t      gap, S = RA_POLITE_SPAN_MS, t0, t;
+    int          i;
+
+    (void) state;
+    t0 = T0 - T0 % S;
+    memset(&p, 0, sizeof(p));
+    ra_polite_read(&p, t0, &peak, &gap);
+    assert_int_equal(peak, 0);
+    assert_int_equal(gap, -1);
+    /* 100 requests 300 ms apart: 100 in a minute at most, gaps in
+     * [250, 500) ms */
+    for (i = 0; i < 100; i++) {
+        ra_polite_add(&p, t0 + i * 300);
+    }
+    ra_polite_read(&p, t0 + 30000, &peak, &gap);
+    assert_int_equal(peak, 100);
+    assert_true(gap >= 250 && gap < 500);
+    /* the next span, 30 s gaps: the median moves as they outnumber */
+    for (i = 1; i <= 300; i++) {
+        ra_polite_add(&p, t0 + S + i * 30000);
+    }
+    ra_polite_read(&p, t0 + 2 * S, &peak, &gap);
+    assert_int_equal(peak, 100);
+    assert_true(gap >= 16000 && gap < 32000);
+    /* an older request counts in its minute, adds no gap; one older than
+     * the ring is ignored */
+    t = t0 + S + 300 * 30000;
+    ra_polite_add(&p, t - 10);
+    ra_polite_add(&p, t0 - 7 * S);
+    ra_polite_read(&p, t0 + 2 * S, &peak, &gap);
+    assert_int_equal(peak, 100);
+    assert_true(gap >= 16000 && gap < 32000);
+    /* 24 hours after the first span, only the second one is left */
+    ra_polite_read(&p, t0 + RA_POLITE_BUCKETS * S, &peak, &gap);
+    assert_int_equal(peak, 2);       /* 30 s apart */
+    assert_true(gap >= 16000 && gap < 32000);
+    ra_polite_read(&p, t0 + (RA_POLITE_BUCKETS + 1) * S, &peak, &gap);
+    assert_int_equal(peak, 0);
+    assert_int_equal(gap, -1);
+    /* a day of silence clears the ring */
+    ra_polite_add(&p, t0 + 60 * S);
+    ra_polite_read(&p, t0 + 60 * S, &peak, &gap);
+    assert_int_equal(peak, 1);
+    assert_int_equal(gap, 256000);       /* the last bin: its lower bound */
+    /* a bin about to overflow halves its bucket's: the median holds */
+    memset(&p, 0, sizeof(p));
+    for (i = 0; i < 70000; i++) {
+        ra_polite_add(&p, t0 + i * 10);          /* 10 ms: bin 0 */
+    }
+    ra_polite_add(&p, t0 + 70000 * 10 + 1000);   /* one of 1 s */
+    ra_polite_read(&p, t0 + 700000, &peak, &gap);
+    assert_int_equal(peak, 6000);
+    assert_true(gap >= 0 && gap < 250);
+    assert_true(sizeof(ra_polite_t) <= 176);     /* per record */
+}
+
+/* issue 19, item 4: recent violations newest first by time, whatever
+ * order they were recorded in (logs replay out of order) */
+static void
+ledger_violations_by_time(void **state)
+{
+    ra_ledger_t      l;
+    unsigned char   *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    ra_snapshot_t    snap;
+    ra_violation_t   vio;
+    uint32_t         a;
+    static const int64_t  times[] = { 5, 1, 9, 9, 3 };
+    unsigned         i;
+
+    (void) state;
+    a = site(&l, "a.example", T0);
+    memset(&vio, 0, sizeof(vio));
+    vio.verdict = 3;
+    for (i = 0; i < 5; i++) {
+        vio.time = T0 + times[i];
+        vio.line = i + 1;                       /* names the entry */
+        ra_ledger_violation_locked(&l, a, &vio);
+    }
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap.nviolations, 5);
+    /* 9 (recorded last first), 9, 5, 3, 1 */
+    assert_int_equal(snap.violations[0].line, 4);
+    assert_int_equal(snap.violations[1].line, 3);
+    assert_int_equal(snap.violations[2].line, 1);
+    assert_int_equal(snap.violations[3].line, 5);
+    assert_int_equal(snap.violations[4].line, 2);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    free(r);
+}
+
 /* a snapshot's stats and violations name sites by index + 1 in it; the
  * violations of an evicted site go with it */
 static void
@@ -542,6 +640,8 @@ main(void)
         cmocka_unit_test(ledger_totals),
         cmocka_unit_test(ledger_full_note_once_per_interval),
         cmocka_unit_test(ledger_snapshot_names_its_sites),
+        cmocka_unit_test(ledger_politeness),
+        cmocka_unit_test(ledger_violations_by_time),
         cmocka_unit_test(ledger_alert_gate),
         cmocka_unit_test(ledger_versions_and_state),
         cmocka_unit_test(ledger_flood_keeps_evidence),

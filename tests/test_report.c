@@ -131,6 +131,7 @@ fixture(fixture_t *f)
     f->snap.totals.plan.stats = 1000;
     f->snap.totals.stat_evictions = 4;
     f->snap.totals.requests = 999;
+    f->snap.totals.crawler_requests = 900;
     f->snap.totals.sites = 2;
     f->snap.totals.stats = 6;
     f->snap.sites = f->sites;
@@ -270,7 +271,8 @@ test_html(void **state)
                               "failing: 200, crawlers must stop</span></h2>"));
     assert_non_null(strstr(s, "<div class=\"wide\"><table>"));
     /* the refused column: 20 + 21 + 22 after "no fetch" (18) */
-    assert_non_null(strstr(s, "refused</th><th>compliance</th>"));
+    assert_non_null(strstr(s, "refused</th><th class=\"n\" title=\"most "
+                              "requests in one minute"));
     assert_non_null(strstr(s, "<td class=\"n\">18</td><td class=\"n\">63</td>"));
     /* re-linted body: the typo is a finding */
     assert_non_null(strstr(s, "<code>typo</code>"));
@@ -350,7 +352,8 @@ test_json(void **state)
      * the llms.txt fetches */
     assert_non_null(strstr(s, "\"unknown\":19,\"refused_violation\":20,"
                               "\"refused_unreachable\":21,"
-                              "\"refused_impostor\":22,\"llms_fetches\":23,"
+                              "\"refused_impostor\":22,"
+                              "\"unreachable_30d\":23,\"llms_fetches\":24,"
                               "\"first_seen\""));
     assert_non_null(strstr(s, "\"verification\":\"impostor\""));
     assert_non_null(strstr(s, "\"code\":\"typo\""));
@@ -597,6 +600,121 @@ test_prometheus(void **state)
     free(s);
 }
 
+/* issue 19, item 4: robots_info's labels do not change with the file
+ * (its size and age are gauges of their own); "requests judged" counts
+ * crawlers' */
+static void
+test_metrics_stable(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s, *t;
+    size_t            n;
+
+    (void) state;
+    fixture(&f);
+    memset(&o, 0, sizeof(o));
+    o.now = f.sites[0].last_seen;
+    f.sites[0].versions[1].first_seen = o.now - 90000;
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    prom_check(s, n, NULL);
+    assert_null(strstr(s, "bytes=\""));
+    assert_non_null(strstr(s, ",status=\"200\",content_type=\"text/html"));
+    t = strstr(s, "\nrobots_audit_robots_bytes{site=\"<script>");
+    assert_non_null(t);
+    assert_non_null(strstr(t, "} 33\n"));
+    assert_non_null(strstr(s, "\nrobots_audit_robots_version_age_seconds{"
+                              "site=\"<script>"));
+    assert_non_null(strstr(s, "\"} 90\n"));
+    assert_non_null(strstr(s, "robots_audit_robots_unreachable_30d{site=\""
+                              "example.com\"} 0\n"));
+    assert_non_null(strstr(s, "robots_audit_judged_requests_total 900\n"));
+    /* another edit of the file: the same series */
+    f.sites[0].versions[1].size = 285;
+    t = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    {
+        const char  *a = strstr(s, "\nrobots_audit_robots_info{");
+        const char  *b = strstr(t, "\nrobots_audit_robots_info{");
+
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_int_equal(strcspn(a + 1, "\n"), strcspn(b + 1, "\n"));
+        assert_memory_equal(a, b, strcspn(a + 1, "\n"));
+    }
+    free(t);
+    free(s);
+
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(s, "900 crawler requests judged (999 requests in "
+                              "all)"));
+    free(s);
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(s, "\"ledger\":{\"requests\":999,"
+                              "\"crawler_requests\":900,"));
+    free(s);
+}
+
+/* issue 19, items 5 and 6: the 30-day phase on the status page, and
+ * politeness beside the Crawl-delay in every format */
+static void
+test_phase_and_politeness(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s;
+    size_t            n;
+    int               i;
+    int64_t           now;
+
+    (void) state;
+    fixture(&f);
+    memset(&o, 0, sizeof(o));
+    now = f.sites[0].last_seen;
+    now -= now % 60000;
+    o.now = now + 8000;
+    f.sites[1].robots_status = 503;
+    f.sites[1].failing_since = now - RA_UNREACHABLE_30D_MS - 1;
+    f.sites[1].pages_answered = now - 1000;
+    f.sites[1].failures = 40;
+    /* bingbot: 3 requests 4 s apart in one minute; Crawl-delay 10 s; the
+     * median of gaps in [4 s, 8 s) reads within that bin */
+    for (i = 0; i < 3; i++) {
+        ra_polite_add(&f.stats[4].polite, now + i * 4000);
+    }
+    f.stats[4].crawl_delay_ms = 10000;
+
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(s, "\"unreachable_30d\":true"));
+    assert_non_null(strstr(s, "\"unreachable_30d\":false"));
+    assert_non_null(strstr(s, "\"crawler\":\"bingbot\""));
+    assert_non_null(strstr(s, "\"peak_per_minute\":3,\"median_gap_ms\":5333,"));
+    assert_non_null(strstr(s, "\"crawl_delay_ms\":10000"));
+    assert_non_null(strstr(s, "\"peak_per_minute\":0,\"median_gap_ms\":null,"
+                              "\"crawl_delay_ms\":null"));
+    free(s);
+
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(s, "unreachable_30d: robots.txt failing (503) for "
+                              "30 days"));
+    assert_non_null(strstr(s, "median gap</th>"));
+    assert_non_null(strstr(s, "<td class=\"n\">3</td><td class=\"n bad\">"));
+    assert_non_null(strstr(s, "</td><td class=\"n\">10.0s</td>"));
+    free(s);
+
+    s = render(&f, RA_REPORT_TEXT, &o, &n);
+    assert_non_null(strstr(s, "unreachable_30d: robots.txt has failed since"));
+    assert_non_null(strstr(s, "peak/min gap        crawl-delay\n"));
+    assert_non_null(strstr(s, "        3 5.3s      10.0s\n"));
+    assert_non_null(strstr(s, "10.0s\n"));
+    free(s);
+
+    /* its pages silent for a day: not the phase */
+    f.sites[1].pages_answered = o.now - 24 * 3600000LL;
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_null(strstr(s, "\"unreachable_30d\":true"));
+    free(s);
+}
+
 static void
 test_text(void **state)
 {
@@ -746,6 +864,7 @@ test_status_kv(void **state)
     ra_buf_ch(&b, '\0');
     assert_string_equal((char *) b.data,
                         "RobotsAuditRequests: 12345678901\n"
+                        "RobotsAuditCrawlerRequests: 0\n"
                         "RobotsAuditViolations: 7\n"
                         "RobotsAuditSites: 3\n"
                         "RobotsAuditCrawlerRecords: 41\n"
@@ -756,6 +875,7 @@ test_status_kv(void **state)
     fixture(&f);
     s = render(&f, RA_REPORT_STATUS_KV, NULL, &n);
     assert_string_equal(s, "RobotsAuditRequests: 999\n"
+                           "RobotsAuditCrawlerRequests: 900\n"
                            "RobotsAuditViolations: 0\n"
                            "RobotsAuditSites: 2\n"
                            "RobotsAuditCrawlerRecords: 6\n"
@@ -780,7 +900,8 @@ test_status_html(void **state)
     assert_null(strstr(s, "<script"));
     assert_string_equal(s,
         "<hr /><h2>robots-audit</h2>\n"
-        "<dl><dt>999 requests judged, 0 violations, 2 sites, 6 crawler "
+        "<dl><dt>900 crawler requests judged (999 in all), 0 violations, "
+        "2 sites, 6 crawler "
         "records; evictions: 0 sites, 4 crawler records</dt></dl>\n"
         "<table border=\"0\"><tr><th>site</th><th>robots.txt</th>"
         "<th>crawler requests</th><th>compliant</th><th>violation</th>"
@@ -875,6 +996,8 @@ main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_prometheus),
         cmocka_unit_test(test_text),
+        cmocka_unit_test(test_metrics_stable),
+        cmocka_unit_test(test_phase_and_politeness),
         cmocka_unit_test(test_empty_and_limits),
         cmocka_unit_test(test_enomem),
         cmocka_unit_test(test_status_kv),

@@ -9,6 +9,9 @@ package RA::Scenario::Verdicts;
 #
 #   RA::Scenario::Verdicts->run($server,
 #       http  => $raw,                 # more of the server's own configuration
+#       server_conf => $raw,           # more of the main server's (nginx)
+#       server_pages => [ $path, ...], # the server's own pages (mod_status,
+#                                      # stub_status): never counted
 #       extra => sub { my ($h) = @_ }, # its own checks, before the last one
 #   );
 
@@ -43,6 +46,7 @@ sub scenario {
                            '%%DIR%%/ranges/gptbot.json' ],
             aliases   => [ 'www.localhost' ],
             http      => $o{http},
+            server_conf => $o{server_conf},
         },
         files => {
             'htdocs/robots.txt'     => $ROBOTS,
@@ -199,7 +203,8 @@ sub scenario {
     like $r->{content},
         qr/^robots_audit_requests_total\{site="localhost",crawler="Googlebot",verification="verified",verdict="violation"\} 2$/m,
         'Prometheus counter';
-    my @bad = grep { !/^(#.*|[a-z_]+(\{[^\n]*\})? -?[0-9.e+-]+|)$/ }
+    # Prometheus names: [a-zA-Z_:][a-zA-Z0-9_:]*
+    my @bad = grep { !/^(#.*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^\n]*\})? -?[0-9.e+-]+|)$/ }
               split /\n/, $r->{content};
     is_deeply \@bad, [], 'every Prometheus line is a comment or a sample';
     is $h->get('/ra-status?format=xml')->{status}, 400, 'unknown format';
@@ -207,6 +212,42 @@ sub scenario {
     $r = $h->get('/ra-status?format=json', method => 'HEAD');
     is $r->{status}, 200, 'HEAD';
     is $r->{content}, '', 'HEAD: no body';
+
+    # a server's own pages are nobody's traffic (issue 19): the status
+    # page, mod_status's, stub_status's, whoever asks; totals that count
+    # only crawlers say so
+    $j = $h->status_json;
+    my %before = (
+        google  => $h->crawler_stats($j, 'localhost', 'Googlebot')->{requests},
+        browser => $h->site_json($j, 'localhost')->{browser_requests},
+        all     => $j->{ledger}{requests},
+        crawler => $j->{ledger}{crawler_requests},
+    );
+    cmp_ok $before{crawler}, '<', $before{all},
+        'ledger: crawler requests apart from all';
+    for my $p ('/ra-status', '/ra-status?format=json',
+               @{ $o{server_pages} // [] })
+    {
+        is $h->get($p, ua => $GOOGLEBOT)->{status}, 200, "$p answered";
+        $h->get($p, ua => $BROWSER);
+    }
+    $j = $h->status_json;
+    is $h->crawler_stats($j, 'localhost', 'Googlebot')->{requests},
+        $before{google}, 'server pages: not a crawler\'s requests';
+    is $h->site_json($j, 'localhost')->{browser_requests}, $before{browser},
+        'server pages: not a browser\'s either';
+    is $j->{ledger}{requests}, $before{all}, 'server pages: not counted';
+    is $j->{ledger}{crawler_requests}, $before{crawler},
+        'server pages: not crawler requests';
+    $r = $h->get('/ra-status');
+    like $r->{content}, qr/$before{crawler} crawler requests judged \($before{all} requests in all\)/,
+        'HTML: crawler requests judged, and all';
+    # politeness beside the Crawl-delay (none here), the JSON's names
+    my $gj = $h->crawler_stats($j, 'localhost', 'Googlebot');
+    cmp_ok $gj->{peak_per_minute}, '>=', 1, 'peak_per_minute';
+    ok exists $gj->{median_gap_ms}, 'median_gap_ms';
+    is $gj->{crawl_delay_ms}, undef, 'no Crawl-delay';
+    like $r->{content}, qr/median gap<\/th>/, 'HTML: politeness columns';
 
     $o{extra}->($h) if $o{extra};
 
