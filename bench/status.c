@@ -132,7 +132,7 @@ main(int argc, char **argv)
     for (f = 0; f < sizeof(formats) / sizeof(formats[0]); f++) {
         held = peak = 0;
         t = now_ms();
-        ra_status_page(&l, ra_str("GET", 3),
+        ra_status_page(&l, NULL, ra_str("GET", 3),
                        ra_str(formats[f], strlen(formats[f])),
                        T0 + records + 1, &peak_allocator, &page);
         t = now_ms() - t;

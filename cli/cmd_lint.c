@@ -273,6 +273,8 @@ ra_cmd_lint(int argc, char **argv)
         return ra_cli_error(RA_LINT_CMD, "%s: out of memory", file);
     }
 
+    /* the built-in table names the policy tokens (Google-Extended) */
+    http.crawlers = ra_cli_crawlers(RA_LINT_CMD, NULL);
     rc = ra_lint(http.undecodable ? ra_str(NULL, 0) : body, &http,
                  &ra_malloc_allocator, &lint);
     if (rc != RA_OK) {

@@ -358,12 +358,37 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     return 0;
 }
 
+/* Lints each robots file, with the crawler table once there is one (it
+ * names the policy tokens) */
+static void
+ra_logs_robots_lint(ra_logs_ctx_t *x)
+{
+    ra_logs_robots_t  *rb;
+    ra_lint_http_t     http;
+    unsigned           i;
+
+    for (i = 0; i < x->nrobots; i++) {
+        rb = &x->robots[i];
+        if (rb->linted) {
+            ra_lint_free(&rb->lint, &ra_malloc_allocator);
+            rb->linted = 0;
+        }
+        memset(&http, 0, sizeof(http));
+        http.status = 200;
+        http.crawlers = x->conf.crawlers;
+        if (ra_lint(rb->text, &http, &ra_malloc_allocator, &rb->lint)
+            == RA_OK)
+        {
+            rb->linted = 1;
+        }
+    }
+}
+
 /* Reads the robots files (again, on SIGHUP: all or none) and lints each */
 static int
 ra_logs_robots_load(ra_logs_ctx_t *x)
 {
     ra_logs_robots_t  *rb;
-    ra_lint_http_t     http;
     ra_str_t           text[RA_LOGS_ROBOTS_MAX];
     unsigned           i, j;
 
@@ -379,22 +404,12 @@ ra_logs_robots_load(ra_logs_ctx_t *x)
     }
     for (i = 0; i < x->nrobots; i++) {
         rb = &x->robots[i];
-        if (rb->linted) {
-            ra_lint_free(&rb->lint, &ra_malloc_allocator);
-            rb->linted = 0;
-        }
         free((void *) rb->text.data);
         rb->text = text[i];
         rb->file.text = text[i];
         rb->file.size = text[i].len;
-        memset(&http, 0, sizeof(http));
-        http.status = 200;
-        if (ra_lint(text[i], &http, &ra_malloc_allocator, &rb->lint)
-            == RA_OK)
-        {
-            rb->linted = 1;
-        }
     }
+    ra_logs_robots_lint(x);
     return 0;
 }
 
@@ -872,6 +887,7 @@ ra_cmd_logs(int argc, char **argv)
     if (ra_logs_tables(x, crawlers_file, ranges, nranges) != 0) {
         goto fail;
     }
+    ra_logs_robots_lint(x);
 
     rd.handler = ra_logs_line;
     rd.ctx = x;

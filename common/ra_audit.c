@@ -247,6 +247,12 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     return au;
 }
 
+const ra_crawlers_t *
+ra_audit_crawlers(const ra_audit_t *au)
+{
+    return au != NULL ? au->conf.crawlers : NULL;
+}
+
 void
 ra_audit_destroy(ra_audit_t *au)
 {
@@ -567,6 +573,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     /* crawlers' limits are on the decoded body */
     http.size = v.coding_len ? v.decoded : v.size;
     http.truncated = v.truncated;
+    http.crawlers = au->conf.crawlers;  /* names the policy tokens */
     rc = ra_lint(ans->body, &http, au->conf.alloc, &lint);
     if (rc == RA_OK) {
         v.lint_errors = (uint16_t) lint.summary.errors;
@@ -1279,6 +1286,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     sid = ra_ledger_site_locked(l, req->site, now);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
     ra_count_locked(au, sid, tid, req, out);
+    if (ra_http_is_llms(path)) {
+        /* does anyone read it? judged as any URL, and counted */
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
+    }
     ra_ledger_unlock(l);
 
     if (rc == RA_ENOMEM) {

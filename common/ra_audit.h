@@ -326,6 +326,9 @@ typedef struct ra_audit_s  ra_audit_t;
 ra_audit_t *ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger);
 void ra_audit_destroy(ra_audit_t *au);
 
+/* The crawler table the audit was created with (NULL for NULL). */
+const ra_crawlers_t *ra_audit_crawlers(const ra_audit_t *au);
+
 typedef struct {
     int           status;
     ra_str_t      content_type;     /* data NULL: unknown */

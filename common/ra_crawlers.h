@@ -37,11 +37,17 @@ typedef enum {
 #define RA_CRAWLER_IGNORES_STAR    0x02  /* ignores the "*" group */
 #define RA_CRAWLER_USER_TRIGGERED  0x04  /* robots.txt does not apply */
 #define RA_CRAWLER_TOKEN_ONLY      0x08  /* no User-Agent carries it */
+#define RA_CRAWLER_POLICY          0x10  /* a policy token: its group says
+                                            how content may be used, no
+                                            crawler fetches with it (implies
+                                            RA_CRAWLER_TOKEN_ONLY) */
 
 typedef struct {
     ra_str_t         name;
     ra_str_t         operator_name;
     ra_str_t         url;
+    ra_str_t         purpose;       /* policy tokens: "use of content for
+                                       ..." as the operator states it */
     const ra_str_t  *tokens;        /* robots.txt tokens, best first */
     size_t           ntokens;       /* >= 1 */
     const ra_str_t  *ua;            /* User-Agent pieces, as written */

@@ -257,40 +257,41 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
     return 0;
 }
 
-int
-ra_http_is_robots(ra_str_t target)
+/* Whether target's canonical path is "/" name (name: at most 16 bytes). */
+static int
+ra_http_is_root_file(ra_str_t target, ra_str_t name)
 {
-    int                   sep, name;
+    int                   sep, named;
     size_t                depth, seglen;
     unsigned              f;
     ra_seg_e              seg;
     ra_str_t              rest, query;
-    unsigned char         buf[sizeof("robots.txt") - 1];
+    unsigned char         buf[16];
     const unsigned char  *p, *end;
 
     /*
      * ra_http_canon()'s walk without its output: the canonical path is
-     * "/robots.txt" when the last segment is that name and the ".."
+     * "/name" when the last segment is that name and the ".."
      * before it removed every other name (one left on the stack)
      */
     target = ra_http_target_path(target);
     rest = ra_canon_split(target, &query);
     if (target.len && target.data[0] == '/' && ra_canon_plain(rest)) {
-        return rest.len == ra_robots_path.len - 1
-               && memcmp(rest.data, ra_robots_path.data + 1, rest.len) == 0;
+        return rest.len == name.len
+               && memcmp(rest.data, name.data, rest.len) == 0;
     }
     p = rest.data;
     end = rest.data + rest.len;
     f = 0;
     depth = 0;
-    name = 0;
+    named = 0;
     do {
         seg = ra_canon_segment(&p, end, buf, sizeof(buf), &seglen, &sep, &f);
         switch (seg) {
         case RA_SEG_NAME:
             depth++;
-            name = seglen == sizeof(buf)
-                   && memcmp(buf, ra_robots_path.data + 1, sizeof(buf)) == 0;
+            named = seglen == name.len
+                    && memcmp(buf, name.data, name.len) == 0;
             break;
         case RA_SEG_DOTDOT:
             if (depth == 0) {
@@ -304,9 +305,23 @@ ra_http_is_robots(ra_str_t target)
         }
     } while (sep);
 
-    return seg == RA_SEG_NAME && name && depth == 1
+    return seg == RA_SEG_NAME && named && depth == 1
            && !(f & (RA_CANON_ABOVE_ROOT | RA_CANON_ENCODED_SLASH
                      | RA_CANON_BAD_ESCAPE));
+}
+
+int
+ra_http_is_robots(ra_str_t target)
+{
+    return ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
+                                               ra_robots_path.len - 1));
+}
+
+int
+ra_http_is_llms(ra_str_t target)
+{
+    return ra_http_is_root_file(target, ra_str("llms.txt", 8))
+           || ra_http_is_root_file(target, ra_str("llms-full.txt", 13));
 }
 
 int
@@ -706,8 +721,9 @@ ra_status_error(ra_status_page_t *page, int status, const char *text)
 }
 
 int
-ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
-    int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
+ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
+    ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
+    ra_status_page_t *page)
 {
     int                  rc;
     uint32_t             limit = 0;
@@ -785,6 +801,7 @@ ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
     memset(&opts, 0, sizeof(opts));
     opts.now = now;
     opts.relint = fmt == RA_REPORT_HTML;  /* findings: HTML only (cost) */
+    opts.crawlers = crawlers;
     opts.scratch = a;
     opts.max_crawlers = view.max_crawlers + view.max_violators;
     opts.max_violations = view.max_violations;

@@ -67,6 +67,10 @@ size_t ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags);
  */
 int ra_http_is_robots(ra_str_t target);
 
+/* Whether target is /llms.txt or /llms-full.txt (llmstxt.org), as
+ * ra_http_is_robots() reads it: counted per crawler, judged as any URL. */
+int ra_http_is_llms(ra_str_t target);
+
 /*
  * Is the request one for a server's own pages, never crawler traffic
  * (neither judged nor counted, not even as a browser's)?  The module's
@@ -249,10 +253,12 @@ typedef struct {
  * answers 400), the ledger (NULL: none is configured), now in
  * Unix ms.  Memory from a (a heap: the page may be large).  Always
  * fills page (an error page is a page too); RA_OK, or RA_ENOMEM when the
- * page says 500.
+ * page says 500.  crawlers (NULL: none) names the policy tokens in the
+ * robots.txt findings, as the audit's lint does.
  */
-int ra_status_page(ra_ledger_t *l, ra_str_t method, ra_str_t query,
-    int64_t now, const ra_alloc_t *a, ra_status_page_t *page);
+int ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
+    ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
+    ra_status_page_t *page);
 void ra_status_page_free(ra_status_page_t *page);
 
 /* The view of the ledger a status page with these arguments shows:

@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       5
+#define RA_LEDGER_LAYOUT       6
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -81,6 +81,7 @@ typedef enum {
     RA_CNT_REFUSED_IMPOSTOR,
     RA_CNT_UNREACHABLE_30D,     /* judged compliant: robots.txt unreachable
                                    for 30 days, the site answering */
+    RA_CNT_LLMS_FETCHES,        /* /llms.txt, /llms-full.txt (also judged) */
     RA_CNT_MAX
 } ra_counter_e;
 

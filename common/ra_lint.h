@@ -95,6 +95,10 @@ typedef enum {
     RA_LC_CONTENT_ENCODING,         /* a coding that cannot be undone */
     RA_LC_BINARY,                   /* compressed or binary data */
     RA_LC_GROUP_REPLACES_STAR,      /* a group drops rules of "*" */
+    RA_LC_CONTENT_SIGNAL,           /* a Content-Signal line readers drop */
+    RA_LC_CONTENT_USAGE,            /* a Content-Usage line readers drop */
+    RA_LC_AI_PREFERENCE,            /* what an AI-preference line states */
+    RA_LC_POLICY_TOKEN,             /* a group for a policy token */
     RA_LINT_NCODES
 } ra_lint_code_e;
 
@@ -122,6 +126,9 @@ typedef struct {
     ra_str_t   content_encoding;    /* the header as sent; len 0: none */
     unsigned   redirects;       /* hops followed before this answer */
     unsigned   max_per_code;    /* findings kept per code; 0: default */
+    /* a compiled crawler table: names what a group for a policy token
+     * (Google-Extended) controls; NULL: no such finding */
+    const struct ra_crawlers_s  *crawlers;
 } ra_lint_http_t;
 
 typedef struct {
@@ -154,11 +161,38 @@ typedef struct {
                                    not read the body */
 } ra_lint_summary_t;
 
+/*
+ * What the file states beyond crawl rules, for reports to show per site:
+ * AI-preference lines (Content-Signal, Content-Usage) that read well, and
+ * groups for policy tokens.  Printable ASCII, cut to fit.
+ */
+#define RA_LINT_MAX_PREFS       8
+#define RA_LINT_PREF_AGENT      48
+#define RA_LINT_PREF_TEXT       160
+
+typedef enum {
+    RA_LINT_PREF_SIGNAL = 0,        /* Content-Signal: search=yes, ... */
+    RA_LINT_PREF_USAGE,             /* Content-Usage: [/path] train-ai=n */
+    RA_LINT_PREF_POLICY             /* User-agent: Google-Extended */
+} ra_lint_pref_kind_e;
+
+typedef struct {
+    uint32_t   line;
+    unsigned   kind;                        /* ra_lint_pref_kind_e */
+    char       agent[RA_LINT_PREF_AGENT];   /* the group's first agent;
+                                               the token, for a policy */
+    char       text[RA_LINT_PREF_TEXT];     /* the value as written; what
+                                               a policy token controls */
+} ra_lint_pref_t;
+
 typedef struct {
     ra_lint_finding_t  *findings;   /* sorted by line, column */
     uint32_t            nfindings;
     uint32_t            suppressed[RA_LINT_NCODES];
     ra_lint_summary_t   summary;
+    ra_lint_pref_t      prefs[RA_LINT_MAX_PREFS];
+    uint32_t            nprefs;
+    uint32_t            more_prefs;     /* past RA_LINT_MAX_PREFS */
 } ra_lint_t;
 
 /* Lints body as served with http (NULL: a local file).  out is

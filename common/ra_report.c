@@ -28,7 +28,8 @@ static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
     "refused_violation", "refused_unreachable", "refused_impostor",
-    "unreachable_30d"
+    "unreachable_30d",
+    "llms_fetches"
 };
 
 typedef struct {
@@ -401,6 +402,7 @@ ra_rep_lints(ra_rep_t *r)
             }
         }
         memset(&http, 0, sizeof(http));
+        http.crawlers = r->opts->crawlers;
         /* the last answer could not be decoded: its finding, then the
          * version still in force */
         http.undecodable = s->undecodable != 0;
@@ -1129,6 +1131,87 @@ ra_rep_text_cell(ra_buf_t *b, ra_str_t s, size_t width)
     }
 }
 
+/*
+ * What the site's robots.txt states beyond crawl rules (from its lint):
+ * AI-preference lines (Content-Signal, Content-Usage) and the groups for
+ * policy tokens, listed as policy, not as crawlers that never came.
+ */
+static void
+ra_rep_prefs(ra_rep_t *r, uint32_t si, int html)
+{
+    const ra_lint_t  *l = r->lints[si];
+    ra_buf_t         *b = r->b;
+    uint32_t          i, k;
+    static const char *what[] = { "Content-Signal", "Content-Usage" };
+
+    if (l == NULL || l->nprefs == 0) {
+        return;
+    }
+    for (k = 0; k < 2; k++) {
+        int  any = 0;
+
+        for (i = 0; i < l->nprefs; i++) {
+            const ra_lint_pref_t  *p = &l->prefs[i];
+            ra_str_t               agent = ra_str(p->agent, strlen(p->agent));
+            ra_str_t               text = ra_str(p->text, strlen(p->text));
+
+            if ((k == 0) != (p->kind != RA_LINT_PREF_POLICY)) {
+                continue;
+            }
+            if (!any) {
+                ra_buf_cstr(b, html ? (k == 0 ? "<dl><dt>AI preferences"
+                                              "</dt><dd>"
+                                              : "<dl><dt>policy tokens"
+                                                "</dt><dd>")
+                                    : (k == 0 ? "  AI preferences: "
+                                              : "  policy tokens (no "
+                                                "crawler fetches with "
+                                                "them): "));
+            } else {
+                ra_buf_cstr(b, html ? "<br>" : "; ");
+            }
+            any = 1;
+            if (p->kind == RA_LINT_PREF_POLICY) {
+                if (html) {
+                    ra_buf_cstr(b, "<code>");
+                    ra_buf_html(b, agent);
+                    ra_buf_printf(b, "</code> <span class=\"muted\">(line "
+                                  "%u): policy, controls use of content "
+                                  "for ", p->line);
+                    ra_buf_html(b, text);
+                    ra_buf_cstr(b, "</span>");
+                } else {
+                    ra_buf_log(b, agent);
+                    ra_buf_printf(b, " (line %u): controls use of content "
+                                  "for ", p->line);
+                    ra_buf_log(b, text);
+                }
+                continue;
+            }
+            if (html) {
+                ra_buf_printf(b, "<code>%s: ", what[p->kind]);
+                ra_buf_html(b, text);
+                ra_buf_cstr(b, "</code> <span class=\"muted\">for ");
+                ra_buf_html(b, agent.len ? agent : ra_str("no group", 8));
+                ra_buf_printf(b, " (line %u)</span>", p->line);
+            } else {
+                ra_buf_printf(b, "%s: ", what[p->kind]);
+                ra_buf_log(b, text);
+                ra_buf_cstr(b, " for ");
+                ra_buf_log(b, agent.len ? agent : ra_str("no group", 8));
+                ra_buf_printf(b, " (line %u)", p->line);
+            }
+        }
+        if (any) {
+            if (k == 0 && l->more_prefs) {
+                ra_buf_printf(b, html ? "<br>%u more" : "; %u more",
+                              l->more_prefs);
+            }
+            ra_buf_cstr(b, html ? "</dd></dl>" : "\n");
+        }
+    }
+}
+
 static void
 ra_rep_text_robots(ra_rep_t *r, uint32_t si)
 {
@@ -1206,6 +1289,7 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
                           v && v->lint_infos == 1 ? "" : "s");
         }
     }
+    ra_rep_prefs(r, si, 0);
     if (l != NULL) {
         for (i = 0; i < l->nfindings && i < r->max_findings; i++) {
             const ra_lint_finding_t  *f = &l->findings[i];
@@ -1582,6 +1666,7 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     }
     ra_buf_printf(b, "</dd><dt>consecutive failures</dt><dd%s>%u</dd></dl>",
                   s->failures ? " class=\"bad\"" : "", s->failures);
+    ra_rep_prefs(r, si, 1);
 
     if (l == NULL || l->nfindings == 0) {
         return;

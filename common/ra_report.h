@@ -90,6 +90,9 @@ typedef struct {
     const ra_lint_t   **lints;
     /* lint snap->bodies[i] for sites lints gives nothing for */
     unsigned            relint:1;
+    /* the crawler table relint gives ra_lint() (policy tokens); NULL:
+     * none */
+    const struct ra_crawlers_s *crawlers;
     /* the CLI's line counts: "lines"/"malformed_lines" in JSON, a line in
      * text and HTML, robots_audit_log_lines_total in Prometheus; modules
      * leave this 0 and the members are omitted */

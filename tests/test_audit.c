@@ -286,6 +286,30 @@ verdict_browser_counted_in_totals_only(void **state)
     fx_free(f);
 }
 
+/* /llms.txt and /llms-full.txt: judged as any URL, and counted */
+static void
+verdict_llms_fetch_counted(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t      st;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /llms\n", T0);
+    v = req(f, BOT, IN, "/llms.txt", 200, T0 + 5);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    v = req(f, BOT, IN, "/llms-full.txt?x=1", 200, T0 + 6);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    v = req(f, BOT, IN, "/docs/llms.txt", 200, T0 + 7);
+    v = req(f, BOT, IN, "/index.html", 200, T0 + 8);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_LLMS_FETCHES], 2);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 4);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 0);
+    fx_free(f);
+}
+
 /* a /robots.txt request is a fetch: time, status, version served */
 static void
 verdict_robots_fetch_recorded(void **state)
@@ -2031,6 +2055,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verdict_browser_counted_in_totals_only),
         cmocka_unit_test(verdict_robots_fetch_recorded),
+        cmocka_unit_test(verdict_llms_fetch_counted),
         cmocka_unit_test(verdict_compliant_and_violation_single_version),
         cmocka_unit_test(verdict_alerts_rate_limited_with_count),
         cmocka_unit_test(verdict_spellings_through_the_engine),

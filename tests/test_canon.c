@@ -682,6 +682,18 @@ robots_spellings(void **state)
     }
     assert_false(ra_http_is_robots(ra_str(NULL, 0)));
 
+    /* the same reading for /llms.txt and /llms-full.txt */
+    assert_true(ra_http_is_llms(ra_str("/llms.txt", 9)));
+    assert_true(ra_http_is_llms(ra_str("/llms-full.txt?v=2", 18)));
+    assert_true(ra_http_is_llms(ra_str("/a/../%6Clms.txt", 16)));
+    assert_true(ra_http_is_llms(ra_str("http://example.com/llms.txt", 27)));
+    assert_false(ra_http_is_llms(ra_str("/docs/llms.txt", 14)));
+    assert_false(ra_http_is_llms(ra_str("/llms.txt.bak", 13)));
+    assert_false(ra_http_is_llms(ra_str("/LLMS.TXT", 9)));
+    assert_false(ra_http_is_llms(ra_str("/robots.txt", 11)));
+    assert_false(ra_http_is_robots(ra_str("/llms.txt", 9)));
+    assert_false(ra_http_is_llms(ra_str(NULL, 0)));
+
     /* any length, no memory: "/a/../" x 100000 "robots.txt" */
     in = malloc(6 * 100000 + 16);
     assert_non_null(in);

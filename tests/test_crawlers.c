@@ -322,6 +322,96 @@ generic_bots_and_their_tokens(void **state)
     /* Scrapy is in the table */
     assert_int_equal(identify("Scrapy/2.11.0 (+https://scrapy.org)").kind,
                      RA_UA_KNOWN);
+
+    /* script and library names without their version */
+    assert_true(token_is("ruby-1.9.3-p327", "ruby"));
+    assert_true(token_is("Ruby", "Ruby"));
+    assert_true(token_is("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; "
+                         "http://mj12bot.com/)", "MJ12bot") ||
+                identify("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; "
+                         "http://mj12bot.com/)").kind == RA_UA_KNOWN);
+    assert_true(token_is("grpc-node/1.24.2 grpc-c/8.0.0 (linux; chttp2)",
+                         "grpc-node"));
+
+    /* a tool's Name/version after a browser's own tokens */
+    assert_true(token_is("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) "
+                         "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0"
+                         ".4430.61 Safari/537.36 ArchiveBox/0.6.2",
+                         "ArchiveBox") ||
+                identify("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) "
+                         "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0"
+                         ".4430.61 Safari/537.36 ArchiveBox/0.6.2").kind
+                == RA_UA_KNOWN);
+    assert_true(token_is("Mozilla/5.0 (X11; Linux x86_64; rv:52.0) Gecko/"
+                         "20100101 Firefox/52.0 DejaClick/2.9.7.2",
+                         "DejaClick"));
+    assert_true(token_is("Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:80.0) "
+                         "Gecko/20100101 Firefox/80.0 AcmeMeasure/2023 "
+                         "(contact; someone; at; example.edu;)",
+                         "AcmeMeasure"));
+    assert_true(token_is("Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 "
+                         "(KHTML, like Gecko) Chrome/120.0 Safari/537.36 "
+                         "Edg/120.0 AcmeProbe/1.0", "AcmeProbe"));
+    /* a name in the comment that browsers close after "like Gecko" */
+    assert_true(token_is("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"
+                         " (KHTML, like Gecko; compatible; pageburst) Chrome/"
+                         "111.0.5563.146 Safari/537.36", "pageburst"));
+    assert_true(token_is("Mozilla/5.0 (en-US) AppleWebKit/537.36 (KHTML, "
+                         "like Gecko; Acme-Assess) Chrome/34.0 Safari/537.36",
+                         "Acme-Assess"));
+    /* shapes no browser sends */
+    assert_int_equal(identify("Chrome").kind, RA_UA_GENERIC);
+    assert_int_equal(identify("firefox").kind, RA_UA_GENERIC);
+    assert_int_equal(identify("Anonymous, Mozilla/5.0 (X11; Linux x86_64) "
+                              "AppleWebKit/537.37 (KHTML, like Gecko) Chrome/"
+                              "50.0 Safari/537.37").kind, RA_UA_GENERIC);
+    assert_int_equal(identify("iphone|Mozilla/5.0 (iPhone; CPU iPhone OS 8_7"
+                              " like Mac OS X) AppleWebKit/535.47 (KHTML, "
+                              "like Gecko) Chrome/47.0 Mobile Safari/533.7")
+                     .kind, RA_UA_GENERIC);
+}
+
+/* Operators' special-purpose and user-triggered fetchers, link expanders
+ * and mail image proxies (each from its operator's documentation). */
+static void
+special_fetchers_are_known(void **state)
+{
+    static const struct {
+        const char  *ua;
+        const char  *name;
+    } k[] = {
+        { "Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; "
+          "DuplexWeb-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) "
+          "Chrome/74.0.3729.131 Mobile Safari/537.36", "DuplexWeb-Google" },
+        { "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like "
+          "Gecko; Google Search Console) Chrome/41.0.2272.118 Safari/537.36",
+          "Google-InspectionTool" },
+        { "Mozilla/5.0 (iPhone; U; CPU iPhone OS 4_0_1 like Mac OS X; en-us) "
+          "AppleWebKit/537.4 (KHTML, like Gecko; Google Page Speed Insights) "
+          "Version/4.0.5 Mobile/8A306 Safari/6531.22.7", "Google-Other-Tools" },
+        { "Mozilla/5.0 (Linux; Android 11; Moto G Power (2022)) AppleWebKit/"
+          "537.36 (KHTML, like Gecko) Chrome/109.0.0.0 Mobile Safari/537.36 "
+          "CloudflareObservatory/1.0", "CloudflareObservatory" },
+        { "Yahoo:LinkExpander:Slingstone", "Yahoo-LinkExpander" },
+        { "Mozilla/5.0 SeznamEmailProxy/1.0", "SeznamEmailProxy" },
+        { "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via "
+          "ggpht.com GoogleImageProxy)", "Google-Other-Tools" },
+        { "Google-Read-Aloud", "Google-Read-Aloud" },
+    };
+    ra_identity_t  id;
+    size_t         i;
+
+    (void) state;
+    for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+        id = identify(k[i].ua);
+        if (id.kind != RA_UA_KNOWN
+            || !ra_strcaseeq(id.crawler->name,
+                             ra_str(k[i].name, strlen(k[i].name))))
+        {
+            print_message("%s: want %s\n", k[i].ua, k[i].name);
+            fail();
+        }
+    }
 }
 
 static void
@@ -341,6 +431,15 @@ browsers_are_not_bots(void **state)
         "(KHTML, like Gecko) Chrome/70.0.3538.110 Mobile Safari/537.36",
         "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; .NET CLR "
         "2.0.50727)",
+        /* browsers' and in-app browsers' own names after Safari/ */
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+        "(KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0",
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 14_6 like Mac OS X) AppleWebKit/"
+        "605.1.15 (KHTML, like Gecko) Version/14.1.1 Mobile/15E148 Snapchat/"
+        "11.36.0.36 (like Safari/604.1)",
+        "Mozilla/5.0 (Windows; U; Windows NT 6.0; ja; rv:1.9.1.15) Gecko/"
+        "20101029 Firefox/3.5.15 Lunascape/6.3.4.23051 ( .NET CLR 3.5.30729)",
+        "Mozilla/5.0 (compatible; Konqueror/3.2; Linux) (KHTML, like Gecko)",
         "",
     };
     size_t  i;
@@ -436,11 +535,29 @@ each_instance(ua_fn fn, void *ctx)
     return (int) count;
 }
 
+/*
+ * The evaluation is split in two by a hash of the User-Agent (FNV-1a, odd:
+ * held out): whoever tunes the table or the rules reads the misses of the
+ * other half only (RA_TEST_VERBOSE prints those), and the held-out half
+ * measures.  bench/recall.pl does the same for any User-Agent list.
+ */
 typedef struct {
-    size_t  total;
-    size_t  found;
+    size_t  total[2];
+    size_t  found[2];
     size_t  known;
 } recall_t;
+
+static unsigned
+held_out(const char *ua, size_t len)
+{
+    uint32_t  h = 2166136261u;
+    size_t    i;
+
+    for (i = 0; i < len; i++) {
+        h = (h ^ (unsigned char) ua[i]) * 16777619u;
+    }
+    return h & 1;
+}
 
 static void
 count_recall(const char *ua, size_t len, void *ctx)
@@ -448,12 +565,13 @@ count_recall(const char *ua, size_t len, void *ctx)
     recall_t       *r = ctx;
     ra_identity_t   id;
     ra_str_t        s = ra_test_exact(ua, len);
+    unsigned        half = held_out(ua, len);
 
-    r->total++;
+    r->total[half]++;
     if (ra_crawlers_identify(tab, s, &id) != RA_UA_BROWSER) {
-        r->found++;
+        r->found[half]++;
         r->known += id.kind == RA_UA_KNOWN;
-    } else if (getenv("RA_TEST_VERBOSE")) {
+    } else if (half == 0 && getenv("RA_TEST_VERBOSE")) {
         print_message("missed: %.*s\n", (int) len, ua);
     }
     ra_test_exact_free(s);
@@ -462,16 +580,23 @@ count_recall(const char *ua, size_t len, void *ctx)
 static void
 recall_on_crawler_user_agents(void **state)
 {
-    recall_t  r = { 0, 0, 0 };
+    recall_t  r = { { 0, 0 }, { 0, 0 }, 0 };
+    unsigned  h;
 
     (void) state;
     RA_TEST_NEED_SHARED();
     each_instance(count_recall, &r);
-    print_message("recall: %zu of %zu (%.2f%%), %zu by the table\n",
-                  r.found, r.total, 100.0 * (double) r.found
-                  / (double) r.total, r.known);
-    assert_true(r.total > 2000);
-    assert_true(r.found * 100 >= r.total * 99);
+    for (h = 0; h < 2; h++) {
+        print_message("recall (%s): %zu of %zu (%.2f%%)\n",
+                      h ? "held-out half" : "looked-at half", r.found[h],
+                      r.total[h], 100.0 * (double) r.found[h]
+                      / (double) r.total[h]);
+    }
+    print_message("%zu by the table\n", r.known);
+    assert_true(r.total[0] + r.total[1] > 2000);
+    assert_true(r.total[1] > 900);
+    assert_true(r.found[1] * 100 >= r.total[1] * 99);
+    assert_true(r.found[0] * 100 >= r.total[0] * 99);
 }
 
 /*
@@ -479,7 +604,11 @@ recall_on_crawler_user_agents(void **state)
  * have very low appearance rate" lists bots (Yahoo! Slurp, amazon-kendra)
  * and is skipped.  One entry is a documented crawler that isbot chose to
  * call a browser: Amazon's user-triggered AI agent Amzn-User, which
- * ai.robots.txt lists too; we identify it.
+ * ai.robots.txt lists too; we identify it.  Its "Glitches" section holds
+ * two scanners: Assetnote, which appends "Assetnote/1.0.0" to Chrome's
+ * User-Agent (isbot's crawler fixtures list it too), and "Mozilla/5.0
+ * (Laravel Reaver .env Presence)", a probe for leaked .env files: tools,
+ * found.
  */
 static void
 no_false_positive_on_browsers(void **state)
@@ -514,7 +643,10 @@ no_false_positive_on_browsers(void **state)
             continue;
         }
         ua += 2;
-        if (strstr(ua, "Amzn-User/") != NULL) {
+        if (strstr(ua, "Amzn-User/") != NULL
+            || strstr(ua, "Assetnote/") != NULL
+            || strstr(ua, "Laravel Reaver") != NULL)
+        {
             continue;
         }
         n++;
@@ -623,6 +755,19 @@ hostile_user_agents(void **state)
     s = ra_test_exact("", 0);
     assert_int_equal(ra_crawlers_identify(tab, s, &id), RA_UA_BROWSER);
     ra_test_exact_free(s);
+    /* the tail checks at the very start of the User-Agent (exact
+     * allocations: ASan sees a byte read before them) */
+    {
+        static const char  *edge[] = {
+            " (x)", "1 (x)", "(x)", ")", " ", "/1", "a/1 (", "Gecko)",
+            "x like gecko;", "like gecko; ", ", Mozilla/", "|mozilla/5.0",
+        };
+        for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+            s = ra_test_exact(edge[i], strlen(edge[i]));
+            (void) ra_crawlers_identify(tab, s, &id);
+            ra_test_exact_free(s);
+        }
+    }
 }
 
 static int
@@ -710,6 +855,51 @@ operator_files(void **state)
     ra_test_arena_free(ar);
 }
 
+/* Policy tokens: a group for them says how content may be used, no
+ * request carries them. */
+static void
+policy_tokens(void **state)
+{
+    const ra_crawler_t  *c;
+    ra_test_arena_t     *ar = ra_test_arena_new();
+    ra_crawlers_t       *t;
+    ra_crawlers_err_t    err;
+
+    (void) state;
+    c = ra_crawlers_find(tab, ra_str("Google-Extended", 15));
+    assert_non_null(c);
+    assert_true(c->flags & RA_CRAWLER_POLICY);
+    assert_true(c->flags & RA_CRAWLER_TOKEN_ONLY);
+    assert_int_equal(c->nua, 0);
+    assert_true(c->purpose.len > 10);
+    c = ra_crawlers_find(tab, ra_str("Applebot-Extended", 17));
+    assert_non_null(c);
+    assert_true(c->flags & RA_CRAWLER_POLICY);
+    /* token-only is not policy: a token several tools share */
+    c = ra_crawlers_find(tab, ra_str("Cursor", 6));
+    assert_non_null(c);
+    assert_false(c->flags & RA_CRAWLER_POLICY);
+    /* a crawler is no policy */
+    c = ra_crawlers_find(tab, ra_str("Googlebot", 9));
+    assert_false(c->flags & RA_CRAWLER_POLICY);
+    assert_int_equal(c->purpose.len, 0);
+
+    /* an operator's own */
+    assert_int_equal(load_file("crawler Acme-Extended\ncategory ai-training\n"
+                               "flags policy\npurpose training Acme's "
+                               "models\n", &err, &t, ar), RA_OK);
+    c = ra_crawlers_find_token(t, ra_str("acme-extended", 13));
+    assert_non_null(c);
+    assert_true(c->flags & RA_CRAWLER_POLICY);
+    assert_int_equal(c->nua, 0);
+    assert_true(ra_strcaseeq(c->purpose, ra_str("training Acme's models",
+                                                22)));
+    assert_int_equal(load_file("crawler A\ncategory tool\npurpose x\n"
+                               "purpose y\n", &err, &t, ar), RA_ERROR);
+    assert_int_equal(err.line, 4);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -718,12 +908,14 @@ main(void)
         cmocka_unit_test(top50_name_and_tokens),
         cmocka_unit_test(flags_and_verification_facts),
         cmocka_unit_test(generic_bots_and_their_tokens),
+        cmocka_unit_test(special_fetchers_are_known),
         cmocka_unit_test(browsers_are_not_bots),
         cmocka_unit_test(recall_on_crawler_user_agents),
         cmocka_unit_test(no_false_positive_on_browsers),
         cmocka_unit_test(every_ai_robots_agent_is_known),
         cmocka_unit_test(hostile_user_agents),
         cmocka_unit_test(operator_files),
+        cmocka_unit_test(policy_tokens),
     };
 
     return cmocka_run_group_tests(tests, setup_arena_table,

@@ -547,7 +547,8 @@ page(ra_ledger_t *l, const char *fmt)
     char              *s;
     ra_status_page_t   pg;
 
-    assert_int_equal(ra_status_page(l, S("GET"), ra_str(fmt, strlen(fmt)),
+    assert_int_equal(ra_status_page(l, NULL, S("GET"),
+                                    ra_str(fmt, strlen(fmt)),
                                     T0 + 10000, &ra_malloc_allocator, &pg),
                      RA_OK);
     assert_int_equal(pg.status, 200);

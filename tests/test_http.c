@@ -343,7 +343,7 @@ status_page(void **state)
     ra_ledger_open(&l, region, &nolock);
 
     /* HTML by default, no caching: counters are live */
-    ra_status_page(&l, S("GET"), S(""), 1700000000000LL,
+    ra_status_page(&l, NULL, S("GET"), S(""), 1700000000000LL,
                    &ra_malloc_allocator, &p);
     assert_int_equal(p.status, 200);
     assert_string_equal(p.cache_control, "no-store");
@@ -352,7 +352,7 @@ status_page(void **state)
     assert_true(p.body.len > 0);
     ra_status_page_free(&p);
 
-    ra_status_page(&l, S("GET"), S("format=json"), 1700000000000LL,
+    ra_status_page(&l, NULL, S("GET"), S("format=json"), 1700000000000LL,
                    &ra_malloc_allocator, &p);
     assert_int_equal(p.status, 200);
     assert_non_null(strstr(p.content_type, "application/json"));
@@ -360,25 +360,27 @@ status_page(void **state)
                                    json_any, NULL, &jerr), RA_OK);
     ra_status_page_free(&p);
 
-    ra_status_page(&l, S("HEAD"), S("format=prometheus"), 1700000000000LL,
+    ra_status_page(&l, NULL, S("HEAD"), S("format=prometheus"),
+                   1700000000000LL,
                    &ra_malloc_allocator, &p);
     assert_int_equal(p.status, 200);
     assert_true(p.header_only);
     assert_non_null(strstr(p.content_type, "text/plain"));
     ra_status_page_free(&p);
 
-    ra_status_page(&l, S("GET"), S("format=xml"), 0, &ra_malloc_allocator,
+    ra_status_page(&l, NULL, S("GET"), S("format=xml"), 0,
+                   &ra_malloc_allocator,
                    &p);
     assert_int_equal(p.status, 400);
     assert_string_equal(p.cache_control, "no-store");
     ra_status_page_free(&p);
 
-    ra_status_page(&l, S("POST"), S(""), 0, &ra_malloc_allocator, &p);
+    ra_status_page(&l, NULL, S("POST"), S(""), 0, &ra_malloc_allocator, &p);
     assert_int_equal(p.status, 405);
     assert_string_equal(p.allow, "GET, HEAD");
     ra_status_page_free(&p);
 
-    ra_status_page(NULL, S("GET"), S(""), 0, &ra_malloc_allocator, &p);
+    ra_status_page(NULL, NULL, S("GET"), S(""), 0, &ra_malloc_allocator, &p);
     assert_int_equal(p.status, 503);
     ra_status_page_free(&p);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ra_test.h"
+#include "ra_crawlers.h"
 #include "ra_lint.h"
 
 /* ------------------------------------------------------------------ */
@@ -1178,6 +1179,230 @@ test_stress_details(void **state)
     run_done(&r);
 }
 
+/* ------------------------------------------------------------------ */
+/* AI preferences and policy tokens                                     */
+
+/* the first finding with code on line, or NULL */
+static const ra_lint_finding_t *
+finding_at(const ra_lint_t *l, ra_lint_code_e code, uint32_t line)
+{
+    uint32_t  i;
+
+    for (i = 0; i < l->nfindings; i++) {
+        if (l->findings[i].code == code && l->findings[i].line == line) {
+            return &l->findings[i];
+        }
+    }
+    return NULL;
+}
+
+static void
+test_content_signal(void **state)
+{
+    static const char  body[] =
+        "User-Agent: *\n"                                       /* 1 */
+        "Content-Signal: search=yes, ai-train=no\n"            /* 2 */
+        "Allow: /\n"                                            /* 3 */
+        "\n"
+        "User-agent: FooBot\n"                                  /* 5 */
+        "Content-Signal: ai-input=maybe, train=no, search=no\n" /* 6 */
+        "Content-Signal: search=yes\n"                          /* 7 */
+        "Content-Signal:\n"                                     /* 8 */
+        "Disallow: /x\n";
+    static const char  outside[] =
+        "Content-Signal: ai-train=no\n"
+        "User-agent: *\n"
+        "Disallow:\n";
+    lint_run_t                r;
+    const ra_lint_finding_t  *f;
+
+    (void) state;
+    run_lint(&r, body, sizeof(body) - 1, NULL);
+    /* a good line: what it states, kept for the reports */
+    f = finding_at(&r.lint, RA_LC_AI_PREFERENCE, 2);
+    assert_non_null(f);
+    assert_true(msg_has(f, "search allowed, ai-train not allowed"));
+    assert_true(msg_has(f, "not stated: ai-input"));
+    assert_true(msg_has(f, "'*'"));
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_SIGNAL, 2), 0);
+    /* never an unknown key */
+    assert_int_equal(count_code(&r.lint, RA_LC_UNKNOWN_KEY, -1), 0);
+    /* bad value, unknown category */
+    f = finding_at(&r.lint, RA_LC_CONTENT_SIGNAL, 6);
+    assert_non_null(f);
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_SIGNAL, 6), 2);
+    assert_true(msg_has(f, "ai-input='maybe'"));
+    /* search twice in one group */
+    f = finding_at(&r.lint, RA_LC_CONTENT_SIGNAL, 7);
+    assert_non_null(f);
+    assert_true(msg_has(f, "'search' given twice"));
+    /* no signal at all */
+    assert_non_null(finding_at(&r.lint, RA_LC_CONTENT_SIGNAL, 8));
+    /* the reports' record: lines 2, 6 (search=no), 7 */
+    assert_int_equal(r.lint.nprefs, 3);
+    assert_int_equal(r.lint.prefs[0].kind, RA_LINT_PREF_SIGNAL);
+    assert_int_equal(r.lint.prefs[0].line, 2);
+    assert_string_equal(r.lint.prefs[0].agent, "*");
+    assert_string_equal(r.lint.prefs[0].text, "search=yes, ai-train=no");
+    assert_string_equal(r.lint.prefs[1].agent, "FooBot");
+    assert_int_equal(r.lint.summary.errors, 0);
+    run_done(&r);
+
+    run_lint(&r, outside, sizeof(outside) - 1, NULL);
+    f = finding_at(&r.lint, RA_LC_CONTENT_SIGNAL, 1);
+    assert_non_null(f);
+    assert_true(msg_has(f, "before any User-agent"));
+    assert_int_equal(count_code(&r.lint, RA_LC_OUTSIDE_GROUP, -1), 0);
+    run_done(&r);
+}
+
+static void
+test_content_usage(void **state)
+{
+    static const char  body[] =
+        "User-Agent: *\n"                                       /* 1 */
+        "Content-Usage: train-ai=n\n"                           /* 2 */
+        "Content-Usage: /blog/ train-ai=y;note=\"x\", search=y\n" /* 3 */
+        "Content-Usage: Train-AI=n\n"                           /* 4 */
+        "Content-Usage: train-ai=yes, bots=n\n"                 /* 5 */
+        "Content-Usage: search=n, search=y\n"                   /* 6 */
+        "Content-Usage: /only-a-path\n"                         /* 7 */
+        "Allow: /\n";
+    static const char  outside[] = "Content-Usage: train-ai=n\n";
+    lint_run_t                r;
+    const ra_lint_finding_t  *f;
+
+    (void) state;
+    run_lint(&r, body, sizeof(body) - 1, NULL);
+    if (getenv("RA_TEST_VERBOSE")) {
+        dump(&r.lint);
+    }
+    f = finding_at(&r.lint, RA_LC_AI_PREFERENCE, 2);
+    assert_non_null(f);
+    assert_true(msg_has(f, "AI model training not allowed"));
+    /* a path, a parameter (ignored), two categories */
+    f = finding_at(&r.lint, RA_LC_AI_PREFERENCE, 3);
+    assert_non_null(f);
+    assert_true(msg_has(f, "on /blog/"));
+    assert_true(msg_has(f, "AI model training allowed, search allowed"));
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_USAGE, 3), 0);
+    /* case-sensitive: the whole line is unknown */
+    f = finding_at(&r.lint, RA_LC_CONTENT_USAGE, 4);
+    assert_non_null(f);
+    assert_true(msg_has(f, "case-sensitive"));
+    assert_null(finding_at(&r.lint, RA_LC_AI_PREFERENCE, 4));
+    /* y or n only; unknown categories are ignored */
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_USAGE, 5), 2);
+    assert_null(finding_at(&r.lint, RA_LC_AI_PREFERENCE, 5));
+    /* the last of a repeated label wins */
+    f = finding_at(&r.lint, RA_LC_CONTENT_USAGE, 6);
+    assert_non_null(f);
+    assert_true(msg_has(f, "only the last one applies"));
+    f = finding_at(&r.lint, RA_LC_AI_PREFERENCE, 6);
+    assert_non_null(f);
+    assert_true(msg_has(f, "search allowed"));
+    assert_false(msg_has(f, "search not allowed"));
+    assert_non_null(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 7));
+    assert_int_equal(count_code(&r.lint, RA_LC_UNKNOWN_KEY, -1), 0);
+    assert_int_equal(r.lint.nprefs, 3);          /* lines 2, 3, 6 */
+    assert_int_equal(r.lint.prefs[1].kind, RA_LINT_PREF_USAGE);
+    assert_int_equal(r.lint.prefs[1].line, 3);
+    run_done(&r);
+
+    run_lint(&r, outside, sizeof(outside) - 1, NULL);
+    assert_non_null(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 1));
+    assert_int_equal(r.lint.nprefs, 0);
+    run_done(&r);
+}
+
+static void
+test_policy_tokens(void **state)
+{
+    static const char  body[] =
+        "User-agent: Googlebot\n"                   /* 1 */
+        "User-agent: Google-Extended\n"             /* 2 */
+        "Disallow: /\n"
+        "\n"
+        "User-agent: applebot-extended\n"           /* 5 */
+        "Disallow: /private/\n";
+    ra_test_arena_t    *ar = ra_test_arena_new();
+    ra_crawlers_t      *t = ra_crawlers_create(ra_test_arena_alloc(ar));
+    ra_crawlers_err_t   err;
+    ra_lint_http_t      h;
+    lint_run_t          r;
+    const ra_lint_finding_t  *f;
+
+    (void) state;
+    assert_int_equal(ra_crawlers_add_builtin(t, &err), RA_OK);
+    assert_int_equal(ra_crawlers_compile(t, &err), RA_OK);
+    memset(&h, 0, sizeof(h));
+    h.crawlers = t;
+    run_lint(&r, body, sizeof(body) - 1, &h);
+    assert_null(finding_at(&r.lint, RA_LC_POLICY_TOKEN, 1));
+    f = finding_at(&r.lint, RA_LC_POLICY_TOKEN, 2);
+    assert_non_null(f);
+    assert_true(msg_has(f, "controls use of content for training Gemini"));
+    assert_true(msg_has(f, "no crawler fetches with this name"));
+    f = finding_at(&r.lint, RA_LC_POLICY_TOKEN, 5);
+    assert_non_null(f);
+    assert_true(msg_has(f, "of Apple"));
+    assert_int_equal(r.lint.nprefs, 2);
+    assert_int_equal(r.lint.prefs[0].kind, RA_LINT_PREF_POLICY);
+    assert_string_equal(r.lint.prefs[0].agent, "Google-Extended");
+    assert_string_equal(r.lint.prefs[1].agent, "Applebot-Extended");
+    run_done(&r);
+
+    /* a policy token fetches nothing: its group drops no rule of '*' for
+     * a crawler (GPTBot's does) */
+    {
+        static const char  star[] =
+            "User-agent: *\nDisallow: /private/\n\n"
+            "User-agent: Google-Extended\nDisallow: /x\n\n"
+            "User-agent: GPTBot\nDisallow: /x\n";
+
+        run_lint(&r, star, sizeof(star) - 1, &h);
+        assert_int_equal(count_code(&r.lint, RA_LC_GROUP_REPLACES_STAR, 4),
+                         0);
+        assert_int_equal(count_code(&r.lint, RA_LC_GROUP_REPLACES_STAR, 7),
+                         1);
+        assert_int_equal(count_code(&r.lint, RA_LC_POLICY_TOKEN, 4), 1);
+        run_done(&r);
+    }
+
+    /* no table: no such finding */
+    run_lint(&r, body, sizeof(body) - 1, NULL);
+    assert_int_equal(count_code(&r.lint, RA_LC_POLICY_TOKEN, -1), 0);
+    run_done(&r);
+    ra_test_arena_free(ar);
+}
+
+/* more lines than the record holds: counted, not kept */
+static void
+test_prefs_bounded(void **state)
+{
+    char        body[4096];
+    size_t      n = 0;
+    unsigned    i;
+    lint_run_t  r;
+
+    (void) state;
+    n += (size_t) snprintf(body + n, sizeof(body) - n, "User-agent: *\n");
+    for (i = 0; i < RA_LINT_MAX_PREFS + 5; i++) {
+        n += (size_t) snprintf(body + n, sizeof(body) - n,
+                               "Content-Usage: /p%u train-ai=n\n", i);
+    }
+    /* a value longer than the record: cut, printable */
+    n += (size_t) snprintf(body + n, sizeof(body) - n,
+                           "Content-Usage: /%0300d\x01 search=n\n", 0);
+    run_lint(&r, body, n, NULL);
+    assert_int_equal(r.lint.nprefs, RA_LINT_MAX_PREFS);
+    assert_int_equal(r.lint.more_prefs, 6);
+    for (i = 0; i < r.lint.nprefs; i++) {
+        assert_true(strlen(r.lint.prefs[i].text) < RA_LINT_PREF_TEXT);
+    }
+    run_done(&r);
+}
+
 int
 main(void)
 {
@@ -1199,6 +1424,10 @@ main(void)
         cmocka_unit_test(test_enomem),
         cmocka_unit_test(test_stress_files),
         cmocka_unit_test(test_stress_details),
+        cmocka_unit_test(test_content_signal),
+        cmocka_unit_test(test_content_usage),
+        cmocka_unit_test(test_policy_tokens),
+        cmocka_unit_test(test_prefs_bounded),
     };
     size_t  nfixed = sizeof(fixed) / sizeof(fixed[0]);
 

@@ -348,11 +348,13 @@ test_json(void **state)
     assert_non_null(strstr(s, "\\ufffd"));
     assert_non_null(strstr(s, "\"requests\":100,"));
     assert_non_null(strstr(s, "\"violation\":13,"));
-    /* what enforce refused, per verdict, after the other counters */
+    /* what enforce refused, per verdict, after the other counters; then
+     * the llms.txt fetches */
     assert_non_null(strstr(s, "\"unknown\":19,\"refused_violation\":20,"
                               "\"refused_unreachable\":21,"
                               "\"refused_impostor\":22,"
-                              "\"unreachable_30d\":23,\"first_seen\""));
+                              "\"unreachable_30d\":23,\"llms_fetches\":24,"
+                              "\"first_seen\""));
     assert_non_null(strstr(s, "\"verification\":\"impostor\""));
     assert_non_null(strstr(s, "\"code\":\"typo\""));
     assert_non_null(strstr(s, "\"uri_truncated\":true"));
@@ -933,6 +935,58 @@ test_status_html(void **state)
                      RA_ERROR);
 }
 
+/* AI-preference lines and policy tokens, per site, as policy */
+static void
+test_prefs(void **state)
+{
+    static const char   body[] =
+        "User-agent: *\nContent-Signal: search=yes, ai-train=no\n"
+        "Content-Usage: /<script>x train-ai=n\nDisallow: /x\n\n"
+        "User-agent: Google-Extended\nDisallow: /\n";
+    fixture_t           f;
+    ra_report_opts_t    o;
+    ra_test_arena_t    *ar = ra_test_arena_new();
+    ra_crawlers_t      *t = ra_crawlers_create(ra_test_arena_alloc(ar));
+    ra_crawlers_err_t   err;
+    char               *s;
+    size_t              n;
+
+    (void) state;
+    assert_int_equal(ra_crawlers_add_builtin(t, &err), RA_OK);
+    assert_int_equal(ra_crawlers_compile(t, &err), RA_OK);
+    fixture(&f);
+    f.bodies[0] = ra_str(body, sizeof(body) - 1);
+    memset(&o, 0, sizeof(o));
+    o.relint = 1;
+    o.crawlers = t;
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(s, "<dt>AI preferences</dt><dd><code>"
+                              "Content-Signal: search=yes, ai-train=no"
+                              "</code>"));
+    assert_non_null(strstr(s, "Content-Usage: /&lt;script&gt;x "
+                              "train-ai=n"));
+    assert_null(strstr(s, "<script>"));
+    assert_non_null(strstr(s, "<dt>policy tokens</dt><dd><code>"
+                              "Google-Extended</code>"));
+    assert_non_null(strstr(s, "policy, controls use of content for "
+                              "training Gemini"));
+    free(s);
+    s = render(&f, RA_REPORT_TEXT, &o, &n);
+    assert_non_null(strstr(s, "  AI preferences: Content-Signal: "
+                              "search=yes, ai-train=no for * (line 2)"));
+    assert_non_null(strstr(s, "  policy tokens (no crawler fetches with "
+                              "them): Google-Extended (line 6)"));
+    free(s);
+
+    /* without a table the policy token is not named, the lines still are */
+    o.crawlers = NULL;
+    s = render(&f, RA_REPORT_TEXT, &o, &n);
+    assert_non_null(strstr(s, "AI preferences: "));
+    assert_null(strstr(s, "policy tokens"));
+    free(s);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -948,6 +1002,7 @@ main(void)
         cmocka_unit_test(test_enomem),
         cmocka_unit_test(test_status_kv),
         cmocka_unit_test(test_status_html),
+        cmocka_unit_test(test_prefs),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -228,7 +228,7 @@ json_any(void *ctx, unsigned event, ra_str_t raw, unsigned depth)
 static void
 page(full_t *f, const char *query, ra_status_page_t *p)
 {
-    ra_status_page(&f->l, S("GET"), ra_str(query, strlen(query)),
+    ra_status_page(&f->l, NULL, S("GET"), ra_str(query, strlen(query)),
                    T0 + 1000000, &ra_malloc_allocator, p);
 }
 
@@ -437,15 +437,16 @@ prometheus_too_large_refused_early(void **state)
                 * RA_STATUS_PROM_RECORD_MIN > RA_STATUS_PAGE_MAX);
 
     prom_peak = prom_held = 0;
-    ra_status_page(&f.l, S("GET"), S("format=prometheus"), T0 + 1000000,
-                   &counting, &p);
+    ra_status_page(&f.l, NULL, S("GET"), S("format=prometheus"),
+                   T0 + 1000000, &counting, &p);
     assert_int_equal(p.status, 500);
     assert_non_null(has(&p.body, "?site= narrows it"));
     assert_true(prom_peak < 64 * 1024);         /* nothing copied */
     ra_status_page_free(&p);
     assert_int_equal(prom_held, 0);
 
-    ra_status_page(&f.l, S("GET"), S("format=prometheus&site=site5.example"),
+    ra_status_page(&f.l, NULL, S("GET"),
+                   S("format=prometheus&site=site5.example"),
                    T0 + 1000000, &counting, &p);
     assert_int_equal(p.status, 200);
     assert_non_null(has(&p.body, "site=\"site5.example\",crawler=\"TestBot\""));

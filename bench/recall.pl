@@ -1,0 +1,142 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Recall and false positives of `robots-audit identify` on User-Agent lists,
+# each split in two halves by a hash of the User-Agent: "look" (the half one
+# may read while tuning the table) and "held-out" (the half only measured).
+# The split is deterministic: MD5 of the User-Agent, even first byte looks.
+#
+# usage: bench/recall.pl [--bin build/robots-audit] [--verbose look]
+#            [crawlers:FILE]... [browsers:FILE]...
+#   crawlers:FILE  one crawler User-Agent a line: recall = share found
+#                  (identified as a crawler or a generic bot)
+#   browsers:FILE  one browser User-Agent a line, or "WEIGHT<TAB>UA" lines
+#                  (a share of traffic): false positives, also weighted
+# With no FILE it reads the sets of ../shared/data when present.
+# --verbose look prints the misses and false positives of the look half
+# only: the held-out half's are never printed.
+use strict;
+use warnings;
+use Digest::MD5 qw(md5);
+use File::Temp qw(tempfile);
+
+my $bin = 'build/robots-audit';
+my $verbose = '';
+my @sets;
+while (@ARGV) {
+    my $a = shift @ARGV;
+    if ($a eq '--bin') { $bin = shift @ARGV; next; }
+    if ($a eq '--verbose') { $verbose = shift @ARGV; next; }
+    die "usage: $0 [--bin BIN] [--verbose look] crawlers:FILE|browsers:FILE ...\n"
+        unless $a =~ /^(crawlers|browsers):(.+)$/;
+    push @sets, [$1, $2];
+}
+die "$0: --verbose takes 'look' (the held-out half is never shown)\n"
+    if $verbose ne '' && $verbose ne 'look';
+if (!@sets) {
+    my $d = $ENV{RA_SHARED_DATA} // '../shared/data';
+    die "$0: no FILE given and $d/useragents not found\n"
+        unless -d "$d/useragents";
+    push @sets, ['crawlers', "$d/useragents/crawler-user-agents/crawler-user-agents.json"];
+    push @sets, ['browsers', "$d/useragents/isbot/browsers.yml"];
+}
+die "$0: $bin not found (run make)\n" unless -x $bin;
+
+# Lines of a file: plain lines, the "instances" strings of
+# crawler-user-agents.json, or the "- UA" items of isbot's YAML.
+sub read_uas {
+    my ($kind, $file) = @_;
+    open(my $fh, '<', $file) or die "$file: $!\n";
+    my @out;
+    my $skip = 0;
+    if ($file =~ /\.json$/) {
+        local $/;
+        my $t = <$fh>;
+        while ($t =~ /"instances"\s*:\s*\[(.*?)\]/sg) {
+            my $list = $1;
+            while ($list =~ /"((?:[^"\\]|\\.)*)"/g) {
+                my $s = $1;
+                $s =~ s/\\u([0-9a-fA-F]{4})/chr(hex($1))/ge;
+                $s =~ s/\\(.)/$1/g;
+                push @out, [1, $s];
+            }
+        }
+        return @out;
+    }
+    while (my $l = <$fh>) {
+        chomp $l;
+        $l =~ s/\r$//;
+        if ($file =~ /\.ya?ml$/) {
+            # isbot's browsers.yml: its "very low appearance rate" section
+            # holds bots, skipped (as tests/test_crawlers.c does)
+            if ($l =~ /^\S/) { $skip = $l =~ /very low appearance rate/; next; }
+            next if $skip;
+            next unless $l =~ /^\s+-\s+(.*)$/;
+            my $s = $1;
+            $s =~ s/^"(.*)"$/$1/ and $s =~ s/\\(.)/$1/g;
+            $s =~ s/^'(.*)'$/$1/ and $s =~ s/''/'/g;
+            # a documented crawler; a scanner isbot lists in both its sets
+            next if $s =~ m{Amzn-User/|Assetnote/|Laravel Reaver};
+            push @out, [1, $s];
+            next;
+        }
+        next if $l eq '';
+        if ($kind eq 'browsers' && $l =~ /^([0-9.eE-]+)\t(.*)$/) {
+            push @out, [$1, $2];
+        } else {
+            push @out, [1, $l];
+        }
+    }
+    return @out;
+}
+
+for my $set (@sets) {
+    my ($kind, $file) = @$set;
+    my @uas = grep { $_->[1] ne '' && $_->[1] !~ /[\x00-\x1f]/ } read_uas($kind, $file);
+    my ($fh, $tmp) = tempfile(UNLINK => 1);
+    print $fh "$_->[1]\n" for @uas;
+    close $fh;
+    open(my $save, '<&', \*STDIN) or die "stdin: $!\n";
+    open(STDIN, '<', $tmp) or die "$tmp: $!\n";
+    open(my $id, '-|', $bin, 'identify', '--format', 'text')
+        or die "$bin: $!\n";
+    open(STDIN, '<&', $save) or die "stdin: $!\n";
+    my @res = <$id>;
+    close $id;
+    die "$file: " . scalar(@uas) . " agents, " . scalar(@res) . " answers\n"
+        if @res != @uas;
+    my %n = (look => 0, held => 0);
+    my %hit = (look => 0, held => 0);
+    my %w = (look => 0, held => 0);
+    my %whit = (look => 0, held => 0);
+    for my $i (0 .. $#uas) {
+        my ($weight, $ua) = @{$uas[$i]};
+        my $half = (ord(md5($ua)) % 2 == 0) ? 'look' : 'held';
+        my $bot = $res[$i] !~ /^browser /;
+        $n{$half}++;
+        $w{$half} += $weight;
+        if ($bot) { $hit{$half}++; $whit{$half} += $weight; }
+        if ($verbose eq 'look' && $half eq 'look'
+            && ($kind eq 'crawlers' ? !$bot : $bot))
+        {
+            print "  ", ($kind eq 'crawlers' ? 'missed' : 'false positive'),
+                ": $ua\n";
+        }
+    }
+    for my $half ('look', 'held') {
+        my $label = $half eq 'look' ? 'look    ' : 'held-out';
+        next unless $n{$half};
+        if ($kind eq 'crawlers') {
+            printf "%-9s %s  %5d crawlers  found %5d  recall %6.2f%%\n",
+                $kind, $label, $n{$half}, $hit{$half},
+                100 * $hit{$half} / $n{$half};
+        } else {
+            printf "%-9s %s  %5d browsers  false positives %4d (%.2f%%)"
+                . "  weighted by traffic %.4f%%\n",
+                $kind, $label, $n{$half}, $hit{$half},
+                100 * $hit{$half} / $n{$half},
+                $w{$half} ? 100 * $whit{$half} / $w{$half} : 0;
+        }
+    }
+    print "  ($file)\n";
+}
