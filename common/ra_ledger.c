@@ -805,8 +805,15 @@ ra_blob_evict_one(ra_ledger_t *l)
 
 /* ---- LRU lists ---------------------------------------------------------- */
 
-#define RA_LRU_UNLINK(tab, x, head, tail)                                     \
+/* A link past its table (n slots) is never followed: the list is marked
+ * broken and the next lock rebuilds it from the slots. */
+#define RA_LRU_UNLINK(l, tab, n, x, head, tail)                               \
     do {                                                                      \
+        if ((x)->lprev > (n) || (x)->lnext > (n)) {                           \
+            ra_broken(l);                                                     \
+            (x)->lprev = (x)->lnext = 0;                                      \
+            break;                                                            \
+        }                                                                     \
         if ((x)->lprev) (tab)[(x)->lprev - 1].lnext = (x)->lnext;             \
         else (head) = (x)->lnext;                                             \
         RA_STEP();                                                            \
@@ -816,8 +823,12 @@ ra_blob_evict_one(ra_ledger_t *l)
         (x)->lprev = (x)->lnext = 0;                                          \
     } while (0)
 
-#define RA_LRU_PUSH(tab, x, id, head, tail)                                   \
+#define RA_LRU_PUSH(l, tab, n, x, id, head, tail)                             \
     do {                                                                      \
+        if ((head) > (n)) {                                                   \
+            ra_broken(l);                                                     \
+            (head) = 0;                                                       \
+        }                                                                     \
         (x)->lprev = 0;                                                       \
         (x)->lnext = (head);                                                  \
         RA_STEP();                                                            \
@@ -918,18 +929,23 @@ ra_stat_evict(ra_ledger_t *l, uint32_t id)
                                    st->name_len),
                    id, h->plan.stats, ra_stat_next);
     RA_STEP();
-    RA_LRU_UNLINK(stats, st, h->stat_head[c], h->stat_tail[c]);
+    RA_LRU_UNLINK(l, stats, h->plan.stats,
+                  st, h->stat_head[c], h->stat_tail[c]);
     RA_STEP();
     /* the site's list */
     s = ra_site_at(l, st->site);
-    if (st->sprev) {
-        stats[st->sprev - 1].snext = st->snext;
-    } else if (s != NULL) {
-        s->stats = st->snext;
-    }
-    RA_STEP();
-    if (st->snext) {
-        stats[st->snext - 1].sprev = st->sprev;
+    if (st->sprev > h->plan.stats || st->snext > h->plan.stats) {
+        ra_broken(l);                   /* rebuilt at the next lock */
+    } else {
+        if (st->sprev) {
+            stats[st->sprev - 1].snext = st->snext;
+        } else if (s != NULL) {
+            s->stats = st->snext;
+        }
+        RA_STEP();
+        if (st->snext) {
+            stats[st->snext - 1].sprev = st->sprev;
+        }
     }
     RA_STEP();
     memset(st, 0, sizeof(*st));
@@ -966,7 +982,8 @@ ra_site_evict(ra_ledger_t *l, uint32_t id)
     ra_hash_unlink(l, RA_SITE_HASH(l), h->site_hash_size - 1,
                    ra_site_hash_of(s), id, h->plan.sites, ra_site_next);
     RA_STEP();
-    RA_LRU_UNLINK(RA_SITES(l), s, h->site_head, h->site_tail);
+    RA_LRU_UNLINK(l, RA_SITES(l), h->plan.sites,
+                  s, h->site_head, h->site_tail);
     RA_STEP();
     memset(s, 0, sizeof(*s));
     RA_STEP();
@@ -1022,8 +1039,10 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
         if (s->name_len == n && memcmp(s->name, low, n) == 0) {
             if (h->site_head != id) {
                 ra_begin(l);
-                RA_LRU_UNLINK(sites, s, h->site_head, h->site_tail);
-                RA_LRU_PUSH(sites, s, id, h->site_head, h->site_tail);
+                RA_LRU_UNLINK(l, sites, h->plan.sites,
+                              s, h->site_head, h->site_tail);
+                RA_LRU_PUSH(l, sites, h->plan.sites,
+                            s, id, h->site_head, h->site_tail);
                 ra_end(l);
             }
             s->last_seen = now;
@@ -1057,7 +1076,7 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
     s->hnext = RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)];
     RA_SITE_HASH(l)[hv & (h->site_hash_size - 1)] = id;
     RA_STEP();
-    RA_LRU_PUSH(sites, s, id, h->site_head, h->site_tail);
+    RA_LRU_PUSH(l, sites, h->plan.sites, s, id, h->site_head, h->site_tail);
     RA_STEP();
     ra_atomic_set(&h->site_count, h->site_count + 1);
     ra_end(l);
@@ -1094,8 +1113,10 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
             c = ra_stat_cls(st);
             if (h->stat_head[c] != id) {
                 ra_begin(l);
-                RA_LRU_UNLINK(stats, st, h->stat_head[c], h->stat_tail[c]);
-                RA_LRU_PUSH(stats, st, id, h->stat_head[c], h->stat_tail[c]);
+                RA_LRU_UNLINK(l, stats, h->plan.stats,
+                              st, h->stat_head[c], h->stat_tail[c]);
+                RA_LRU_PUSH(l, stats, h->plan.stats,
+                            st, id, h->stat_head[c], h->stat_tail[c]);
                 ra_end(l);
             }
             st->last_seen = now;
@@ -1149,7 +1170,8 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     st->hnext = RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)];
     RA_STAT_HASH(l)[hv & (h->stat_hash_size - 1)] = id;
     RA_STEP();
-    RA_LRU_PUSH(stats, st, id, h->stat_head[c], h->stat_tail[c]);
+    RA_LRU_PUSH(l, stats, h->plan.stats,
+                st, id, h->stat_head[c], h->stat_tail[c]);
     RA_STEP();
     st->snext = s->stats;
     if (s->stats) {
@@ -1815,9 +1837,9 @@ ra_ledger_alert_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
     if (st == NULL) {
         return 0;
     }
-    if (st->last_alert == 0 || interval <= 0
+    if (st->last_alert == 0 || interval <= 0 || now < st->last_alert
         || now - st->last_alert >= interval)
-    {
+    {                                   /* a clock set back alerts again */
         *suppressed = st->alerts_suppressed;
         st->alerts_suppressed = 0;
         st->last_alert = now;

@@ -405,6 +405,14 @@ ledger_alert_gate(void **state)
     assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 1000, 0, &held), 1);
     assert_int_equal(held, 0);
     assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 1000, 0, &held), 1);
+    /* a clock set back (the ledger outlives reloads) alerts again rather
+     * than keeping quiet until it catches up */
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 500000, 1000,
+                                            &held), 1);
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 2000, 1000, &held),
+                     1);
+    assert_int_equal(ra_ledger_alert_locked(&l, tid, T0 + 2001, 1000, &held),
+                     0);
     free(r);
 }
 
