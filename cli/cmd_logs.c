@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -483,24 +484,35 @@ fail:
 }
 
 /* Writes b to path through a temporary file renamed over it, so that a
- * reader (node_exporter, a web server) never sees half a report */
+ * reader (node_exporter, a web server) never sees half a report.  The
+ * temporary file is made by mkstemp() beside path (never a name another
+ * user could have planted as a link) and gets the mode path has, or
+ * 0666 less the umask for a new one. */
 static int
 ra_logs_write_atomic(const char *path, ra_buf_t *b)
 {
-    char    tmp[4096];
-    FILE   *f;
-    int     fd;
+    char         tmp[4096];
+    FILE        *f;
+    int          fd;
+    mode_t       mode, mask;
+    struct stat  sb;
 
-    if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long) getpid())
-        >= (int) sizeof(tmp))
-    {
+    if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int) sizeof(tmp)) {
         return ra_cli_error(RA_LOGS_CMD, "--output: path too long"), -1;
     }
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+    if (stat(path, &sb) == 0) {
+        mode = sb.st_mode & 07777;
+    } else {
+        mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    fd = mkstemp(tmp);
+    if (fd < 0 || fchmod(fd, mode) != 0 || (f = fdopen(fd, "w")) == NULL) {
         ra_cli_error(RA_LOGS_CMD, "%s: %s", tmp, strerror(errno));
         if (fd >= 0) {
             close(fd);
+            unlink(tmp);
         }
         return -1;
     }

@@ -863,6 +863,7 @@ test_vhosts(void **state)
     sums_t       s;
     run_t        r;
     int          fd;
+    struct stat  sb;
 
     (void) state;
     need_cli();
@@ -907,9 +908,11 @@ test_vhosts(void **state)
                                "b.example)"));
     free(r.out);
 
-    /* --output writes the same report */
+    /* --output writes the same report, keeps the file's mode, and leaves
+     * no temporary file beside it */
     fd = mkstemp(out);
     assert_true(fd >= 0);
+    assert_int_equal(fchmod(fd, 0640), 0);
     close(fd);
     run(&r, CLI " logs --robots " ROBOTS " --output %s %s 2>/dev/null", out,
         v);
@@ -918,6 +921,11 @@ test_vhosts(void **state)
     free(r.out);
     run(&r, "cat %s", out);
     assert_non_null(strstr(r.out, "a.example"));
+    free(r.out);
+    assert_int_equal(stat(out, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0640);
+    run(&r, "ls %s.* 2>/dev/null | wc -l", out);
+    assert_int_equal(atoi(r.out), 0);
     free(r.out);
     unlink(out);
     unlink(v);
