@@ -463,6 +463,8 @@ ra_logs_tables(ra_logs_ctx_t *x, const char *crawlers_file,
     x->conf.crawlers = setup.crawlers;
     x->conf.ranges = setup.ranges;
     x->conf.alert_interval = -1;        /* no alerts here: the default */
+    x->conf.crawler_sites = 1;          /* the log's Host values are
+                                           anyone's: browsers make none */
     au = ra_audit_create(&x->conf, &x->ledger);
     if (au == NULL) {
         ra_cli_error(RA_LOGS_CMD, "out of memory");

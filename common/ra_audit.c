@@ -1210,7 +1210,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
         ra_ledger_lock(l);
-        sid = ra_ledger_site_locked(l, req->site, now);
+        sid = au->conf.crawler_sites
+              ? ra_ledger_site_find_locked(l, req->site, now)
+              : ra_ledger_site_locked(l, req->site, now);
         ra_ledger_browser_locked(l, sid, no_ua);
         if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
             ra_ledger_page_locked(l, sid, req->status, now);

@@ -319,6 +319,15 @@ typedef struct {
                                               0: every one alerts */
     size_t                cache_bytes;  /* rule-set cache budget; 0: 64 MiB */
     ra_alert_budget_t     alert_budget; /* zeros: the defaults */
+    unsigned              crawler_sites:1;  /* sites are created by
+                                               crawlers' requests and
+                                               robots.txt answers only: a
+                                               browser's (or no User-Agent)
+                                               request for a site not yet
+                                               seen is counted in the
+                                               totals only (the CLI, whose
+                                               sites are the log's Host
+                                               values, anyone's) */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;

@@ -1040,8 +1040,23 @@ ra_pop_free(const ra_ledger_t *l, uint32_t *head, uint32_t max, int is_site)
     return id;
 }
 
+static uint32_t ra_site_find_or_add(ra_ledger_t *l, ra_str_t name,
+    int64_t now, int create);
+
 uint32_t
 ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
+{
+    return ra_site_find_or_add(l, name, now, 1);
+}
+
+uint32_t
+ra_ledger_site_find_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
+{
+    return ra_site_find_or_add(l, name, now, 0);
+}
+
+static uint32_t
+ra_site_find_or_add(ra_ledger_t *l, ra_str_t name, int64_t now, int create)
 {
     size_t            i, n;
     uint32_t          hv, id, steps;
@@ -1072,6 +1087,9 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
             s->last_seen = now;
             return id;
         }
+    }
+    if (!create) {
+        return 0;
     }
 
     ra_begin(l);

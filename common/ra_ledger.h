@@ -356,6 +356,9 @@ int ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t);
  * kept lower-cased, cut to RA_SITE_NAME_MAX), evicting the least recently
  * used one when the table is full.  Returns its id, never 0. */
 uint32_t ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now);
+/* The same, but never creates one: 0 when there is no such site. */
+uint32_t ra_ledger_site_find_locked(ra_ledger_t *l, ra_str_t name,
+    int64_t now);
 
 /* A stat record's key, and what a new record starts with. */
 typedef struct {
