@@ -382,6 +382,17 @@ int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);
 
+/*
+ * Whether a request with this User-Agent may make the site exist: 1 when
+ * the site exists, the User-Agent is a crawler's or a generic bot's, or
+ * the engine is not crawler_sites; 0 for a browser or no User-Agent on a
+ * site not seen (then ra_audit_request() creates none, and a front end
+ * records nothing under that site for the line: no seeded robots.txt, no
+ * robots.txt answer).
+ */
+int ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
+    int64_t now);
+
 /* How many robots.txt bodies this engine has copied out of the ledger
  * (one per version compiled; tests and benchmarks read it). */
 uint64_t ra_audit_body_copies(const ra_audit_t *au);

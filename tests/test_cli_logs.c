@@ -959,24 +959,29 @@ test_browser_hosts(void **state)
           "(compatible; Googlebot/2.1; +http://www.google.com/bot.html)\"\n",
           o);
     for (i = 0; i < 5000; i++) {
+        /* a tenth of them ask for robots.txt: that makes no site either */
         fprintf(o, "h%d.example:80 198.51.100.7 - - [10/Oct/2023:13:56:%02d "
-                "+0000] \"GET / HTTP/1.1\" 200 10 \"-\" \"Mozilla/5.0 (X11; "
+                "+0000] \"GET /%s HTTP/1.1\" 200 10 \"-\" \"Mozilla/5.0 (X11; "
                 "Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0\"\n",
-                i, i % 60);
+                i, i % 60, i % 10 ? "" : "robots.txt");
     }
     fclose(o);
-    run(&r, CLI " logs --robots victim.example=%s --format json %s "
-        "2>/dev/null", robots, log);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "\"site\":\"victim.example\""));
-    assert_null(strstr(r.out, "\"site\":\"h1.example\""));
-    assert_non_null(strstr(r.out, "\"recent_violations\":[{"));
-    assert_non_null(strstr(r.out, "\"uri\":\"/private/x\""));
-    assert_non_null(strstr(r.out, "\"crawler\":\"Googlebot\""));
-    /* every line counted; nothing evicted */
-    assert_non_null(strstr(r.out, "\"ledger\":{\"requests\":5001,"));
-    assert_non_null(strstr(r.out, "\"evictions\":{\"sites\":0,"));
-    free(r.out);
+    /* the file for the victim only, then for every site */
+    for (i = 0; i < 2; i++) {
+        run(&r, CLI " logs --robots %s%s --format json %s 2>/dev/null",
+            i ? "" : "victim.example=", robots, log);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "\"site\":\"victim.example\""));
+        assert_null(strstr(r.out, "\"site\":\"h1.example\""));
+        assert_non_null(strstr(r.out, "\"recent_violations\":[{"));
+        assert_non_null(strstr(r.out, "\"uri\":\"/private/x\""));
+        assert_non_null(strstr(r.out, "\"crawler\":\"Googlebot\""));
+        /* every line counted; nothing evicted */
+        assert_non_null(strstr(r.out, "\"ledger\":{\"requests\":5001,"));
+        assert_non_null(strstr(r.out, "\"evictions\":{\"sites\":0,"));
+        assert_non_null(strstr(r.out, "\"sites_total\":1,"));
+        free(r.out);
+    }
     unlink(log);
     unlink(robots);
 }

@@ -3,7 +3,8 @@
  * Evidence an attacker must not be able to push out of the ledger
  * (docs/design.md, "The ledger"): a verified crawler's record against
  * records made with every other name of the table, and its violations
- * against a flood of generic bots' in the ring of recent violations.
+ * against a flood of generic bots' in the ring of recent violations, and
+ * sites against browsers' Host values when sites come from a log.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ typedef struct {
 /* TestBot (verifiable) and NAMES crawlers without published ranges: all
  * of them unverifiable, whoever sends their names */
 static fx_t *
-fx_new(size_t size)
+fx_new_conf(size_t size, int crawler_sites)
 {
     fx_t               *f = calloc(1, sizeof(*f));
     ra_crawlers_t      *cr;
@@ -70,9 +71,16 @@ fx_new(size_t size)
     conf.crawlers = cr;
     conf.ranges = rg;
     conf.alert_interval = 60000;
+    conf.crawler_sites = crawler_sites ? 1 : 0;
     f->au = ra_audit_create(&conf, &f->ledger);
     assert_non_null(f->au);
     return f;
+}
+
+static fx_t *
+fx_new(size_t size)
+{
+    return fx_new_conf(size, 0);
 }
 
 static void
@@ -283,12 +291,65 @@ evidence_ring_keeps_verified_violations(void **state)
     fx_free(f);
 }
 
+/* Review finding 4, in the core: with crawler_sites (the CLI), browsers
+ * and requests without a User-Agent make no site; on a site that exists
+ * they are counted as ever; without it (the modules) they make one. */
+static void
+evidence_browsers_make_no_site(void **state)
+{
+    fx_t           *f = fx_new_conf(1 << 20, 1);
+    ra_snapshot_t   snap;
+    ra_totals_t     t;
+    const char     *ff = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) "
+                         "Gecko/20100101 Firefox/120.0";
+    char            site[32];
+    unsigned        i;
+
+    (void) state;
+    assert_int_equal(ra_audit_site_wanted(f->au, ra_str("h.example", 9),
+                                          ra_str(ff, strlen(ff)), T0), 0);
+    assert_int_equal(ra_audit_site_wanted(f->au, ra_str("h.example", 9),
+                                          ra_str("-", 1), T0), 0);
+    assert_int_equal(ra_audit_site_wanted(f->au, ra_str("h.example", 9),
+                                          ra_str(BOT, strlen(BOT)), T0), 1);
+    (void) req(f, "victim.example", BOT, IN, T0);
+    for (i = 0; i < 500; i++) {
+        snprintf(site, sizeof(site), "h%u.example", i);
+        (void) req(f, site, ff, OUT, T0 + 1 + i);
+        (void) req(f, site, "-", OUT, T0 + 1 + i);
+    }
+    (void) req(f, "victim.example", ff, OUT, T0 + 600);
+    (void) req(f, "victim.example", "", OUT, T0 + 601);
+    assert_int_equal(ra_audit_site_wanted(f->au, ra_str("VICTIM.example", 14),
+                                          ra_str(ff, strlen(ff)), T0), 1);
+    ra_ledger_totals(&f->ledger, &t);
+    assert_int_equal(t.sites, 1);
+    assert_true(t.requests == 1003);
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    assert_int_equal(snap.nsites, 1);
+    assert_true(snap.sites[0].browser_requests == 1);
+    assert_true(snap.sites[0].no_user_agent == 1);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    fx_free(f);
+
+    /* the modules: every request's site exists */
+    f = fx_new(1 << 20);
+    assert_int_equal(ra_audit_site_wanted(f->au, ra_str("h.example", 9),
+                                          ra_str(ff, strlen(ff)), T0), 1);
+    (void) req(f, "h.example", ff, OUT, T0);
+    ra_ledger_totals(&f->ledger, &t);
+    assert_int_equal(t.sites, 1);
+    fx_free(f);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(evidence_table_names_never_evict_verified),
         cmocka_unit_test(evidence_ring_keeps_verified_violations),
+        cmocka_unit_test(evidence_browsers_make_no_site),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
