@@ -129,6 +129,9 @@ typedef struct {
 
 typedef struct {
     int64_t   time;
+    uint64_t  seq;                        /* violations_total then: the
+                                             order recorded, over both
+                                             parts of the ring */
     uint32_t  site;                       /* site id (0: slot empty) */
     uint32_t  site_epoch;                 /* the site's epoch then */
     uint32_t  line;
@@ -2271,6 +2274,7 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     RA_STEP();
     memset(x, 0, sizeof(*x));
     x->time = v->time;
+    x->seq = ra_atomic_read(&h->violations_total) + 1;
     x->site_epoch = s->epoch;
     x->line = v->line;
     x->verdict = v->verdict;
@@ -2757,7 +2761,8 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         goto unlock;
     }
     /* both parts merged, newest first (each part is in time order but
-     * for logs replayed out of order; ra_vio_sort settles those) */
+     * for logs replayed out of order; ra_vio_sort settles those), of
+     * equal times the later recorded first */
     nt = h->vio_trusted;
     no = h->plan.violations - nt;
     for (k = 0, j = 0, n = 0; (j < nt || n < no) && k < h->plan.violations;
@@ -2767,7 +2772,10 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
                    : NULL;
         y = n < no ? &RA_VIOS(l)[nt + (h->vio_next - nt + no - 1 - n) % no]
                    : NULL;
-        if (x == NULL || (y != NULL && y->time > x->time)) {
+        if (x == NULL
+            || (y != NULL && (y->time > x->time
+                              || (y->time == x->time && y->seq > x->seq))))
+        {
             x = y;
             n++;
         } else {

@@ -289,6 +289,28 @@ evidence_ring_keeps_verified_violations(void **state)
     assert_true(snap.violations[snap.nviolations - 1].time == T0 + 1);
     ra_snapshot_free(&snap, &ra_malloc_allocator);
     fx_free(f);
+
+    /* of equal times, the later recorded first, whichever part of the
+     * ring each is in */
+    f = fx_new(1 << 20);
+    robots(f, "a.example", T0);
+    (void) req(f, "a.example", BOT, IN, T0 + 5);
+    (void) req(f, "a.example", "python-requests/2.31.0", OUT, T0 + 5);
+    (void) req(f, "a.example", "python-requests/2.31.0", OUT, T0 + 9);
+    (void) req(f, "a.example", BOT, IN, T0 + 9);
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    assert_int_equal(snap.nviolations, 4);
+    assert_int_equal(snap.violations[0].verification, RA_VERIFY_VERIFIED);
+    assert_int_not_equal(snap.violations[1].verification,
+                         RA_VERIFY_VERIFIED);
+    assert_int_not_equal(snap.violations[2].verification,
+                         RA_VERIFY_VERIFIED);
+    assert_int_equal(snap.violations[3].verification, RA_VERIFY_VERIFIED);
+    assert_true(snap.violations[1].time == T0 + 9);
+    assert_true(snap.violations[2].time == T0 + 5);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    fx_free(f);
 }
 
 /* Review finding 4, in the core: with crawler_sites (the CLI), browsers
