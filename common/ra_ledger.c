@@ -270,9 +270,10 @@ ra_pow2(uint32_t n)
 /*
  * A fixed share of the region for each table: bodies get 40 % (a few
  * hundred typical robots.txt files, or one 500 KiB file in a 2 MiB zone),
- * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept).  Of the
- * stat records, generic bots hold at most half; crawlers of the table
- * all but a sixteenth, which stays generic bots' whatever happens.
+ * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept; a quarter
+ * of them verified crawlers').  Of the stat records, generic bots hold at
+ * most half, and so do suspect ones; verified crawlers all but a
+ * sixteenth, which stays the other two's whatever happens.
  */
 static void
 ra_layout(size_t size, ra_ledger_hdr_t *h)
