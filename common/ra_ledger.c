@@ -270,8 +270,9 @@ ra_pow2(uint32_t n)
 /*
  * A fixed share of the region for each table: bodies get 40 % (a few
  * hundred typical robots.txt files, or one 500 KiB file in a 2 MiB zone),
- * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept; a quarter
- * of them verified crawlers').  Of the stat records, generic bots hold at
+ * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept), and a
+ * quarter of that again for verified crawlers' violations.  Of the stat
+ * records, generic bots hold at
  * most half, and so do suspect ones; verified crawlers all but a
  * sixteenth, which stays the other two's whatever happens.
  */
@@ -289,12 +290,15 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     n = (uint32_t) (size * 30 / 100 / (sizeof(ra_stat_slot_t) + 2 * 4));
     h->plan.stats = n < 8 ? 8 : n;
     n = (uint32_t) (size * 10 / 100 / sizeof(ra_vio_slot_t));
-    h->plan.violations = n < 8 ? 8 : n > 4096 ? 4096 : n;
+    n = n < 8 ? 8 : n > 4096 ? 4096 : n;
+    /* verified crawlers' part comes on top: everyone else keeps what a
+     * ring for all had */
+    h->vio_trusted = n / 4 < 2 ? 2 : n / 4;
+    h->plan.violations = n + h->vio_trusted;
     h->site_hash_size = ra_pow2(h->plan.sites);
     h->stat_hash_size = ra_pow2(h->plan.stats);
     h->generic_max = h->plan.stats / 2;
     h->suspect_max = h->plan.stats / 2;
-    h->vio_trusted = h->plan.violations / 4;
     h->known_max = h->plan.stats - (h->plan.stats >= 32 ? h->plan.stats / 16
                                                         : 2);
 
