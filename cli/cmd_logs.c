@@ -242,7 +242,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_answer_t        ans;
     ra_str_t           uri, ua, site;
     size_t             n;
-    int                rc;
+    int                rc, wanted = 1;
 
     x->lines++;
     if (file != x->file) {
@@ -307,7 +307,14 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         site = rec.host.data != NULL ? rec.host : x->site;
         rb = ra_logs_robots_of(x, site);
     }
-    if (rb == NULL) {
+    if (rec.host.data != NULL
+        && !ra_audit_site_wanted(x->au, site, ua, rec.time))
+    {
+        /* a browser's line naming a site not seen: the Host is anyone's,
+         * so it makes no site (counted in the total only) */
+        rb = NULL;
+        wanted = 0;
+    } else if (rb == NULL) {
         if (x->no_robots++ == 0) {
             ra_logs_show(x->no_robots_site, site);
         }
@@ -328,7 +335,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     }
 
     /* the robots.txt request as the audit knows it (ra_http_is_robots) */
-    if (ra_http_is_robots(uri)) {
+    if (wanted && ra_http_is_robots(uri)) {
         memset(&ans, 0, sizeof(ans));
         /* 304: the crawler's copy is still the file */
         ans.status = rec.status == 304 ? 200 : rec.status;
@@ -463,6 +470,8 @@ ra_logs_tables(ra_logs_ctx_t *x, const char *crawlers_file,
     x->conf.crawlers = setup.crawlers;
     x->conf.ranges = setup.ranges;
     x->conf.alert_interval = -1;        /* no alerts here: the default */
+    x->conf.crawler_sites = 1;          /* the log's Host values are
+                                           anyone's: browsers make none */
     au = ra_audit_create(&x->conf, &x->ledger);
     if (au == NULL) {
         ra_cli_error(RA_LOGS_CMD, "out of memory");

@@ -1183,6 +1183,29 @@ ra_audit_full(ra_audit_t *au, const ra_request_t *req)
 }
 
 int
+ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
+    int64_t now)
+{
+    uint32_t       sid;
+    ra_identity_t  id;
+
+    if (!au->conf.crawler_sites) {
+        return 1;
+    }
+    ra_ledger_lock(&au->ledger);
+    sid = ra_ledger_site_find_locked(&au->ledger, site, now);
+    ra_ledger_unlock(&au->ledger);
+    if (sid != 0) {
+        return 1;
+    }
+    if (ra_ua_absent(user_agent)) {
+        return 0;
+    }
+    ra_identify(au, user_agent, &id);
+    return id.kind != RA_UA_BROWSER;
+}
+
+int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
     int                  rc, no_ua;
@@ -1210,7 +1233,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
         ra_ledger_lock(l);
-        sid = ra_ledger_site_locked(l, req->site, now);
+        sid = au->conf.crawler_sites
+              ? ra_ledger_site_find_locked(l, req->site, now)
+              : ra_ledger_site_locked(l, req->site, now);
         ra_ledger_browser_locked(l, sid, no_ua);
         if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
             ra_ledger_page_locked(l, sid, req->status, now);

@@ -319,6 +319,15 @@ typedef struct {
                                               0: every one alerts */
     size_t                cache_bytes;  /* rule-set cache budget; 0: 64 MiB */
     ra_alert_budget_t     alert_budget; /* zeros: the defaults */
+    unsigned              crawler_sites:1;  /* sites are created by
+                                               crawlers' requests and
+                                               robots.txt answers only: a
+                                               browser's (or no User-Agent)
+                                               request for a site not yet
+                                               seen is counted in the
+                                               totals only (the CLI, whose
+                                               sites are the log's Host
+                                               values, anyone's) */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;
@@ -372,6 +381,17 @@ int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
  */
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);
+
+/*
+ * Whether a request with this User-Agent may make the site exist: 1 when
+ * the site exists, the User-Agent is a crawler's or a generic bot's, or
+ * the engine is not crawler_sites; 0 for a browser or no User-Agent on a
+ * site not seen (then ra_audit_request() creates none, and a front end
+ * records nothing under that site for the line: no seeded robots.txt, no
+ * robots.txt answer).
+ */
+int ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
+    int64_t now);
 
 /* How many robots.txt bodies this engine has copied out of the ledger
  * (one per version compiled; tests and benchmarks read it). */

@@ -13,6 +13,7 @@
 
 #include "ra_crawlers.h"
 #include "ra_ledger.h"
+#include "ra_verify.h"
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
 
@@ -23,9 +24,13 @@
 #define ra_atomic_set(p, v)    __atomic_store_n(p, v, __ATOMIC_RELAXED)
 
 /* stat record classes: each has its own LRU list and bound */
-#define RA_CLS_KNOWN    0       /* crawlers of the table, any verification */
+#define RA_CLS_KNOWN    0       /* crawlers of the table, verified */
 #define RA_CLS_GENERIC  1       /* generic bots */
-#define RA_CLS_MAX      2
+#define RA_CLS_SUSPECT  2       /* crawlers of the table not verified
+                                   (impostor, unverifiable): names anyone
+                                   can send, so never in the verified ones'
+                                   class */
+#define RA_CLS_MAX      3
 
 typedef struct {
     uint64_t  hash;             /* 0: empty slot */
@@ -124,6 +129,9 @@ typedef struct {
 
 typedef struct {
     int64_t   time;
+    uint64_t  seq;                        /* violations_total then: the
+                                             order recorded, over both
+                                             parts of the ring */
     uint32_t  site;                       /* site id (0: slot empty) */
     uint32_t  site_epoch;                 /* the site's epoch then */
     uint32_t  line;
@@ -171,9 +179,15 @@ struct ra_ledger_hdr_s {
     uint32_t  stat_n[RA_CLS_MAX];
     uint32_t  stat_count;       /* all classes */
     uint32_t  site_free, stat_free;
-    /* class bounds: generic records never exceed generic_max; known
-     * ones never exceed known_max, which leaves generic_reserve */
-    uint32_t  generic_max, known_max;
+    /* class bounds: generic records never exceed generic_max, suspect
+     * ones suspect_max; verified ones never exceed known_max, which
+     * leaves a sixteenth to the other two */
+    uint32_t  generic_max, known_max, suspect_max;
+    /* the violation ring in two parts: verified crawlers' violations in
+     * the first vio_trusted slots (next: vio_next_trusted), everyone
+     * else's in the others (next: vio_next, from vio_trusted) */
+    uint32_t  vio_trusted;
+    uint32_t  vio_next_trusted;
     uint32_t  vio_next;
     uint32_t  next_epoch;
     /* blob heap: first free block (offset), bytes free */
@@ -256,9 +270,11 @@ ra_pow2(uint32_t n)
 /*
  * A fixed share of the region for each table: bodies get 40 % (a few
  * hundred typical robots.txt files, or one 500 KiB file in a 2 MiB zone),
- * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept).  Of the
- * stat records, generic bots hold at most half; crawlers of the table
- * all but a sixteenth, which stays generic bots' whatever happens.
+ * stats 30 %, sites 15 %, violations 10 % (at most 4096 kept), and a
+ * quarter of that again for verified crawlers' violations.  Of the stat
+ * records, generic bots hold at
+ * most half, and so do suspect ones; verified crawlers all but a
+ * sixteenth, which stays the other two's whatever happens.
  */
 static void
 ra_layout(size_t size, ra_ledger_hdr_t *h)
@@ -274,10 +290,15 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     n = (uint32_t) (size * 30 / 100 / (sizeof(ra_stat_slot_t) + 2 * 4));
     h->plan.stats = n < 8 ? 8 : n;
     n = (uint32_t) (size * 10 / 100 / sizeof(ra_vio_slot_t));
-    h->plan.violations = n < 8 ? 8 : n > 4096 ? 4096 : n;
+    n = n < 8 ? 8 : n > 4096 ? 4096 : n;
+    /* verified crawlers' part comes on top: everyone else keeps what a
+     * ring for all had */
+    h->vio_trusted = n / 4 < 2 ? 2 : n / 4;
+    h->plan.violations = n + h->vio_trusted;
     h->site_hash_size = ra_pow2(h->plan.sites);
     h->stat_hash_size = ra_pow2(h->plan.stats);
     h->generic_max = h->plan.stats / 2;
+    h->suspect_max = h->plan.stats / 2;
     h->known_max = h->plan.stats - (h->plan.stats >= 32 ? h->plan.stats / 16
                                                         : 2);
 
@@ -356,6 +377,7 @@ ra_ledger_format(void *base, size_t size, int64_t now)
     ra_layout(size, h);
     h->magic = RA_LEDGER_MAGIC;
     h->layout = RA_LEDGER_LAYOUT;
+    h->vio_next = h->vio_trusted;
     h->created = now;
     h->next_epoch = 1;
     ra_ledger_open(&l, base, NULL);
@@ -400,7 +422,9 @@ ra_ledger_check(void *base, size_t size, const char **why)
         || want.site_hash_size != h->site_hash_size
         || want.stat_hash_size != h->stat_hash_size
         || want.generic_max != h->generic_max
-        || want.known_max != h->known_max)
+        || want.known_max != h->known_max
+        || want.suspect_max != h->suspect_max
+        || want.vio_trusted != h->vio_trusted)
     {
         *why = "the zone's layout does not match this build";
         return RA_ERROR;
@@ -904,9 +928,17 @@ ra_stat_hash_of(uint32_t site, unsigned verification, const char *name,
 }
 
 static unsigned
+ra_stat_cls_of(unsigned kind, unsigned verification)
+{
+    return kind == RA_UA_GENERIC ? RA_CLS_GENERIC
+           : verification == RA_VERIFY_VERIFIED ? RA_CLS_KNOWN
+           : RA_CLS_SUSPECT;
+}
+
+static unsigned
 ra_stat_cls(const ra_stat_slot_t *st)
 {
-    return st->kind == RA_UA_GENERIC ? RA_CLS_GENERIC : RA_CLS_KNOWN;
+    return ra_stat_cls_of(st->kind, st->verification);
 }
 
 /* Evicts a stat record: out of its hash chain, its class's LRU list and
@@ -1016,8 +1048,23 @@ ra_pop_free(const ra_ledger_t *l, uint32_t *head, uint32_t max, int is_site)
     return id;
 }
 
+static uint32_t ra_site_find_or_add(ra_ledger_t *l, ra_str_t name,
+    int64_t now, int create);
+
 uint32_t
 ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
+{
+    return ra_site_find_or_add(l, name, now, 1);
+}
+
+uint32_t
+ra_ledger_site_find_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
+{
+    return ra_site_find_or_add(l, name, now, 0);
+}
+
+static uint32_t
+ra_site_find_or_add(ra_ledger_t *l, ra_str_t name, int64_t now, int create)
 {
     size_t            i, n;
     uint32_t          hv, id, steps;
@@ -1048,6 +1095,9 @@ ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
             s->last_seen = now;
             return id;
         }
+    }
+    if (!create) {
+        return 0;
     }
 
     ra_begin(l);
@@ -1089,7 +1139,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
 {
     size_t            n;
     unsigned          c;
-    uint32_t          hv, id, steps;
+    uint32_t          hv, id, steps, victim;
     ra_stat_slot_t   *st, *stats = RA_STATS(l);
     ra_site_slot_t   *s = ra_site_at(l, site);
     ra_ledger_hdr_t  *h = l->hdr;
@@ -1125,23 +1175,36 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     }
 
     /*
-     * Room for a new record, in O(1): generic bots evict generic bots
-     * only, once they hold generic_max records (or nothing is free);
-     * crawlers of the table take a free slot, else a generic bot's,
-     * and evict each other only when they hold known_max records.
+     * Room for a new record, in O(1).  Generic bots and suspect records
+     * (names anyone can send) evict their own class's least recently
+     * used once it holds its bound (generic_max, suspect_max) or nothing
+     * is free (then the other one's when their own is empty); verified
+     * crawlers take a free slot, else the bigger of those two classes'
+     * tail, and evict each other only when they hold known_max records.
+     * So a verified record is only ever evicted by a verified one.
      */
-    c = key->kind == RA_UA_GENERIC ? RA_CLS_GENERIC : RA_CLS_KNOWN;
-    ra_begin(l);
-    if (c == RA_CLS_GENERIC) {
-        if (h->stat_n[c] >= h->generic_max || h->stat_free == 0) {
-            ra_stat_evict(l, h->stat_tail[RA_CLS_GENERIC]);
-            ra_atomic_add(&h->stat_evictions, 1);
+    c = ra_stat_cls_of(key->kind, key->verification);
+    victim = 0;
+    if (c == RA_CLS_KNOWN) {
+        if (h->stat_n[c] >= h->known_max) {
+            victim = h->stat_tail[c];
+        } else if (h->stat_free == 0) {
+            victim = h->stat_n[RA_CLS_GENERIC] >= h->stat_n[RA_CLS_SUSPECT]
+                     ? h->stat_tail[RA_CLS_GENERIC]
+                     : h->stat_tail[RA_CLS_SUSPECT];
         }
-    } else if (h->stat_n[c] >= h->known_max) {
-        ra_stat_evict(l, h->stat_tail[RA_CLS_KNOWN]);
-        ra_atomic_add(&h->stat_evictions, 1);
+    } else if (h->stat_n[c] >= (c == RA_CLS_GENERIC ? h->generic_max
+                                                     : h->suspect_max))
+    {
+        victim = h->stat_tail[c];
     } else if (h->stat_free == 0) {
-        ra_stat_evict(l, h->stat_tail[RA_CLS_GENERIC]);
+        victim = h->stat_n[c] ? h->stat_tail[c]
+                 : h->stat_tail[c == RA_CLS_GENERIC ? RA_CLS_SUSPECT
+                                                     : RA_CLS_GENERIC];
+    }
+    ra_begin(l);
+    if (victim) {
+        ra_stat_evict(l, victim);
         ra_atomic_add(&h->stat_evictions, 1);
     }
     RA_STEP();
@@ -1251,6 +1314,7 @@ ra_stat_sound(const ra_ledger_t *l, const ra_stat_slot_t *st)
 #define RA_IN_SITE(x)     ((x)->used)
 #define RA_IN_KNOWN(x)    ((x)->used && ra_stat_cls(x) == RA_CLS_KNOWN)
 #define RA_IN_GENERIC(x)  ((x)->used && ra_stat_cls(x) == RA_CLS_GENERIC)
+#define RA_IN_SUSPECT(x)  ((x)->used && ra_stat_cls(x) == RA_CLS_SUSPECT)
 
 /* The blob heap from the versions that hold bodies: every block no
  * sound version owns becomes free, neighbours coalesced. */
@@ -1395,8 +1459,12 @@ ra_ledger_rebuild(const ra_ledger_t *l)
     RA_LRU_REBUILD(stats, h->plan.stats, h->stat_head[RA_CLS_GENERIC],
                    h->stat_tail[RA_CLS_GENERIC], n, stamp, RA_IN_GENERIC);
     ra_atomic_set(&h->stat_n[RA_CLS_GENERIC], n);
+    RA_LRU_REBUILD(stats, h->plan.stats, h->stat_head[RA_CLS_SUSPECT],
+                   h->stat_tail[RA_CLS_SUSPECT], n, stamp, RA_IN_SUSPECT);
+    ra_atomic_set(&h->stat_n[RA_CLS_SUSPECT], n);
     ra_atomic_set(&h->stat_count, h->stat_n[RA_CLS_KNOWN]
-                                  + h->stat_n[RA_CLS_GENERIC]);
+                                  + h->stat_n[RA_CLS_GENERIC]
+                                  + h->stat_n[RA_CLS_SUSPECT]);
     h->stat_free = 0;
     for (id = h->plan.stats; id; id--) {
         if (!stats[id - 1].used) {
@@ -1407,8 +1475,11 @@ ra_ledger_rebuild(const ra_ledger_t *l)
 
     /* the ring: a slot half written is dropped by its own lengths being
      * clamped wherever it is read; the next slot must be one */
-    if (h->vio_next >= h->plan.violations) {
-        h->vio_next = 0;
+    if (h->vio_next < h->vio_trusted || h->vio_next >= h->plan.violations) {
+        h->vio_next = h->vio_trusted;
+    }
+    if (h->vio_next_trusted >= h->vio_trusted) {
+        h->vio_next_trusted = 0;
     }
 
     ra_blob_rebuild(l, stamp);
@@ -1444,7 +1515,9 @@ ra_ledger_verify(const ra_ledger_t *l)
     if (h->dirty) {
         return "a change was left half done";
     }
-    if (h->vio_next >= h->plan.violations) {
+    if (h->vio_next < h->vio_trusted || h->vio_next >= h->plan.violations
+        || (h->vio_trusted && h->vio_next_trusted >= h->vio_trusted))
+    {
         return "the violation ring's next slot is out of range";
     }
 
@@ -1512,10 +1585,16 @@ ra_ledger_verify(const ra_ledger_t *l)
     }
     RA_LRU_VERIFY(stats, h->plan.stats, h->stat_head[RA_CLS_GENERIC],
                   h->stat_tail[RA_CLS_GENERIC], RA_IN_GENERIC, k);
-    if (k != h->stat_n[RA_CLS_GENERIC] || n + k != used
-        || k > h->generic_max)
-    {
+    if (k != h->stat_n[RA_CLS_GENERIC] || k > h->generic_max) {
         return "the generic bots' LRU list does not hold";
+    }
+    n += k;
+    RA_LRU_VERIFY(stats, h->plan.stats, h->stat_head[RA_CLS_SUSPECT],
+                  h->stat_tail[RA_CLS_SUSPECT], RA_IN_SUSPECT, k);
+    if (k != h->stat_n[RA_CLS_SUSPECT] || n + k != used
+        || k > h->suspect_max)
+    {
+        return "the suspect records' LRU list does not hold";
     }
     count = 0;
     for (k = 0; k < h->stat_hash_size; k++) {
@@ -2176,17 +2255,31 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     ra_ledger_hdr_t  *h = l->hdr;
     ra_site_slot_t   *s = ra_site_at(l, site);
     ra_vio_slot_t    *x;
+    uint32_t          i, *next, lo, hi;
 
-    if (s == NULL || h->vio_next >= h->plan.violations) {
+    /* verified crawlers' violations have their own part of the ring, so
+     * that a flood of anyone else's never pushes them out */
+    if (v->verification == RA_VERIFY_VERIFIED && h->vio_trusted) {
+        next = &h->vio_next_trusted;
+        lo = 0;
+        hi = h->vio_trusted;
+    } else {
+        next = &h->vio_next;
+        lo = h->vio_trusted;
+        hi = h->plan.violations;
+    }
+    i = *next;
+    if (s == NULL || i < lo || i >= hi) {
         return;
     }
     ra_begin(l);
-    x = &RA_VIOS(l)[h->vio_next];
+    x = &RA_VIOS(l)[i];
     /* the slot's site last: a slot half written names none */
     x->site = 0;
     RA_STEP();
     memset(x, 0, sizeof(*x));
     x->time = v->time;
+    x->seq = ra_atomic_read(&h->violations_total) + 1;
     x->site_epoch = s->epoch;
     x->line = v->line;
     x->verdict = v->verdict;
@@ -2208,7 +2301,7 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     RA_STEP();
     __atomic_store_n(&x->site, site, __ATOMIC_RELEASE);
     RA_STEP();
-    h->vio_next = (h->vio_next + 1) % h->plan.violations;
+    *next = i + 1 < hi ? i + 1 : lo;
     ra_end(l);
     ra_atomic_add(&h->violations_total, 1);
 }
@@ -2488,7 +2581,8 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     ra_str_t             want = { 0, NULL };
     ra_site_slot_t      *s;
     ra_stat_slot_t      *st;
-    ra_vio_slot_t       *x;
+    uint32_t             nt, no;
+    ra_vio_slot_t       *x, *y;
     ra_version_slot_t   *v;
     ra_ledger_hdr_t     *h = l->hdr;
 
@@ -2671,9 +2765,27 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     if (snap->violations == NULL) {
         goto unlock;
     }
-    for (k = 0; k < h->plan.violations; k++) {
-        i = (h->vio_next + h->plan.violations - 1 - k) % h->plan.violations;
-        x = &RA_VIOS(l)[i];
+    /* both parts merged, newest first (each part is in time order but
+     * for logs replayed out of order; ra_vio_sort settles those), of
+     * equal times the later recorded first */
+    nt = h->vio_trusted;
+    no = h->plan.violations - nt;
+    for (k = 0, j = 0, n = 0; (j < nt || n < no) && k < h->plan.violations;
+         k++)
+    {
+        x = j < nt ? &RA_VIOS(l)[(h->vio_next_trusted + nt - 1 - j) % nt]
+                   : NULL;
+        y = n < no ? &RA_VIOS(l)[nt + (h->vio_next - nt + no - 1 - n) % no]
+                   : NULL;
+        if (x == NULL
+            || (y != NULL && (y->time > x->time
+                              || (y->time == x->time && y->seq > x->seq))))
+        {
+            x = y;
+            n++;
+        } else {
+            j++;
+        }
         if (x->site == 0 || x->site > h->plan.sites || rank[x->site] == 0) {
             continue;
         }

@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       6
+#define RA_LEDGER_LAYOUT       7
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -356,6 +356,9 @@ int ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t);
  * kept lower-cased, cut to RA_SITE_NAME_MAX), evicting the least recently
  * used one when the table is full.  Returns its id, never 0. */
 uint32_t ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now);
+/* The same, but never creates one: 0 when there is no such site. */
+uint32_t ra_ledger_site_find_locked(ra_ledger_t *l, ra_str_t name,
+    int64_t now);
 
 /* A stat record's key, and what a new record starts with. */
 typedef struct {
@@ -370,15 +373,17 @@ typedef struct {
 
 /*
  * Finds or creates the (site, name, verification) record and marks it
- * seen at now; in O(1) (free list, LRU lists).  Records are of two
- * classes, each with its own LRU list: crawlers of the table (any
- * verification) and generic bots.  Generic bots hold at most half the
- * table (totals' generic_max) and evict only each other; a crawler of the
- * table takes a free slot, else a generic bot's, and evicts the least
- * recently used crawler of the table only when those hold all but a
- * sixteenth of the table (kept for generic bots).  Every generic
- * record's counts also go to its site's generic aggregate (ra_site_t),
- * which is never evicted.  Returns its id; 0 only when site is not a live
+ * seen at now; in O(1) (free list, LRU lists).  Records are of three
+ * classes, each with its own LRU list: verified crawlers of the table,
+ * generic bots, and crawlers of the table not verified (impostor,
+ * unverifiable: names anyone can send).  Generic bots and those hold at
+ * most half the table each (totals' generic_max) and evict their own
+ * class's least recently used (the other one's when theirs is empty and
+ * nothing is free), never a verified record; a verified crawler takes a
+ * free slot, else one of theirs, and evicts the least recently used
+ * verified one only when those hold all but a sixteenth of the table.
+ * Every generic record's counts also go to its site's generic aggregate
+ * (ra_site_t), which is never evicted.  Returns its id; 0 only when site is not a live
  * site or the structure does not hold (then rebuilt at the next lock).
  */
 uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
@@ -467,7 +472,9 @@ int ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
     ra_str_t coding, int64_t now);
 
 /* Appends to the ring of recent violations (v->site is ignored: the
- * entry belongs to site, and goes when the site is evicted). */
+ * entry belongs to site, and goes when the site is evicted): a verified
+ * crawler's to the ring's part kept for those (a quarter), anyone else's
+ * to the rest, so that a flood of those never pushes them out. */
 void ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     const ra_violation_t *v);
 

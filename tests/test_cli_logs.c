@@ -932,6 +932,60 @@ test_vhosts(void **state)
     unlink(all);
 }
 
+/* Review finding 4: a verified-looking Googlebot violation on
+ * victim.example, then 5,000 browser lines each with a Host of its own
+ * (the default ledger): browsers create no site, so the victim, its
+ * record and its violation stay; the browsers are still counted */
+static void
+test_browser_hosts(void **state)
+{
+    char   log[64], robots[64];
+    FILE  *o;
+    run_t  r;
+    int    i;
+
+    (void) state;
+    need_cli();
+    tmp_name(log, "hosts");
+    tmp_name(robots, "hrobots");
+    o = fopen(robots, "w");
+    assert_non_null(o);
+    fputs("User-agent: *\nDisallow: /private\n", o);
+    fclose(o);
+    o = fopen(log, "w");
+    assert_non_null(o);
+    fputs("victim.example:80 66.249.66.1 - - [10/Oct/2023:13:55:36 +0000] "
+          "\"GET /private/x HTTP/1.1\" 200 12 \"-\" \"Mozilla/5.0 "
+          "(compatible; Googlebot/2.1; +http://www.google.com/bot.html)\"\n",
+          o);
+    for (i = 0; i < 5000; i++) {
+        /* a tenth of them ask for robots.txt: that makes no site either */
+        fprintf(o, "h%d.example:80 198.51.100.7 - - [10/Oct/2023:13:56:%02d "
+                "+0000] \"GET /%s HTTP/1.1\" 200 10 \"-\" \"Mozilla/5.0 (X11; "
+                "Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0\"\n",
+                i, i % 60, i % 10 ? "" : "robots.txt");
+    }
+    fclose(o);
+    /* the file for the victim only, then for every site */
+    for (i = 0; i < 2; i++) {
+        run(&r, CLI " logs --robots %s%s --format json %s 2>/dev/null",
+            i ? "" : "victim.example=", robots, log);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, "\"site\":\"victim.example\""));
+        assert_null(strstr(r.out, "\"site\":\"h1.example\""));
+        assert_non_null(strstr(r.out, "\"recent_violations\":[{"));
+        assert_non_null(strstr(r.out, "\"uri\":\"/private/x\""));
+        assert_non_null(strstr(r.out, "\"crawler\":\"Googlebot\""));
+        /* every line counted; nothing evicted */
+        assert_non_null(strstr(r.out, "\"ledger\":{\"requests\":5001,"));
+        assert_non_null(strstr(r.out, "\"evictions\":{\"sites\":0,"));
+        assert_non_null(strstr(r.out, "\"sites_total\":1,"));
+        free(r.out);
+    }
+    unlink(log);
+    unlink(robots);
+}
+
 /* --robots A --site a a.log --robots B --site b b.log: no silent last
  * pair; --robots a=A --site a a.log --robots b=B --site b b.log works */
 static void
@@ -1383,6 +1437,7 @@ main(void)
         cmocka_unit_test(test_common_and_garbage),
         cmocka_unit_test(test_gz_damaged),
         cmocka_unit_test(test_follow),
+        cmocka_unit_test(test_browser_hosts),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

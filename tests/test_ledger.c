@@ -204,7 +204,7 @@ ledger_full_note_once_per_interval(void **state)
     sid = site(&a, "s1001.example", T0 + 100 * RA_FULL_NOTE_MS);
     for (i = 0; i <= t.known_max; i++) {
         snprintf(name, sizeof(name), "Bot%u", i);
-        (void) stat(&a, sid, name, RA_VERIFY_UNVERIFIABLE, "", T0);
+        (void) stat(&a, sid, name, RA_VERIFY_VERIFIED, "", T0);
     }
     assert_int_equal(ra_ledger_full_note(&b, T0 + 100 * RA_FULL_NOTE_MS, &t),
                      1);
@@ -577,7 +577,7 @@ ledger_flood_keeps_evidence(void **state)
     ra_snapshot_free(&snap, &ra_malloc_allocator);
 
     /*
-     * Crawlers of the table take generic bots' slots when nothing is
+     * Verified crawlers of the table take generic bots' slots when nothing is
      * free, down to the generic reserve, then evict each other only:
      * Googlebot, the least recently used, goes first.
      */
@@ -587,7 +587,7 @@ ledger_flood_keeps_evidence(void **state)
         char  name[32];
 
         snprintf(name, sizeof(name), "Known%u", i);
-        assert_true(stat(&l, sid, name, RA_VERIFY_UNVERIFIABLE, "",
+        assert_true(stat(&l, sid, name, RA_VERIFY_VERIFIED, "",
                          T0 + 3 * flood + i) != 0);
     }
     ra_ledger_totals(&l, &t);
@@ -595,7 +595,7 @@ ledger_flood_keeps_evidence(void **state)
     assert_int_equal(t.stats_generic, t.plan.stats - t.known_max);
     assert_null(ra_ledger_verify(&l));
     /* one more: a crawler of the table is evicted, not a generic bot */
-    (void) stat(&l, sid, "KnownLast", RA_VERIFY_UNVERIFIABLE, "",
+    (void) stat(&l, sid, "KnownLast", RA_VERIFY_VERIFIED, "",
                 T0 + 5 * flood);
     ra_ledger_totals(&l, &t);
     assert_int_equal(t.stats_generic, t.plan.stats - t.known_max);

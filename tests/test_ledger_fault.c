@@ -84,17 +84,25 @@ answer(ra_ledger_t *l, uint32_t sid, const char *body, int64_t now)
 }
 
 static void
-violation(ra_ledger_t *l, uint32_t sid, const char *uri)
+violation_of(ra_ledger_t *l, uint32_t sid, const char *uri,
+    unsigned verification)
 {
     ra_violation_t  v;
 
     memset(&v, 0, sizeof(v));
+    v.verification = (uint8_t) verification;
     v.verdict = 3;
     v.name_len = 9;
     memcpy(v.name, "FloodBot1", 9);
     v.uri_len = (uint16_t) strlen(uri);
     memcpy(v.uri, uri, v.uri_len);
     ra_ledger_violation_locked(l, sid, &v);
+}
+
+static void
+violation(ra_ledger_t *l, uint32_t sid, const char *uri)
+{
+    violation_of(l, sid, uri, RA_VERIFY_UNVERIFIABLE);
 }
 
 /* The state every run starts from: the site table full (keep.example the
@@ -143,6 +151,17 @@ seed(ra_ledger_t *l)
         ra_ledger_count_locked(l, sid, id, RA_CNT_VIOLATION);
         violation(l, sid, "/private/x");
     }
+    /* suspect records (table names, not verified) in what is left: the
+     * stat table full */
+    violation_of(l, sid, "/private/g", RA_VERIFY_VERIFIED);
+    ra_ledger_totals(l, &t);
+    for (i = 0; t.stats < t.plan.stats; i++) {
+        snprintf(name, sizeof(name), "Suspect%u", i);
+        (void) rec(l, sid, name, RA_UA_KNOWN, RA_VERIFY_IMPOSTOR,
+                   T0 + 2500 + i);
+        ra_ledger_totals(l, &t);
+    }
+    assert_true(i > 0);
     /* Googlebot the most recent of its class, keep.example of sites */
     (void) rec(l, sid, "Googlebot", RA_UA_KNOWN, RA_VERIFY_VERIFIED, T0 + 3000);
     (void) site(l, "keep.example", T0 + 3000);
@@ -153,18 +172,22 @@ seed(ra_ledger_t *l)
 typedef enum {
     OP_NEW_SITE = 0,        /* evicts the least recent site, its records,
                                its bodies */
-    OP_NEW_KNOWN,           /* takes a generic bot's slot */
+    OP_NEW_KNOWN,           /* a verified one: takes a generic bot's
+                               slot */
+    OP_NEW_SUSPECT,         /* evicts the least recent suspect record */
     OP_NEW_GENERIC,         /* evicts the least recent generic bot */
     OP_TOUCH,               /* an LRU move */
     OP_NEW_VERSION,         /* a body into the heap */
     OP_BODY_EVICTION,       /* bodies evicted to make room for a large one */
     OP_VIOLATION,           /* the ring */
+    OP_VIOLATION_TRUSTED,   /* the ring's verified part */
     OP_MAX
 } op_e;
 
 static const char  *op_names[OP_MAX] = {
-    "new site", "new known crawler", "new generic bot", "LRU touch",
-    "new version", "body eviction", "violation"
+    "new site", "new known crawler", "new suspect record",
+    "new generic bot", "LRU touch", "new version", "body eviction",
+    "violation", "verified violation"
 };
 
 static char  *big;
@@ -183,6 +206,10 @@ run_op(ra_ledger_t *l, op_e op)
                    T0 + 4000);
         break;
     case OP_NEW_KNOWN:
+        (void) rec(l, sid, "Applebot", RA_UA_KNOWN, RA_VERIFY_VERIFIED,
+                   T0 + 4000);
+        break;
+    case OP_NEW_SUSPECT:
         (void) rec(l, sid, "Applebot", RA_UA_KNOWN, RA_VERIFY_UNVERIFIABLE,
                    T0 + 4000);
         break;
@@ -203,6 +230,9 @@ run_op(ra_ledger_t *l, op_e op)
         break;
     case OP_VIOLATION:
         violation(l, sid, "/private/y");
+        break;
+    case OP_VIOLATION_TRUSTED:
+        violation_of(l, sid, "/private/z", RA_VERIFY_VERIFIED);
         break;
     default:
         break;

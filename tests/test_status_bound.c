@@ -86,7 +86,10 @@ fill(full_t *f, size_t size)
                 f->generic_end = i + 1;
             }
         }
-        key.verification = RA_VERIFY_UNVERIFIABLE;
+        /* table crawlers verified: their class is the one generic
+         * bots never evict */
+        key.verification = key.kind == RA_UA_KNOWN ? RA_VERIFY_VERIFIED
+                                                   : RA_VERIFY_UNVERIFIABLE;
         sid = ra_ledger_site_locked(&f->l, ra_str(site, strlen(site)),
                                     T0 + i);
         tid = ra_ledger_stat_locked(&f->l, sid, &key, T0 + i);
