@@ -48,24 +48,23 @@ typedef struct {
 
 /*
  * The impostor alert gate (RA_IMPOSTOR_SLOTS in ra_audit.h): per process,
- * (site, crawler, client address) to the time of its last alert and the
- * alerts held back since.  The site is kept in lower case and cut at
- * RA_SITE_NAME_MAX bytes, as the ledger keeps it; an impostor's address
- * parsed, so it fits RA_ADDR_TEXT_MAX.
+ * (site, crawler, client address block) to the time of its last alert
+ * and the alerts held back since.  The site is kept in lower case and cut
+ * at RA_SITE_NAME_MAX bytes, as the ledger keeps it; the block is
+ * ra_alert_block()'s (/24 IPv4, /48 IPv6), so that rotating addresses of
+ * one network are one key.
  */
 typedef struct {
     uint64_t             hash;
     int64_t              last;          /* ms of the last alert */
     const ra_crawler_t  *crawler;       /* NULL: a free slot */
     uint32_t             suppressed;
+    uint64_t             block;         /* ra_alert_block() */
     uint8_t              site_len;
-    uint8_t              addr_len;
     unsigned char        site[RA_SITE_NAME_MAX];
-    unsigned char        addr[RA_ADDR_TEXT_MAX];
 } ra_imp_slot_t;
 
-_Static_assert(RA_SITE_NAME_MAX <= UINT8_MAX
-               && RA_ADDR_TEXT_MAX <= UINT8_MAX, "lengths fit a byte");
+_Static_assert(RA_SITE_NAME_MAX <= UINT8_MAX, "lengths fit a byte");
 _Static_assert((RA_IMPOSTOR_SLOTS & (RA_IMPOSTOR_SLOTS - 1)) == 0,
                "a power of two");
 
@@ -986,6 +985,10 @@ ra_budget_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     }
     if (out->alert) {
         st.crawler_mark = gate != NULL ? &gate->mark : st.stat_mark;
+        /* only a verified crawler's name is not anyone's to give */
+        st.verified = out->crawler != NULL
+                      && out->verification == RA_VERIFY_VERIFIED;
+        st.name = out->name;
         out->alert = (unsigned) ra_alert_budget_take(&st,
                                     &au->conf.alert_budget, req->time);
     }
@@ -1090,14 +1093,15 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
 
 /* Does a judged request of an impostor alert now?  Every verdict of a
  * judge alerts (not a robots.txt fetch, not a request left unjudged), at
- * most once per interval per (site, crawler, address) in this process;
+ * most once per interval per (site, crawler, address block) in this
+ * process;
  * *suppressed: the alerts held back since the key's last one. */
 static unsigned
 ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     const ra_verdict_t *v, uint32_t *suppressed)
 {
-    size_t          i, nsite, naddr;
-    uint64_t        h;
+    size_t          i, nsite;
+    uint64_t        h, block;
     ra_imp_slot_t  *slot;
     unsigned char   site[RA_SITE_NAME_MAX];
     int64_t         now = req->time, interval = au->conf.alert_interval;
@@ -1123,28 +1127,23 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     for (i = 0; i < nsite; i++) {
         site[i] = (unsigned char) ra_lower(req->site.data[i]);
     }
-    naddr = req->addr.len < RA_ADDR_TEXT_MAX ? req->addr.len
-                                             : RA_ADDR_TEXT_MAX;
+    block = ra_alert_block(req->addr);
     h = ra_ua_hash(site, nsite);
-    h = (h ^ ra_ua_hash(req->addr.data, naddr)) * 0x9e3779b97f4a7c15ULL;
+    h = (h ^ block) * 0x9e3779b97f4a7c15ULL;
     h ^= (uint64_t) (uintptr_t) v->crawler;
     h ^= h >> 31;
     slot = &au->imp[h & (RA_IMPOSTOR_SLOTS - 1)];
 
     if (slot->crawler != v->crawler || slot->hash != h
-        || slot->site_len != nsite || slot->addr_len != naddr
-        || memcmp(slot->site, site, nsite) != 0
-        || (naddr && memcmp(slot->addr, req->addr.data, naddr) != 0))
+        || slot->site_len != nsite || slot->block != block
+        || memcmp(slot->site, site, nsite) != 0)
     {
         /* a new key, or one whose slot another took meanwhile */
         slot->hash = h;
         slot->crawler = v->crawler;
         slot->site_len = (uint8_t) nsite;
-        slot->addr_len = (uint8_t) naddr;
+        slot->block = block;
         memcpy(slot->site, site, nsite);
-        if (naddr) {
-            memcpy(slot->addr, req->addr.data, naddr);
-        }
         slot->last = now;
         slot->suppressed = 0;
         return 1;

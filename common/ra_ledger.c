@@ -87,6 +87,7 @@ typedef struct {
     /* alert budget (ra_alert.h) */
     uint32_t           alert_mark;
     ra_bucket_t        alert_bucket;
+    ra_bucket_t        alert_open;      /* the share of all but verified */
     ra_gate_t          gates[RA_GENERIC_GATES];
 } ra_site_slot_t;
 
@@ -1862,6 +1863,7 @@ ra_ledger_alert_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     }
     out->all = &l->hdr->budget;
     out->site = &s->alert_bucket;
+    out->site_open = &s->alert_open;
     out->site_mark = &s->alert_mark;
     out->stat_mark = st != NULL ? &st->alert_mark : NULL;
     out->gates = s->gates;

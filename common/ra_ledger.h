@@ -501,6 +501,10 @@ typedef struct {
 
 #define RA_GENERIC_GATES       16
 
+/* Verified crawlers whose alerts the budgets held back, named in the
+ * summary (RA103): at most this many, the others counted. */
+#define RA_ALERT_HELD_NAMES    3
+
 /* The ledger's budget: the bucket of all sites, and what it and the
  * sites' buckets held back since the first line held back of this
  * summary window. */
@@ -511,6 +515,15 @@ typedef struct {
     uint32_t     suppressed;
     uint32_t     crawlers;      /* distinct crawlers among them */
     uint32_t     sites;         /* distinct sites */
+    /* the share of total that alerts about anyone but verified crawlers
+     * may use (ra_alert_budget_take()) */
+    ra_bucket_t  open_total;
+    /* verified crawlers among the crawlers held back, and the first
+     * RA_ALERT_HELD_NAMES of their names (a length is set after its
+     * bytes) */
+    uint32_t     verified;
+    uint8_t      held_len[RA_ALERT_HELD_NAMES];
+    char         held[RA_ALERT_HELD_NAMES][RA_NAME_MAX];
 } ra_budget_t;
 
 /* Where a request's alert state is, as pointers into the region, valid
@@ -518,11 +531,15 @@ typedef struct {
 typedef struct {
     ra_budget_t  *all;
     ra_bucket_t  *site;         /* the site's bucket */
+    ra_bucket_t  *site_open;    /* its share for all but verified ones */
     uint32_t     *site_mark;    /* window the site was last counted in */
     uint32_t     *stat_mark;    /* the record's; NULL: no record */
     ra_gate_t    *gates;        /* the site's RA_GENERIC_GATES */
     uint32_t     *crawler_mark; /* set by the caller: stat_mark, or the
                                    gate's for a generic bot */
+    int           verified;     /* set by the caller: the line is about a
+                                   verified crawler */
+    ra_str_t      name;         /* set by the caller: its name */
 } ra_alert_state_t;
 
 /* Fills *out for site and stat (stat may be 0); RA_ERROR for an unknown

@@ -784,7 +784,7 @@ verdict_impostor_counted_apart(void **state)
     fx_free(f);
 }
 
-#define OUT2  "203.0.113.10"
+#define OUT2  "198.51.100.10"     /* another block than OUT's */
 
 /* impostor alerts: every judged request, whatever its verdict, at most one
  * per interval per (site, crawler, address), with the held-back count */
@@ -963,7 +963,7 @@ verdict_impostor_table_bounded(void **state)
 
     allocs = counted_allocs;
     for (i = 0; i < n; i++) {
-        snprintf(addr, sizeof(addr), "198.51.%u.%u", i >> 8, i & 255);
+        snprintf(addr, sizeof(addr), "10.%u.%u.1", i >> 8, i & 255);
         v = req(f, BOT, addr, "/checkout", 200, T0 + 1 + i);
         assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
         assert_true(v.alert);                       /* each new key */
@@ -977,7 +977,7 @@ verdict_impostor_table_bounded(void **state)
     /* again within the interval: only keys still in the table are held
      * back, and it holds no more than its slots */
     for (i = 0; i < n; i++) {
-        snprintf(addr, sizeof(addr), "198.51.%u.%u", i >> 8, i & 255);
+        snprintf(addr, sizeof(addr), "10.%u.%u.1", i >> 8, i & 255);
         v = req(f, BOT, addr, "/checkout", 200, T0 + 2 + n + i);
         held += !v.alert;
     }
@@ -1493,8 +1493,9 @@ verdict_alert_budget(void **state)
     unsigned       i, alerts = 0, held = 0, summaries = 0;
 
     (void) state;
-    fx_conf.alert_budget.site = 3;
-    fx_conf.alert_budget.total = 5;
+    /* generic bots may use half of each: 3 and 5 */
+    fx_conf.alert_budget.site = 6;
+    fx_conf.alert_budget.total = 10;
     fx_reaudit(f);
     au2 = ra_audit_create(&fx_conf, &f->ledger);
     assert_non_null(au2);
@@ -1513,7 +1514,7 @@ verdict_alert_budget(void **state)
     }
     assert_int_equal(alerts, 1);
 
-    /* new blocks: the site's budget (3 a minute) lets two more out */
+    /* new blocks: the site's budget (their 3 a minute) lets two more out */
     for (i = 0; i < 10; i++) {
         snprintf(ua, sizeof(ua), "Other%uBot/1.0", i);
         snprintf(addr, sizeof(addr), "198.51.%u.7", i);
@@ -1530,7 +1531,7 @@ verdict_alert_budget(void **state)
                T0 + 4);
     assert_false(v.alert);          /* the block's gate: not counted */
 
-    /* another site: the total (5 a minute) lets two out, then holds */
+    /* another site: the total (their 5 a minute) lets two out, then holds */
     for (i = 0; i < 4; i++) {
         snprintf(ua, sizeof(ua), "Site2%uBot/1.0", i);
         snprintf(addr, sizeof(addr), "192.0.%u.1", 100 + i);
@@ -1550,8 +1551,9 @@ verdict_alert_budget(void **state)
     assert_int_equal(v.budget.crawlers, 11);
     assert_int_equal(v.budget.sites, 2);
     assert_int_equal(v.budget.since, T0 + 2);
-    assert_int_equal(v.budget.budget.site, 3);
-    assert_int_equal(v.budget.budget.total, 5);
+    assert_int_equal(v.budget.budget.site, 6);
+    assert_int_equal(v.budget.budget.total, 10);
+    assert_int_equal(v.budget.verified, 0);
     summaries++;
     /* once: the next request has none */
     v = req_on(f->au, "example.com", "LaterBot/1.0", "203.0.113.1",
@@ -1567,6 +1569,112 @@ verdict_alert_budget(void **state)
     assert_int_equal(t.violations_total, 200 + 10 + 2 + 4 + 4);
     assert_int_equal(summaries, 1);
     ra_audit_destroy(au2);
+    fx_free(f);
+}
+
+/* review finding 2: impostors from rotating addresses, an unverifiable
+ * table name and generic bots from many blocks flood one site; they may
+ * use half of its budget at most, so a verified crawler's violation
+ * still alerts */
+static void
+verdict_alert_budget_keeps_verified(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    char           ua[64], addr[64];
+    unsigned       i, open = 0;
+
+    (void) state;
+    fx_reaudit(f);                              /* the defaults: 60, 300 */
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+
+    /* one /48, a new /64 and address each time: one key, one alert */
+    for (i = 0; i < 1000; i++) {
+        snprintf(addr, sizeof(addr), "2001:db8:1:%x::%x", i, i + 1);
+        v = req_on(f->au, "example.com", BOT, addr, T0 + 1);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+        open += v.alert;
+    }
+    assert_int_equal(open, 1);
+    /* 1000 IPv4 /24s: new keys, held to the anyone's share */
+    for (i = 0; i < 1000; i++) {
+        snprintf(addr, sizeof(addr), "10.%u.%u.1", i >> 8, i & 255);
+        v = req_on(f->au, "example.com", BOT, addr, T0 + 2);
+        open += v.alert;
+    }
+    /* an unverifiable name and generic bots from many blocks */
+    for (i = 0; i < 500; i++) {
+        snprintf(addr, sizeof(addr), "172.16.%u.%u", i >> 8, i & 255);
+        v = req_on(f->au, "example.com", "TestBot-Image/1.0", addr, T0 + 3);
+        assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+        open += v.alert;
+        snprintf(ua, sizeof(ua), "Flood%uBot/1.0", i);
+        snprintf(addr, sizeof(addr), "100.64.%u.%u", i & 255, i >> 8);
+        v = req_on(f->au, "example.com", ua, addr, T0 + 3);
+        open += v.alert;
+    }
+    assert_int_equal(open, RA_ALERT_SITE_PER_MIN / 2);
+
+    /* the verified crawler's violation: written */
+    v = req_on(f->au, "example.com", BOT, IN, T0 + 4);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_true(v.alert);
+    fx_free(f);
+}
+
+/* when a verified crawler's alert is held back all the same (here the
+ * total budget, spent on two sites), the summary names it */
+static void
+verdict_alert_budget_names_verified(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_request_t   r;
+    ra_buf_t       b;
+    char           addr[32];
+    unsigned       i;
+
+    (void) state;
+    fx_conf.alert_budget.site = RA_ALERT_BUDGET_OFF;
+    fx_conf.alert_budget.total = 2;             /* anyone's share: 1 */
+    fx_reaudit(f);
+    robots(f, "a.example", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+    robots(f, "b.example", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+    for (i = 0; i < 20; i++) {
+        snprintf(addr, sizeof(addr), "10.0.%u.1", i);
+        v = req_on(f->au, "a.example", BOT, addr, T0 + 1);
+        assert_int_equal(v.alert, i == 0);      /* the share: one */
+    }
+    assert_true(req_on(f->au, "a.example", BOT, IN, T0 + 2).alert);
+    /* its record on the other site: its own gate, but the total is
+     * spent */
+    v = req_on(f->au, "b.example", BOT, IN, T0 + 3);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_false(v.alert);
+    v = req_on(f->au, "b.example", "Late/1.0", "10.9.9.9", T0 + 61000);
+    assert_true(v.summary);
+    assert_int_equal(v.budget.suppressed, 19 + 1);
+    assert_int_equal(v.budget.verified, 1);
+    assert_int_equal(v.budget.nheld, 1);
+    assert_memory_equal(v.budget.held[0], "TestBot", 7);
+    assert_int_equal(v.budget.held_len[0], 7);
+
+    memset(&r, 0, sizeof(r));
+    r.time = T0 + 61000;
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    ra_alert_summary_text(&b, &v);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data,
+                           " verified=1 verified_names=\"TestBot\""));
+    assert_null(strstr((char *) b.data, "verified_more"));
+    b.len = 0;
+    ra_alert_summary_json(&b, &r, &v);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data, "\"verified\":1,"
+                           "\"verified_names\":[\"TestBot\"],"
+                           "\"verified_more\":0}"));
+    ra_buf_release(&b);
     fx_free(f);
 }
 
@@ -2089,6 +2197,8 @@ main(void)
         cmocka_unit_test(verdict_alert_interval_unset_and_zero),
         cmocka_unit_test(verdict_alert_budget),
         cmocka_unit_test(verdict_alert_budget_known),
+        cmocka_unit_test(verdict_alert_budget_keeps_verified),
+        cmocka_unit_test(verdict_alert_budget_names_verified),
         cmocka_unit_test(verdict_enomem_counted_not_judged),
         cmocka_unit_test(ledger_full_logged_once_a_minute),
         cmocka_unit_test(enforce_words),
