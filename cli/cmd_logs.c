@@ -330,8 +330,10 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     /* the robots.txt request as the audit knows it (ra_http_is_robots) */
     if (ra_http_is_robots(uri)) {
         memset(&ans, 0, sizeof(ans));
-        /* 304: the crawler's copy is still the file */
-        ans.status = rec.status == 304 ? 200 : rec.status;
+        /* 304, 206: the crawler's copy is still the file */
+        ans.status = ra_http_answer_unchanged(rec.status) ? 200 : rec.status;
+        ans.client = 1;
+        ans.user_agent = ua;
         ans.content_type = ra_str(NULL, 0);
         if (ans.status >= 200 && ans.status < 300 && rb != NULL) {
             ans.body = rb->text;

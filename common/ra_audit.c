@@ -543,6 +543,22 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     if (ans->undecodable && !ans->initial) {
         return ra_audit_undecodable(au, site, ans, now);
     }
+    if (ans->client && ra_answer_of_status(ans->status)
+                       == RA_ANSWER_UNREACHABLE)
+    {
+        /* a failure is evidence only when a crawler met it: a browser
+         * or a client without a User-Agent gets a rate limit's 503 as
+         * easily, and would start the 30-day clock for every crawler */
+        ra_identity_t  id;
+
+        if (ra_ua_absent(ans->user_agent)) {
+            return RA_OK;
+        }
+        ra_identify(au, ans->user_agent, &id);
+        if (id.kind == RA_UA_BROWSER) {
+            return RA_OK;
+        }
+    }
 
     memset(&v, 0, sizeof(v));
     ra_version_from_answer(&v, ans);
@@ -1248,6 +1264,11 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
          * counted, not taken for what the crawler read */
         if (ra_http_answer_is_file(req->status)) {
+            /* 304, 206: the version in force, and robots.txt answers
+             * (not captured: the modules see no new file) */
+            if (ra_http_answer_unchanged(req->status)) {
+                ra_ledger_answer_unchanged_locked(l, sid, now);
+            }
             ra_ledger_fetch_locked(l, sid, tid, req->status, now);
         } else {
             ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);

@@ -362,6 +362,13 @@ typedef struct {
                                        so that a reload never replaces
                                        what the server was seen to
                                        serve */
+    unsigned      client:1;         /* the answer to a client's request,
+                                       whose User-Agent is user_agent: a
+                                       5xx/429 to a browser or to no
+                                       User-Agent is not recorded (any
+                                       client can provoke one: a rate
+                                       limit's 503) */
+    ra_str_t      user_agent;
 } ra_answer_t;
 
 /* Records what site answered for /robots.txt: lints it, stores it as the

@@ -2143,6 +2143,30 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     return slot;
 }
 
+void
+ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
+{
+    ra_site_slot_t     *s = ra_site_at(l, site);
+
+    ra_version_slot_t  *cur;
+
+    if (s == NULL || !s->used) {
+        return;
+    }
+    s->failures = 0;
+    s->failing_since = 0;
+    /* the last answer is the version in force again */
+    cur = s->nversions ? &s->versions[s->current] : NULL;
+    if (cur != NULL && cur->hash != 0) {
+        s->robots_date = now;
+        s->robots_status = cur->status;
+        s->last_size = cur->size;
+        s->last_ctype_len = cur->ctype_len > RA_CTYPE_MAX ? RA_CTYPE_MAX
+                                                          : cur->ctype_len;
+        memcpy(s->last_ctype, cur->ctype, s->last_ctype_len);
+    }
+}
+
 int
 ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
     ra_str_t coding, int64_t now)

@@ -457,6 +457,16 @@ int ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site,
     const ra_version_t *v, ra_str_t body, int64_t now);
 
 /*
+ * Records an answer that says the site's robots.txt is served unchanged
+ * (ra_http_answer_unchanged(): 304, 206): the run of 5xx/429 answers is
+ * over (failures, failing_since), and the site's last answer is its
+ * version in force again (status, size, type, date); its versions are
+ * untouched.
+ */
+void ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site,
+    int64_t now);
+
+/*
  * Records a 2xx answer whose Content-Encoding could not be decoded: the
  * site's last answer (date, status; failures reset) and the coding, its
  * versions untouched, so the current one stays in force.  The next

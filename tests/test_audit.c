@@ -12,6 +12,7 @@
 #include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_digest.h"
+#include "ra_http.h"
 
 #define H        (3600LL * 1000)
 #define T0       (1700000000000LL)
@@ -1147,6 +1148,94 @@ verdict_unreachable_30d(void **state)
     fx_free(f);
 }
 
+/* A robots.txt answer as the modules capture it: to a client with this
+ * User-Agent */
+static void
+robots_to(fx_t *f, const char *ua, int status, int64_t t)
+{
+    ra_answer_t  a;
+
+    memset(&a, 0, sizeof(a));
+    a.status = status;
+    a.body = ra_str("", 0);
+    a.client = 1;
+    a.user_agent = ra_str(ua, strlen(ua));
+    assert_int_equal(ra_audit_robots(f->au, (ra_str_t)
+                                     ra_string("example.com"), &a, t), RA_OK);
+}
+
+/* review finding 7: one 5xx, then crawlers fetch robots.txt only with
+ * conditional GETs (304, never captured by the modules) or ranges (206):
+ * those answers end the run of failures, so 30 days later the site is
+ * not in the "no robots.txt" phase; the fetch is of the version in force */
+static void
+verdict_unchanged_answer_ends_failures(void **state)
+{
+    static const int  codes[] = { 304, 206 };
+    unsigned          i;
+    fx_t             *f;
+    ra_verdict_t      v;
+    ra_site_t         s;
+    ra_stat_t         st;
+    int64_t           end = T0 + RA_UNREACHABLE_30D_MS;
+
+    (void) state;
+    assert_true(ra_http_answer_unchanged(304));
+    assert_true(ra_http_answer_unchanged(206));
+    assert_false(ra_http_answer_unchanged(200));
+    assert_false(ra_http_answer_unchanged(503));
+    for (i = 0; i < 2; i++) {
+        f = fx_new(1 << 20);
+        robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0 - H);
+        robots_to(f, BOT, 503, T0);
+        assert_int_equal(site_of(f, "example.com").failing_since, T0);
+        v = req(f, BOT, IN, "/robots.txt", codes[i], T0 + 1);
+        assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+        s = site_of(f, "example.com");
+        assert_int_equal(s.failing_since, 0);
+        assert_int_equal(s.robots_status, 200);     /* the version stays */
+        st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+        assert_int_equal(st.last_fetch, T0 + 1);
+        assert_int_equal(st.last_fetch_status, codes[i]);
+        /* 30 days on, pages answering: still judged by the rules */
+        v = req(f, BOT, IN, "/page", 200, end + 1);
+        assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+        assert_false(v.flags & RA_FLAG_UNREACHABLE_30D);
+        fx_free(f);
+    }
+}
+
+/* review finding 7: a 5xx/429 to a browser or to no User-Agent (a rate
+ * limit's 503 is anyone's to provoke) does not start the 30-day clock;
+ * one to a crawler does */
+static void
+verdict_failure_needs_a_crawler(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    int64_t        end = T0 + RA_UNREACHABLE_30D_MS;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0 - H);
+    robots_to(f, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) "
+              "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 "
+              "Safari/537.36", 503, T0);
+    robots_to(f, "", 503, T0 + 1);
+    robots_to(f, "-", 429, T0 + 2);
+    assert_int_equal(site_of(f, "example.com").failing_since, 0);
+    assert_int_equal(site_of(f, "example.com").robots_status, 200);
+    v = req(f, BOT, IN, "/page", 200, end + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    /* a crawler's (any, even a generic bot's) does */
+    robots_to(f, "SomeBot/1.0", 503, end + 2);
+    assert_int_equal(site_of(f, "example.com").failing_since, end + 2);
+    /* and the answers the audit is handed without a client (a configured
+     * file, the CLI's --robots) are recorded as before */
+    robots(f, "example.com", 503, "", end + 3);
+    assert_int_equal(site_of(f, "example.com").failing_since, end + 2);
+    fx_free(f);
+}
+
 /* issue 19, item 6: per crawler per site, the busiest minute and the
  * median gap over 24 hours, beside the group's Crawl-delay; robots.txt
  * fetches count as requests */
@@ -2186,6 +2275,8 @@ main(void)
         cmocka_unit_test(verdict_steady_state_copies_no_body),
         cmocka_unit_test(verdict_crawl_delay_flag),
         cmocka_unit_test(verdict_unreachable_30d),
+        cmocka_unit_test(verdict_unchanged_answer_ends_failures),
+        cmocka_unit_test(verdict_failure_needs_a_crawler),
         cmocka_unit_test(verdict_politeness_recorded),
         cmocka_unit_test(verdict_server_pages_not_counted),
         cmocka_unit_test(verdict_group_selection_per_crawler),
