@@ -2,7 +2,8 @@
 package RA::Scenario::Impostor;
 
 # Impostors alert (RA102), on nginx and Apache alike.  This machine
-# (127.0.0.1, 127.0.1.2: two /24s, two alert keys) is outside Googlebot's ranges and inside GPTBot's:
+# (127.0.0.1, 127.0.1.2: two /24s, two alert keys) is outside Googlebot's
+# ranges and inside GPTBot's:
 # a fake Googlebot crawling /checkout gets an RA102 line in the error log
 # and a JSON alert-log line (verification impostor, its verdict, its
 # client address); a second request from the same address within the
