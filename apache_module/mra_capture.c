@@ -87,6 +87,8 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
                 "capturing robots.txt");
         return;
     }
+    ans.client = 1;
+    ans.user_agent = mra_cstr(apr_table_get(orig->headers_in, "User-Agent"));
     /* out of memory: the core logs it */
     mra_judge_lock();
     (void) ra_audit_robots(mra_audit, mra_site(orig), &ans,

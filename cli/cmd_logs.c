@@ -6,7 +6,7 @@
  *
  * The audit runs over a private ledger (malloc()ed, no lock) exactly as a
  * module's runs over shared memory: each robots.txt request of the log
- * feeds ra_audit_robots() with the status the log shows (2xx and 304: the
+ * feeds ra_audit_robots() with the status the log shows (2xx, 304, 206: the
  * site's --robots file as the body; 5xx/429: unreachable; other 4xx: no
  * rules), after the file was seeded as in force from the site's first
  * line; then every line feeds ra_audit_request().  Memory is the ledger and one
@@ -53,8 +53,9 @@ static const char  ra_logs_usage[] =
 "\n"
 "  --robots FILE     the robots.txt every site served, in force from the\n"
 "                    first line; the log's own answers to /robots.txt\n"
-"                    change that (2xx or 304: this file, 5xx or 429:\n"
-"                    unreachable, another 4xx: no rules).  Given once.\n"
+"                    change that (2xx, 304 or 206: this file, 5xx or\n"
+"                    429 to a crawler: unreachable, another 4xx: no\n"
+"                    rules).  Given once.\n"
 "  --robots HOST=FILE  the file of one site (repeatable); a site with none\n"
 "                    takes the plain --robots FILE, or is judged 'unknown'\n"
 "  --site HOST       the site of the LOGs named after it, for lines with\n"
@@ -337,8 +338,10 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     /* the robots.txt request as the audit knows it (ra_http_is_robots) */
     if (wanted && ra_http_is_robots(uri)) {
         memset(&ans, 0, sizeof(ans));
-        /* 304: the crawler's copy is still the file */
-        ans.status = rec.status == 304 ? 200 : rec.status;
+        /* 304, 206: the crawler's copy is still the file */
+        ans.status = ra_http_answer_unchanged(rec.status) ? 200 : rec.status;
+        ans.client = 1;
+        ans.user_agent = ua;
         ans.content_type = ra_str(NULL, 0);
         if (ans.status >= 200 && ans.status < 300 && rb != NULL) {
             ans.body = rb->text;

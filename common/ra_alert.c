@@ -58,19 +58,70 @@ ra_bucket_take(ra_bucket_t *b, int64_t per_min, int64_t now)
     return 1;
 }
 
+/* The share of a limit that alerts about anyone but verified crawlers
+ * may use: half, at least a line a minute; no limit stays none. */
+static int64_t
+ra_alert_open_share(int64_t per_min)
+{
+    return per_min <= 0 ? per_min : per_min / 2 > 0 ? per_min / 2 : 1;
+}
+
+/* A verified crawler held back, new in this window: named when there is
+ * room (and not named already), counted in any case. */
+static void
+ra_alert_held_verified(ra_budget_t *a, ra_str_t name)
+{
+    unsigned  i, n;
+    size_t    len = name.len < RA_NAME_MAX ? name.len : RA_NAME_MAX;
+
+    n = a->verified < RA_ALERT_HELD_NAMES ? a->verified : RA_ALERT_HELD_NAMES;
+    for (i = 0; i < n; i++) {
+        if (a->held_len[i] == len
+            && (len == 0 || memcmp(a->held[i], name.data, len) == 0))
+        {
+            return;
+        }
+    }
+    if (n < RA_ALERT_HELD_NAMES) {
+        a->held_len[n] = 0;
+        if (len) {
+            memcpy(a->held[n], name.data, len);
+        }
+        a->held_len[n] = (uint8_t) len;
+    }
+    if (a->verified < UINT32_MAX) {
+        a->verified++;
+    }
+}
+
 int
 ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
     int64_t now)
 {
-    int          site_ok, all_ok;
+    int          site_ok, all_ok, fresh = 0;
+    int64_t      site_open = ra_alert_open_share(budget->site);
+    int64_t      all_open = ra_alert_open_share(budget->total);
     uint32_t     w;
     ra_budget_t  *a = s->all;
 
     site_ok = ra_bucket_has(s->site, budget->site, now);
     all_ok = ra_bucket_has(&a->total, budget->total, now);
+    if (!s->verified) {
+        /* anyone's: its share too, so that half of each bucket is left
+         * for verified crawlers */
+        site_ok = site_ok && (s->site_open == NULL
+                              || ra_bucket_has(s->site_open, site_open, now));
+        all_ok = all_ok && ra_bucket_has(&a->open_total, all_open, now);
+    }
     if (site_ok && all_ok) {
         (void) ra_bucket_take(s->site, budget->site, now);
         (void) ra_bucket_take(&a->total, budget->total, now);
+        if (!s->verified) {
+            if (s->site_open != NULL) {
+                (void) ra_bucket_take(s->site_open, site_open, now);
+            }
+            (void) ra_bucket_take(&a->open_total, all_open, now);
+        }
         return 1;
     }
 
@@ -79,6 +130,7 @@ ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
         a->since = now;
         a->crawlers = 0;
         a->sites = 0;
+        a->verified = 0;
     }
     if (a->suppressed < UINT32_MAX) {
         a->suppressed++;
@@ -92,6 +144,10 @@ ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
             *s->crawler_mark = w;
         }
         a->crawlers++;
+        fresh = 1;
+    }
+    if (fresh && s->verified) {
+        ra_alert_held_verified(a, s->name);
     }
     if (s->site_mark == NULL || *s->site_mark != w) {
         if (s->site_mark != NULL) {
@@ -106,6 +162,8 @@ int
 ra_alert_budget_due(ra_budget_t *all, int64_t now, int64_t interval,
     ra_alert_summary_t *out)
 {
+    unsigned  i;
+
     if (interval < 1000) {
         interval = 1000;
     }
@@ -119,9 +177,18 @@ ra_alert_budget_due(ra_budget_t *all, int64_t now, int64_t interval,
     out->suppressed = all->suppressed;
     out->crawlers = all->crawlers;
     out->sites = all->sites;
+    out->verified = all->verified;
+    out->nheld = all->verified < RA_ALERT_HELD_NAMES ? all->verified
+                                                     : RA_ALERT_HELD_NAMES;
+    for (i = 0; i < out->nheld; i++) {
+        out->held_len[i] = all->held_len[i] <= RA_NAME_MAX ? all->held_len[i]
+                                                           : RA_NAME_MAX;
+        memcpy(out->held[i], all->held[i], out->held_len[i]);
+    }
     all->suppressed = 0;
     all->crawlers = 0;
     all->sites = 0;
+    all->verified = 0;
     all->since = 0;
     all->window++;
     if (all->window + 1 == 0) {
@@ -417,6 +484,45 @@ ra_alert_limit(ra_buf_t *b, const char *name, int64_t n, int json)
     }
 }
 
+/* The verified crawlers held back: how many, the first names, how many
+ * more.  Text: verified=N [verified_names="a,b,c" [verified_more=N]];
+ * JSON: "verified":N,"verified_names":[...],"verified_more":N. */
+static void
+ra_alert_held(ra_buf_t *b, const ra_alert_summary_t *s, int json)
+{
+    unsigned  i, n = s->nheld <= RA_ALERT_HELD_NAMES ? s->nheld
+                                                     : RA_ALERT_HELD_NAMES;
+    uint32_t  more = s->verified > n ? s->verified - n : 0;
+
+    if (json) {
+        ra_buf_printf(b, ",\"verified\":%u,\"verified_names\":[",
+                      s->verified);
+        for (i = 0; i < n; i++) {
+            if (i) {
+                ra_buf_ch(b, ',');
+            }
+            ra_buf_json_str(b, ra_str(s->held[i], s->held_len[i]));
+        }
+        ra_buf_printf(b, "],\"verified_more\":%u", more);
+        return;
+    }
+    ra_buf_printf(b, " verified=%u", s->verified);
+    if (n == 0) {
+        return;
+    }
+    ra_buf_cstr(b, " verified_names=\"");
+    for (i = 0; i < n; i++) {
+        if (i) {
+            ra_buf_ch(b, ',');
+        }
+        ra_buf_log(b, ra_str(s->held[i], s->held_len[i]));
+    }
+    ra_buf_ch(b, '"');
+    if (more) {
+        ra_buf_printf(b, " verified_more=%u", more);
+    }
+}
+
 void
 ra_alert_summary_text(ra_buf_t *b, const ra_verdict_t *v)
 {
@@ -427,6 +533,7 @@ ra_alert_summary_text(ra_buf_t *b, const ra_verdict_t *v)
     ra_alert_when(b, s->since);
     ra_alert_limit(b, "per_site", s->budget.site, 0);
     ra_alert_limit(b, "total", s->budget.total, 0);
+    ra_alert_held(b, s, 0);
 }
 
 void
@@ -444,6 +551,7 @@ ra_alert_summary_json(ra_buf_t *b, const ra_request_t *r,
     ra_buf_ch(b, '"');
     ra_alert_limit(b, "per_site", s->budget.site, 1);
     ra_alert_limit(b, "total", s->budget.total, 1);
+    ra_alert_held(b, s, 1);
     ra_buf_cstr(b, "}\n");
 }
 

@@ -26,8 +26,12 @@
  * window:
  *   robots-audit: [RA103] alert budget spent: suppressed=N crawlers=N
  *   sites=N since=2026-11-21T07:20:59.123Z per_site=60 total=300
+ *   verified=N verified_names="Googlebot,bingbot" verified_more=N
  *   {"time":...,"tag":"RA103","suppressed":N,"crawlers":N,"sites":N,
- *    "since":...,"per_site":60,"total":300}     (a limit off: null)
+ *    "since":...,"per_site":60,"total":300,"verified":N,
+ *    "verified_names":[...],"verified_more":N}     (a limit off: null)
+ * verified: the verified crawlers held back, the first
+ * RA_ALERT_HELD_NAMES named (text: names and more left out when none).
  */
 #ifndef RA_ALERT_H
 #define RA_ALERT_H
@@ -65,9 +69,13 @@ int ra_bucket_has(ra_bucket_t *b, int64_t per_min, int64_t now);
 /*
  * A line about to go out passes the budgets: the site's bucket and the
  * one of all sites (budget's limits) must each have a line, and then both
- * give one: 1.  Else 0, and the line is counted as held back in s->all,
- * with s->crawler_mark and s->site_mark telling whether its crawler and
- * site are new in this summary window.
+ * give one: 1.  A line about anyone but a verified crawler (!s->verified)
+ * must also have one in the anyone's shares (s->site_open, all's
+ * open_total: half the limits, at least 1) and takes from them too, so
+ * that it leaves half of each bucket to verified crawlers.  Else 0, and
+ * the line is counted as held back in s->all, with s->crawler_mark and
+ * s->site_mark telling whether its crawler and site are new in this
+ * summary window (a verified crawler new in it is named, s->name).
  */
 int ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
     int64_t now);

@@ -48,24 +48,23 @@ typedef struct {
 
 /*
  * The impostor alert gate (RA_IMPOSTOR_SLOTS in ra_audit.h): per process,
- * (site, crawler, client address) to the time of its last alert and the
- * alerts held back since.  The site is kept in lower case and cut at
- * RA_SITE_NAME_MAX bytes, as the ledger keeps it; an impostor's address
- * parsed, so it fits RA_ADDR_TEXT_MAX.
+ * (site, crawler, client address block) to the time of its last alert
+ * and the alerts held back since.  The site is kept in lower case and cut
+ * at RA_SITE_NAME_MAX bytes, as the ledger keeps it; the block is
+ * ra_alert_block()'s (/24 IPv4, /48 IPv6), so that rotating addresses of
+ * one network are one key.
  */
 typedef struct {
     uint64_t             hash;
     int64_t              last;          /* ms of the last alert */
     const ra_crawler_t  *crawler;       /* NULL: a free slot */
     uint32_t             suppressed;
+    uint64_t             block;         /* ra_alert_block() */
     uint8_t              site_len;
-    uint8_t              addr_len;
     unsigned char        site[RA_SITE_NAME_MAX];
-    unsigned char        addr[RA_ADDR_TEXT_MAX];
 } ra_imp_slot_t;
 
-_Static_assert(RA_SITE_NAME_MAX <= UINT8_MAX
-               && RA_ADDR_TEXT_MAX <= UINT8_MAX, "lengths fit a byte");
+_Static_assert(RA_SITE_NAME_MAX <= UINT8_MAX, "lengths fit a byte");
 _Static_assert((RA_IMPOSTOR_SLOTS & (RA_IMPOSTOR_SLOTS - 1)) == 0,
                "a power of two");
 
@@ -544,6 +543,22 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     if (ans->undecodable && !ans->initial) {
         return ra_audit_undecodable(au, site, ans, now);
     }
+    if (ans->client && ra_answer_of_status(ans->status)
+                       == RA_ANSWER_UNREACHABLE)
+    {
+        /* a failure is evidence only when a crawler met it: a browser
+         * or a client without a User-Agent gets a rate limit's 503 as
+         * easily, and would start the 30-day clock for every crawler */
+        ra_identity_t  id;
+
+        if (ra_ua_absent(ans->user_agent)) {
+            return RA_OK;
+        }
+        ra_identify(au, ans->user_agent, &id);
+        if (id.kind == RA_UA_BROWSER) {
+            return RA_OK;
+        }
+    }
 
     memset(&v, 0, sizeof(v));
     ra_version_from_answer(&v, ans);
@@ -986,6 +1001,10 @@ ra_budget_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     }
     if (out->alert) {
         st.crawler_mark = gate != NULL ? &gate->mark : st.stat_mark;
+        /* only a verified crawler's name is not anyone's to give */
+        st.verified = out->crawler != NULL
+                      && out->verification == RA_VERIFY_VERIFIED;
+        st.name = out->name;
         out->alert = (unsigned) ra_alert_budget_take(&st,
                                     &au->conf.alert_budget, req->time);
     }
@@ -1090,14 +1109,15 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
 
 /* Does a judged request of an impostor alert now?  Every verdict of a
  * judge alerts (not a robots.txt fetch, not a request left unjudged), at
- * most once per interval per (site, crawler, address) in this process;
+ * most once per interval per (site, crawler, address block) in this
+ * process;
  * *suppressed: the alerts held back since the key's last one. */
 static unsigned
 ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     const ra_verdict_t *v, uint32_t *suppressed)
 {
-    size_t          i, nsite, naddr;
-    uint64_t        h;
+    size_t          i, nsite;
+    uint64_t        h, block;
     ra_imp_slot_t  *slot;
     unsigned char   site[RA_SITE_NAME_MAX];
     int64_t         now = req->time, interval = au->conf.alert_interval;
@@ -1123,28 +1143,23 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     for (i = 0; i < nsite; i++) {
         site[i] = (unsigned char) ra_lower(req->site.data[i]);
     }
-    naddr = req->addr.len < RA_ADDR_TEXT_MAX ? req->addr.len
-                                             : RA_ADDR_TEXT_MAX;
+    block = ra_alert_block(req->addr);
     h = ra_ua_hash(site, nsite);
-    h = (h ^ ra_ua_hash(req->addr.data, naddr)) * 0x9e3779b97f4a7c15ULL;
+    h = (h ^ block) * 0x9e3779b97f4a7c15ULL;
     h ^= (uint64_t) (uintptr_t) v->crawler;
     h ^= h >> 31;
     slot = &au->imp[h & (RA_IMPOSTOR_SLOTS - 1)];
 
     if (slot->crawler != v->crawler || slot->hash != h
-        || slot->site_len != nsite || slot->addr_len != naddr
-        || memcmp(slot->site, site, nsite) != 0
-        || (naddr && memcmp(slot->addr, req->addr.data, naddr) != 0))
+        || slot->site_len != nsite || slot->block != block
+        || memcmp(slot->site, site, nsite) != 0)
     {
         /* a new key, or one whose slot another took meanwhile */
         slot->hash = h;
         slot->crawler = v->crawler;
         slot->site_len = (uint8_t) nsite;
-        slot->addr_len = (uint8_t) naddr;
+        slot->block = block;
         memcpy(slot->site, site, nsite);
-        if (naddr) {
-            memcpy(slot->addr, req->addr.data, naddr);
-        }
         slot->last = now;
         slot->suppressed = 0;
         return 1;
@@ -1274,6 +1289,11 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
          * counted, not taken for what the crawler read */
         if (ra_http_answer_is_file(req->status)) {
+            /* 304, 206: the version in force, and robots.txt answers
+             * (not captured: the modules see no new file) */
+            if (ra_http_answer_unchanged(req->status)) {
+                ra_ledger_answer_unchanged_locked(l, sid, now);
+            }
             ra_ledger_fetch_locked(l, sid, tid, req->status, now);
         } else {
             ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);

@@ -37,8 +37,9 @@
  * against the crawler they claim to be.  Every judged request of an
  * impostor (any verdict but a robots.txt fetch) raises an RA102 alert
  * carrying its verdict, instead of RA100/RA101: the lie is the offence.
- * Those alerts are rate-limited per (site, crawler, client address) by a
- * table in this process (RA_IMPOSTOR_SLOTS), not by the ledger.
+ * Those alerts are rate-limited per (site, crawler, client address block:
+ * /24 IPv4, /48 IPv6, ra_alert_block()) by a table in this process
+ * (RA_IMPOSTOR_SLOTS), not by the ledger.
  *
  * ra_audit_request() is three steps: gather (under the ledger's lock, the
  * state below is copied out), judge (ra_judge(): a pure function of that
@@ -101,7 +102,11 @@ typedef unsigned  ra_enforce_t;
  * out through a token bucket per site and one for all sites (lines a
  * minute; a bucket holds a minute's worth).  What they hold back is
  * counted and said once per alert interval (at least a second) in one
- * summary line (RA103), by the first judged request after it.  Generic
+ * summary line (RA103), by the first judged request after it, which
+ * names the verified crawlers among them.  Alerts about anyone but a
+ * verified crawler (impostors, unverifiable names, generic bots: names
+ * any client can give) may use at most half of each bucket (at least a
+ * line a minute): the other half is kept for verified crawlers.  Generic
  * bots (no entry in the crawler table) pass one gate per site and client
  * address block (/24 IPv4, /48 IPv6), so that a new name per request
  * does not make a new crawler to alert about.
@@ -126,6 +131,11 @@ typedef struct {
     uint32_t        crawlers;       /* distinct crawlers they were about
                                        (a generic bots' block is one) */
     uint32_t        sites;          /* distinct sites */
+    uint32_t        verified;       /* verified crawlers among crawlers */
+    unsigned        nheld;          /* names of them below (at most
+                                       RA_ALERT_HELD_NAMES) */
+    uint8_t         held_len[RA_ALERT_HELD_NAMES];
+    char            held[RA_ALERT_HELD_NAMES][RA_NAME_MAX];
     ra_alert_budget_t  budget;      /* the limits (RA_ALERT_BUDGET_OFF:
                                        none) */
 } ra_alert_summary_t;
@@ -361,6 +371,13 @@ typedef struct {
                                        so that a reload never replaces
                                        what the server was seen to
                                        serve */
+    unsigned      client:1;         /* the answer to a client's request,
+                                       whose User-Agent is user_agent: a
+                                       5xx/429 to a browser or to no
+                                       User-Agent is not recorded (any
+                                       client can provoke one: a rate
+                                       limit's 503) */
+    ra_str_t      user_agent;
 } ra_answer_t;
 
 /* Records what site answered for /robots.txt: lints it, stores it as the

@@ -347,7 +347,13 @@ ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
 
     return method.len == get.len && memcmp(method.data, get.data, 3) == 0
            && ra_http_is_robots(target) && ra_http_answer_is_file(status)
-           && status != 304 && status != 206 && !has_range;
+           && !ra_http_answer_unchanged(status) && !has_range;
+}
+
+int
+ra_http_answer_unchanged(int status)
+{
+    return status == 304 || status == 206;
 }
 
 int

@@ -106,6 +106,15 @@ int ra_http_answer_is_file(int status);
 int ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
     int has_range);
 
+/*
+ * Does a robots.txt answer with this status say that the file in force is
+ * what is served, without serving a new one: 304 (the client's copy is
+ * still good) or 206 (a part of it)?  Then it is no failure (it clears
+ * the site's 5xx/429 run, ra_audit_request()) and no new version (not
+ * captured); the CLI reads it as "this file" (200).
+ */
+int ra_http_answer_unchanged(int status);
+
 /* Does an answer with this status carry a body?  1xx, 204 and 304 do not,
  * nor any answer to HEAD (header_only). */
 int ra_http_has_body(int status, int header_only);

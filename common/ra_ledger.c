@@ -92,6 +92,7 @@ typedef struct {
     /* alert budget (ra_alert.h) */
     uint32_t           alert_mark;
     ra_bucket_t        alert_bucket;
+    ra_bucket_t        alert_open;      /* the share of all but verified */
     ra_gate_t          gates[RA_GENERIC_GATES];
 } ra_site_slot_t;
 
@@ -1941,6 +1942,7 @@ ra_ledger_alert_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     }
     out->all = &l->hdr->budget;
     out->site = &s->alert_bucket;
+    out->site_open = &s->alert_open;
     out->site_mark = &s->alert_mark;
     out->stat_mark = st != NULL ? &st->alert_mark : NULL;
     out->gates = s->gates;
@@ -2218,6 +2220,30 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     s->current = (uint8_t) slot;
     ra_end(l);
     return slot;
+}
+
+void
+ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
+{
+    ra_site_slot_t     *s = ra_site_at(l, site);
+
+    ra_version_slot_t  *cur;
+
+    if (s == NULL || !s->used) {
+        return;
+    }
+    s->failures = 0;
+    s->failing_since = 0;
+    /* the last answer is the version in force again */
+    cur = s->nversions ? &s->versions[s->current] : NULL;
+    if (cur != NULL && cur->hash != 0) {
+        s->robots_date = now;
+        s->robots_status = cur->status;
+        s->last_size = cur->size;
+        s->last_ctype_len = cur->ctype_len > RA_CTYPE_MAX ? RA_CTYPE_MAX
+                                                          : cur->ctype_len;
+        memcpy(s->last_ctype, cur->ctype, s->last_ctype_len);
+    }
 }
 
 int

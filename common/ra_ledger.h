@@ -462,6 +462,16 @@ int ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site,
     const ra_version_t *v, ra_str_t body, int64_t now);
 
 /*
+ * Records an answer that says the site's robots.txt is served unchanged
+ * (ra_http_answer_unchanged(): 304, 206): the run of 5xx/429 answers is
+ * over (failures, failing_since), and the site's last answer is its
+ * version in force again (status, size, type, date); its versions are
+ * untouched.
+ */
+void ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site,
+    int64_t now);
+
+/*
  * Records a 2xx answer whose Content-Encoding could not be decoded: the
  * site's last answer (date, status; failures reset) and the coding, its
  * versions untouched, so the current one stays in force.  The next
@@ -508,6 +518,10 @@ typedef struct {
 
 #define RA_GENERIC_GATES       16
 
+/* Verified crawlers whose alerts the budgets held back, named in the
+ * summary (RA103): at most this many, the others counted. */
+#define RA_ALERT_HELD_NAMES    3
+
 /* The ledger's budget: the bucket of all sites, and what it and the
  * sites' buckets held back since the first line held back of this
  * summary window. */
@@ -518,6 +532,15 @@ typedef struct {
     uint32_t     suppressed;
     uint32_t     crawlers;      /* distinct crawlers among them */
     uint32_t     sites;         /* distinct sites */
+    /* the share of total that alerts about anyone but verified crawlers
+     * may use (ra_alert_budget_take()) */
+    ra_bucket_t  open_total;
+    /* verified crawlers among the crawlers held back, and the first
+     * RA_ALERT_HELD_NAMES of their names (a length is set after its
+     * bytes) */
+    uint32_t     verified;
+    uint8_t      held_len[RA_ALERT_HELD_NAMES];
+    char         held[RA_ALERT_HELD_NAMES][RA_NAME_MAX];
 } ra_budget_t;
 
 /* Where a request's alert state is, as pointers into the region, valid
@@ -525,11 +548,15 @@ typedef struct {
 typedef struct {
     ra_budget_t  *all;
     ra_bucket_t  *site;         /* the site's bucket */
+    ra_bucket_t  *site_open;    /* its share for all but verified ones */
     uint32_t     *site_mark;    /* window the site was last counted in */
     uint32_t     *stat_mark;    /* the record's; NULL: no record */
     ra_gate_t    *gates;        /* the site's RA_GENERIC_GATES */
     uint32_t     *crawler_mark; /* set by the caller: stat_mark, or the
                                    gate's for a generic bot */
+    int           verified;     /* set by the caller: the line is about a
+                                   verified crawler */
+    ra_str_t      name;         /* set by the caller: its name */
 } ra_alert_state_t;
 
 /* Fills *out for site and stat (stat may be 0); RA_ERROR for an unknown

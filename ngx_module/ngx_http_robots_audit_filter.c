@@ -38,6 +38,11 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
         return;
     }
 
+    ans.client = 1;
+    ans.user_agent = r->headers_in.user_agent
+                     ? ngx_http_robots_audit_str(
+                           r->headers_in.user_agent->value)
+                     : ra_str("", 0);
     (void) ra_audit_robots(amcf->audit, ngx_http_robots_audit_site(r), &ans,
                            ngx_http_robots_audit_now(NULL));
 }

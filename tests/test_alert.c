@@ -365,6 +365,129 @@ bucket_arithmetic(void **state)
     assert_true(ra_bucket_take(&b, 300, T0 + 200));
 }
 
+/* anyone's alerts (not verified) use at most half of each bucket; the
+ * rest is the verified crawlers', whose names the summary keeps (the
+ * first RA_ALERT_HELD_NAMES, each once, the others counted) */
+static void
+budget_reserve_for_verified(void **state)
+{
+    ra_budget_t        all;
+    ra_bucket_t        site, open;
+    uint32_t           sm = 0, c[6] = { 0 };
+    ra_alert_state_t   s;
+    ra_alert_summary_t out;
+    ra_alert_budget_t  lim = { 4, 100 };
+    static const char *names[] = { "Googlebot", "bingbot", "Applebot",
+                                   "DuckDuckBot", "YandexBot" };
+    unsigned           i;
+
+    (void) state;
+    memset(&all, 0, sizeof(all));
+    memset(&site, 0, sizeof(site));
+    memset(&open, 0, sizeof(open));
+    memset(&s, 0, sizeof(s));
+    s.all = &all;
+    s.site = &site;
+    s.site_open = &open;
+    s.site_mark = &sm;
+    s.crawler_mark = &c[5];
+
+    /* anyone's: two of four, then held */
+    assert_true(ra_alert_budget_take(&s, &lim, T0));
+    assert_true(ra_alert_budget_take(&s, &lim, T0));
+    assert_false(ra_alert_budget_take(&s, &lim, T0));
+    assert_int_equal(all.verified, 0);
+    /* verified: the two left */
+    s.verified = 1;
+    s.name = ra_str(names[0], strlen(names[0]));
+    s.crawler_mark = &c[0];
+    assert_true(ra_alert_budget_take(&s, &lim, T0));
+    assert_true(ra_alert_budget_take(&s, &lim, T0));
+    assert_false(ra_alert_budget_take(&s, &lim, T0));
+    assert_false(ra_alert_budget_take(&s, &lim, T0));   /* counted once */
+    for (i = 1; i < 5; i++) {
+        s.name = ra_str(names[i], strlen(names[i]));
+        s.crawler_mark = &c[i];
+        assert_false(ra_alert_budget_take(&s, &lim, T0 + i));
+    }
+    assert_int_equal(all.verified, 5);
+    /* a minute: anyone's share refilled to half, not more */
+    s.verified = 0;
+    s.crawler_mark = &c[5];
+    assert_true(ra_alert_budget_take(&s, &lim, T0 + 60000));
+    assert_true(ra_alert_budget_take(&s, &lim, T0 + 60000));
+    assert_false(ra_alert_budget_take(&s, &lim, T0 + 60000));
+    s.verified = 1;
+    s.crawler_mark = &c[0];
+    assert_true(ra_alert_budget_take(&s, &lim, T0 + 60000));
+
+    assert_true(ra_alert_budget_due(&all, T0 + 60000, 1000, &out));
+    assert_int_equal(out.verified, 5);
+    assert_int_equal(out.nheld, RA_ALERT_HELD_NAMES);
+    for (i = 0; i < RA_ALERT_HELD_NAMES; i++) {
+        assert_int_equal(out.held_len[i], strlen(names[i]));
+        assert_memory_equal(out.held[i], names[i], strlen(names[i]));
+    }
+    assert_int_equal(all.verified, 0);
+
+    /* a limit of 1: anyone's share is that line (at least one) */
+    lim.site = 1;
+    memset(&site, 0, sizeof(site));
+    memset(&open, 0, sizeof(open));
+    s.verified = 0;
+    assert_true(ra_alert_budget_take(&s, &lim, T0 + 120000));
+    /* no limit: no share either */
+    lim.site = RA_ALERT_BUDGET_OFF;
+    lim.total = RA_ALERT_BUDGET_OFF;
+    for (i = 0; i < 100; i++) {
+        assert_true(ra_alert_budget_take(&s, &lim, T0 + 120000));
+    }
+}
+
+/* the summary's verified names: text and JSON, escaped, "and N more" */
+static void
+budget_summary_names(void **state)
+{
+    ra_verdict_t   v;
+    ra_request_t   r;
+    ra_buf_t       b;
+
+    (void) state;
+    memset(&v, 0, sizeof(v));
+    memset(&r, 0, sizeof(r));
+    r.time = 1700000000123LL;
+    v.summary = 1;
+    v.budget.since = 1700000000000LL;
+    v.budget.suppressed = 9;
+    v.budget.crawlers = 6;
+    v.budget.sites = 1;
+    v.budget.budget.site = 60;
+    v.budget.budget.total = 300;
+    v.budget.verified = 5;
+    v.budget.nheld = 3;
+    memcpy(v.budget.held[0], "Googlebot", 9);
+    v.budget.held_len[0] = 9;
+    memcpy(v.budget.held[1], "bing\"bot", 8);
+    v.budget.held_len[1] = 8;
+    memcpy(v.budget.held[2], "Apple\nbot", 9);
+    v.budget.held_len[2] = 9;
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    ra_alert_summary_text(&b, &v);
+    ra_buf_ch(&b, '\0');
+    assert_string_equal((char *) b.data, "alert budget spent: suppressed=9 "
+                        "crawlers=6 sites=1 since=2023-11-14T22:13:20.000Z "
+                        "per_site=60 total=300 verified=5 verified_names="
+                        "\"Googlebot,bing%22bot,Apple\\x0abot\" "
+                        "verified_more=2");
+    b.len = 0;
+    ra_alert_summary_json(&b, &r, &v);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data, ",\"verified\":5,"
+                           "\"verified_names\":[\"Googlebot\",\"bing\\\"bot\","
+                           "\"Apple\\nbot\"],\"verified_more\":2}\n"));
+    ra_buf_release(&b);
+}
+
 static void
 budget_take_and_summary(void **state)
 {
@@ -383,6 +506,7 @@ budget_take_and_summary(void **state)
     s1.all = &all;
     s1.site = &site1;
     s1.site_mark = &m1;
+    s1.verified = 1;                /* the whole buckets */
     s2 = s1;
     s2.site = &site2;
     s2.site_mark = &m2;
@@ -537,7 +661,7 @@ budget_summary_lines(void **state)
     assert_string_equal(cap.line, "robots-audit: [RA103] alert budget spent: "
                         "suppressed=641000 crawlers=12 sites=2 "
                         "since=2023-11-14T22:13:20.000Z per_site=60 "
-                        "total=off");
+                        "total=off verified=0");
     assert_true(b.len > 0 && b.data[b.len - 1] == '\n');
     assert_int_equal(ra_json_parse(ra_str(b.data, b.len - 1), ignore, NULL,
                                    NULL), RA_OK);
@@ -547,7 +671,9 @@ budget_summary_lines(void **state)
                               "\"tag\":\"RA103\",\"suppressed\":641000,"
                               "\"crawlers\":12,\"sites\":2,"
                               "\"since\":\"2023-11-14T22:13:20.000Z\","
-                              "\"per_site\":60,\"total\":null}"));
+                              "\"per_site\":60,\"total\":null,"
+                              "\"verified\":0,\"verified_names\":[],"
+                              "\"verified_more\":0}"));
     /* both: the alert, then the summary */
     v.alert = 1;
     cap.n = 0;
@@ -583,6 +709,8 @@ main(void)
         cmocka_unit_test(alert_host_that_escapes),
         cmocka_unit_test(bucket_arithmetic),
         cmocka_unit_test(budget_take_and_summary),
+        cmocka_unit_test(budget_reserve_for_verified),
+        cmocka_unit_test(budget_summary_names),
         cmocka_unit_test(gate_per_block),
         cmocka_unit_test(block_of_address),
         cmocka_unit_test(budget_parse),

@@ -12,6 +12,7 @@
 #include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_digest.h"
+#include "ra_http.h"
 
 #define H        (3600LL * 1000)
 #define T0       (1700000000000LL)
@@ -784,7 +785,7 @@ verdict_impostor_counted_apart(void **state)
     fx_free(f);
 }
 
-#define OUT2  "203.0.113.10"
+#define OUT2  "198.51.100.10"     /* another block than OUT's */
 
 /* impostor alerts: every judged request, whatever its verdict, at most one
  * per interval per (site, crawler, address), with the held-back count */
@@ -963,7 +964,7 @@ verdict_impostor_table_bounded(void **state)
 
     allocs = counted_allocs;
     for (i = 0; i < n; i++) {
-        snprintf(addr, sizeof(addr), "198.51.%u.%u", i >> 8, i & 255);
+        snprintf(addr, sizeof(addr), "10.%u.%u.1", i >> 8, i & 255);
         v = req(f, BOT, addr, "/checkout", 200, T0 + 1 + i);
         assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
         assert_true(v.alert);                       /* each new key */
@@ -977,7 +978,7 @@ verdict_impostor_table_bounded(void **state)
     /* again within the interval: only keys still in the table are held
      * back, and it holds no more than its slots */
     for (i = 0; i < n; i++) {
-        snprintf(addr, sizeof(addr), "198.51.%u.%u", i >> 8, i & 255);
+        snprintf(addr, sizeof(addr), "10.%u.%u.1", i >> 8, i & 255);
         v = req(f, BOT, addr, "/checkout", 200, T0 + 2 + n + i);
         held += !v.alert;
     }
@@ -1144,6 +1145,94 @@ verdict_unreachable_30d(void **state)
     v = req(f, BOT, IN, "/page", 200, end + 26 * H + 1);
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
     assert_int_equal(site_of(f, "example.com").failing_since, 0);
+    fx_free(f);
+}
+
+/* A robots.txt answer as the modules capture it: to a client with this
+ * User-Agent */
+static void
+robots_to(fx_t *f, const char *ua, int status, int64_t t)
+{
+    ra_answer_t  a;
+
+    memset(&a, 0, sizeof(a));
+    a.status = status;
+    a.body = ra_str("", 0);
+    a.client = 1;
+    a.user_agent = ra_str(ua, strlen(ua));
+    assert_int_equal(ra_audit_robots(f->au, (ra_str_t)
+                                     ra_string("example.com"), &a, t), RA_OK);
+}
+
+/* review finding 7: one 5xx, then crawlers fetch robots.txt only with
+ * conditional GETs (304, never captured by the modules) or ranges (206):
+ * those answers end the run of failures, so 30 days later the site is
+ * not in the "no robots.txt" phase; the fetch is of the version in force */
+static void
+verdict_unchanged_answer_ends_failures(void **state)
+{
+    static const int  codes[] = { 304, 206 };
+    unsigned          i;
+    fx_t             *f;
+    ra_verdict_t      v;
+    ra_site_t         s;
+    ra_stat_t         st;
+    int64_t           end = T0 + RA_UNREACHABLE_30D_MS;
+
+    (void) state;
+    assert_true(ra_http_answer_unchanged(304));
+    assert_true(ra_http_answer_unchanged(206));
+    assert_false(ra_http_answer_unchanged(200));
+    assert_false(ra_http_answer_unchanged(503));
+    for (i = 0; i < 2; i++) {
+        f = fx_new(1 << 20);
+        robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0 - H);
+        robots_to(f, BOT, 503, T0);
+        assert_int_equal(site_of(f, "example.com").failing_since, T0);
+        v = req(f, BOT, IN, "/robots.txt", codes[i], T0 + 1);
+        assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+        s = site_of(f, "example.com");
+        assert_int_equal(s.failing_since, 0);
+        assert_int_equal(s.robots_status, 200);     /* the version stays */
+        st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+        assert_int_equal(st.last_fetch, T0 + 1);
+        assert_int_equal(st.last_fetch_status, codes[i]);
+        /* 30 days on, pages answering: still judged by the rules */
+        v = req(f, BOT, IN, "/page", 200, end + 1);
+        assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+        assert_false(v.flags & RA_FLAG_UNREACHABLE_30D);
+        fx_free(f);
+    }
+}
+
+/* review finding 7: a 5xx/429 to a browser or to no User-Agent (a rate
+ * limit's 503 is anyone's to provoke) does not start the 30-day clock;
+ * one to a crawler does */
+static void
+verdict_failure_needs_a_crawler(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    int64_t        end = T0 + RA_UNREACHABLE_30D_MS;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0 - H);
+    robots_to(f, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) "
+              "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 "
+              "Safari/537.36", 503, T0);
+    robots_to(f, "", 503, T0 + 1);
+    robots_to(f, "-", 429, T0 + 2);
+    assert_int_equal(site_of(f, "example.com").failing_since, 0);
+    assert_int_equal(site_of(f, "example.com").robots_status, 200);
+    v = req(f, BOT, IN, "/page", 200, end + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    /* a crawler's (any, even a generic bot's) does */
+    robots_to(f, "SomeBot/1.0", 503, end + 2);
+    assert_int_equal(site_of(f, "example.com").failing_since, end + 2);
+    /* and the answers the audit is handed without a client (a configured
+     * file, the CLI's --robots) are recorded as before */
+    robots(f, "example.com", 503, "", end + 3);
+    assert_int_equal(site_of(f, "example.com").failing_since, end + 2);
     fx_free(f);
 }
 
@@ -1493,8 +1582,9 @@ verdict_alert_budget(void **state)
     unsigned       i, alerts = 0, held = 0, summaries = 0;
 
     (void) state;
-    fx_conf.alert_budget.site = 3;
-    fx_conf.alert_budget.total = 5;
+    /* generic bots may use half of each: 3 and 5 */
+    fx_conf.alert_budget.site = 6;
+    fx_conf.alert_budget.total = 10;
     fx_reaudit(f);
     au2 = ra_audit_create(&fx_conf, &f->ledger);
     assert_non_null(au2);
@@ -1513,7 +1603,7 @@ verdict_alert_budget(void **state)
     }
     assert_int_equal(alerts, 1);
 
-    /* new blocks: the site's budget (3 a minute) lets two more out */
+    /* new blocks: the site's budget (their 3 a minute) lets two more out */
     for (i = 0; i < 10; i++) {
         snprintf(ua, sizeof(ua), "Other%uBot/1.0", i);
         snprintf(addr, sizeof(addr), "198.51.%u.7", i);
@@ -1530,7 +1620,7 @@ verdict_alert_budget(void **state)
                T0 + 4);
     assert_false(v.alert);          /* the block's gate: not counted */
 
-    /* another site: the total (5 a minute) lets two out, then holds */
+    /* another site: the total (their 5 a minute) lets two out, then holds */
     for (i = 0; i < 4; i++) {
         snprintf(ua, sizeof(ua), "Site2%uBot/1.0", i);
         snprintf(addr, sizeof(addr), "192.0.%u.1", 100 + i);
@@ -1550,8 +1640,9 @@ verdict_alert_budget(void **state)
     assert_int_equal(v.budget.crawlers, 11);
     assert_int_equal(v.budget.sites, 2);
     assert_int_equal(v.budget.since, T0 + 2);
-    assert_int_equal(v.budget.budget.site, 3);
-    assert_int_equal(v.budget.budget.total, 5);
+    assert_int_equal(v.budget.budget.site, 6);
+    assert_int_equal(v.budget.budget.total, 10);
+    assert_int_equal(v.budget.verified, 0);
     summaries++;
     /* once: the next request has none */
     v = req_on(f->au, "example.com", "LaterBot/1.0", "203.0.113.1",
@@ -1567,6 +1658,112 @@ verdict_alert_budget(void **state)
     assert_int_equal(t.violations_total, 200 + 10 + 2 + 4 + 4);
     assert_int_equal(summaries, 1);
     ra_audit_destroy(au2);
+    fx_free(f);
+}
+
+/* review finding 2: impostors from rotating addresses, an unverifiable
+ * table name and generic bots from many blocks flood one site; they may
+ * use half of its budget at most, so a verified crawler's violation
+ * still alerts */
+static void
+verdict_alert_budget_keeps_verified(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    char           ua[64], addr[64];
+    unsigned       i, open = 0;
+
+    (void) state;
+    fx_reaudit(f);                              /* the defaults: 60, 300 */
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+
+    /* one /48, a new /64 and address each time: one key, one alert */
+    for (i = 0; i < 1000; i++) {
+        snprintf(addr, sizeof(addr), "2001:db8:1:%x::%x", i, i + 1);
+        v = req_on(f->au, "example.com", BOT, addr, T0 + 1);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+        open += v.alert;
+    }
+    assert_int_equal(open, 1);
+    /* 1000 IPv4 /24s: new keys, held to the anyone's share */
+    for (i = 0; i < 1000; i++) {
+        snprintf(addr, sizeof(addr), "10.%u.%u.1", i >> 8, i & 255);
+        v = req_on(f->au, "example.com", BOT, addr, T0 + 2);
+        open += v.alert;
+    }
+    /* an unverifiable name and generic bots from many blocks */
+    for (i = 0; i < 500; i++) {
+        snprintf(addr, sizeof(addr), "172.16.%u.%u", i >> 8, i & 255);
+        v = req_on(f->au, "example.com", "TestBot-Image/1.0", addr, T0 + 3);
+        assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+        open += v.alert;
+        snprintf(ua, sizeof(ua), "Flood%uBot/1.0", i);
+        snprintf(addr, sizeof(addr), "100.64.%u.%u", i & 255, i >> 8);
+        v = req_on(f->au, "example.com", ua, addr, T0 + 3);
+        open += v.alert;
+    }
+    assert_int_equal(open, RA_ALERT_SITE_PER_MIN / 2);
+
+    /* the verified crawler's violation: written */
+    v = req_on(f->au, "example.com", BOT, IN, T0 + 4);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_true(v.alert);
+    fx_free(f);
+}
+
+/* when a verified crawler's alert is held back all the same (here the
+ * total budget, spent on two sites), the summary names it */
+static void
+verdict_alert_budget_names_verified(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_request_t   r;
+    ra_buf_t       b;
+    char           addr[32];
+    unsigned       i;
+
+    (void) state;
+    fx_conf.alert_budget.site = RA_ALERT_BUDGET_OFF;
+    fx_conf.alert_budget.total = 2;             /* anyone's share: 1 */
+    fx_reaudit(f);
+    robots(f, "a.example", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+    robots(f, "b.example", 200, "User-agent: *\nDisallow: /checkout\n", T0);
+    for (i = 0; i < 20; i++) {
+        snprintf(addr, sizeof(addr), "10.0.%u.1", i);
+        v = req_on(f->au, "a.example", BOT, addr, T0 + 1);
+        assert_int_equal(v.alert, i == 0);      /* the share: one */
+    }
+    assert_true(req_on(f->au, "a.example", BOT, IN, T0 + 2).alert);
+    /* its record on the other site: its own gate, but the total is
+     * spent */
+    v = req_on(f->au, "b.example", BOT, IN, T0 + 3);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_false(v.alert);
+    v = req_on(f->au, "b.example", "Late/1.0", "10.9.9.9", T0 + 61000);
+    assert_true(v.summary);
+    assert_int_equal(v.budget.suppressed, 19 + 1);
+    assert_int_equal(v.budget.verified, 1);
+    assert_int_equal(v.budget.nheld, 1);
+    assert_memory_equal(v.budget.held[0], "TestBot", 7);
+    assert_int_equal(v.budget.held_len[0], 7);
+
+    memset(&r, 0, sizeof(r));
+    r.time = T0 + 61000;
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
+    ra_alert_summary_text(&b, &v);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data,
+                           " verified=1 verified_names=\"TestBot\""));
+    assert_null(strstr((char *) b.data, "verified_more"));
+    b.len = 0;
+    ra_alert_summary_json(&b, &r, &v);
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data, "\"verified\":1,"
+                           "\"verified_names\":[\"TestBot\"],"
+                           "\"verified_more\":0}"));
+    ra_buf_release(&b);
     fx_free(f);
 }
 
@@ -2078,6 +2275,8 @@ main(void)
         cmocka_unit_test(verdict_steady_state_copies_no_body),
         cmocka_unit_test(verdict_crawl_delay_flag),
         cmocka_unit_test(verdict_unreachable_30d),
+        cmocka_unit_test(verdict_unchanged_answer_ends_failures),
+        cmocka_unit_test(verdict_failure_needs_a_crawler),
         cmocka_unit_test(verdict_politeness_recorded),
         cmocka_unit_test(verdict_server_pages_not_counted),
         cmocka_unit_test(verdict_group_selection_per_crawler),
@@ -2089,6 +2288,8 @@ main(void)
         cmocka_unit_test(verdict_alert_interval_unset_and_zero),
         cmocka_unit_test(verdict_alert_budget),
         cmocka_unit_test(verdict_alert_budget_known),
+        cmocka_unit_test(verdict_alert_budget_keeps_verified),
+        cmocka_unit_test(verdict_alert_budget_names_verified),
         cmocka_unit_test(verdict_enomem_counted_not_judged),
         cmocka_unit_test(ledger_full_logged_once_a_minute),
         cmocka_unit_test(enforce_words),

@@ -2,7 +2,8 @@
 package RA::Scenario::Impostor;
 
 # Impostors alert (RA102), on nginx and Apache alike.  This machine
-# (127.0.0.1, 127.0.0.2) is outside Googlebot's ranges and inside GPTBot's:
+# (127.0.0.1, 127.0.1.2: two /24s, two alert keys) is outside Googlebot's
+# ranges and inside GPTBot's:
 # a fake Googlebot crawling /checkout gets an RA102 line in the error log
 # and a JSON alert-log line (verification impostor, its verdict, its
 # client address); a second request from the same address within the
@@ -91,8 +92,8 @@ sub scenario {
     $h->get('/checkout', ua => $GOOGLEBOT);
     $h->get('/index.html', ua => $GOOGLEBOT);
     # another address: its own alert
-    is get_from($h, '127.0.0.2', '/checkout', $GOOGLEBOT), 200,
-        'fake Googlebot from 127.0.0.2';
+    is get_from($h, '127.0.1.2', '/checkout', $GOOGLEBOT), 200,
+        'fake Googlebot from 127.0.1.2';
     # the real GPTBot: RA100, its own timer
     $h->get('/checkout', ua => $GPTBOT);
     $h->get('/checkout', ua => $GPTBOT);
@@ -121,9 +122,9 @@ sub scenario {
         is scalar(grep { $_->{tag} eq 'RA102' && $_->{client} eq '127.0.0.1' }
                   @l), 1, '... in the alert log too';
     }
-    like $err, qr/${pre}robots-audit: \[RA102\] violation site="localhost" crawler="Googlebot" verification=impostor client=127\.0\.0\.2 method=GET uri="\/checkout" [^\n]*suppressed=0/,
+    like $err, qr/${pre}robots-audit: \[RA102\] violation site="localhost" crawler="Googlebot" verification=impostor client=127\.0\.1\.2 method=GET uri="\/checkout" [^\n]*suppressed=0/,
         'another address alerts on its own';
-    is scalar(grep { $_->{tag} eq 'RA102' && $_->{client} eq '127.0.0.2' }
+    is scalar(grep { $_->{tag} eq 'RA102' && $_->{client} eq '127.0.1.2' }
               @l), 1, '... in the alert log too';
     like $err, qr/${pre}robots-audit: \[RA100\] violation site="localhost" crawler="GPTBot" verification=verified client=127\.0\.0\.1 method=GET uri="\/checkout" rule="disallow: \/checkout" line=2 suppressed=0/,
         'the real GPTBot: RA100 as before';
