@@ -152,6 +152,9 @@ sub run_pass {
             audit          => 1,
             enforce        => $enforce,
             alert_interval => $ad->min_interval,
+            # every violation alerts: this scenario checks the evidence,
+            # not the budget (an unverified crawler may use half of it)
+            alert_budget   => 'off off',
         },
         files => {
             'htdocs/robots.txt'  => $ROBOTS,
