@@ -10,6 +10,8 @@ package RA::Upstream;
 # started.
 #
 #   my $up = RA::Upstream->new(dir => "$dir/upstream");
+#   my $up = RA::Upstream->new;   # a temporary directory of its own
+#                                 # ($up->dir; kept when RA_KEEP is set)
 #   $up->put('robots.txt', $gzipped, "Content-Type: text/plain\r\n"
 #                                  . "Content-Encoding: gzip\r\n");
 #   ... proxy_pass http://127.0.0.1:${\ $up->port };
@@ -18,6 +20,7 @@ use strict;
 use warnings;
 
 use File::Path qw(make_path);
+use File::Temp qw(tempdir);
 use IO::Socket::INET;
 use POSIX qw(WNOHANG _exit);
 use Time::HiRes qw(sleep time);
@@ -26,7 +29,8 @@ our $VERSION = '1';
 
 sub new {
     my ($class, %a) = @_;
-    my $dir = $a{dir} or die 'RA::Upstream->new: dir => DIR';
+    my $dir = $a{dir} // tempdir('ra-upstream-XXXXXX', TMPDIR => 1,
+                                 CLEANUP => !$ENV{RA_KEEP});
     make_path($dir, { mode => 0755 });
     my $listen = IO::Socket::INET->new(LocalAddr => '127.0.0.1',
                                        LocalPort => 0, Proto => 'tcp',

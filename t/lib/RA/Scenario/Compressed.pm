@@ -17,7 +17,6 @@ package RA::Scenario::Compressed;
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use IO::Compress::Gzip qw(gzip $GzipError);
 use Test::More;
 use RA::Scenario qw($GOOGLEBOT run_variants);
@@ -65,9 +64,8 @@ sub run {
 
 sub scenario {
     my ($ad, $v, %o) = @_;
-    my $updir = tempdir('ra-upstream-XXXXXX', TMPDIR => 1,
-                        CLEANUP => !$ENV{RA_KEEP});
-    my $up = RA::Upstream->new(dir => $updir);
+    my $up = RA::Upstream->new;
+    my $updir = $up->dir;
     my $upurl = 'http://127.0.0.1:' . $up->port;
 
     my $brotli = br($updir, 'x');

@@ -20,7 +20,6 @@ package RA::Scenario::Enforce;
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use JSON::PP;
 use Test::More;
 use RA::Scenario qw($GOOGLEBOT $GPTBOT $BROWSER run_variants);
@@ -36,9 +35,7 @@ sub run {
 
 sub scenario {
     my ($ad, $v, %o) = @_;
-    my $updir = tempdir('ra-upstream-XXXXXX', TMPDIR => 1,
-                        CLEANUP => !$ENV{RA_KEEP});
-    my $up = RA::Upstream->new(dir => $updir);
+    my $up = RA::Upstream->new;
     my $flip = sub {
         my ($status) = @_;
         $up->put('flip.robots', $status =~ /^200/ ? $ROBOTS : "down\n",

@@ -12,15 +12,12 @@ package RA::Scenario::RobotsUnchanged;
 use strict;
 use warnings;
 
-use File::Temp qw(tempdir);
 use Test::More;
-use RA::Scenario qw($GOOGLEBOT run_variants);
+use RA::Scenario qw($GOOGLEBOT $BROWSER run_variants);
 use RA::Upstream;
 
 my $HDR = "Content-Type: text/plain\r\n";
 my $RULES = "User-agent: *\nDisallow: /private\n";
-my $BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 '
-            . 'Firefox/120.0';
 my $SITE = 'backend.test';
 
 sub run {
@@ -31,9 +28,7 @@ sub run {
 
 sub scenario {
     my ($ad, $v, %o) = @_;
-    my $updir = tempdir('ra-upstream-XXXXXX', TMPDIR => 1,
-                        CLEANUP => !$ENV{RA_KEEP});
-    my $up = RA::Upstream->new(dir => $updir);
+    my $up = RA::Upstream->new;
     my ($frag) = $ad->compressed_site(
         name => $SITE, kind => 'proxy', root => '%%DIR%%/backend',
         upstream => 'http://127.0.0.1:' . $up->port . '/site.robots',
