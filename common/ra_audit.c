@@ -973,6 +973,9 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
         if (ra_addr_parse(req->addr, &addr) == RA_OK) {
             out->verification = (unsigned) ra_verify(au->conf.ranges, c,
                                                      &addr);
+            if (out->verification != RA_VERIFY_UNVERIFIABLE) {
+                out->verified_by = RA_VERIFIED_BY_RANGES;
+            }
         }
     } else {
         out->name = id->token.len ? id->token

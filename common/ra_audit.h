@@ -166,6 +166,9 @@ typedef struct {
     unsigned             flags;         /* RA_FLAG_* */
     unsigned             kind;          /* ra_ua_kind_e */
     unsigned             verification;  /* ra_verify_e */
+    unsigned             verified_by;   /* ra_verified_by_e: what decided
+                                           verification (NONE when
+                                           unverifiable) */
     const ra_crawler_t  *crawler;       /* known crawlers only */
     ra_str_t             name;          /* crawler name or generic token */
     uint32_t             line;          /* deciding rule, 0 if none */

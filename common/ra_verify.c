@@ -533,3 +533,12 @@ ra_verify_name(int v)
     return v == RA_VERIFY_VERIFIED ? "verified"
            : v == RA_VERIFY_IMPOSTOR ? "impostor" : "unverifiable";
 }
+
+
+const char *
+ra_verified_by_name(int m)
+{
+    return m == RA_VERIFIED_BY_RANGES ? "ranges"
+           : m == RA_VERIFIED_BY_RDNS ? "rdns"
+           : m == RA_VERIFIED_BY_SIGNATURE ? "signature" : "";
+}

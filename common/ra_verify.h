@@ -93,4 +93,21 @@ int ra_verify_rdns_check(const ra_crawler_t *c, const ra_addr_t *client,
 /* "verified", "impostor", "unverifiable". */
 const char *ra_verify_name(int v);
 
+/*
+ * How a verification was decided ("verified_by" in JSON and alerts, the
+ * "method" label in metrics, a column of the status page): by published
+ * ranges, by forward-confirmed reverse DNS, or by a Web Bot Auth
+ * signature.  RA_VERIFIED_BY_NONE: nothing decided it (unverifiable).
+ */
+typedef enum {
+    RA_VERIFIED_BY_NONE = 0,
+    RA_VERIFIED_BY_RANGES,
+    RA_VERIFIED_BY_RDNS,
+    RA_VERIFIED_BY_SIGNATURE,
+    RA_VERIFIED_BY_MAX
+} ra_verified_by_e;
+
+/* "ranges", "rdns", "signature"; "" for RA_VERIFIED_BY_NONE. */
+const char *ra_verified_by_name(int m);
+
 #endif /* RA_VERIFY_H */
