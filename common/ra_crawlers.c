@@ -1579,6 +1579,30 @@ ra_not_a_browser(const unsigned char *p, size_t len)
     return 0;
 }
 
+/*
+ * A "(compatible; Name" comment after a browser's own tokens: "... Chrome/59.0
+ * Mobile Safari/537.36 (compatible; Google-Youtube-Links)".  Browsers that
+ * say "compatible" say it in their first comment ("Mozilla/4.0
+ * (compatible; MSIE 8.0; ..."); a later one is a tool naming itself.  The
+ * name (len 0 when none).
+ */
+static ra_str_t
+ra_late_compatible(const unsigned char *p, size_t len)
+{
+    const unsigned char  *q;
+    size_t                at;
+
+    if (len < 8 || !ra_startswith_ci(ra_str(p, len), "mozilla/")) {
+        return ra_str(p, 0);
+    }
+    q = memchr(p, ')', len);
+    at = ra_compatible_at(p, len);
+    if (q == NULL || at >= len || at < (size_t) (q - p)) {
+        return ra_str(p, 0);
+    }
+    return ra_token_at(p, len, at);
+}
+
 /* What a User-Agent that names a platform still tells of a program: a
  * tool after the browser's tokens, or a shape no browser sends.  Kept out
  * of line: inlined, it slows the automaton's loop in the caller. */
@@ -1586,6 +1610,9 @@ static int __attribute__((noinline))
 ra_odd_browser(const unsigned char *p, size_t len, ra_str_t *token)
 {
     *token = ra_tool_suffix(p, len);
+    if (token->len == 0) {
+        *token = ra_late_compatible(p, len);
+    }
     return token->len > 0 || ra_not_a_browser(p, len);
 }
 

@@ -359,6 +359,20 @@ generic_bots_and_their_tokens(void **state)
     assert_true(token_is("Mozilla/5.0 (en-US) AppleWebKit/537.36 (KHTML, "
                          "like Gecko; Acme-Assess) Chrome/34.0 Safari/537.36",
                          "Acme-Assess"));
+    /* "(compatible; Name" after the browser's tokens names a tool; in the
+     * first comment it is a browser's (MSIE) */
+    assert_true(token_is("Mozilla/5.0 (Linux; Android 7.0; SM-G930V Build/"
+                         "NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) "
+                         "Chrome/59.0.3071.125 Mobile Safari/537.36 "
+                         "(compatible; Google-Youtube-Links)",
+                         "Google-Youtube-Links"));
+    assert_true(token_is("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"
+                         " (KHTML, like Gecko) Chrome/120.0 Safari/537.36 "
+                         "(compatible; AcmeRender/2.1; +https://acme.example)",
+                         "AcmeRender"));
+    assert_int_equal(identify("Mozilla/4.0 (compatible; MSIE 8.0; Windows NT "
+                              "6.1; Trident/4.0; SLCC2)").kind,
+                     RA_UA_BROWSER);
     /* shapes no browser sends */
     assert_int_equal(identify("Chrome").kind, RA_UA_GENERIC);
     assert_int_equal(identify("firefox").kind, RA_UA_GENERIC);
