@@ -210,8 +210,9 @@ struct ra_crawlers_s {
 };
 
 static const char  *ra_category_names[RA_CAT_MAX] = {
-    "search", "ai-training", "ai-search", "ai-user-triggered", "seo",
-    "social-preview", "feed", "monitoring", "archive", "tool",
+    "search", "ai-training", "ai-search", "ai-user", "seo",
+    "social-preview", "feed", "monitoring", "archive", "tool", "academic",
+    "security-scanner",
 };
 
 #define RA_FLAG_DISABLED  0x100      /* loader only: drops the name */
@@ -236,6 +237,24 @@ const char *
 ra_crawler_category_name(unsigned category)
 {
     return category < RA_CAT_MAX ? ra_category_names[category] : "unknown";
+}
+
+unsigned
+ra_crawler_category_of(ra_str_t name)
+{
+    size_t  i;
+
+    for (i = 0; i < RA_CAT_MAX; i++) {
+        if (ra_strcaseeq(name, ra_str(ra_category_names[i],
+                                      strlen(ra_category_names[i]))))
+        {
+            return (unsigned) i;
+        }
+    }
+    if (ra_strcaseeq(name, ra_str("ai-user-triggered", 17))) {
+        return RA_CAT_AI_USER;
+    }
+    return RA_CAT_MAX;
 }
 
 ra_crawlers_t *
@@ -454,11 +473,7 @@ ra_parse_entry(ra_lines_t *it, ra_str_t name, ra_crawler_t *c,
                 ra_fail("repeated key");
             }
             seen |= 32;
-            for (i = 0; i < RA_CAT_MAX; i++) {
-                if (ra_eq(val, ra_category_names[i])) {
-                    category = (unsigned) i;
-                }
-            }
+            category = ra_crawler_category_of(val);
             if (category == RA_CAT_MAX) {
                 ra_fail("unknown category");
             }

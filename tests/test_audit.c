@@ -32,7 +32,7 @@ static const char  test_crawlers[] =
     "\n"
     "crawler AskBot\n"
     "ua AskBot\n"
-    "category ai-user-triggered\n"
+    "category ai-user\n"
     "flags user-triggered\n"
     "\n"
     "crawler AdsLike\n"

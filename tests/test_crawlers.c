@@ -914,6 +914,80 @@ policy_tokens(void **state)
     ra_test_arena_free(ar);
 }
 
+/* Every entry of the built-in table has one of the twelve purposes, each
+ * name reads back to its category, the former spelling is still read, and
+ * an unknown one is refused. */
+static void
+purposes(void **state)
+{
+    static const char  *names[] = {
+        "search", "ai-training", "ai-search", "ai-user", "seo",
+        "social-preview", "monitoring", "archive", "feed", "academic",
+        "security-scanner", "tool",
+    };
+    const ra_crawler_t  *c;
+    ra_test_arena_t     *ar = ra_test_arena_new();
+    ra_crawlers_t       *t;
+    ra_crawlers_err_t    err;
+    unsigned             seen[RA_CAT_MAX] = { 0 };
+    size_t               i, k;
+
+    (void) state;
+    assert_int_equal(RA_CAT_MAX, sizeof(names) / sizeof(names[0]));
+    for (k = 0; k < RA_CAT_MAX; k++) {
+        unsigned  cat = ra_crawler_category_of(ra_str(names[k],
+                                                      strlen(names[k])));
+        assert_true(cat < RA_CAT_MAX);
+        assert_string_equal(ra_crawler_category_name(cat), names[k]);
+    }
+    for (i = 0; i < ra_crawlers_count(tab); i++) {
+        c = ra_crawlers_get(tab, i);
+        assert_true(c->category < RA_CAT_MAX);
+        for (k = 0; k < RA_CAT_MAX; k++) {
+            if (strcmp(ra_crawler_category_name(c->category), names[k])
+                == 0)
+            {
+                break;
+            }
+        }
+        if (k == RA_CAT_MAX) {
+            print_message("%.*s: purpose %s\n", (int) c->name.len,
+                          (const char *) c->name.data,
+                          ra_crawler_category_name(c->category));
+        }
+        assert_true(k < RA_CAT_MAX);
+        seen[c->category]++;
+    }
+    /* the table uses every one */
+    for (k = 0; k < RA_CAT_MAX; k++) {
+        if (seen[k] == 0) {
+            print_message("no entry of purpose %s\n",
+                          ra_crawler_category_name((unsigned) k));
+        }
+        assert_true(seen[k] > 0);
+    }
+    c = ra_crawlers_find(tab, ra_str("ChatGPT-User", 12));
+    assert_int_equal(c->category, RA_CAT_AI_USER);
+    c = ra_crawlers_find(tab, ra_str("GPTBot", 6));
+    assert_int_equal(c->category, RA_CAT_AI_TRAINING);
+    c = ra_crawlers_find(tab, ra_str("Nikto", 5));
+    assert_int_equal(c->category, RA_CAT_SECURITY);
+    c = ra_crawlers_find(tab, ra_str("SemanticScholarBot", 18));
+    assert_int_equal(c->category, RA_CAT_ACADEMIC);
+    assert_string_equal(ra_crawler_category_name(RA_CAT_MAX), "unknown");
+
+    assert_int_equal(load_file("crawler A\ncategory ai-user-triggered\n",
+                               &err, &t, ar), RA_OK);
+    assert_int_equal(ra_crawlers_find(t, ra_str("A", 1))->category,
+                     RA_CAT_AI_USER);
+    assert_int_equal(load_file("crawler A\ncategory scraping\n", &err, &t,
+                               ar), RA_ERROR);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(load_file("crawler A\noperator x\n", &err, &t, ar),
+                     RA_ERROR);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -930,6 +1004,7 @@ main(void)
         cmocka_unit_test(hostile_user_agents),
         cmocka_unit_test(operator_files),
         cmocka_unit_test(policy_tokens),
+        cmocka_unit_test(purposes),
     };
 
     return cmocka_run_group_tests(tests, setup_arena_table,
