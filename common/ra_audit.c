@@ -19,6 +19,10 @@
 #include "ra_digest.h"
 #include "ra_http.h"
 #include "ra_lint.h"
+#include "ra_refer.h"
+
+_Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
+               "the ledger keeps a counter per referrer-table operator");
 
 #define RA_CACHE_SLOTS        64
 #define RA_CACHE_BYTES        (64u * 1024 * 1024)
@@ -89,6 +93,7 @@ struct ra_audit_s {
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
     ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
     unsigned char   *zone;              /* conf.zone_name's copy */
+    ra_refer_t       refer;             /* the referrer table */
 };
 
 static const char  *const ra_verdict_names[] = {
@@ -237,6 +242,11 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     }
     if (au->conf.cache_bytes == 0) {
         au->conf.cache_bytes = RA_CACHE_BYTES;
+    }
+    /* the embedded table loads (a unit test checks it); were it not to,
+     * no referral would be counted */
+    if (ra_refer_builtin(&au->refer) != RA_OK) {
+        au->refer.nops = 0;
     }
     /* without the memory, every User-Agent is identified afresh */
     au->ua = ra_alloc(conf->alloc, RA_UA_SLOTS * sizeof(ra_ua_slot_t));
@@ -1223,6 +1233,23 @@ ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     return id.kind != RA_UA_BROWSER;
 }
 
+/* Crawl-to-refer: a request of a table crawler (not an impostor) counts
+ * for its operator, when the referrer table names it. */
+static void
+ra_refer_crawler_locked(ra_audit_t *au, uint32_t sid, const ra_identity_t *id,
+    const ra_verdict_t *v)
+{
+    int  op;
+
+    if (id->crawler == NULL || v->verification == RA_VERIFY_IMPOSTOR) {
+        return;
+    }
+    op = ra_refer_operator(&au->refer, id->crawler->operator_name);
+    if (op >= 0) {
+        ra_ledger_referral_locked(&au->ledger, sid, (unsigned) op, 1);
+    }
+}
+
 int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
@@ -1255,6 +1282,11 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
               ? ra_ledger_site_find_locked(l, req->site, now)
               : ra_ledger_site_locked(l, req->site, now);
         ra_ledger_browser_locked(l, sid, no_ua);
+        if (!no_ua && req->referer.len
+            && (rc = ra_refer_match(&au->refer, req->referer)) >= 0)
+        {
+            ra_ledger_referral_locked(l, sid, (unsigned) rc, 0);
+        }
         if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
             ra_ledger_page_locked(l, sid, req->status, now);
         }
@@ -1303,6 +1335,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
             ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
         }
         ra_ledger_polite_locked(l, tid, now, -1);
+        ra_refer_crawler_locked(au, sid, &id, out);
         ra_ledger_unlock(l);
         out->verdict = RA_VERDICT_FETCH;
         ra_audit_full(au, req);
@@ -1338,6 +1371,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         /* does anyone read it? judged as any URL, and counted */
         ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
     }
+    ra_refer_crawler_locked(au, sid, &id, out);
     ra_ledger_unlock(l);
 
     if (rc == RA_ENOMEM) {

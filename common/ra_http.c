@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "ra_crawlers.h"
 #include "ra_decode.h"
 #include "ra_http.h"
 #include "ra_parse.h"
@@ -733,6 +734,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
 {
     int                  rc;
     uint32_t             limit = 0;
+    unsigned             purpose = 0;
     ra_str_t             name, site = { 0, NULL };
     ra_snapshot_t        snap;
     ra_report_opts_t     opts;
@@ -775,6 +777,15 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
                         "(1 to 128 bytes)\n");
         return RA_OK;
     }
+    if (ra_query_arg(query, "purpose", &name) == RA_OK
+        && (purpose = ra_crawler_category_of(name) + 1) > RA_CAT_MAX)
+    {
+        ra_status_error(page, 400, "robots-audit: purpose is one of search, "
+                        "ai-training, ai-search, ai-user, seo, "
+                        "social-preview, monitoring, archive, feed, academic, "
+                        "security-scanner, tool\n");
+        return RA_OK;
+    }
 
     if (l == NULL) {
         ra_status_error(page, 503, "robots-audit: no ledger: auditing is "
@@ -796,6 +807,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     }
 
     ra_status_view(site, limit, (int) fmt, &view);
+    view.purpose = purpose;
     if (ra_ledger_snapshot_view(l, a, fmt == RA_REPORT_HTML, &view, &snap)
         != RA_OK)
     {
