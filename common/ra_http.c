@@ -735,6 +735,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     int                  rc;
     uint32_t             limit = 0;
     unsigned             purpose = 0;
+    int                  relint;
     ra_str_t             name, site = { 0, NULL };
     ra_snapshot_t        snap;
     ra_report_opts_t     opts;
@@ -808,7 +809,10 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
 
     ra_status_view(site, limit, (int) fmt, &view);
     view.purpose = purpose;
-    if (ra_ledger_snapshot_view(l, a, fmt == RA_REPORT_HTML, &view, &snap)
+    /* findings: HTML, and JSON of one site (?site=): relinting costs
+     * milliseconds per 500 KiB body */
+    relint = fmt == RA_REPORT_HTML || (fmt == RA_REPORT_JSON && site.len);
+    if (ra_ledger_snapshot_view(l, a, relint, &view, &snap)
         != RA_OK)
     {
         ra_snapshot_free(&snap, a);
@@ -818,7 +822,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
 
     memset(&opts, 0, sizeof(opts));
     opts.now = now;
-    opts.relint = fmt == RA_REPORT_HTML;  /* findings: HTML only (cost) */
+    opts.relint = relint;
     opts.crawlers = crawlers;
     opts.scratch = a;
     opts.max_crawlers = view.max_crawlers + view.max_violators;

@@ -742,6 +742,54 @@ ra_rep_prom_ai(ra_rep_t *r)
     }
 }
 
+/* JSON "ai_preferences" (Content-Signal and Content-Usage lines as
+ * written, with their group) and "policy_tokens" (groups for tokens no
+ * crawler fetches with, and what they control), as lint found them */
+static void
+ra_rep_json_prefs(ra_rep_t *r, const ra_lint_t *l)
+{
+    static const char  *kind[] = { "content-signal", "content-usage" };
+    uint32_t            i, k, n;
+
+    for (k = 0; k < 2; k++) {
+        ra_buf_cstr(r->b, k ? ",\"policy_tokens\":["
+                            : ",\"ai_preferences\":[");
+        for (i = 0, n = 0; i < l->nprefs && i < RA_LINT_MAX_PREFS; i++) {
+            const ra_lint_pref_t  *p = &l->prefs[i];
+            ra_str_t               agent = ra_rep_field(p->agent,
+                                               strnlen(p->agent,
+                                                       sizeof(p->agent)));
+            ra_str_t               text = ra_rep_field(p->text,
+                                              strnlen(p->text,
+                                                      sizeof(p->text)));
+
+            if ((k == 1) != (p->kind == RA_LINT_PREF_POLICY)) {
+                continue;
+            }
+            ra_buf_cstr(r->b, n++ ? "," : "");
+            if (k == 1) {
+                ra_buf_cstr(r->b, "{\"token\":");
+                ra_buf_json_str(r->b, agent);
+                ra_buf_cstr(r->b, ",\"controls\":");
+                ra_buf_json_str(r->b, text);
+            } else {
+                ra_buf_printf(r->b, "{\"kind\":\"%s\",\"value\":",
+                              kind[p->kind == RA_LINT_PREF_USAGE]);
+                ra_buf_json_str(r->b, text);
+                ra_buf_cstr(r->b, ",\"group\":");
+                if (agent.len) {
+                    ra_buf_json_str(r->b, agent);
+                } else {
+                    ra_buf_cstr(r->b, "null");
+                }
+            }
+            ra_buf_printf(r->b, ",\"line\":%u}", p->line);
+        }
+        ra_buf_ch(r->b, ']');
+    }
+    ra_buf_printf(r->b, ",\"ai_preferences_more\":%u", l->more_prefs);
+}
+
 static void
 ra_rep_json_site(ra_rep_t *r, uint32_t si)
 {
@@ -811,6 +859,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
                   v ? v->lint_infos : 0);
     if (r->lints[si] != NULL) {
         ra_rep_json_findings(r, r->lints[si]);
+        ra_rep_json_prefs(r, r->lints[si]);
     }
     ra_buf_ch(b, '}');
 
