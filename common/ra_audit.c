@@ -1233,27 +1233,23 @@ ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     return id.kind != RA_UA_BROWSER;
 }
 
-/* Crawl-to-refer: a request of a table crawler (not an impostor) counts
- * for its operator, when the referrer table names it. */
-static void
-ra_refer_crawler_locked(ra_audit_t *au, uint32_t sid, const ra_identity_t *id,
+/* Crawl-to-refer: the operator a request of a table crawler (not an
+ * impostor) counts for, when the referrer table names it; else -1.
+ * Decided before the lock is taken. */
+static int
+ra_refer_crawler(const ra_audit_t *au, const ra_identity_t *id,
     const ra_verdict_t *v)
 {
-    int  op;
-
     if (id->crawler == NULL || v->verification == RA_VERIFY_IMPOSTOR) {
-        return;
+        return -1;
     }
-    op = ra_refer_operator(&au->refer, id->crawler->operator_name);
-    if (op >= 0) {
-        ra_ledger_referral_locked(&au->ledger, sid, (unsigned) op, 1);
-    }
+    return ra_refer_operator(&au->refer, id->crawler->operator_name);
 }
 
 int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
-    int                  rc, no_ua;
+    int                  rc, no_ua, op;
     unsigned             k;
     uint32_t             sid, tid;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
@@ -1277,15 +1273,16 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
      * browser nor a crawler that can be judged */
     no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
+        /* crawl-to-refer: a browser visit its Referer's operator sent */
+        op = no_ua || req->referer.len == 0
+             ? -1 : ra_refer_match(&au->refer, req->referer);
         ra_ledger_lock(l);
         sid = au->conf.crawler_sites
               ? ra_ledger_site_find_locked(l, req->site, now)
               : ra_ledger_site_locked(l, req->site, now);
         ra_ledger_browser_locked(l, sid, no_ua);
-        if (!no_ua && req->referer.len
-            && (rc = ra_refer_match(&au->refer, req->referer)) >= 0)
-        {
-            ra_ledger_referral_locked(l, sid, (unsigned) rc, 0);
+        if (op >= 0) {
+            ra_ledger_referral_locked(l, sid, (unsigned) op, 0);
         }
         if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
             ra_ledger_page_locked(l, sid, req->status, now);
@@ -1297,6 +1294,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 
     /* who it is, what it reads, whether it is who it claims to be */
     ra_audit_who(au, &id, req, out, tokens, &who);
+    op = ra_refer_crawler(au, &id, out);
     memset(&key, 0, sizeof(key));
     key.name = out->name;
     key.verification = out->verification;
@@ -1335,7 +1333,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
             ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
         }
         ra_ledger_polite_locked(l, tid, now, -1);
-        ra_refer_crawler_locked(au, sid, &id, out);
+        if (op >= 0) {
+            ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
+        }
         ra_ledger_unlock(l);
         out->verdict = RA_VERDICT_FETCH;
         ra_audit_full(au, req);
@@ -1371,7 +1371,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         /* does anyone read it? judged as any URL, and counted */
         ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
     }
-    ra_refer_crawler_locked(au, sid, &id, out);
+    if (op >= 0) {
+        ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
+    }
     ra_ledger_unlock(l);
 
     if (rc == RA_ENOMEM) {
