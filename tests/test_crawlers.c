@@ -974,6 +974,28 @@ purposes(void **state)
     assert_int_equal(c->category, RA_CAT_SECURITY);
     c = ra_crawlers_find(tab, ra_str("SemanticScholarBot", 18));
     assert_int_equal(c->category, RA_CAT_ACADEMIC);
+    /* internet scanners, as their operators document their agents */
+    {
+        static const char  *scanners[] = {
+            "Mozilla/5.0 (compatible; CensysInspect/1.1; "
+            "+https://about.censys.io/)",
+            "Expanse, a Palo Alto Networks company, searches across the "
+            "global IPv4 space multiple times per day",
+            "Nuclei - Open-source project (github.com/projectdiscovery/"
+            "nuclei)",
+            "Mozilla/5.0 (l9explore/1.2.2)",
+            "Mozilla/5.0 (compatible; Nmap Scripting Engine; "
+            "https://nmap.org/book/nse.html)",
+            "SSL Labs (https://www.ssllabs.com/about/assessment.html)",
+        };
+        ra_identity_t  id;
+
+        for (k = 0; k < sizeof(scanners) / sizeof(scanners[0]); k++) {
+            id = identify(scanners[k]);
+            assert_int_equal(id.kind, RA_UA_KNOWN);
+            assert_int_equal(id.crawler->category, RA_CAT_SECURITY);
+        }
+    }
     assert_string_equal(ra_crawler_category_name(RA_CAT_MAX), "unknown");
 
     assert_int_equal(load_file("crawler A\ncategory ai-user-triggered\n",
