@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The status page over a full zone (issue 14, item 6): every crawler
- * record of a 16 MiB ledger in use (8 MiB under valgrind), spread over
+ * record of a 64 MiB ledger in use, spread over
  * more sites than a page shows.  What a view copies is bounded by its
  * limits, not by the zone (the records and violations copied are
  * counted); it keeps each site's busiest records and, besides them, those
@@ -120,7 +120,7 @@ fill(full_t *f, size_t size)
 static size_t
 zone_size(void)
 {
-    return 16u << 20;   /* ~9,500 records: more than RA_STATUS_LIMIT a site */
+    return 64u << 20;   /* ~9,500 records: more than RA_STATUS_LIMIT a site */
 }
 
 /* Does the buffer (not NUL-terminated) hold s?  Where, or NULL. */
@@ -361,7 +361,7 @@ budget_stops_between_sites(void **state)
     const char         *p;
 
     (void) state;
-    fill(&f, 4u << 20);
+    fill(&f, 16u << 20);
     ra_status_view((ra_str_t) { 0, NULL }, 0, RA_REPORT_JSON, &view);
     view.max_sites = SITES;
     assert_int_equal(ra_ledger_snapshot_view(&f.l, &ra_malloc_allocator, 0,
@@ -434,7 +434,7 @@ prometheus_too_large_refused_early(void **state)
     const ra_alloc_t   counting = { prom_alloc, prom_free, NULL };
 
     (void) state;
-    fill(&f, (size_t) 80 << 20);      /* ~24,000 table crawlers */
+    fill(&f, (size_t) 320 << 20);     /* ~24,000 table crawlers */
     ra_ledger_totals(&f.l, &t);
     assert_true((uint64_t) (t.stats - t.stats_generic)
                 * RA_STATUS_PROM_RECORD_MIN > RA_STATUS_PAGE_MAX);
@@ -461,7 +461,7 @@ prometheus_too_large_refused_early(void **state)
  * bots in their half, verified table crawlers in the rest; one request
  * each, one in ten a violation).  Every page a browser asks for stays
  * within its cap and says what it left out; the whole-zone Prometheus page
- * answers 500 at once.  Under valgrind the 16 MiB zones above stand for
+ * answers 500 at once.  Under valgrind the 64 MiB zones above stand for
  * it (a gigabyte under valgrind takes minutes). */
 static void
 full_1024m_zone(void **state)
@@ -483,7 +483,7 @@ full_1024m_zone(void **state)
 
     (void) state;
     if (getenv("RA_UNDER_VALGRIND") != NULL) {
-        print_message("skipped under valgrind: a 1 GiB zone (the 16 MiB "
+        print_message("skipped under valgrind: a 1 GiB zone (the 64 MiB "
                       "zones above stand for it)\n");
         skip();
     }
