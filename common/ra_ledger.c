@@ -101,6 +101,7 @@ typedef struct {
     ra_rule_hit_t      rule_hits[RA_RULE_LINES];   /* line set last */
     uint32_t           episode_next;    /* < RA_EPISODES */
     ra_episode_t       episodes[RA_EPISODES];      /* start set last */
+    ra_spark_t         spark[RA_HOURS];            /* plain numbers */
 } ra_site_slot_t;
 
 typedef struct {
@@ -1764,6 +1765,33 @@ ra_hours_sum(const ra_hour_t *h, int64_t now, unsigned hours, uint64_t *out)
     }
 }
 
+/* The site's hourly requests and violations, as ra_hour_add(). */
+static void
+ra_spark_add(ra_site_slot_t *s, int violation)
+{
+    uint32_t     hour;
+    ra_spark_t  *b;
+
+    if (s->last_seen <= 0) {
+        return;
+    }
+    hour = (uint32_t) (s->last_seen / RA_HOUR_MS);
+    b = &s->spark[hour % RA_HOURS];
+    if (b->hour != hour) {
+        if (b->hour > hour) {
+            return;
+        }
+        b->requests = 0;
+        b->violations = 0;
+        b->hour = hour;
+    }
+    if (violation) {
+        b->violations++;
+    } else {
+        b->requests++;
+    }
+}
+
 /* ---- 5xx/429 episodes ------------------------------------------------ */
 
 static ra_episode_t *
@@ -1901,6 +1929,9 @@ ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
         ra_atomic_add(&s->counters[c], 1);
         if (c == RA_CNT_REQUESTS && s->failures) {
             ra_episode_crawler(s, st);
+        }
+        if (c == RA_CNT_REQUESTS || c == RA_CNT_VIOLATION) {
+            ra_spark_add(s, c == RA_CNT_VIOLATION);
         }
         /* the site's generic aggregate: never evicted, so it only rises
          * however many generic records come and go */
@@ -2571,6 +2602,7 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     memcpy(out->rule_hits, s->rule_hits, sizeof(out->rule_hits));
     out->episode_next = s->episode_next % RA_EPISODES;
     memcpy(out->episodes, s->episodes, sizeof(out->episodes));
+    memcpy(out->spark, s->spark, sizeof(out->spark));
 }
 
 static void

@@ -202,6 +202,14 @@ typedef struct {
     uint32_t  counters[RA_CNT_MAX];
 } ra_hour_t;
 
+/* A site's requests and violations per clock hour over the last 24
+ * hours (the status page's sparkline), as ra_hour_t. */
+typedef struct {
+    uint32_t  hour;
+    uint32_t  requests;
+    uint32_t  violations;
+} ra_spark_t;
+
 /* Sums the buckets of the hours [now's hour - hours + 1, now's hour]
  * into out (RA_CNT_MAX numbers): hours 1 is the current clock hour, 24
  * the last 24. */
@@ -274,6 +282,7 @@ typedef struct {
     ra_rule_hit_t rule_hits[RA_RULE_LINES];
     uint32_t      episode_next;
     ra_episode_t  episodes[RA_EPISODES];
+    ra_spark_t    spark[RA_HOURS];
 } ra_site_t;
 
 typedef struct {

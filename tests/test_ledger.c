@@ -725,6 +725,7 @@ ledger_hours(void **state)
     a = site(&l, "hours.example", base);
     /* one request an hour for 30 hours, a violation every third */
     for (i = 0; i < 30; i++) {
+        a = site(&l, "hours.example", base + i * H + 60000);
         t = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot",
                  base + i * H + 60000);
         ra_ledger_count_locked(&l, a, t, RA_CNT_REQUESTS);
@@ -733,11 +734,13 @@ ledger_hours(void **state)
     }
     /* three more in the last hour */
     for (i = 0; i < 3; i++) {
+        a = site(&l, "hours.example", base + 29 * H + 120000 + i);
         t = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot",
                  base + 29 * H + 120000 + i);
         ra_ledger_count_locked(&l, a, t, RA_CNT_REQUESTS);
     }
     /* a request logged 25 hours late: not in any bucket */
+    a = site(&l, "hours.example", base + 4 * H);
     t = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot",
              base + 4 * H);
     ra_ledger_count_locked(&l, a, t, RA_CNT_REQUESTS);
@@ -762,6 +765,16 @@ ledger_hours(void **state)
     assert_int_equal(c[RA_CNT_REQUESTS], 0);
     ra_hours_sum(st->hours, base + 31 * H, 24, c);
     assert_int_equal(c[RA_CNT_REQUESTS], 25);
+    /* the site's sparkline buckets: requests and violations per hour */
+    for (i = 0; i < RA_HOURS; i++) {
+        const ra_spark_t  *k = &snap.sites[0].spark[i];
+        uint32_t           hr = k->hour - (uint32_t) (base / H);
+
+        assert_true(hr >= 6 && hr <= 29);
+        assert_int_equal(k->hour % RA_HOURS, (uint32_t) i);
+        assert_int_equal(k->requests, hr == 29 ? 4 : 1);
+        assert_int_equal(k->violations, hr % 3 == 0);
+    }
     ra_snapshot_free(&snap, &ra_malloc_allocator);
     free(r);
 }
