@@ -425,6 +425,51 @@ prom_free(void *ctx, void *ptr)
     }
 }
 
+
+/* issue 18: ?format=csv (one site with ?site=), ?sort= checked */
+static void
+csv_and_sort(void **state)
+{
+    full_t             f;
+    ra_status_page_t   p;
+    char              *text, *line, *save = NULL;
+    uint32_t           rows = 0;
+
+    (void) state;
+    fill(&f, 16u << 20);
+    page(&f, "format=csv&site=site7.example", &p);
+    assert_int_equal(p.status, 200);
+    assert_string_equal(p.content_type, "text/csv; charset=utf-8");
+    assert_true(p.body.len > sizeof(RA_REPORT_CSV_HEADER)
+                && memcmp(p.body.data, RA_REPORT_CSV_HEADER "\r\n",
+                          sizeof(RA_REPORT_CSV_HEADER) + 1) == 0);
+    text = malloc(p.body.len + 1);
+    assert_non_null(text);
+    memcpy(text, p.body.data, p.body.len);
+    text[p.body.len] = '\0';
+    for (line = strtok_r(text, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save))
+    {
+        if (rows++ == 0) {
+            continue;                   /* the header */
+        }
+        /* every row is one of site7.example's violations */
+        assert_non_null(strstr(line, ",site7.example,bot"));
+        assert_non_null(strstr(line, ",/private/x,"));
+    }
+    free(text);
+    assert_true(rows > 1 && rows <= RA_STATUS_LIMIT + 1);
+    ra_status_page_free(&p);
+
+    page(&f, "sort=bogus", &p);
+    assert_int_equal(p.status, 400);
+    ra_status_page_free(&p);
+    page(&f, "format=json&sort=violations&limit=1", &p);
+    assert_int_equal(p.status, 200);
+    ra_status_page_free(&p);
+    free(f.region);
+}
+
 static void
 prometheus_too_large_refused_early(void **state)
 {
@@ -559,6 +604,7 @@ main(void)
         cmocka_unit_test(budget_stops_between_sites),
         cmocka_unit_test(prometheus_too_large_refused_early),
         cmocka_unit_test(full_1024m_zone),
+        cmocka_unit_test(csv_and_sort),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
