@@ -1072,7 +1072,7 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     /* the deciding line of the version judged against (ra_judge():
      * always the current one) */
     if (out->line && f->current >= 0 && f->current < RA_VERSIONS) {
-        ra_ledger_rule_hit_locked(l, sid, f->versions[f->current].hash,
+        ra_ledger_rule_hit_locked(l, sid, tid, f->versions[f->current].hash,
                                   out->line, out->rule_type == RA_RULE_ALLOW,
                                   out->verdict == RA_VERDICT_VIOLATION);
     }

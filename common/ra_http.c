@@ -734,7 +734,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     int                  rc;
     uint32_t             limit = 0;
     int                  sort_violations = 0;
-    ra_str_t             name, site = { 0, NULL };
+    ra_str_t             name, site = { 0, NULL }, crawler = { 0, NULL };
     ra_snapshot_t        snap;
     ra_report_opts_t     opts;
     ra_report_format_e   fmt;
@@ -778,6 +778,13 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
             return RA_OK;
         }
     }
+    if (ra_query_arg(query, "crawler", &crawler) == RA_OK
+        && (crawler.len == 0 || crawler.len > RA_NAME_MAX))
+    {
+        ra_status_error(page, 400, "robots-audit: crawler is a crawler's "
+                        "name (1 to 64 bytes)\n");
+        return RA_OK;
+    }
     if (ra_query_arg(query, "site", &site) == RA_OK
         && (site.len == 0 || site.len > RA_SITE_NAME_MAX))
     {
@@ -806,6 +813,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     }
 
     ra_status_view(site, limit, (int) fmt, &view);
+    view.crawler = crawler;
     /* bodies: the robots.txt shown in HTML, rule_hits' patterns in JSON */
     if (ra_ledger_snapshot_view(l, a, fmt == RA_REPORT_HTML
                                       || fmt == RA_REPORT_JSON, &view, &snap)
@@ -825,6 +833,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     opts.max_violations = view.max_violations;
     opts.max_bytes = RA_STATUS_BUDGET;
     opts.sort_violations = (unsigned) sort_violations;
+    opts.crawler_rules = crawler.data != NULL;
 
     rc = ra_report_render(&snap, fmt, &opts, &page->body);
     ra_snapshot_free(&snap, a);

@@ -135,6 +135,8 @@ typedef struct {
     int32_t   crawl_delay_ms;                     /* 0: none */
     ra_polite_t  polite;                          /* plain numbers */
     ra_hour_t    hours[RA_HOURS];                 /* plain numbers */
+    uint64_t     rule_version;                    /* set after the reset */
+    ra_crawler_hit_t  rule_hits[RA_CRAWLER_RULE_LINES];  /* line set last */
 } ra_stat_slot_t;
 
 typedef struct {
@@ -1866,11 +1868,41 @@ ra_episode_crawler(ra_site_slot_t *s, const ra_stat_slot_t *st)
     e->ncrawlers = (uint8_t) (n + 1);
 }
 
+/* The record's share of a rule hit (ra_ledger_rule_hit_locked()). */
+static void
+ra_stat_rule_hit(ra_stat_slot_t *st, uint64_t version, uint32_t line,
+    int allow, int violation)
+{
+    ra_crawler_hit_t  *e;
+    unsigned           i;
+
+    if (st->rule_version != version) {
+        st->rule_version = 0;
+        memset(st->rule_hits, 0, sizeof(st->rule_hits));
+        st->rule_version = version;
+    }
+    for (i = 0; i < RA_CRAWLER_RULE_LINES; i++) {
+        e = &st->rule_hits[i];
+        if (e->line == line || e->line == 0) {
+            if (e->line == 0) {
+                e->allow = allow != 0;
+                e->matched = 0;
+                e->violations = 0;
+                e->line = line;
+            }
+            e->matched++;
+            e->violations += violation != 0;
+            return;
+        }
+    }
+}
+
 void
-ra_ledger_rule_hit_locked(ra_ledger_t *l, uint32_t site, uint64_t version,
-    uint32_t line, int allow, int violation)
+ra_ledger_rule_hit_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    uint64_t version, uint32_t line, int allow, int violation)
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
     ra_rule_hit_t   *e, *free_e = NULL;
     unsigned         i;
 
@@ -1888,6 +1920,9 @@ ra_ledger_rule_hit_locked(ra_ledger_t *l, uint32_t site, uint64_t version,
         s->rule_other_matched = 0;
         s->rule_other_violations = 0;
         s->rule_version = version;
+    }
+    if (st != NULL && st->used) {
+        ra_stat_rule_hit(st, version, line, allow, violation);
     }
     for (i = 0; i < RA_RULE_LINES; i++) {
         e = &s->rule_hits[i];
@@ -2630,6 +2665,8 @@ ra_stat_out(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
     out->crawl_delay_ms = st->crawl_delay_ms;
     out->polite = st->polite;
     memcpy(out->hours, st->hours, sizeof(out->hours));
+    out->rule_version = st->rule_version;
+    memcpy(out->rule_hits, st->rule_hits, sizeof(out->rule_hits));
 }
 
 static void
@@ -2973,6 +3010,13 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         }
         r = rank[st->site] - 1;
         snap->sites[r].stats_total++;
+        if (view != NULL && view->crawler.data != NULL
+            && !ra_strcaseeq(view->crawler,
+                             ra_str(st->name, st->name_len < RA_NAME_MAX
+                                              ? st->name_len : RA_NAME_MAX)))
+        {
+            continue;           /* ?crawler=: another crawler's */
+        }
         if (view == NULL) {
             if (snap->nstats < nstats_cap) {
                 ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
@@ -3077,6 +3121,13 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         }
         r = rank[x->site] - 1;
         snap->sites[r].violations_total++;
+        if (view != NULL && view->crawler.data != NULL
+            && !ra_strcaseeq(view->crawler,
+                             ra_str(x->name, x->name_len < RA_NAME_MAX
+                                             ? x->name_len : RA_NAME_MAX)))
+        {
+            continue;
+        }
         if ((view == NULL || vn[r] < view->max_violations)
             && snap->nviolations < nvio_cap)
         {

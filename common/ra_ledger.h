@@ -191,6 +191,18 @@ typedef struct {
     uint8_t   allow;            /* 1: an Allow line; 0: Disallow */
 } ra_rule_hit_t;
 
+/* The same per crawler record, for the lines that decided its requests
+ * (the first RA_CRAWLER_RULE_LINES of them; the status page's
+ * ?crawler=NAME shows them). */
+#define RA_CRAWLER_RULE_LINES  8
+
+typedef struct {
+    uint32_t  line;             /* 0: free entry */
+    uint32_t  matched;
+    uint32_t  violations;
+    uint8_t   allow;
+} ra_crawler_hit_t;
+
 /* A crawler record's counters per clock hour (UTC) over the last 24
  * hours: bucket h % RA_HOURS holds hour h (hours since the epoch; 0:
  * empty), updated in the count step. */
@@ -305,6 +317,8 @@ typedef struct {
                                              none */
     ra_polite_t  polite;
     ra_hour_t    hours[RA_HOURS];         /* layout 8 */
+    uint64_t     rule_version;            /* of rule_hits: the site's */
+    ra_crawler_hit_t  rule_hits[RA_CRAWLER_RULE_LINES];
 } ra_stat_t;
 
 typedef struct {
@@ -561,10 +575,11 @@ void ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site,
 int ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
     ra_str_t coding, int64_t now);
 
-/* A request decided by line (> 0) of the version of this hash (its
- * rule type allow or not); violation: its verdict was one.  Counted when
- * that version is the site's one in force (ra_site_t.rule_hits). */
-void ra_ledger_rule_hit_locked(ra_ledger_t *l, uint32_t site,
+/* A request of the record stat (0: none) decided by line (> 0) of the
+ * version of this hash (its rule type allow or not); violation: its
+ * verdict was one.  Counted when that version is the site's one in force
+ * (ra_site_t.rule_hits, ra_stat_t.rule_hits). */
+void ra_ledger_rule_hit_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     uint64_t version, uint32_t line, int allow, int violation);
 
 /* Appends to the ring of recent violations (v->site is ignored: the
@@ -691,6 +706,8 @@ typedef struct {
                                    violations or unreachable verdicts,
                                    most first */
     uint32_t   max_violations;  /* per site, the newest of the ring */
+    ra_str_t   crawler;         /* data != NULL: only records of this
+                                   crawler name (case-insensitive) */
     unsigned   fold_generic:1;  /* generic bots' records are summed into
                                    one "generic" record per site (what
                                    Prometheus shows; then max_crawlers

@@ -646,36 +646,76 @@ ra_rep_hits_line(void *ctx, const ra_line_t *ln)
     return RA_OK;
 }
 
+/* Adds a hit to h, in line order. */
+static void
+ra_rep_hits_add(ra_rep_hits_t *h, const ra_rule_hit_t *t)
+{
+    unsigned  j;
+
+    if (t->line == 0 || h->n >= RA_RULE_LINES) {
+        return;
+    }
+    for (j = h->n; j > 0 && h->hits[j - 1].line > t->line; j--) {
+        h->hits[j] = h->hits[j - 1];
+    }
+    h->hits[j] = *t;
+    h->n++;
+}
+
+/* Each hit's line value, from the snapshot's body (when it has one). */
+static void
+ra_rep_hits_values(const ra_rep_t *r, uint32_t si, ra_rep_hits_t *h)
+{
+    const ra_version_t  *v = ra_rep_current(&r->snap->sites[si]);
+
+    if (h->n && v != NULL && r->snap->bodies != NULL
+        && r->snap->bodies[si].data != NULL && !v->body_lost)
+    {
+        (void) ra_parse(r->snap->bodies[si], ra_rep_hits_line, h, NULL);
+    }
+}
+
 /* The site's rule hits, when they are of the version in force, by line,
- * with each line's value from the snapshot's body (when it has one). */
+ * with each line's value. */
 static void
 ra_rep_hits(const ra_rep_t *r, uint32_t si, ra_rep_hits_t *h)
 {
     const ra_site_t     *s = &r->snap->sites[si];
     const ra_version_t  *v = ra_rep_current(s);
-    ra_rule_hit_t        t;
-    unsigned             i, j;
+    unsigned             i;
 
     memset(h, 0, sizeof(*h));
     if (v == NULL || s->rule_version != v->hash) {
         return;
     }
     for (i = 0; i < RA_RULE_LINES; i++) {
-        if (s->rule_hits[i].line == 0) {
-            continue;
-        }
-        t = s->rule_hits[i];
-        for (j = h->n; j > 0 && h->hits[j - 1].line > t.line; j--) {
-            h->hits[j] = h->hits[j - 1];
-        }
-        h->hits[j] = t;
-        h->n++;
+        ra_rep_hits_add(h, &s->rule_hits[i]);
     }
-    if (h->n && r->snap->bodies != NULL && r->snap->bodies[si].data != NULL
-        && !v->body_lost)
-    {
-        (void) ra_parse(r->snap->bodies[si], ra_rep_hits_line, h, NULL);
+    ra_rep_hits_values(r, si, h);
+}
+
+/* The same for one crawler record (?crawler=). */
+static void
+ra_rep_crawler_hits(const ra_rep_t *r, uint32_t si, const ra_stat_t *st,
+    ra_rep_hits_t *h)
+{
+    const ra_version_t  *v = ra_rep_current(&r->snap->sites[si]);
+    ra_rule_hit_t        t;
+    unsigned             i;
+
+    memset(h, 0, sizeof(*h));
+    if (v == NULL || st->rule_version != v->hash) {
+        return;
     }
+    for (i = 0; i < RA_CRAWLER_RULE_LINES; i++) {
+        memset(&t, 0, sizeof(t));
+        t.line = st->rule_hits[i].line;
+        t.allow = st->rule_hits[i].allow;
+        t.matched = st->rule_hits[i].matched;
+        t.violations = st->rule_hits[i].violations;
+        ra_rep_hits_add(h, &t);
+    }
+    ra_rep_hits_values(r, si, h);
 }
 
 /* The counters of the last hours (ra_hours_sum()) as a JSON object. */
@@ -702,16 +742,28 @@ ra_rep_json_hours(ra_buf_t *b, const ra_stat_t *st, int64_t now)
     ra_rep_json_window(b, "last_24h", st, now, RA_HOURS);
 }
 
-/* robots.rule_hits: {line, type, pattern, matched, violations} */
-static void
-ra_rep_json_rule_hits(ra_rep_t *r, uint32_t si)
-{
-    const ra_site_t  *s = &r->snap->sites[si];
-    ra_buf_t         *b = r->b;
-    ra_rep_hits_t     h;
-    unsigned          i;
+static void ra_rep_json_hits(ra_buf_t *b, const ra_rep_hits_t *hp);
 
-    ra_rep_hits(r, si, &h);
+/* ?crawler=: the lines that decided the record's requests */
+static void
+ra_rep_json_crawler_hits(ra_rep_t *r, uint32_t si, const ra_stat_t *st)
+{
+    ra_rep_hits_t  h;
+
+    if (!r->opts->crawler_rules) {
+        return;
+    }
+    ra_rep_crawler_hits(r, si, st, &h);
+    ra_rep_json_hits(r->b, &h);
+}
+
+/* [{line, type, pattern, matched, violations}] */
+static void
+ra_rep_json_hits(ra_buf_t *b, const ra_rep_hits_t *hp)
+{
+    const ra_rep_hits_t  h = *hp;
+    unsigned             i;
+
     ra_buf_cstr(b, ",\"rule_hits\":[");
     for (i = 0; i < h.n; i++) {
         ra_buf_printf(b, "%s{\"line\":%u,\"type\":\"%s\",\"pattern\":",
@@ -728,7 +780,20 @@ ra_rep_json_rule_hits(ra_rep_t *r, uint32_t si)
         ra_buf_u64(b, h.hits[i].violations);
         ra_buf_ch(b, '}');
     }
-    ra_buf_printf(b, "],\"rule_hits_lines_kept\":%u,\"rule_hits_other\":"
+    ra_buf_ch(b, ']');
+}
+
+/* robots.rule_hits, and what the entries leave out */
+static void
+ra_rep_json_rule_hits(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t  *s = &r->snap->sites[si];
+    ra_buf_t         *b = r->b;
+    ra_rep_hits_t     h;
+
+    ra_rep_hits(r, si, &h);
+    ra_rep_json_hits(b, &h);
+    ra_buf_printf(b, ",\"rule_hits_lines_kept\":%u,\"rule_hits_other\":"
                   "{\"matched\":", RA_RULE_LINES);
     ra_buf_u64(b, h.n ? s->rule_other_matched : 0);
     ra_buf_cstr(b, ",\"violations\":");
@@ -1007,6 +1072,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         ra_buf_cstr(b, ",\"last_seen\":");
         ra_rep_json_time(b, st->last_seen);
         ra_rep_json_hours(b, st, r->now);
+        ra_rep_json_crawler_hits(r, si, st);
         ra_polite_read(&st->polite, r->now, &peak, &gap);
         ra_buf_printf(b, ",\"peak_per_minute\":%u,\"median_gap_ms\":",
                       peak);
@@ -2248,6 +2314,51 @@ ra_rep_html_robots_text(ra_rep_t *r, uint32_t si)
                 "allowed</p></details>");
 }
 
+/* ?crawler=: per row shown, the lines that decided its requests. */
+static void
+ra_rep_html_crawler_hits(ra_rep_t *r, uint32_t si)
+{
+    ra_buf_t       *b = r->b;
+    ra_rep_hits_t   h;
+    uint32_t        i, n;
+    unsigned        k;
+
+    if (!r->opts->crawler_rules) {
+        return;
+    }
+    for (i = r->first[si], n = 0;
+         i < r->first[si + 1] && n < r->max_crawlers; i++)
+    {
+        const ra_stat_t  *st = r->ents[i].st;
+
+        ra_rep_crawler_hits(r, si, st, &h);
+        for (k = 0; k < h.n; k++) {
+            if (n++ == 0) {
+                ra_buf_cstr(b, "<h3>lines that decided its requests</h3>"
+                            "<div class=\"wide\"><table><tr>"
+                            "<th>crawler</th><th>verification</th>"
+                            "<th class=\"n\">line</th><th>rule</th>"
+                            "<th class=\"n\">requests</th>"
+                            "<th class=\"n\">violations</th></tr>");
+            }
+            ra_buf_cstr(b, "<tr><td>");
+            ra_buf_html(b, ra_rep_field(st->name, st->name_len));
+            ra_buf_printf(b, "</td><td>%s</td><td class=\"n\">%u</td>"
+                          "<td><code>%s: ", ra_verify_name(st->verification),
+                          h.hits[k].line,
+                          h.hits[k].allow ? "Allow" : "Disallow");
+            ra_buf_html(b, h.value[k]);
+            ra_buf_printf(b, "</code></td>");
+            ra_rep_html_num(b, h.hits[k].matched, 0);
+            ra_rep_html_num(b, h.hits[k].violations, 1);
+            ra_buf_cstr(b, "</tr>");
+        }
+    }
+    if (n) {
+        ra_buf_cstr(b, "</table></div>");
+    }
+}
+
 /* 5xx/429 episodes of robots.txt, newest first. */
 static void
 ra_rep_html_episodes(ra_rep_t *r, uint32_t si)
@@ -2520,6 +2631,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     if (r->first[si] != r->first[si + 1]) {
         ra_buf_cstr(b, "</table></div>");
     }
+    ra_rep_html_crawler_hits(r, si);
     if (ra_rep_stats_total(r, si) > n - others) {
         ra_buf_printf(b, "<p class=\"muted\">showing %u of %u crawler "
                       "records: the busiest, and those with violations "

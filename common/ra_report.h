@@ -118,6 +118,10 @@ typedef struct {
     /* HTML written to a file (the CLI's): no meta refresh, no links to
      * the status page's query arguments */
     unsigned            standalone:1;
+    /* per crawler row, the lines of the robots.txt in force that decided
+     * its requests (JSON crawlers[].rule_hits, an HTML table): the
+     * status page's ?crawler=NAME asks for them */
+    unsigned            crawler_rules:1;
 } ra_report_opts_t;
 
 /* The CSV's header line (issue 18), without its CRLF. */

@@ -652,7 +652,8 @@ ledger_rule_hits(void **state)
     unsigned char  *r = region_new(256 * 1024, &l);
     ra_snapshot_t   snap;
     ra_version_t    v;
-    uint32_t        a, i;
+    const ra_stat_t *st;
+    uint32_t        a, g, i;
     uint64_t        h1, h2;
     const char     *body = "User-agent: *\nDisallow: /private\nAllow: /\n";
 
@@ -664,14 +665,14 @@ ledger_rule_hits(void **state)
                     &v) >= 0);
     h1 = v.hash;
     /* a hash that is not the version in force counts nothing */
-    ra_ledger_rule_hit_locked(&l, a, h1 + 1, 2, 0, 1);
-    ra_ledger_rule_hit_locked(&l, a, h1, 2, 0, 1);
-    ra_ledger_rule_hit_locked(&l, a, h1, 2, 0, 0);
-    ra_ledger_rule_hit_locked(&l, a, h1, 3, 1, 0);
-    ra_ledger_rule_hit_locked(&l, a, h1, 0, 1, 0);      /* no line */
+    ra_ledger_rule_hit_locked(&l, a, 0, h1 + 1, 2, 0, 1);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 2, 0, 1);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 2, 0, 0);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 3, 1, 0);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 0, 1, 0);      /* no line */
     /* more lines than kept: summed apart */
     for (i = 0; i < RA_RULE_LINES + 5; i++) {
-        ra_ledger_rule_hit_locked(&l, a, h1, 100 + i, 0, i % 2);
+        ra_ledger_rule_hit_locked(&l, a, 0, h1, 100 + i, 0, i % 2);
     }
     assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
                      RA_OK);
@@ -690,11 +691,36 @@ ledger_rule_hits(void **state)
     assert_int_equal(snap.sites[0].rule_other_violations, 3);
     ra_snapshot_free(&snap, &ra_malloc_allocator);
 
+    /* a crawler's share: its first RA_CRAWLER_RULE_LINES lines */
+    g = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot", T0);
+    ra_ledger_rule_hit_locked(&l, a, g, h1, 2, 0, 1);
+    ra_ledger_rule_hit_locked(&l, a, g, h1, 2, 0, 0);
+    ra_ledger_rule_hit_locked(&l, a, g, h1, 3, 1, 0);
+    for (i = 0; i < RA_CRAWLER_RULE_LINES + 3; i++) {
+        ra_ledger_rule_hit_locked(&l, a, g, h1, 200 + i, 0, 0);
+    }
+    ra_ledger_rule_hit_locked(&l, a, g, h1 + 1, 2, 0, 1);  /* not in force */
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    st = snap_stat(&snap, "rules.example", "Googlebot", RA_VERIFY_VERIFIED);
+    assert_non_null(st);
+    assert_true(st->rule_version == h1);
+    assert_int_equal(st->rule_hits[0].line, 2);
+    assert_int_equal(st->rule_hits[0].matched, 2);
+    assert_int_equal(st->rule_hits[0].violations, 1);
+    assert_int_equal(st->rule_hits[1].line, 3);
+    assert_int_equal(st->rule_hits[1].allow, 1);
+    assert_int_equal(st->rule_hits[RA_CRAWLER_RULE_LINES - 1].line,
+                     200 + RA_CRAWLER_RULE_LINES - 3);
+    /* the site counted the same requests */
+    assert_int_equal(snap.sites[0].rule_hits[0].matched, 4);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
     /* a new version: its own counts */
     answer(&l, a, 200, "User-agent: *\nDisallow: /\n", T0 + H);
     h2 = ra_ledger_version_hash(200, S("User-agent: *\nDisallow: /\n"));
-    ra_ledger_rule_hit_locked(&l, a, h1, 2, 0, 1);      /* old: ignored */
-    ra_ledger_rule_hit_locked(&l, a, h2, 2, 0, 1);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 2, 0, 1);      /* old: ignored */
+    ra_ledger_rule_hit_locked(&l, a, 0, h2, 2, 0, 1);
     assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
                      RA_OK);
     assert_true(snap.sites[0].rule_version == h2);

@@ -476,6 +476,33 @@ test_issue18(void **state)
     out = render(&f, RA_REPORT_HTML, &o, &n);
     assert_null(strstr(out, "http-equiv=\"refresh\""));
     assert_null(strstr(out, "?sort="));
+    assert_null(strstr(out, "lines that decided its requests"));
+    free(out);
+
+    /* per crawler on demand (?crawler=): the lines of its requests */
+    st->rule_version = 42;
+    st->rule_hits[0].line = 2;
+    st->rule_hits[0].matched = 2;
+    st->rule_hits[0].violations = 1;
+    o.crawler_rules = 1;
+    out = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(out, "\"rule_hits\":[{\"line\":2,\"type\":"
+                           "\"disallow\",\"pattern\":\"/x\",\"matched\":2,"
+                           "\"violations\":1}],\"peak_per_minute\""));
+    assert_int_equal(ra_json_parse(ra_str(out, n), json_ev, &w, &jerr),
+                     RA_OK);
+    free(out);
+    out = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(out, "lines that decided its requests"));
+    assert_non_null(strstr(out, "<td>Googlebot</td><td>verified</td><td "
+                           "class=\"n\">2</td><td><code>Disallow: /x</code>"
+                           "</td><td class=\"n\">2</td><td class=\"n bad\">1"
+                           "</td>"));
+    free(out);
+    st->rule_version = 41;          /* another version's: none shown */
+    out = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_null(strstr(out, "\"matched\":2,\"violations\":1}],"
+                            "\"peak_per_minute\""));
     free(out);
 }
 

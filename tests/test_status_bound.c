@@ -461,6 +461,29 @@ csv_and_sort(void **state)
     assert_true(rows > 1 && rows <= RA_STATUS_LIMIT + 1);
     ra_status_page_free(&p);
 
+    /* ?crawler=: that crawler's records and violations only */
+    page(&f, "format=csv&site=site3.example&crawler=BOT843", &p);
+    assert_int_equal(p.status, 200);
+    text = malloc(p.body.len + 1);
+    assert_non_null(text);
+    memcpy(text, p.body.data, p.body.len);
+    text[p.body.len] = '\0';
+    /* record 843 = 3 + 120 * 7: site 3, j = 7 (not a violator) */
+    assert_string_equal(text, RA_REPORT_CSV_HEADER "\r\n");
+    free(text);
+    ra_status_page_free(&p);
+    page(&f, "format=json&site=site3.example&crawler=bot363", &p);
+    assert_int_equal(p.status, 200);
+    /* 363 = 3 + 120 * 3: j = 3, a violator, 4 requests */
+    assert_non_null(has(&p.body, "\"crawlers\":[{\"crawler\":\"bot363\""));
+    assert_non_null(has(&p.body, "],\"crawlers_shown\":1,"));
+    assert_non_null(has(&p.body, "\"recent_violations\":[{"));
+    assert_non_null(has(&p.body, "\"recent_violations_shown\":1,"));
+    ra_status_page_free(&p);
+    page(&f, "crawler=", &p);
+    assert_int_equal(p.status, 400);
+    ra_status_page_free(&p);
+
     page(&f, "sort=bogus", &p);
     assert_int_equal(p.status, 400);
     ra_status_page_free(&p);

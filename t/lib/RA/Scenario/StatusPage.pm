@@ -15,6 +15,7 @@ use strict;
 use warnings;
 
 use Digest::SHA qw(sha256_hex);
+use JSON::PP;
 use Test::More;
 use RA::Scenario qw($GOOGLEBOT $BROWSER run_variants);
 use RA::Upstream;
@@ -111,6 +112,25 @@ sub scenario {
     is_deeply $rb->{rule_hits_other}, { matched => 0, violations => 0 },
         'rule_hits_other: none';
     is $rb->{in_force}{sha256}, sha256_hex($RULES), 'sha256 of the file';
+
+    # ... per crawler on demand: ?crawler=NAME
+    my $r = $h->get("$h->{status_path}?format=json&crawler=Googlebot");
+    is $r->{status}, 200, '?crawler=Googlebot';
+    my $cj = JSON::PP->new->utf8->decode($r->{content});
+    my @cc = @{ ($h->site_json($cj, $SITE) // {})->{crawlers} // [] };
+    is_deeply [ map { "$_->{crawler}/$_->{verification}" } @cc ],
+        [ 'Googlebot/verified' ], '... its record only';
+    is_deeply $cc[0]{rule_hits}, [
+        { line => 2, type => 'disallow', pattern => '/private',
+          matched => 2, violations => 2 },
+        { line => 3, type => 'allow', pattern => '/private/ok',
+          matched => 1, violations => 0 },
+    ], '... the lines that decided its requests';
+    ok !grep({ $_->{crawler} ne 'Googlebot' }
+             @{ $h->site_json($cj, $SITE)->{recent_violations} }),
+        '... its violations only';
+    ok !exists $h->crawler_stats($j, $SITE, 'Googlebot')->{rule_hits},
+        'without ?crawler= no rule_hits per crawler';
 
     # 2. time
     like $s->{counting_since}, $ISO, 'counting_since';
