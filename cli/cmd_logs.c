@@ -42,7 +42,7 @@
 static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST] [LOG...]\n"
 "           [--log-format F] [--real-ip-from CIDR]... [--ranges FILE]...\n"
-"           [--crawlers FILE] [--format text|json|html|prometheus]\n"
+"           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
 "           [--purpose P] [--ledger MIB] [--output FILE] [--follow [--interval S]] LOG...\n"
 "\n"
 "Judges every crawler request of access logs against robots.txt, as the\n"
@@ -71,7 +71,8 @@ static const char  ra_logs_usage[] =
 "  --ranges FILE     a crawler operator's published IP ranges (JSON),\n"
 "                    named by its base name; repeatable\n"
 "  --crawlers FILE   more crawler entries (format of data/crawlers.txt)\n"
-"  --format F        text (default), json, html or prometheus\n"
+"  --format F        text (default), json, html, prometheus, or csv (the\n"
+"                    violations, one a row)\n"
 "  --purpose P       show only the crawlers of this purpose: search,\n"
 "                    ai-training, ai-search, ai-user, seo, social-preview,\n"
 "                    monitoring, archive, feed, academic, security-scanner,\n"
@@ -561,7 +562,8 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
     unsigned                 i;
     int                      rc = 0;
 
-    if (ra_ledger_snapshot(&x->ledger, &ra_malloc_allocator, 0, &snap)
+    /* bodies: the HTML shows each robots.txt in force, JSON its lines */
+    if (ra_ledger_snapshot(&x->ledger, &ra_malloc_allocator, 1, &snap)
         != RA_OK)
     {
         ra_cli_error(RA_LOGS_CMD, "out of memory");
@@ -590,6 +592,8 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
     opts.lines = x->lines;
     opts.malformed_lines = x->malformed;
     opts.scratch = &ra_malloc_allocator;
+    opts.crawlers = x->conf.crawlers;
+    opts.standalone = 1;        /* a file: no refresh, no query links */
     ra_buf_init(&out, &ra_malloc_allocator, 64 * 1024, 0);
     if (ra_report_render(&snap, fmt, &opts, &out) != RA_OK) {
         out.failed = 1;
@@ -800,8 +804,8 @@ ra_cmd_logs(int argc, char **argv)
             if (ra_report_format_by_name(ra_str(optarg, strlen(optarg)), &fmt)
                 != RA_OK)
             {
-                ra_cli_error(RA_LOGS_CMD, "--format: text, json, html or "
-                             "prometheus, not '%s'", optarg);
+                ra_cli_error(RA_LOGS_CMD, "--format: text, json, html, "
+                             "prometheus or csv, not '%s'", optarg);
                 goto fail;
             }
             break;

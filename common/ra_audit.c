@@ -1034,7 +1034,7 @@ ra_budget_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
  * any alert then meets the budgets.  Under the lock. */
 static void
 ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
-    const ra_request_t *req, ra_verdict_t *out)
+    const ra_request_t *req, ra_verdict_t *out, const ra_ledger_state_t *f)
 {
     ra_ledger_t       *l = &au->ledger;
     ra_gate_t         *g = NULL;
@@ -1079,6 +1079,13 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
                                (RA_CNT_REFUSED_VIOLATION + out->refused
                                 - RA_REFUSE_VIOLATION));
     }
+    /* the deciding line of the version judged against (ra_judge():
+     * always the current one) */
+    if (out->line && f->current >= 0 && f->current < RA_VERSIONS) {
+        ra_ledger_rule_hit_locked(l, sid, tid, f->versions[f->current].hash,
+                                  out->line, out->rule_type == RA_RULE_ALLOW,
+                                  out->verdict == RA_VERDICT_VIOLATION);
+    }
 
     if (out->verdict != RA_VERDICT_VIOLATION
         && out->verdict != RA_VERDICT_UNREACHABLE)
@@ -1090,6 +1097,8 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     vio.time = req->time;
     vio.line = out->line;
     vio.verification = (uint8_t) out->verification;
+    vio.verified_by = (uint8_t) out->verified_by;
+    vio.last_fetch = f->last_fetch;
     vio.verdict = (uint8_t) out->verdict;
     vio.name_len = (uint8_t) ra_str_cut(vio.name, RA_NAME_MAX, out->name);
     vio.method_len = (uint8_t) ra_str_cut(vio.method, RA_METHOD_MAX,
@@ -1366,7 +1375,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_ledger_lock(l);
     sid = ra_ledger_site_locked(l, req->site, now);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
-    ra_count_locked(au, sid, tid, req, out);
+    ra_count_locked(au, sid, tid, req, out, &g.facts);
     if (ra_http_is_llms(path)) {
         /* does anyone read it? judged as any URL, and counted */
         ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);

@@ -736,7 +736,8 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     uint32_t             limit = 0;
     unsigned             purpose = 0;
     int                  relint;
-    ra_str_t             name, site = { 0, NULL };
+    int                  sort_violations = 0;
+    ra_str_t             name, site = { 0, NULL }, crawler = { 0, NULL };
     ra_snapshot_t        snap;
     ra_report_opts_t     opts;
     ra_report_format_e   fmt;
@@ -760,7 +761,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
         && ra_report_format_by_name(name, &fmt) != RA_OK)
     {
         ra_status_error(page, 400, "robots-audit: format is one of html, "
-                        "json, prometheus, text\n");
+                        "json, prometheus, text, csv\n");
         return RA_OK;
     }
 
@@ -769,6 +770,22 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     {
         ra_status_error(page, 400, "robots-audit: limit is a number from 1 "
                         "to 200\n");
+        return RA_OK;
+    }
+    if (ra_query_arg(query, "sort", &name) == RA_OK) {
+        if (name.len == 10 && memcmp(name.data, "violations", 10) == 0) {
+            sort_violations = 1;
+        } else if (!(name.len == 4 && memcmp(name.data, "name", 4) == 0)) {
+            ra_status_error(page, 400, "robots-audit: sort is name or "
+                            "violations\n");
+            return RA_OK;
+        }
+    }
+    if (ra_query_arg(query, "crawler", &crawler) == RA_OK
+        && (crawler.len == 0 || crawler.len > RA_NAME_MAX))
+    {
+        ra_status_error(page, 400, "robots-audit: crawler is a crawler's "
+                        "name (1 to 64 bytes)\n");
         return RA_OK;
     }
     if (ra_query_arg(query, "site", &site) == RA_OK
@@ -809,10 +826,13 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
 
     ra_status_view(site, limit, (int) fmt, &view);
     view.purpose = purpose;
+    view.crawler = crawler;
     /* findings: HTML, and JSON of one site (?site=): relinting costs
      * milliseconds per 500 KiB body */
     relint = fmt == RA_REPORT_HTML || (fmt == RA_REPORT_JSON && site.len);
-    if (ra_ledger_snapshot_view(l, a, relint, &view, &snap)
+    /* bodies: the robots.txt shown in HTML, rule_hits' patterns in JSON */
+    if (ra_ledger_snapshot_view(l, a, fmt == RA_REPORT_HTML
+                                      || fmt == RA_REPORT_JSON, &view, &snap)
         != RA_OK)
     {
         ra_snapshot_free(&snap, a);
@@ -828,6 +848,8 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     opts.max_crawlers = view.max_crawlers + view.max_violators;
     opts.max_violations = view.max_violations;
     opts.max_bytes = RA_STATUS_BUDGET;
+    opts.sort_violations = (unsigned) sort_violations;
+    opts.crawler_rules = crawler.data != NULL;
 
     rc = ra_report_render(&snap, fmt, &opts, &page->body);
     ra_snapshot_free(&snap, a);

@@ -97,6 +97,14 @@ typedef struct {
     /* crawl-to-refer (ra_ledger_referral_locked()) */
     uint64_t           referrals[RA_REFER_SLOTS];         /* atomics */
     uint64_t           referral_crawls[RA_REFER_SLOTS];   /* atomics */
+    /* layout 8: plain numbers, under the lock (ra_ledger.h) */
+    uint64_t           rule_version;    /* set after the entries' reset */
+    uint64_t           rule_other_matched;
+    uint64_t           rule_other_violations;
+    ra_rule_hit_t      rule_hits[RA_RULE_LINES];   /* line set last */
+    uint32_t           episode_next;    /* < RA_EPISODES */
+    ra_episode_t       episodes[RA_EPISODES];      /* start set last */
+    ra_spark_t         spark[RA_HOURS];            /* plain numbers */
 } ra_site_slot_t;
 
 typedef struct {
@@ -129,6 +137,9 @@ typedef struct {
     uint32_t  alert_mark;                         /* budget window */
     int32_t   crawl_delay_ms;                     /* 0: none */
     ra_polite_t  polite;                          /* plain numbers */
+    ra_hour_t    hours[RA_HOURS];                 /* plain numbers */
+    uint64_t     rule_version;                    /* set after the reset */
+    ra_crawler_hit_t  rule_hits[RA_CRAWLER_RULE_LINES];  /* line set last */
 } ra_stat_slot_t;
 
 typedef struct {
@@ -152,6 +163,9 @@ typedef struct {
     char      addr[RA_ADDR_TEXT_MAX];
     char      uri[RA_URI_MAX];
     char      pattern[RA_PATTERN_MAX];
+    uint8_t   verified_by;                /* layout 8 */
+    int64_t   last_fetch;
+    unsigned char  robots_sha256[32];
 } ra_vio_slot_t;
 
 /* The region's header.  Only offsets, sizes and atomics. */
@@ -1266,7 +1280,8 @@ static int
 ra_site_sound(const ra_site_slot_t *s)
 {
     return s->used && s->name_len <= RA_SITE_NAME_MAX
-           && s->nversions <= RA_VERSIONS && s->current < RA_VERSIONS;
+           && s->nversions <= RA_VERSIONS && s->current < RA_VERSIONS
+           && s->episode_next < RA_EPISODES;
 }
 
 static int
@@ -1709,6 +1724,231 @@ ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site, int no_user_agent)
     ra_atomic_add(&l->hdr->requests, 1);
 }
 
+/* The record's hourly bucket of its last request (ra_hour_t): reset
+ * when it held an older hour; a request older than the bucket's hour
+ * (logs out of order by a day) is not counted in it. */
+static void
+ra_hour_add(ra_stat_slot_t *st, ra_counter_e c)
+{
+    uint32_t    hour;
+    ra_hour_t  *b;
+
+    if (st->last_seen <= 0) {
+        return;
+    }
+    hour = (uint32_t) (st->last_seen / RA_HOUR_MS);
+    b = &st->hours[hour % RA_HOURS];
+    if (b->hour != hour) {
+        if (b->hour > hour) {
+            return;
+        }
+        memset(b->counters, 0, sizeof(b->counters));
+        b->hour = hour;
+    }
+    b->counters[c]++;
+}
+
+void
+ra_hours_sum(const ra_hour_t *h, int64_t now, unsigned hours, uint64_t *out)
+{
+    uint32_t  hour, k;
+    unsigned  i, c;
+
+    memset(out, 0, RA_CNT_MAX * sizeof(uint64_t));
+    if (now <= 0) {
+        return;
+    }
+    hour = (uint32_t) (now / RA_HOUR_MS);
+    for (i = 0; i < RA_HOURS; i++) {
+        k = h[i].hour;
+        if (k == 0 || k > hour || hour - k >= hours || k % RA_HOURS != i) {
+            continue;
+        }
+        for (c = 0; c < RA_CNT_MAX; c++) {
+            out[c] += h[i].counters[c];
+        }
+    }
+}
+
+/* The site's hourly requests and violations, as ra_hour_add(). */
+static void
+ra_spark_add(ra_site_slot_t *s, int violation)
+{
+    uint32_t     hour;
+    ra_spark_t  *b;
+
+    if (s->last_seen <= 0) {
+        return;
+    }
+    hour = (uint32_t) (s->last_seen / RA_HOUR_MS);
+    b = &s->spark[hour % RA_HOURS];
+    if (b->hour != hour) {
+        if (b->hour > hour) {
+            return;
+        }
+        b->requests = 0;
+        b->violations = 0;
+        b->hour = hour;
+    }
+    if (violation) {
+        b->violations++;
+    } else {
+        b->requests++;
+    }
+}
+
+/* ---- 5xx/429 episodes ------------------------------------------------ */
+
+static ra_episode_t *
+ra_episode_open_of(ra_site_slot_t *s)
+{
+    ra_episode_t  *e;
+
+    e = &s->episodes[(s->episode_next + RA_EPISODES - 1) % RA_EPISODES];
+    return e->start != 0 && e->end == 0 ? e : NULL;
+}
+
+/* A 5xx/429 answer: the episode going on, or a new one (its start set
+ * last, then the ring's next slot). */
+static void
+ra_episode_answer(ra_site_slot_t *s, int status, int64_t now)
+{
+    ra_episode_t  *e = ra_episode_open_of(s);
+
+    if (e == NULL) {
+        e = &s->episodes[s->episode_next % RA_EPISODES];
+        e->start = 0;
+        memset(e, 0, sizeof(*e));
+        e->start = now > 0 ? now : 1;
+        s->episode_next = (s->episode_next + 1) % RA_EPISODES;
+    }
+    e->answers++;
+    e->status = (uint16_t) (status > 0 && status < 1000 ? status : 0);
+}
+
+/* Any other answer ends the episode going on. */
+static void
+ra_episode_end(ra_site_slot_t *s, int64_t now)
+{
+    ra_episode_t  *e = ra_episode_open_of(s);
+
+    if (e != NULL) {
+        e->end = now > e->start ? now : e->start;
+    }
+}
+
+/* A crawler's request during an episode. */
+static void
+ra_episode_crawler(ra_site_slot_t *s, const ra_stat_slot_t *st)
+{
+    ra_episode_t  *e = ra_episode_open_of(s);
+    unsigned       i, n;
+    size_t         len;
+
+    if (e == NULL) {
+        return;
+    }
+    if (st == NULL || !st->used) {
+        e->others++;
+        return;
+    }
+    len = st->name_len < RA_NAME_MAX ? st->name_len : RA_NAME_MAX;
+    n = e->ncrawlers < RA_EPISODE_CRAWLERS ? e->ncrawlers
+                                           : RA_EPISODE_CRAWLERS;
+    for (i = 0; i < n; i++) {
+        if (e->name_len[i] == len && memcmp(e->name[i], st->name, len) == 0) {
+            e->requests[i]++;
+            return;
+        }
+    }
+    if (n == RA_EPISODE_CRAWLERS) {
+        e->others++;
+        return;
+    }
+    memcpy(e->name[n], st->name, len);
+    e->name_len[n] = (uint8_t) len;
+    e->requests[n] = 1;
+    e->ncrawlers = (uint8_t) (n + 1);
+}
+
+/* The record's share of a rule hit (ra_ledger_rule_hit_locked()). */
+static void
+ra_stat_rule_hit(ra_stat_slot_t *st, uint64_t version, uint32_t line,
+    int allow, int violation)
+{
+    ra_crawler_hit_t  *e;
+    unsigned           i;
+
+    if (st->rule_version != version) {
+        st->rule_version = 0;
+        memset(st->rule_hits, 0, sizeof(st->rule_hits));
+        st->rule_version = version;
+    }
+    for (i = 0; i < RA_CRAWLER_RULE_LINES; i++) {
+        e = &st->rule_hits[i];
+        if (e->line == line || e->line == 0) {
+            if (e->line == 0) {
+                e->allow = allow != 0;
+                e->matched = 0;
+                e->violations = 0;
+                e->line = line;
+            }
+            e->matched++;
+            e->violations += violation != 0;
+            return;
+        }
+    }
+}
+
+void
+ra_ledger_rule_hit_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    uint64_t version, uint32_t line, int allow, int violation)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+    ra_rule_hit_t   *e, *free_e = NULL;
+    unsigned         i;
+
+    if (s == NULL || !s->used || line == 0 || version == 0
+        || s->nversions == 0 || s->current >= RA_VERSIONS
+        || s->versions[s->current].hash != version)
+    {
+        return;
+    }
+    if (s->rule_version != version) {
+        /* a new version in force: its counts start; the version is set
+         * last, so that a process dying here leaves it to do again */
+        s->rule_version = 0;
+        memset(s->rule_hits, 0, sizeof(s->rule_hits));
+        s->rule_other_matched = 0;
+        s->rule_other_violations = 0;
+        s->rule_version = version;
+    }
+    if (st != NULL && st->used) {
+        ra_stat_rule_hit(st, version, line, allow, violation);
+    }
+    for (i = 0; i < RA_RULE_LINES; i++) {
+        e = &s->rule_hits[i];
+        if (e->line == line) {
+            e->matched++;
+            e->violations += violation != 0;
+            return;
+        }
+        if (e->line == 0 && free_e == NULL) {
+            free_e = e;
+        }
+    }
+    if (free_e == NULL) {
+        s->rule_other_matched++;
+        s->rule_other_violations += violation != 0;
+        return;
+    }
+    free_e->allow = allow != 0;
+    free_e->matched = 1;
+    free_e->violations = violation != 0;
+    free_e->line = line;
+}
+
 void
 ra_ledger_referral_locked(ra_ledger_t *l, uint32_t site, unsigned op,
     int crawler)
@@ -1733,9 +1973,16 @@ ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     }
     if (st != NULL) {
         ra_atomic_add(&st->counters[c], 1);
+        ra_hour_add(st, c);
     }
     if (s != NULL) {
         ra_atomic_add(&s->counters[c], 1);
+        if (c == RA_CNT_REQUESTS && s->failures) {
+            ra_episode_crawler(s, st);
+        }
+        if (c == RA_CNT_REQUESTS || c == RA_CNT_VIOLATION) {
+            ra_spark_add(s, c == RA_CNT_VIOLATION);
+        }
         /* the site's generic aggregate: never evicted, so it only rises
          * however many generic records come and go */
         if (st != NULL && st->used && ra_stat_cls(st) == RA_CLS_GENERIC) {
@@ -2131,10 +2378,12 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
         if (s->failures == 0 || s->failing_since == 0) {
             s->failing_since = now;
         }
+        ra_episode_answer(s, in->status, now);
         s->failures++;
         s->unreachable_since = now;
         return -1;
     }
+    ra_episode_end(s, now);
     s->failures = 0;
     s->failing_since = 0;
     s->undecodable = 0;
@@ -2247,6 +2496,7 @@ ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
     if (s == NULL || !s->used) {
         return;
     }
+    ra_episode_end(s, now);
     s->failures = 0;
     s->failing_since = 0;
     /* the last answer is the version in force again */
@@ -2277,6 +2527,7 @@ ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
            && (n == 0 || memcmp(s->bad_coding, coding.data, n) == 0);
     s->robots_date = now;
     s->robots_status = (uint16_t) (status > 0 && status < 1000 ? status : 0);
+    ra_episode_end(s, now);
     s->failures = 0;
     s->failing_since = 0;
     if (!same) {
@@ -2339,6 +2590,13 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     x->pattern_len = v->pattern_len < RA_PATTERN_MAX ? v->pattern_len
                                                      : RA_PATTERN_MAX;
     memcpy(x->pattern, v->pattern, x->pattern_len);
+    x->verified_by = v->verified_by;
+    x->last_fetch = v->last_fetch;
+    if (s->nversions && s->current < RA_VERSIONS
+        && s->versions[s->current].hash != 0)
+    {
+        memcpy(x->robots_sha256, s->versions[s->current].sha256, 32);
+    }
     RA_STEP();
     __atomic_store_n(&x->site, site, __ATOMIC_RELEASE);
     RA_STEP();
@@ -2392,6 +2650,13 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
         out->referrals[k] = ra_atomic_read(&s->referrals[k]);
         out->referral_crawls[k] = ra_atomic_read(&s->referral_crawls[k]);
     }
+    out->rule_version = s->rule_version;
+    out->rule_other_matched = s->rule_other_matched;
+    out->rule_other_violations = s->rule_other_violations;
+    memcpy(out->rule_hits, s->rule_hits, sizeof(out->rule_hits));
+    out->episode_next = s->episode_next % RA_EPISODES;
+    memcpy(out->episodes, s->episodes, sizeof(out->episodes));
+    memcpy(out->spark, s->spark, sizeof(out->spark));
 }
 
 static void
@@ -2418,6 +2683,9 @@ ra_stat_out(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
     memcpy(out->token, st->token, RA_NAME_MAX);
     out->crawl_delay_ms = st->crawl_delay_ms;
     out->polite = st->polite;
+    memcpy(out->hours, st->hours, sizeof(out->hours));
+    out->rule_version = st->rule_version;
+    memcpy(out->rule_hits, st->rule_hits, sizeof(out->rule_hits));
 }
 
 static void
@@ -2440,6 +2708,9 @@ ra_vio_out(const ra_vio_slot_t *x, uint32_t site, ra_violation_t *out)
     memcpy(out->addr, x->addr, RA_ADDR_TEXT_MAX);
     memcpy(out->uri, x->uri, RA_URI_MAX);
     memcpy(out->pattern, x->pattern, RA_PATTERN_MAX);
+    out->verified_by = x->verified_by;
+    out->last_fetch = x->last_fetch;
+    memcpy(out->robots_sha256, x->robots_sha256, 32);
 }
 
 /* Violations newest first by time; of the same time, the ring's order
@@ -2573,6 +2844,27 @@ ra_top_offer(ra_top_t *h, uint32_t *n, uint32_t cap, uint64_t key,
 }
 
 /* Sums a generic bot's record into the site's "generic" one. */
+/* Adds a record's hourly buckets to a sum's (the newer hour wins a
+ * bucket). */
+static void
+ra_hours_fold(const ra_hour_t *from, ra_hour_t *to)
+{
+    unsigned  i, c;
+
+    for (i = 0; i < RA_HOURS; i++) {
+        if (from[i].hour == 0 || from[i].hour < to[i].hour) {
+            continue;
+        }
+        if (from[i].hour > to[i].hour) {
+            to[i] = from[i];
+            continue;
+        }
+        for (c = 0; c < RA_CNT_MAX; c++) {
+            to[i].counters[c] += from[i].counters[c];
+        }
+    }
+}
+
 static void
 ra_stat_fold(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
 {
@@ -2602,6 +2894,7 @@ ra_stat_fold(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
         out->last_fetch_version = st->last_fetch_version;
         out->last_fetch_status = st->last_fetch_status;
     }
+    ra_hours_fold(st->hours, out->hours);
 }
 
 #define RA_VERIFY_KINDS  3      /* ra_verify_e values */
@@ -2741,6 +3034,13 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         }
         r = rank[st->site] - 1;
         snap->sites[r].stats_total++;
+        if (view != NULL && view->crawler.data != NULL
+            && !ra_strcaseeq(view->crawler,
+                             ra_str(st->name, st->name_len < RA_NAME_MAX
+                                              ? st->name_len : RA_NAME_MAX)))
+        {
+            continue;           /* ?crawler=: another crawler's */
+        }
         if (view == NULL) {
             if (snap->nstats < nstats_cap) {
                 ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
@@ -2845,6 +3145,13 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         }
         r = rank[x->site] - 1;
         snap->sites[r].violations_total++;
+        if (view != NULL && view->crawler.data != NULL
+            && !ra_strcaseeq(view->crawler,
+                             ra_str(x->name, x->name_len < RA_NAME_MAX
+                                             ? x->name_len : RA_NAME_MAX)))
+        {
+            continue;
+        }
         if ((view == NULL || vn[r] < view->max_violations)
             && snap->nviolations < nvio_cap)
         {

@@ -177,6 +177,81 @@ typedef struct {
     unsigned char  sha256[32];  /* of the body crawlers read (decoded) */
 } ra_version_t;
 
+/*
+ * How often each line of a site's robots.txt in force decided a request
+ * (layout 8): the first RA_RULE_LINES lines that decided one since that
+ * version came into force have an entry; requests decided by any other
+ * line are summed apart (rule_other_*).  A new version in force starts
+ * them all again.
+ */
+#define RA_RULE_LINES          32
+
+typedef struct {
+    uint64_t  matched;          /* requests the line decided */
+    uint64_t  violations;       /* of which violations */
+    uint32_t  line;             /* 1-based; 0: free entry */
+    uint8_t   allow;            /* 1: an Allow line; 0: Disallow */
+} ra_rule_hit_t;
+
+/* The same per crawler record, for the lines that decided its requests
+ * (the first RA_CRAWLER_RULE_LINES of them; the status page's
+ * ?crawler=NAME shows them). */
+#define RA_CRAWLER_RULE_LINES  8
+
+typedef struct {
+    uint32_t  line;             /* 0: free entry */
+    uint32_t  matched;
+    uint32_t  violations;
+    uint8_t   allow;
+} ra_crawler_hit_t;
+
+/* A crawler record's counters per clock hour (UTC) over the last 24
+ * hours: bucket h % RA_HOURS holds hour h (hours since the epoch; 0:
+ * empty), updated in the count step. */
+#define RA_HOURS               24
+#define RA_HOUR_MS             (3600LL * 1000)
+
+typedef struct {
+    uint32_t  hour;
+    uint32_t  counters[RA_CNT_MAX];
+} ra_hour_t;
+
+/* A site's requests and violations per clock hour over the last 24
+ * hours (the status page's sparkline), as ra_hour_t. */
+typedef struct {
+    uint32_t  hour;
+    uint32_t  requests;
+    uint32_t  violations;
+} ra_spark_t;
+
+/* Sums the buckets of the hours [now's hour - hours + 1, now's hour]
+ * into out (RA_CNT_MAX numbers): hours 1 is the current clock hour, 24
+ * the last 24. */
+void ra_hours_sum(const ra_hour_t *h, int64_t now, unsigned hours,
+    uint64_t *out);
+
+/*
+ * A 5xx/429 episode of a site's robots.txt: from the first such answer to
+ * the next answer that was not one, and the crawlers that made requests
+ * on the site meanwhile (the first RA_EPISODE_CRAWLERS by name, with
+ * their requests; the others' requests in others).  A site keeps the last
+ * RA_EPISODES in a ring.
+ */
+#define RA_EPISODES            8
+#define RA_EPISODE_CRAWLERS    4
+
+typedef struct {
+    int64_t   start;            /* 0: empty slot */
+    int64_t   end;              /* 0: still going on */
+    uint32_t  answers;          /* 5xx/429 answers */
+    uint16_t  status;           /* the last of them */
+    uint8_t   ncrawlers;        /* names kept */
+    uint8_t   name_len[RA_EPISODE_CRAWLERS];
+    uint32_t  requests[RA_EPISODE_CRAWLERS];
+    uint32_t  others;           /* requests of crawlers not named */
+    char      name[RA_EPISODE_CRAWLERS][RA_NAME_MAX];
+} ra_episode_t;
+
 typedef struct {
     uint64_t      counters[RA_CNT_MAX];   /* site totals */
     uint64_t      generic[RA_CNT_MAX];    /* every generic bot's, summed:
@@ -218,6 +293,15 @@ typedef struct {
      * impostors') */
     uint64_t      referrals[RA_REFER_SLOTS];
     uint64_t      referral_crawls[RA_REFER_SLOTS];
+    /* layout 8: rule hits of the version in force (its hash), episodes
+     * (the newest at episode_next - 1) */
+    uint64_t      rule_version;
+    uint64_t      rule_other_matched;
+    uint64_t      rule_other_violations;
+    ra_rule_hit_t rule_hits[RA_RULE_LINES];
+    uint32_t      episode_next;
+    ra_episode_t  episodes[RA_EPISODES];
+    ra_spark_t    spark[RA_HOURS];
 } ra_site_t;
 
 typedef struct {
@@ -239,6 +323,9 @@ typedef struct {
                                              its last judged request; 0:
                                              none */
     ra_polite_t  polite;
+    ra_hour_t    hours[RA_HOURS];         /* layout 8 */
+    uint64_t     rule_version;            /* of rule_hits: the site's */
+    ra_crawler_hit_t  rule_hits[RA_CRAWLER_RULE_LINES];
 } ra_stat_t;
 
 typedef struct {
@@ -259,6 +346,13 @@ typedef struct {
     char      addr[RA_ADDR_TEXT_MAX];
     char      uri[RA_URI_MAX];
     char      pattern[RA_PATTERN_MAX];
+    /* layout 8: set by the caller */
+    uint8_t   verified_by;                /* ra_verified_by_e */
+    int64_t   last_fetch;                 /* the crawler's last robots.txt
+                                             fetch, or 0 */
+    /* set by the ledger: the SHA-256 of the site's version in force
+     * when it was recorded (zeros: none) */
+    unsigned char  robots_sha256[32];
 } ra_violation_t;
 
 /* Capacities, chosen from the region's size by ra_ledger_plan(). */
@@ -494,6 +588,13 @@ void ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site,
 int ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
     ra_str_t coding, int64_t now);
 
+/* A request of the record stat (0: none) decided by line (> 0) of the
+ * version of this hash (its rule type allow or not); violation: its
+ * verdict was one.  Counted when that version is the site's one in force
+ * (ra_site_t.rule_hits, ra_stat_t.rule_hits). */
+void ra_ledger_rule_hit_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    uint64_t version, uint32_t line, int allow, int violation);
+
 /* Appends to the ring of recent violations (v->site is ignored: the
  * entry belongs to site, and goes when the site is evicted): a verified
  * crawler's to the ring's part kept for those (a quarter), anyone else's
@@ -618,6 +719,8 @@ typedef struct {
                                    violations or unreachable verdicts,
                                    most first */
     uint32_t   max_violations;  /* per site, the newest of the ring */
+    ra_str_t   crawler;         /* data != NULL: only records of this
+                                   crawler name (case-insensitive) */
     unsigned   fold_generic:1;  /* generic bots' records are summed into
                                    one "generic" record per site (what
                                    Prometheus shows; then max_crawlers

@@ -19,6 +19,7 @@
 #include "ra_crawlers.h"
 #include "ra_refer.h"
 #include "ra_verify.h"
+#include "ra_parse.h"
 
 #define RA_REP_VIOLATIONS   25
 #define RA_REP_CRAWLERS     100
@@ -57,6 +58,7 @@ typedef struct {
                                                before the last */
     unsigned                 cut:1;         /* something not shown */
     ra_refer_t               refer;         /* operators' names */
+    uint32_t                *order;     /* sites in the order shown */
 } ra_rep_t;
 
 /* A fixed array and its length byte, clamped: a region another process
@@ -445,6 +447,7 @@ ra_rep_cleanup(ra_rep_t *r)
     ra_free(r->scratch, r->lints);
     ra_free(r->scratch, r->ents);
     ra_free(r->scratch, r->first);
+    ra_free(r->scratch, r->order);
 }
 
 static void
@@ -476,6 +479,419 @@ ra_rep_judged(const uint64_t *c)
 }
 
 /* ---- JSON ----------------------------------------------------------- */
+
+static void ra_rep_json_time(ra_buf_t *b, int64_t ms);
+
+/* ---- order (issue 18): sites and rows stay where they were ---------- */
+
+typedef struct {
+    const ra_site_t  *s;
+    uint32_t          i;
+} ra_rep_site_ent_t;
+
+static int
+ra_rep_cmp_site_name(const void *x, const void *y)
+{
+    const ra_rep_site_ent_t  *a = x, *b = y;
+    int                       c;
+
+    c = ra_rep_strcmp(ra_rep_site_name(a->s), ra_rep_site_name(b->s));
+    return c != 0 ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int
+ra_rep_cmp_site_vio(const void *x, const void *y)
+{
+    const ra_rep_site_ent_t  *a = x, *b = y;
+    uint64_t                  va = a->s->counters[RA_CNT_VIOLATION];
+    uint64_t                  vb = b->s->counters[RA_CNT_VIOLATION];
+
+    if (va != vb) {
+        return va > vb ? -1 : 1;
+    }
+    return ra_rep_cmp_site_name(x, y);
+}
+
+static int
+ra_rep_cmp_row_name(const void *x, const void *y)
+{
+    const ra_rep_ent_t  *a = x, *b = y;
+    int                  c;
+
+    c = ra_rep_strcmp(ra_rep_field(a->st->name, a->st->name_len),
+                      ra_rep_field(b->st->name, b->st->name_len));
+    if (c != 0) {
+        return c;
+    }
+    return (int) a->st->verification - (int) b->st->verification;
+}
+
+static int
+ra_rep_cmp_row_vio(const void *x, const void *y)
+{
+    const ra_rep_ent_t  *a = x, *b = y;
+    uint64_t             va = a->st->counters[RA_CNT_VIOLATION];
+    uint64_t             vb = b->st->counters[RA_CNT_VIOLATION];
+
+    if (va != vb) {
+        return va > vb ? -1 : 1;
+    }
+    return ra_rep_cmp_row_name(x, y);
+}
+
+/* The sites' order (by name, or most violations first), and each site's
+ * rows: the ones shown (the busiest max_crawlers, as before) sorted the
+ * same way.  Without memory, the snapshot's order stays. */
+static void
+ra_rep_order(ra_rep_t *r)
+{
+    const ra_snapshot_t  *snap = r->snap;
+    ra_rep_site_ent_t    *e;
+    uint32_t              i, n;
+    int                 (*cmp)(const void *, const void *);
+
+    cmp = r->opts->sort_violations ? ra_rep_cmp_row_vio : ra_rep_cmp_row_name;
+    for (i = 0; i < snap->nsites; i++) {
+        n = r->first[i + 1] - r->first[i];
+        n = n < r->max_crawlers ? n : r->max_crawlers;
+        if (n > 1) {
+            qsort(r->ents + r->first[i], n, sizeof(ra_rep_ent_t), cmp);
+        }
+    }
+    if (snap->nsites == 0) {
+        return;
+    }
+    e = ra_alloc(r->scratch, snap->nsites * sizeof(*e));
+    r->order = ra_alloc(r->scratch, snap->nsites * sizeof(uint32_t));
+    if (e == NULL || r->order == NULL) {
+        ra_free(r->scratch, e);
+        ra_free(r->scratch, r->order);
+        r->order = NULL;
+        return;
+    }
+    for (i = 0; i < snap->nsites; i++) {
+        e[i].s = &snap->sites[i];
+        e[i].i = i;
+    }
+    qsort(e, snap->nsites, sizeof(*e), r->opts->sort_violations
+                                       ? ra_rep_cmp_site_vio
+                                       : ra_rep_cmp_site_name);
+    for (i = 0; i < snap->nsites; i++) {
+        r->order[i] = e[i].i;
+    }
+    ra_free(r->scratch, e);
+}
+
+/* The k-th site shown. */
+static uint32_t
+ra_rep_nth(const ra_rep_t *r, uint32_t k)
+{
+    return r->order != NULL ? r->order[k] : k;
+}
+
+/* Anchors: the site's name with anything but [a-z0-9.-] as '_'. */
+static void
+ra_rep_anchor(ra_buf_t *b, const ra_site_t *s)
+{
+    ra_str_t  n = ra_rep_site_name(s);
+    size_t    i;
+    char      c;
+
+    ra_buf_cstr(b, "site-");
+    for (i = 0; i < n.len; i++) {
+        c = n.data[i];
+        ra_buf_ch(b, (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                     || c == '.' || c == '-' ? c : '_');
+    }
+}
+
+/* A percentage rounded to a whole number, never 0 or 100 when it is
+ * not (a single violation in 1,000 is "1%", not "0%"). */
+static unsigned
+ra_rep_pct(uint64_t part, uint64_t whole)
+{
+    unsigned  pm = ra_rep_permille(part, whole);
+    unsigned  pct = (pm + 5) / 10;
+
+    if (part > 0 && pct == 0) {
+        return 1;
+    }
+    if (part < whole && pct == 100) {
+        return 99;
+    }
+    return pct;
+}
+
+
+/* ---- rule hits, hours, episodes (issue 18) -------------------------- */
+
+typedef struct {
+    ra_rule_hit_t  hits[RA_RULE_LINES];     /* by line */
+    ra_str_t       value[RA_RULE_LINES];    /* the line's value, or empty */
+    unsigned       n, k;
+} ra_rep_hits_t;
+
+static int
+ra_rep_hits_line(void *ctx, const ra_line_t *ln)
+{
+    ra_rep_hits_t  *h = ctx;
+
+    while (h->k < h->n && h->hits[h->k].line < ln->line) {
+        h->k++;
+    }
+    if (h->k == h->n) {
+        return RA_ERROR;        /* every line found: stop */
+    }
+    if (h->hits[h->k].line == ln->line) {
+        h->value[h->k] = ln->value;
+    }
+    return RA_OK;
+}
+
+/* Adds a hit to h, in line order. */
+static void
+ra_rep_hits_add(ra_rep_hits_t *h, const ra_rule_hit_t *t)
+{
+    unsigned  j;
+
+    if (t->line == 0 || h->n >= RA_RULE_LINES) {
+        return;
+    }
+    for (j = h->n; j > 0 && h->hits[j - 1].line > t->line; j--) {
+        h->hits[j] = h->hits[j - 1];
+    }
+    h->hits[j] = *t;
+    h->n++;
+}
+
+/* Each hit's line value, from the snapshot's body (when it has one). */
+static void
+ra_rep_hits_values(const ra_rep_t *r, uint32_t si, ra_rep_hits_t *h)
+{
+    const ra_version_t  *v = ra_rep_current(&r->snap->sites[si]);
+
+    if (h->n && v != NULL && r->snap->bodies != NULL
+        && r->snap->bodies[si].data != NULL && !v->body_lost)
+    {
+        (void) ra_parse(r->snap->bodies[si], ra_rep_hits_line, h, NULL);
+    }
+}
+
+/* The site's rule hits, when they are of the version in force, by line,
+ * with each line's value. */
+static void
+ra_rep_hits(const ra_rep_t *r, uint32_t si, ra_rep_hits_t *h)
+{
+    const ra_site_t     *s = &r->snap->sites[si];
+    const ra_version_t  *v = ra_rep_current(s);
+    unsigned             i;
+
+    memset(h, 0, sizeof(*h));
+    if (v == NULL || s->rule_version != v->hash) {
+        return;
+    }
+    for (i = 0; i < RA_RULE_LINES; i++) {
+        ra_rep_hits_add(h, &s->rule_hits[i]);
+    }
+    ra_rep_hits_values(r, si, h);
+}
+
+/* The same for one crawler record (?crawler=). */
+static void
+ra_rep_crawler_hits(const ra_rep_t *r, uint32_t si, const ra_stat_t *st,
+    ra_rep_hits_t *h)
+{
+    const ra_version_t  *v = ra_rep_current(&r->snap->sites[si]);
+    ra_rule_hit_t        t;
+    unsigned             i;
+
+    memset(h, 0, sizeof(*h));
+    if (v == NULL || st->rule_version != v->hash) {
+        return;
+    }
+    for (i = 0; i < RA_CRAWLER_RULE_LINES; i++) {
+        memset(&t, 0, sizeof(t));
+        t.line = st->rule_hits[i].line;
+        t.allow = st->rule_hits[i].allow;
+        t.matched = st->rule_hits[i].matched;
+        t.violations = st->rule_hits[i].violations;
+        ra_rep_hits_add(h, &t);
+    }
+    ra_rep_hits_values(r, si, h);
+}
+
+/* The counters of the last hours (ra_hours_sum()) as a JSON object. */
+static void
+ra_rep_json_window(ra_buf_t *b, const char *key, const ra_stat_t *st,
+    int64_t now, unsigned hours)
+{
+    uint64_t  c[RA_CNT_MAX];
+    unsigned  k;
+
+    ra_hours_sum(st->hours, now, hours, c);
+    ra_buf_printf(b, ",\"%s\":{", key);
+    for (k = 0; k < RA_CNT_MAX; k++) {
+        ra_buf_printf(b, "%s\"%s\":", k ? "," : "", ra_rep_counter[k]);
+        ra_buf_u64(b, c[k]);
+    }
+    ra_buf_ch(b, '}');
+}
+
+static void
+ra_rep_json_hours(ra_buf_t *b, const ra_stat_t *st, int64_t now)
+{
+    ra_rep_json_window(b, "last_hour", st, now, 1);
+    ra_rep_json_window(b, "last_24h", st, now, RA_HOURS);
+}
+
+static void ra_rep_json_hits(ra_buf_t *b, const ra_rep_hits_t *hp);
+
+/* ?crawler=: the lines that decided the record's requests */
+static void
+ra_rep_json_crawler_hits(ra_rep_t *r, uint32_t si, const ra_stat_t *st)
+{
+    ra_rep_hits_t  h;
+
+    if (!r->opts->crawler_rules) {
+        return;
+    }
+    ra_rep_crawler_hits(r, si, st, &h);
+    ra_rep_json_hits(r->b, &h);
+}
+
+/* [{line, type, pattern, matched, violations}] */
+static void
+ra_rep_json_hits(ra_buf_t *b, const ra_rep_hits_t *hp)
+{
+    const ra_rep_hits_t  h = *hp;
+    unsigned             i;
+
+    ra_buf_cstr(b, ",\"rule_hits\":[");
+    for (i = 0; i < h.n; i++) {
+        ra_buf_printf(b, "%s{\"line\":%u,\"type\":\"%s\",\"pattern\":",
+                      i ? "," : "", h.hits[i].line,
+                      h.hits[i].allow ? "allow" : "disallow");
+        if (h.value[i].data != NULL) {
+            ra_buf_json_str(b, h.value[i]);
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_cstr(b, ",\"matched\":");
+        ra_buf_u64(b, h.hits[i].matched);
+        ra_buf_cstr(b, ",\"violations\":");
+        ra_buf_u64(b, h.hits[i].violations);
+        ra_buf_ch(b, '}');
+    }
+    ra_buf_ch(b, ']');
+}
+
+/* robots.rule_hits, and what the entries leave out */
+static void
+ra_rep_json_rule_hits(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t  *s = &r->snap->sites[si];
+    ra_buf_t         *b = r->b;
+    ra_rep_hits_t     h;
+
+    ra_rep_hits(r, si, &h);
+    ra_rep_json_hits(b, &h);
+    ra_buf_printf(b, ",\"rule_hits_lines_kept\":%u,\"rule_hits_other\":"
+                  "{\"matched\":", RA_RULE_LINES);
+    ra_buf_u64(b, h.n ? s->rule_other_matched : 0);
+    ra_buf_cstr(b, ",\"violations\":");
+    ra_buf_u64(b, h.n ? s->rule_other_violations : 0);
+    ra_buf_ch(b, '}');
+}
+
+/* The k-th newest episode of the site, or NULL. */
+static const ra_episode_t *
+ra_rep_episode(const ra_site_t *s, unsigned k)
+{
+    const ra_episode_t  *e;
+
+    if (k >= RA_EPISODES) {
+        return NULL;
+    }
+    e = &s->episodes[(s->episode_next % RA_EPISODES + 2 * RA_EPISODES - 1
+                      - k) % RA_EPISODES];
+    return e->start != 0 ? e : NULL;
+}
+
+static int64_t
+ra_rep_episode_ms(const ra_episode_t *e, int64_t now)
+{
+    int64_t  end = e->end ? e->end : now;
+
+    return end > e->start ? end - e->start : 0;
+}
+
+/* counting_since, and episodes: newest first */
+static void
+ra_rep_json_site_time(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t     *s = &r->snap->sites[si];
+    const ra_episode_t  *e;
+    ra_buf_t            *b = r->b;
+    unsigned             k, i, n;
+
+    ra_buf_cstr(b, ",\"counting_since\":");
+    ra_rep_json_time(b, s->created);
+    ra_buf_cstr(b, ",\"episodes\":[");
+    for (k = 0, n = 0; (e = ra_rep_episode(s, k)) != NULL; k++) {
+        ra_buf_cstr(b, n++ ? ",{\"start\":" : "{\"start\":");
+        ra_rep_json_time(b, e->start);
+        ra_buf_cstr(b, ",\"end\":");
+        ra_rep_json_time(b, e->end);
+        ra_buf_printf(b, ",\"duration_ms\":%lld,\"answers\":%u,"
+                      "\"status\":%u,\"crawlers\":[",
+                      (long long) ra_rep_episode_ms(e, r->now), e->answers,
+                      e->status);
+        for (i = 0; i < e->ncrawlers && i < RA_EPISODE_CRAWLERS; i++) {
+            ra_buf_cstr(b, i ? ",{\"crawler\":" : "{\"crawler\":");
+            ra_buf_json_str(b, ra_rep_field(e->name[i], e->name_len[i]));
+            ra_buf_printf(b, ",\"requests\":%u}", e->requests[i]);
+        }
+        ra_buf_printf(b, "],\"other_requests\":%u}", e->others);
+    }
+    ra_buf_ch(b, ']');
+}
+
+static int
+ra_rep_sha_known(const unsigned char *sha)
+{
+    unsigned  i;
+
+    for (i = 0; i < RA_SHA256_LEN; i++) {
+        if (sha[i]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A violation's evidence: verified_by, robots_sha256, last_robots_fetch */
+static void
+ra_rep_json_evidence(ra_buf_t *b, const ra_violation_t *x)
+{
+    const char  *by = ra_verified_by_name(x->verified_by);
+    char         hex[2 * RA_SHA256_LEN + 1];
+
+    ra_buf_cstr(b, ",\"verified_by\":");
+    if (by != NULL && by[0] != '\0') {
+        ra_buf_printf(b, "\"%s\"", by);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_cstr(b, ",\"robots_sha256\":");
+    if (ra_rep_sha_known(x->robots_sha256)) {
+        ra_hex(x->robots_sha256, RA_SHA256_LEN, hex);
+        ra_buf_printf(b, "\"%s\"", hex);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_cstr(b, ",\"last_robots_fetch\":");
+    ra_rep_json_time(b, x->last_fetch);
+}
 
 static void
 ra_rep_json_time(ra_buf_t *b, int64_t ms)
@@ -861,6 +1277,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         ra_rep_json_findings(r, r->lints[si]);
         ra_rep_json_prefs(r, r->lints[si]);
     }
+    ra_rep_json_rule_hits(r, si);
     ra_buf_ch(b, '}');
 
     ra_buf_cstr(b, ",\"requests\":");
@@ -873,6 +1290,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_rep_json_time(b, s->created);
     ra_buf_cstr(b, ",\"last_seen\":");
     ra_rep_json_time(b, s->last_seen);
+    ra_rep_json_site_time(r, si);
 
     /* crawlers: those of the snapshot (a view's, or every record) */
     ra_buf_cstr(b, ",\"crawlers\":[");
@@ -914,6 +1332,8 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         ra_rep_json_time(b, st->first_seen);
         ra_buf_cstr(b, ",\"last_seen\":");
         ra_rep_json_time(b, st->last_seen);
+        ra_rep_json_hours(b, st, r->now);
+        ra_rep_json_crawler_hits(r, si, st);
         ra_polite_read(&st->polite, r->now, &peak, &gap);
         ra_buf_printf(b, ",\"peak_per_minute\":%u,\"median_gap_ms\":",
                       peak);
@@ -976,7 +1396,9 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         } else {
             ra_buf_cstr(b, "null");
         }
-        ra_buf_printf(b, ",\"line\":%u}", x->line);
+        ra_buf_printf(b, ",\"line\":%u", x->line);
+        ra_rep_json_evidence(b, x);
+        ra_buf_ch(b, '}');
     }
     if (s->violations_total > n) {
         r->cut = 1;
@@ -1000,7 +1422,7 @@ ra_rep_json(ra_rep_t *r)
         if (i) {
             ra_buf_ch(b, ',');
         }
-        ra_rep_json_site(r, i);
+        ra_rep_json_site(r, ra_rep_nth(r, i));
     }
     r->sites_shown = i;
     ra_buf_printf(b, "],\"sites_shown\":%u,\"sites_total\":%u,"
@@ -1728,7 +2150,7 @@ ra_rep_text(ra_rep_t *r)
     ra_buf_ch(b, '\n');
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         ra_buf_ch(b, '\n');
-        ra_rep_text_site(r, i);
+        ra_rep_text_site(r, ra_rep_nth(r, i));
     }
     if (ra_rep_sites_total(r->snap) > i) {
         ra_buf_printf(b, "\nshowing %u of %u sites\n", i,
@@ -1773,7 +2195,21 @@ static const char  ra_rep_css[] =
     ".h-bad{background:#b00020}.h-none{background:#78909c}"
     ".wide{overflow-x:auto}.wide table{font-size:13px}"
     ".wide th,.wide td{padding:.2em .35em}"
-    ".wide td code{word-break:normal}";
+    ".wide td code{word-break:normal}"
+    /* issue 18: nothing wider than the screen; tables scroll in their
+     * box; the robots.txt in force with its counts */
+    "h2,p,dd{overflow-wrap:anywhere}"
+    ".wide{max-width:100%}"
+    "pre.robots{font:12px/1.5 ui-monospace,monospace;margin:.3em 0;"
+    "overflow-x:auto;max-height:32em;background:#f6f6f6;padding:.4em}"
+    ".ln{display:inline-block;min-width:3.5em;color:#999;text-align:right;"
+    "margin-right:.8em}"
+    ".hit{color:#555;margin-left:1em}"
+    ".hit.bad{color:#b00020;font-weight:bold}"
+    ".spark{vertical-align:middle;margin-left:.4em}"
+    "a{color:#0b57d0}"
+    "@media (max-width:600px){body{margin:.5em}"
+    "section{padding:.6em}}";
 
 static void
 ra_rep_html_num(ra_buf_t *b, uint64_t v, int bad)
@@ -1801,10 +2237,10 @@ ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
         ra_buf_cstr(b, "<td class=\"muted\">no judged request</td>");
         return;
     }
-    pm = ra_rep_permille(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
-                         + c[RA_CNT_EXEMPT], judged);
-    ra_buf_printf(b, "<td class=\"nw\"><div class=\"bar\" title=\"%u.%u%% "
-                  "compliant, stale or exempt\">", pm / 10, pm % 10);
+    ra_buf_printf(b, "<td class=\"nw\"><div class=\"bar\" title=\"%u%% "
+                  "compliant, stale or exempt\">",
+                  ra_rep_pct(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
+                             + c[RA_CNT_EXEMPT], judged));
     for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         pm = ra_rep_permille(c[parts[i].c], judged);
         if (pm) {
@@ -1812,9 +2248,9 @@ ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
                           "</span>", parts[i].cls, pm / 10, pm % 10);
         }
     }
-    pm = ra_rep_permille(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
-                         + c[RA_CNT_EXEMPT], judged);
-    ra_buf_printf(b, "</div>%u.%u%%</td>", pm / 10, pm % 10);
+    ra_buf_printf(b, "</div>%u%%</td>",
+                  ra_rep_pct(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
+                             + c[RA_CNT_EXEMPT], judged));
 }
 
 /* The site's robots.txt health at a glance, a badge beside its name:
@@ -1854,6 +2290,8 @@ ra_rep_html_health(ra_buf_t *b, const ra_site_t *s, int64_t now)
         ra_buf_cstr(b, "<span class=\"health h-ok\">robots.txt OK</span>");
     }
 }
+
+static void ra_rep_html_robots_text(ra_rep_t *r, uint32_t si);
 
 static void
 ra_rep_html_robots(ra_rep_t *r, uint32_t si)
@@ -1932,6 +2370,7 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     ra_buf_printf(b, "</dd><dt>consecutive failures</dt><dd%s>%u</dd></dl>",
                   s->failures ? " class=\"bad\"" : "", s->failures);
     ra_rep_prefs(r, si, 1);
+    ra_rep_html_robots_text(r, si);
 
     if (l == NULL || l->nfindings == 0) {
         return;
@@ -1963,6 +2402,399 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, "</details>");
 }
 
+
+/* ---- HTML additions (issue 18) ---------------------------------------- */
+
+/* An inline SVG of the site's requests (grey) and violations (red) per
+ * hour over the last 24 hours, oldest left; no script. */
+static void
+ra_rep_html_spark(ra_buf_t *b, const ra_site_t *s, int64_t now)
+{
+    uint32_t  req[RA_HOURS], vio[RA_HOURS], hour, max = 0, k;
+    unsigned  i, j;
+
+    hour = now > 0 ? (uint32_t) (now / RA_HOUR_MS) : 0;
+    for (i = 0; i < RA_HOURS; i++) {
+        req[i] = vio[i] = 0;
+    }
+    for (i = 0; i < RA_HOURS; i++) {
+        k = s->spark[i].hour;
+        if (k == 0 || k > hour || hour - k >= RA_HOURS) {
+            continue;
+        }
+        j = RA_HOURS - 1 - (hour - k);
+        req[j] = s->spark[i].requests + s->spark[i].violations;
+        vio[j] = s->spark[i].violations;
+        if (req[j] > max) {
+            max = req[j];
+        }
+    }
+    ra_buf_printf(b, "<svg class=\"spark\" width=\"120\" height=\"24\" "
+                  "viewBox=\"0 0 %u 24\" role=\"img\"><title>requests "
+                  "(grey) and violations (red) per hour, last 24 hours; "
+                  "busiest hour %u</title>", RA_HOURS * 5, max);
+    for (i = 0; i < RA_HOURS && max; i++) {
+        if (req[i]) {
+            k = (uint32_t) ((uint64_t) req[i] * 23 / max);
+            ra_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"4\" "
+                          "height=\"%u\" fill=\"#9e9e9e\"/>", i * 5,
+                          23 - k, k + 1);
+        }
+        if (vio[i]) {
+            k = (uint32_t) ((uint64_t) vio[i] * 23 / max);
+            ra_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"4\" "
+                          "height=\"%u\" fill=\"#d32f2f\"/>", i * 5,
+                          23 - k, k + 1);
+        }
+    }
+    ra_buf_cstr(b, "<line x1=\"0\" y1=\"23.5\" x2=\"120\" y2=\"23.5\" "
+                "stroke=\"#ccc\"/></svg>");
+}
+
+/* Counting since, and the last 24 hours at a glance. */
+static void
+ra_rep_html_time(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t  *s = &r->snap->sites[si];
+    ra_buf_t         *b = r->b;
+
+    ra_buf_cstr(b, "<p class=\"muted\">counting since ");
+    ra_rep_iso(b, s->created);
+    ra_buf_cstr(b, " &middot; last 24 h:");
+    ra_rep_html_spark(b, s, r->now);
+    ra_buf_cstr(b, "</p>");
+}
+
+/* Context for printing the robots.txt in force line by line. */
+typedef struct {
+    ra_buf_t             *b;
+    const ra_rep_hits_t  *h;
+    uint32_t              shown;
+    uint32_t              hidden;
+} ra_rep_lines_t;
+
+#define RA_REP_ROBOTS_LINES  300        /* lines shown (and any counted) */
+#define RA_REP_ROBOTS_WIDTH  200        /* bytes of a line shown */
+
+static int
+ra_rep_html_line(void *ctx, const ra_line_t *ln)
+{
+    ra_rep_lines_t  *x = ctx;
+    ra_buf_t        *b = x->b;
+    unsigned         i;
+    const ra_rule_hit_t  *hit = NULL;
+
+    for (i = 0; i < x->h->n; i++) {
+        if (x->h->hits[i].line == ln->line) {
+            hit = &x->h->hits[i];
+            break;
+        }
+    }
+    if (ln->line > RA_REP_ROBOTS_LINES && hit == NULL) {
+        x->hidden++;
+        return RA_OK;
+    }
+    if (x->hidden && ln->line > RA_REP_ROBOTS_LINES) {
+        ra_buf_printf(b, "<span class=\"ln\">&hellip;</span>"
+                      "<span class=\"muted\">%u line%s"
+                      "</span>\n", x->hidden, x->hidden == 1 ? "" : "s");
+        x->hidden = 0;
+    }
+    ra_buf_printf(b, "<span class=\"ln\">%u</span>", ln->line);
+    ra_buf_html(b, ra_str(ln->raw.data, ln->raw.len < RA_REP_ROBOTS_WIDTH
+                                        ? ln->raw.len
+                                        : RA_REP_ROBOTS_WIDTH));
+    if (ln->raw.len > RA_REP_ROBOTS_WIDTH) {
+        ra_buf_cstr(b, "&hellip;");
+    }
+    if (hit != NULL) {
+        ra_buf_printf(b, "<span class=\"hit%s\">",
+                      hit->violations ? " bad" : "");
+        ra_buf_u64(b, hit->matched);
+        ra_buf_cstr(b, hit->allow ? " allowed" : " disallowed");
+        if (hit->violations) {
+            ra_buf_cstr(b, ", ");
+            ra_buf_u64(b, hit->violations);
+            ra_buf_cstr(b, hit->violations == 1 ? " violation"
+                                                : " violations");
+        }
+        ra_buf_cstr(b, "</span>");
+    }
+    ra_buf_ch(b, '\n');
+    x->shown++;
+    return RA_OK;
+}
+
+/* The robots.txt in force as text, each line with the requests it
+ * decided (allowed or disallowed) and the violations among them. */
+static void
+ra_rep_html_robots_text(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t     *s = &r->snap->sites[si];
+    const ra_version_t  *v = ra_rep_current(s);
+    ra_buf_t            *b = r->b;
+    ra_rep_hits_t        h;
+    ra_rep_lines_t       x;
+    char                 hex[2 * RA_SHA256_LEN + 1];
+
+    if (v == NULL || v->answer != RA_ANSWER_RULES) {
+        return;
+    }
+    ra_rep_hits(r, si, &h);
+    ra_hex(v->sha256, RA_SHA256_LEN, hex);
+    ra_buf_cstr(b, "<details open><summary>robots.txt in force: ");
+    ra_rep_size(b, v, 1);
+    ra_buf_cstr(b, ", since ");
+    ra_rep_iso(b, v->first_seen);
+    ra_buf_printf(b, ", sha256 <code>%s</code></summary>", hex);
+    if (r->snap->bodies == NULL || r->snap->bodies[si].data == NULL
+        || v->body_lost)
+    {
+        ra_buf_cstr(b, "<p class=\"muted\">its text is not in the ledger "
+                    "(the zone had no room for it)</p></details>");
+        return;
+    }
+    ra_buf_cstr(b, "<pre class=\"robots\">");
+    memset(&x, 0, sizeof(x));
+    x.b = b;
+    x.h = &h;
+    (void) ra_parse(r->snap->bodies[si], ra_rep_html_line, &x, NULL);
+    if (x.hidden) {
+        ra_buf_printf(b, "<span class=\"ln\">&hellip;</span>"
+                      "<span class=\"muted\">%u more "
+                      "line%s</span>\n", x.hidden, x.hidden == 1 ? "" : "s");
+    }
+    ra_buf_cstr(b, "</pre>");
+    if (h.n && (s->rule_other_matched || s->rule_other_violations)) {
+        ra_buf_cstr(b, "<p class=\"muted\">lines beyond the first ");
+        ra_buf_printf(b, "%u that decided a request: ", RA_RULE_LINES);
+        ra_buf_u64(b, s->rule_other_matched);
+        ra_buf_cstr(b, " requests, ");
+        ra_buf_u64(b, s->rule_other_violations);
+        ra_buf_cstr(b, " violations</p>");
+    }
+    ra_buf_cstr(b, "<p class=\"muted\">beside each line: the requests it "
+                "decided since this version came into force, and the "
+                "violations among them; requests no line decided were "
+                "allowed</p></details>");
+}
+
+/* ?crawler=: per row shown, the lines that decided its requests. */
+static void
+ra_rep_html_crawler_hits(ra_rep_t *r, uint32_t si)
+{
+    ra_buf_t       *b = r->b;
+    ra_rep_hits_t   h;
+    uint32_t        i, n;
+    unsigned        k;
+
+    if (!r->opts->crawler_rules) {
+        return;
+    }
+    for (i = r->first[si], n = 0;
+         i < r->first[si + 1] && n < r->max_crawlers; i++)
+    {
+        const ra_stat_t  *st = r->ents[i].st;
+
+        ra_rep_crawler_hits(r, si, st, &h);
+        for (k = 0; k < h.n; k++) {
+            if (n++ == 0) {
+                ra_buf_cstr(b, "<h3>lines that decided its requests</h3>"
+                            "<div class=\"wide\"><table><tr>"
+                            "<th>crawler</th><th>verification</th>"
+                            "<th class=\"n\">line</th><th>rule</th>"
+                            "<th class=\"n\">requests</th>"
+                            "<th class=\"n\">violations</th></tr>");
+            }
+            ra_buf_cstr(b, "<tr><td>");
+            ra_buf_html(b, ra_rep_field(st->name, st->name_len));
+            ra_buf_printf(b, "</td><td>%s</td><td class=\"n\">%u</td>"
+                          "<td><code>%s: ", ra_verify_name(st->verification),
+                          h.hits[k].line,
+                          h.hits[k].allow ? "Allow" : "Disallow");
+            ra_buf_html(b, h.value[k]);
+            ra_buf_printf(b, "</code></td>");
+            ra_rep_html_num(b, h.hits[k].matched, 0);
+            ra_rep_html_num(b, h.hits[k].violations, 1);
+            ra_buf_cstr(b, "</tr>");
+        }
+    }
+    if (n) {
+        ra_buf_cstr(b, "</table></div>");
+    }
+}
+
+/* 5xx/429 episodes of robots.txt, newest first. */
+static void
+ra_rep_html_episodes(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t     *s = &r->snap->sites[si];
+    const ra_episode_t  *e;
+    ra_buf_t            *b = r->b;
+    unsigned             k, i;
+
+    for (k = 0; (e = ra_rep_episode(s, k)) != NULL; k++) {
+        if (k == 0) {
+            ra_buf_cstr(b, "<h3>robots.txt 5xx/429 episodes</h3>"
+                        "<div class=\"wide\"><table><tr><th>start</th>"
+                        "<th>end</th><th>duration</th>"
+                        "<th class=\"n\">answers</th><th>last status</th>"
+                        "<th>crawlers meanwhile (requests)</th></tr>");
+        }
+        ra_buf_cstr(b, "<tr><td class=\"nw\">");
+        ra_rep_iso(b, e->start);
+        ra_buf_cstr(b, "</td><td class=\"nw\">");
+        if (e->end) {
+            ra_rep_iso(b, e->end);
+        } else {
+            ra_buf_cstr(b, "<span class=\"bad\">going on</span>");
+        }
+        ra_buf_cstr(b, "</td><td>");
+        ra_rep_ms(b, ra_rep_episode_ms(e, r->now));
+        ra_buf_printf(b, "</td><td class=\"n\">%u</td><td>%u</td><td>",
+                      e->answers, e->status);
+        for (i = 0; i < e->ncrawlers && i < RA_EPISODE_CRAWLERS; i++) {
+            if (i) {
+                ra_buf_cstr(b, ", ");
+            }
+            ra_buf_html(b, ra_rep_field(e->name[i], e->name_len[i]));
+            ra_buf_printf(b, " (%u)", e->requests[i]);
+        }
+        if (e->others) {
+            ra_buf_printf(b, "%sothers (%u)", i ? ", " : "", e->others);
+        } else if (i == 0) {
+            ra_buf_cstr(b, "<span class=\"muted\">none</span>");
+        }
+        ra_buf_cstr(b, "</td></tr>");
+    }
+    if (k) {
+        ra_buf_cstr(b, "</table></div>");
+    }
+}
+
+/* A crawler's name, linked to its operator's documentation (the crawler
+ * table's url, http or https only). */
+static void
+ra_rep_html_crawler(ra_rep_t *r, const ra_stat_t *st, ra_str_t label)
+{
+    const ra_crawler_t  *c = NULL;
+    ra_buf_t            *b = r->b;
+
+    if (st->kind == RA_UA_KNOWN && r->opts->crawlers != NULL) {
+        c = ra_crawlers_find(r->opts->crawlers,
+                             ra_rep_field(st->name, st->name_len));
+    }
+    if (c != NULL && ((c->url.len > 8 && memcmp(c->url.data, "https://", 8)
+                       == 0)
+                      || (c->url.len > 7
+                          && memcmp(c->url.data, "http://", 7) == 0)))
+    {
+        ra_buf_cstr(b, "<a href=\"");
+        ra_buf_html(b, c->url);
+        ra_buf_cstr(b, "\" rel=\"noreferrer\">");
+        ra_buf_html(b, label);
+        ra_buf_cstr(b, "</a>");
+        return;
+    }
+    ra_buf_html(b, label);
+}
+
+/* The sites at the top: links to their sections, the order. */
+static void
+ra_rep_html_summary(ra_rep_t *r)
+{
+    ra_buf_t  *b = r->b;
+    uint32_t   i, si;
+    uint64_t   judged;
+
+    if (r->snap->nsites == 0) {
+        return;
+    }
+    ra_buf_cstr(b, "<section><h2>sites</h2>");
+    if (!r->opts->standalone) {
+        ra_buf_printf(b, "<p class=\"muted\">order: %s &middot; %s</p>",
+                      r->opts->sort_violations
+                      ? "<a href=\"?sort=name\">by name</a>" : "by name",
+                      r->opts->sort_violations
+                      ? "most violations first"
+                      : "<a href=\"?sort=violations\">most violations "
+                        "first</a>");
+    }
+    ra_buf_cstr(b, "<div class=\"wide\"><table><tr><th>site</th>"
+                "<th class=\"n\">crawler requests</th>"
+                "<th class=\"n\">violations</th><th>compliance</th>"
+                "<th>last 24 h</th></tr>");
+    for (i = 0; i < r->snap->nsites; i++) {
+        const ra_site_t  *s;
+
+        si = ra_rep_nth(r, i);
+        s = &r->snap->sites[si];
+        ra_buf_cstr(b, "<tr><td><a href=\"#");
+        ra_rep_anchor(b, s);
+        ra_buf_cstr(b, "\">");
+        ra_buf_html(b, ra_rep_site_name(s));
+        ra_buf_cstr(b, "</a></td>");
+        ra_rep_html_num(b, s->counters[RA_CNT_REQUESTS], 0);
+        ra_rep_html_num(b, s->counters[RA_CNT_VIOLATION], 1);
+        judged = ra_rep_judged(s->counters);
+        if (judged) {
+            ra_buf_printf(b, "<td>%u%%</td>",
+                          ra_rep_pct(s->counters[RA_CNT_COMPLIANT]
+                                     + s->counters[RA_CNT_STALE]
+                                     + s->counters[RA_CNT_EXEMPT], judged));
+        } else {
+            ra_buf_cstr(b, "<td class=\"muted\">-</td>");
+        }
+        ra_buf_cstr(b, "<td>");
+        ra_rep_html_spark(b, s, r->now);
+        ra_buf_cstr(b, "</td></tr>");
+    }
+    ra_buf_cstr(b, "</table></div></section>\n");
+}
+
+/* Every verdict and flag in a sentence. */
+static const char  ra_rep_legend[] =
+    "<section id=\"legend\"><h2>legend</h2><dl>"
+    "<dt><span class=\"good\">compliant</span></dt><dd>the robots.txt in "
+    "force allows the request for this crawler.</dd>"
+    "<dt><span class=\"bad\">violation</span></dt><dd>the robots.txt in "
+    "force disallows it, and no version the crawler may still go by (what "
+    "it fetched in the last 24 hours, or one in force then) allows it.</dd>"
+    "<dt>stale</dt><dd>the robots.txt in force disallows it, but an older "
+    "version the crawler may still go by allowed it: not counted as a "
+    "violation.</dd>"
+    "<dt>unreachable</dt><dd>the crawler's own last robots.txt fetch, less "
+    "than 12 hours ago, was answered 5xx or 429, which tells crawlers to "
+    "crawl nothing; it crawled anyway.</dd>"
+    "<dt>exempt</dt><dd>a fetch a person asked for (a user-triggered "
+    "agent): robots.txt does not apply.</dd>"
+    "<dt>unknown</dt><dd>judged while no robots.txt of the site was known, "
+    "so neither compliant nor a violation.</dd>"
+    "<dt>crawl-delay</dt><dd>the request came sooner after the crawler's "
+    "previous one than the Crawl-delay of its group asks (only for "
+    "crawlers that honour Crawl-delay).</dd>"
+    "<dt>no fetch</dt><dd>the crawler had not fetched robots.txt in the 24 "
+    "hours before the request.</dd>"
+    "<dt>refused</dt><dd>answered 403 by enforce (violation, unreachable "
+    "or impostor).</dd>"
+    "<dt>unreachable_30d</dt><dd>robots.txt has answered only 5xx/429 for "
+    "30 days while the site's other pages answer: crawlers may act as if "
+    "there were none, so requests are judged compliant.</dd>"
+    "<dt><span class=\"good\">verified</span></dt><dd>the client is who "
+    "its User-Agent says (published address ranges, reverse DNS or a "
+    "signature: verified_by).</dd>"
+    "<dt>unverifiable</dt><dd>the operator publishes no way to check the "
+    "claim.</dd>"
+    "<dt><span class=\"bad\">impostor</span></dt><dd>the client claims a "
+    "crawler whose published ranges it is outside.</dd>"
+    "<dt>generic</dt><dd>a bot not in the crawler table, named by the "
+    "token of its User-Agent.</dd>"
+    "<dt>bars</dt><dd><span class=\"good\">compliant</span>, stale, "
+    "exempt, unreachable, <span class=\"bad\">violation</span>, as shares "
+    "of judged requests; percentages are rounded, never to 0 or 100 % "
+    "unless exact.</dd>"
+    "</dl></section>\n";
+
 static void
 ra_rep_html_site(ra_rep_t *r, uint32_t si)
 {
@@ -1972,7 +2804,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     int64_t           gap;
     char              label[RA_REPORT_LABEL_MAX];
 
-    ra_buf_cstr(b, "<section><h2>");
+    ra_buf_cstr(b, "<section id=\"");
+    ra_rep_anchor(b, s);
+    ra_buf_cstr(b, "\"><h2>");
     ra_buf_html(b, ra_rep_site_name(s));
     ra_rep_html_health(b, s, r->now);
     ra_buf_cstr(b, "</h2><p class=\"muted\">");
@@ -1982,7 +2816,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, " from browsers, ");
     ra_buf_u64(b, s->no_user_agent);
     ra_buf_cstr(b, " without User-Agent</p>");
+    ra_rep_html_time(r, si);
     ra_rep_html_robots(r, si);
+    ra_rep_html_episodes(r, si);
 
     ra_buf_cstr(b, "<h3>crawlers</h3>");
     if (r->first[si] == r->first[si + 1]) {
@@ -2022,9 +2858,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
             continue;
         }
         ra_buf_cstr(b, "<tr><td>");
-        ra_buf_html(b, ra_str(label, ra_report_label(st->kind,
-                        ra_rep_field(st->name, st->name_len), label,
-                        sizeof(label))));
+        ra_rep_html_crawler(r, st, ra_str(label, ra_report_label(st->kind,
+                            ra_rep_field(st->name, st->name_len), label,
+                            sizeof(label))));
         ra_buf_cstr(b, "</td><td><code>");
         ra_buf_html(b, ra_rep_field(st->token, st->token_len));
         ra_buf_printf(b, "</code></td><td>%s</td>",
@@ -2065,6 +2901,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     if (r->first[si] != r->first[si + 1]) {
         ra_buf_cstr(b, "</table></div>");
     }
+    ra_rep_html_crawler_hits(r, si);
     if (ra_rep_stats_total(r, si) > n - others) {
         ra_buf_printf(b, "<p class=\"muted\">showing %u of %u crawler "
                       "records: the busiest, and those with violations "
@@ -2081,7 +2918,8 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
             continue;
         }
         if (n++ == 0) {
-            ra_buf_cstr(b, "<h3>recent violations</h3><table><tr>"
+            ra_buf_cstr(b, "<h3>recent violations</h3><div class=\"wide\">"
+                        "<table><tr>"
                         "<th>time</th><th>verdict</th><th>crawler</th>"
                         "<th>client</th>"
                         "<th>method</th><th>URI</th><th>rule</th>"
@@ -2108,7 +2946,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                       x->line);
     }
     if (n) {
-        ra_buf_cstr(b, "</table>");
+        ra_buf_cstr(b, "</table></div>");
         if (s->violations_total > n) {
             ra_buf_printf(b, "<p class=\"muted\">showing the newest %u of "
                           "%u recent violations</p>", n,
@@ -2132,9 +2970,11 @@ ra_rep_html(ra_rep_t *r)
         title = ra_str("robots-audit", 12);
     }
     ra_buf_cstr(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-                "<meta charset=\"utf-8\">"
-                "<meta http-equiv=\"refresh\" content=\"30\">"
-                "<meta name=\"viewport\" content=\"width=device-width\">"
+                "<meta charset=\"utf-8\">");
+    if (!r->opts->standalone) {
+        ra_buf_cstr(b, "<meta http-equiv=\"refresh\" content=\"30\">");
+    }
+    ra_buf_cstr(b, "<meta name=\"viewport\" content=\"width=device-width\">"
                 "<title>");
     ra_buf_html(b, title);
     ra_buf_cstr(b, "</title><style>");
@@ -2167,8 +3007,9 @@ ra_rep_html(ra_rep_t *r)
         ra_buf_cstr(b, " crawler records</span>");
     }
     ra_buf_cstr(b, "</p>\n");
+    ra_rep_html_summary(r);
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
-        ra_rep_html_site(r, i);
+        ra_rep_html_site(r, ra_rep_nth(r, i));
         ra_buf_ch(b, '\n');
     }
     if (ra_rep_sites_total(r->snap) > i) {
@@ -2179,11 +3020,8 @@ ra_rep_html(ra_rep_t *r)
     if (r->snap->nsites == 0) {
         ra_buf_cstr(b, "<p class=\"muted\">no site seen yet</p>\n");
     }
-    ra_buf_cstr(b, "<p class=\"muted\">bars: <span class=\"good\">"
-                "compliant</span>, stale, exempt, unreachable, "
-                "<span class=\"bad\">violation</span>; unknown: judged "
-                "while no robots.txt was known, so neither</p>\n"
-                "</body></html>\n");
+    ra_buf_cstr(b, ra_rep_legend);
+    ra_buf_cstr(b, "</body></html>\n");
 }
 
 /* ---- Apache mod_status ------------------------------------------------ */
@@ -2266,6 +3104,104 @@ ra_rep_status_html(ra_rep_t *r)
 }
 
 
+
+/* ---- CSV (issue 18): the violations, evidence to keep ---------------- */
+
+/* One cell (RFC 4180): quoted when it holds a comma, quote, CR or LF;
+ * control bytes as \xHH; a cell a spreadsheet would read as a formula
+ * (=, +, -, @ first) gets a leading apostrophe. */
+static void
+ra_rep_csv_cell(ra_buf_t *b, ra_str_t v)
+{
+    size_t          i;
+    int             quote = 0;
+    unsigned char   c;
+
+    for (i = 0; i < v.len; i++) {
+        c = (unsigned char) v.data[i];
+        if (c == ',' || c == '"' || c < 0x20 || c == 0x7f) {
+            quote = 1;
+            break;
+        }
+    }
+    if (quote) {
+        ra_buf_ch(b, '"');
+    }
+    if (v.len && (v.data[0] == '=' || v.data[0] == '+' || v.data[0] == '-'
+                  || v.data[0] == '@'))
+    {
+        ra_buf_ch(b, '\'');
+    }
+    for (i = 0; i < v.len; i++) {
+        c = (unsigned char) v.data[i];
+        if (c == '"') {
+            ra_buf_cstr(b, "\"\"");
+        } else if (c < 0x20 || c == 0x7f) {
+            ra_buf_printf(b, "\\x%02x", c);
+        } else {
+            ra_buf_ch(b, (char) c);
+        }
+    }
+    if (quote) {
+        ra_buf_ch(b, '"');
+    }
+}
+
+static void
+ra_rep_csv_row(ra_buf_t *b, const ra_site_t *s, const ra_violation_t *x)
+{
+    const char  *by = ra_verified_by_name(x->verified_by);
+    char         hex[2 * RA_SHA256_LEN + 1];
+
+    ra_rep_iso(b, x->time);
+    ra_buf_ch(b, ',');
+    ra_rep_csv_cell(b, ra_rep_site_name(s));
+    ra_buf_ch(b, ',');
+    ra_rep_csv_cell(b, ra_rep_field(x->name, x->name_len));
+    ra_buf_printf(b, ",%s,%s,", ra_verify_name(x->verification),
+                  by != NULL ? by : "");
+    ra_rep_csv_cell(b, ra_rep_field(x->addr, x->addr_len));
+    ra_buf_ch(b, ',');
+    ra_rep_csv_cell(b, ra_rep_field(x->method, x->method_len));
+    ra_buf_ch(b, ',');
+    ra_rep_csv_cell(b, ra_rep_field(x->uri, x->uri_len));
+    ra_buf_ch(b, ',');
+    ra_rep_csv_cell(b, ra_rep_field(x->pattern, x->pattern_len));
+    ra_buf_printf(b, ",%u,", x->line);
+    if (ra_rep_sha_known(x->robots_sha256)) {
+        ra_hex(x->robots_sha256, RA_SHA256_LEN, hex);
+        ra_buf_cstr(b, hex);
+    }
+    ra_buf_ch(b, ',');
+    if (x->last_fetch) {
+        ra_rep_iso(b, x->last_fetch);
+    }
+    ra_buf_cstr(b, "\r\n");
+}
+
+/* Per site in the order shown, its violations (not unreachable
+ * verdicts) newest first. */
+static void
+ra_rep_csv(ra_rep_t *r)
+{
+    ra_buf_t  *b = r->b;
+    uint32_t   i, j, n, si;
+
+    ra_buf_cstr(b, RA_REPORT_CSV_HEADER "\r\n");
+    for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
+        si = ra_rep_nth(r, i);
+        for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
+            const ra_violation_t  *x = &r->snap->violations[j];
+
+            if (x->site != si + 1 || x->verdict != RA_VERDICT_VIOLATION) {
+                continue;
+            }
+            ra_rep_csv_row(b, &r->snap->sites[si], x);
+            n++;
+        }
+    }
+}
+
 /* ---- entry points --------------------------------------------------- */
 
 static int64_t
@@ -2295,7 +3231,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     ra_report_opts_t   none;
     int                rc;
 
-    if (fmt > RA_REPORT_STATUS_HTML) {
+    if (fmt > RA_REPORT_CSV) {
         return RA_ERROR;
     }
     if (fmt == RA_REPORT_STATUS_KV) {
@@ -2315,7 +3251,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     r.now = opts->now ? opts->now : ra_rep_newest(snap);
     r.max_findings = opts->max_findings ? opts->max_findings
                                         : RA_REP_FINDINGS;
-    if (fmt == RA_REPORT_JSON) {
+    if (fmt == RA_REPORT_JSON || fmt == RA_REPORT_CSV) {
         r.max_vio = opts->max_violations ? opts->max_violations : UINT32_MAX;
         r.max_crawlers = UINT32_MAX;
     } else {
@@ -2331,7 +3267,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     }
 
     rc = ra_rep_prepare(&r);
-    if (rc == RA_OK && fmt != RA_REPORT_PROMETHEUS) {
+    if (rc == RA_OK && fmt != RA_REPORT_PROMETHEUS && fmt != RA_REPORT_CSV) {
         rc = ra_rep_lints(&r);
         if (rc == RA_ENOMEM && r.lints == NULL) {
             goto done;
@@ -2343,6 +3279,9 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     }
     ra_rep_sort(&r, fmt == RA_REPORT_PROMETHEUS ? ra_rep_cmp_metric
                                                 : ra_rep_cmp_display);
+    if (fmt != RA_REPORT_PROMETHEUS) {
+        ra_rep_order(&r);
+    }
     switch (fmt) {
     case RA_REPORT_JSON:
         ra_rep_json(&r);
@@ -2352,6 +3291,9 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
         break;
     case RA_REPORT_PROMETHEUS:
         ra_rep_prom(&r);
+        break;
+    case RA_REPORT_CSV:
+        ra_rep_csv(&r);
         break;
     default:
         ra_rep_text(&r);
@@ -2376,6 +3318,10 @@ ra_report_format_by_name(ra_str_t name, ra_report_format_e *fmt)
             return RA_OK;
         }
     }
+    if (name.len == 3 && memcmp(name.data, "csv", 3) == 0) {
+        *fmt = RA_REPORT_CSV;
+        return RA_OK;
+    }
     return RA_ERROR;
 }
 
@@ -2390,6 +3336,8 @@ ra_report_content_type(ra_report_format_e fmt)
         return "text/html; charset=utf-8";
     case RA_REPORT_PROMETHEUS:
         return "text/plain; version=0.0.4; charset=utf-8";
+    case RA_REPORT_CSV:
+        return "text/csv; charset=utf-8";
     default:
         return "text/plain; charset=utf-8";
     }

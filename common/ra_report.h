@@ -76,7 +76,8 @@ typedef enum {
     RA_REPORT_HTML,
     RA_REPORT_PROMETHEUS,
     RA_REPORT_STATUS_KV,
-    RA_REPORT_STATUS_HTML
+    RA_REPORT_STATUS_HTML,
+    RA_REPORT_CSV               /* the violations, one a row (issue 18) */
 } ra_report_format_e;
 
 typedef struct {
@@ -111,7 +112,21 @@ typedef struct {
     /* RA_REPORT_STATUS_HTML: the totals without the table of sites */
     unsigned            no_table:1;
     const ra_alloc_t   *scratch;
+    /* order of sites and crawler rows: 0 by name, 1 most violations
+     * first (?sort=violations), then by name */
+    unsigned            sort_violations:1;
+    /* HTML written to a file (the CLI's): no meta refresh, no links to
+     * the status page's query arguments */
+    unsigned            standalone:1;
+    /* per crawler row, the lines of the robots.txt in force that decided
+     * its requests (JSON crawlers[].rule_hits, an HTML table): the
+     * status page's ?crawler=NAME asks for them */
+    unsigned            crawler_rules:1;
 } ra_report_opts_t;
+
+/* The CSV's header line (issue 18), without its CRLF. */
+#define RA_REPORT_CSV_HEADER  "time,site,crawler,verification,verified_by," \
+    "client,method,uri,rule,line,robots_sha256,last_robots_fetch"
 
 /* Renders snap in format fmt, appending to out.  RA_OK, RA_ENOMEM (the
  * scratch allocator failed; out holds a partial report), RA_ERROR (bad

@@ -114,7 +114,7 @@ perl -MHTTP::Tiny -MJSON::PP -e '
 
 cat <<MSG
 
-status page:  $base/robots-audit/status   (also ?format=json and ?format=prometheus)
+status page:  $base/robots-audit/status   (also ?format=json, ?format=prometheus and ?format=csv)
 alerts:       ${D#"$top"/}/logs/error.log (tag RA100) and ${D#"$top"/}/logs/alerts.json
 Press Ctrl-C to stop.
 MSG

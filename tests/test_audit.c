@@ -2319,6 +2319,84 @@ enforce_never_refuses_unknown(void **state)
 }
 
 
+
+/* issue 18: the count step records the deciding line (site and record),
+ * the hourly bucket, the violation's evidence, and the crawlers of a
+ * 5xx/429 episode */
+static void
+issue18_count_step(void **state)
+{
+    fx_t           *f = fx_new(1 << 20);
+    const char     *body = "User-agent: *\nDisallow: /private\n"
+                           "Allow: /private/ok\n";
+    unsigned char   sha[RA_SHA256_LEN];
+    ra_snapshot_t   snap;
+    ra_site_t       s;
+    ra_stat_t       st;
+    uint64_t        c[RA_CNT_MAX];
+
+    (void) state;
+    robots(f, "example.com", 200, body, T0);
+    req(f, BOT, IN, "/robots.txt", 200, T0 + 1);
+    assert_int_equal(req(f, BOT, IN, "/private/a", 200, T0 + 2).verdict,
+                     RA_VERDICT_VIOLATION);
+    assert_int_equal(req(f, BOT, IN, "/private/ok", 200, T0 + 3).verdict,
+                     RA_VERDICT_COMPLIANT);
+    req(f, BOT, IN, "/", 200, T0 + 4);                  /* no line */
+    req(f, BOT, OUT, "/private/b", 200, T0 + 5);        /* an impostor */
+
+    s = site_of(f, "example.com");
+    assert_int_equal(s.rule_hits[0].line, 2);
+    assert_int_equal(s.rule_hits[0].allow, 0);
+    assert_int_equal(s.rule_hits[0].matched, 2);
+    assert_int_equal(s.rule_hits[0].violations, 2);
+    assert_int_equal(s.rule_hits[1].line, 3);
+    assert_int_equal(s.rule_hits[1].allow, 1);
+    assert_int_equal(s.rule_hits[1].matched, 1);
+    assert_int_equal(s.rule_hits[1].violations, 0);
+    assert_int_equal(s.rule_hits[2].line, 0);
+
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.rule_hits[0].line, 2);
+    assert_int_equal(st.rule_hits[0].matched, 1);
+    assert_int_equal(st.rule_hits[1].line, 3);
+    ra_hours_sum(st.hours, T0 + 10, 1, c);
+    assert_int_equal(c[RA_CNT_REQUESTS], 4);
+    assert_int_equal(c[RA_CNT_ROBOTS_FETCHES], 1);
+    assert_int_equal(c[RA_CNT_VIOLATION], 1);
+    assert_int_equal(c[RA_CNT_COMPLIANT], 2);
+
+    /* the violations' evidence, newest first */
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    assert_int_equal(snap.nviolations, 2);
+    assert_int_equal(ra_sha256(ra_str(body, strlen(body)), sha), RA_OK);
+    assert_int_equal(snap.violations[1].verification, RA_VERIFY_VERIFIED);
+    assert_int_equal(snap.violations[1].verified_by, RA_VERIFIED_BY_RANGES);
+    assert_true(snap.violations[1].last_fetch == T0 + 1);
+    assert_memory_equal(snap.violations[1].robots_sha256, sha, 32);
+    assert_int_equal(snap.violations[0].verification, RA_VERIFY_IMPOSTOR);
+    assert_true(snap.violations[0].last_fetch == 0);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* an episode: a 503 to the crawler, its requests, a 200 again */
+    req(f, BOT, IN, "/robots.txt", 503, T0 + 100);
+    robots(f, "example.com", 503, "busy", T0 + 100);
+    req(f, BOT, IN, "/x", 200, T0 + 150);
+    robots(f, "example.com", 200, body, T0 + 200);
+    req(f, BOT, IN, "/y", 200, T0 + 250);               /* after it */
+    s = site_of(f, "example.com");
+    assert_true(s.episodes[0].start == T0 + 100);
+    assert_true(s.episodes[0].end == T0 + 200);
+    assert_int_equal(s.episodes[0].status, 503);
+    assert_int_equal(s.episodes[0].ncrawlers, 1);
+    assert_memory_equal(s.episodes[0].name[0], "TestBot", 7);
+    assert_int_equal(s.episodes[0].requests[0], 1);
+    /* the same body again: the counts go on */
+    assert_int_equal(s.rule_hits[0].matched, 2);
+    fx_free(f);
+}
+
 int
 main(void)
 {
@@ -2358,6 +2436,7 @@ main(void)
         cmocka_unit_test(ledger_eviction_bounded_and_counted),
         cmocka_unit_test(ledger_blob_heap_evicts_old_bodies),
         cmocka_unit_test(ledger_layout_check),
+        cmocka_unit_test(issue18_count_step),
         cmocka_unit_test(verdict_copies_survive_next_calls),
         cmocka_unit_test(verdict_alert_interval_unset_and_zero),
         cmocka_unit_test(verdict_alert_budget),

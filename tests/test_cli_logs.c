@@ -19,6 +19,7 @@
 #include "ra_test.h"
 #include "ra_accesslog.h"
 #include "ra_json.h"
+#include "ra_report.h"
 
 #define CLI     "build/robots-audit"
 #define ROBOTS  "data/elastic-robots.txt"
@@ -513,7 +514,7 @@ test_formats(void **state)
     const char  *log;
     run_t        r;
     char        *line, *save = NULL;
-    int          samples = 0;
+    int          samples = 0, files = 0, scripts = 0;
 
     (void) state;
     need_cli();
@@ -522,10 +523,49 @@ test_formats(void **state)
         log);
     assert_int_equal(r.status, 0);
     assert_true(strncmp(r.out, "<!DOCTYPE html>", 15) == 0);
-    assert_non_null(strstr(r.out, "http-equiv=\"refresh\""));
+    /* a file, not a page: no refresh, no links to query arguments */
+    assert_null(strstr(r.out, "http-equiv=\"refresh\""));
+    assert_null(strstr(r.out, "?sort="));
     assert_null(strstr(r.out, "<script"));
+    /* the robots.txt in force, its line 6 with its counts */
+    assert_non_null(strstr(r.out, "<span class=\"ln\">6</span>Disallow: "
+                              "/files/<span class=\"hit bad\">"));
     assert_non_null(strstr(r.out, "</html>\n"));
     free(r.out);
+
+    /* the violations as CSV: the header, then rows of 12 cells, each
+     * with the rule and line that decided and the robots.txt's SHA-256 */
+    run(&r, CLI " logs --robots " ROBOTS " --format csv %s 2>/dev/null",
+        log);
+    assert_int_equal(r.status, 0);
+    assert_true(strncmp(r.out, RA_REPORT_CSV_HEADER "\r\n",
+                        strlen(RA_REPORT_CSV_HEADER) + 2) == 0);
+    samples = 0;
+    for (line = strtok_r(r.out, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save))
+    {
+        const char  *p;
+        int          commas = 0, quoted = 0;
+
+        assert_true(line[strlen(line) - 1] == '\r');
+        for (p = line; *p; p++) {
+            quoted ^= *p == '"';
+            commas += *p == ',' && !quoted;
+        }
+        assert_int_equal(commas, 11);
+        samples++;
+        files += strstr(line, ",/files/,6,802f725d627a7ce1a68e98c64d6ebc956f"
+                              "760689f314e818e668461daaa8d12f,") != NULL;
+        scripts += strstr(line, ",/scripts/,7,") != NULL;
+    }
+    /* the header, and every violation of the log (the ring holds them
+     * all): as many as the rule hits count for lines 6 and 7 */
+    assert_int_equal(samples, 1 + 260 + 65);
+    assert_int_equal(files, 260);
+    assert_int_equal(scripts, 65);
+    free(r.out);
+    samples = 0;
+    save = NULL;
 
     run(&r, CLI " logs --robots " ROBOTS " --format prometheus %s "
         "2>/dev/null", log);

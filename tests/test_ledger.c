@@ -16,6 +16,7 @@
 
 #define H        (3600LL * 1000)
 #define T0       (1700000000000LL)
+#define S(lit)   ra_str(lit, sizeof(lit) - 1)
 
 static unsigned char *
 region_new(size_t size, ra_ledger_t *l)
@@ -618,7 +619,7 @@ static void
 ledger_site_eviction_frees_its_records(void **state)
 {
     ra_ledger_t     l;
-    unsigned char  *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    unsigned char  *r = region_new(4 * RA_LEDGER_MIN_SIZE, &l);
     ra_totals_t     t;
     uint32_t        a, i;
 
@@ -641,6 +642,280 @@ ledger_site_eviction_frees_its_records(void **state)
     free(r);
 }
 
+
+/* issue 18: rule hits per line of the version in force, bounded, and
+ * starting again with a new version */
+static void
+ledger_rule_hits(void **state)
+{
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(256 * 1024, &l);
+    ra_snapshot_t   snap;
+    ra_version_t    v;
+    const ra_stat_t *st;
+    uint32_t        a, g, i;
+    uint64_t        h1, h2;
+    const char     *body = "User-agent: *\nDisallow: /private\nAllow: /\n";
+
+    (void) state;
+    a = site(&l, "rules.example", T0);
+    answer(&l, a, 200, body, T0);
+    assert_true(ra_ledger_find_version_locked(&l, a,
+                    ra_ledger_version_hash(200, ra_str(body, strlen(body))),
+                    &v) >= 0);
+    h1 = v.hash;
+    /* a hash that is not the version in force counts nothing */
+    ra_ledger_rule_hit_locked(&l, a, 0, h1 + 1, 2, 0, 1);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 2, 0, 1);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 2, 0, 0);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 3, 1, 0);
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 0, 1, 0);      /* no line */
+    /* more lines than kept: summed apart */
+    for (i = 0; i < RA_RULE_LINES + 5; i++) {
+        ra_ledger_rule_hit_locked(&l, a, 0, h1, 100 + i, 0, i % 2);
+    }
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap.nsites, 1);
+    assert_true(snap.sites[0].rule_version == h1);
+    assert_int_equal(snap.sites[0].rule_hits[0].line, 2);
+    assert_int_equal(snap.sites[0].rule_hits[0].allow, 0);
+    assert_int_equal(snap.sites[0].rule_hits[0].matched, 2);
+    assert_int_equal(snap.sites[0].rule_hits[0].violations, 1);
+    assert_int_equal(snap.sites[0].rule_hits[1].line, 3);
+    assert_int_equal(snap.sites[0].rule_hits[1].allow, 1);
+    assert_int_equal(snap.sites[0].rule_hits[1].matched, 1);
+    assert_int_equal(snap.sites[0].rule_hits[RA_RULE_LINES - 1].line,
+                     100 + RA_RULE_LINES - 3);
+    assert_int_equal(snap.sites[0].rule_other_matched, 7);
+    assert_int_equal(snap.sites[0].rule_other_violations, 3);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* a crawler's share: its first RA_CRAWLER_RULE_LINES lines */
+    g = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot", T0);
+    ra_ledger_rule_hit_locked(&l, a, g, h1, 2, 0, 1);
+    ra_ledger_rule_hit_locked(&l, a, g, h1, 2, 0, 0);
+    ra_ledger_rule_hit_locked(&l, a, g, h1, 3, 1, 0);
+    for (i = 0; i < RA_CRAWLER_RULE_LINES + 3; i++) {
+        ra_ledger_rule_hit_locked(&l, a, g, h1, 200 + i, 0, 0);
+    }
+    ra_ledger_rule_hit_locked(&l, a, g, h1 + 1, 2, 0, 1);  /* not in force */
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    st = snap_stat(&snap, "rules.example", "Googlebot", RA_VERIFY_VERIFIED);
+    assert_non_null(st);
+    assert_true(st->rule_version == h1);
+    assert_int_equal(st->rule_hits[0].line, 2);
+    assert_int_equal(st->rule_hits[0].matched, 2);
+    assert_int_equal(st->rule_hits[0].violations, 1);
+    assert_int_equal(st->rule_hits[1].line, 3);
+    assert_int_equal(st->rule_hits[1].allow, 1);
+    assert_int_equal(st->rule_hits[RA_CRAWLER_RULE_LINES - 1].line,
+                     200 + RA_CRAWLER_RULE_LINES - 3);
+    /* the site counted the same requests */
+    assert_int_equal(snap.sites[0].rule_hits[0].matched, 4);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* a new version: its own counts */
+    answer(&l, a, 200, "User-agent: *\nDisallow: /\n", T0 + H);
+    h2 = ra_ledger_version_hash(200, S("User-agent: *\nDisallow: /\n"));
+    ra_ledger_rule_hit_locked(&l, a, 0, h1, 2, 0, 1);      /* old: ignored */
+    ra_ledger_rule_hit_locked(&l, a, 0, h2, 2, 0, 1);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_true(snap.sites[0].rule_version == h2);
+    assert_int_equal(snap.sites[0].rule_hits[0].matched, 1);
+    assert_int_equal(snap.sites[0].rule_hits[1].line, 0);
+    assert_int_equal(snap.sites[0].rule_other_matched, 0);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
+/* issue 18: hourly buckets per crawler record, summed over the current
+ * hour and the last 24; older hours leave, out-of-order ones are not
+ * counted into a newer bucket */
+static void
+ledger_hours(void **state)
+{
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(256 * 1024, &l);
+    ra_snapshot_t   snap;
+    const ra_stat_t *st;
+    uint64_t        c[RA_CNT_MAX];
+    uint32_t        a, t;
+    int64_t         base = (T0 / H) * H;    /* the top of an hour */
+    int             i;
+
+    (void) state;
+    a = site(&l, "hours.example", base);
+    /* one request an hour for 30 hours, a violation every third */
+    for (i = 0; i < 30; i++) {
+        a = site(&l, "hours.example", base + i * H + 60000);
+        t = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot",
+                 base + i * H + 60000);
+        ra_ledger_count_locked(&l, a, t, RA_CNT_REQUESTS);
+        ra_ledger_count_locked(&l, a, t, i % 3 ? RA_CNT_COMPLIANT
+                                               : RA_CNT_VIOLATION);
+    }
+    /* three more in the last hour */
+    for (i = 0; i < 3; i++) {
+        a = site(&l, "hours.example", base + 29 * H + 120000 + i);
+        t = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot",
+                 base + 29 * H + 120000 + i);
+        ra_ledger_count_locked(&l, a, t, RA_CNT_REQUESTS);
+    }
+    /* a request logged 25 hours late: not in any bucket */
+    a = site(&l, "hours.example", base + 4 * H);
+    t = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot",
+             base + 4 * H);
+    ra_ledger_count_locked(&l, a, t, RA_CNT_REQUESTS);
+
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    st = snap_stat(&snap, "hours.example", "Googlebot", RA_VERIFY_VERIFIED);
+    assert_non_null(st);
+    assert_int_equal(st->counters[RA_CNT_REQUESTS], 34);
+    assert_true(st->first_seen == base + 60000);
+    ra_hours_sum(st->hours, base + 29 * H + 1800000, 1, c);
+    assert_int_equal(c[RA_CNT_REQUESTS], 4);
+    assert_int_equal(c[RA_CNT_COMPLIANT], 1);           /* 29 % 3 */
+    assert_int_equal(c[RA_CNT_VIOLATION], 0);
+    ra_hours_sum(st->hours, base + 29 * H + 1800000, 24, c);
+    /* hours 6..29: 24 requests, 3 more; violations at 6,9,...,27 */
+    assert_int_equal(c[RA_CNT_REQUESTS], 27);
+    assert_int_equal(c[RA_CNT_VIOLATION], 8);
+    assert_int_equal(c[RA_CNT_COMPLIANT], 16);
+    /* two hours later the current hour is empty */
+    ra_hours_sum(st->hours, base + 31 * H, 1, c);
+    assert_int_equal(c[RA_CNT_REQUESTS], 0);
+    ra_hours_sum(st->hours, base + 31 * H, 24, c);
+    assert_int_equal(c[RA_CNT_REQUESTS], 25);
+    /* the site's sparkline buckets: requests and violations per hour */
+    for (i = 0; i < RA_HOURS; i++) {
+        const ra_spark_t  *k = &snap.sites[0].spark[i];
+        uint32_t           hr = k->hour - (uint32_t) (base / H);
+
+        assert_true(hr >= 6 && hr <= 29);
+        assert_int_equal(k->hour % RA_HOURS, (uint32_t) i);
+        assert_int_equal(k->requests, hr == 29 ? 4 : 1);
+        assert_int_equal(k->violations, hr % 3 == 0);
+    }
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    free(r);
+}
+
+/* issue 18: 5xx/429 episodes: start, end, the crawlers meanwhile; a
+ * bounded ring per site */
+static void
+ledger_episodes(void **state)
+{
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(256 * 1024, &l);
+    ra_snapshot_t   snap;
+    const ra_episode_t *e;
+    uint32_t        a, g, b, i;
+    char            name[16];
+
+    (void) state;
+    a = site(&l, "down.example", T0);
+    answer(&l, a, 200, "User-agent: *\nDisallow: /x\n", T0);
+    g = stat(&l, a, "Googlebot", RA_VERIFY_VERIFIED, "googlebot", T0);
+    ra_ledger_count_locked(&l, a, g, RA_CNT_REQUESTS);   /* before */
+    answer(&l, a, 503, "", T0 + 1000);
+    answer(&l, a, 429, "", T0 + 2000);
+    ra_ledger_count_locked(&l, a, g, RA_CNT_REQUESTS);
+    ra_ledger_count_locked(&l, a, g, RA_CNT_REQUESTS);
+    b = stat(&l, a, "bingbot", RA_VERIFY_IMPOSTOR, "bingbot", T0 + 2500);
+    ra_ledger_count_locked(&l, a, b, RA_CNT_REQUESTS);
+    for (i = 0; i < RA_EPISODE_CRAWLERS + 1; i++) {
+        snprintf(name, sizeof(name), "Bot%u", i);
+        b = stat(&l, a, name, RA_VERIFY_VERIFIED, "x", T0 + 2600);
+        ra_ledger_count_locked(&l, a, b, RA_CNT_REQUESTS);
+    }
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap.sites[0].episode_next, 1);
+    e = &snap.sites[0].episodes[0];
+    assert_true(e->start == T0 + 1000);
+    assert_true(e->end == 0);                   /* still going on */
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    ra_ledger_answer_unchanged_locked(&l, a, T0 + 5000);    /* a 304 */
+    ra_ledger_count_locked(&l, a, g, RA_CNT_REQUESTS);      /* after */
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    e = &snap.sites[0].episodes[0];
+    assert_true(e->start == T0 + 1000);
+    assert_true(e->end == T0 + 5000);
+    assert_int_equal(e->answers, 2);
+    assert_int_equal(e->status, 429);
+    assert_int_equal(e->ncrawlers, RA_EPISODE_CRAWLERS);
+    assert_int_equal(e->name_len[0], 9);
+    assert_memory_equal(e->name[0], "Googlebot", 9);
+    assert_int_equal(e->requests[0], 2);
+    assert_memory_equal(e->name[1], "bingbot", 7);
+    assert_int_equal(e->requests[1], 1);
+    assert_int_equal(e->others, 3);             /* Bot2, Bot3, Bot4 */
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* the ring keeps the last RA_EPISODES */
+    for (i = 0; i < RA_EPISODES + 2; i++) {
+        answer(&l, a, 500, "", T0 + 10000 + i * 100);
+        answer(&l, a, 200, "User-agent: *\nDisallow: /x\n",
+               T0 + 10050 + i * 100);
+    }
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    for (i = 0; i < RA_EPISODES; i++) {
+        e = &snap.sites[0].episodes[i];
+        assert_true(e->start >= T0 + 10000);
+        assert_true(e->end - e->start == 50);
+    }
+    e = &snap.sites[0].episodes[(snap.sites[0].episode_next + RA_EPISODES
+                                 - 1) % RA_EPISODES];
+    assert_true(e->start == T0 + 10000 + (RA_EPISODES + 1) * 100);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
+/* issue 18: a violation keeps its evidence: verified_by, the crawler's
+ * last robots.txt fetch, the SHA-256 of the version in force */
+static void
+ledger_violation_evidence(void **state)
+{
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(256 * 1024, &l);
+    ra_snapshot_t   snap;
+    ra_violation_t  vio;
+    ra_version_t    v;
+    uint32_t        a;
+
+    (void) state;
+    a = site(&l, "evidence.example", T0);
+    memset(&v, 0, sizeof(v));
+    v.status = 200;
+    v.size = 5;
+    memset(v.sha256, 0xab, sizeof(v.sha256));
+    (void) ra_ledger_answer_locked(&l, a, &v, S("x: y\n"), T0);
+    memset(&vio, 0, sizeof(vio));
+    vio.time = T0 + 1;
+    vio.verdict = 3;
+    vio.verification = RA_VERIFY_VERIFIED;
+    vio.verified_by = RA_VERIFIED_BY_RANGES;
+    vio.last_fetch = T0 - 5;
+    ra_ledger_violation_locked(&l, a, &vio);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap.nviolations, 1);
+    assert_int_equal(snap.violations[0].verified_by, RA_VERIFIED_BY_RANGES);
+    assert_true(snap.violations[0].last_fetch == T0 - 5);
+    assert_memory_equal(snap.violations[0].robots_sha256, v.sha256, 32);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    free(r);
+}
+
 int
 main(void)
 {
@@ -654,6 +929,10 @@ main(void)
         cmocka_unit_test(ledger_versions_and_state),
         cmocka_unit_test(ledger_flood_keeps_evidence),
         cmocka_unit_test(ledger_site_eviction_frees_its_records),
+        cmocka_unit_test(ledger_rule_hits),
+        cmocka_unit_test(ledger_hours),
+        cmocka_unit_test(ledger_episodes),
+        cmocka_unit_test(ledger_violation_evidence),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

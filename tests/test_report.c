@@ -264,7 +264,12 @@ test_html(void **state)
     assert_non_null(strstr(s, "<meta http-equiv=\"refresh\" content=\"30\">"));
     assert_non_null(strstr(s, "<style>"));
     assert_null(strstr(s, "src="));
-    assert_null(strstr(s, "href="));
+    /* links: the summary's anchors and the order, nothing else here
+     * (the fixture has no crawler table) */
+    assert_null(strstr(s, "href=\"j"));
+    assert_non_null(strstr(s, "<a href=\"#site-example.com\">"));
+    assert_non_null(strstr(s, "<section id=\"site-example.com\">"));
+    assert_non_null(strstr(s, "<a href=\"?sort=violations\">"));
     assert_non_null(strstr(s, "class=\"bar\""));
     /* robots.txt health beside the site's name: 2 consecutive failures */
     assert_non_null(strstr(s, "<span class=\"health h-bad\">robots.txt "
@@ -316,6 +321,189 @@ json_ev(void *ctx, unsigned ev, ra_str_t raw, unsigned depth)
         }
     }
     return 0;
+}
+
+
+/* issue 18: rule hits, hours, episodes, evidence, CSV, order, rounding */
+static void
+test_issue18(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    ra_json_err_t     jerr;
+    json_walk_t       w;
+    ra_site_t        *s;
+    ra_stat_t        *st;
+    char             *out, *p, *q;
+    size_t            n;
+    int64_t           now = 1431857103000LL + 3600000;
+    uint32_t          hour = (uint32_t) (now / RA_HOUR_MS);
+
+    (void) state;
+    fixture(&f);
+    s = &f.sites[0];
+    s->created = 1431800000000LL;
+    s->rule_version = 42;               /* the version in force */
+    s->rule_hits[0].line = 9;           /* past the body: no pattern */
+    s->rule_hits[0].matched = 1;
+    s->rule_hits[1].line = 2;
+    s->rule_hits[1].matched = 3;
+    s->rule_hits[1].violations = 2;
+    s->rule_other_matched = 5;
+    s->rule_other_violations = 1;
+    s->counters[RA_CNT_COMPLIANT] = 2;
+    s->counters[RA_CNT_VIOLATION] = 1;
+    s->episode_next = 2;
+    s->episodes[0].start = now - 7200000;
+    s->episodes[0].end = now - 7110000;
+    s->episodes[0].answers = 3;
+    s->episodes[0].status = 503;
+    s->episodes[0].ncrawlers = 1;
+    SET(s->episodes[0].name[0], s->episodes[0].name_len[0], "Googlebot");
+    s->episodes[0].requests[0] = 4;
+    s->episodes[0].others = 2;
+    s->episodes[1].start = now - 1000;
+    s->episodes[1].status = 429;
+    s->episodes[1].answers = 1;
+    s->spark[hour % RA_HOURS].hour = hour;
+    s->spark[hour % RA_HOURS].requests = 10;
+    s->spark[hour % RA_HOURS].violations = 2;
+    st = &f.stats[0];
+    st->hours[hour % RA_HOURS].hour = hour;
+    st->hours[hour % RA_HOURS].counters[RA_CNT_REQUESTS] = 7;
+    st->hours[(hour - 5) % RA_HOURS].hour = hour - 5;
+    st->hours[(hour - 5) % RA_HOURS].counters[RA_CNT_REQUESTS] = 3;
+    st->hours[(hour - 5) % RA_HOURS].counters[RA_CNT_VIOLATION] = 1;
+    st->hours[(hour - 30) % RA_HOURS].hour = hour - 30;    /* too old */
+    st->hours[(hour - 30) % RA_HOURS].counters[RA_CNT_REQUESTS] = 100;
+    f.vios[0].verification = RA_VERIFY_VERIFIED;
+    f.vios[0].verified_by = RA_VERIFIED_BY_RANGES;
+    f.vios[0].last_fetch = 1431857000000LL;
+    memset(f.vios[0].robots_sha256, 0xab, 32);
+    SET(f.vios[1].name, f.vios[1].name_len, "=cmd|x");
+    SET(f.vios[1].uri, f.vios[1].uri_len, "/a,\"b\"\r\n");
+    f.vios[1].addr_len = 3;
+
+    /* JSON */
+    memset(&o, 0, sizeof(o));
+    o.now = now;
+    out = render(&f, RA_REPORT_JSON, &o, &n);
+    memset(&w, 0, sizeof(w));
+    assert_int_equal(ra_json_parse(ra_str(out, n), json_ev, &w, &jerr),
+                     RA_OK);
+    assert_non_null(strstr(out, "\"rule_hits\":[{\"line\":2,\"type\":"
+                           "\"disallow\",\"pattern\":\"/x\",\"matched\":3,"
+                           "\"violations\":2},{\"line\":9,\"type\":"
+                           "\"disallow\",\"pattern\":null,\"matched\":1,"
+                           "\"violations\":0}],\"rule_hits_lines_kept\":32,"
+                           "\"rule_hits_other\":{\"matched\":5,"
+                           "\"violations\":1}"));
+    assert_non_null(strstr(out, "\"counting_since\":\"2015-05-16T18:13:20Z\""));
+    assert_non_null(strstr(out, "\"episodes\":[{\"start\":"
+                           "\"2015-05-17T11:05:02Z\",\"end\":null,"
+                           "\"duration_ms\":1000,\"answers\":1,\"status\":429,"
+                           "\"crawlers\":[],\"other_requests\":0},{\"start\":"
+                           "\"2015-05-17T09:05:03Z\",\"end\":"
+                           "\"2015-05-17T09:06:33Z\",\"duration_ms\":90000,"
+                           "\"answers\":3,\"status\":503,\"crawlers\":"
+                           "[{\"crawler\":\"Googlebot\",\"requests\":4}],"
+                           "\"other_requests\":2}]"));
+    assert_non_null(strstr(out, "\"last_hour\":{\"requests\":7,"
+                           "\"robots_fetches\":0,\"compliant\":0,"
+                           "\"violation\":0,"));
+    assert_non_null(strstr(out, "\"last_24h\":{\"requests\":10,"
+                           "\"robots_fetches\":0,\"compliant\":0,"
+                           "\"violation\":1,"));
+    assert_non_null(strstr(out, "\"verified_by\":\"ranges\",\"robots_sha256\":"
+                           "\"abababababababababababababababababababababababab"
+                           "abababababababab\",\"last_robots_fetch\":"
+                           "\"2015-05-17T10:03:20Z\""));
+    assert_non_null(strstr(out, "\"verified_by\":null,\"robots_sha256\":null,"
+                           "\"last_robots_fetch\":null"));
+    /* by name: "<script..." sorts before "example.com" */
+    p = strstr(out, "\"site\":\"\\u003cscript");
+    q = strstr(out, "\"site\":\"example.com\"");
+    assert_true(p != NULL && q != NULL && p < q);
+    free(out);
+    /* most violations first: example.com gets more */
+    f.sites[1].counters[RA_CNT_VIOLATION] = 5;
+    o.sort_violations = 1;
+    out = render(&f, RA_REPORT_JSON, &o, &n);
+    p = strstr(out, "\"site\":\"\\u003cscript");
+    q = strstr(out, "\"site\":\"example.com\"");
+    assert_true(p != NULL && q != NULL && q < p);
+    free(out);
+    f.sites[1].counters[RA_CNT_VIOLATION] = 0;
+    o.sort_violations = 0;
+
+    /* a rule hit of another version is not shown */
+    s->rule_version = 41;
+    out = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(out, "\"rule_hits\":[],"));
+    free(out);
+    s->rule_version = 42;
+
+    /* CSV: exact header, cells escaped, formulas defused */
+    out = render(&f, RA_REPORT_CSV, &o, &n);
+    assert_true(strncmp(out, "time,site,crawler,verification,verified_by,"
+                        "client,method,uri,rule,line,robots_sha256,"
+                        "last_robots_fetch\r\n", 98) == 0);
+    assert_non_null(strstr(out, "\r\n2015-05-17T10:05:03Z,\"<script>alert"
+                           "(\"\"x\"\")</script>\\x01\\x1b[31m"));
+    assert_non_null(strstr(out, ",'=cmd|x,unverifiable,,66.,\"G\"\"ET<\","
+                           "\"/a,\"\"b\"\"\\x0d\\x0a\",/<x>,2,,\r\n"));
+    assert_non_null(strstr(out, ",verified,ranges,"));
+    assert_null(strstr(out, "orphan"));
+    free(out);
+
+    /* HTML: counts beside the lines, episodes, sparkline, rounding */
+    out = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(out, "<span class=\"ln\">2</span>Disalow: /x"
+                           "<span class=\"hit bad\">3 disallowed, 2 "
+                           "violations</span>\n"));
+    assert_non_null(strstr(out, "robots.txt 5xx/429 episodes"));
+    assert_non_null(strstr(out, "Googlebot (4), others (2)"));
+    assert_non_null(strstr(out, "going on"));
+    assert_non_null(strstr(out, "<svg class=\"spark\""));
+    assert_non_null(strstr(out, "fill=\"#d32f2f\""));
+    assert_non_null(strstr(out, "counting since 2015-05-16T18:13:20Z"));
+    assert_non_null(strstr(out, "<td>67%</td>"));       /* 2 of 3 */
+    assert_null(strstr(out, "66.6%"));
+    assert_non_null(strstr(out, "id=\"legend\""));
+    assert_non_null(strstr(out, "http-equiv=\"refresh\""));
+    free(out);
+    o.standalone = 1;
+    out = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_null(strstr(out, "http-equiv=\"refresh\""));
+    assert_null(strstr(out, "?sort="));
+    assert_null(strstr(out, "lines that decided its requests"));
+    free(out);
+
+    /* per crawler on demand (?crawler=): the lines of its requests */
+    st->rule_version = 42;
+    st->rule_hits[0].line = 2;
+    st->rule_hits[0].matched = 2;
+    st->rule_hits[0].violations = 1;
+    o.crawler_rules = 1;
+    out = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(out, "\"rule_hits\":[{\"line\":2,\"type\":"
+                           "\"disallow\",\"pattern\":\"/x\",\"matched\":2,"
+                           "\"violations\":1}],\"peak_per_minute\""));
+    assert_int_equal(ra_json_parse(ra_str(out, n), json_ev, &w, &jerr),
+                     RA_OK);
+    free(out);
+    out = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(out, "lines that decided its requests"));
+    assert_non_null(strstr(out, "<td>Googlebot</td><td>verified</td><td "
+                           "class=\"n\">2</td><td><code>Disallow: /x</code>"
+                           "</td><td class=\"n\">2</td><td class=\"n bad\">1"
+                           "</td>"));
+    free(out);
+    st->rule_version = 41;          /* another version's: none shown */
+    out = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_null(strstr(out, "\"matched\":2,\"violations\":1}],"
+                            "\"peak_per_minute\""));
+    free(out);
 }
 
 static void
@@ -1111,6 +1299,7 @@ main(void)
         cmocka_unit_test(test_status_html),
         cmocka_unit_test(test_prefs),
         cmocka_unit_test(test_purpose_referrals_llms),
+        cmocka_unit_test(test_issue18),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
