@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Web Bot Auth signatures (ra_sig.h): the protocol draft's Ed25519 test
+ * vectors (the key of RFC 9421 B.1.4), keys made here with libcrypto, a
+ * forged, an expired, a misdirected and an incomplete signature, JWK Set
+ * files, and hostile header fields. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "ra_test.h"
+#include "ra_sig.h"
+
+/* RFC 9421 B.1.4's Ed25519 key (public), and its RFC 7638 thumbprint as
+ * the draft's vectors give it */
+#define RFC_X    "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs"
+#define RFC_KID  "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U"
+
+static ra_host_t
+host(void)
+{
+    ra_host_t  h;
+
+    memset(&h, 0, sizeof(h));
+    h.heap = ra_malloc_allocator;
+    ra_host_crypto_libcrypto(&h);
+    return h;
+}
+
+static ra_str_t
+S(const char *s)
+{
+    return ra_str(s, strlen(s));
+}
+
+static ra_sig_keys_t *
+keys_with(ra_test_arena_t *ar, const char *origin, const char *jwks)
+{
+    ra_host_t       h = host();
+    ra_sig_keys_t  *k = ra_sig_keys_create(ra_test_arena_alloc(ar));
+    const char     *why = NULL;
+    size_t          added = 0;
+
+    assert_non_null(k);
+    assert_int_equal(ra_sig_keys_add_jwks(k, &h, S(origin), S(jwks), &added,
+                                          &why), RA_OK);
+    assert_true(added >= 1);
+    return k;
+}
+
+/* the draft's request: GET to example.com */
+static ra_sig_request_t
+req(const char *sig, const char *input, const char *agent)
+{
+    ra_sig_request_t  r;
+
+    memset(&r, 0, sizeof(r));
+    r.signature = S(sig);
+    r.signature_input = S(input);
+    r.signature_agent = S(agent);
+    r.method = S("GET");
+    r.authority = S("example.com");
+    r.target = S("/");
+    r.scheme = S("https");
+    return r;
+}
+
+static unsigned
+verify(const ra_sig_keys_t *k, const ra_sig_request_t *r, int64_t now_s,
+    ra_sig_verdict_t *v)
+{
+    ra_host_t        h = host();
+    ra_sig_window_t  w = { now_s * 1000, 0, -1 };
+
+    return (unsigned) ra_sig_verify(k, &h, r, &w, v);
+}
+
+#define RFC_JWKS  "{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"" \
+                  RFC_KID "\",\"x\":\"" RFC_X "\",\"use\":\"sig\"}]}"
+
+/* draft-ietf-webbotauth-httpsig-protocol, Appendix E.2.1 */
+#define V1_INPUT  "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\")" \
+    ";created=1735689600;keyid=\"" RFC_KID "\";alg=\"ed25519\"" \
+    ";expires=4889289600;nonce=\"n9p433xm+NJ3ph3upfBIGmsuwHw387YV7Q/F+6BSpG" \
+    "CVjYCqQw6rznNA8PVVLySrAWsv0hQtFioQb6E1YsauiA==\";tag=\"web-bot-auth\""
+#define V1_SIG    "sig2=:CGokAoY/FrPpyuzTe1Fb2kLTAH9Idw6qSFd1+D77r1firsMRCxeu" \
+    "Lu5e6O+ek3zQgDMAzjiXtLVfqE00xnABCQ==:"
+#define V1_AGENT  "sig2=\"https://signature-agent.test\""
+
+/* Appendix E.2.2: the legacy String Signature-Agent */
+#define V2_INPUT  "sig2=(\"@authority\" \"signature-agent\")" \
+    ";created=1735689600;keyid=\"" RFC_KID "\";alg=\"ed25519\"" \
+    ";expires=1735693200;nonce=\"e8N7S2MFd/qrd6T2R3tdfAuuANngKI7LFtKYI/vowz" \
+    "k4lAZYadIX6wW25MwG7DCT9RUKAJ0qVkU0mEeLElW1qg==\";tag=\"web-bot-auth\""
+#define V2_SIG    "sig2=:jdq0SqOwHdyHr9+r5jw3iYZH6aNGKijYp/EstF4RQTQdi5N5YYKr" \
+    "D+mCT1HA1nZDsi6nJKuHxUi/5Syp3rLWBA==:"
+#define V2_AGENT  "\"https://signature-agent.test\""
+
+static void
+draft_vectors(void **state)
+{
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    ra_sig_keys_t     *k = keys_with(ar, "signature-agent.test", RFC_JWKS);
+    ra_sig_request_t   r;
+    ra_sig_verdict_t   v;
+    unsigned char      base[2048];
+    const char        *why = NULL;
+    long               n;
+    static const char  base1[] =
+        "\"@authority\": example.com\n"
+        "\"signature-agent\";key=\"sig2\": \"https://signature-agent.test\"\n"
+        "\"@signature-params\": (\"@authority\" \"signature-agent\";key=\"sig2\")"
+        ";created=1735689600;keyid=\"" RFC_KID "\";alg=\"ed25519\""
+        ";expires=4889289600;nonce=\"n9p433xm+NJ3ph3upfBIGmsuwHw387YV7Q/F+6BSp"
+        "GCVjYCqQw6rznNA8PVVLySrAWsv0hQtFioQb6E1YsauiA==\";tag=\"web-bot-auth\"";
+
+    (void) state;
+    assert_int_equal(ra_sig_keys_count(k), 1);
+
+    /* E.2.1: the base as printed, and it verifies */
+    r = req(V1_SIG, V1_INPUT, V1_AGENT);
+    n = ra_sig_base(&r, base, sizeof(base), &why);
+    assert_int_equal(n, (long) strlen(base1));
+    assert_memory_equal(base, base1, strlen(base1));
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+    assert_int_equal(v.origin.len, strlen("signature-agent.test"));
+    assert_memory_equal(v.origin.data, "signature-agent.test", v.origin.len);
+
+    /* E.2.2, the legacy form, at its time (it expired in 2025) */
+    r = req(V2_SIG, V2_INPUT, V2_AGENT);
+    assert_int_equal(verify(k, &r, 1735689700, &v), RA_SIG_VALID);
+    assert_int_equal(verify(k, &r, 1735693200 + 3600, &v), RA_SIG_INVALID);
+    assert_string_equal(v.why, "the signature has expired");
+
+    /* the signature of one vector under the other's input */
+    r = req(V2_SIG, V1_INPUT, V1_AGENT);
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_INVALID);
+    assert_string_equal(v.why, "the signature does not verify");
+
+    /* another authority: the same bytes were signed for example.com */
+    r = req(V1_SIG, V1_INPUT, V1_AGENT);
+    r.authority = S("example.org");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_INVALID);
+    /* case and the default port do not change @authority */
+    r.authority = S("Example.COM:443");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+
+    /* another agent in the header: its keys are not loaded */
+    r = req(V1_SIG, V1_INPUT, "sig2=\"https://other.test\"");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_UNCHECKED);
+    assert_string_equal(v.why, "no keys for the origin");
+
+    /* the same key published by another origin does not verify for it:
+     * keys are per (origin, keyid) */
+    {
+        ra_sig_keys_t  *k2 = keys_with(ar, "other.test", RFC_JWKS);
+
+        r = req(V1_SIG, V1_INPUT, V1_AGENT);
+        assert_int_equal(verify(k2, &r, 1735689610, &v), RA_SIG_UNCHECKED);
+    }
+    ra_test_arena_free(ar);
+}
+
+static void
+jwks_files(void **state)
+{
+    ra_test_arena_t  *ar = ra_test_arena_new();
+    ra_host_t         h = host();
+    ra_sig_keys_t    *k = ra_sig_keys_create(ra_test_arena_alloc(ar));
+    const char       *why = NULL;
+    size_t            added;
+    char              kid[64];
+    unsigned char     d[32];
+
+    (void) state;
+    /* the thumbprint of RFC 9421's key is the draft's keyid */
+    assert_int_equal(h.sha256(&h, S("{\"crv\":\"Ed25519\",\"kty\":\"OKP\","
+                                    "\"x\":\"" RFC_X "\"}"), d), RA_OK);
+    (void) ra_base64url_encode(d, 32, kid);
+    assert_string_equal(kid, RFC_KID);
+
+    /* kid given and wrong: that key is skipped, so no key at all */
+    assert_int_equal(ra_sig_keys_add_jwks(k, &h, S("a.test"),
+        S("{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"x\","
+          "\"x\":\"" RFC_X "\"}]}"), &added, &why), RA_ERROR);
+    assert_int_equal(ra_sig_keys_count(k), 0);
+    /* no kid: the thumbprint is computed; other key types skipped */
+    assert_int_equal(ra_sig_keys_add_jwks(k, &h, S("a.test"),
+        S("{\"keys\":[{\"kty\":\"RSA\",\"n\":\"AQAB\",\"e\":\"AQAB\"},"
+          "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"" RFC_X "\"}]}"),
+        &added, &why), RA_OK);
+    assert_int_equal(added, 1);
+    assert_true(ra_sig_keys_has_host(k, S("A.TEST")));
+    /* bad x, bad JSON, no keys, a file not named after a host */
+    assert_int_equal(ra_sig_keys_add_jwks(k, &h, S("b.test"),
+        S("{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":\"AAAA\"}]}"),
+        &added, &why), RA_ERROR);
+    assert_int_equal(ra_sig_keys_add_jwks(k, &h, S("b.test"),
+        S("{\"keys\":["), &added, &why), RA_ERROR);
+    assert_int_equal(ra_sig_keys_add_jwks(k, &h, S("b.test"),
+        S("{\"keys\":[]}"), &added, &why), RA_ERROR);
+    assert_int_equal(ra_sig_keys_add_jwks(k, &h, S("../etc"),
+        S(RFC_JWKS), &added, &why), RA_ERROR);
+    assert_int_equal(ra_sig_keys_count(k), 1);
+    ra_test_arena_free(ar);
+}
+
+/* ---- keys made here ---------------------------------------------------- */
+
+typedef struct {
+    EVP_PKEY  *pk;
+    char       x[64];
+    char       kid[64];
+    char       jwks[256];
+} key_t_;
+
+static void
+key_new(key_t_ *key)
+{
+    unsigned char  pub[32], d[32];
+    size_t         len = sizeof(pub);
+    char           tp[256];
+    ra_host_t      h = host();
+
+    key->pk = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
+    assert_non_null(key->pk);
+    assert_int_equal(EVP_PKEY_get_raw_public_key(key->pk, pub, &len), 1);
+    (void) ra_base64url_encode(pub, 32, key->x);
+    snprintf(tp, sizeof(tp), "{\"crv\":\"Ed25519\",\"kty\":\"OKP\","
+             "\"x\":\"%s\"}", key->x);
+    assert_int_equal(h.sha256(&h, S(tp), d), RA_OK);
+    (void) ra_base64url_encode(d, 32, key->kid);
+    snprintf(key->jwks, sizeof(key->jwks), "{\"keys\":[{\"kty\":\"OKP\","
+             "\"crv\":\"Ed25519\",\"x\":\"%s\"}]}", key->x);
+}
+
+/* signs r's base with key: Signature gets sig1=:...: into out */
+static void
+sign(key_t_ *key, ra_sig_request_t *r, char *out, size_t cap)
+{
+    unsigned char  base[4096], sig[64];
+    size_t         slen = sizeof(sig);
+    const char    *why = NULL;
+    long           n;
+    EVP_MD_CTX    *md = EVP_MD_CTX_new();
+    char           b64[128];
+    unsigned char *p;
+    int            i, o = 0;
+    static const char  t[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+    n = ra_sig_base(r, base, sizeof(base), &why);
+    assert_true(n > 0);
+    assert_int_equal(EVP_DigestSignInit(md, NULL, NULL, NULL, key->pk), 1);
+    assert_int_equal(EVP_DigestSign(md, sig, &slen, base, (size_t) n), 1);
+    EVP_MD_CTX_free(md);
+    p = sig;
+    for (i = 0; i < 63; i += 3) {
+        uint32_t v = (uint32_t) p[i] << 16 | (uint32_t) p[i + 1] << 8 | p[i + 2];
+        b64[o++] = t[v >> 18];
+        b64[o++] = t[(v >> 12) & 63];
+        b64[o++] = t[(v >> 6) & 63];
+        b64[o++] = t[v & 63];
+    }
+    {
+        uint32_t v = (uint32_t) p[63] << 16;
+        b64[o++] = t[v >> 18];
+        b64[o++] = t[(v >> 12) & 63];
+        b64[o++] = '=';
+        b64[o++] = '=';
+    }
+    b64[o] = '\0';
+    snprintf(out, cap, "sig1=:%s:", b64);
+    r->signature = S(out);
+}
+
+#define NOW  1795000000
+
+static void
+made_keys(void **state)
+{
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    key_t_             key, other;
+    ra_sig_keys_t     *k;
+    ra_sig_request_t   r;
+    ra_sig_verdict_t   v;
+    char               input[1024], sig[256], forged[256];
+
+    (void) state;
+    key_new(&key);
+    key_new(&other);
+    k = keys_with(ar, "agent.test", key.jwks);
+
+    snprintf(input, sizeof(input), "sig1=(\"@method\" \"@authority\" "
+             "\"@path\" \"@query\" \"signature-agent\";key=\"sig1\");"
+             "created=%d;expires=%d;keyid=\"%s\";tag=\"web-bot-auth\"",
+             NOW - 10, NOW + 300, key.kid);
+    r = req("sig1=:AA==:", input, "sig1=\"https://agent.test\"");
+    r.target = S("/a/b?q=1");
+    sign(&key, &r, sig, sizeof(sig));
+    assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_VALID);
+
+    /* another path, method, query: covered, so it fails */
+    r.target = S("/a/c?q=1");
+    assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_INVALID);
+    r.target = S("/a/b?q=2");
+    assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_INVALID);
+    r.target = S("/a/b?q=1");
+    r.method = S("POST");
+    assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_INVALID);
+    r.method = S("GET");
+
+    /* forged: another key's signature under this key's keyid */
+    {
+        ra_sig_request_t  f = r;
+
+        sign(&other, &f, forged, sizeof(forged));
+        assert_int_equal(verify(k, &f, NOW, &v), RA_SIG_INVALID);
+        assert_string_equal(v.why, "the signature does not verify");
+    }
+
+    /* one bit of the signature changed */
+    {
+        char  flip[256];
+
+        memcpy(flip, sig, sizeof(flip));
+        flip[10] = flip[10] == 'A' ? 'B' : 'A';
+        r.signature = S(flip);
+        assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_INVALID);
+        r.signature = S(sig);
+    }
+
+    /* the window: expired, created in the future, too old; skew */
+    assert_int_equal(verify(k, &r, NOW + 301 + 60, &v), RA_SIG_INVALID);
+    assert_string_equal(v.why, "the signature has expired");
+    assert_int_equal(verify(k, &r, NOW + 301, &v), RA_SIG_VALID);  /* skew */
+    assert_int_equal(verify(k, &r, NOW - 80, &v), RA_SIG_INVALID);
+    assert_string_equal(v.why, "created is in the future");
+    {
+        ra_host_t        h = host();
+        ra_sig_window_t  w = { (int64_t) NOW * 1000, 5000, 0 };
+
+        assert_int_equal(ra_sig_verify(k, &h, &r, &w, &v), RA_SIG_INVALID);
+        assert_string_equal(v.why,
+                            "the signature is older than the maximum age");
+    }
+
+    /* the agent header changed after signing */
+    r.signature_agent = S("sig1=\"https://agent.test/x\"");
+    assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_INVALID);
+    r.signature_agent = S("sig1=\"https://agent.test\"");
+
+    /* unknown keyid of a loaded origin: cannot check */
+    {
+        char  in2[1024];
+
+        snprintf(in2, sizeof(in2), "sig1=(\"@authority\" \"signature-agent\""
+                 ";key=\"sig1\");created=%d;expires=%d;keyid=\"%s\";"
+                 "tag=\"web-bot-auth\"", NOW, NOW + 60, other.kid);
+        r.signature_input = S(in2);
+        assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_UNCHECKED);
+        r.signature_input = S(input);
+    }
+    assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_VALID);
+
+    EVP_PKEY_free(key.pk);
+    EVP_PKEY_free(other.pk);
+    ra_test_arena_free(ar);
+}
+
+/* a signature that leaves out what the profile requires */
+static void
+profile(void **state)
+{
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    ra_sig_keys_t     *k = keys_with(ar, "signature-agent.test", RFC_JWKS);
+    ra_sig_request_t   r;
+    ra_sig_verdict_t   v;
+    size_t             i;
+    static const struct {
+        const char  *input;
+        const char  *agent;
+        unsigned     result;
+        const char  *why;
+    } cases[] = {
+        { "sig2=(\"signature-agent\";key=\"sig2\");created=1;expires=2;"
+          "keyid=\"" RFC_KID "\";tag=\"web-bot-auth\"", V1_AGENT,
+          RA_SIG_INVALID, "@authority is not covered" },
+        { "sig2=(\"@authority\");created=1735689600;expires=4889289600;"
+          "keyid=\"" RFC_KID "\";tag=\"web-bot-auth\"", V1_AGENT,
+          RA_SIG_INVALID, "the Signature-Agent member is not covered" },
+        { "sig2=(\"@authority\" \"signature-agent\";key=\"other\");"
+          "created=1735689600;expires=4889289600;keyid=\"" RFC_KID "\";"
+          "tag=\"web-bot-auth\"", V1_AGENT,
+          RA_SIG_INVALID, "the Signature-Agent member is not covered" },
+        { "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\");"
+          "expires=4889289600;keyid=\"" RFC_KID "\";tag=\"web-bot-auth\"",
+          V1_AGENT, RA_SIG_INVALID,
+          "created and expires are required Integers" },
+        { "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\");"
+          "created=1735689600;keyid=\"" RFC_KID "\";tag=\"web-bot-auth\"",
+          V1_AGENT, RA_SIG_INVALID,
+          "created and expires are required Integers" },
+        { "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\");"
+          "created=1735689600;expires=4889289600;tag=\"web-bot-auth\"",
+          V1_AGENT, RA_SIG_INVALID, "keyid is a required String" },
+        /* another tag: not a Web Bot Auth signature at all */
+        { "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\");"
+          "created=1735689600;expires=4889289600;keyid=\"" RFC_KID "\";"
+          "tag=\"other\"", V1_AGENT, RA_SIG_NONE, "no web-bot-auth signature" },
+        /* a member with parameters is ignored (the draft) */
+        { V1_INPUT, "sig2=\"https://signature-agent.test\";x=1",
+          RA_SIG_INVALID, "Signature-Agent's member for the label is not a "
+                          "String without parameters" },
+        { V1_INPUT, "sig2=\"http://signature-agent.test\"",
+          RA_SIG_INVALID, "Signature-Agent is not an https URL" },
+        { V1_INPUT, "", RA_SIG_INVALID, "no Signature-Agent" },
+        { V1_INPUT, "\"https://signature-agent.test\"", RA_SIG_INVALID,
+          "a member of a String Signature-Agent is covered" },
+        { "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\" "
+          "\"x-forwarded-for\");created=1735689600;expires=4889289600;"
+          "keyid=\"" RFC_KID "\";tag=\"web-bot-auth\"", V1_AGENT,
+          RA_SIG_UNCHECKED, "a covered component is not one this verifier "
+                            "reconstructs" },
+        { "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\");"
+          "created=1735689600;expires=4889289600;keyid=\"" RFC_KID "\";"
+          "alg=\"rsa-pss-sha512\";tag=\"web-bot-auth\"", V1_AGENT,
+          RA_SIG_UNCHECKED, "an algorithm other than ed25519" },
+    };
+
+    (void) state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        r = req(V1_SIG, cases[i].input, cases[i].agent);
+        assert_int_equal(verify(k, &r, 1735689610, &v), cases[i].result);
+        if (strcmp(v.why, cases[i].why) != 0) {
+            fail_msg("case %zu: \"%s\", not \"%s\"", i, v.why, cases[i].why);
+        }
+    }
+    /* no Signature at all: nothing to say */
+    r = req("", V1_INPUT, V1_AGENT);
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_NONE);
+    ra_test_arena_free(ar);
+}
+
+/* Structured Fields a client can send: every parse is bounded and none
+ * reads past its span (ra_test_exact) */
+static void
+hostile(void **state)
+{
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    ra_sig_keys_t     *k = keys_with(ar, "signature-agent.test", RFC_JWKS);
+    ra_sig_request_t   r;
+    ra_sig_verdict_t   v;
+    size_t             i, j;
+    char              *big;
+    static const char  *const inputs[] = {
+        "", " ", ",", "sig2", "sig2=", "sig2=(", "sig2=(\"", "sig2=(\"a\"",
+        "sig2=(\"a\";", "sig2=(\"a\";k=", "sig2=();tag=\"web-bot-auth\"",
+        "sig2=(\"@authority\")tag", "SIG=(\"a\")", "sig2=:abc",
+        "sig2=(\"\\x\")", "sig2=(\"a\" \"b\"),", "a=1,b=2,c=3,d=4,e=5,f=6,"
+        "g=7,h=8,i=9", "sig2=(1.2345)", "sig2=(-)", "sig2=(?2)",
+        "sig2=(@1)", "sig2=(%\"x\")", "sig2=(\"@authority\");created="
+        "9999999999999999;tag=\"web-bot-auth\"", "sig2=(\"\x7f\")",
+        "sig2=(\"@authority\" \"signature-agent\";key=\"sig2\");"
+        "tag=\"web-bot-auth\";a;b;c;d;e;f;g;h;i;j;k;l;m;n;o;p;q",
+    };
+
+    (void) state;
+    for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+        for (j = 0; j <= strlen(inputs[i]); j++) {   /* every prefix */
+            ra_str_t  in = ra_test_exact(inputs[i], j);
+            ra_str_t  ag = RA_TEST_STR(V1_AGENT);
+            ra_str_t  sg = RA_TEST_STR(V1_SIG);
+
+            memset(&r, 0, sizeof(r));
+            r.signature = sg;
+            r.signature_input = in;
+            r.signature_agent = ag;
+            r.authority = S("example.com");
+            r.target = S("/");
+            assert_int_not_equal(verify(k, &r, 1735689610, &v),
+                                 RA_SIG_VALID);
+            ra_test_exact_free(in);
+            ra_test_exact_free(ag);
+            ra_test_exact_free(sg);
+        }
+    }
+    /* every prefix of the valid headers: only the whole one verifies */
+    for (j = 0; j < strlen(V1_SIG); j++) {
+        ra_str_t  sg = ra_test_exact(V1_SIG, j);
+
+        r = req("", V1_INPUT, V1_AGENT);
+        r.signature = sg;
+        assert_int_not_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+        ra_test_exact_free(sg);
+    }
+    for (j = 0; j < strlen(V1_AGENT); j++) {
+        ra_str_t  ag = ra_test_exact(V1_AGENT, j);
+
+        r = req(V1_SIG, V1_INPUT, "");
+        r.signature_agent = ag;
+        assert_int_not_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+        ra_test_exact_free(ag);
+    }
+    /* a huge field is read up to the bound only */
+    big = malloc(1 << 20);
+    assert_non_null(big);
+    memset(big, 'a', 1 << 20);
+    r = req(V1_SIG, V1_INPUT, V1_AGENT);
+    r.signature_input = ra_str(big, 1 << 20);
+    assert_int_not_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+    r = req(V1_SIG, V1_INPUT, V1_AGENT);
+    r.target = ra_str(big, 1 << 20);
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+    free(big);
+    /* a line break in a value cannot join two lines of the base */
+    r = req(V1_SIG, V1_INPUT, V1_AGENT);
+    r.authority = S("example.com\n\"@method\": GET");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_INVALID);
+    ra_test_arena_free(ar);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(draft_vectors),
+        cmocka_unit_test(jwks_files),
+        cmocka_unit_test(made_keys),
+        cmocka_unit_test(profile),
+        cmocka_unit_test(hostile),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
