@@ -949,10 +949,37 @@ ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
     return ra_gather_compile(x, v, rs);
 }
 
-/* Who the request says it is: name, verification, tokens. */
+/* The request's Web Bot Auth signature, checked only when it has one
+ * (docs/web-bot-auth.md). */
+static void
+ra_audit_sig(ra_audit_t *au, const ra_request_t *req, ra_sig_verdict_t *sv)
+{
+    ra_sig_request_t  r;
+    ra_sig_window_t   w;
+
+    memset(&r, 0, sizeof(r));
+    r.signature = req->signature;
+    r.signature_input = req->signature_input;
+    r.signature_agent = req->signature_agent;
+    r.method = req->method;
+    r.authority = req->authority.len ? req->authority : req->site;
+    r.target = req->uri;
+    r.scheme = req->scheme;
+    w.now = req->time;
+    w.max_age = au->conf.sig_max_age;
+    w.skew = au->conf.sig_skew > 0 ? au->conf.sig_skew : -1;
+    (void) ra_sig_verify(au->conf.sig_keys, au->conf.host, &r, &w, sv);
+}
+
+/* Who the request says it is: name, verification, tokens.  A crawler
+ * whose table entry names signature-agent origins is judged by its
+ * signature when it sends one that can be checked: valid and of one of
+ * its origins, verified; failing, or another origin's, impostor.  Else
+ * (no signature, or one that cannot be checked here) by its ranges. */
 static void
 ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
-    ra_verdict_t *out, ra_str_t *tokens, ra_judge_who_t *who)
+    const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
+    ra_judge_who_t *who)
 {
     ra_addr_t            addr;
     const ra_crawler_t  *c = id->crawler;
@@ -970,7 +997,14 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
             tokens[who->ntokens] = c->tokens[who->ntokens];
         }
         who->flags = c->flags;
-        if (ra_addr_parse(req->addr, &addr) == RA_OK) {
+        if (c->nsig_agents != 0
+            && (sv->result == RA_SIG_VALID || sv->result == RA_SIG_INVALID))
+        {
+            out->verification = sv->result == RA_SIG_VALID
+                                && ra_crawler_signs_as(c, sv->origin)
+                                ? RA_VERIFY_VERIFIED : RA_VERIFY_IMPOSTOR;
+            out->verified_by = RA_VERIFIED_BY_SIGNATURE;
+        } else if (ra_addr_parse(req->addr, &addr) == RA_OK) {
             out->verification = (unsigned) ra_verify(au->conf.ranges, c,
                                                      &addr);
             if (out->verification != RA_VERIFY_UNVERIFIABLE) {
@@ -1235,20 +1269,43 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_identity_t        id;
     ra_judge_who_t       who;
     ra_judge_state_t     g;
+    ra_sig_verdict_t     sv;
+    const ra_crawler_t  *sc;
     ra_ledger_t         *l = &au->ledger;
     int64_t              now = req->time;
 
     memset(out, 0, sizeof(*out));
+    out->sig_why = "";
     /* the servers' own pages are nobody's traffic */
     if (ra_http_server_page(req->uri, ra_str("", 0), 0)) {
         return RA_OK;
     }
     ra_identify(au, req->user_agent, &id);
+
+    /* a signed request: checked once; a valid signature of an origin the
+     * table names is that crawler's, whatever its User-Agent (signed
+     * agents send a browser's) */
+    sv.result = RA_SIG_NONE;
+    sv.why = "";
+    no_ua = ra_ua_absent(req->user_agent);
+    if (req->signature.len != 0 && req->signature_input.len != 0) {
+        ra_audit_sig(au, req, &sv);
+        out->sig_result = sv.result;
+        out->sig_why = sv.why;
+        if (sv.result == RA_SIG_VALID && id.kind != RA_UA_KNOWN
+            && (sc = ra_crawlers_find_signature_agent(au->conf.crawlers,
+                                                      sv.origin)) != NULL)
+        {
+            id.kind = RA_UA_KNOWN;
+            id.crawler = sc;
+            id.token = sc->tokens[0];
+            no_ua = 0;
+        }
+    }
     out->kind = id.kind;
 
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
-    no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
         ra_ledger_lock(l);
         sid = au->conf.crawler_sites
@@ -1264,7 +1321,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     }
 
     /* who it is, what it reads, whether it is who it claims to be */
-    ra_audit_who(au, &id, req, out, tokens, &who);
+    ra_audit_who(au, &id, req, &sv, out, tokens, &who);
     memset(&key, 0, sizeof(key));
     key.name = out->name;
     key.verification = out->verification;

@@ -60,6 +60,7 @@
 #include "ra_ledger.h"
 #include "ra_rules.h"
 #include "ra_verify.h"
+#include "ra_sig.h"
 
 typedef enum {
     RA_VERDICT_NONE = 0,        /* a browser: counted in totals only; or
@@ -152,6 +153,15 @@ typedef struct {
                                        content is served; 0 at log time */
     void           *where;          /* the server's request, handed back
                                        to host->log; NULL in the CLI */
+    /* Web Bot Auth (ra_sig.h, docs/web-bot-auth.md): the three header
+     * fields as received (len 0: absent; nothing is checked unless
+     * Signature and Signature-Input are both there), and what a signature
+     * base may cover besides method and uri */
+    ra_str_t        signature;
+    ra_str_t        signature_input;
+    ra_str_t        signature_agent;
+    ra_str_t        authority;      /* the Host field; len 0: site */
+    ra_str_t        scheme;         /* "http", "https"; len 0: unknown */
 } ra_request_t;
 
 /*
@@ -198,6 +208,10 @@ typedef struct {
      * ra_audit_request(), counted there, and marked in its alert) */
     unsigned             refused;
     ra_alert_summary_t   budget;
+    /* the request's Web Bot Auth signature: ra_sig_result_e, and why it
+     * is not valid (static text; "" when valid or absent) */
+    unsigned             sig_result;
+    const char          *sig_why;
 } ra_verdict_t;
 
 /* The verdict's token and pattern as spans of the verdict itself. */
@@ -341,6 +355,12 @@ typedef struct {
                                                totals only (the CLI, whose
                                                sites are the log's Host
                                                values, anyone's) */
+    /* Web Bot Auth keys (robots_audit_signature_keys DIR); NULL: none,
+     * every signature is left unchecked */
+    const ra_sig_keys_t  *sig_keys;
+    int64_t               sig_max_age;  /* ms; 0: RA_SIG_MAX_AGE_DEFAULT */
+    int64_t               sig_skew;     /* ms of clock skew allowed; 0:
+                                           RA_SIG_SKEW_DEFAULT */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;

@@ -11,6 +11,9 @@
 
 #include "ra_test.h"
 #include "ra_sig.h"
+#include "ra_audit.h"
+#include "ra_crawlers.h"
+#include "ra_ledger.h"
 
 /* RFC 9421 B.1.4's Ed25519 key (public), and its RFC 7638 thumbprint as
  * the draft's vectors give it */
@@ -521,6 +524,250 @@ hostile(void **state)
     ra_test_arena_free(ar);
 }
 
+/* ---- the audit's decision (docs/web-bot-auth.md) ----------------------- */
+
+static const char  table[] =
+    "crawler SignBot\nua SignBot\noperator T\ncategory ai-user-triggered\n"
+    "signature-agent https://agent.test\nranges t.json\n"
+    "crawler PlainBot\nua PlainBot\noperator T\ncategory search\n"
+    "ranges t.json\n";
+
+typedef struct {
+    ra_test_arena_t  *ar;
+    void             *region;
+    ra_ledger_t       ledger;
+    ra_crawlers_t    *crawlers;
+    ra_ranges_t      *ranges;
+    ra_audit_t       *au;
+    ra_host_t         h;
+} afx_t;
+
+static void
+afx_new(afx_t *f, ra_sig_keys_t *keys)
+{
+    ra_crawlers_err_t  cerr;
+    ra_json_err_t      jerr;
+    ra_audit_conf_t    conf;
+    size_t             size = 4u << 20;
+
+    f->region = malloc(size);
+    assert_int_equal(ra_ledger_format(f->region, size,
+                                      (int64_t) NOW * 1000), RA_OK);
+    ra_ledger_open(&f->ledger, f->region, NULL);
+    f->crawlers = ra_crawlers_create(ra_test_arena_alloc(f->ar));
+    assert_int_equal(ra_crawlers_add(f->crawlers, S(table), &cerr), RA_OK);
+    assert_int_equal(ra_crawlers_compile(f->crawlers, &cerr), RA_OK);
+    f->ranges = ra_ranges_create(ra_test_arena_alloc(f->ar));
+    assert_int_equal(ra_ranges_add_json(f->ranges, S("t.json"),
+        S("{\"prefixes\":[{\"ipv4Prefix\":\"192.0.2.0/24\"}]}"), &jerr),
+        RA_OK);
+    f->h = host();
+    memset(&conf, 0, sizeof(conf));
+    conf.alloc = &ra_malloc_allocator;
+    conf.crawlers = f->crawlers;
+    conf.ranges = f->ranges;
+    conf.host = &f->h;
+    conf.sig_keys = keys;
+    f->au = ra_audit_create(&conf, &f->ledger);
+    assert_non_null(f->au);
+}
+
+static ra_verdict_t
+audit(afx_t *f, const char *ua, const char *addr, const ra_sig_request_t *s)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+
+    memset(&r, 0, sizeof(r));
+    r.site = S("example.com");
+    r.time = (int64_t) NOW * 1000;
+    r.addr = S(addr);
+    r.user_agent = S(ua);
+    r.method = S("GET");
+    r.uri = S("/a/b?q=1");
+    if (s != NULL) {
+        r.signature = s->signature;
+        r.signature_input = s->signature_input;
+        r.signature_agent = s->signature_agent;
+        r.authority = s->authority;
+        r.scheme = s->scheme;
+    }
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    return v;
+}
+
+static void
+audit_decision(void **state)
+{
+    afx_t              f;
+    key_t_             key, other;
+    ra_sig_keys_t     *k;
+    ra_sig_request_t   r, forged, elsewhere;
+    ra_verdict_t       v;
+    char               input[1024], sig[256], fsig[256], esig[256];
+    static const char  chrome[] = "Mozilla/5.0 (X11; Linux x86_64) "
+        "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 "
+        "Safari/537.36";
+
+    (void) state;
+    memset(&f, 0, sizeof(f));
+    f.ar = ra_test_arena_new();
+    f.h = host();
+    key_new(&key);
+    key_new(&other);
+    k = keys_with(f.ar, "agent.test", key.jwks);
+    assert_int_equal(ra_sig_keys_add_jwks(k, &f.h, S("else.test"),
+                                          S(other.jwks), NULL,
+                                          &(const char *) { NULL }), RA_OK);
+    afx_new(&f, k);
+
+    snprintf(input, sizeof(input), "sig1=(\"@method\" \"@authority\" "
+             "\"@path\" \"signature-agent\";key=\"sig1\");"
+             "created=%d;expires=%d;keyid=\"%s\";tag=\"web-bot-auth\"",
+             NOW - 5, NOW + 60, key.kid);
+    r = req("", input, "sig1=\"https://agent.test\"");
+    r.target = S("/a/b?q=1");
+    sign(&key, &r, sig, sizeof(sig));
+
+    /* valid, from an address outside its ranges: the signature decides */
+    v = audit(&f, "SignBot/1.0", "198.51.100.7", &r);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_SIGNATURE);
+    assert_int_equal(v.sig_result, RA_SIG_VALID);
+
+    /* a browser's User-Agent with the same signature: that crawler */
+    v = audit(&f, chrome, "198.51.100.7", &r);
+    assert_int_equal(v.kind, RA_UA_KNOWN);
+    assert_non_null(v.crawler);
+    assert_memory_equal(v.crawler->name.data, "SignBot", 7);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_SIGNATURE);
+
+    /* forged (another key under its keyid), even from inside its ranges:
+     * impostor, by signature */
+    forged = r;
+    sign(&other, &forged, fsig, sizeof(fsig));
+    v = audit(&f, "SignBot/1.0", "192.0.2.9", &forged);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_SIGNATURE);
+    assert_string_equal(v.sig_why, "the signature does not verify");
+    /* a forged signature with a browser's User-Agent stays a browser */
+    v = audit(&f, chrome, "198.51.100.7", &forged);
+    assert_int_equal(v.kind, RA_UA_BROWSER);
+
+    /* valid, but another origin's: impostor of SignBot */
+    {
+        char  in2[1024];
+
+        snprintf(in2, sizeof(in2), "sig1=(\"@authority\" "
+                 "\"signature-agent\";key=\"sig1\");created=%d;"
+                 "expires=%d;keyid=\"%s\";tag=\"web-bot-auth\"",
+                 NOW - 5, NOW + 60, other.kid);
+        elsewhere = req("", in2, "sig1=\"https://else.test\"");
+        sign(&other, &elsewhere, esig, sizeof(esig));
+        v = audit(&f, "SignBot/1.0", "192.0.2.9", &elsewhere);
+        assert_int_equal(v.sig_result, RA_SIG_VALID);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+        assert_int_equal(v.verified_by, RA_VERIFIED_BY_SIGNATURE);
+        /* a crawler that does not sign: its ranges decide */
+        v = audit(&f, "PlainBot/1.0", "192.0.2.9", &elsewhere);
+        assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+        assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
+    }
+
+    /* expired: impostor */
+    {
+        ra_request_t  rq;
+
+        memset(&rq, 0, sizeof(rq));
+        rq.site = S("example.com");
+        rq.time = (int64_t) (NOW + 3600) * 1000;
+        rq.addr = S("192.0.2.9");
+        rq.user_agent = S("SignBot/1.0");
+        rq.method = S("GET");
+        rq.uri = S("/a/b?q=1");
+        rq.signature = r.signature;
+        rq.signature_input = r.signature_input;
+        rq.signature_agent = r.signature_agent;
+        rq.authority = r.authority;
+        assert_int_equal(ra_audit_request(f.au, &rq, &v), RA_OK);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+        assert_string_equal(v.sig_why, "the signature has expired");
+    }
+
+    /* wrong authority: impostor */
+    {
+        ra_sig_request_t  w = r;
+
+        w.authority = S("example.org");
+        v = audit(&f, "SignBot/1.0", "192.0.2.9", &w);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    }
+
+    /* no signature: the ranges, as before */
+    v = audit(&f, "SignBot/1.0", "192.0.2.9", NULL);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
+    v = audit(&f, "SignBot/1.0", "198.51.100.7", NULL);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
+    assert_int_equal(v.sig_result, RA_SIG_NONE);
+
+    /* a Signature-Agent alone is a claim, not a signature: ranges */
+    {
+        ra_sig_request_t  a;
+
+        memset(&a, 0, sizeof(a));
+        a.signature_agent = S("sig1=\"https://agent.test\"");
+        v = audit(&f, "SignBot/1.0", "192.0.2.9", &a);
+        assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
+    }
+
+    /* without keys every signature is unchecked: the ranges decide */
+    ra_audit_destroy(f.au);
+    free(f.region);
+    afx_new(&f, NULL);
+    v = audit(&f, "SignBot/1.0", "198.51.100.7", &r);
+    assert_int_equal(v.sig_result, RA_SIG_UNCHECKED);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
+
+    ra_audit_destroy(f.au);
+    free(f.region);
+    EVP_PKEY_free(key.pk);
+    EVP_PKEY_free(other.pk);
+    ra_test_arena_free(f.ar);
+}
+
+/* the table's "signature-agent" line */
+static void
+table_line(void **state)
+{
+    ra_test_arena_t    *ar = ra_test_arena_new();
+    ra_crawlers_t      *t = ra_crawlers_create(ra_test_arena_alloc(ar));
+    ra_crawlers_err_t   err;
+    const ra_crawler_t *c;
+
+    (void) state;
+    assert_int_equal(ra_crawlers_add(t, S("crawler A\ncategory tool\n"
+        "signature-agent http://a.test\n"), &err), RA_ERROR);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(ra_crawlers_add(t, S("crawler A\ncategory tool\n"
+        "signature-agent https://a.test https://B.test:443/\n"), &err),
+        RA_OK);
+    assert_int_equal(ra_crawlers_add_builtin(t, &err), RA_OK);
+    assert_int_equal(ra_crawlers_compile(t, &err), RA_OK);
+    c = ra_crawlers_find_signature_agent(t, S("b.test"));
+    assert_non_null(c);
+    assert_int_equal(c->nsig_agents, 2);
+    assert_null(ra_crawlers_find_signature_agent(t, S("c.test")));
+    /* the built-in table: ChatGPT agent signs as chatgpt.com */
+    c = ra_crawlers_find_signature_agent(t, S("chatgpt.com"));
+    assert_non_null(c);
+    assert_memory_equal(c->name.data, "ChatGPT-Agent", 13);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -530,6 +777,8 @@ main(void)
         cmocka_unit_test(made_keys),
         cmocka_unit_test(profile),
         cmocka_unit_test(hostile),
+        cmocka_unit_test(audit_decision),
+        cmocka_unit_test(table_line),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
