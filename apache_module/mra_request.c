@@ -25,6 +25,15 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     req.status = status;
     req.enforce = enforce;
     req.where = r;
+    /* Web Bot Auth (checked only when Signature and Signature-Input are
+     * both there) */
+    req.signature = mra_cstr(apr_table_get(r->headers_in, "Signature"));
+    req.signature_input = mra_cstr(apr_table_get(r->headers_in,
+                                                 "Signature-Input"));
+    req.signature_agent = mra_cstr(apr_table_get(r->headers_in,
+                                                 "Signature-Agent"));
+    req.authority = mra_cstr(apr_table_get(r->headers_in, "Host"));
+    req.scheme = mra_cstr(ap_http_scheme(r));
 
     /* out of memory: counted, not judged, and the core logs it */
     mra_judge_lock();

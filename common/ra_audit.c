@@ -981,6 +981,7 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
     ra_judge_who_t *who)
 {
+    int                  sig;
     ra_addr_t            addr;
     const ra_crawler_t  *c = id->crawler;
 
@@ -997,12 +998,9 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
             tokens[who->ntokens] = c->tokens[who->ntokens];
         }
         who->flags = c->flags;
-        if (c->nsig_agents != 0
-            && (sv->result == RA_SIG_VALID || sv->result == RA_SIG_INVALID))
-        {
-            out->verification = sv->result == RA_SIG_VALID
-                                && ra_crawler_signs_as(c, sv->origin)
-                                ? RA_VERIFY_VERIFIED : RA_VERIFY_IMPOSTOR;
+        sig = ra_sig_decide(c, sv);
+        if (sig >= 0) {
+            out->verification = (unsigned) sig;
             out->verified_by = RA_VERIFIED_BY_SIGNATURE;
         } else if (ra_addr_parse(req->addr, &addr) == RA_OK) {
             out->verification = (unsigned) ra_verify(au->conf.ranges, c,
@@ -1292,9 +1290,8 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         ra_audit_sig(au, req, &sv);
         out->sig_result = sv.result;
         out->sig_why = sv.why;
-        if (sv.result == RA_SIG_VALID && id.kind != RA_UA_KNOWN
-            && (sc = ra_crawlers_find_signature_agent(au->conf.crawlers,
-                                                      sv.origin)) != NULL)
+        if (id.kind != RA_UA_KNOWN
+            && (sc = ra_sig_crawler(au->conf.crawlers, &sv)) != NULL)
         {
             id.kind = RA_UA_KNOWN;
             id.crawler = sc;

@@ -92,6 +92,10 @@ struct ra_host_s {
 /* Sets h->sha256 and h->ed25519_verify to libcrypto's (ra_digest.c, the
  * core's one adapter to the library it links for digests). */
 void ra_host_crypto_libcrypto(ra_host_t *h);
+int ra_host_sha256_libcrypto(const ra_host_t *h, ra_str_t s,
+    unsigned char *out);
+int ra_host_ed25519_libcrypto(const ra_host_t *h, const unsigned char *pub,
+    ra_str_t msg, const unsigned char *sig);
 
 /* Formats "robots-audit: [tag] ..." (at most RA_HOST_LINE_MAX bytes, the
  * rest cut) and hands it to h->log.  The format's own text is trusted;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ra_sig.h"
+#include "ra_verify.h"
 
 /* ---- Structured Fields ------------------------------------------------- */
 
@@ -1352,6 +1353,15 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
         return ra_fail(f, RA_SIG_INVALID, "@authority is not covered");
     }
 
+    /* whose it says it is */
+    if (ra_sig_origin_host(ra_str(s.agent.raw.data, s.agent.raw.len),
+                           &out->origin) != RA_OK)
+    {
+        out->origin = ra_str("", 0);
+        return ra_fail(f, RA_SIG_INVALID,
+                       "Signature-Agent is not an https URL");
+    }
+
     /* the window, in seconds as the parameters are */
     now = w->now / 1000;
     max_age = (w->max_age > 0 ? w->max_age : RA_SIG_MAX_AGE_DEFAULT) / 1000;
@@ -1371,13 +1381,6 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
     }
 
     /* whose key */
-    if (ra_sig_origin_host(ra_str(s.agent.raw.data, s.agent.raw.len),
-                           &out->origin) != RA_OK)
-    {
-        out->origin = ra_str("", 0);
-        return ra_fail(f, RA_SIG_INVALID,
-                       "Signature-Agent is not an https URL");
-    }
     if (alg != NULL && !ra_sf_is(alg, RA_SF_STRING, "ed25519")) {
         return ra_fail(f, RA_SIG_UNCHECKED, "an algorithm other than ed25519");
     }
@@ -1452,4 +1455,23 @@ ra_sig_verify(const ra_sig_keys_t *k, const ra_host_t *h,
     out->result = RA_SIG_VALID;
     out->why = "";
     return out->result;
+}
+
+int
+ra_sig_decide(const ra_crawler_t *c, const ra_sig_verdict_t *sv)
+{
+    if (c == NULL || c->nsig_agents == 0
+        || (sv->result != RA_SIG_VALID && sv->result != RA_SIG_INVALID))
+    {
+        return -1;
+    }
+    return sv->result == RA_SIG_VALID && ra_crawler_signs_as(c, sv->origin)
+           ? RA_VERIFY_VERIFIED : RA_VERIFY_IMPOSTOR;
+}
+
+const ra_crawler_t *
+ra_sig_crawler(const ra_crawlers_t *t, const ra_sig_verdict_t *sv)
+{
+    return sv->result == RA_SIG_VALID
+           ? ra_crawlers_find_signature_agent(t, sv->origin) : NULL;
 }

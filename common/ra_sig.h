@@ -28,6 +28,7 @@
 #include "ra_core.h"
 #include "ra_host.h"
 #include "ra_json.h"
+#include "ra_crawlers.h"
 
 #define RA_SIG_MAX_FIELD        8192    /* bytes of each header field */
 #define RA_SIG_MAX_MEMBERS      8       /* dictionary members read */
@@ -137,6 +138,24 @@ long ra_sig_base(const ra_sig_request_t *r, unsigned char *buf, size_t cap,
  * of s, not lower-cased; compare with ra_strcaseeq).  RA_OK, or RA_ERROR
  * when s is not an https URL with a host. */
 int ra_sig_origin_host(ra_str_t s, ra_str_t *host);
+
+/*
+ * The decision, made here for the audit and `identify` alike
+ * (docs/web-bot-auth.md):
+ *   ra_sig_decide()   what sv says of crawler c: RA_VERIFY_VERIFIED (valid,
+ *                     of one of c's signature-agent origins),
+ *                     RA_VERIFY_IMPOSTOR (c signs, and sv is invalid or
+ *                     another origin's), or -1: nothing (c signs as no
+ *                     origin, or sv is absent or unchecked); then c's
+ *                     ranges and reverse DNS decide
+ *   ra_sig_crawler()  the crawler a valid signature is, whatever the
+ *                     User-Agent: the table's first entry signing as its
+ *                     origin; NULL when none or not valid
+ * (RA_VERIFY_* are ra_verify.h's.)
+ */
+int ra_sig_decide(const ra_crawler_t *c, const ra_sig_verdict_t *sv);
+const ra_crawler_t *ra_sig_crawler(const ra_crawlers_t *t,
+    const ra_sig_verdict_t *sv);
 
 /* "none", "valid", "invalid", "unchecked" */
 const char *ra_sig_result_name(unsigned r);
