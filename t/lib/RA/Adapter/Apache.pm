@@ -61,6 +61,8 @@ sub fragments {
     push @http, "RobotsAuditZoneSize $c{zone}" if defined $c{zone};
     push @http, "RobotsAuditIPRanges @{ $c{ip_ranges} }" if $c{ip_ranges};
     push @http, "RobotsAuditCrawlers $_" for @{ $c{crawlers} // [] };
+    push @http, "RobotsAuditSignatureKeys $c{signature_keys}"
+        if $c{signature_keys};
     push @http, "RobotsAuditAlertInterval $c{alert_interval}"
         if defined $c{alert_interval};
     push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};

@@ -48,6 +48,8 @@ sub fragments {
     $opts{zone_size} = $c{zone} if defined $c{zone};
     push @http, "robots_audit_ip_ranges @{ $c{ip_ranges} };" if $c{ip_ranges};
     push @http, "robots_audit_crawlers $_;" for @{ $c{crawlers} // [] };
+    push @http, "robots_audit_signature_keys $c{signature_keys};"
+        if $c{signature_keys};
     push @http, "robots_audit_alert_interval $c{alert_interval};"
         if defined $c{alert_interval};
     push @http, "robots_audit_alert_log $c{alert_log};" if $c{alert_log};
