@@ -768,6 +768,42 @@ table_line(void **state)
     ra_test_arena_free(ar);
 }
 
+/* the fuzzer's seeds (fuzz/fuzz_sig.c's format: INPUT \n AGENT \n SIG)
+ * are the draft's vectors and verify as they are committed */
+static void
+fuzz_seeds(void **state)
+{
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    ra_sig_keys_t     *k = keys_with(ar, "signature-agent.test", RFC_JWKS);
+    static const char  *const seeds[] = {
+        "fuzz/corpus/fuzz_sig/draft-e21-dictionary",
+        "fuzz/corpus/fuzz_sig/draft-e22-legacy-string",
+    };
+    size_t             i;
+
+    (void) state;
+    for (i = 0; i < 2; i++) {
+        ra_str_t          f;
+        ra_sig_request_t  r;
+        ra_sig_verdict_t  v;
+        const char       *p, *nl1, *nl2;
+
+        assert_int_equal(ra_test_read_file(seeds[i], &f), 0);
+        p = (const char *) f.data;
+        nl1 = memchr(p, '\n', f.len);
+        assert_non_null(nl1);
+        nl2 = memchr(nl1 + 1, '\n', f.len - (size_t) (nl1 + 1 - p));
+        assert_non_null(nl2);
+        r = req("", "", "");
+        r.signature_input = ra_str(p, (size_t) (nl1 - p));
+        r.signature_agent = ra_str(nl1 + 1, (size_t) (nl2 - nl1 - 1));
+        r.signature = ra_str(nl2 + 1, f.len - (size_t) (nl2 + 1 - p));
+        assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+        free((void *) f.data);
+    }
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -779,6 +815,7 @@ main(void)
         cmocka_unit_test(hostile),
         cmocka_unit_test(audit_decision),
         cmocka_unit_test(table_line),
+        cmocka_unit_test(fuzz_seeds),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
