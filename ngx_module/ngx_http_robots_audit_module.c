@@ -261,41 +261,84 @@ ngx_http_robots_audit_now(const ra_host_t *h)
 
 /* ---- requests --------------------------------------------------------- */
 
-/* Web Bot Auth: the three fields (the first of each) and what a
- * signature base covers; the core checks nothing unless both Signature
- * and Signature-Input are there */
+/* Web Bot Auth: which of the three fields h is: 0 Signature, 1
+ * Signature-Input, 2 Signature-Agent, 3 another field */
+static ngx_uint_t
+ngx_http_robots_audit_sig_field(ngx_table_elt_t *h)
+{
+    if (h->key.len == 9
+        && ngx_strncasecmp(h->key.data, (u_char *) "signature", 9) == 0)
+    {
+        return 0;
+    }
+    if (h->key.len != 15
+        || ngx_strncasecmp(h->key.data, (u_char *) "signature-", 10) != 0)
+    {
+        return 3;
+    }
+    return ngx_strncasecmp(h->key.data + 10, (u_char *) "input", 5) == 0 ? 1
+           : ngx_strncasecmp(h->key.data + 10, (u_char *) "agent", 5) == 0
+           ? 2 : 3;
+}
+
+/* The three fields and what a signature base covers; the core checks
+ * nothing unless both Signature and Signature-Input are there */
 static void
 ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
 {
-    ngx_uint_t        i;
+    u_char           *p;
+    size_t            len[3] = { 0, 0, 0 }, cap, n;
+    ngx_uint_t        i, k, lines[3] = { 0, 0, 0 };
     ngx_list_part_t  *part;
     ngx_table_elt_t  *h;
-    ra_str_t         *to;
+    ra_str_t         *f[3] = { &req->signature, &req->signature_input,
+                               &req->signature_agent };
 
+    /* the first line of each, and the length of all of them joined */
     for (part = &r->headers_in.headers.part; part; part = part->next) {
         h = part->elts;
         for (i = 0; i < part->nelts; i++) {
-            to = NULL;
-            if (h[i].key.len == 9
-                && ngx_strncasecmp(h[i].key.data, (u_char *) "signature", 9)
-                   == 0)
-            {
-                to = &req->signature;
-            } else if (h[i].key.len == 15
-                       && ngx_strncasecmp(h[i].key.data,
-                                          (u_char *) "signature-", 10) == 0)
-            {
-                to = ngx_strncasecmp(h[i].key.data + 10, (u_char *) "input",
-                                     5) == 0 ? &req->signature_input
-                     : ngx_strncasecmp(h[i].key.data + 10,
-                                       (u_char *) "agent", 5) == 0
-                     ? &req->signature_agent : NULL;
-            }
-            if (to != NULL && to->len == 0) {
-                *to = ngx_http_robots_audit_str(h[i].value);
+            k = ngx_http_robots_audit_sig_field(&h[i]);
+            if (k < 3) {
+                if (lines[k]++ == 0) {
+                    *f[k] = ngx_http_robots_audit_str(h[i].value);
+                }
+                len[k] += (lines[k] > 1 ? 2 : 0) + h[i].value.len;
             }
         }
     }
+
+    /* RFC 9110 5.3: the lines of one name are one list, joined with ", "
+     * as Apache does, up to what the core reads */
+    for (k = 0; k < 3; k++) {
+        if (lines[k] < 2) {
+            continue;
+        }
+        cap = ngx_min(len[k], RA_SIG_MAX_FIELD);
+        p = ngx_pnalloc(r->pool, cap);
+        if (p == NULL) {
+            continue;                       /* the first line only */
+        }
+        f[k]->data = p;
+        f[k]->len = 0;
+        for (part = &r->headers_in.headers.part; part; part = part->next) {
+            h = part->elts;
+            for (i = 0; i < part->nelts && f[k]->len < cap; i++) {
+                if (ngx_http_robots_audit_sig_field(&h[i]) != k) {
+                    continue;
+                }
+                if (f[k]->len != 0) {
+                    n = ngx_min(2, cap - f[k]->len);
+                    ngx_memcpy(p + f[k]->len, ", ", n);
+                    f[k]->len += n;
+                }
+                n = ngx_min(h[i].value.len, cap - f[k]->len);
+                ngx_memcpy(p + f[k]->len, h[i].value.data, n);
+                f[k]->len += n;
+            }
+        }
+    }
+
     if (req->signature.len == 0 || req->signature_input.len == 0) {
         return;
     }

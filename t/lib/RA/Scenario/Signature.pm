@@ -137,6 +137,19 @@ sub scenario {
     is $h->get('/checkout', ua => $BROWSER,
                headers => sign($tmp, $key, $key->{kid}, '/checkout'))
            ->{status}, 200, 'signed request with a browser User-Agent';
+    # Signature-Input in two field lines (one list, RFC 9110 5.3): another
+    # signature first, then SignBot's
+    {
+        my $s = sign($tmp, $key, $key->{kid}, '/checkout');
+        my $raw = "GET /checkout HTTP/1.1\r\nHost: localhost\r\n"
+                . "User-Agent: $SIGNBOT\r\nConnection: close\r\n"
+                . "Signature-Input: other=(\"\@authority\");tag=\"x\"\r\n"
+                . "Signature-Input: $s->{'Signature-Input'}\r\n"
+                . "Signature-Agent: $s->{'Signature-Agent'}\r\n"
+                . "Signature: $s->{Signature}\r\n\r\n";
+        is $h->get('/checkout', raw => $raw)->{status}, 200,
+            'signed SignBot, Signature-Input in two lines';
+    }
     # forged: another key under the published key's keyid
     my $forged = sign($tmp, $other, $key->{kid}, '/checkout');
     is $h->get('/checkout', ua => $SIGNBOT, headers => $forged)->{status},
@@ -150,9 +163,10 @@ sub scenario {
 
     my $j = $h->status_json;
     my $ok = $h->crawler_stats($j, 'localhost', 'SignBot', 'verified') // {};
-    is $ok->{requests}, 4, 'SignBot verified: unsigned (ranges: robots.txt '
-        . 'and a page), signed, and signed with a browser User-Agent';
-    is $ok->{violation}, 2, '... its two signed /checkout requests';
+    is $ok->{requests}, 5, 'SignBot verified: unsigned (ranges: robots.txt '
+        . 'and a page), signed (one field in one line and in two), and signed '
+        . 'with a browser User-Agent';
+    is $ok->{violation}, 3, '... its three signed /checkout requests';
     my $imp = $h->crawler_stats($j, 'localhost', 'SignBot', 'impostor') // {};
     is $imp->{requests}, 2, 'SignBot impostor: the forged signature and the '
         . 'one for another path, from inside its ranges';
@@ -164,7 +178,7 @@ sub scenario {
     like $err, qr/${pre}robots-audit: \[RA102\] violation site="localhost" crawler="SignBot" verification=impostor client=127\.0\.0\.1 method=GET uri="\/checkout"/,
         'RA102 for the forged signature';
     is count_re(qr/\[RA100\][^\n]*crawler="SignBot" verification=verified/,
-                $err), 2, 'RA100 for the two genuine signed violations';
+                $err), 3, 'RA100 for the three genuine signed violations';
     unlike $err, $ad->crash_re, 'no crash or emergency';
     $h->stop;
 }
