@@ -161,7 +161,10 @@ typedef struct {
     ra_str_t        signature_input;
     ra_str_t        signature_agent;
     ra_str_t        authority;      /* the Host field; len 0: site */
-    ra_str_t        scheme;         /* "http", "https"; len 0: unknown */
+    ra_str_t        scheme;         /* "https" when the connection is
+                                       TLS; len 0: unknown (a covered
+                                       @scheme or @target-uri is then left
+                                       unchecked) */
 } ra_request_t;
 
 /*

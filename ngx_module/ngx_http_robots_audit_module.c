@@ -345,11 +345,12 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
     if (r->headers_in.host) {
         req->authority = ngx_http_robots_audit_str(r->headers_in.host->value);
     }
+    /* https when this connection is TLS; else unknown (a TLS proxy in
+     * front may have taken it off): @scheme is then left unchecked */
 #if (NGX_HTTP_SSL)
-    req->scheme = r->connection->ssl ? (ra_str_t) ra_string("https")
-                                     : (ra_str_t) ra_string("http");
-#else
-    req->scheme = (ra_str_t) ra_string("http");
+    if (r->connection->ssl) {
+        req->scheme = (ra_str_t) ra_string("https");
+    }
 #endif
 }
 

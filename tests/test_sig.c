@@ -367,6 +367,25 @@ made_keys(void **state)
     }
     assert_int_equal(verify(k, &r, NOW, &v), RA_SIG_VALID);
 
+    /* @scheme and @target-uri on a connection of unknown scheme (a TLS
+     * proxy in front): unchecked, never invalid */
+    {
+        char              in3[1024], s3[256];
+        ra_sig_request_t  t;
+
+        snprintf(in3, sizeof(in3), "sig1=(\"@target-uri\" \"@authority\" "
+                 "\"signature-agent\";key=\"sig1\");created=%d;expires=%d;"
+                 "keyid=\"%s\";tag=\"web-bot-auth\"", NOW, NOW + 60, key.kid);
+        t = req("", in3, "sig1=\"https://agent.test\"");
+        t.target = S("/a?b");
+        sign(&key, &t, s3, sizeof(s3));
+        assert_int_equal(verify(k, &t, NOW, &v), RA_SIG_VALID);
+        t.scheme = S("");
+        assert_int_equal(verify(k, &t, NOW, &v), RA_SIG_UNCHECKED);
+        t.scheme = S("http");
+        assert_int_equal(verify(k, &t, NOW, &v), RA_SIG_INVALID);
+    }
+
     EVP_PKEY_free(key.pk);
     EVP_PKEY_free(other.pk);
     ra_test_arena_free(ar);
