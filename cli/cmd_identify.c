@@ -177,7 +177,7 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     if (ra_sig_present(&x->sig)) {
         ra_sig_window_t  w = { x->now, 0, -1 };
 
-        (void) ra_sig_verify(x->keys, &ra_cli_host, &x->sig, &w, &sv);
+        (void) ra_sig_verify(x->keys, &ra_cli_host, &x->sig, &w, NULL, &sv);
         if (c == NULL && (c = ra_sig_crawler(x->tab, &sv)) != NULL) {
             id.kind = RA_UA_KNOWN;
             id.crawler = c;

@@ -89,6 +89,8 @@ struct ra_audit_s {
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
     ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
     unsigned char   *zone;              /* conf.zone_name's copy */
+    ra_sig_cache_t  *sig_cache;         /* with conf.sig_keys: this
+                                           process's verifications */
 };
 
 static const char  *const ra_verdict_names[] = {
@@ -243,7 +245,21 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     if (au->ua != NULL) {
         memset(au->ua, 0, RA_UA_SLOTS * sizeof(ra_ua_slot_t));
     }
+    /* without it, every signature is verified afresh and unbudgeted */
+    if (conf->sig_keys != NULL) {
+        au->sig_cache = ra_alloc(conf->alloc, sizeof(ra_sig_cache_t));
+        if (au->sig_cache != NULL) {
+            memset(au->sig_cache, 0, sizeof(ra_sig_cache_t));
+            au->sig_cache->per_second = conf->sig_verify_per_sec;
+        }
+    }
     return au;
+}
+
+const ra_sig_cache_t *
+ra_audit_sig_cache(const ra_audit_t *au)
+{
+    return au->sig_cache;
 }
 
 const ra_crawlers_t *
@@ -265,6 +281,7 @@ ra_audit_destroy(ra_audit_t *au)
     }
     ra_free(au->conf.alloc, au->zone);
     ra_free(au->conf.alloc, au->ua);
+    ra_free(au->conf.alloc, au->sig_cache);
     ra_free(au->conf.alloc, au);
 }
 
@@ -968,7 +985,8 @@ ra_audit_sig(ra_audit_t *au, const ra_request_t *req, ra_sig_verdict_t *sv)
     w.now = req->time;
     w.max_age = au->conf.sig_max_age;
     w.skew = au->conf.sig_skew > 0 ? au->conf.sig_skew : -1;
-    (void) ra_sig_verify(au->conf.sig_keys, au->conf.host, &r, &w, sv);
+    (void) ra_sig_verify(au->conf.sig_keys, au->conf.host, &r, &w,
+                         au->sig_cache, sv);
 }
 
 /* Who the request says it is: name, verification, tokens.  A crawler

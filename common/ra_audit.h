@@ -364,6 +364,9 @@ typedef struct {
     int64_t               sig_max_age;  /* ms; 0: RA_SIG_MAX_AGE_DEFAULT */
     int64_t               sig_skew;     /* ms of clock skew allowed; 0:
                                            RA_SIG_SKEW_DEFAULT */
+    uint32_t              sig_verify_per_sec;   /* Ed25519 verifications a
+                                                   second in this process;
+                                                   0: RA_SIG_VERIFY_PER_SEC */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;
@@ -435,6 +438,10 @@ int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
  */
 int ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     int64_t now);
+
+/* This process's memory of signature verifications (hits, verified,
+ * over_budget; ra_sig.h), NULL without signature keys. */
+const ra_sig_cache_t *ra_audit_sig_cache(const ra_audit_t *au);
 
 /* How many robots.txt bodies this engine has copied out of the ledger
  * (one per version compiled; tests and benchmarks read it). */

@@ -14,6 +14,7 @@
 
 #include "ra_sig.h"
 #include "ra_verify.h"
+#include "ra_digest.h"
 
 /* ---- Structured Fields ------------------------------------------------- */
 
@@ -1302,10 +1303,64 @@ ra_sig_base(const ra_sig_request_t *r, unsigned char *buf, size_t cap,
     return n;
 }
 
+/* Ed25519 over the base (after the key and the signature at buf[0..96),
+ * for the cache's digest): 1, 0, or < 0 (f set) */
+static int
+ra_sig_ed25519(const ra_host_t *h, ra_sig_cache_t *cache, int64_t now,
+    const unsigned char *buf, size_t len, ra_sig_fail_t *f)
+{
+    unsigned char  d[RA_SHA256_LEN];
+    size_t         slot = 0;
+    int            rc, cached = 0;
+
+    if (h == NULL || h->ed25519_verify == NULL) {
+        ra_fail(f, RA_SIG_UNCHECKED, "no Ed25519 verifier");
+        return -1;
+    }
+    if (cache != NULL && h->sha256 != NULL
+        && h->sha256(h, ra_str(buf, len), d) == RA_OK)
+    {
+        cached = 1;
+        slot = ((size_t) d[0] << 8 | d[1]) % RA_SIG_CACHE_SLOTS;
+        if (cache->result[slot] != 0
+            && memcmp(cache->digest[slot], d + 2, 16) == 0)
+        {
+            cache->hits++;
+            return cache->result[slot] - 1;
+        }
+    }
+    if (cache != NULL) {
+        if (now / 1000 != cache->second) {
+            cache->second = now / 1000;
+            cache->spent = 0;
+        }
+        if (cache->spent >= (cache->per_second ? cache->per_second
+                                               : RA_SIG_VERIFY_PER_SEC))
+        {
+            cache->over_budget++;
+            ra_fail(f, RA_SIG_UNCHECKED,
+                    "over this process's budget of verifications a second");
+            return -1;
+        }
+        cache->spent++;
+        cache->verified++;
+    }
+    rc = h->ed25519_verify(h, buf, ra_str(buf + 96, len - 96), buf + 32);
+    if (rc < 0) {
+        ra_fail(f, RA_SIG_UNCHECKED, "the Ed25519 verifier failed");
+        return -1;
+    }
+    if (cached) {
+        memcpy(cache->digest[slot], d + 2, 16);
+        cache->result[slot] = (uint8_t) (1 + (rc == 1));
+    }
+    return rc == 1;
+}
+
 static int
 ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
-    const ra_sig_request_t *r, const ra_sig_window_t *w, ra_sig_verdict_t *out,
-    ra_sig_fail_t *f)
+    const ra_sig_request_t *r, const ra_sig_window_t *w, ra_sig_cache_t *cache,
+    ra_sig_verdict_t *out, ra_sig_fail_t *f)
 {
     ra_sig_parsed_t          s;
     const ra_sf_bare_t      *created, *expires, *keyid, *alg;
@@ -1316,7 +1371,7 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
     ra_sf_cur_t              c;
     unsigned                 n, i;
     unsigned char            sig[RA_ED25519_SIG_LEN + 1];
-    unsigned char            base[RA_SIG_MAX_BASE];
+    unsigned char            base[96 + RA_SIG_MAX_BASE];
     int64_t                  now, max_age, skew;
     int                      len, rc, authority = 0;
 
@@ -1415,16 +1470,17 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
                        "the signature is not 64 bytes of base64");
     }
 
-    len = ra_sig_build(r, &s, base, sizeof(base), f);
+    /* the key, the signature, then the base: the cache's digest is over
+     * all three */
+    len = ra_sig_build(r, &s, base + 96, RA_SIG_MAX_BASE, f);
     if (len < 0) {
         return RA_ERROR;
     }
-    if (h == NULL || h->ed25519_verify == NULL) {
-        return ra_fail(f, RA_SIG_UNCHECKED, "no Ed25519 verifier");
-    }
-    rc = h->ed25519_verify(h, key->pub, ra_str(base, (size_t) len), sig);
+    memcpy(base, key->pub, RA_ED25519_KEY_LEN);
+    memcpy(base + 32, sig, RA_ED25519_SIG_LEN);
+    rc = ra_sig_ed25519(h, cache, w->now, base, 96 + (size_t) len, f);
     if (rc < 0) {
-        return ra_fail(f, RA_SIG_UNCHECKED, "the Ed25519 verifier failed");
+        return RA_ERROR;
     }
     if (rc == 0) {
         return ra_fail(f, RA_SIG_INVALID, "the signature does not verify");
@@ -1434,7 +1490,8 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
 
 int
 ra_sig_verify(const ra_sig_keys_t *k, const ra_host_t *h,
-    const ra_sig_request_t *r, const ra_sig_window_t *w, ra_sig_verdict_t *out)
+    const ra_sig_request_t *r, const ra_sig_window_t *w, ra_sig_cache_t *cache,
+    ra_sig_verdict_t *out)
 {
     ra_sig_fail_t  f;
 
@@ -1444,7 +1501,7 @@ ra_sig_verify(const ra_sig_keys_t *k, const ra_host_t *h,
         out->why = "no signature";
         return out->result;
     }
-    if (ra_sig_check(k, h, r, w, out, &f) != RA_OK) {
+    if (ra_sig_check(k, h, r, w, cache, out, &f) != RA_OK) {
         out->result = f.result;
         out->why = f.why;
         if (f.result == RA_SIG_NONE) {

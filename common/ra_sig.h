@@ -109,6 +109,29 @@ typedef struct {
     ra_str_t    label;              /* the signature's label */
 } ra_sig_verdict_t;
 
+/*
+ * One process's memory of Ed25519 verifications (one per audit engine,
+ * under its lock; never shared between processes): the outcome of each
+ * (key, signature, base) already verified, direct-mapped by the SHA-256
+ * of the three (a signature replayed, or a forged one sent again, costs a
+ * digest, not a verification), and a budget of verifications a second,
+ * over which a signature is left unchecked (its crawler's ranges decide),
+ * so that a flood of forged signatures costs bounded CPU.
+ */
+#define RA_SIG_CACHE_SLOTS      1024
+#define RA_SIG_VERIFY_PER_SEC   1000
+
+typedef struct {
+    uint8_t     digest[RA_SIG_CACHE_SLOTS][16];
+    uint8_t     result[RA_SIG_CACHE_SLOTS];   /* 0 empty, else 1 + valid */
+    int64_t     second;                       /* of the budget */
+    uint32_t    spent;                        /* verifications in it */
+    uint32_t    per_second;                   /* 0: RA_SIG_VERIFY_PER_SEC */
+    uint64_t    hits;                         /* outcomes found here */
+    uint64_t    verified;                     /* verifications made */
+    uint64_t    over_budget;                  /* left unchecked */
+} ra_sig_cache_t;
+
 /* Does the request carry a signature at all (both Signature and
  * Signature-Input)?  The audit checks nothing else when it does not. */
 static inline int
@@ -120,11 +143,12 @@ ra_sig_present(const ra_sig_request_t *r)
 /*
  * Verifies the first web-bot-auth signature of the request.  k may be
  * NULL (every origin is then UNCHECKED); h gives ed25519_verify (NULL:
- * UNCHECKED).  Returns out->result.
+ * UNCHECKED) and sha256; cache (zeroed before its first use) may be NULL:
+ * no memory, no budget.  Returns out->result.
  */
 int ra_sig_verify(const ra_sig_keys_t *k, const ra_host_t *h,
     const ra_sig_request_t *r, const ra_sig_window_t *w,
-    ra_sig_verdict_t *out);
+    ra_sig_cache_t *cache, ra_sig_verdict_t *out);
 
 /*
  * The RFC 9421 signature base of the request's first web-bot-auth

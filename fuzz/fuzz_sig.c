@@ -13,6 +13,7 @@
 
 static ra_sig_keys_t  *keys;
 static ra_host_t       host;
+static ra_sig_cache_t  cache;
 
 static ra_str_t
 field(const uint8_t **p, const uint8_t *end)
@@ -60,7 +61,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.authority = (ra_str_t) ra_string("example.com");
     r.scheme = (ra_str_t) ra_string("https");
 
-    rc = ra_sig_verify(keys, &host, &r, &w, &v);
+    rc = ra_sig_verify(keys, &host, &r, &w, (size & 1) ? &cache : NULL, &v);
     FZ_CHECK(rc == (int) v.result && v.result <= RA_SIG_UNCHECKED);
     FZ_CHECK(v.why != NULL);
     if (v.origin.len) {

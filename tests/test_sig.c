@@ -76,7 +76,7 @@ verify(const ra_sig_keys_t *k, const ra_sig_request_t *r, int64_t now_s,
     ra_host_t        h = host();
     ra_sig_window_t  w = { now_s * 1000, 0, -1 };
 
-    return (unsigned) ra_sig_verify(k, &h, r, &w, v);
+    return (unsigned) ra_sig_verify(k, &h, r, &w, NULL, v);
 }
 
 #define RFC_JWKS  "{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"" \
@@ -344,7 +344,7 @@ made_keys(void **state)
         ra_host_t        h = host();
         ra_sig_window_t  w = { (int64_t) NOW * 1000, 5000, 0 };
 
-        assert_int_equal(ra_sig_verify(k, &h, &r, &w, &v), RA_SIG_INVALID);
+        assert_int_equal(ra_sig_verify(k, &h, &r, &w, NULL, &v), RA_SIG_INVALID);
         assert_string_equal(v.why,
                             "the signature is older than the maximum age");
     }
@@ -823,6 +823,50 @@ fuzz_seeds(void **state)
     ra_test_arena_free(ar);
 }
 
+/* the process's memory of verifications, and its budget */
+static void
+cache_and_budget(void **state)
+{
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    ra_sig_keys_t     *k = keys_with(ar, "signature-agent.test", RFC_JWKS);
+    ra_sig_cache_t    *c = calloc(1, sizeof(*c));
+    ra_host_t          h = host();
+    ra_sig_window_t    w = { 1735689610000LL, 0, -1 };
+    ra_sig_request_t   r = req(V1_SIG, V1_INPUT, V1_AGENT);
+    ra_sig_request_t   f = req("sig2=:DGokAoY/FrPpyuzTe1Fb2kLTAH9Idw6qSFd1+D77"
+        "r1firsMRCxeuLu5e6O+ek3zQgDMAzjiXtLVfqE00xnABCQ==:", V1_INPUT,
+        V1_AGENT);
+    ra_sig_request_t   o = r;
+    ra_sig_verdict_t   v;
+
+    (void) state;
+    assert_non_null(c);
+    c->per_second = 2;
+    /* the same signature twice: one verification, one hit */
+    assert_int_equal(ra_sig_verify(k, &h, &r, &w, c, &v), RA_SIG_VALID);
+    assert_int_equal(ra_sig_verify(k, &h, &r, &w, c, &v), RA_SIG_VALID);
+    assert_int_equal(c->verified, 1);
+    assert_int_equal(c->hits, 1);
+    /* a forged one is remembered as forged */
+    assert_int_equal(ra_sig_verify(k, &h, &f, &w, c, &v), RA_SIG_INVALID);
+    assert_int_equal(ra_sig_verify(k, &h, &f, &w, c, &v), RA_SIG_INVALID);
+    assert_int_equal(c->verified, 2);
+    assert_int_equal(c->hits, 2);
+    /* a third new one in the same second: over the budget, unchecked */
+    o.authority = S("example.org");
+    assert_int_equal(ra_sig_verify(k, &h, &o, &w, c, &v), RA_SIG_UNCHECKED);
+    assert_string_equal(v.why,
+                        "over this process's budget of verifications a second");
+    assert_int_equal(c->over_budget, 1);
+    /* what it remembers still answers; the next second has a budget */
+    assert_int_equal(ra_sig_verify(k, &h, &r, &w, c, &v), RA_SIG_VALID);
+    w.now += 1000;
+    assert_int_equal(ra_sig_verify(k, &h, &o, &w, c, &v), RA_SIG_INVALID);
+    assert_int_equal(c->verified, 3);
+    free(c);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -835,6 +879,7 @@ main(void)
         cmocka_unit_test(audit_decision),
         cmocka_unit_test(table_line),
         cmocka_unit_test(fuzz_seeds),
+        cmocka_unit_test(cache_and_budget),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
