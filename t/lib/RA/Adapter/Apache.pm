@@ -221,6 +221,10 @@ sub config_refusals {
             qr/RobotsAuditIPRanges: ${F}ranges file "\S+bad-length\.json", byte \d+: / ],
         ranges_missing => [ "RobotsAuditIPRanges %%DIR%%/missing.json\n",
             qr/RobotsAuditIPRanges: ${F}cannot open "\S+missing\.json": No such file or directory/ ],
+        sigkeys_empty => [ "RobotsAuditSignatureKeys %%DIR%%/sigkeys\n",
+            qr/RobotsAuditSignatureKeys: ${F}signature keys file "\S+bad\.test\.json": no Ed25519 key/ ],
+        sigkeys_missing => [ "RobotsAuditSignatureKeys %%DIR%%/nokeys\n",
+            qr/RobotsAuditSignatureKeys: ${F}signature keys directory "\S+nokeys": No such file or directory/ ],
     );
     return map { $_ => [ { http => "RobotsAudit On\n$c{$_}[0]" }, $c{$_}[1] ] }
            keys %c;

@@ -193,6 +193,12 @@ sub config_refusals {
         ranges_missing => [
             { http => "robots_audit_ip_ranges %%DIR%%/missing.json;\n" },
             qr/${F}cannot open "[^"]*missing\.json": No such file or directory in \S+nginx\.conf:\d+/ ],
+        sigkeys_empty => [
+            { http => "robots_audit_signature_keys %%DIR%%/sigkeys;\n" },
+            qr/${F}signature keys file "[^"]*bad\.test\.json": no Ed25519 key [^\n]* in \S+nginx\.conf:\d+/ ],
+        sigkeys_missing => [
+            { http => "robots_audit_signature_keys %%DIR%%/nokeys;\n" },
+            qr/${F}signature keys directory "[^"]*nokeys": No such file or directory in \S+nginx\.conf:\d+/ ],
     );
 }
 
