@@ -449,6 +449,11 @@ profile(void **state)
           "created=1735689600;expires=4889289600;keyid=\"" RFC_KID "\";"
           "alg=\"rsa-pss-sha512\";tag=\"web-bot-auth\"", V1_AGENT,
           RA_SIG_UNCHECKED, "an algorithm other than ed25519" },
+        /* 17 components: over the bound, passed over */
+        { "sig2=(\"a\" \"b\" \"c\" \"d\" \"e\" \"f\" \"g\" \"h\" \"i\" "
+          "\"j\" \"k\" \"l\" \"m\" \"n\" \"o\" \"p\" \"q\");"
+          "tag=\"web-bot-auth\"", V1_AGENT, RA_SIG_NONE,
+          "no web-bot-auth signature" },
     };
 
     (void) state;
