@@ -1301,6 +1301,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     /* a signed request: checked once; a valid signature of an origin the
      * table names is that crawler's, whatever its User-Agent (signed
      * agents send a browser's) */
+    memset(&sv, 0, sizeof(sv));
     sv.result = RA_SIG_NONE;
     sv.why = "";
     no_ua = ra_ua_absent(req->user_agent);
