@@ -11,8 +11,10 @@ package RA::Scenario::Signature;
 #   - verified by its signature when it signs with the published key, and
 #     so is a request with a browser's User-Agent carrying that signature;
 #   - an impostor (RA102) when the signature is forged (another key under
-#     the published key's keyid), although its address is in its ranges;
-# a forged signature with a browser's User-Agent stays a browser.
+#     the published key's keyid), malformed, or made for another path,
+#     although its address is in its ranges;
+# a forged or malformed signature with a browser's User-Agent stays a
+# browser.
 #
 #   RA::Scenario::Signature->run($server);
 
@@ -156,6 +158,14 @@ sub scenario {
         200, 'forged SignBot';
     is $h->get('/index.html', ua => $BROWSER, headers => $forged)->{status},
         200, 'forged signature with a browser User-Agent';
+    # hostile fields: malformed, and 6 KiB of them
+    my $junk = { 'Signature-Input' => 'sig1=((("' . ("\\" x 3000),
+                 'Signature' => 'sig1=:' . ('A' x 6000),
+                 'Signature-Agent' => 'sig1="https://agent.test"' };
+    is $h->get('/index.html', ua => $SIGNBOT, headers => $junk)->{status},
+        200, 'SignBot with malformed signature fields';
+    is $h->get('/index.html', ua => $BROWSER, headers => $junk)->{status},
+        200, 'a browser with malformed signature fields';
     # signed for another path: the signature covers @path
     is $h->get('/index.html', ua => $SIGNBOT,
                headers => sign($tmp, $key, $key->{kid}, '/checkout'))
@@ -168,10 +178,11 @@ sub scenario {
         . 'with a browser User-Agent';
     is $ok->{violation}, 3, '... its three signed /checkout requests';
     my $imp = $h->crawler_stats($j, 'localhost', 'SignBot', 'impostor') // {};
-    is $imp->{requests}, 2, 'SignBot impostor: the forged signature and the '
-        . 'one for another path, from inside its ranges';
-    is $h->site_json($j, 'localhost')->{browser_requests}, 1,
-        'the forged signature with a browser User-Agent: a browser';
+    is $imp->{requests}, 3, 'SignBot impostor: the forged signature, the '
+        . 'malformed one and the one for another path, from inside its ranges';
+    is $h->site_json($j, 'localhost')->{browser_requests}, 2,
+        'the forged and the malformed signature with a browser User-Agent: '
+        . 'browsers';
 
     my $err = $h->wait_for(sub {
         my $l = $h->error_log; $l =~ /\[RA102\]/ ? $l : '' });
