@@ -12,6 +12,8 @@
 #include "ra_test.h"
 #include "ra_sig.h"
 #include "ra_audit.h"
+#include "ra_alert.h"
+#include "ra_buf.h"
 #include "ra_crawlers.h"
 #include "ra_ledger.h"
 
@@ -675,6 +677,30 @@ audit_decision(void **state)
     assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
     assert_int_equal(v.verified_by, RA_VERIFIED_BY_SIGNATURE);
     assert_string_equal(v.sig_why, "the signature does not verify");
+    /* its alert says why */
+    {
+        ra_buf_t      b;
+        ra_request_t  rq;
+
+        memset(&rq, 0, sizeof(rq));
+        rq.site = S("example.com");
+        rq.time = (int64_t) NOW * 1000;
+        rq.addr = S("192.0.2.9");
+        rq.method = S("GET");
+        rq.uri = S("/a/b?q=1");
+        ra_buf_init(&b, &ra_malloc_allocator, 1024, 0);
+        ra_alert_text(&b, &rq, &v);
+        ra_buf_ch(&b, '\0');
+        assert_non_null(strstr((char *) b.data, " verification=impostor "));
+        assert_non_null(strstr((char *) b.data,
+            " signature=\"the signature does not verify\""));
+        b.len = 0;
+        ra_alert_json(&b, &rq, &v);
+        ra_buf_ch(&b, '\0');
+        assert_non_null(strstr((char *) b.data,
+            ",\"signature\":\"the signature does not verify\"}\n"));
+        ra_buf_release(&b);
+    }
     /* a forged signature with a browser's User-Agent stays a browser */
     v = audit(&f, chrome, "198.51.100.7", &forged);
     assert_int_equal(v.kind, RA_UA_BROWSER);

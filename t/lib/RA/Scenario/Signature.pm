@@ -186,8 +186,8 @@ sub scenario {
 
     my $err = $h->wait_for(sub {
         my $l = $h->error_log; $l =~ /\[RA102\]/ ? $l : '' });
-    like $err, qr/${pre}robots-audit: \[RA102\] violation site="localhost" crawler="SignBot" verification=impostor client=127\.0\.0\.1 method=GET uri="\/checkout"/,
-        'RA102 for the forged signature';
+    like $err, qr/${pre}robots-audit: \[RA102\] violation site="localhost" crawler="SignBot" verification=impostor client=127\.0\.0\.1 method=GET uri="\/checkout" [^\n]* signature="the signature does not verify"/,
+        'RA102 for the forged signature, saying why';
     is count_re(qr/\[RA100\][^\n]*crawler="SignBot" verification=verified/,
                 $err), 3, 'RA100 for the three genuine signed violations';
     unlike $err, $ad->crash_re, 'no crash or emergency';
