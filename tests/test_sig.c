@@ -898,6 +898,69 @@ cache_and_budget(void **state)
     ra_test_arena_free(ar);
 }
 
+/* RFC 9421 B.2.6 (Ed25519 over a request with header fields this verifier
+ * does not rebuild): the host's libcrypto Ed25519 against the RFC's own
+ * base and signature, and the same with one byte changed */
+static void
+rfc9421_b26(void **state)
+{
+    ra_host_t          h = host();
+    unsigned char      pub[32], sig[64];
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    ra_sig_keys_t     *k = keys_with(ar, "example.com", RFC_JWKS);
+    ra_sig_request_t   r;
+    ra_sig_verdict_t   v;
+    unsigned char     *b64;
+    size_t             n;
+    char               base[] =
+        "\"date\": Tue, 20 Apr 2021 02:07:55 GMT\n"
+        "\"@method\": POST\n"
+        "\"@path\": /foo\n"
+        "\"@authority\": example.com\n"
+        "\"content-type\": application/json\n"
+        "\"content-length\": 18\n"
+        "\"@signature-params\": (\"date\" \"@method\" \"@path\" "
+        "\"@authority\" \"content-type\" \"content-length\")"
+        ";created=1618884473;keyid=\"test-key-ed25519\"";
+
+    (void) state;
+    memset(pub, 0, sizeof(pub));
+    {
+        /* x of RFC 9421 B.1.4, base64url */
+        static const char  x[] = RFC_X;
+        char               std[64];
+        size_t             i;
+
+        for (i = 0; x[i]; i++) {
+            std[i] = x[i] == '-' ? '+' : x[i] == '_' ? '/' : x[i];
+        }
+        std[i++] = '=';
+        std[i] = '\0';
+        assert_int_equal(ra_test_base64(std, &b64, &n), 0);
+        assert_int_equal(n, 32);
+        memcpy(pub, b64, 32);
+        free(b64);
+    }
+    assert_int_equal(ra_test_base64("wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6"
+        "jrnDnQCK1u02Gb04v9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==", &b64, &n), 0);
+    assert_int_equal(n, 64);
+    memcpy(sig, b64, 64);
+    free(b64);
+    assert_int_equal(h.ed25519_verify(&h, pub, S(base), sig), 1);
+    base[10] ^= 1;
+    assert_int_equal(h.ed25519_verify(&h, pub, S(base), sig), 0);
+
+    /* the whole request: its header fields are not rebuilt here, and it
+     * is no web-bot-auth signature anyway */
+    r = req("sig-b26=:wqcAqbmYJ2ji2glfAMaRy4gruYYnx2nEFN2HN6jrnDnQCK1u02Gb04v"
+            "9EDgwUPiu4A0w6vuQv5lIp5WPpBKRCw==:",
+            "sig-b26=(\"date\" \"@method\" \"@path\" \"@authority\" "
+            "\"content-type\" \"content-length\");created=1618884473;"
+            "keyid=\"test-key-ed25519\"", "");
+    assert_int_equal(verify(k, &r, 1618884473, &v), RA_SIG_NONE);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -911,6 +974,7 @@ main(void)
         cmocka_unit_test(table_line),
         cmocka_unit_test(fuzz_seeds),
         cmocka_unit_test(cache_and_budget),
+        cmocka_unit_test(rfc9421_b26),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
