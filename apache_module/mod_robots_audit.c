@@ -272,8 +272,10 @@ mra_set_table_file(cmd_parms *cmd, void *dv, const char *arg)
         sc->setup = apr_pcalloc(cmd->pool, sizeof(ra_setup_t));
         ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(cmd->pool));
     }
-    rc = cmd->info != NULL ? ra_setup_ranges_file(sc->setup, path, &why)
-                           : ra_setup_crawlers_file(sc->setup, path, &why);
+    rc = cmd->info == NULL ? ra_setup_crawlers_file(sc->setup, path, &why)
+         : strcmp(cmd->info, "keys") == 0
+         ? ra_setup_signature_keys(sc->setup, path, &why)
+         : ra_setup_ranges_file(sc->setup, path, &why);
     return rc == RA_OK ? NULL : mra_why(cmd->pool, cmd->cmd->name, &why);
 }
 
@@ -335,10 +337,13 @@ mra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
     if (err != NULL) {
         return err;
     }
-    if (ra_parse_msec(mra_cstr(arg), &sc->alert_interval) != RA_OK) {
-        return apr_psprintf(cmd->pool, "RobotsAuditAlertInterval: '%s' is "
-                            "not a time (250ms, 30s, 5m, 1h, 1d, 1m30s; a "
-                            "bare number is seconds)", arg);
+    if (ra_parse_msec(mra_cstr(arg), cmd->info != NULL ? &sc->sig_max_age
+                                                       : &sc->alert_interval)
+        != RA_OK)
+    {
+        return apr_psprintf(cmd->pool, "%s: '%s' is not a time (250ms, 30s, "
+                            "5m, 1h, 1d, 1m30s; a bare number is seconds)",
+                            cmd->cmd->name, arg);
     }
     return NULL;
 }
@@ -376,6 +381,14 @@ static const command_rec mra_cmds[] = {
         RSRC_CONF,
         "Published IP-range JSON files, named by base name as the crawler "
         "table names them (global)"),
+    AP_INIT_TAKE1("RobotsAuditSignatureKeys", mra_set_table_file, "keys",
+        RSRC_CONF,
+        "A directory of Web Bot Auth key sets, HOST.json for each agent "
+        "origin (global)"),
+    AP_INIT_TAKE1("RobotsAuditSignatureMaxAge", mra_set_alert_interval,
+        "sig", RSRC_CONF,
+        "Oldest Web Bot Auth signature accepted, by its created time "
+        "(global; default 1d)"),
     AP_INIT_TAKE1("RobotsAuditAlertLog", mra_set_alert_log, NULL, RSRC_CONF,
         "A file, or |program, that gets one JSON line per alert (global)"),
     AP_INIT_TAKE1("RobotsAuditAlertInterval", mra_set_alert_interval, NULL,
@@ -550,6 +563,8 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     conf.ranges = sc->setup->ranges;
     conf.alert_interval = sc->alert_interval;      /* -1: unset */
     conf.alert_budget = sc->alert_budget;
+    conf.sig_keys = sc->setup->sig_keys;
+    conf.sig_max_age = sc->sig_max_age;
     mra_audit = ra_audit_create(&conf, &mra_ledger);
     if (mra_audit == NULL) {
         MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_NOMEM, "out of memory; this "
@@ -708,6 +723,7 @@ mra_register_hooks(apr_pool_t *p)
     mra_host.now = mra_host_now;
     mra_host.read_file = NULL;          /* the core's POSIX reader */
     mra_host.heap = ra_malloc_allocator;
+    ra_host_crypto_libcrypto(&mra_host);    /* Web Bot Auth */
     mra_host.lock.lock = mra_lock;
     mra_host.lock.unlock = mra_unlock;
     mra_host.lock.ctx = NULL;

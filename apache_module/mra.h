@@ -72,6 +72,7 @@ typedef struct {
     int64_t            alert_interval;  /* ms; -1: unset */
     ra_alert_budget_t  alert_budget;    /* zeros: the defaults */
     const char        *alert_log;
+    int64_t            sig_max_age;     /* ms; 0: the default */
 } mra_srv_conf;
 
 /* This process's state: set in post_config (parent), child_init. */

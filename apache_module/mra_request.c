@@ -14,6 +14,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     ra_buf_t      json;
     apr_size_t    n;
     ra_request_t  req;
+    const char   *scheme;
 
     memset(&req, 0, sizeof(req));
     req.site = mra_site(r);
@@ -26,6 +27,20 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     req.status = status;
     req.enforce = enforce;
     req.where = r;
+    /* Web Bot Auth (checked only when Signature and Signature-Input are
+     * both there) */
+    req.signature = mra_cstr(apr_table_get(r->headers_in, "Signature"));
+    req.signature_input = mra_cstr(apr_table_get(r->headers_in,
+                                                 "Signature-Input"));
+    req.signature_agent = mra_cstr(apr_table_get(r->headers_in,
+                                                 "Signature-Agent"));
+    req.authority = mra_cstr(apr_table_get(r->headers_in, "Host"));
+    /* https when this connection is TLS; else unknown (a TLS proxy in
+     * front may have taken it off): @scheme is then left unchecked */
+    scheme = ap_http_scheme(r);
+    if (scheme != NULL && strcmp(scheme, "https") == 0) {
+        req.scheme = mra_cstr("https");
+    }
 
     /* out of memory: counted, not judged, and the core logs it */
     mra_judge_lock();

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "ra_crawlers.h"
+#include "ra_sig.h"
 #include "ra_verify.h"
 
 #define RA_ID_CMD         "identify"
@@ -24,6 +25,10 @@ typedef struct {
     int             rdns;
     int             json;
     ra_buf_t        out;
+    /* Web Bot Auth: --signature-keys, --header, --request, --time */
+    ra_sig_keys_t   *keys;
+    ra_sig_request_t sig;
+    int64_t          now;
 } ra_id_ctx_t;
 
 static void
@@ -31,7 +36,9 @@ ra_id_usage(FILE *f)
 {
     fprintf(f,
 "usage: robots-audit identify [--format text|json] [--ranges FILE]...\n"
-"           [--crawlers FILE] [--address IP [--rdns]] [USER_AGENT...]\n\n"
+"           [--crawlers FILE] [--address IP [--rdns]]\n"
+"           [--signature-keys DIR [--header 'NAME: VALUE']...\n"
+"            [--request 'METHOD TARGET'] [--time SECONDS]] [USER_AGENT...]\n\n"
 "Identifies each User-Agent (one a line from stdin when none is given):\n"
 "a known crawler (its robots.txt tokens, category, operator), a generic\n"
 "bot (the product it declares), a browser, or no user agent (an empty\n"
@@ -39,7 +46,13 @@ ra_id_usage(FILE *f)
 "the address against the crawler's published IP ranges (JSON files\n"
 "given with --ranges, named by their base name as the crawler table\n"
 "names them) and, with --rdns, by forward-confirmed reverse DNS.\n"
-"--crawlers adds entries in the format of data/crawlers.txt.\n");
+"--crawlers adds entries in the format of data/crawlers.txt.\n"
+"--signature-keys (a directory of HOST.json key sets) checks the Web Bot\n"
+"Auth signature the --header fields carry (Signature, Signature-Input,\n"
+"Signature-Agent, Host) on a request --request (default 'GET /') made at\n"
+"--time (Unix seconds; default now): a valid signature verifies the\n"
+"crawler it names, a failing one makes an impostor of a crawler that\n"
+"signs (docs/web-bot-auth.md).\n");
 }
 
 /* Forward-confirmed reverse DNS, synchronously: the modules do the same
@@ -97,6 +110,48 @@ ra_id_rdns(const ra_crawler_t *c, const ra_addr_t *a)
     return ra_verify_rdns_check(c, a, ra_str(host, strlen(host)), fwd, n);
 }
 
+static int
+ra_id_keys(ra_setup_t *s, const char *dir)
+{
+    ra_buf_t  why;
+    int       rc;
+
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 1024);
+    rc = ra_setup_signature_keys(s, dir, &why);
+    if (rc != RA_OK) {
+        ra_cli_error(RA_ID_CMD, "%.*s", (int) why.len, (char *) why.data);
+    }
+    ra_buf_release(&why);
+    return rc == RA_OK ? 0 : -1;
+}
+
+/* --header 'Signature-Input: sig1=(...)' */
+static int
+ra_id_header(ra_sig_request_t *r, const char *arg)
+{
+    const char  *colon = strchr(arg, ':'), *v;
+    ra_str_t     name, value;
+
+    if (colon == NULL || colon == arg) {
+        return -1;
+    }
+    name = ra_str(arg, (size_t) (colon - arg));
+    for (v = colon + 1; *v == ' ' || *v == '\t'; v++) { /* void */ }
+    value = ra_str(v, strlen(v));
+    if (ra_strcaseeq(name, (ra_str_t) ra_string("Signature"))) {
+        r->signature = value;
+    } else if (ra_strcaseeq(name, (ra_str_t) ra_string("Signature-Input"))) {
+        r->signature_input = value;
+    } else if (ra_strcaseeq(name, (ra_str_t) ra_string("Signature-Agent"))) {
+        r->signature_agent = value;
+    } else if (ra_strcaseeq(name, (ra_str_t) ra_string("Host"))) {
+        r->authority = value;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
 static void
 ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
 {
@@ -105,8 +160,11 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     ra_buf_t            *b = &x->out;
     size_t               i;
     int                  v = -1, f, absent;
+    ra_sig_verdict_t     sv;
     static const char   *flags[] = { "crawl-delay", "ignores-star",
                                      "user-triggered", "token-only" };
+
+    sv.result = RA_SIG_NONE;
 
     ra_crawlers_identify(x->tab, ua, &id);
     absent = ra_ua_absent(ua);
@@ -116,7 +174,21 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
         id.token.len = 0;
     }
     c = id.crawler;
-    if (x->have_addr && c != NULL) {
+    if (ra_sig_present(&x->sig)) {
+        ra_sig_window_t  w = { x->now, 0, -1 };
+
+        (void) ra_sig_verify(x->keys, &ra_cli_host, &x->sig, &w, NULL, &sv);
+        if (c == NULL && (c = ra_sig_crawler(x->tab, &sv)) != NULL) {
+            id.kind = RA_UA_KNOWN;
+            id.crawler = c;
+            id.token = c->tokens[0];
+            absent = 0;
+        }
+        v = ra_sig_decide(c, &sv);
+    }
+    if (v >= 0) {
+        /* the signature decided */
+    } else if (x->have_addr && c != NULL) {
         v = ra_verify(x->ranges, c, &x->addr);
         if (v != RA_VERIFY_VERIFIED && x->rdns && ra_verify_has_rdns(c)) {
             v = ra_id_rdns(c, &x->addr);
@@ -152,6 +224,16 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
         }
         if (v >= 0) {
             ra_buf_printf(b, " verification=%s", ra_verify_name(v));
+        }
+        if (sv.result != RA_SIG_NONE) {
+            ra_buf_printf(b, " signature=%s", ra_sig_result_name(sv.result));
+            if (sv.origin.len) {
+                ra_buf_cstr(b, " origin=");
+                ra_buf_log(b, sv.origin);
+            }
+            if (sv.result != RA_SIG_VALID) {
+                ra_buf_printf(b, " why=\"%s\"", sv.why);
+            }
         }
         ra_buf_cstr(b, " ua=\"");
         ra_buf_log(b, ua);
@@ -208,6 +290,16 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     } else {
         ra_buf_cstr(b, "null");
     }
+    if (sv.result != RA_SIG_NONE) {
+        ra_buf_printf(b, ",\"signature\":{\"result\":\"%s\",\"origin\":",
+                      ra_sig_result_name(sv.result));
+        if (sv.origin.len) {
+            ra_buf_json_str(b, sv.origin);
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_printf(b, ",\"why\":\"%s\"}", sv.why);
+    }
     ra_buf_cstr(b, "}\n");
 }
 
@@ -224,6 +316,9 @@ ra_cmd_identify(int argc, char **argv)
 
     memset(&x, 0, sizeof(x));
     ra_cli_setup(&setup);
+    x.sig.method = (ra_str_t) ra_string("GET");
+    x.sig.target = (ra_str_t) ra_string("/");
+    x.sig.scheme = (ra_str_t) ra_string("https");
 
     /* the core never frees piecemeal: the process exit returns it all */
     for (i = 1; i < argc; i++) {
@@ -248,6 +343,32 @@ ra_cmd_identify(int argc, char **argv)
             address = argv[++i];
         } else if (strcmp(argv[i], "--rdns") == 0) {
             x.rdns = 1;
+        } else if (strcmp(argv[i], "--signature-keys") == 0 && i + 1 < argc) {
+            if (ra_id_keys(&setup, argv[++i]) != 0) {
+                return RA_EXIT_USAGE;
+            }
+        } else if (strcmp(argv[i], "--header") == 0 && i + 1 < argc) {
+            if (ra_id_header(&x.sig, argv[++i]) != 0) {
+                return ra_cli_error(RA_ID_CMD, "--header: 'NAME: VALUE', "
+                                    "not '%s'", argv[i]);
+            }
+        } else if (strcmp(argv[i], "--request") == 0 && i + 1 < argc) {
+            const char  *sp = strchr(argv[++i], ' ');
+
+            if (sp == NULL || sp == argv[i] || sp[1] == '\0') {
+                return ra_cli_error(RA_ID_CMD, "--request: 'METHOD TARGET', "
+                                    "not '%s'", argv[i]);
+            }
+            x.sig.method = ra_str(argv[i], (size_t) (sp - argv[i]));
+            x.sig.target = ra_str(sp + 1, strlen(sp + 1));
+        } else if (strcmp(argv[i], "--time") == 0 && i + 1 < argc) {
+            char  *end;
+
+            x.now = (int64_t) strtoll(argv[++i], &end, 10) * 1000;
+            if (*end != '\0' || x.now <= 0) {
+                return ra_cli_error(RA_ID_CMD, "--time: Unix seconds, not "
+                                    "'%s'", argv[i]);
+            }
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
@@ -277,6 +398,10 @@ ra_cmd_identify(int argc, char **argv)
     }
     x.tab = setup.crawlers;
     x.ranges = setup.ranges;
+    x.keys = setup.sig_keys;
+    if (x.now == 0) {
+        x.now = ra_host_now(&ra_cli_host);
+    }
 
     ra_buf_init(&x.out, &ra_malloc_allocator, 4096, 0);
     if (i < argc) {

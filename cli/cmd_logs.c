@@ -360,6 +360,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         }
     }
 
+    memset(&req, 0, sizeof(req));       /* enforce, where, signature: none */
     req.site = site;
     req.time = rec.time;
     req.addr = x->ntrusted ? ra_realip(x->trusted, x->ntrusted, rec.addr,

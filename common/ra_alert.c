@@ -396,6 +396,20 @@ ra_alert_method(const ra_request_t *r)
     return m;
 }
 
+/* An impostor by its Web Bot Auth signature: why the signature failed
+ * (ra_sig.h's static words), ` signature="..."` or `,"signature":"..."` */
+static void
+ra_alert_sig(ra_buf_t *b, const ra_verdict_t *v, int json)
+{
+    if (v->verified_by != RA_VERIFIED_BY_SIGNATURE
+        || v->verification != RA_VERIFY_IMPOSTOR || v->sig_why == NULL)
+    {
+        return;
+    }
+    ra_buf_cstr(b, json ? ",\"signature\":" : " signature=");
+    ra_buf_json_str(b, ra_str(v->sig_why, strlen(v->sig_why)));
+}
+
 /* The text line after "robots-audit: [tag] ". */
 static void
 ra_alert_body(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
@@ -419,6 +433,7 @@ ra_alert_body(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     ra_alert_rule(b, v, 0);
     ra_buf_printf(b, " line=%u suppressed=%u%s", v->line, v->suppressed,
                   v->refused ? " refused=true" : "");
+    ra_alert_sig(b, v, 0);
 }
 
 void
@@ -457,8 +472,10 @@ ra_alert_json(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     }
     ra_buf_cstr(b, ",\"rule\":");
     ra_alert_rule(b, v, 1);
-    ra_buf_printf(b, ",\"line\":%u,\"suppressed\":%u,\"refused\":%s}\n",
+    ra_buf_printf(b, ",\"line\":%u,\"suppressed\":%u,\"refused\":%s",
                   v->line, v->suppressed, v->refused ? "true" : "false");
+    ra_alert_sig(b, v, 1);
+    ra_buf_cstr(b, "}\n");
 }
 
 static void

@@ -94,6 +94,8 @@ struct ra_audit_s {
     ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
     unsigned char   *zone;              /* conf.zone_name's copy */
     ra_refer_t       refer;             /* the referrer table */
+    ra_sig_cache_t  *sig_cache;         /* with conf.sig_keys: this
+                                           process's verifications */
 };
 
 static const char  *const ra_verdict_names[] = {
@@ -253,7 +255,21 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     if (au->ua != NULL) {
         memset(au->ua, 0, RA_UA_SLOTS * sizeof(ra_ua_slot_t));
     }
+    /* without it, every signature is verified afresh and unbudgeted */
+    if (conf->sig_keys != NULL) {
+        au->sig_cache = ra_alloc(conf->alloc, sizeof(ra_sig_cache_t));
+        if (au->sig_cache != NULL) {
+            memset(au->sig_cache, 0, sizeof(ra_sig_cache_t));
+            au->sig_cache->per_second = conf->sig_verify_per_sec;
+        }
+    }
     return au;
+}
+
+const ra_sig_cache_t *
+ra_audit_sig_cache(const ra_audit_t *au)
+{
+    return au->sig_cache;
 }
 
 const ra_crawlers_t *
@@ -275,6 +291,7 @@ ra_audit_destroy(ra_audit_t *au)
     }
     ra_free(au->conf.alloc, au->zone);
     ra_free(au->conf.alloc, au->ua);
+    ra_free(au->conf.alloc, au->sig_cache);
     ra_free(au->conf.alloc, au);
 }
 
@@ -959,11 +976,40 @@ ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
     return ra_gather_compile(x, v, rs);
 }
 
-/* Who the request says it is: name, verification, tokens. */
+/* The request's Web Bot Auth signature, checked only when it has one
+ * (docs/web-bot-auth.md). */
+static void
+ra_audit_sig(ra_audit_t *au, const ra_request_t *req, ra_sig_verdict_t *sv)
+{
+    ra_sig_request_t  r;
+    ra_sig_window_t   w;
+
+    memset(&r, 0, sizeof(r));
+    r.signature = req->signature;
+    r.signature_input = req->signature_input;
+    r.signature_agent = req->signature_agent;
+    r.method = req->method;
+    r.authority = req->authority.len ? req->authority : req->site;
+    r.target = req->uri;
+    r.scheme = req->scheme;
+    w.now = req->time;
+    w.max_age = au->conf.sig_max_age;
+    w.skew = au->conf.sig_skew > 0 ? au->conf.sig_skew : -1;
+    (void) ra_sig_verify(au->conf.sig_keys, au->conf.host, &r, &w,
+                         au->sig_cache, sv);
+}
+
+/* Who the request says it is: name, verification, tokens.  A crawler
+ * whose table entry names signature-agent origins is judged by its
+ * signature when it sends one that can be checked: valid and of one of
+ * its origins, verified; failing, or another origin's, impostor.  Else
+ * (no signature, or one that cannot be checked here) by its ranges. */
 static void
 ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
-    ra_verdict_t *out, ra_str_t *tokens, ra_judge_who_t *who)
+    const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
+    ra_judge_who_t *who)
 {
+    int                  sig;
     ra_addr_t            addr;
     const ra_crawler_t  *c = id->crawler;
 
@@ -980,7 +1026,11 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
             tokens[who->ntokens] = c->tokens[who->ntokens];
         }
         who->flags = c->flags;
-        if (ra_addr_parse(req->addr, &addr) == RA_OK) {
+        sig = ra_sig_decide(c, sv);
+        if (sig >= 0) {
+            out->verification = (unsigned) sig;
+            out->verified_by = RA_VERIFIED_BY_SIGNATURE;
+        } else if (ra_addr_parse(req->addr, &addr) == RA_OK) {
             out->verification = (unsigned) ra_verify(au->conf.ranges, c,
                                                      &addr);
             if (out->verification != RA_VERIFY_UNVERIFIABLE) {
@@ -1267,20 +1317,43 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_identity_t        id;
     ra_judge_who_t       who;
     ra_judge_state_t     g;
+    ra_sig_verdict_t     sv;
+    const ra_crawler_t  *sc;
     ra_ledger_t         *l = &au->ledger;
     int64_t              now = req->time;
 
     memset(out, 0, sizeof(*out));
+    out->sig_why = "";
     /* the servers' own pages are nobody's traffic */
     if (ra_http_server_page(req->uri, ra_str("", 0), 0)) {
         return RA_OK;
     }
     ra_identify(au, req->user_agent, &id);
+
+    /* a signed request: checked once; a valid signature of an origin the
+     * table names is that crawler's, whatever its User-Agent (signed
+     * agents send a browser's) */
+    memset(&sv, 0, sizeof(sv));
+    sv.result = RA_SIG_NONE;
+    sv.why = "";
+    no_ua = ra_ua_absent(req->user_agent);
+    if (req->signature.len != 0 && req->signature_input.len != 0) {
+        ra_audit_sig(au, req, &sv);
+        out->sig_result = sv.result;
+        out->sig_why = sv.why;
+        if (id.kind != RA_UA_KNOWN
+            && (sc = ra_sig_crawler(au->conf.crawlers, &sv)) != NULL)
+        {
+            id.kind = RA_UA_KNOWN;
+            id.crawler = sc;
+            id.token = sc->tokens[0];
+            no_ua = 0;
+        }
+    }
     out->kind = id.kind;
 
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
-    no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
         /* crawl-to-refer: a browser visit its Referer's operator sent */
         op = no_ua || req->referer.len == 0
@@ -1302,7 +1375,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     }
 
     /* who it is, what it reads, whether it is who it claims to be */
-    ra_audit_who(au, &id, req, out, tokens, &who);
+    ra_audit_who(au, &id, req, &sv, out, tokens, &who);
     op = ra_refer_crawler(au, &id, out);
     memset(&key, 0, sizeof(key));
     key.name = out->name;

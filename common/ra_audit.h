@@ -60,6 +60,7 @@
 #include "ra_ledger.h"
 #include "ra_rules.h"
 #include "ra_verify.h"
+#include "ra_sig.h"
 
 typedef enum {
     RA_VERDICT_NONE = 0,        /* a browser: counted in totals only; or
@@ -154,6 +155,18 @@ typedef struct {
                                        to host->log; NULL in the CLI */
     ra_str_t        referer;        /* the Referer header; len 0: none
                                        (crawl-to-refer, ra_refer.h) */
+    /* Web Bot Auth (ra_sig.h, docs/web-bot-auth.md): the three header
+     * fields as received (len 0: absent; nothing is checked unless
+     * Signature and Signature-Input are both there), and what a signature
+     * base may cover besides method and uri */
+    ra_str_t        signature;
+    ra_str_t        signature_input;
+    ra_str_t        signature_agent;
+    ra_str_t        authority;      /* the Host field; len 0: site */
+    ra_str_t        scheme;         /* "https" when the connection is
+                                       TLS; len 0: unknown (a covered
+                                       @scheme or @target-uri is then left
+                                       unchecked) */
 } ra_request_t;
 
 /*
@@ -200,6 +213,10 @@ typedef struct {
      * ra_audit_request(), counted there, and marked in its alert) */
     unsigned             refused;
     ra_alert_summary_t   budget;
+    /* the request's Web Bot Auth signature: ra_sig_result_e, and why it
+     * is not valid (static text; "" when valid or absent) */
+    unsigned             sig_result;
+    const char          *sig_why;
 } ra_verdict_t;
 
 /* The verdict's token and pattern as spans of the verdict itself. */
@@ -343,6 +360,15 @@ typedef struct {
                                                totals only (the CLI, whose
                                                sites are the log's Host
                                                values, anyone's) */
+    /* Web Bot Auth keys (robots_audit_signature_keys DIR); NULL: none,
+     * every signature is left unchecked */
+    const ra_sig_keys_t  *sig_keys;
+    int64_t               sig_max_age;  /* ms; 0: RA_SIG_MAX_AGE_DEFAULT */
+    int64_t               sig_skew;     /* ms of clock skew allowed; 0:
+                                           RA_SIG_SKEW_DEFAULT */
+    uint32_t              sig_verify_per_sec;   /* Ed25519 verifications a
+                                                   second in this process;
+                                                   0: RA_SIG_VERIFY_PER_SEC */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;
@@ -414,6 +440,10 @@ int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
  */
 int ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     int64_t now);
+
+/* This process's memory of signature verifications (hits, verified,
+ * over_budget; ra_sig.h), NULL without signature keys. */
+const ra_sig_cache_t *ra_audit_sig_cache(const ra_audit_t *au);
 
 /* How many robots.txt bodies this engine has copied out of the ledger
  * (one per version compiled; tests and benchmarks read it). */

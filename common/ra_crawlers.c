@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "ra_crawlers.h"
+#include "ra_sig.h"
 
 extern const unsigned char  ra_crawlers_builtin_data[];
 extern const size_t         ra_crawlers_builtin_len;
@@ -449,6 +450,23 @@ ra_parse_entry(ra_lines_t *it, ra_str_t name, ra_crawler_t *c,
             }
             continue;
 
+        } else if (ra_eq(key, "signature-agent")) {
+            /* Web Bot Auth: the origins whose signatures are this
+             * crawler's (ra_sig.h) */
+            if (seen & 128) {
+                ra_fail("repeated key");
+            }
+            seen |= 128;
+            while (ra_next_word(&val, &w)) {
+                ra_str_t  h;
+
+                if (w.len > 255 || ra_sig_origin_host(w, &h) != RA_OK) {
+                    ra_fail("signature-agent: https://HOST origins");
+                }
+                (*nitems)++;
+            }
+            continue;
+
         } else if (ra_eq(key, "operator") || ra_eq(key, "url")
                    || ra_eq(key, "purpose"))
         {
@@ -618,6 +636,8 @@ ra_crawlers_parse(ra_crawlers_t *t, const unsigned char *p, size_t len,
         }
         ra_fill_list(body, "ranges", &pool, &c->ranges, &c->nranges);
         ra_fill_list(body, "rdns", &pool, &c->rdns, &c->nrdns);
+        ra_fill_list(body, "signature-agent", &pool, &c->sig_agents,
+                     &c->nsig_agents);
     }
 
     if (t->last != NULL) {
@@ -1943,6 +1963,35 @@ ra_crawlers_find_token(const ra_crawlers_t *t, ra_str_t token)
             if (ra_strcaseeq(t->crawlers[i].tokens[j], token)) {
                 return &t->crawlers[i];
             }
+        }
+    }
+    return NULL;
+}
+
+int
+ra_crawler_signs_as(const ra_crawler_t *c, ra_str_t host)
+{
+    ra_str_t  h;
+    size_t    i;
+
+    for (i = 0; c != NULL && i < c->nsig_agents; i++) {
+        if (ra_sig_origin_host(c->sig_agents[i], &h) == RA_OK
+            && ra_strcaseeq(h, host))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const ra_crawler_t *
+ra_crawlers_find_signature_agent(const ra_crawlers_t *t, ra_str_t host)
+{
+    size_t  i;
+
+    for (i = 0; i < t->n; i++) {
+        if (ra_crawler_signs_as(&t->crawlers[i], host)) {
+            return &t->crawlers[i];
         }
     }
     return NULL;

@@ -62,6 +62,9 @@ typedef struct {
     unsigned         category;      /* ra_crawler_category_e */
     unsigned         flags;         /* RA_CRAWLER_* */
     unsigned         id;            /* dense: 0 .. ra_crawlers_count()-1 */
+    const ra_str_t  *sig_agents;    /* Web Bot Auth origins
+                                       ("https://chatgpt.com") */
+    size_t           nsig_agents;
 } ra_crawler_t;
 
 typedef enum {
@@ -138,6 +141,14 @@ const ra_crawler_t *ra_crawlers_find(const ra_crawlers_t *t, ra_str_t name);
 /* The first crawler having this robots.txt token; NULL when none. */
 const ra_crawler_t *ra_crawlers_find_token(const ra_crawlers_t *t,
     ra_str_t token);
+
+/* 1 when c's "signature-agent" origins include one of this host (as
+ * ra_sig_origin_host() gives it), else 0. */
+int ra_crawler_signs_as(const ra_crawler_t *c, ra_str_t host);
+/* The first crawler of the table signing as that origin host; NULL when
+ * none. */
+const ra_crawler_t *ra_crawlers_find_signature_agent(const ra_crawlers_t *t,
+    ra_str_t host);
 
 /* Bytes the automaton's arrays take (for status pages and tests). */
 size_t ra_crawlers_automaton_size(const ra_crawlers_t *t);

@@ -74,7 +74,28 @@ struct ra_host_s {
      * every backslash): ra_logf() hands it those bytes raw instead of the
      * core's \xHH, so that they read \xHH once, not \\xHH. */
     unsigned    log_escapes:1;
+
+    /*
+     * Cryptography, from the host's library (OpenSSL's libcrypto in both
+     * servers and the CLI: ra_host_crypto_libcrypto() fills these in); the
+     * core does none itself.  NULL: Web Bot Auth signatures are left
+     * unchecked (ra_sig.h).
+     *   sha256          SHA-256 of s into out; RA_OK or RA_ERROR
+     *   ed25519_verify  1 when sig is pub's Ed25519 signature of msg, 0
+     *                   when it is not, < 0 on an error of the library
+     */
+    int      (*sha256)(const ra_host_t *h, ra_str_t s, unsigned char *out);
+    int      (*ed25519_verify)(const ra_host_t *h, const unsigned char *pub,
+                               ra_str_t msg, const unsigned char *sig);
 };
+
+/* Sets h->sha256 and h->ed25519_verify to libcrypto's (ra_digest.c, the
+ * core's one adapter to the library it links for digests). */
+void ra_host_crypto_libcrypto(ra_host_t *h);
+int ra_host_sha256_libcrypto(const ra_host_t *h, ra_str_t s,
+    unsigned char *out);
+int ra_host_ed25519_libcrypto(const ra_host_t *h, const unsigned char *pub,
+    ra_str_t msg, const unsigned char *sig);
 
 /* Formats "robots-audit: [tag] ..." (at most RA_HOST_LINE_MAX bytes, the
  * rest cut) and hands it to h->log.  The format's own text is trusted;

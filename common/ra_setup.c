@@ -2,6 +2,9 @@
 /*
  * Configuration values and files, decided once (ra_setup.h).
  */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ra_setup.h"
@@ -276,6 +279,62 @@ ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why)
         ra_buf_printf(why, "ranges file \"%s\", byte %zu: %s", path, err.offset,
                       ra_setup_error(rc, err.msg));
     }
+    return rc;
+}
+
+int
+ra_setup_signature_keys(ra_setup_t *s, const char *dir, ra_buf_t *why)
+{
+    DIR            *d;
+    struct dirent  *e;
+    char            path[4096];
+    size_t          n, added;
+    int             rc = RA_OK;
+    ra_str_t        text;
+    const char     *err;
+
+    if (s->sig_keys == NULL) {
+        s->sig_keys = ra_sig_keys_create(s->alloc);
+        if (s->sig_keys == NULL) {
+            ra_buf_cstr(why, "out of memory");
+            return RA_ENOMEM;
+        }
+    }
+    d = opendir(dir);
+    if (d == NULL) {
+        ra_buf_printf(why, "signature keys directory \"%s\": %s", dir,
+                      strerror(errno));
+        return RA_ERROR;
+    }
+    while (rc == RA_OK && (e = readdir(d)) != NULL) {
+        /* HOST.json, the origin's host name: chatgpt.com.json */
+        n = strlen(e->d_name);
+        if (n <= 5 || e->d_name[0] == '.'
+            || strcmp(e->d_name + n - 5, ".json") != 0)
+        {
+            continue;
+        }
+        if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, e->d_name)
+            >= sizeof(path))
+        {
+            continue;
+        }
+        rc = ra_setup_read(s, "signature keys file", path, RA_SIG_MAX_FILE,
+                           &text, why);
+        if (rc != RA_OK) {
+            break;
+        }
+        err = NULL;
+        rc = ra_sig_keys_add_jwks(s->sig_keys, s->host,
+                                  ra_str(e->d_name, n - 5), text, &added,
+                                  &err);
+        ra_free(&s->host->heap, (void *) text.data);
+        if (rc != RA_OK) {
+            ra_buf_printf(why, "signature keys file \"%s\": %s", path,
+                          ra_setup_error(rc, err));
+        }
+    }
+    closedir(d);
     return rc;
 }
 

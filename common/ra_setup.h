@@ -20,6 +20,7 @@
 #include "ra_crawlers.h"
 #include "ra_host.h"
 #include "ra_verify.h"
+#include "ra_sig.h"
 
 /* defaults, the same in every front end */
 #define RA_ZONE_SIZE_DEFAULT    (8u * 1024 * 1024)
@@ -69,6 +70,8 @@ typedef struct {
                                        until a file or the compile */
     ra_ranges_t       *ranges;      /* NULL until a file is added */
     unsigned           compiled:1;
+    ra_sig_keys_t     *sig_keys;    /* Web Bot Auth keys; NULL until a
+                                       directory is added */
 } ra_setup_t;
 
 /* Empty tables; the built-in crawler table is loaded when first needed
@@ -84,6 +87,13 @@ int ra_setup_crawlers_file(ra_setup_t *s, const char *path, ra_buf_t *why);
 /* Adds a published ranges file as the list named after its base name.
  * RA_OK, or an error with why set: "ranges file /x, byte 12: ...". */
 int ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why);
+
+/* Adds every HOST.json JWK Set of a directory (robots_audit_signature_keys,
+ * RobotsAuditSignatureKeys, --signature-keys) as the Web Bot Auth keys of
+ * origin HOST (ra_sig.h).  RA_OK, or an error with why set: "signature
+ * keys file \"/x/a.json\": no Ed25519 key ...".  Needs the host's sha256
+ * (ra_host_crypto_libcrypto()). */
+int ra_setup_signature_keys(ra_setup_t *s, const char *dir, ra_buf_t *why);
 
 /* Builds the crawler automaton once every file is in; idempotent. */
 int ra_setup_compile(ra_setup_t *s, ra_buf_t *why);

@@ -54,6 +54,7 @@ static void ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle);
 /* which table a robots_audit_crawlers / _ip_ranges argument goes to */
 #define NGX_HTTP_ROBOTS_AUDIT_CRAWLERS  0
 #define NGX_HTTP_ROBOTS_AUDIT_RANGES    1
+#define NGX_HTTP_ROBOTS_AUDIT_SIG_KEYS  2
 
 
 static ngx_command_t  ngx_http_robots_audit_commands[] = {
@@ -98,6 +99,20 @@ static ngx_command_t  ngx_http_robots_audit_commands[] = {
       ngx_http_robots_audit_table_file,
       NGX_HTTP_MAIN_CONF_OFFSET,
       NGX_HTTP_ROBOTS_AUDIT_RANGES,
+      NULL },
+
+    { ngx_string("robots_audit_signature_keys"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_robots_audit_table_file,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      NGX_HTTP_ROBOTS_AUDIT_SIG_KEYS,
+      NULL },
+
+    { ngx_string("robots_audit_signature_max_age"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_msec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_robots_audit_main_conf_t, sig_max_age),
       NULL },
 
     { ngx_string("robots_audit_alert_log"),
@@ -246,6 +261,99 @@ ngx_http_robots_audit_now(const ra_host_t *h)
 
 /* ---- requests --------------------------------------------------------- */
 
+/* Web Bot Auth: which of the three fields h is: 0 Signature, 1
+ * Signature-Input, 2 Signature-Agent, 3 another field */
+static ngx_uint_t
+ngx_http_robots_audit_sig_field(ngx_table_elt_t *h)
+{
+    if (h->key.len == 9
+        && ngx_strncasecmp(h->key.data, (u_char *) "signature", 9) == 0)
+    {
+        return 0;
+    }
+    if (h->key.len != 15
+        || ngx_strncasecmp(h->key.data, (u_char *) "signature-", 10) != 0)
+    {
+        return 3;
+    }
+    return ngx_strncasecmp(h->key.data + 10, (u_char *) "input", 5) == 0 ? 1
+           : ngx_strncasecmp(h->key.data + 10, (u_char *) "agent", 5) == 0
+           ? 2 : 3;
+}
+
+/* The three fields and what a signature base covers; the core checks
+ * nothing unless both Signature and Signature-Input are there */
+static void
+ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
+{
+    u_char           *p;
+    size_t            len[3] = { 0, 0, 0 }, cap, n;
+    ngx_uint_t        i, k, lines[3] = { 0, 0, 0 };
+    ngx_list_part_t  *part;
+    ngx_table_elt_t  *h;
+    ra_str_t         *f[3] = { &req->signature, &req->signature_input,
+                               &req->signature_agent };
+
+    /* the first line of each, and the length of all of them joined */
+    for (part = &r->headers_in.headers.part; part; part = part->next) {
+        h = part->elts;
+        for (i = 0; i < part->nelts; i++) {
+            k = ngx_http_robots_audit_sig_field(&h[i]);
+            if (k < 3) {
+                if (lines[k]++ == 0) {
+                    *f[k] = ngx_http_robots_audit_str(h[i].value);
+                }
+                len[k] += (lines[k] > 1 ? 2 : 0) + h[i].value.len;
+            }
+        }
+    }
+
+    /* RFC 9110 5.3: the lines of one name are one list, joined with ", "
+     * as Apache does, up to what the core reads */
+    for (k = 0; k < 3; k++) {
+        if (lines[k] < 2) {
+            continue;
+        }
+        cap = ngx_min(len[k], RA_SIG_MAX_FIELD);
+        p = ngx_pnalloc(r->pool, cap);
+        if (p == NULL) {
+            continue;                       /* the first line only */
+        }
+        f[k]->data = p;
+        f[k]->len = 0;
+        for (part = &r->headers_in.headers.part; part; part = part->next) {
+            h = part->elts;
+            for (i = 0; i < part->nelts && f[k]->len < cap; i++) {
+                if (ngx_http_robots_audit_sig_field(&h[i]) != k) {
+                    continue;
+                }
+                if (f[k]->len != 0) {
+                    n = ngx_min(2, cap - f[k]->len);
+                    ngx_memcpy(p + f[k]->len, ", ", n);
+                    f[k]->len += n;
+                }
+                n = ngx_min(h[i].value.len, cap - f[k]->len);
+                ngx_memcpy(p + f[k]->len, h[i].value.data, n);
+                f[k]->len += n;
+            }
+        }
+    }
+
+    if (req->signature.len == 0 || req->signature_input.len == 0) {
+        return;
+    }
+    if (r->headers_in.host) {
+        req->authority = ngx_http_robots_audit_str(r->headers_in.host->value);
+    }
+    /* https when this connection is TLS; else unknown (a TLS proxy in
+     * front may have taken it off): @scheme is then left unchecked */
+#if (NGX_HTTP_SSL)
+    if (r->connection->ssl) {
+        req->scheme = (ra_str_t) ra_string("https");
+    }
+#endif
+}
+
 static void
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ngx_uint_t enforce, ra_verdict_t *v)
@@ -276,6 +384,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     req.status = (int) status;
     req.enforce = enforce ? alcf->enforce : 0;
     req.where = r;
+    ngx_http_robots_audit_sig_headers(r, &req);
 
     (void) ra_audit_request(amcf->audit, &req, v);
 
@@ -706,7 +815,8 @@ ngx_http_robots_audit_robots_file(ngx_conf_t *cf, ngx_command_t *cmd,
 }
 
 
-/* robots_audit_crawlers FILE; robots_audit_ip_ranges FILE ... */
+/* robots_audit_crawlers FILE; robots_audit_ip_ranges FILE ...;
+ * robots_audit_signature_keys DIR */
 static char *
 ngx_http_robots_audit_table_file(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf)
@@ -732,6 +842,9 @@ ngx_http_robots_audit_table_file(ngx_conf_t *cf, ngx_command_t *cmd,
         rc = (cmd->offset == NGX_HTTP_ROBOTS_AUDIT_CRAWLERS)
              ? ra_setup_crawlers_file(&amcf->setup, (const char *) name.data,
                                       &why)
+             : (cmd->offset == NGX_HTTP_ROBOTS_AUDIT_SIG_KEYS)
+             ? ra_setup_signature_keys(&amcf->setup,
+                                       (const char *) name.data, &why)
              : ra_setup_ranges_file(&amcf->setup, (const char *) name.data,
                                     &why);
 
@@ -807,6 +920,7 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
      */
 
     amcf->alert_interval = NGX_CONF_UNSET_MSEC;
+    amcf->sig_max_age = NGX_CONF_UNSET_MSEC;
 
     amcf->pool.alloc = ngx_http_robots_audit_pool_alloc;
     amcf->pool.free = NULL;
@@ -815,6 +929,7 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
     amcf->host.log = ngx_http_robots_audit_log;
     amcf->host.now = ngx_http_robots_audit_now;
     amcf->host.heap = ra_malloc_allocator;  /* what the core frees */
+    ra_host_crypto_libcrypto(&amcf->host);  /* Web Bot Auth */
 
     amcf->conf_host = amcf->host;
     amcf->conf_host.log = ngx_http_robots_audit_conf_log;
@@ -987,6 +1102,9 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
     conf.alert_budget = amcf->alert_budget;
     conf.host = &amcf->host;
     conf.zone_name = ngx_http_robots_audit_str(amcf->zone_text);
+    conf.sig_keys = amcf->setup.sig_keys;
+    conf.sig_max_age = amcf->sig_max_age == NGX_CONF_UNSET_MSEC
+                       ? 0 : (int64_t) amcf->sig_max_age;
 
     return ra_audit_create(&conf, &amcf->ledger);
 }

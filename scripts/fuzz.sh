@@ -58,6 +58,7 @@ seed_fuzz_accesslog() { # the first lines of the real logs, one a file
     done
 }
 seed_fuzz_report() { :; }
+seed_fuzz_sig() { :; }     # the committed vectors are its seeds
 
 fail=0
 for bin in "$@"; do

@@ -167,6 +167,75 @@ usage_errors(void **state)
                          sizeof(out)), 2);
 }
 
+/* Web Bot Auth: the draft's Ed25519 vector (RFC 9421's test key) with a
+ * browser's User-Agent is the crawler the operator's table maps its
+ * origin to; the same signature altered makes an impostor of it */
+static void
+signatures(void **state)
+{
+    char   dir[] = "/tmp/ra-id-sig-XXXXXX", path[256], cmd[4096], out[8192];
+    FILE  *f;
+    static const char  hdrs[] =
+        " --header 'Host: example.com'"
+        " --header 'Signature-Agent: sig2=\"https://signature-agent.test\"'"
+        " --header 'Signature-Input: sig2=(\"@authority\" "
+        "\"signature-agent\";key=\"sig2\");created=1735689600;"
+        "keyid=\"poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U\";"
+        "alg=\"ed25519\";expires=4889289600;nonce=\"n9p433xm+NJ3ph3upfBIGm"
+        "suwHw387YV7Q/F+6BSpGCVjYCqQw6rznNA8PVVLySrAWsv0hQtFioQb6E1YsauiA"
+        "==\";tag=\"web-bot-auth\"'";
+
+    (void) state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/signature-agent.test.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"keys\":[{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":"
+          "\"JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs\"}]}", f);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/crawlers.txt", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("crawler TestSigner\ncategory ai-user-triggered\n"
+          "operator Test\nsignature-agent https://signature-agent.test\n",
+          f);
+    fclose(f);
+
+    snprintf(cmd, sizeof(cmd), BIN " identify --format json --crawlers %s "
+             "--signature-keys %s --time 1735689610%s --header 'Signature: "
+             "sig2=:CGokAoY/FrPpyuzTe1Fb2kLTAH9Idw6qSFd1+D77r1firsMRCxeuLu5e6O"
+             "+ek3zQgDMAzjiXtLVfqE00xnABCQ==:' 'Mozilla/5.0 (X11; Linux "
+             "x86_64) Chrome/138.0.0.0'", path, dir, hdrs);
+    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "\"crawler\":\"TestSigner\""));
+    assert_non_null(strstr(out, "\"verification\":\"verified\","
+        "\"signature\":{\"result\":\"valid\",\"origin\":"
+        "\"signature-agent.test\""));
+
+    /* one byte of the signature changed; the User-Agent claims it */
+    snprintf(cmd, sizeof(cmd), BIN " identify --crawlers %s "
+             "--signature-keys %s --time 1735689610%s --header 'Signature: "
+             "sig2=:DGokAoY/FrPpyuzTe1Fb2kLTAH9Idw6qSFd1+D77r1firsMRCxeuLu5e6O"
+             "+ek3zQgDMAzjiXtLVfqE00xnABCQ==:' TestSigner/1.0", path, dir,
+             hdrs);
+    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "crawler TestSigner "));
+    assert_non_null(strstr(out, "verification=impostor signature=invalid "
+        "origin=signature-agent.test why=\"the signature does not verify\""));
+
+    /* a bad key directory is a usage error naming the file */
+    snprintf(cmd, sizeof(cmd), BIN " identify --signature-keys %s x 2>&1",
+             dir);
+    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    snprintf(cmd, sizeof(cmd), "printf '{' > %s/bad.test.json; " BIN
+             " identify --signature-keys %s x 2>&1", dir, dir);
+    assert_int_equal(run(cmd, out, sizeof(out)), 2);
+    assert_non_null(strstr(out, "bad.test.json"));
+
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -176,6 +245,7 @@ main(void)
         cmocka_unit_test(no_user_agent),
         cmocka_unit_test(verification_and_operator_file),
         cmocka_unit_test(usage_errors),
+        cmocka_unit_test(signatures),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,9 +106,10 @@ is taken.
 
 The shared zone's size (C<robots_audit_zone ra SIZE> / C<RobotsAuditZoneSize>).
 
-=item C<ip_ranges> (list), C<crawlers> (list), C<alert_interval>, C<alert_log>
+=item C<ip_ranges> (list), C<crawlers> (list), C<signature_keys>, C<alert_interval>, C<alert_log>
 
-The global files and settings.
+The global files and settings (C<signature_keys>: a directory of Web Bot
+Auth key sets).
 
 =item C<robots_file>, C<aliases> (list), C<error_page_403>, C<locations>
 

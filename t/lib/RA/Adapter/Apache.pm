@@ -61,6 +61,8 @@ sub fragments {
     push @http, "RobotsAuditZoneSize $c{zone}" if defined $c{zone};
     push @http, "RobotsAuditIPRanges @{ $c{ip_ranges} }" if $c{ip_ranges};
     push @http, "RobotsAuditCrawlers $_" for @{ $c{crawlers} // [] };
+    push @http, "RobotsAuditSignatureKeys $c{signature_keys}"
+        if $c{signature_keys};
     push @http, "RobotsAuditAlertInterval $c{alert_interval}"
         if defined $c{alert_interval};
     push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};
@@ -219,6 +221,10 @@ sub config_refusals {
             qr/RobotsAuditIPRanges: ${F}ranges file "\S+bad-length\.json", byte \d+: / ],
         ranges_missing => [ "RobotsAuditIPRanges %%DIR%%/missing.json\n",
             qr/RobotsAuditIPRanges: ${F}cannot open "\S+missing\.json": No such file or directory/ ],
+        sigkeys_empty => [ "RobotsAuditSignatureKeys %%DIR%%/sigkeys\n",
+            qr/RobotsAuditSignatureKeys: ${F}signature keys file "\S+bad\.test\.json": no Ed25519 key/ ],
+        sigkeys_missing => [ "RobotsAuditSignatureKeys %%DIR%%/nokeys\n",
+            qr/RobotsAuditSignatureKeys: ${F}signature keys directory "\S+nokeys": No such file or directory/ ],
     );
     return map { $_ => [ { http => "RobotsAudit On\n$c{$_}[0]" }, $c{$_}[1] ] }
            keys %c;

@@ -48,6 +48,8 @@ sub fragments {
     $opts{zone_size} = $c{zone} if defined $c{zone};
     push @http, "robots_audit_ip_ranges @{ $c{ip_ranges} };" if $c{ip_ranges};
     push @http, "robots_audit_crawlers $_;" for @{ $c{crawlers} // [] };
+    push @http, "robots_audit_signature_keys $c{signature_keys};"
+        if $c{signature_keys};
     push @http, "robots_audit_alert_interval $c{alert_interval};"
         if defined $c{alert_interval};
     push @http, "robots_audit_alert_log $c{alert_log};" if $c{alert_log};
@@ -191,6 +193,12 @@ sub config_refusals {
         ranges_missing => [
             { http => "robots_audit_ip_ranges %%DIR%%/missing.json;\n" },
             qr/${F}cannot open "[^"]*missing\.json": No such file or directory in \S+nginx\.conf:\d+/ ],
+        sigkeys_empty => [
+            { http => "robots_audit_signature_keys %%DIR%%/sigkeys;\n" },
+            qr/${F}signature keys file "[^"]*bad\.test\.json": no Ed25519 key [^\n]* in \S+nginx\.conf:\d+/ ],
+        sigkeys_missing => [
+            { http => "robots_audit_signature_keys %%DIR%%/nokeys;\n" },
+            qr/${F}signature keys directory "[^"]*nokeys": No such file or directory in \S+nginx\.conf:\d+/ ],
     );
 }
 

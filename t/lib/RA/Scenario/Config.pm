@@ -37,6 +37,7 @@ my %FILES = (
     'g.json'            => '{"prefixes":[{"ipv4Prefix":"127.0.0.0/8"}]}',
     'bad-ip.json'       => '{"prefixes":[{"ipv4Prefix":"300.0.0.0/8"}]}',
     'bad-length.json'   => '{"prefixes":[{"ipv4Prefix":"10.0.0.0/33"}]}',
+    'sigkeys/bad.test.json' => '{"keys":[]}',
 );
 
 # refused by both servers; each adapter's config_refusals says how
@@ -59,6 +60,8 @@ my @REFUSED = (
     [ ranges_bad_ip        => 'ranges file with a bad address' ],
     [ ranges_bad_length    => 'ranges file with a bad prefix length' ],
     [ ranges_missing       => 'missing ranges file' ],
+    [ sigkeys_empty        => 'signature keys file without a key' ],
+    [ sigkeys_missing      => 'missing signature keys directory' ],
 );
 
 sub run {
