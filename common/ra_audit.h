@@ -58,6 +58,7 @@
 #include "ra_crawlers.h"
 #include "ra_host.h"
 #include "ra_ledger.h"
+#include "ra_rdns.h"
 #include "ra_rules.h"
 #include "ra_verify.h"
 
@@ -341,6 +342,9 @@ typedef struct {
                                                totals only (the CLI, whose
                                                sites are the log's Host
                                                values, anyone's) */
+    ra_rdns_conf_t        rdns;         /* reverse-DNS budget and TTLs
+                                           (zeros: ra_rdns.h's); used
+                                           when host->rdns_start is set */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;
@@ -412,6 +416,20 @@ int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
  */
 int ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     int64_t now);
+
+/*
+ * Reverse DNS (docs/design.md, "Reverse DNS"): a crawler with rdns
+ * suffixes whose ranges do not verify it is looked up in the ledger's
+ * cache; a miss asks the host (host->rdns_start) and the request is
+ * unverifiable, as is every request judged while the lookup is pending
+ * or after it failed; a cached answer decides (verified_by "rdns").  The
+ * host hands the answer back here: ok 0 when the resolver gave none,
+ * else the PTR name (len 0: no PTR) and the name's forward addresses.
+ * Touches only the ledger (under its lock) and the crawler table: a
+ * resolver thread may call it while the engine judges in another.
+ */
+void ra_audit_rdns_done(ra_audit_t *au, const uint8_t addr[16], int ok,
+    ra_str_t ptr_name, const ra_addr_t *forward, size_t nforward);
 
 /* How many robots.txt bodies this engine has copied out of the ledger
  * (one per version compiled; tests and benchmarks read it). */

@@ -17,6 +17,7 @@
  *   heap       memory that can be freed (scratch, caches, pages)
  *   lock       the ledger's lock (nginx's zone mutex, an APR global
  *              mutex); NULL functions where one process owns the ledger
+ *   rdns_start start a reverse-DNS lookup (nginx's resolver, c-ares)
  *
  * Every member may be NULL but heap: a NULL log drops lines, a NULL now
  * reads the system clock.
@@ -74,6 +75,15 @@ struct ra_host_s {
      * every backslash): ra_logf() hands it those bytes raw instead of the
      * core's \xHH, so that they read \xHH once, not \\xHH. */
     unsigned    log_escapes:1;
+
+    /* Reverse DNS (docs/design.md, "Reverse DNS"): starts resolving
+     * addr (16 bytes, network order, IPv4 as ::ffff:a.b.c.d) without
+     * waiting: its PTR name, then that name's A and AAAA addresses.  The
+     * host later hands them to ra_audit_rdns_done() (ok 0 when the
+     * resolver gave no answer).  RA_OK when started; anything else means
+     * not started (the lookup counts as failed).  NULL: no reverse DNS
+     * (judged by ranges only). */
+    int       (*rdns_start)(const ra_host_t *h, const uint8_t addr[16]);
 };
 
 /* Formats "robots-audit: [tag] ..." (at most RA_HOST_LINE_MAX bytes, the

@@ -13,6 +13,7 @@
 
 #include "ra_crawlers.h"
 #include "ra_ledger.h"
+#include "ra_rdns.h"
 #include "ra_verify.h"
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
@@ -204,6 +205,7 @@ struct ra_ledger_hdr_s {
     uint32_t  broken;
     uint32_t  mark;             /* the last rebuild's stamp */
     uint64_t  repairs;          /* rebuilds (atomic) */
+    uint32_t  off_rdns;         /* the reverse-DNS cache (ra_rdns.h) */
 };
 
 /* blob heap block: a header before the body, 16-byte granules; the
@@ -317,6 +319,12 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     h->off_violations = (uint32_t) off;
     off = RA_ALIGN_UP(off + (size_t) h->plan.violations
                             * sizeof(ra_vio_slot_t), 64);
+    /* reverse DNS: 3 %, at most RA_RDNS_MAX entries */
+    n = (uint32_t) (size * 3 / 100 / sizeof(ra_rdns_entry_t));
+    n = n < RA_RDNS_WAYS ? RA_RDNS_WAYS : n > RA_RDNS_MAX ? RA_RDNS_MAX : n;
+    h->plan.rdns = n - n % RA_RDNS_WAYS;
+    h->off_rdns = (uint32_t) off;
+    off = RA_ALIGN_UP(off + ra_rdns_area_size(h->plan.rdns), 64);
     h->off_blobs = (uint32_t) off;
     h->plan.blob_bytes = off < size
                          ? (uint32_t) ((size - off) & ~(size_t) 15) : 0;
@@ -371,7 +379,7 @@ ra_ledger_format(void *base, size_t size, int64_t now)
     ra_ledger_t       l;
     ra_blob_t        *b;
 
-    if (ra_ledger_plan(size, &(ra_ledger_plan_t) { 0, 0, 0, 0 }) != RA_OK) {
+    if (ra_ledger_plan(size, &(ra_ledger_plan_t) { 0 }) != RA_OK) {
         return RA_ELIMIT;
     }
     memset(base, 0, size);
@@ -390,6 +398,7 @@ ra_ledger_format(void *base, size_t size, int64_t now)
     b->next = 0;
     h->blob_free = h->off_blobs;
     h->blob_free_bytes = h->plan.blob_bytes;
+    ra_rdns_format((unsigned char *) base + h->off_rdns, h->plan.rdns);
     return RA_OK;
 }
 
@@ -420,6 +429,7 @@ ra_ledger_check(void *base, size_t size, const char **why)
         || want.off_stat_hash != h->off_stat_hash
         || want.off_violations != h->off_violations
         || want.off_blobs != h->off_blobs
+        || want.off_rdns != h->off_rdns
         || want.site_hash_size != h->site_hash_size
         || want.stat_hash_size != h->stat_hash_size
         || want.generic_max != h->generic_max
@@ -495,6 +505,12 @@ ra_ledger_unlock(const ra_ledger_t *l)
     if (l->lock.unlock != NULL) {
         l->lock.unlock(l->lock.ctx);
     }
+}
+
+void *
+ra_ledger_rdns_area(const ra_ledger_t *l)
+{
+    return l->base + l->hdr->off_rdns;
 }
 
 /* The slot of an id; callers pass ids this file handed out. */

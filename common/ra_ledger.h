@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       7
+#define RA_LEDGER_LAYOUT       8
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -260,6 +260,7 @@ typedef struct {
     uint32_t  stats;
     uint32_t  violations;
     uint32_t  blob_bytes;
+    uint32_t  rdns;             /* reverse-DNS cache entries (ra_rdns.h) */
 } ra_ledger_plan_t;
 
 /* The ledger's totals, read without the lock (each number is exact, the
@@ -335,6 +336,11 @@ void ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock);
  * through l->host (RA312). */
 void ra_ledger_lock(const ra_ledger_t *l);
 void ra_ledger_unlock(const ra_ledger_t *l);
+
+/* The reverse-DNS cache's area (ra_rdns.h: its _locked functions take
+ * the ledger's lock; entries stand alone, so a rebuild never touches
+ * it). */
+void *ra_ledger_rdns_area(const ra_ledger_t *l);
 
 
 /* ---- lock-free ------------------------------------------------------- */
