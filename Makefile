@@ -19,7 +19,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_AUX  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 # zlib and libbrotlidec: the core undoes Content-Encoding (ra_decode.c)
 DECODE_LIBS := -lz -lbrotlidec -lcrypto
-CLI_LIBS  := $(DECODE_LIBS) -lm
+CLI_LIBS  := $(DECODE_LIBS) -lm -lcares
 # the unit tests make br input with libbrotlienc
 TEST_LIBS := $(CLI_LIBS) -lbrotlienc
 

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "ra_accesslog.h"
 #include "ra_audit.h"
+#include "ra_cli_rdns.h"
 #include "ra_http.h"
 #include "ra_logread.h"
 #include "ra_pool.h"
@@ -43,7 +44,8 @@ static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST] [LOG...]\n"
 "           [--log-format F] [--real-ip-from CIDR]... [--ranges FILE]...\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus]\n"
-"           [--ledger MIB] [--output FILE] [--follow [--interval S]] LOG...\n"
+"           [--ledger MIB] [--output FILE] [--follow [--interval S]]\n"
+"           [--rdns [--resolver ADDR[:PORT]] [--rdns-cache FILE]] LOG...\n"
 "\n"
 "Judges every crawler request of access logs against robots.txt, as the\n"
 "server modules do, and prints the counters, the robots.txt state and\n"
@@ -81,6 +83,12 @@ static const char  ra_logs_usage[] =
 "                    write the report every --interval seconds (default\n"
 "                    60) and on SIGTERM or SIGINT, then exit; SIGHUP\n"
 "                    re-reads the robots.txt, crawler and range files\n"
+"  --rdns            verify crawlers whose ranges do not by forward-\n"
+"                    confirmed reverse DNS (c-ares), each address once,\n"
+"                    answered before its request is judged\n"
+"  --resolver ADDR[:PORT]  the DNS server (default: /etc/resolv.conf's)\n"
+"  --rdns-cache FILE answers kept across runs (read, then rewritten\n"
+"                    atomically; confirmed ones for 6 hours, others 1)\n"
 "\n"
 "Malformed lines are counted and reported; more than half of them is a\n"
 "warning, none read at all an error.  A damaged .gz file is reported with\n"
@@ -148,6 +156,8 @@ typedef struct {
     char               first[RA_LOGS_SHOW * 4 + 1];  /* shown escaped */
     const char        *first_file;
     unsigned char     *esc;              /* unescaped fields */
+    ra_cli_rdns_t     *dns;              /* --rdns */
+    ra_host_t          dns_host;
 } ra_logs_ctx_t;
 
 /* the signals of --follow */
@@ -475,10 +485,21 @@ ra_logs_tables(ra_logs_ctx_t *x, const char *crawlers_file,
     x->conf.alert_interval = -1;        /* no alerts here: the default */
     x->conf.crawler_sites = 1;          /* the log's Host values are
                                            anyone's: browsers make none */
+    if (x->dns != NULL) {
+        /* --rdns: each address answered before its request is judged; a
+         * log replays hours in seconds, so no per-second budget */
+        ra_cli_rdns_host(x->dns, &x->dns_host);
+        x->dns_host.log = NULL;
+        x->conf.host = &x->dns_host;
+        x->conf.rdns.budget = UINT32_MAX;
+    }
     au = ra_audit_create(&x->conf, &x->ledger);
     if (au == NULL) {
         ra_cli_error(RA_LOGS_CMD, "out of memory");
         goto fail;
+    }
+    if (x->dns != NULL) {
+        ra_cli_rdns_bind(x->dns, au);
     }
     /* the ledger holds no pointer into the tables: the previous audit
      * and its tables go */
@@ -717,6 +738,8 @@ ra_cmd_logs(int argc, char **argv)
     char                *end;
     const char          *crawlers_file = NULL, *output = NULL, *errmsg;
     const char          *site = "default";
+    const char          *resolver = NULL, *rdns_cache = NULL;
+    int                  rdns = 0;
     void                *region = NULL;
     size_t               size;
     ra_logread_t         rd;
@@ -739,6 +762,9 @@ ra_cmd_logs(int argc, char **argv)
         { "output", required_argument, NULL, 'o' },
         { "follow", no_argument, NULL, 'w' },
         { "interval", required_argument, NULL, 'i' },
+        { "rdns", no_argument, NULL, 'D' },
+        { "resolver", required_argument, NULL, 'N' },
+        { "rdns-cache", required_argument, NULL, 'C' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -844,6 +870,15 @@ ra_cmd_logs(int argc, char **argv)
             }
             interval_set = 1;
             break;
+        case 'D':
+            rdns = 1;
+            break;
+        case 'N':
+            resolver = optarg;
+            break;
+        case 'C':
+            rdns_cache = optarg;
+            break;
         case 'h':
             fputs(ra_logs_usage, stdout);
             rc = RA_EXIT_OK;
@@ -892,6 +927,16 @@ ra_cmd_logs(int argc, char **argv)
         goto fail;
     }
 
+    if (!rdns && (resolver != NULL || rdns_cache != NULL)) {
+        ra_cli_error(RA_LOGS_CMD, "--resolver and --rdns-cache are for "
+                     "--rdns");
+        goto fail;
+    }
+    if (rdns && (x->dns = ra_cli_rdns_open(RA_LOGS_CMD, resolver,
+                                           rdns_cache)) == NULL)
+    {
+        goto fail;
+    }
     if (ra_logs_robots_load(x) != 0
         || ra_logread_open(&rd, RA_LOGS_CMD, paths, (int) ninputs) != 0)
     {
@@ -1018,6 +1063,10 @@ ra_cmd_logs(int argc, char **argv)
 
     rc = ra_logs_report(x, fmt, output) == 0 && !damaged ? RA_EXIT_OK
                                                           : RA_EXIT_USAGE;
+    if (ra_cli_rdns_close(x->dns) != 0) {
+        rc = RA_EXIT_USAGE;
+    }
+    x->dns = NULL;
 
 fail:
     if (rd.buf != NULL) {
@@ -1036,6 +1085,7 @@ fail:
             free((void *) x->robots[i].host);
         }
         free(x->esc);
+        (void) ra_cli_rdns_close(x->dns);
     }
     free(x);
     free(inputs);

@@ -976,11 +976,24 @@ ra_audit_rdns(ra_audit_t *au, const ra_crawler_t *c, const ra_addr_t *a,
                                 ra_str(ans.name, ans.name_len), &self,
                                 ans.confirmed ? 1 : 0);
         out->verified_by = RA_VERIFIED_BY_RDNS;
-    } else if (r == RA_RDNS_START && h->rdns_start(h, a->b) != RA_OK) {
+    } else if (r == RA_RDNS_START) {
+        /* a host that answers at once (the CLI, its cache file) has
+         * called ra_audit_rdns_done() already: look again */
+        r = h->rdns_start(h, a->b);
         ra_ledger_lock(&au->ledger);
-        (void) ra_rdns_done_locked(ra_ledger_rdns_area(&au->ledger),
-                                   &au->conf.rdns, a, 0, ra_str("", 0),
-                                   NULL, 0, 0, now);
+        if (r != RA_OK) {
+            (void) ra_rdns_done_locked(ra_ledger_rdns_area(&au->ledger),
+                                       &au->conf.rdns, a, 0, ra_str("", 0),
+                                       NULL, 0, 0, now);
+        } else if (ra_rdns_find_locked(ra_ledger_rdns_area(&au->ledger),
+                                       &au->conf.rdns, a, now, &ans)
+                   == RA_RDNS_HIT)
+        {
+            out->verification = (unsigned) ra_verify_rdns_check(c, a,
+                                    ra_str(ans.name, ans.name_len), &self,
+                                    ans.confirmed ? 1 : 0);
+            out->verified_by = RA_VERIFIED_BY_RDNS;
+        }
         ra_ledger_unlock(&au->ledger);
     }
 }

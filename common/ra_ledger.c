@@ -611,6 +611,19 @@ ra_broken(const ra_ledger_t *l)
 
 /* ---- lock-free reads -------------------------------------------------- */
 
+static void
+ra_ledger_rdns_totals(const ra_ledger_t *l, ra_totals_t *t)
+{
+    ra_rdns_counts_t  c;
+
+    ra_rdns_counts(ra_ledger_rdns_area(l), ra_host_now(l->host), &c);
+    t->rdns_pending = c.pending;
+    t->rdns_lookups = c.lookups;
+    t->rdns_verified = c.verified;
+    t->rdns_failed = c.failed;
+    t->rdns_refused = c.refused;
+}
+
 void
 ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
 {
@@ -632,6 +645,7 @@ ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
     t->known_max = h->known_max;
     t->blob_free_bytes = ra_atomic_read(&h->blob_free_bytes);
     t->plan = h->plan;
+    ra_ledger_rdns_totals(l, t);
 }
 
 int

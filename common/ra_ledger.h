@@ -283,6 +283,14 @@ typedef struct {
     uint32_t          known_max;          /* table crawlers' bound */
     uint32_t          blob_free_bytes;
     ra_ledger_plan_t  plan;               /* capacities */
+    /* reverse DNS (ra_rdns.h): lookups in flight now, and since the
+     * ledger was made: started, verified, failed (answered otherwise or
+     * not at all), refused (budget spent or no entry free) */
+    uint32_t          rdns_pending;
+    uint64_t          rdns_lookups;
+    uint64_t          rdns_verified;
+    uint64_t          rdns_failed;
+    uint64_t          rdns_refused;
 } ra_totals_t;
 
 

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Forward-confirmed reverse DNS with c-ares (ra_ares.h).
+ */
+#include <ares.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "ra_ares.h"
+
+struct ra_ares_s {
+    ares_channel  ch;
+};
+
+typedef struct {
+    int                done;
+    ra_ares_result_t  *res;
+} ra_ares_q_t;
+
+ra_ares_t *
+ra_ares_create(const char *server, int timeout_ms, char *err, size_t errlen)
+{
+    ra_ares_t            *r;
+    struct ares_options   o;
+    int                   rc;
+    char                  lookups[] = "b";
+
+    /* reference-counted by c-ares: one per channel */
+    if (ares_library_init(ARES_LIB_INIT_ALL) != ARES_SUCCESS) {
+        snprintf(err, errlen, "cannot initialise c-ares");
+        return NULL;
+    }
+    r = calloc(1, sizeof(*r));
+    if (r == NULL) {
+        ares_library_cleanup();
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    memset(&o, 0, sizeof(o));
+    o.timeout = timeout_ms > 0 ? timeout_ms : 2000;
+    o.tries = 2;
+    o.flags = ARES_FLAG_NOSEARCH | ARES_FLAG_NOALIASES;
+    o.lookups = lookups;
+    rc = ares_init_options(&r->ch, &o, ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES
+                                       | ARES_OPT_FLAGS | ARES_OPT_LOOKUPS);
+    if (rc != ARES_SUCCESS) {
+        snprintf(err, errlen, "c-ares: %s", ares_strerror(rc));
+        free(r);
+        ares_library_cleanup();
+        return NULL;
+    }
+    if (server != NULL && server[0] != '\0') {
+        rc = ares_set_servers_ports_csv(r->ch, server);
+        if (rc != ARES_SUCCESS) {
+            snprintf(err, errlen, "bad resolver address '%s' (ADDR, "
+                     "ADDR:PORT or [IPV6]:PORT): %s", server,
+                     ares_strerror(rc));
+            ares_destroy(r->ch);
+            free(r);
+            ares_library_cleanup();
+            return NULL;
+        }
+    }
+    return r;
+}
+
+void
+ra_ares_destroy(ra_ares_t *r)
+{
+    if (r != NULL) {
+        ares_destroy(r->ch);
+        free(r);
+        ares_library_cleanup();
+    }
+}
+
+/* runs the channel until q is done or nothing is left */
+static void
+ra_ares_run(ra_ares_t *r, ra_ares_q_t *q)
+{
+    ares_socket_t   socks[ARES_GETSOCK_MAXNUM];
+    struct pollfd   pfd[ARES_GETSOCK_MAXNUM];
+    struct timeval  tv, *tvp;
+    int             bits, i, n, ms;
+
+    while (!q->done) {
+        bits = ares_getsock(r->ch, socks, ARES_GETSOCK_MAXNUM);
+        n = 0;
+        for (i = 0; i < ARES_GETSOCK_MAXNUM; i++) {
+            if (!ARES_GETSOCK_READABLE(bits, i)
+                && !ARES_GETSOCK_WRITABLE(bits, i))
+            {
+                continue;
+            }
+            pfd[n].fd = socks[i];
+            pfd[n].events = (short) ((ARES_GETSOCK_READABLE(bits, i)
+                                      ? POLLIN : 0)
+                                     | (ARES_GETSOCK_WRITABLE(bits, i)
+                                        ? POLLOUT : 0));
+            pfd[n].revents = 0;
+            n++;
+        }
+        tvp = ares_timeout(r->ch, NULL, &tv);
+        if (n == 0 && tvp == NULL) {
+            break;                      /* nothing in flight */
+        }
+        ms = tvp ? (int) (tvp->tv_sec * 1000 + tvp->tv_usec / 1000) : 1000;
+        (void) poll(pfd, (nfds_t) n, ms);
+        for (i = 0; i < n; i++) {
+            ares_process_fd(r->ch,
+                (pfd[i].revents & (POLLIN | POLLERR | POLLHUP))
+                    ? pfd[i].fd : ARES_SOCKET_BAD,
+                (pfd[i].revents & POLLOUT) ? pfd[i].fd : ARES_SOCKET_BAD);
+        }
+        if (n == 0) {
+            ares_process_fd(r->ch, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
+        }
+    }
+}
+
+/* the PTR answer: ares_query() keeps "no answer" (timeout, refused,
+ * SERVFAIL) apart from "no PTR" (NXDOMAIN, NODATA), which
+ * ares_gethostbyaddr() folds together */
+static void
+ra_ares_ptr_cb(void *arg, int status, int timeouts, unsigned char *abuf,
+    int alen)
+{
+    ra_ares_q_t     *q = arg;
+    struct hostent  *h = NULL;
+    size_t           n;
+
+    (void) timeouts;
+    q->done = 1;
+    if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
+        q->res->ok = 1;                 /* an answer: no PTR */
+        return;
+    }
+    if (status != ARES_SUCCESS) {
+        return;
+    }
+    status = ares_parse_ptr_reply(abuf, alen, NULL, 0, AF_INET, &h);
+    if (status == ARES_SUCCESS && h != NULL && h->h_name != NULL) {
+        q->res->ok = 1;
+        n = strlen(h->h_name);
+        if (n < sizeof(q->res->name)) {
+            memcpy(q->res->name, h->h_name, n + 1);
+        }
+    } else if (status == ARES_ENODATA) {
+        q->res->ok = 1;
+    }
+    if (h != NULL) {
+        ares_free_hostent(h);
+    }
+}
+
+static void
+ra_ares_ai_cb(void *arg, int status, int timeouts,
+    struct ares_addrinfo *ai)
+{
+    ra_ares_q_t                *q = arg;
+    ra_ares_result_t           *res = q->res;
+    struct ares_addrinfo_node  *nd;
+    ra_addr_t                  *f;
+
+    (void) timeouts;
+    q->done = 1;
+    if (status != ARES_SUCCESS || ai == NULL) {
+        if (status != ARES_ENOTFOUND && status != ARES_ENODATA) {
+            res->ok = 0;                /* no answer: not a "no" */
+        }
+        if (ai != NULL) {
+            ares_freeaddrinfo(ai);
+        }
+        return;
+    }
+    for (nd = ai->nodes; nd != NULL && res->nfwd < RA_ARES_FWD_MAX;
+         nd = nd->ai_next)
+    {
+        f = &res->fwd[res->nfwd];
+        memset(f, 0, sizeof(*f));
+        if (nd->ai_family == AF_INET) {
+            f->b[10] = f->b[11] = 0xff;
+            memcpy(f->b + 12,
+                   &((struct sockaddr_in *) nd->ai_addr)->sin_addr, 4);
+            res->nfwd++;
+        } else if (nd->ai_family == AF_INET6) {
+            memcpy(f->b, &((struct sockaddr_in6 *) nd->ai_addr)->sin6_addr,
+                   16);
+            res->nfwd++;
+        }
+    }
+    ares_freeaddrinfo(ai);
+}
+
+/* "4.3.2.1.in-addr.arpa", "b.a.9...ip6.arpa" */
+static void
+ra_ares_arpa(const ra_addr_t *a, char *out, size_t cap)
+{
+    static const char  hex[] = "0123456789abcdef";
+    size_t             o = 0;
+    int                i;
+
+    if (ra_addr_is_v4(a)) {
+        snprintf(out, cap, "%u.%u.%u.%u.in-addr.arpa", a->b[15], a->b[14],
+                 a->b[13], a->b[12]);
+        return;
+    }
+    for (i = 15; i >= 0 && o + 4 < cap; i--) {
+        out[o++] = hex[a->b[i] & 15];
+        out[o++] = '.';
+        out[o++] = hex[a->b[i] >> 4];
+        out[o++] = '.';
+    }
+    snprintf(out + o, cap - o, "ip6.arpa");
+}
+
+void
+ra_ares_lookup(ra_ares_t *r, const ra_addr_t *a, ra_ares_result_t *res)
+{
+    ra_ares_q_t                q;
+    struct ares_addrinfo_hints hints;
+    char                       fq[258];
+
+    memset(res, 0, sizeof(*res));
+    q.done = 0;
+    q.res = res;
+    ra_ares_arpa(a, fq, sizeof(fq));
+    ares_query(r->ch, fq, 1 /* C_IN */, 12 /* T_PTR */, ra_ares_ptr_cb, &q);
+    ra_ares_run(r, &q);
+    if (!q.done) {
+        ares_cancel(r->ch);
+        ra_ares_run(r, &q);
+    }
+    if (!res->ok || res->name[0] == '\0') {
+        return;
+    }
+    /* the name as given, absolute: no search list */
+    snprintf(fq, sizeof(fq), "%s%s", res->name,
+             res->name[strlen(res->name) - 1] == '.' ? "" : ".");
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_flags = ARES_AI_NOSORT;
+    q.done = 0;
+    ares_getaddrinfo(r->ch, fq, NULL, &hints, ra_ares_ai_cb, &q);
+    ra_ares_run(r, &q);
+}
