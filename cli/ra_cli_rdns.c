@@ -181,12 +181,13 @@ ra_cli_rdns_resolve(ra_cli_rdns_t *d, const ra_addr_t *a,
 }
 
 static int
-ra_crd_start(const ra_host_t *h, const uint8_t addr[16])
+ra_crd_start(const ra_host_t *h, void *where, const uint8_t addr[16])
 {
     ra_cli_rdns_t     *d = h->ctx;
     ra_ares_result_t   res;
     ra_addr_t          a;
 
+    (void) where;
     if (d->au == NULL) {
         return RA_ERROR;
     }

@@ -952,12 +952,13 @@ ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
 /* Reverse DNS when ranges did not verify c (ra_audit.h). */
 static void
 ra_audit_rdns(ra_audit_t *au, const ra_crawler_t *c, const ra_addr_t *a,
-    int64_t now, ra_verdict_t *out)
+    const ra_request_t *req, ra_verdict_t *out)
 {
     const ra_host_t   *h = au->conf.host;
     ra_rdns_answer_t   ans;
     ra_addr_t          self = *a;
     int                r;
+    int64_t            now = req->time;
 
     if (out->verification == RA_VERIFY_VERIFIED || !ra_verify_has_rdns(c)
         || h == NULL || h->rdns_start == NULL)
@@ -979,7 +980,7 @@ ra_audit_rdns(ra_audit_t *au, const ra_crawler_t *c, const ra_addr_t *a,
     } else if (r == RA_RDNS_START) {
         /* a host that answers at once (the CLI, its cache file) has
          * called ra_audit_rdns_done() already: look again */
-        r = h->rdns_start(h, a->b);
+        r = h->rdns_start(h, req->where, a->b);
         ra_ledger_lock(&au->ledger);
         if (r != RA_OK) {
             (void) ra_rdns_done_locked(ra_ledger_rdns_area(&au->ledger),
@@ -1042,7 +1043,7 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
             if (out->verification != RA_VERIFY_UNVERIFIABLE) {
                 out->verified_by = RA_VERIFIED_BY_RANGES;
             }
-            ra_audit_rdns(au, c, &addr, req->time, out);
+            ra_audit_rdns(au, c, &addr, req, out);
         }
     } else {
         out->name = id->token.len ? id->token

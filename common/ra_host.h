@@ -78,12 +78,15 @@ struct ra_host_s {
 
     /* Reverse DNS (docs/design.md, "Reverse DNS"): starts resolving
      * addr (16 bytes, network order, IPv4 as ::ffff:a.b.c.d) without
-     * waiting: its PTR name, then that name's A and AAAA addresses.  The
+     * waiting: its PTR name, then that name's A and AAAA addresses;
+     * where is the request that asked (ra_request_t.where: nginx takes
+     * the resolver in effect for it).  The
      * host later hands them to ra_audit_rdns_done() (ok 0 when the
      * resolver gave no answer).  RA_OK when started; anything else means
      * not started (the lookup counts as failed).  NULL: no reverse DNS
      * (judged by ranges only). */
-    int       (*rdns_start)(const ra_host_t *h, const uint8_t addr[16]);
+    int       (*rdns_start)(const ra_host_t *h, void *where,
+                            const uint8_t addr[16]);
 };
 
 /* Formats "robots-audit: [tag] ..." (at most RA_HOST_LINE_MAX bytes, the

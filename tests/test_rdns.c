@@ -386,10 +386,11 @@ typedef struct {
 } dns_host_t;
 
 static int
-dns_start(const ra_host_t *h, const uint8_t addr[16])
+dns_start(const ra_host_t *h, void *where, const uint8_t addr[16])
 {
     dns_host_t  *d = h->ctx;
 
+    assert_ptr_equal(where, &d->starts);    /* the request's, handed on */
     d->starts++;
     memcpy(d->last.b, addr, 16);
     return d->refuse ? RA_ERROR : RA_OK;
@@ -486,6 +487,7 @@ ereq(efx_t *f, const char *ua, const char *addr, int64_t t)
     r.uri = (ra_str_t) ra_string("/page");
     r.status = 200;
     r.time = t;
+    r.where = &f->dns.starts;
     f->dns.now = t;
     assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
     return v;
