@@ -41,7 +41,7 @@ apache)
     if stale "$so"; then
         # the core's objects of `make` (or of make unit-test, sanitized),
         # but the ledger, compiled here
-        objs=$(ls common/*.c | grep -v '/ra_ledger\.c$' \
+        objs=$(ls common/*.c cli/ra_ares.c | grep -v '/ra_ledger\.c$' \
                | sed "s|^|build/$obj/|; s|\\.c\$|.o|")
         make --no-print-directory $objs build/$obj/build/gen/ra_crawlers_data.o \
             >/dev/null
@@ -51,7 +51,7 @@ apache)
             ln -sf "../../$f" $d/
         done
         # shellcheck disable=SC2046,SC2086
-        apxs -c -o $d/mod_robots_audit.la -Icommon \
+        apxs -c -o $d/mod_robots_audit.la -Icommon -Icli \
             -Iapache_module -Wc,-std=c11 -Wc,-Wall -Wc,-Wextra -Wc,-Werror \
             -Wc,-D_GNU_SOURCE -Wc,-g \
             $(for f in $opt; do printf -- '-Wc,%s ' "$f"; done) \
@@ -60,7 +60,7 @@ apache)
             $(ls apache_module/*.c | sed "s|^apache_module/|$d/|") \
             $d/ra_ledger.c $objs \
             build/$obj/build/gen/ra_crawlers_data.o \
-            -lz -lbrotlidec -lcrypto \
+            -lz -lbrotlidec -lcrypto -lcares \
             > $d/build.log 2>&1 || { cat $d/build.log >&2; exit 1; }
     fi
     ;;
