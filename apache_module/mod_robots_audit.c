@@ -332,6 +332,9 @@ mra_set_resolver(cmd_parms *cmd, void *dv, const char *arg)
     const char    *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
 
     (void) dv;
+    if (strcmp(arg, "system") == 0) {
+        arg = "";                       /* /etc/resolv.conf's servers */
+    }
     if (err == NULL && (err = mra_rdns_check(cmd->pool, arg)) != NULL) {
         err = apr_psprintf(cmd->pool, "RobotsAuditResolver %s: %s", arg,
                            err);
@@ -394,8 +397,8 @@ static const command_rec mra_cmds[] = {
     AP_INIT_TAKE1("RobotsAuditAlertLog", mra_set_alert_log, NULL, RSRC_CONF,
         "A file, or |program, that gets one JSON line per alert (global)"),
     AP_INIT_TAKE1("RobotsAuditResolver", mra_set_resolver, NULL, RSRC_CONF,
-        "ADDR[:PORT] of the DNS server reverse DNS asks (global; default: "
-        "/etc/resolv.conf's)"),
+        "ADDR[:PORT] of the DNS server reverse DNS asks, or system "
+        "(/etc/resolv.conf's); none: no reverse DNS (global)"),
     AP_INIT_TAKE1("RobotsAuditAlertInterval", mra_set_alert_interval, NULL,
         RSRC_CONF,
         "Least time between two alerts for one (site, crawler): 250ms, 30s, "

@@ -3,8 +3,9 @@
  * Reverse DNS off the request path: one resolver thread per child runs
  * the lookups (c-ares, cli/ra_ares.h: each bounded to about four times
  * its 1 s timeout) and hands the answers to ra_audit_rdns_done().  A
- * worker only queues an address (RobotsAuditResolver's server, or
- * /etc/resolv.conf's), under a mutex held for the copy: no worker waits
+ * worker only queues an address (RobotsAuditResolver's server, or with
+ * "system" /etc/resolv.conf's; without the directive, no reverse DNS),
+ * under a mutex held for the copy: no worker waits
  * for DNS.  A full queue refuses the lookup (counted failed; the core
  * asks again later).
  */
@@ -121,11 +122,14 @@ mra_rdns_child_init(apr_pool_t *pchild, server_rec *s)
     char           err[256];
 
     memset(&mra_rdns, 0, sizeof(mra_rdns));
+    if (sc->resolver == NULL) {
+        return;                         /* no RobotsAuditResolver: off */
+    }
     mra_rdns.ares = ra_ares_create(sc->resolver, 1000, err, sizeof(err));
     if (mra_rdns.ares == NULL) {
         MRA_LOG(APLOG_ERR, 0, s, RA_TAG_RDNS_OFF, "RobotsAuditResolver %s: "
                 "%s; reverse-DNS verification is off",
-                sc->resolver ? sc->resolver : "(resolv.conf)", err);
+                sc->resolver[0] ? sc->resolver : "system", err);
         return;
     }
     rv = apr_thread_mutex_create(&mra_rdns.mu, APR_THREAD_MUTEX_DEFAULT,

@@ -970,8 +970,8 @@ ra_audit_rdns(ra_audit_t *au, const ra_crawler_t *c, const ra_addr_t *a,
                             &au->conf.rdns, a, now, &ans);
     ra_ledger_unlock(&au->ledger);
 
-    out->verification = RA_VERIFY_UNVERIFIABLE;
-    out->verified_by = RA_VERIFIED_BY_NONE;
+    /* until an answer decides, the ranges' verdict stands: unverifiable
+     * without loaded ranges, impostor outside loaded ones */
     if (r == RA_RDNS_HIT) {
         out->verification = (unsigned) ra_verify_rdns_check(c, a,
                                 ra_str(ans.name, ans.name_len), &self,

@@ -420,9 +420,10 @@ int ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
 /*
  * Reverse DNS (docs/design.md, "Reverse DNS"): a crawler with rdns
  * suffixes whose ranges do not verify it is looked up in the ledger's
- * cache; a miss asks the host (host->rdns_start) and the request is
- * unverifiable, as is every request judged while the lookup is pending
- * or after it failed; a cached answer decides (verified_by "rdns").  The
+ * cache; a miss asks the host (host->rdns_start).  Until an answer
+ * decides (verified_by "rdns"), the ranges' verdict stands: a request
+ * judged while the lookup is pending, refused or failed is unverifiable,
+ * or an impostor when C's loaded ranges do not hold the address.  The
  * host hands the answer back here: ok 0 when the resolver gave none,
  * else the PTR name (len 0: no PTR) and the name's forward addresses.
  * Touches only the ledger (under its lock) and the crawler table: a

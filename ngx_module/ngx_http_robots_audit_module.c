@@ -1018,8 +1018,10 @@ ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
         }
     }
 
-    ra_logf(&amcf->host, NULL, RA_LOG_NOTICE, RA_TAG_RDNS_OFF,
-            "no resolver configured: reverse-DNS verification is off");
+    /* the new cycle's log: ngx_cycle is still the old one here */
+    ngx_log_error(NGX_LOG_WARN, cycle->log, 0, RA_LOG_PREFIX
+                  "[" RA_TAG_RDNS_OFF "] no resolver configured: "
+                  "reverse-DNS verification is off");
 }
 
 

@@ -597,13 +597,22 @@ engine_ranges_first_and_no_resolver(void **state)
     assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
     assert_int_equal(f->dns.starts, 0);
 
-    /* outside the ranges: rDNS may still verify (pending first) */
+    /* outside the ranges: rDNS may still verify; while it is pending
+     * the ranges' verdict stands */
     v = ereq(f, "RangeBot/1.0", "203.0.113.9", T0 + 10);
-    assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
     assert_int_equal(f->dns.starts, 1);
     answer(f, "203.0.113.9", 1, "b.crawl.range.example", "203.0.113.9");
     v = ereq(f, "RangeBot/1.0", "203.0.113.9", T0 + 20);
     assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_RDNS);
+    /* and an answer that does not confirm: impostor, by rdns now */
+    v = ereq(f, "RangeBot/1.0", "203.0.113.12", T0 + 21);
+    assert_int_equal(v.verified_by, RA_VERIFIED_BY_RANGES);
+    answer(f, "203.0.113.12", 1, "vm.cloud.example", "203.0.113.12");
+    v = ereq(f, "RangeBot/1.0", "203.0.113.12", T0 + 22);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
     assert_int_equal(v.verified_by, RA_VERIFIED_BY_RDNS);
 
     /* a host that cannot start a lookup: failed, unverifiable, and not
@@ -611,9 +620,9 @@ engine_ranges_first_and_no_resolver(void **state)
     f->dns.refuse = 1;
     v = ereq(f, "SearchBot/1.0", "203.0.113.10", T0 + 30);
     assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
-    assert_int_equal(f->dns.starts, 2);
+    assert_int_equal(f->dns.starts, 3);
     v = ereq(f, "SearchBot/1.0", "203.0.113.10", T0 + 40);
-    assert_int_equal(f->dns.starts, 2);
+    assert_int_equal(f->dns.starts, 3);
 
     /* without rdns_start: ranges only, as before */
     f->dns.host.rdns_start = NULL;
