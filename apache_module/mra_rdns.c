@@ -78,7 +78,10 @@ mra_rdns_thread(apr_thread_t *t, void *data)
                                res.nfwd);
         }
     }
-    apr_thread_exit(t, APR_SUCCESS);
+    /* a plain return: APR's thread start returns it to pthread, and the
+     * thread's pool goes with pchild (apr_thread_exit() would unwind
+     * through pthread_exit) */
+    (void) t;
     return NULL;
 }
 

@@ -87,21 +87,21 @@ ra_ares_run(ra_ares_t *r, ra_ares_q_t *q)
     struct pollfd   pfd[ARES_GETSOCK_MAXNUM];
     struct timeval  tv, *tvp;
     int             bits, i, n, ms;
+    unsigned        rd, wr;
 
     while (!q->done) {
         bits = ares_getsock(r->ch, socks, ARES_GETSOCK_MAXNUM);
         n = 0;
+        /* c-ares's ARES_GETSOCK_WRITABLE(bits, 15) shifts an int by
+         * 31: the bits are read unsigned here */
         for (i = 0; i < ARES_GETSOCK_MAXNUM; i++) {
-            if (!ARES_GETSOCK_READABLE(bits, i)
-                && !ARES_GETSOCK_WRITABLE(bits, i))
-            {
+            rd = ((unsigned) bits >> i) & 1u;
+            wr = ((unsigned) bits >> (i + ARES_GETSOCK_MAXNUM)) & 1u;
+            if (!rd && !wr) {
                 continue;
             }
             pfd[n].fd = socks[i];
-            pfd[n].events = (short) ((ARES_GETSOCK_READABLE(bits, i)
-                                      ? POLLIN : 0)
-                                     | (ARES_GETSOCK_WRITABLE(bits, i)
-                                        ? POLLOUT : 0));
+            pfd[n].events = (short) ((rd ? POLLIN : 0) | (wr ? POLLOUT : 0));
             pfd[n].revents = 0;
             n++;
         }

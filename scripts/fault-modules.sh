@@ -24,7 +24,7 @@ if [ -n "${RA_SANITIZED:-}" ]; then
 fi
 stale() {
     [ ! -f "$1" ] ||
-        [ -n "$(find common ngx_module apache_module config -newer "$1")" ]
+        [ -n "$(find common ngx_module apache_module config cli/ra_ares.c cli/ra_ares.h -newer "$1")" ]
 }
 
 case "$server" in

@@ -24,7 +24,7 @@ san="-fsanitize=address,undefined -fno-omit-frame-pointer"
 san="$san -fno-sanitize-recover=undefined"
 stale() {
     [ ! -f "$1" ] ||
-        [ -n "$(find common ngx_module apache_module config -newer "$1")" ]
+        [ -n "$(find common ngx_module apache_module config cli/ra_ares.c cli/ra_ares.h -newer "$1")" ]
 }
 
 case "$server" in
