@@ -14,6 +14,7 @@
 #include "ra_crawlers.h"
 #include "ra_ledger.h"
 #include "ra_rdns.h"
+#include "ra_report.h"
 #include "ra_verify.h"
 
 #define T0  1700000000000LL
@@ -453,6 +454,7 @@ efx_new(void)
     f->dns.host.rdns_start = dns_start;
     f->dns.host.now = dns_now;
     f->dns.now = T0;
+    f->ledger.host = &f->dns.host;      /* its clock: pending counts */
     memset(&conf, 0, sizeof(conf));
     conf.alloc = &ra_malloc_allocator;
     conf.crawlers = f->crawlers;
@@ -634,6 +636,60 @@ engine_ranges_first_and_no_resolver(void **state)
     efx_free(f);
 }
 
+/* the status page counts the lookups: JSON, Prometheus, HTML */
+static char *
+render(efx_t *f, ra_report_format_e fmt)
+{
+    ra_snapshot_t     snap;
+    ra_report_opts_t  o;
+    ra_buf_t          b;
+    char             *s;
+
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    memset(&o, 0, sizeof(o));
+    o.now = f->dns.now;
+    ra_buf_init(&b, &ra_malloc_allocator, 4096, 0);
+    assert_int_equal(ra_report_render(&snap, fmt, &o, &b), RA_OK);
+    s = calloc(1, b.len + 1);
+    memcpy(s, b.data, b.len);
+    ra_buf_release(&b);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    return s;
+}
+
+static void
+report_counts_lookups(void **state)
+{
+    efx_t  *f = efx_new();
+    char   *s;
+
+    (void) state;
+    (void) ereq(f, "SearchBot/1.0", "203.0.113.1", T0);      /* verified */
+    (void) ereq(f, "SearchBot/1.0", "203.0.113.2", T0 + 1);  /* not */
+    (void) ereq(f, "SearchBot/1.0", "203.0.113.3", T0 + 2);  /* pending */
+    answer(f, "203.0.113.1", 1, "a.crawl.search.example", "203.0.113.1");
+    answer(f, "203.0.113.2", 1, "b.elsewhere.example", "203.0.113.2");
+    f->dns.now = T0 + 3;
+
+    s = render(f, RA_REPORT_JSON);
+    assert_non_null(strstr(s, "\"rdns\":{\"pending\":1,\"verified\":1,"
+                              "\"failed\":1,\"lookups\":3,\"refused\":0}"));
+    free(s);
+    s = render(f, RA_REPORT_PROMETHEUS);
+    assert_non_null(strstr(s, "robots_audit_rdns_lookups_total"
+                              "{result=\"verified\"} 1\n"));
+    assert_non_null(strstr(s, "robots_audit_rdns_lookups_total"
+                              "{result=\"failed\"} 1\n"));
+    assert_non_null(strstr(s, "robots_audit_rdns_pending 1\n"));
+    free(s);
+    s = render(f, RA_REPORT_HTML);
+    assert_non_null(strstr(s, "reverse DNS: 1 pending, 1 verified, 1 failed, "
+                              "0 refused"));
+    free(s);
+    efx_free(f);
+}
+
 int
 main(void)
 {
@@ -648,6 +704,7 @@ main(void)
         cmocka_unit_test(engine_genuine_rdns_verified_after_pending),
         cmocka_unit_test(engine_ptr_outside_and_not_resolving_back),
         cmocka_unit_test(engine_ranges_first_and_no_resolver),
+        cmocka_unit_test(report_counts_lookups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
