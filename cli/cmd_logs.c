@@ -85,7 +85,8 @@ static const char  ra_logs_usage[] =
 "                    re-reads the robots.txt, crawler and range files\n"
 "  --rdns            verify crawlers whose ranges do not by forward-\n"
 "                    confirmed reverse DNS (c-ares), each address once,\n"
-"                    answered before its request is judged\n"
+"                    answered before its request is judged (files are\n"
+"                    read once beforehand, 16 lookups at a time)\n"
 "  --resolver ADDR[:PORT]  the DNS server (default: /etc/resolv.conf's)\n"
 "  --rdns-cache FILE answers kept across runs (read, then rewritten\n"
 "                    atomically; confirmed ones for 6 hours, others 1)\n"
@@ -377,6 +378,103 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         x->nomem++;
     }
     return 0;
+}
+
+/* --rdns over files: a first reading gathers the addresses of crawlers
+ * with reverse-DNS domains that their ranges do not verify, and resolves
+ * them RA_CLI_RDNS_INFLIGHT at a time, RA_CLI_RDNS_BATCH per round, so
+ * that the judging pass finds every answer remembered */
+typedef struct {
+    ra_logs_ctx_t     *x;
+    const char        *file;
+    ra_logfmt_t        fmt;
+    unsigned           detected:1;
+    unsigned           tries;
+    size_t             n;
+    ra_addr_t          addrs[RA_CLI_RDNS_BATCH];
+} ra_logs_pre_t;
+
+static int
+ra_logs_pre_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
+{
+    ra_logs_pre_t       *p = ctx;
+    ra_logs_ctx_t       *x = p->x;
+    ra_logrec_t          rec;
+    ra_identity_t        id;
+    ra_str_t             ua, addr;
+    ra_addr_t            a;
+    int                  rc;
+
+    (void) lineno;
+    if (file != p->file) {
+        p->file = file;
+        p->detected = x->have_given;
+        p->tries = 0;
+        if (x->have_given) {
+            p->fmt = x->given;
+        }
+    }
+    if (p->detected) {
+        rc = p->fmt.format <= RA_LOG_COMBINED
+             ? ra_accesslog_parse(line, &rec)
+             : ra_logfmt_parse(&p->fmt, line, &rec);
+    } else if (p->tries++ < RA_LOGS_DETECT
+               && ra_logfmt_detect(line, &p->fmt) == RA_OK)
+    {
+        p->detected = 1;
+        rc = ra_logfmt_parse(&p->fmt, line, &rec);
+    } else {
+        rc = RA_ERROR;
+    }
+    if (rc != RA_OK || rec.user_agent.data == NULL || rec.method.len == 0) {
+        return 0;
+    }
+    ua = rec.user_agent;
+    if (rec.escaped) {
+        ua = ra_str(x->esc, ra_accesslog_unescape(ua, x->esc));
+    }
+    ra_crawlers_identify(x->conf.crawlers, ua, &id);
+    if (!ra_verify_has_rdns(id.crawler)) {
+        return 0;
+    }
+    addr = x->ntrusted ? ra_realip(x->trusted, x->ntrusted, rec.addr,
+                                   rec.xff)
+                       : rec.addr;
+    if (ra_addr_parse(addr, &a) != RA_OK
+        || ra_verify(x->conf.ranges, id.crawler, &a) == RA_VERIFY_VERIFIED)
+    {
+        return 0;
+    }
+    p->addrs[p->n++] = a;
+    if (p->n == RA_CLI_RDNS_BATCH) {
+        ra_cli_rdns_prefetch(x->dns, p->addrs, p->n);
+        p->n = 0;
+    }
+    return 0;
+}
+
+static void
+ra_logs_prefetch(ra_logs_ctx_t *x, char **paths, unsigned n)
+{
+    ra_logread_t    rd;
+    ra_logs_pre_t  *p = calloc(1, sizeof(*p));
+    unsigned        i;
+
+    memset(&rd, 0, sizeof(rd));
+    if (p == NULL || ra_logread_open(&rd, RA_LOGS_CMD, paths, (int) n) != 0) {
+        free(p);
+        return;                 /* the judging pass asks one at a time */
+    }
+    p->x = x;
+    rd.handler = ra_logs_pre_line;
+    rd.ctx = p;
+    rd.progress = 0;
+    for (i = 0; i < n; i++) {
+        (void) ra_logread_file(&rd, paths[i]);  /* errors: said again */
+    }
+    ra_cli_rdns_prefetch(x->dns, p->addrs, p->n);
+    ra_logread_close(&rd);
+    free(p);
 }
 
 /* Lints each robots file, with the crawler table once there is one (it
@@ -958,6 +1056,14 @@ ra_cmd_logs(int argc, char **argv)
     }
     ra_logs_robots_lint(x);
 
+    if (x->dns != NULL && !follow) {
+        for (i = 0; i < ninputs && strcmp(paths[i], "-") != 0; i++) {
+            /* void */
+        }
+        if (i == ninputs) {
+            ra_logs_prefetch(x, paths, ninputs);  /* stdin: read once */
+        }
+    }
     rd.handler = ra_logs_line;
     rd.ctx = x;
     if (follow) {

@@ -17,10 +17,24 @@ struct ra_ares_s {
     ares_channel  ch;
 };
 
+/* a batch of lookups, at most max in flight: each a PTR query, then,
+ * for a name, its A and AAAA addresses */
+typedef struct ra_ares_batch_s  ra_ares_batch_t;
+
 typedef struct {
-    int                done;
+    ra_ares_batch_t   *b;
+    ra_addr_t          a;
     ra_ares_result_t  *res;
-} ra_ares_q_t;
+} ra_ares_job_t;
+
+struct ra_ares_batch_s {
+    ra_ares_t         *r;
+    ra_ares_job_t     *jobs;
+    size_t             n, next, done;
+    unsigned           inflight, max;
+};
+
+static void ra_ares_next(ra_ares_batch_t *b);
 
 ra_ares_t *
 ra_ares_create(const char *server, int timeout_ms, char *err, size_t errlen)
@@ -79,9 +93,9 @@ ra_ares_destroy(ra_ares_t *r)
     }
 }
 
-/* runs the channel until q is done or nothing is left */
+/* runs the channel until the batch is done or nothing is left */
 static void
-ra_ares_run(ra_ares_t *r, ra_ares_q_t *q)
+ra_ares_run(ra_ares_t *r, ra_ares_batch_t *q)
 {
     ares_socket_t   socks[ARES_GETSOCK_MAXNUM];
     struct pollfd   pfd[ARES_GETSOCK_MAXNUM];
@@ -89,7 +103,7 @@ ra_ares_run(ra_ares_t *r, ra_ares_q_t *q)
     int             bits, i, n, ms;
     unsigned        rd, wr;
 
-    while (!q->done) {
+    while (q->done < q->n) {
         bits = ares_getsock(r->ch, socks, ARES_GETSOCK_MAXNUM);
         n = 0;
         /* c-ares's ARES_GETSOCK_WRITABLE(bits, 15) shifts an int by
@@ -123,78 +137,96 @@ ra_ares_run(ra_ares_t *r, ra_ares_q_t *q)
     }
 }
 
-/* the PTR answer: ares_query() keeps "no answer" (timeout, refused,
- * SERVFAIL) apart from "no PTR" (NXDOMAIN, NODATA), which
- * ares_gethostbyaddr() folds together */
 static void
-ra_ares_ptr_cb(void *arg, int status, int timeouts, unsigned char *abuf,
-    int alen)
+ra_ares_job_done(ra_ares_job_t *j)
 {
-    ra_ares_q_t     *q = arg;
-    struct hostent  *h = NULL;
-    size_t           n;
-
-    (void) timeouts;
-    q->done = 1;
-    if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
-        q->res->ok = 1;                 /* an answer: no PTR */
-        return;
-    }
-    if (status != ARES_SUCCESS) {
-        return;
-    }
-    status = ares_parse_ptr_reply(abuf, alen, NULL, 0, AF_INET, &h);
-    if (status == ARES_SUCCESS && h != NULL && h->h_name != NULL) {
-        q->res->ok = 1;
-        n = strlen(h->h_name);
-        if (n < sizeof(q->res->name)) {
-            memcpy(q->res->name, h->h_name, n + 1);
-        }
-    } else if (status == ARES_ENODATA) {
-        q->res->ok = 1;
-    }
-    if (h != NULL) {
-        ares_free_hostent(h);
-    }
+    j->b->done++;
+    j->b->inflight--;
+    ra_ares_next(j->b);
 }
 
 static void
 ra_ares_ai_cb(void *arg, int status, int timeouts,
     struct ares_addrinfo *ai)
 {
-    ra_ares_q_t                *q = arg;
-    ra_ares_result_t           *res = q->res;
+    ra_ares_job_t              *j = arg;
+    ra_ares_result_t           *res = j->res;
     struct ares_addrinfo_node  *nd;
     ra_addr_t                  *f;
 
     (void) timeouts;
-    q->done = 1;
     if (status != ARES_SUCCESS || ai == NULL) {
         if (status != ARES_ENOTFOUND && status != ARES_ENODATA) {
             res->ok = 0;                /* no answer: not a "no" */
         }
-        if (ai != NULL) {
-            ares_freeaddrinfo(ai);
+    } else {
+        for (nd = ai->nodes; nd != NULL && res->nfwd < RA_ARES_FWD_MAX;
+             nd = nd->ai_next)
+        {
+            f = &res->fwd[res->nfwd];
+            memset(f, 0, sizeof(*f));
+            if (nd->ai_family == AF_INET) {
+                f->b[10] = f->b[11] = 0xff;
+                memcpy(f->b + 12,
+                       &((struct sockaddr_in *) nd->ai_addr)->sin_addr, 4);
+                res->nfwd++;
+            } else if (nd->ai_family == AF_INET6) {
+                memcpy(f->b,
+                       &((struct sockaddr_in6 *) nd->ai_addr)->sin6_addr,
+                       16);
+                res->nfwd++;
+            }
         }
+    }
+    if (ai != NULL) {
+        ares_freeaddrinfo(ai);
+    }
+    ra_ares_job_done(j);
+}
+
+/* the PTR answer: ares_query() keeps "no answer" (timeout, refused,
+ * SERVFAIL) apart from "no PTR" (NXDOMAIN, NODATA), which
+ * ares_gethostbyaddr() folds together; a name is then resolved forward,
+ * absolute (no search list) */
+static void
+ra_ares_ptr_cb(void *arg, int status, int timeouts, unsigned char *abuf,
+    int alen)
+{
+    ra_ares_job_t               *j = arg;
+    ra_ares_result_t            *res = j->res;
+    struct hostent              *h = NULL;
+    struct ares_addrinfo_hints   hints;
+    size_t                       n;
+    char                         fq[258];
+
+    (void) timeouts;
+    if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
+        res->ok = 1;                    /* an answer: no PTR */
+    } else if (status == ARES_SUCCESS) {
+        status = ares_parse_ptr_reply(abuf, alen, NULL, 0, AF_INET, &h);
+        if (status == ARES_SUCCESS && h != NULL && h->h_name != NULL) {
+            res->ok = 1;
+            n = strlen(h->h_name);
+            if (n < sizeof(res->name)) {
+                memcpy(res->name, h->h_name, n + 1);
+            }
+        } else if (status == ARES_ENODATA) {
+            res->ok = 1;
+        }
+        if (h != NULL) {
+            ares_free_hostent(h);
+        }
+    }
+    if (!res->ok || res->name[0] == '\0') {
+        ra_ares_job_done(j);
         return;
     }
-    for (nd = ai->nodes; nd != NULL && res->nfwd < RA_ARES_FWD_MAX;
-         nd = nd->ai_next)
-    {
-        f = &res->fwd[res->nfwd];
-        memset(f, 0, sizeof(*f));
-        if (nd->ai_family == AF_INET) {
-            f->b[10] = f->b[11] = 0xff;
-            memcpy(f->b + 12,
-                   &((struct sockaddr_in *) nd->ai_addr)->sin_addr, 4);
-            res->nfwd++;
-        } else if (nd->ai_family == AF_INET6) {
-            memcpy(f->b, &((struct sockaddr_in6 *) nd->ai_addr)->sin6_addr,
-                   16);
-            res->nfwd++;
-        }
-    }
-    ares_freeaddrinfo(ai);
+    snprintf(fq, sizeof(fq), "%s%s", res->name,
+             res->name[strlen(res->name) - 1] == '.' ? "" : ".");
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_flags = ARES_AI_NOSORT;
+    ares_getaddrinfo(j->b->r->ch, fq, NULL, &hints, ra_ares_ai_cb, j);
 }
 
 /* "4.3.2.1.in-addr.arpa", "b.a.9...ip6.arpa" */
@@ -219,33 +251,61 @@ ra_ares_arpa(const ra_addr_t *a, char *out, size_t cap)
     snprintf(out + o, cap - o, "ip6.arpa");
 }
 
+/* starts jobs while there is room (a job's callback may run at once,
+ * inside ares_query(): the counts move before the call) */
+static void
+ra_ares_next(ra_ares_batch_t *b)
+{
+    ra_ares_job_t  *j;
+    char            arpa[80];
+
+    while (b->inflight < b->max && b->next < b->n) {
+        j = &b->jobs[b->next++];
+        b->inflight++;
+        memset(j->res, 0, sizeof(*j->res));
+        ra_ares_arpa(&j->a, arpa, sizeof(arpa));
+        ares_query(b->r->ch, arpa, 1 /* C_IN */, 12 /* T_PTR */,
+                   ra_ares_ptr_cb, j);
+    }
+}
+
+int
+ra_ares_lookup_many(ra_ares_t *r, const ra_addr_t *a, size_t n,
+    ra_ares_result_t *res, unsigned max)
+{
+    ra_ares_batch_t  b;
+    size_t           i;
+
+    if (n == 0) {
+        return RA_OK;
+    }
+    b.jobs = calloc(n, sizeof(*b.jobs));
+    if (b.jobs == NULL) {
+        return RA_ENOMEM;
+    }
+    b.r = r;
+    b.n = n;
+    b.next = b.done = 0;
+    b.inflight = 0;
+    b.max = max ? max : 1;
+    for (i = 0; i < n; i++) {
+        b.jobs[i].b = &b;
+        b.jobs[i].a = a[i];
+        b.jobs[i].res = &res[i];
+    }
+    ra_ares_next(&b);
+    ra_ares_run(r, &b);
+    if (b.done < b.n) {
+        b.next = b.n;                   /* start nothing more */
+        ares_cancel(r->ch);             /* callbacks run: jobs end */
+    }
+    free(b.jobs);
+    return RA_OK;
+}
+
 void
 ra_ares_lookup(ra_ares_t *r, const ra_addr_t *a, ra_ares_result_t *res)
 {
-    ra_ares_q_t                q;
-    struct ares_addrinfo_hints hints;
-    char                       fq[258];
-
     memset(res, 0, sizeof(*res));
-    q.done = 0;
-    q.res = res;
-    ra_ares_arpa(a, fq, sizeof(fq));
-    ares_query(r->ch, fq, 1 /* C_IN */, 12 /* T_PTR */, ra_ares_ptr_cb, &q);
-    ra_ares_run(r, &q);
-    if (!q.done) {
-        ares_cancel(r->ch);
-        ra_ares_run(r, &q);
-    }
-    if (!res->ok || res->name[0] == '\0') {
-        return;
-    }
-    /* the name as given, absolute: no search list */
-    snprintf(fq, sizeof(fq), "%s%s", res->name,
-             res->name[strlen(res->name) - 1] == '.' ? "" : ".");
-    memset(&hints, 0, sizeof(hints));
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_flags = ARES_AI_NOSORT;
-    q.done = 0;
-    ares_getaddrinfo(r->ch, fq, NULL, &hints, ra_ares_ai_cb, &q);
-    ra_ares_run(r, &q);
+    (void) ra_ares_lookup_many(r, a, 1, res, 1);
 }

@@ -34,4 +34,9 @@ void ra_ares_destroy(ra_ares_t *r);
 /* One lookup, start to end (blocks the caller up to the bound above). */
 void ra_ares_lookup(ra_ares_t *r, const ra_addr_t *a, ra_ares_result_t *res);
 
+/* n lookups, at most max in flight at once (each as above); res[i] is
+ * a[i]'s.  RA_OK, or RA_ENOMEM (nothing looked up). */
+int ra_ares_lookup_many(ra_ares_t *r, const ra_addr_t *a, size_t n,
+    ra_ares_result_t *res, unsigned max);
+
 #endif /* RA_ARES_H */

@@ -22,6 +22,8 @@ typedef struct {
     int64_t    at;                  /* Unix ms answered */
     uint8_t    used;
     uint8_t    confirmed;
+    uint8_t    failed;              /* no answer: kept RA_RDNS_FAIL_MS,
+                                       never written to the file */
     char       name[256];
 } ra_crd_slot_t;
 
@@ -74,7 +76,8 @@ ra_crd_find(ra_cli_rdns_t *d, const ra_addr_t *a, int add)
 static int
 ra_crd_fresh(const ra_crd_slot_t *s, int64_t now)
 {
-    return now - s->at < (s->confirmed ? RA_RDNS_TTL_MS : RA_RDNS_NEG_MS);
+    return now - s->at < (s->failed ? RA_RDNS_FAIL_MS
+                          : s->confirmed ? RA_RDNS_TTL_MS : RA_RDNS_NEG_MS);
 }
 
 static void
@@ -100,11 +103,13 @@ ra_crd_load(ra_cli_rdns_t *d)
         }
         tmp.at = (int64_t) sec * 1000;
         tmp.confirmed = conf == 1;
+        tmp.failed = 0;
         if (!ra_crd_fresh(&tmp, now) || (s = ra_crd_find(d, &a, 1)) == NULL) {
             continue;
         }
         s->at = tmp.at;
         s->confirmed = tmp.confirmed;
+        s->failed = 0;
         snprintf(s->name, sizeof(s->name), "%s",
                  strcmp(name, "-") == 0 ? "" : name);
     }
@@ -139,27 +144,23 @@ ra_cli_rdns_open(const char *cmd, const char *server, const char *cache_file)
     return d;
 }
 
-void
-ra_cli_rdns_resolve(ra_cli_rdns_t *d, const ra_addr_t *a,
-    ra_ares_result_t *res)
+/* remembers an answer, or a failure for RA_RDNS_FAIL_MS */
+static void
+ra_crd_store(ra_cli_rdns_t *d, const ra_addr_t *a, ra_ares_result_t *res,
+    int64_t now)
 {
-    ra_crd_slot_t  *s = ra_crd_find(d, a, 0);
-    int64_t         now = ra_crd_now();
+    ra_crd_slot_t  *s;
     size_t          i;
 
-    if (s != NULL && ra_crd_fresh(s, now)) {
-        memset(res, 0, sizeof(*res));
-        res->ok = 1;
-        snprintf(res->name, sizeof(res->name), "%s", s->name);
-        if (s->confirmed) {
-            res->fwd[0] = *a;
-            res->nfwd = 1;
-        }
+    if ((s = ra_crd_find(d, a, 1)) == NULL) {
         return;
     }
-    ra_ares_lookup(d->ares, a, res);
-    if (!res->ok || (s == NULL && (s = ra_crd_find(d, a, 1)) == NULL)) {
-        return;                     /* failures are not remembered */
+    s->failed = !res->ok;
+    if (!res->ok) {
+        s->at = now;
+        s->confirmed = 0;
+        s->name[0] = '\0';
+        return;
     }
     for (i = 0; res->name[i]; i++) {
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -178,6 +179,66 @@ ra_cli_rdns_resolve(ra_cli_rdns_t *d, const ra_addr_t *a,
         }
     }
     snprintf(s->name, sizeof(s->name), "%s", res->name);
+}
+
+void
+ra_cli_rdns_resolve(ra_cli_rdns_t *d, const ra_addr_t *a,
+    ra_ares_result_t *res)
+{
+    ra_crd_slot_t  *s = ra_crd_find(d, a, 0);
+    int64_t         now = ra_crd_now();
+
+    if (s != NULL && ra_crd_fresh(s, now)) {
+        memset(res, 0, sizeof(*res));
+        res->ok = !s->failed;
+        snprintf(res->name, sizeof(res->name), "%s", s->name);
+        if (s->confirmed) {
+            res->fwd[0] = *a;
+            res->nfwd = 1;
+        }
+        return;
+    }
+    ra_ares_lookup(d->ares, a, res);
+    ra_crd_store(d, a, res, now);
+}
+
+void
+ra_cli_rdns_prefetch(ra_cli_rdns_t *d, const ra_addr_t *a, size_t n)
+{
+    ra_addr_t         *want;
+    ra_ares_result_t  *res;
+    ra_crd_slot_t     *s;
+    size_t             i, k, m = 0;
+    int64_t            now = ra_crd_now();
+
+    want = malloc(n * sizeof(*want) + 1);
+    res = malloc(n * sizeof(*res) + 1);
+    if (want == NULL || res == NULL) {
+        free(want);
+        free(res);
+        return;                     /* each is asked when its turn comes */
+    }
+    for (i = 0; i < n; i++) {
+        s = ra_crd_find(d, &a[i], 0);
+        if (s != NULL && ra_crd_fresh(s, now)) {
+            continue;
+        }
+        for (k = 0; k < m && memcmp(want[k].b, a[i].b, 16) != 0; k++) {
+            /* void */
+        }
+        if (k == m) {
+            want[m++] = a[i];
+        }
+    }
+    if (ra_ares_lookup_many(d->ares, want, m, res, RA_CLI_RDNS_INFLIGHT)
+        == RA_OK)
+    {
+        for (i = 0; i < m; i++) {
+            ra_crd_store(d, &want[i], &res[i], now);
+        }
+    }
+    free(want);
+    free(res);
 }
 
 static int
@@ -241,7 +302,7 @@ ra_cli_rdns_close(ra_cli_rdns_t *d)
             for (i = 0; i < RA_CRD_SLOTS; i++) {
                 const ra_crd_slot_t  *s = &d->slot[i];
 
-                if (!s->used || !ra_crd_fresh(s, now)) {
+                if (!s->used || s->failed || !ra_crd_fresh(s, now)) {
                     continue;
                 }
                 if (ra_addr_is_v4(&s->a)) {

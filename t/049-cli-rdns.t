@@ -8,6 +8,7 @@ use warnings;
 use File::Temp qw(tempdir);
 use JSON::PP;
 use Test::More;
+use Time::HiRes qw(time);
 use RA::DNS;
 
 my $cli = 'build/robots-audit';
@@ -22,7 +23,7 @@ my $dns = RA::DNS->new(
               'vm-2.cloud.example'     => [ '192.0.2.2' ],
               'fake.yandex.ru'         => [ '192.0.2.99' ] },
     aaaa => { 'bot-6.crawl.yandex.net' => [ '2001:db8::1' ] },
-    drop => [ '192.0.2.4' ]);
+    drop => [ '192.0.2.4', map { "198.51.100.$_" } 1 .. 32 ]);
 my $res = '127.0.0.1:' . $dns->port;
 my $ua = 'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)';
 
@@ -77,6 +78,23 @@ is count($j, 'impostor'), 2, '... impostors';
 is count($j, 'unverifiable'), 0, '... nothing unverifiable';
 is $j->{rdns}{verified}, 1, '... one lookup verified';
 ok -s "$dir/rdns.cache", 'the cache file is written';
+
+# bounded concurrency: 32 addresses the server never answers, each
+# lookup waiting out its timeouts (2 s, 2 tries), are resolved 16 at a
+# time before the judging pass: two rounds, not 32 lookups in a row
+open $l, '>', "$dir/silent.log" or die;
+for my $i (1 .. 32) {
+    print {$l} qq{198.51.100.$i - - [23/Nov/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "$ua"\n};
+}
+close $l;
+my $t0 = time;
+my $out = `$cli logs --robots $dir/robots.txt --format json --rdns --resolver $res $dir/silent.log`;
+my $took = time - $t0;
+$j = eval { decode_json($out) } // {};
+is count($j, 'unverifiable'), 32, '32 unanswered addresses: unverifiable';
+ok $took < 30, sprintf('... resolved 16 at a time: %.1f s (one at a time: '
+                       . 'over 100 s)', $took);
+diag sprintf 'logs --rdns, 32 unanswered addresses: %.1f s', $took;
 
 $dns->stop;
 $j = logs_json();
