@@ -19,7 +19,7 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_AUX  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 # zlib and libbrotlidec: the core undoes Content-Encoding (ra_decode.c)
 DECODE_LIBS := -lz -lbrotlidec -lcrypto
-CLI_LIBS  := $(DECODE_LIBS) -lm
+CLI_LIBS  := $(DECODE_LIBS) -lm -lcares
 # the unit tests make br input with libbrotlienc
 TEST_LIBS := $(CLI_LIBS) -lbrotlienc
 
@@ -77,15 +77,16 @@ $(B)/robots-audit: $(CLI_OBJS) $(B)/libra.a
 APXS ?= apxs
 APX_SRCS := $(sort $(wildcard apache_module/*.c))
 $(B)/mod_robots_audit.so: $(APX_SRCS) $(wildcard apache_module/*.h) \
-    apache_module/exports.map $(CORE_OBJS) $(wildcard common/*.h)
+    apache_module/exports.map $(CORE_OBJS) $(wildcard common/*.h) \
+    $(B)/obj/cli/ra_ares.o
 	@mkdir -p $(B)/apache
 	@rm -f $(B)/apache/*.c
 	@ln -sf $(APX_SRCS:%=../../%) $(B)/apache/
-	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Iapache_module \
+	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Icli -Iapache_module \
 	    -Wc,-std=c11 $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CFLAGS:%=-Wc,%) \
 	    -Wl,-Wl,--version-script=apache_module/exports.map \
 	    $(APX_SRCS:apache_module/%=$(B)/apache/%) $(CORE_OBJS) \
-	    $(DECODE_LIBS) > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
+	    $(B)/obj/cli/ra_ares.o $(DECODE_LIBS) -lcares > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
 	cp $(B)/apache/.libs/mod_robots_audit.so $@
 
 # the t/ tests drive the stock Apache with this module

@@ -328,6 +328,24 @@ mra_set_alert_log(cmd_parms *cmd, void *dv, const char *arg)
 }
 
 static const char *
+mra_set_resolver(cmd_parms *cmd, void *dv, const char *arg)
+{
+    mra_srv_conf  *sc = mra_sconf(cmd->server);
+    const char    *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void) dv;
+    if (strcmp(arg, "system") == 0) {
+        arg = "";                       /* /etc/resolv.conf's servers */
+    }
+    if (err == NULL && (err = mra_rdns_check(cmd->pool, arg)) != NULL) {
+        err = apr_psprintf(cmd->pool, "RobotsAuditResolver %s: %s", arg,
+                           err);
+    }
+    sc->resolver = arg;
+    return err;
+}
+
+static const char *
 mra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
 {
     mra_srv_conf  *sc = mra_sconf(cmd->server);
@@ -391,6 +409,9 @@ static const command_rec mra_cmds[] = {
         "(global; default 1d)"),
     AP_INIT_TAKE1("RobotsAuditAlertLog", mra_set_alert_log, NULL, RSRC_CONF,
         "A file, or |program, that gets one JSON line per alert (global)"),
+    AP_INIT_TAKE1("RobotsAuditResolver", mra_set_resolver, NULL, RSRC_CONF,
+        "ADDR[:PORT] of the DNS server reverse DNS asks, or system "
+        "(/etc/resolv.conf's); none: no reverse DNS (global)"),
     AP_INIT_TAKE1("RobotsAuditAlertInterval", mra_set_alert_interval, NULL,
         RSRC_CONF,
         "Least time between two alerts for one (site, crawler): 250ms, 30s, "
@@ -707,7 +728,9 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
             return;
         }
     }
-    (void) mra_audit_make(pchild, s);
+    if (mra_audit_make(pchild, s) != NULL) {
+        mra_rdns_child_init(pchild, s);
+    }
 }
 
 

@@ -6,6 +6,7 @@
  *   mra_request.c       judging: fixups (enforce), log_transaction
  *   mra_capture.c       the output filter that captures robots.txt
  *   mra_status.c        the status page and mod_status's section
+ *   mra_rdns.c          reverse DNS: a resolver thread per child
  *
  * Every decision is the core's (common/); these files translate Apache's
  * types and hooks to its calls.  Names here are mra_ (ra_ is the core's).
@@ -73,6 +74,8 @@ typedef struct {
     ra_alert_budget_t  alert_budget;    /* zeros: the defaults */
     const char        *alert_log;
     int64_t            sig_max_age;     /* ms; 0: the default */
+    const char        *resolver;        /* RobotsAuditResolver; NULL:
+                                           /etc/resolv.conf's */
 } mra_srv_conf;
 
 /* This process's state: set in post_config (parent), child_init. */
@@ -82,6 +85,11 @@ extern ra_audit_t          *mra_audit;      /* NULL: this process does
                                                not audit */
 extern apr_thread_mutex_t  *mra_tmutex;     /* NULL: unthreaded */
 extern apr_file_t          *mra_alert_file;
+
+/* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
+const char *mra_rdns_check(apr_pool_t *p, const char *server);
+/* starts this child's resolver thread (after its audit exists) */
+void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
 
 #define mra_sconf(s)  ((mra_srv_conf *)                                   \
     ap_get_module_config((s)->module_config, &robots_audit_module))

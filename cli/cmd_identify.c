@@ -13,6 +13,7 @@
 #include "ra_crawlers.h"
 #include "ra_sig.h"
 #include "ra_verify.h"
+#include "ra_cli_rdns.h"
 
 #define RA_ID_CMD         "identify"
 #define RA_ID_MAX_FWD     16
@@ -23,6 +24,8 @@ typedef struct {
     ra_addr_t       addr;
     int             have_addr;
     int             rdns;
+    const char     *resolver;
+    ra_cli_rdns_t  *dns;
     int             json;
     ra_buf_t        out;
     /* Web Bot Auth: --signature-keys, --header, --request, --time */
@@ -36,7 +39,7 @@ ra_id_usage(FILE *f)
 {
     fprintf(f,
 "usage: robots-audit identify [--format text|json] [--ranges FILE]...\n"
-"           [--crawlers FILE] [--address IP [--rdns]]\n"
+"           [--crawlers FILE] [--address IP [--rdns [--resolver ADDR[:PORT]]]]\n"
 "           [--signature-keys DIR [--header 'NAME: VALUE']...\n"
 "            [--request 'METHOD TARGET'] [--time SECONDS]] [USER_AGENT...]\n\n"
 "Identifies each User-Agent (one a line from stdin when none is given):\n"
@@ -45,7 +48,8 @@ ra_id_usage(FILE *f)
 "one, or '-' as access logs write it).  With --address, checks\n"
 "the address against the crawler's published IP ranges (JSON files\n"
 "given with --ranges, named by their base name as the crawler table\n"
-"names them) and, with --rdns, by forward-confirmed reverse DNS.\n"
+"names them) and, with --rdns, by forward-confirmed reverse DNS (c-ares;\n"
+"--resolver names the DNS server, else /etc/resolv.conf's).\n"
 "--crawlers adds entries in the format of data/crawlers.txt.\n"
 "--signature-keys (a directory of HOST.json key sets) checks the Web Bot\n"
 "Auth signature the --header fields carry (Signature, Signature-Input,\n"
@@ -55,59 +59,20 @@ ra_id_usage(FILE *f)
 "signs (docs/web-bot-auth.md).\n");
 }
 
-/* Forward-confirmed reverse DNS, synchronously: the modules do the same
- * lookups asynchronously and call the same decision function. */
+/* Forward-confirmed reverse DNS through c-ares (ra_cli_rdns.h); the
+ * modules do the same lookups asynchronously and call the same decision
+ * function. */
 static int
-ra_id_rdns(const ra_crawler_t *c, const ra_addr_t *a)
+ra_id_rdns(ra_id_ctx_t *x, const ra_crawler_t *c, const ra_addr_t *a)
 {
-    struct sockaddr_in6   sa;
-    struct addrinfo       hints, *res, *ai;
-    ra_addr_t             fwd[RA_ID_MAX_FWD];
-    char                  host[NI_MAXHOST];
-    size_t                n = 0;
+    ra_ares_result_t  res;
 
-    memset(&sa, 0, sizeof(sa));
-    sa.sin6_family = AF_INET6;
-    memcpy(&sa.sin6_addr, a->b, 16);
-    if (ra_addr_is_v4(a)) {
-        struct sockaddr_in  s4;
-
-        memset(&s4, 0, sizeof(s4));
-        s4.sin_family = AF_INET;
-        memcpy(&s4.sin_addr, a->b + 12, 4);
-        if (getnameinfo((struct sockaddr *) &s4, sizeof(s4), host,
-                        sizeof(host), NULL, 0, NI_NAMEREQD) != 0)
-        {
-            host[0] = '\0';
-        }
-    } else if (getnameinfo((struct sockaddr *) &sa, sizeof(sa), host,
-                           sizeof(host), NULL, 0, NI_NAMEREQD) != 0)
-    {
-        host[0] = '\0';
+    ra_cli_rdns_resolve(x->dns, a, &res);
+    if (!res.ok) {
+        return RA_VERIFY_UNVERIFIABLE;  /* the resolver gave no answer */
     }
-    if (host[0] != '\0') {
-        memset(&hints, 0, sizeof(hints));
-        hints.ai_family = AF_UNSPEC;
-        hints.ai_socktype = SOCK_STREAM;
-        if (getaddrinfo(host, NULL, &hints, &res) == 0) {
-            for (ai = res; ai != NULL && n < RA_ID_MAX_FWD; ai = ai->ai_next) {
-                memset(&fwd[n], 0, sizeof(ra_addr_t));
-                if (ai->ai_family == AF_INET) {
-                    fwd[n].b[10] = fwd[n].b[11] = 0xff;
-                    memcpy(fwd[n].b + 12,
-                           &((struct sockaddr_in *) ai->ai_addr)->sin_addr, 4);
-                    n++;
-                } else if (ai->ai_family == AF_INET6) {
-                    memcpy(fwd[n].b,
-                           &((struct sockaddr_in6 *) ai->ai_addr)->sin6_addr,
-                           16);
-                    n++;
-                }
-            }
-            freeaddrinfo(res);
-        }
-    }
-    return ra_verify_rdns_check(c, a, ra_str(host, strlen(host)), fwd, n);
+    return ra_verify_rdns_check(c, a, ra_str(res.name, strlen(res.name)),
+                                res.fwd, res.nfwd);
 }
 
 static int
@@ -191,7 +156,7 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     } else if (x->have_addr && c != NULL) {
         v = ra_verify(x->ranges, c, &x->addr);
         if (v != RA_VERIFY_VERIFIED && x->rdns && ra_verify_has_rdns(c)) {
-            v = ra_id_rdns(c, &x->addr);
+            v = ra_id_rdns(x, c, &x->addr);
         }
     } else if (x->have_addr) {
         v = RA_VERIFY_UNVERIFIABLE;
@@ -369,6 +334,8 @@ ra_cmd_identify(int argc, char **argv)
                 return ra_cli_error(RA_ID_CMD, "--time: Unix seconds, not "
                                     "'%s'", argv[i]);
             }
+        } else if (strcmp(argv[i], "--resolver") == 0 && i + 1 < argc) {
+            x.resolver = argv[++i];
         } else if (strcmp(argv[i], "--") == 0) {
             i++;
             break;
@@ -402,6 +369,14 @@ ra_cmd_identify(int argc, char **argv)
     if (x.now == 0) {
         x.now = ra_host_now(&ra_cli_host);
     }
+    if (x.resolver != NULL && !x.rdns) {
+        return ra_cli_error(RA_ID_CMD, "--resolver is for --rdns");
+    }
+    if (x.rdns && x.have_addr
+        && (x.dns = ra_cli_rdns_open(RA_ID_CMD, x.resolver, NULL)) == NULL)
+    {
+        return RA_EXIT_USAGE;
+    }
 
     ra_buf_init(&x.out, &ra_malloc_allocator, 4096, 0);
     if (i < argc) {
@@ -430,5 +405,6 @@ ra_cmd_identify(int argc, char **argv)
         }
     }
     ra_buf_release(&x.out);
+    (void) ra_cli_rdns_close(x.dns);
     return status;
 }

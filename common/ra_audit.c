@@ -999,11 +999,79 @@ ra_audit_sig(ra_audit_t *au, const ra_request_t *req, ra_sig_verdict_t *sv)
                          au->sig_cache, sv);
 }
 
+/* Reverse DNS when ranges did not verify c (ra_audit.h). */
+static void
+ra_audit_rdns(ra_audit_t *au, const ra_crawler_t *c, const ra_addr_t *a,
+    const ra_request_t *req, ra_verdict_t *out)
+{
+    const ra_host_t   *h = au->conf.host;
+    ra_rdns_answer_t   ans;
+    ra_addr_t          self = *a;
+    int                r;
+    int64_t            now = req->time;
+
+    if (out->verification == RA_VERIFY_VERIFIED || !ra_verify_has_rdns(c)
+        || h == NULL || h->rdns_start == NULL)
+    {
+        return;
+    }
+    ra_ledger_lock(&au->ledger);
+    r = ra_rdns_find_locked(ra_ledger_rdns_area(&au->ledger),
+                            &au->conf.rdns, a, now, &ans);
+    ra_ledger_unlock(&au->ledger);
+
+    /* until an answer decides, the ranges' verdict stands: unverifiable
+     * without loaded ranges, impostor outside loaded ones */
+    if (r == RA_RDNS_HIT) {
+        out->verification = (unsigned) ra_verify_rdns_check(c, a,
+                                ra_str(ans.name, ans.name_len), &self,
+                                ans.confirmed ? 1 : 0);
+        out->verified_by = RA_VERIFIED_BY_RDNS;
+    } else if (r == RA_RDNS_START) {
+        /* a host that answers at once (the CLI, its cache file) has
+         * called ra_audit_rdns_done() already: look again */
+        r = h->rdns_start(h, req->where, a->b);
+        ra_ledger_lock(&au->ledger);
+        if (r != RA_OK) {
+            (void) ra_rdns_done_locked(ra_ledger_rdns_area(&au->ledger),
+                                       &au->conf.rdns, a, 0, ra_str("", 0),
+                                       NULL, 0, 0, now);
+        } else if (ra_rdns_find_locked(ra_ledger_rdns_area(&au->ledger),
+                                       &au->conf.rdns, a, now, &ans)
+                   == RA_RDNS_HIT)
+        {
+            out->verification = (unsigned) ra_verify_rdns_check(c, a,
+                                    ra_str(ans.name, ans.name_len), &self,
+                                    ans.confirmed ? 1 : 0);
+            out->verified_by = RA_VERIFIED_BY_RDNS;
+        }
+        ra_ledger_unlock(&au->ledger);
+    }
+}
+
+void
+ra_audit_rdns_done(ra_audit_t *au, const uint8_t addr[16], int ok,
+    ra_str_t ptr_name, const ra_addr_t *forward, size_t nforward)
+{
+    ra_addr_t  a;
+    int        trusted;
+    int64_t    now = ra_host_now(au->conf.host);
+
+    memcpy(a.b, addr, 16);
+    trusted = ok && ra_rdns_trusted(au->conf.crawlers, ptr_name);
+    ra_ledger_lock(&au->ledger);
+    (void) ra_rdns_done_locked(ra_ledger_rdns_area(&au->ledger),
+                               &au->conf.rdns, &a, ok, ptr_name, forward,
+                               nforward, trusted, now);
+    ra_ledger_unlock(&au->ledger);
+}
+
 /* Who the request says it is: name, verification, tokens.  A crawler
  * whose table entry names signature-agent origins is judged by its
  * signature when it sends one that can be checked: valid and of one of
  * its origins, verified; failing, or another origin's, impostor.  Else
- * (no signature, or one that cannot be checked here) by its ranges. */
+ * (no signature, or one that cannot be checked here) by its ranges, then
+ * by reverse DNS when those do not verify it. */
 static void
 ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
@@ -1036,6 +1104,7 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
             if (out->verification != RA_VERIFY_UNVERIFIABLE) {
                 out->verified_by = RA_VERIFIED_BY_RANGES;
             }
+            ra_audit_rdns(au, c, &addr, req, out);
         }
     } else {
         out->name = id->token.len ? id->token

@@ -58,6 +58,7 @@
 #include "ra_crawlers.h"
 #include "ra_host.h"
 #include "ra_ledger.h"
+#include "ra_rdns.h"
 #include "ra_rules.h"
 #include "ra_verify.h"
 #include "ra_sig.h"
@@ -369,6 +370,9 @@ typedef struct {
     uint32_t              sig_verify_per_sec;   /* Ed25519 verifications a
                                                    second in this process;
                                                    0: RA_SIG_VERIFY_PER_SEC */
+    ra_rdns_conf_t        rdns;         /* reverse-DNS budget and TTLs
+                                           (zeros: ra_rdns.h's); used
+                                           when host->rdns_start is set */
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;
@@ -444,6 +448,20 @@ int ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
 /* This process's memory of signature verifications (hits, verified,
  * over_budget; ra_sig.h), NULL without signature keys. */
 const ra_sig_cache_t *ra_audit_sig_cache(const ra_audit_t *au);
+/*
+ * Reverse DNS (docs/design.md, "Reverse DNS"): a crawler with rdns
+ * suffixes whose ranges do not verify it is looked up in the ledger's
+ * cache; a miss asks the host (host->rdns_start).  Until an answer
+ * decides (verified_by "rdns"), the ranges' verdict stands: a request
+ * judged while the lookup is pending, refused or failed is unverifiable,
+ * or an impostor when C's loaded ranges do not hold the address.  The
+ * host hands the answer back here: ok 0 when the resolver gave none,
+ * else the PTR name (len 0: no PTR) and the name's forward addresses.
+ * Touches only the ledger (under its lock) and the crawler table: a
+ * resolver thread may call it while the engine judges in another.
+ */
+void ra_audit_rdns_done(ra_audit_t *au, const uint8_t addr[16], int ok,
+    ra_str_t ptr_name, const ra_addr_t *forward, size_t nforward);
 
 /* How many robots.txt bodies this engine has copied out of the ledger
  * (one per version compiled; tests and benchmarks read it). */

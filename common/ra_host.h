@@ -17,6 +17,7 @@
  *   heap       memory that can be freed (scratch, caches, pages)
  *   lock       the ledger's lock (nginx's zone mutex, an APR global
  *              mutex); NULL functions where one process owns the ledger
+ *   rdns_start start a reverse-DNS lookup (nginx's resolver, c-ares)
  *
  * Every member may be NULL but heap: a NULL log drops lines, a NULL now
  * reads the system clock.
@@ -87,6 +88,17 @@ struct ra_host_s {
     int      (*sha256)(const ra_host_t *h, ra_str_t s, unsigned char *out);
     int      (*ed25519_verify)(const ra_host_t *h, const unsigned char *pub,
                                ra_str_t msg, const unsigned char *sig);
+    /* Reverse DNS (docs/design.md, "Reverse DNS"): starts resolving
+     * addr (16 bytes, network order, IPv4 as ::ffff:a.b.c.d) without
+     * waiting: its PTR name, then that name's A and AAAA addresses;
+     * where is the request that asked (ra_request_t.where: nginx takes
+     * the resolver in effect for it).  The
+     * host later hands them to ra_audit_rdns_done() (ok 0 when the
+     * resolver gave no answer).  RA_OK when started; anything else means
+     * not started (the lookup counts as failed).  NULL: no reverse DNS
+     * (judged by ranges only). */
+    int       (*rdns_start)(const ra_host_t *h, void *where,
+                            const uint8_t addr[16]);
 };
 
 /* Sets h->sha256 and h->ed25519_verify to libcrypto's (ra_digest.c, the

@@ -13,6 +13,7 @@
 
 #include "ra_crawlers.h"
 #include "ra_ledger.h"
+#include "ra_rdns.h"
 #include "ra_verify.h"
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
@@ -221,6 +222,7 @@ struct ra_ledger_hdr_s {
     uint32_t  broken;
     uint32_t  mark;             /* the last rebuild's stamp */
     uint64_t  repairs;          /* rebuilds (atomic) */
+    uint32_t  off_rdns;         /* the reverse-DNS cache (ra_rdns.h) */
 };
 
 /* blob heap block: a header before the body, 16-byte granules; the
@@ -334,6 +336,12 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     h->off_violations = (uint32_t) off;
     off = RA_ALIGN_UP(off + (size_t) h->plan.violations
                             * sizeof(ra_vio_slot_t), 64);
+    /* reverse DNS: 3 %, at most RA_RDNS_MAX entries */
+    n = (uint32_t) (size * 3 / 100 / sizeof(ra_rdns_entry_t));
+    n = n < RA_RDNS_WAYS ? RA_RDNS_WAYS : n > RA_RDNS_MAX ? RA_RDNS_MAX : n;
+    h->plan.rdns = n - n % RA_RDNS_WAYS;
+    h->off_rdns = (uint32_t) off;
+    off = RA_ALIGN_UP(off + ra_rdns_area_size(h->plan.rdns), 64);
     h->off_blobs = (uint32_t) off;
     h->plan.blob_bytes = off < size
                          ? (uint32_t) ((size - off) & ~(size_t) 15) : 0;
@@ -388,7 +396,7 @@ ra_ledger_format(void *base, size_t size, int64_t now)
     ra_ledger_t       l;
     ra_blob_t        *b;
 
-    if (ra_ledger_plan(size, &(ra_ledger_plan_t) { 0, 0, 0, 0 }) != RA_OK) {
+    if (ra_ledger_plan(size, &(ra_ledger_plan_t) { 0 }) != RA_OK) {
         return RA_ELIMIT;
     }
     memset(base, 0, size);
@@ -407,6 +415,7 @@ ra_ledger_format(void *base, size_t size, int64_t now)
     b->next = 0;
     h->blob_free = h->off_blobs;
     h->blob_free_bytes = h->plan.blob_bytes;
+    ra_rdns_format((unsigned char *) base + h->off_rdns, h->plan.rdns);
     return RA_OK;
 }
 
@@ -437,6 +446,7 @@ ra_ledger_check(void *base, size_t size, const char **why)
         || want.off_stat_hash != h->off_stat_hash
         || want.off_violations != h->off_violations
         || want.off_blobs != h->off_blobs
+        || want.off_rdns != h->off_rdns
         || want.site_hash_size != h->site_hash_size
         || want.stat_hash_size != h->stat_hash_size
         || want.generic_max != h->generic_max
@@ -512,6 +522,12 @@ ra_ledger_unlock(const ra_ledger_t *l)
     if (l->lock.unlock != NULL) {
         l->lock.unlock(l->lock.ctx);
     }
+}
+
+void *
+ra_ledger_rdns_area(const ra_ledger_t *l)
+{
+    return l->base + l->hdr->off_rdns;
 }
 
 /* The slot of an id; callers pass ids this file handed out. */
@@ -612,6 +628,19 @@ ra_broken(const ra_ledger_t *l)
 
 /* ---- lock-free reads -------------------------------------------------- */
 
+static void
+ra_ledger_rdns_totals(const ra_ledger_t *l, ra_totals_t *t)
+{
+    ra_rdns_counts_t  c;
+
+    ra_rdns_counts(ra_ledger_rdns_area(l), ra_host_now(l->host), &c);
+    t->rdns_pending = c.pending;
+    t->rdns_lookups = c.lookups;
+    t->rdns_verified = c.verified;
+    t->rdns_failed = c.failed;
+    t->rdns_refused = c.refused;
+}
+
 void
 ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
 {
@@ -633,6 +662,7 @@ ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
     t->known_max = h->known_max;
     t->blob_free_bytes = ra_atomic_read(&h->blob_free_bytes);
     t->plan = h->plan;
+    ra_ledger_rdns_totals(l, t);
 }
 
 int

@@ -361,6 +361,7 @@ typedef struct {
     uint32_t  stats;
     uint32_t  violations;
     uint32_t  blob_bytes;
+    uint32_t  rdns;             /* reverse-DNS cache entries (ra_rdns.h) */
 } ra_ledger_plan_t;
 
 /* The ledger's totals, read without the lock (each number is exact, the
@@ -383,6 +384,14 @@ typedef struct {
     uint32_t          known_max;          /* table crawlers' bound */
     uint32_t          blob_free_bytes;
     ra_ledger_plan_t  plan;               /* capacities */
+    /* reverse DNS (ra_rdns.h): lookups in flight now, and since the
+     * ledger was made: started, verified, failed (answered otherwise or
+     * not at all), refused (budget spent or no entry free) */
+    uint32_t          rdns_pending;
+    uint64_t          rdns_lookups;
+    uint64_t          rdns_verified;
+    uint64_t          rdns_failed;
+    uint64_t          rdns_refused;
 } ra_totals_t;
 
 
@@ -436,6 +445,11 @@ void ra_ledger_open(ra_ledger_t *l, void *base, const ra_lock_t *lock);
  * through l->host (RA312). */
 void ra_ledger_lock(const ra_ledger_t *l);
 void ra_ledger_unlock(const ra_ledger_t *l);
+
+/* The reverse-DNS cache's area (ra_rdns.h: its _locked functions take
+ * the ledger's lock; entries stand alone, so a rebuild never touches
+ * it). */
+void *ra_ledger_rdns_area(const ra_ledger_t *l);
 
 
 /* ---- lock-free ------------------------------------------------------- */

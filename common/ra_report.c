@@ -1408,6 +1408,22 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
                   s->violations_total > n ? s->violations_total : n);
 }
 
+/* "rdns": reverse-DNS lookups (ra_rdns.h) */
+static void
+ra_rep_json_rdns(ra_buf_t *b, const ra_totals_t *h)
+{
+    ra_buf_printf(b, ",\"rdns\":{\"pending\":%u,\"verified\":",
+                  h->rdns_pending);
+    ra_buf_u64(b, h->rdns_verified);
+    ra_buf_cstr(b, ",\"failed\":");
+    ra_buf_u64(b, h->rdns_failed);
+    ra_buf_cstr(b, ",\"lookups\":");
+    ra_buf_u64(b, h->rdns_lookups);
+    ra_buf_cstr(b, ",\"refused\":");
+    ra_buf_u64(b, h->rdns_refused);
+    ra_buf_ch(b, '}');
+}
+
 static void
 ra_rep_json(ra_rep_t *r)
 {
@@ -1446,6 +1462,7 @@ ra_rep_json(ra_rep_t *r)
     ra_buf_cstr(b, ",\"blobs\":");
     ra_buf_u64(b, h->blob_evictions);
     ra_buf_cstr(b, "}}");
+    ra_rep_json_rdns(b, h);
     if (r->opts->with_lines) {
         ra_buf_cstr(b, ",\"lines\":");
         ra_buf_u64(b, r->opts->lines);
@@ -1462,6 +1479,24 @@ ra_rep_prom_family(ra_buf_t *b, const char *name, const char *type,
     const char *help)
 {
     ra_buf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* reverse-DNS lookups by outcome, and those in flight */
+static void
+ra_rep_prom_rdns(ra_buf_t *b, const ra_totals_t *h)
+{
+    ra_rep_prom_family(b, "robots_audit_rdns_lookups_total", "counter",
+        "Reverse-DNS lookups by outcome (refused: over the budget).");
+    ra_buf_cstr(b, "robots_audit_rdns_lookups_total{result=\"verified\"} ");
+    ra_buf_u64(b, h->rdns_verified);
+    ra_buf_cstr(b, "\nrobots_audit_rdns_lookups_total{result=\"failed\"} ");
+    ra_buf_u64(b, h->rdns_failed);
+    ra_buf_cstr(b, "\nrobots_audit_rdns_lookups_total{result=\"refused\"} ");
+    ra_buf_u64(b, h->rdns_refused);
+    ra_buf_ch(b, '\n');
+    ra_rep_prom_family(b, "robots_audit_rdns_pending", "gauge",
+        "Reverse-DNS lookups in flight.");
+    ra_buf_printf(b, "robots_audit_rdns_pending %u\n", h->rdns_pending);
 }
 
 static void
@@ -1750,6 +1785,7 @@ ra_rep_prom(ra_rep_t *r)
         ra_buf_ch(b, '\n');
     }
 
+    ra_rep_prom_rdns(b, h);
     /* ledger health */
     ra_rep_prom_family(b, "robots_audit_evictions_total", "counter",
         "Ledger records evicted to make room (least recently used).");
@@ -2958,6 +2994,22 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, "</section>");
 }
 
+/* reverse-DNS lookups, once there were any */
+static void
+ra_rep_html_rdns(ra_buf_t *b, const ra_totals_t *h)
+{
+    if (h->rdns_lookups == 0 && h->rdns_refused == 0) {
+        return;
+    }
+    ra_buf_printf(b, " &middot; reverse DNS: %u pending, ", h->rdns_pending);
+    ra_buf_u64(b, h->rdns_verified);
+    ra_buf_cstr(b, " verified, ");
+    ra_buf_u64(b, h->rdns_failed);
+    ra_buf_cstr(b, " failed, ");
+    ra_buf_u64(b, h->rdns_refused);
+    ra_buf_cstr(b, " refused");
+}
+
 static void
 ra_rep_html(ra_rep_t *r)
 {
@@ -3006,6 +3058,7 @@ ra_rep_html(ra_rep_t *r)
         ra_buf_u64(b, h->stat_evictions);
         ra_buf_cstr(b, " crawler records</span>");
     }
+    ra_rep_html_rdns(b, h);
     ra_buf_cstr(b, "</p>\n");
     ra_rep_html_summary(r);
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {

@@ -7,6 +7,7 @@
  *                                    phases (judge, count, alert, enforce)
  *   ngx_http_robots_audit_filter.c   robots.txt answers captured as served
  *   ngx_http_robots_audit_status.c   robots_audit_status
+ *   ngx_http_robots_audit_rdns.c     reverse DNS by nginx's resolver
  *
  * Every decision is the core's (common/, docs/design.md): these files
  * translate nginx's types into spans and the core's answers into nginx's.
@@ -86,6 +87,8 @@ NGX_HTTP_RA_LOCAL ngx_http_robots_audit_main_conf_t *ngx_http_robots_audit_on(
     ngx_http_request_t *r, ngx_uint_t enforce);
 NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);
 NGX_HTTP_RA_LOCAL int64_t ngx_http_robots_audit_now(const ra_host_t *h);
+NGX_HTTP_RA_LOCAL int ngx_http_robots_audit_rdns_start(const ra_host_t *h,
+    void *where, const uint8_t addr[16]);
 
 
 #define ngx_http_robots_audit_str(s)  ra_str((s).data, (s).len)

@@ -47,6 +47,8 @@ static char *ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf,
     void *parent, void *child);
 static ngx_int_t ngx_http_robots_audit_postconf(ngx_conf_t *cf);
 static ngx_int_t ngx_http_robots_audit_init_module(ngx_cycle_t *cycle);
+static void ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
+    ngx_http_robots_audit_main_conf_t *amcf);
 static ngx_int_t ngx_http_robots_audit_init_process(ngx_cycle_t *cycle);
 static void ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle);
 
@@ -1110,6 +1112,40 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
 }
 
 
+/* Reverse DNS needs a resolver: with one in some server, lookups go to
+ * the one in effect for each request (ngx_http_robots_audit_rdns.c);
+ * with none, it is off, and said once */
+static void
+ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
+    ngx_http_robots_audit_main_conf_t *amcf)
+{
+    ngx_uint_t                  s;
+    ngx_http_conf_ctx_t        *ctx;
+    ngx_http_core_loc_conf_t   *clcf;
+    ngx_http_core_srv_conf_t  **cscfp;
+    ngx_http_core_main_conf_t  *cmcf;
+
+    cmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_core_module);
+    cscfp = cmcf->servers.elts;
+    amcf->host.rdns_start = NULL;
+
+    for (s = 0; s < cmcf->servers.nelts; s++) {
+        ctx = cscfp[s]->ctx;
+        clcf = ctx->loc_conf[ngx_http_core_module.ctx_index];
+
+        if (clcf->resolver && clcf->resolver->connections.nelts) {
+            amcf->host.rdns_start = ngx_http_robots_audit_rdns_start;
+            return;
+        }
+    }
+
+    /* the new cycle's log: ngx_cycle is still the old one here */
+    ngx_log_error(NGX_LOG_WARN, cycle->log, 0, RA_LOG_PREFIX
+                  "[" RA_TAG_RDNS_OFF "] no resolver configured: "
+                  "reverse-DNS verification is off");
+}
+
+
 /* In the master, once the zone exists: each robots_audit_robots_file is
  * its site's first version unless one was captured (ra_robots_file_seed) */
 static ngx_int_t
@@ -1136,6 +1172,8 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 
     cmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_core_module);
     cscfp = cmcf->servers.elts;
+
+    ngx_http_robots_audit_rdns_init(cycle, amcf);
 
     au = NULL;
 

@@ -41,8 +41,9 @@ trap 'rm -rf "$work"' EXIT
 
 # shared-library dependencies of ELF files, as dpkg-shlibdeps reads them;
 # without it, what every binary links: libc, and zlib and libbrotlidec for
-# the core's Content-Encoding decoder
-libs="libc6, zlib1g, libbrotli1"
+# the core's Content-Encoding decoder, c-ares for reverse DNS (the CLI, and
+# Apache's resolver thread)
+libs="libc6, zlib1g, libbrotli1, libc-ares2"
 shlibdeps() {
     mkdir -p "$work/shl/debian"
     printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' \

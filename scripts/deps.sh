@@ -6,7 +6,8 @@ set -eu
 
 # zlib and libbrotlidec: the core undoes Content-Encoding (common/ra_decode.c);
 # their -dev packages pull in the runtime libraries (zlib1g, libbrotli1)
-pkgs="build-essential pkg-config zlib1g-dev libbrotli-dev libssl-dev"
+# c-ares: reverse DNS in the CLI and Apache's resolver thread (cli/ra_ares.c)
+pkgs="build-essential pkg-config zlib1g-dev libbrotli-dev libssl-dev libc-ares-dev"
 case "${1:-build}" in
 build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
 test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev"

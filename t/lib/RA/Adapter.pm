@@ -111,6 +111,11 @@ The shared zone's size (C<robots_audit_zone ra SIZE> / C<RobotsAuditZoneSize>).
 The global files and settings (C<signature_keys>: a directory of Web Bot
 Auth key sets).
 
+=item C<resolver>
+
+C<ADDR:PORT> of the DNS server reverse DNS asks (C<resolver> /
+C<RobotsAuditResolver>).
+
 =item C<robots_file>, C<aliases> (list), C<error_page_403>, C<locations>
 
 The main site's: its robots.txt file, more names (C<server_name> /

@@ -66,6 +66,7 @@ sub fragments {
     push @http, "RobotsAuditAlertInterval $c{alert_interval}"
         if defined $c{alert_interval};
     push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};
+    push @http, "RobotsAuditResolver $c{resolver}" if $c{resolver};
     push @http, "RobotsAuditAlertBudget $c{alert_budget}"
         if defined $c{alert_budget};
     for my $v (@{ $c{vhosts} // [] }) {

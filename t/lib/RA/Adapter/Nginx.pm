@@ -55,6 +55,8 @@ sub fragments {
     push @http, "robots_audit_alert_log $c{alert_log};" if $c{alert_log};
     push @http, "robots_audit_alert_budget $c{alert_budget};"
         if defined $c{alert_budget};
+    push @http, "resolver $c{resolver} ipv6=off;\nresolver_timeout 2s;"
+        if $c{resolver};
     push @http, 'large_client_header_buffers 4 128k;' if $c{large_headers};
     push @http, 'log_not_found off;' if $c{quiet_not_found};
     for my $v (@{ $c{vhosts} // [] }) {

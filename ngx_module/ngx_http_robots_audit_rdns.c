@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Reverse DNS through nginx's own resolver (the `resolver` in effect for
+ * the request that asked): ngx_resolve_addr() for the PTR name, then
+ * ngx_resolve_name() for its A and AAAA addresses, both asynchronous;
+ * the answer goes to ra_audit_rdns_done().  No request waits: the one
+ * that asked was judged already (docs/design.md, "Reverse DNS").  A
+ * lookup's memory is its own (ngx_alloc), freed when it ends, since the
+ * request may be gone by then.
+ */
+
+
+#include "ngx_http_robots_audit.h"
+
+
+#define NGX_HTTP_RA_RDNS_FWD  16
+
+
+typedef struct {
+    ngx_http_robots_audit_main_conf_t  *amcf;
+    ngx_resolver_t                     *resolver;
+    ngx_msec_t                          timeout;
+    ngx_log_t                          *log;
+    uint8_t                             addr[16];
+    ngx_sockaddr_t                      sa;     /* the resolver reads it
+                                                   until addr_done */
+    ngx_str_t                           name;
+    u_char                              name_data[256];
+} ngx_http_robots_audit_rdns_t;
+
+
+static void
+ngx_http_robots_audit_rdns_end(ngx_http_robots_audit_rdns_t *q, int ok,
+    ra_addr_t *fwd, size_t nfwd)
+{
+    if (q->amcf->audit != NULL) {
+        ra_audit_rdns_done(q->amcf->audit, q->addr, ok,
+                           ok ? ra_str(q->name.data, q->name.len)
+                              : ra_str("", 0),
+                           fwd, nfwd);
+    }
+    ngx_free(q);
+}
+
+
+static void
+ngx_http_robots_audit_rdns_fwd(ngx_resolver_ctx_t *ctx)
+{
+    ngx_uint_t                     i;
+    ra_addr_t                      fwd[NGX_HTTP_RA_RDNS_FWD];
+    size_t                         n = 0;
+    struct sockaddr               *sa;
+    ngx_http_robots_audit_rdns_t  *q = ctx->data;
+    int                            ok;
+
+    ok = ctx->state == NGX_OK || ctx->state == NGX_RESOLVE_NXDOMAIN;
+
+    for (i = 0; ctx->state == NGX_OK && i < ctx->naddrs
+                && n < NGX_HTTP_RA_RDNS_FWD; i++)
+    {
+        sa = ctx->addrs[i].sockaddr;
+        ngx_memzero(&fwd[n], sizeof(ra_addr_t));
+
+        if (sa->sa_family == AF_INET) {
+            fwd[n].b[10] = fwd[n].b[11] = 0xff;
+            ngx_memcpy(fwd[n].b + 12,
+                       &((struct sockaddr_in *) sa)->sin_addr, 4);
+            n++;
+#if (NGX_HAVE_INET6)
+        } else if (sa->sa_family == AF_INET6) {
+            ngx_memcpy(fwd[n].b, &((struct sockaddr_in6 *) sa)->sin6_addr,
+                       16);
+            n++;
+#endif
+        }
+    }
+
+    ngx_resolve_name_done(ctx);
+    ngx_http_robots_audit_rdns_end(q, ok, fwd, n);
+}
+
+
+static void
+ngx_http_robots_audit_rdns_ptr(ngx_resolver_ctx_t *ctx)
+{
+    ngx_resolver_ctx_t            *fc, temp;
+    ngx_http_robots_audit_rdns_t  *q = ctx->data;
+    ngx_int_t                      state = ctx->state;
+
+    if (state == NGX_OK && ctx->name.len < sizeof(q->name_data)) {
+        q->name.len = ctx->name.len;
+        ngx_memcpy(q->name_data, ctx->name.data, ctx->name.len);
+    }
+
+    ngx_resolve_addr_done(ctx);
+
+    if (state == NGX_RESOLVE_NXDOMAIN || (state == NGX_OK && q->name.len == 0)) {
+        ngx_http_robots_audit_rdns_end(q, 1, NULL, 0);   /* no PTR */
+        return;
+    }
+
+    if (state != NGX_OK) {
+        ngx_http_robots_audit_rdns_end(q, 0, NULL, 0);   /* no answer */
+        return;
+    }
+
+    /* a PTR name that is an address literal names no crawler, and the
+     * resolver would answer it from temp itself: no forward lookup */
+    if (ngx_inet_addr(q->name.data, q->name.len) != INADDR_NONE) {
+        ngx_http_robots_audit_rdns_end(q, 1, NULL, 0);
+        return;
+    }
+
+    ngx_memzero(&temp, sizeof(ngx_resolver_ctx_t));
+    temp.name = q->name;
+    fc = ngx_resolve_start(q->resolver, &temp);
+
+    if (fc == NULL || fc == NGX_NO_RESOLVER) {
+        ngx_http_robots_audit_rdns_end(q, 0, NULL, 0);
+        return;
+    }
+
+    fc->name = q->name;
+    fc->handler = ngx_http_robots_audit_rdns_fwd;
+    fc->data = q;
+    fc->timeout = q->timeout;
+
+    if (ngx_resolve_name(fc) != NGX_OK) {
+        /* the resolver freed fc and said why */
+        ngx_http_robots_audit_rdns_end(q, 0, NULL, 0);
+    }
+}
+
+
+/* host->rdns_start (ra_host.h) */
+int
+ngx_http_robots_audit_rdns_start(const ra_host_t *h, void *where,
+    const uint8_t addr[16])
+{
+    ngx_resolver_ctx_t             *ctx;
+    ngx_http_request_t             *r = where;
+    ngx_http_core_loc_conf_t       *clcf;
+    ngx_http_robots_audit_rdns_t   *q;
+
+    if (r == NULL) {
+        return RA_ERROR;
+    }
+
+    clcf = ngx_http_get_module_loc_conf(r, ngx_http_core_module);
+
+    if (clcf->resolver == NULL || clcf->resolver->connections.nelts == 0) {
+        return RA_ERROR;            /* no resolver for this location */
+    }
+
+    q = ngx_calloc(sizeof(ngx_http_robots_audit_rdns_t), ngx_cycle->log);
+    if (q == NULL) {
+        return RA_ERROR;
+    }
+
+    q->amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+    q->resolver = clcf->resolver;
+    q->timeout = clcf->resolver_timeout;
+    q->log = ngx_cycle->log;
+    q->name.data = q->name_data;
+    ngx_memcpy(q->addr, addr, 16);
+
+    ctx = ngx_resolve_start(clcf->resolver, NULL);
+
+    if (ctx == NULL || ctx == NGX_NO_RESOLVER) {
+        ngx_free(q);
+        return RA_ERROR;
+    }
+
+    if (addr[10] == 0xff && addr[11] == 0xff
+        && ngx_memcmp(addr, "\0\0\0\0\0\0\0\0\0\0", 10) == 0)
+    {
+        q->sa.sockaddr_in.sin_family = AF_INET;
+        ngx_memcpy(&q->sa.sockaddr_in.sin_addr, addr + 12, 4);
+        ctx->addr.sockaddr = &q->sa.sockaddr;
+        ctx->addr.socklen = sizeof(struct sockaddr_in);
+#if (NGX_HAVE_INET6)
+    } else {
+        q->sa.sockaddr_in6.sin6_family = AF_INET6;
+        ngx_memcpy(&q->sa.sockaddr_in6.sin6_addr, addr, 16);
+        ctx->addr.sockaddr = &q->sa.sockaddr;
+        ctx->addr.socklen = sizeof(struct sockaddr_in6);
+#else
+    } else {
+        ngx_resolve_addr_done(ctx);
+        ngx_free(q);
+        return RA_ERROR;
+#endif
+    }
+
+    ctx->handler = ngx_http_robots_audit_rdns_ptr;
+    ctx->data = q;
+    ctx->timeout = q->timeout;
+
+    /* ngx_resolve_addr() copies the address; on error it frees ctx */
+    if (ngx_resolve_addr(ctx) != NGX_OK) {
+        ngx_free(q);
+        return RA_ERROR;
+    }
+
+    return RA_OK;
+}
