@@ -333,7 +333,7 @@ ra_rg_jwks_event(void *ctx, unsigned ev, ra_str_t raw, unsigned depth)
     ra_rg_jwks_t  *j = ctx;
 
     if (depth == 0) {
-        return ev == RA_JSON_OBJECT ? 0 : RA_RG_BAD;
+        return ev == RA_JSON_OBJECT || ev == RA_JSON_END ? 0 : RA_RG_BAD;
     }
     if (j->in_keys == 1) {
         /* the value of "keys" */
