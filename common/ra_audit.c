@@ -1271,6 +1271,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     key.kind = id.kind;
     key.category = id.crawler ? id.crawler->category : RA_CAT_MAX;
     key.token = who.ntokens ? tokens[0] : ra_str("", 0);
+    key.verified_by = out->verified_by;
 
     path = ra_http_target_path(req->uri);
 

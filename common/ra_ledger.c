@@ -126,6 +126,8 @@ typedef struct {
     uint32_t  alert_mark;                         /* budget window */
     int32_t   crawl_delay_ms;                     /* 0: none */
     ra_polite_t  polite;                          /* plain numbers */
+    uint8_t   verified_by;                        /* the last method that
+                                                     decided it */
 } ra_stat_slot_t;
 
 typedef struct {
@@ -928,6 +930,16 @@ ra_stat_hash_of(uint32_t site, unsigned verification, const char *name,
                      len < RA_NAME_MAX ? len : RA_NAME_MAX, 0);
 }
 
+/* One byte, written whole: a reader sees the old method or the new. */
+static void
+ra_stat_verified_by(ra_stat_slot_t *st, const ra_stat_key_t *key)
+{
+    if (key->verified_by != 0 && key->verified_by < RA_VERIFIED_BY_MAX) {
+        __atomic_store_n(&st->verified_by, (uint8_t) key->verified_by,
+                         __ATOMIC_RELAXED);
+    }
+}
+
 static unsigned
 ra_stat_cls_of(unsigned kind, unsigned verification)
 {
@@ -1171,6 +1183,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
                 ra_end(l);
             }
             st->last_seen = now;
+            ra_stat_verified_by(st, key);
             return id;
         }
     }
@@ -1228,6 +1241,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     st->token_len = (uint8_t) ra_str_cut(st->token, RA_NAME_MAX,
                                            key->token);
     st->first_seen = st->last_seen = now;
+    ra_stat_verified_by(st, key);
     RA_STEP();
     __atomic_store_n(&st->used, 1, __ATOMIC_RELEASE);
     RA_STEP();
@@ -2398,6 +2412,7 @@ ra_stat_out(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
     out->token_len = st->token_len;
     memcpy(out->token, st->token, RA_NAME_MAX);
     out->crawl_delay_ms = st->crawl_delay_ms;
+    out->verified_by = __atomic_load_n(&st->verified_by, __ATOMIC_RELAXED);
     out->polite = st->polite;
 }
 

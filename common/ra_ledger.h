@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       7
+#define RA_LEDGER_LAYOUT       8
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -232,6 +232,9 @@ typedef struct {
                                              its last judged request; 0:
                                              none */
     ra_polite_t  polite;
+    uint8_t   verified_by;                /* ra_verified_by_e: the method
+                                             that last decided the
+                                             record's verification */
 } ra_stat_t;
 
 typedef struct {
@@ -369,6 +372,10 @@ typedef struct {
     unsigned   kind;            /* ra_ua_kind_e */
     unsigned   category;        /* ra_crawler_category_e */
     ra_str_t   token;           /* robots.txt token (cut to RA_NAME_MAX) */
+    /* not part of the key: the method that decided this request's
+     * verification (ra_verified_by_e); a non-zero one is kept as the
+     * record's verified_by */
+    unsigned   verified_by;
 } ra_stat_key_t;
 
 /*

@@ -475,6 +475,20 @@ ra_rep_judged(const uint64_t *c)
 
 /* ---- JSON ----------------------------------------------------------- */
 
+/* "verified_by": the method that last decided the record's verification
+ * ("ranges", "rdns", "signature"), null when none did (issue 16). */
+static void
+ra_rep_json_verified_by(ra_buf_t *b, const ra_stat_t *st)
+{
+    const char  *m = ra_verified_by_name(st->verified_by);
+
+    if (*m) {
+        ra_buf_printf(b, ",\"verified_by\":\"%s\"", m);
+    } else {
+        ra_buf_cstr(b, ",\"verified_by\":null");
+    }
+}
+
 static void
 ra_rep_json_time(ra_buf_t *b, int64_t ms)
 {
@@ -645,6 +659,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         }
         ra_buf_printf(b, ",\"verification\":\"%s\"",
                       ra_verify_name(st->verification));
+        ra_rep_json_verified_by(b, st);
         for (c = 0; c < RA_CNT_MAX; c++) {
             ra_buf_printf(b, ",\"%s\":", ra_rep_counter[c]);
             ra_buf_u64(b, st->counters[c]);
@@ -788,6 +803,18 @@ ra_rep_prom_site(ra_buf_t *b, const char *name, const ra_site_t *s)
     ra_buf_ch(b, '"');
 }
 
+/* How a record's verification was decided (issue 16): the method label
+ * of robots_audit_requests_total ("ranges", "rdns", "signature", "none"),
+ * the record's last deciding method: a crawler decided by two methods in
+ * turn (signed requests and unsigned ones) carries the latest one. */
+static void
+ra_rep_prom_method(ra_buf_t *b, const ra_stat_t *st)
+{
+    const char  *m = ra_verified_by_name(st->verified_by);
+
+    ra_buf_printf(b, ",method=\"%s\"", *m ? m : "none");
+}
+
 /* Sums the run of entries sharing (site, label[, verification]) that
  * starts at i; returns the index after it. */
 static uint32_t
@@ -880,8 +907,10 @@ ra_rep_prom(ra_rep_t *r)
                              &snap->sites[r->ents[i].site]);
             ra_buf_cstr(b, ",crawler=\"");
             ra_buf_prom_label(b, ra_rep_label(r->ents[i].st));
-            ra_buf_printf(b, "\",verification=\"%s\",verdict=\"%s\"} ",
-                          ra_verify_name(r->ents[i].st->verification),
+            ra_buf_printf(b, "\",verification=\"%s\"",
+                          ra_verify_name(r->ents[i].st->verification));
+            ra_rep_prom_method(b, r->ents[i].st);
+            ra_buf_printf(b, ",verdict=\"%s\"} ",
                           k < sizeof(verdicts) / sizeof(verdicts[0])
                           ? verdicts[k].name : "other");
             ra_buf_u64(b, val);
@@ -1510,6 +1539,19 @@ static const char  ra_rep_css[] =
     ".wide th,.wide td{padding:.2em .35em}"
     ".wide td code{word-break:normal}";
 
+/* The status page's "verified by" column: the method, or a dash. */
+static void
+ra_rep_html_verified_by(ra_buf_t *b, const ra_stat_t *st)
+{
+    const char  *m = ra_verified_by_name(st->verified_by);
+
+    if (*m) {
+        ra_buf_printf(b, "<td>%s</td>", m);
+    } else {
+        ra_buf_cstr(b, "<td class=\"muted\">&ndash;</td>");
+    }
+}
+
 static void
 ra_rep_html_num(ra_buf_t *b, uint64_t v, int bad)
 {
@@ -1725,7 +1767,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     } else {
         ra_buf_cstr(b, "<div class=\"wide\"><table><tr><th>crawler</th>"
                     "<th>token</th>"
-                    "<th>verification</th><th class=\"n\">requests</th>"
+                    "<th>verification</th>"
+                    "<th title=\"how the verification was decided\">"
+                    "verified by</th><th class=\"n\">requests</th>"
                     "<th class=\"n\">robots.txt</th>"
                     "<th class=\"n\">compliant</th>"
                     "<th class=\"n\">violation</th><th class=\"n\">stale</th>"
@@ -1764,6 +1808,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                       st->verification == RA_VERIFY_IMPOSTOR ? "bad"
                       : st->verification == RA_VERIFY_VERIFIED ? "good"
                       : "muted", ra_verify_name(st->verification));
+        ra_rep_html_verified_by(b, st);
         ra_rep_html_num(b, st->counters[RA_CNT_REQUESTS], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_ROBOTS_FETCHES], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_COMPLIANT], 0);

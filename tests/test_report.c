@@ -603,6 +603,57 @@ test_prometheus(void **state)
 /* issue 19, item 4: robots_info's labels do not change with the file
  * (its size and age are gauges of their own); "requests judged" counts
  * crawlers' */
+/* How each verification was decided (issue 16): "verified_by" per
+ * crawler in JSON, the method label of robots_audit_requests_total, the
+ * status page's column; none decided: null, "none", a dash. */
+static void
+test_verified_by(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    fixture(&f);
+    f.stats[0].verified_by = RA_VERIFIED_BY_RANGES;
+    f.stats[1].verified_by = RA_VERIFIED_BY_RDNS;
+    f.stats[4].verified_by = 200;                   /* corrupt: none */
+    memset(&o, 0, sizeof(o));
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(s, "\"crawler\":\"Googlebot\",\"token\":"
+                              "\"Googlebot\",\"kind\":\"known\","
+                              "\"category\":\"search\",\"verification\":"
+                              "\"verified\",\"verified_by\":\"ranges\","));
+    assert_non_null(strstr(s, "\"verification\":\"impostor\","
+                              "\"verified_by\":\"rdns\","));
+    assert_non_null(strstr(s, "\"verification\":\"unverifiable\","
+                              "\"verified_by\":null,"));
+    assert_null(strstr(s, "\"verified_by\":\"\""));
+    free(s);
+
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    prom_check(s, n, NULL);
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verification=\""
+                              "verified\",method=\"ranges\",verdict=\""
+                              "violation\"} 13\n"));
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verification=\""
+                              "impostor\",method=\"rdns\",verdict=\""
+                              "violation\"} 4\n"));
+    assert_non_null(strstr(s, ",crawler=\"bingbot\",verification=\""
+                              "unverifiable\",method=\"none\",verdict=\""));
+    free(s);
+
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(s, "<th>verification</th><th title=\"how the "
+                              "verification was decided\">verified by</th>"));
+    assert_non_null(strstr(s, ">verified</td><td>ranges</td>"));
+    assert_non_null(strstr(s, ">impostor</td><td>rdns</td>"));
+    assert_non_null(strstr(s, ">unverifiable</td><td class=\"muted\">"
+                              "&ndash;</td>"));
+    free(s);
+}
+
 static void
 test_metrics_stable(void **state)
 {
@@ -995,6 +1046,7 @@ main(void)
         cmocka_unit_test(test_html),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_prometheus),
+        cmocka_unit_test(test_verified_by),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_metrics_stable),
         cmocka_unit_test(test_phase_and_politeness),
