@@ -252,6 +252,12 @@ ra_audit_crawlers(const ra_audit_t *au)
     return au != NULL ? au->conf.crawlers : NULL;
 }
 
+const ra_ranges_t *
+ra_audit_ranges(const ra_audit_t *au)
+{
+    return au != NULL ? au->conf.ranges : NULL;
+}
+
 void
 ra_audit_destroy(ra_audit_t *au)
 {

@@ -739,6 +739,40 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
                   s->violations_total > n ? s->violations_total : n);
 }
 
+/* ,"ranges":[{"file":..,"intervals":N,"modified":..,"age_seconds":N,
+ * "stale":false},...]: each loaded range list's age (issue 16); modified
+ * and age_seconds null when its file's time is unknown. */
+static void
+ra_rep_json_ranges(ra_rep_t *r)
+{
+    const ra_ranges_t  *rg = r->opts->ranges;
+    ra_buf_t           *b = r->b;
+    size_t              i;
+    int64_t             age;
+
+    if (rg == NULL) {
+        return;
+    }
+    ra_buf_cstr(b, ",\"ranges\":[");
+    for (i = 0; i < ra_ranges_lists(rg); i++) {
+        ra_buf_cstr(b, i ? ",{\"file\":" : "{\"file\":");
+        ra_buf_json_str(b, ra_ranges_name(rg, i));
+        ra_buf_printf(b, ",\"intervals\":%zu,\"modified\":",
+                      ra_ranges_intervals(rg, i));
+        age = ra_ranges_age(rg, i, r->now);
+        if (age < 0) {
+            ra_buf_cstr(b, "null,\"age_seconds\":null");
+        } else {
+            ra_rep_json_time(b, ra_ranges_mtime(rg, i));
+            ra_buf_printf(b, ",\"age_seconds\":%lld",
+                          (long long) (age / 1000));
+        }
+        ra_buf_printf(b, ",\"stale\":%s}",
+                      ra_ranges_stale(rg, i, r->now) ? "true" : "false");
+    }
+    ra_buf_ch(b, ']');
+}
+
 static void
 ra_rep_json(ra_rep_t *r)
 {
@@ -748,6 +782,7 @@ ra_rep_json(ra_rep_t *r)
 
     ra_buf_cstr(b, "{\"generated\":");
     ra_rep_json_time(b, r->now);
+    ra_rep_json_ranges(r);
     ra_buf_cstr(b, ",\"sites\":[");
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         if (i) {
@@ -862,6 +897,34 @@ ra_rep_prom_run(ra_rep_t *r, uint32_t i, int by_verification,
         }
     }
     return j;
+}
+
+/* robots_audit_ranges_age_seconds{file}: each loaded range list's age
+ * (issue 16), for an alert on a refresh that stopped working; a list
+ * whose file's time is unknown has no sample. */
+static void
+ra_rep_prom_ranges(ra_rep_t *r)
+{
+    const ra_ranges_t  *rg = r->opts->ranges;
+    ra_buf_t           *b = r->b;
+    size_t              i;
+    int64_t             age;
+
+    if (rg == NULL || ra_ranges_lists(rg) == 0) {
+        return;
+    }
+    ra_rep_prom_family(b, "robots_audit_ranges_age_seconds", "gauge",
+        "Age of each loaded IP-range file: now minus its modification time "
+        "when it was loaded (older than 7 days: RA203).");
+    for (i = 0; i < ra_ranges_lists(rg); i++) {
+        age = ra_ranges_age(rg, i, r->now);
+        if (age < 0) {
+            continue;
+        }
+        ra_buf_cstr(b, "robots_audit_ranges_age_seconds{file=\"");
+        ra_buf_prom_label(b, ra_ranges_name(rg, i));
+        ra_buf_printf(b, "\"} %lld\n", (long long) (age / 1000));
+    }
 }
 
 static void
@@ -1092,6 +1155,8 @@ ra_rep_prom(ra_rep_t *r)
         ra_buf_u64(b, snap->sites[si].no_user_agent);
         ra_buf_ch(b, '\n');
     }
+
+    ra_rep_prom_ranges(r);
 
     /* ledger health */
     ra_rep_prom_family(b, "robots_audit_evictions_total", "counter",
@@ -1894,6 +1959,39 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, "</section>");
 }
 
+/* One line: each loaded range file and its age, stale ones in red. */
+static void
+ra_rep_html_ranges(ra_rep_t *r)
+{
+    const ra_ranges_t  *rg = r->opts->ranges;
+    ra_buf_t           *b = r->b;
+    size_t              i;
+    int64_t             age;
+
+    if (rg == NULL || ra_ranges_lists(rg) == 0) {
+        return;
+    }
+    ra_buf_cstr(b, "<p class=\"muted\">IP-range files: ");
+    for (i = 0; i < ra_ranges_lists(rg); i++) {
+        ra_buf_cstr(b, i ? ", <code>" : "<code>");
+        ra_buf_html(b, ra_ranges_name(rg, i));
+        ra_buf_cstr(b, "</code> ");
+        age = ra_ranges_age(rg, i, r->now);
+        if (age < 0) {
+            ra_buf_cstr(b, "(age unknown)");
+        } else if (ra_ranges_stale(rg, i, r->now)) {
+            ra_buf_printf(b, "<span class=\"bad\" title=\"older than 7 "
+                          "days: robots-audit ranges update\">%lld days "
+                          "old</span>", (long long) (age / 86400000));
+        } else if (age < 86400000) {
+            ra_buf_printf(b, "%lld h old", (long long) (age / 3600000));
+        } else {
+            ra_buf_printf(b, "%lld days old", (long long) (age / 86400000));
+        }
+    }
+    ra_buf_cstr(b, "</p>\n");
+}
+
 static void
 ra_rep_html(ra_rep_t *r)
 {
@@ -1941,6 +2039,7 @@ ra_rep_html(ra_rep_t *r)
         ra_buf_cstr(b, " crawler records</span>");
     }
     ra_buf_cstr(b, "</p>\n");
+    ra_rep_html_ranges(r);
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         ra_rep_html_site(r, i);
         ra_buf_ch(b, '\n');

@@ -111,6 +111,11 @@ typedef struct {
     /* RA_REPORT_STATUS_HTML: the totals without the table of sites */
     unsigned            no_table:1;
     const ra_alloc_t   *scratch;
+    /* the loaded IP-range lists: each one's age at "now" (its file's
+     * modification time when loaded, ra_ranges_mtime()), as
+     * robots_audit_ranges_age_seconds{file}, JSON "ranges" and a line of
+     * the HTML page, stale ones (ra_ranges_stale()) marked; NULL: none */
+    const struct ra_ranges_s *ranges;
 } ra_report_opts_t;
 
 /* Renders snap in format fmt, appending to out.  RA_OK, RA_ENOMEM (the
