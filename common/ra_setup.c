@@ -265,7 +265,7 @@ ra_setup_ranges_age(ra_setup_t *s, const char *path, size_t first)
     now = ra_host_now(s->host);
     if (ra_ranges_stale(s->ranges, first, now)) {
         age = ra_ranges_age(s->ranges, first, now);
-        ra_logf(s->host, NULL, RA_LOG_WARN, RA_TAG_RANGES_STALE,
+        ra_logf(s->host, s->where, RA_LOG_WARN, RA_TAG_RANGES_STALE,
                 "ranges file \"%s\" is %lld days old (older than %lld): "
                 "its crawlers may be judged impostors from addresses added "
                 "since; `robots-audit ranges update` refreshes it", path,

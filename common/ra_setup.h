@@ -69,6 +69,10 @@ typedef struct {
                                        until a file or the compile */
     ra_ranges_t       *ranges;      /* NULL until a file is added */
     unsigned           compiled:1;
+    /* handed to host->log with the lines a file's loading writes (RA203
+     * for a stale range file): nginx's ngx_conf_t of the directive, set
+     * around the call; NULL: the server's own log */
+    void              *where;
 } ra_setup_t;
 
 /* Empty tables; the built-in crawler table is loaded when first needed
