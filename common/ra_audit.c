@@ -1086,6 +1086,7 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     vio.time = req->time;
     vio.line = out->line;
     vio.verification = (uint8_t) out->verification;
+    vio.verified_by = (uint8_t) out->verified_by;
     vio.verdict = (uint8_t) out->verdict;
     vio.name_len = (uint8_t) ra_str_cut(vio.name, RA_NAME_MAX, out->name);
     vio.method_len = (uint8_t) ra_str_cut(vio.method, RA_METHOD_MAX,

@@ -151,6 +151,7 @@ typedef struct {
     char      addr[RA_ADDR_TEXT_MAX];
     char      uri[RA_URI_MAX];
     char      pattern[RA_PATTERN_MAX];
+    uint8_t   verified_by;                /* ra_verified_by_e */
 } ra_vio_slot_t;
 
 /* The region's header.  Only offsets, sizes and atomics. */
@@ -2324,6 +2325,7 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     x->line = v->line;
     x->verdict = v->verdict;
     x->verification = v->verification;
+    x->verified_by = v->verified_by < RA_VERIFIED_BY_MAX ? v->verified_by : 0;
     x->name_len = v->name_len < RA_NAME_MAX ? v->name_len : RA_NAME_MAX;
     memcpy(x->name, v->name, x->name_len);
     x->method_len = v->method_len < RA_METHOD_MAX ? v->method_len
@@ -2425,6 +2427,7 @@ ra_vio_out(const ra_vio_slot_t *x, uint32_t site, ra_violation_t *out)
     out->line = x->line;
     out->verdict = x->verdict;
     out->verification = x->verification;
+    out->verified_by = x->verified_by;
     out->name_len = x->name_len;
     out->method_len = x->method_len;
     out->addr_len = x->addr_len;

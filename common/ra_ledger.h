@@ -255,6 +255,7 @@ typedef struct {
     char      addr[RA_ADDR_TEXT_MAX];
     char      uri[RA_URI_MAX];
     char      pattern[RA_PATTERN_MAX];
+    uint8_t   verified_by;                /* ra_verified_by_e */
 } ra_violation_t;
 
 /* Capacities, chosen from the region's size by ra_ledger_plan(). */

@@ -475,12 +475,13 @@ ra_rep_judged(const uint64_t *c)
 
 /* ---- JSON ----------------------------------------------------------- */
 
-/* "verified_by": the method that last decided the record's verification
- * ("ranges", "rdns", "signature"), null when none did (issue 16). */
+/* ,"verified_by": the method that decided a verification ("ranges",
+ * "rdns", "signature"; a crawler's record: the last one), null when none
+ * did (issue 16). */
 static void
-ra_rep_json_verified_by(ra_buf_t *b, const ra_stat_t *st)
+ra_rep_json_method(ra_buf_t *b, unsigned method)
 {
-    const char  *m = ra_verified_by_name(st->verified_by);
+    const char  *m = ra_verified_by_name((int) method);
 
     if (*m) {
         ra_buf_printf(b, ",\"verified_by\":\"%s\"", m);
@@ -659,7 +660,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         }
         ra_buf_printf(b, ",\"verification\":\"%s\"",
                       ra_verify_name(st->verification));
-        ra_rep_json_verified_by(b, st);
+        ra_rep_json_method(b, st->verified_by);
         for (c = 0; c < RA_CNT_MAX; c++) {
             ra_buf_printf(b, ",\"%s\":", ra_rep_counter[c]);
             ra_buf_u64(b, st->counters[c]);
@@ -729,7 +730,9 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         } else {
             ra_buf_cstr(b, "null");
         }
-        ra_buf_printf(b, ",\"line\":%u}", x->line);
+        ra_buf_printf(b, ",\"line\":%u", x->line);
+        ra_rep_json_method(b, x->verified_by);
+        ra_buf_ch(b, '}');
     }
     if (s->violations_total > n) {
         r->cut = 1;
@@ -1931,8 +1934,11 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_buf_printf(b, "</td><td class=\"bad\">%s</td><td>",
                       ra_rep_vio_verdict(x));
         ra_buf_html(b, ra_rep_field(x->name, x->name_len));
-        ra_buf_printf(b, " <span class=\"muted\">%s</span></td><td><code>",
-                      ra_verify_name(x->verification));
+        ra_buf_printf(b, " <span class=\"muted\">%s%s%s%s</span></td>"
+                      "<td><code>", ra_verify_name(x->verification),
+                      *ra_verified_by_name(x->verified_by) ? " (" : "",
+                      ra_verified_by_name(x->verified_by),
+                      *ra_verified_by_name(x->verified_by) ? ")" : "");
         ra_buf_html(b, ra_rep_field(x->addr, x->addr_len));
         ra_buf_cstr(b, "</code></td><td>");
         ra_buf_html(b, ra_rep_field(x->method, x->method_len));

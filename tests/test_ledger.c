@@ -364,6 +364,30 @@ ledger_verified_by(void **state)
                      RA_VERIFIED_BY_RDNS);
     assert_null(ra_ledger_verify(&l));
     ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* a violation keeps the method that decided its verification */
+    {
+        ra_violation_t  vio;
+
+        memset(&vio, 0, sizeof(vio));
+        vio.verdict = 3;
+        vio.time = T0 + 4;
+        vio.verification = RA_VERIFY_VERIFIED;
+        vio.verified_by = RA_VERIFIED_BY_RDNS;
+        memcpy(vio.name, "Googlebot", 9);
+        vio.name_len = 9;
+        ra_ledger_violation_locked(&l, a, &vio);
+        vio.time = T0 + 5;
+        vio.verified_by = 77;                   /* out of range: none */
+        ra_ledger_violation_locked(&l, a, &vio);
+        assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0,
+                                            &snap), RA_OK);
+        assert_int_equal(snap.nviolations, 2);
+        /* newest first */
+        assert_int_equal(snap.violations[0].verified_by, RA_VERIFIED_BY_NONE);
+        assert_int_equal(snap.violations[1].verified_by, RA_VERIFIED_BY_RDNS);
+        ra_snapshot_free(&snap, &ra_malloc_allocator);
+    }
     free(r);
 }
 

@@ -619,6 +619,8 @@ test_verified_by(void **state)
     f.stats[0].verified_by = RA_VERIFIED_BY_RANGES;
     f.stats[1].verified_by = RA_VERIFIED_BY_RDNS;
     f.stats[4].verified_by = 200;                   /* corrupt: none */
+    f.vios[1].verification = RA_VERIFY_VERIFIED;
+    f.vios[1].verified_by = RA_VERIFIED_BY_RANGES;
     memset(&o, 0, sizeof(o));
     s = render(&f, RA_REPORT_JSON, &o, &n);
     assert_non_null(strstr(s, "\"crawler\":\"Googlebot\",\"token\":"
@@ -630,6 +632,9 @@ test_verified_by(void **state)
     assert_non_null(strstr(s, "\"verification\":\"unverifiable\","
                               "\"verified_by\":null,"));
     assert_null(strstr(s, "\"verified_by\":\"\""));
+    /* recent violations: the method that decided it, last */
+    assert_non_null(strstr(s, "\"line\":2,\"verified_by\":\"ranges\"}"));
+    assert_non_null(strstr(s, "\"line\":2,\"verified_by\":null}"));
     free(s);
 
     s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
@@ -651,6 +656,9 @@ test_verified_by(void **state)
     assert_non_null(strstr(s, ">impostor</td><td>rdns</td>"));
     assert_non_null(strstr(s, ">unverifiable</td><td class=\"muted\">"
                               "&ndash;</td>"));
+    assert_non_null(strstr(s, "<span class=\"muted\">verified (ranges)"
+                              "</span>"));
+    assert_non_null(strstr(s, "<span class=\"muted\">unverifiable</span>"));
     free(s);
 }
 

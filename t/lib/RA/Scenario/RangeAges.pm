@@ -81,6 +81,11 @@ sub scenario {
     my $i = $h->crawler_stats($j, 'localhost', 'GPTBot', 'impostor');
     is $i->{requests}, 2, 'GPTBot from outside its (stale) ranges: impostor';
     is $i->{verified_by}, 'ranges', '... decided by the ranges';
+    my $site = $h->site_json($j, 'localhost');
+    is_deeply [ sort map { "$_->{crawler}:$_->{verification}:$_->{verified_by}" }
+                @{ $site->{recent_violations} // [] } ],
+        [ 'GPTBot:impostor:ranges', 'Googlebot:verified:ranges' ],
+        'recent violations: verified_by';
     my %r = map { $_->{file} => $_ } @{ $j->{ranges} // [] };
     is_deeply [ sort keys %r ], [ 'common-crawlers.json', 'gptbot.json' ],
         'JSON "ranges": both files';
