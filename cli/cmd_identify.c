@@ -105,6 +105,7 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     ra_buf_t            *b = &x->out;
     size_t               i;
     int                  v = -1, f, absent;
+    int                  by = RA_VERIFIED_BY_NONE;   /* how v was decided */
     static const char   *flags[] = { "crawl-delay", "ignores-star",
                                      "user-triggered", "token-only" };
 
@@ -118,8 +119,13 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     c = id.crawler;
     if (x->have_addr && c != NULL) {
         v = ra_verify(x->ranges, c, &x->addr);
+        by = RA_VERIFIED_BY_RANGES;
         if (v != RA_VERIFY_VERIFIED && x->rdns && ra_verify_has_rdns(c)) {
             v = ra_id_rdns(c, &x->addr);
+            by = RA_VERIFIED_BY_RDNS;
+        }
+        if (v == RA_VERIFY_UNVERIFIABLE) {
+            by = RA_VERIFIED_BY_NONE;
         }
     } else if (x->have_addr) {
         v = RA_VERIFY_UNVERIFIABLE;
@@ -152,6 +158,9 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
         }
         if (v >= 0) {
             ra_buf_printf(b, " verification=%s", ra_verify_name(v));
+            if (by != RA_VERIFIED_BY_NONE) {
+                ra_buf_printf(b, " verified_by=%s", ra_verified_by_name(by));
+            }
         }
         ra_buf_cstr(b, " ua=\"");
         ra_buf_log(b, ua);
@@ -208,7 +217,12 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     } else {
         ra_buf_cstr(b, "null");
     }
-    ra_buf_cstr(b, "}\n");
+    if (by != RA_VERIFIED_BY_NONE) {
+        ra_buf_printf(b, ",\"verified_by\":\"%s\"}\n",
+                      ra_verified_by_name(by));
+    } else {
+        ra_buf_cstr(b, ",\"verified_by\":null}\n");
+    }
 }
 
 int
