@@ -490,6 +490,12 @@ ra_rg_replace(const char *dir, const char *name, const ra_rg_body_t *b,
                  strerror(errno));
         goto fail;
     }
+    /* the rename itself survives a crash once the directory is synced */
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void) fsync(fd);
+        close(fd);
+    }
     return 0;
 
 fail:
