@@ -2,7 +2,9 @@
 # robots-audit ranges update against a loopback HTTP server (RA::Upstream)
 # serving good, bad, empty, oversized and missing range files and key
 # directories, driven by a sources file: what it writes, what it keeps,
-# what it says and its exit status.  Nothing leaves 127.0.0.1.
+# what it says and its exit status, and the packages' service (its ExecStart
+# line) reloading the servers only when a file changed.  Nothing leaves
+# 127.0.0.1.
 use strict;
 use warnings;
 use Test::More;
@@ -181,5 +183,64 @@ is $st, 2, 'a non-http URL is refused';
 ($st) = run('update', '--dir', "$tmp/nowhere", '--sources', $src);
 is $st, 2, 'a missing directory is refused';
 cmp_ok $up->requests, '>', 20, 'the server answered the fetches';
+
+# ---- the packages' service: reloads the servers only when a file changed
+# (its ExecStart as systemd runs it: $$ and %% unescaped, the paths moved
+# into the test's directory, systemctl replaced by a recorder)
+{
+    my $unit = slurp("$root/contrib/systemd/robots-audit-ranges.service");
+    my ($exec) = $unit =~ /^ExecStart=\/bin\/sh -c '(.*)'$/m;
+    ok defined $exec, 'the service runs one sh -c line';
+    $exec //= 'exit 9';
+    $exec =~ s/\$\$/\$/g;
+    $exec =~ s/%%/%/g;
+    $exec =~ s{/usr/bin/robots-audit}{$bin}g;
+    $exec =~ s{/var/lib/robots-audit}{$tmp/state}g;
+    $exec =~ s{/bin/systemctl}{$tmp/systemctl}g;
+    mkdir "$tmp/state";
+    mkdir "$tmp/state/$_" for qw(ranges keys);
+    spew("$tmp/systemctl", "#!/bin/sh\necho \"\$*\" >> '$tmp/reloads'\n");
+    chmod 0755, "$tmp/systemctl";
+    # sh -c with the line as one argument, as systemd runs it
+    my $svc = sub {
+        my ($opts) = @_;
+        unlink "$tmp/reloads";
+        local $ENV{OPTIONS} = $opts;
+        my $pid = open my $fh, '-|';
+        die "fork: $!" unless defined $pid;
+        if (!$pid) {
+            open STDERR, '>', "$tmp/svc-stderr";
+            exec '/bin/sh', '-c', $exec;
+            exit 127;
+        }
+        local $/;
+        my $o = <$fh>;
+        close $fh;
+        return ($? >> 8, slurp("$tmp/reloads") // '', $o // '');
+    };
+    $up->put('good.json', $good, '');
+    $up->put($wk, $jwks, '');
+    my $ok = sources('s8', "good.json $base/good.json");
+    my ($rc, $rel, $o) = $svc->("--sources $ok --agent $base");
+    is $rc, 0, 'service: exit 0';
+    is $rel, "try-reload-or-restart nginx.service apache2.service\n",
+        'service: new files, the servers reloaded once';
+    like $o, qr/^updated good\.json/m, 'service: says what changed';
+    is slurp("$tmp/state/ranges/good.json"), $good,
+        'service: the file in the ranges directory';
+    ok -f "$tmp/state/keys/127.0.0.1.json", 'service: keys in the keys one';
+    ($rc, $rel) = $svc->("--sources $ok --agent $base");
+    is $rc, 0, 'service again: exit 0';
+    is $rel, '', 'service: nothing changed, no reload';
+    my $mixed = sources('s9', "good.json $base/good.json",
+                        "missing.json $base/missing.json");
+    ($rc, $rel) = $svc->("--sources $mixed --agent $base");
+    is $rc, 1, 'service: a failed source fails the unit';
+    is $rel, '', '... with nothing changed, no reload';
+    $up->put('good.json', $good2, '');
+    ($rc, $rel) = $svc->("--sources $mixed --agent $base");
+    is $rc, 1, 'service: a failed source and a changed file: exit 1';
+    like $rel, qr/^try-reload-or-restart /, '... and the reload still done';
+}
 
 done_testing;
