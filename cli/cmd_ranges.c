@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -40,6 +41,7 @@
 #define RA_RG_URL_MAX       2048
 #define RA_RG_MAX_SOURCES   256
 #define RA_RG_TIMEOUT       60          /* seconds per fetch */
+#define RA_RG_REFRESH_DAYS  3           /* --refresh-after's default */
 #define RA_RG_KEYS_MAX      (1024u * 1024)
 #define RA_RG_WELL_KNOWN    "/.well-known/http-message-signatures-directory"
 #define RA_RG_WHY           (3 * 4096)  /* two paths and a reason */
@@ -122,6 +124,7 @@ typedef struct {
 typedef struct {
     long     timeout;
     size_t   max;
+    long     refresh;           /* seconds; 0: never touch a file */
     int      verbose;
     int      failed;
     CURL    *curl;
@@ -134,7 +137,7 @@ ra_rg_usage(FILE *f)
 "usage: robots-audit ranges sources [--format text|list]\n"
 "       robots-audit ranges update --dir DIR [--sources FILE]\n"
 "           [--keys-dir KDIR] [--agent ORIGIN]... [--timeout SECONDS]\n"
-"           [--max-size BYTES] [--verbose]\n\n"
+"           [--max-size BYTES] [--refresh-after DAYS] [--verbose]\n\n"
 "sources: the built-in publishers of IP-range files (NAME, URL, the\n"
 "crawlers that use it, the operator's documentation); --format list\n"
 "prints them as a sources file (one 'NAME URL' line each).\n\n"
@@ -142,11 +145,16 @@ ra_rg_usage(FILE *f)
 "every prefix parses, not empty) and replaced atomically; a source\n"
 "that fails keeps the previous file.  --sources FILE replaces the\n"
 "built-in list ('NAME URL' lines, '#' comments).  --keys-dir also\n"
-"fetches each signature agent's key directory (ORIGIN%s)\n"
+"fetches each signature agent's key directory,\n"
+"  ORIGIN%s,\n"
 "into KDIR/HOST.json; --agent replaces the built-in agents.\n"
-"Prints 'updated NAME' for each file that changed (--verbose: also\n"
-"'unchanged NAME'); each failure on stderr.  Exit status: 0 all\n"
-"fetched, 1 some source failed, 2 usage error.\n",
+"Prints 'updated NAME' for each file that changed, and 'refreshed\n"
+"NAME' for one unchanged but last written --refresh-after DAYS ago or\n"
+"more (default 3, 0 never), whose modification time it sets to now\n"
+"(the modules take a file's age from it when they load it): any output\n"
+"means a reload is due.  --verbose: also 'unchanged NAME'.  Each failure\n"
+"on stderr.  Exit status: 0 all fetched, 1 some source failed, 2 usage\n"
+"error.\n",
         RA_RG_WELL_KNOWN);
 }
 
@@ -402,9 +410,9 @@ ra_rg_check_jwks(const ra_rg_body_t *b, size_t *nkeys, char *why,
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* 1 when path holds exactly b's bytes. */
+/* 1 when path holds exactly b's bytes (*mtime: its modification time). */
 static int
-ra_rg_same(const char *path, const ra_rg_body_t *b)
+ra_rg_same(const char *path, const ra_rg_body_t *b, time_t *mtime)
 {
     struct stat     st;
     unsigned char   buf[65536];
@@ -422,6 +430,7 @@ ra_rg_same(const char *path, const ra_rg_body_t *b)
         close(fd);
         return 0;
     }
+    *mtime = st.st_mtime;
     while (same && (n = read(fd, buf, sizeof(buf))) > 0) {
         if ((size_t) n > b->len - off
             || memcmp(buf, b->data + off, (size_t) n) != 0)
@@ -436,15 +445,20 @@ ra_rg_same(const char *path, const ra_rg_body_t *b)
 
 /* Writes b to dir/name through a temporary file in dir and rename():
  * readers see the old file or the new one, never a part.  0; 1 when the
- * file already held these bytes; -1 with why set. */
+ * file already held these bytes; 2 when it did but was last written at
+ * least refresh seconds ago (0: never), and its modification time is now
+ * (its age in days in *days): the modules take a file's age from its
+ * modification time when they load it, so a file confirmed unchanged
+ * reads as fresh again at the next reload; -1 with why set. */
 static int
 ra_rg_replace(const char *dir, const char *name, const ra_rg_body_t *b,
-    char *why, size_t whylen)
+    long refresh, long *days, char *why, size_t whylen)
 {
     char     path[4096], tmp[4096];
     size_t   off = 0;
     ssize_t  n;
     int      fd;
+    time_t   mtime = 0, now;
 
     if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, name)
             >= sizeof(path)
@@ -454,7 +468,14 @@ ra_rg_replace(const char *dir, const char *name, const ra_rg_body_t *b,
         snprintf(why, whylen, "path too long");
         return -1;
     }
-    if (ra_rg_same(path, b)) {
+    if (ra_rg_same(path, b, &mtime)) {
+        now = time(NULL);
+        if (refresh > 0 && now - mtime >= refresh
+            && utimensat(AT_FDCWD, path, NULL, 0) == 0)
+        {
+            *days = (long) ((now - mtime) / 86400);
+            return 2;
+        }
         return 1;
     }
     fd = mkstemp(tmp);
@@ -648,6 +669,7 @@ ra_rg_update_one(ra_rg_ctx_t *ctx, const char *dir, const char *name,
     ra_rg_body_t  b;
     char          why[RA_RG_WHY];
     size_t        nint = 0;
+    long          days = 0;
     int           rc;
 
     if (ra_rg_fetch(ctx, url, "application/json", &b, why, sizeof(why)) != 0
@@ -657,11 +679,13 @@ ra_rg_update_one(ra_rg_ctx_t *ctx, const char *dir, const char *name,
         free(b.data);
         return;
     }
-    rc = ra_rg_replace(dir, name, &b, why, sizeof(why));
+    rc = ra_rg_replace(dir, name, &b, ctx->refresh, &days, why, sizeof(why));
     if (rc < 0) {
         ra_rg_fail(ctx, "range file", name, url, why);
     } else if (rc == 0) {
         printf("updated %s (%zu intervals)\n", name, nint);
+    } else if (rc == 2) {
+        printf("refreshed %s (unchanged for %ld days)\n", name, days);
     } else if (ctx->verbose) {
         printf("unchanged %s\n", name);
     }
@@ -710,6 +734,7 @@ ra_rg_update_keys(ra_rg_ctx_t *ctx, const char *kdir, const char *origin)
     char          url[RA_RG_URL_MAX + 64];
     char          why[RA_RG_WHY];
     size_t        nkeys = 0, olen = strlen(origin);
+    long          days = 0;
     int           rc;
 
     if (ra_rg_origin_host(origin, host, sizeof(host)) != 0) {
@@ -733,11 +758,14 @@ ra_rg_update_keys(ra_rg_ctx_t *ctx, const char *kdir, const char *origin)
         free(b.data);
         return;
     }
-    rc = ra_rg_replace(kdir, name, &b, why, sizeof(why));
+    rc = ra_rg_replace(kdir, name, &b, ctx->refresh, &days, why,
+                       sizeof(why));
     if (rc < 0) {
         ra_rg_fail(ctx, "key directory", name, url, why);
     } else if (rc == 0) {
         printf("updated %s (%zu keys)\n", name, nkeys);
+    } else if (rc == 2) {
+        printf("refreshed %s (unchanged for %ld days)\n", name, days);
     } else if (ctx->verbose) {
         printf("unchanged %s\n", name);
     }
@@ -771,6 +799,7 @@ ra_rg_update(int argc, char **argv)
     memset(&ctx, 0, sizeof(ctx));
     ctx.timeout = RA_RG_TIMEOUT;
     ctx.max = RA_RANGES_MAX_FILE;
+    ctx.refresh = RA_RG_REFRESH_DAYS * 86400L;
     agents = calloc((size_t) argc + 1, sizeof(*agents));
     if (agents == NULL) {
         return ra_cli_error(RA_RG_CMD, "out of memory");
@@ -807,6 +836,16 @@ ra_rg_update(int argc, char **argv)
                 ra_cli_error(RA_RG_CMD, "--timeout: 1 to 3600 seconds");
                 goto usage;
             }
+        } else if (strcmp(a, "--refresh-after") == 0) {
+            errno = 0;
+            ctx.refresh = strtol(argv[++k], &end, 10);
+            if (errno || *end || argv[k][0] == '\0' || ctx.refresh < 0
+                || ctx.refresh > 3650)
+            {
+                ra_cli_error(RA_RG_CMD, "--refresh-after: 0 to 3650 days");
+                goto usage;
+            }
+            ctx.refresh *= 86400L;
         } else if (strcmp(a, "--max-size") == 0) {
             uint64_t  sz;
 

@@ -22,6 +22,7 @@ delete @ENV{qw(http_proxy https_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY
                all_proxy)};
 $ENV{no_proxy} = $ENV{NO_PROXY} = '*';
 
+my $DAY = 86400;
 my $tmp = tempdir('ra-ranges-XXXXXX', TMPDIR => 1, CLEANUP => !$ENV{RA_KEEP});
 my $dir = "$tmp/ranges";
 my $kdir = "$tmp/keys";
@@ -89,6 +90,33 @@ $up->put('good.json', $good2, '');
 ($st, $out) = run('update', '--dir', $dir, '--sources', $src);
 like $out, qr/^updated good\.json \(1 intervals\)$/m, 'a new answer replaces it';
 is slurp("$dir/good.json"), $good2, 'with the new bytes';
+
+# unchanged but written long ago: its time set to now (the modules read a
+# file's age from it), and said, so that the timer reloads the servers
+my $ago = time - 4 * $DAY;
+utime $ago, $ago, "$dir/good.json" or die;
+($st, $out) = run('update', '--dir', $dir, '--sources', $src);
+is $st, 0, 'unchanged for 4 days: exit 0';
+like $out, qr/^refreshed good\.json \(unchanged for 4 days\)$/m,
+    '... refreshed, and said';
+cmp_ok abs((stat "$dir/good.json")[9] - time), '<', 60, '... its time now';
+is slurp("$dir/good.json"), $good2, '... its bytes as they were';
+$ago = time - 2 * $DAY;
+utime $ago, $ago, "$dir/good.json" or die;
+($st, $out) = run('update', '--dir', $dir, '--sources', $src);
+is $out, '', 'unchanged for 2 days: left alone, nothing said';
+cmp_ok abs((stat "$dir/good.json")[9] - $ago), '<', 2, '... its time kept';
+($st, $out) = run('update', '--dir', $dir, '--sources', $src,
+                  '--refresh-after', '1');
+like $out, qr/^refreshed good\.json \(unchanged for 2 days\)$/m,
+    '--refresh-after 1: refreshed';
+$ago = time - 30 * $DAY;
+utime $ago, $ago, "$dir/good.json" or die;
+($st, $out) = run('update', '--dir', $dir, '--sources', $src,
+                  '--refresh-after', '0');
+is $out, '', '--refresh-after 0: never';
+cmp_ok abs((stat "$dir/good.json")[9] - $ago), '<', 2, '... its time kept';
+utime undef, undef, "$dir/good.json";
 
 # ---- failures keep the previous file and are named on stderr
 for my $case (
