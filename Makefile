@@ -28,7 +28,7 @@ CORE_SAN_OBJS := $(CORE_SRCS:%.c=$(B)/san/%.o)
 
 # The crawler table (data/crawlers.txt) is embedded into the core as bytes
 # that the same loader parses as an operator's file: one format, one parser.
-GEN_SRCS      := $(B)/gen/ra_crawlers_data.c
+GEN_SRCS      := $(B)/gen/ra_crawlers_data.c $(B)/gen/ra_referrers_data.c
 CORE_OBJS     += $(GEN_SRCS:%.c=$(B)/obj/%.o)
 CORE_SAN_OBJS += $(GEN_SRCS:%.c=$(B)/san/%.o)
 CLI_OBJS      := $(CLI_SRCS:%.c=$(B)/obj/%.o)
@@ -58,6 +58,10 @@ $(B)/san/%.o: %.c
 $(B)/gen/ra_crawlers_data.c: data/crawlers.txt scripts/embed.sh
 	@mkdir -p $(dir $@)
 	scripts/embed.sh ra_crawlers_builtin data/crawlers.txt > $@
+
+$(B)/gen/ra_referrers_data.c: data/referrers.txt scripts/embed.sh
+	@mkdir -p $(dir $@)
+	scripts/embed.sh ra_referrers_builtin data/referrers.txt > $@
 
 $(B)/libra.a: $(CORE_OBJS)
 	@rm -f $@
@@ -97,7 +101,7 @@ prove-test: $(B)/mod_robots_audit.so
 NGX_SRC ?= /usr/share/nginx/src
 $(B)/ngx_http_robots_audit_module.so: config scripts/nginx-module.sh \
     $(wildcard ngx_module/*.[ch]) $(CORE_SRCS) $(wildcard common/*.h) \
-    data/crawlers.txt scripts/embed.sh
+    data/crawlers.txt data/referrers.txt scripts/embed.sh
 	@mkdir -p $(B)
 	scripts/nginx-module.sh $(NGX_SRC) $(B)/nginx-src $@
 

@@ -22,6 +22,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     req.user_agent = mra_cstr(apr_table_get(r->headers_in, "User-Agent"));
     req.method = mra_cstr(r->method);
     req.uri = mra_target(r);
+    req.referer = mra_cstr(apr_table_get(r->headers_in, "Referer"));
     req.status = status;
     req.enforce = enforce;
     req.where = r;

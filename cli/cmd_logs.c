@@ -43,7 +43,7 @@ static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST] [LOG...]\n"
 "           [--log-format F] [--real-ip-from CIDR]... [--ranges FILE]...\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus]\n"
-"           [--ledger MIB] [--output FILE] [--follow [--interval S]] LOG...\n"
+"           [--purpose P] [--ledger MIB] [--output FILE] [--follow [--interval S]] LOG...\n"
 "\n"
 "Judges every crawler request of access logs against robots.txt, as the\n"
 "server modules do, and prints the counters, the robots.txt state and\n"
@@ -72,6 +72,10 @@ static const char  ra_logs_usage[] =
 "                    named by its base name; repeatable\n"
 "  --crawlers FILE   more crawler entries (format of data/crawlers.txt)\n"
 "  --format F        text (default), json, html or prometheus\n"
+"  --purpose P       show only the crawlers of this purpose: search,\n"
+"                    ai-training, ai-search, ai-user, seo, social-preview,\n"
+"                    monitoring, archive, feed, academic, security-scanner,\n"
+"                    tool\n"
 "  --ledger MIB      size of the private ledger (default 32; it bounds\n"
 "                    how many crawler records are kept)\n"
 "  --output FILE     write the report to FILE (atomically: a temporary\n"
@@ -148,6 +152,7 @@ typedef struct {
     char               first[RA_LOGS_SHOW * 4 + 1];  /* shown escaped */
     const char        *first_file;
     unsigned char     *esc;              /* unescaped fields */
+    unsigned           purpose;          /* --purpose: category + 1 */
 } ra_logs_ctx_t;
 
 /* the signals of --follow */
@@ -363,6 +368,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     req.method = rec.method;
     req.uri = uri;
     req.status = rec.status;
+    req.referer = rec.referer.data ? rec.referer : ra_str("", 0);
     if (ra_audit_request(x->au, &req, &v) != RA_OK) {
         x->nomem++;
     }
@@ -561,6 +567,7 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
         ra_cli_error(RA_LOGS_CMD, "out of memory");
         return -1;
     }
+    ra_snapshot_purpose(&snap, x->purpose);
 
     /* the findings of each site's file, for a site that serves it as
      * rules */
@@ -733,6 +740,7 @@ ra_cmd_logs(int argc, char **argv)
         { "ranges", required_argument, NULL, 'R' },
         { "crawlers", required_argument, NULL, 'c' },
         { "format", required_argument, NULL, 'f' },
+        { "purpose", required_argument, NULL, 'P' },
         { "ledger", required_argument, NULL, 'L' },
         { "log-format", required_argument, NULL, 'F' },
         { "real-ip-from", required_argument, NULL, 'I' },
@@ -794,6 +802,17 @@ ra_cmd_logs(int argc, char **argv)
             {
                 ra_cli_error(RA_LOGS_CMD, "--format: text, json, html or "
                              "prometheus, not '%s'", optarg);
+                goto fail;
+            }
+            break;
+        case 'P':
+            x->purpose = ra_crawler_category_of(ra_str(optarg,
+                                                       strlen(optarg))) + 1;
+            if (x->purpose > RA_CAT_MAX) {
+                ra_cli_error(RA_LOGS_CMD, "--purpose: '%s' is not a purpose "
+                             "(search, ai-training, ai-search, ai-user, seo, "
+                             "social-preview, monitoring, archive, feed, "
+                             "academic, security-scanner, tool)", optarg);
                 goto fail;
             }
             break;

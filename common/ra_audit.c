@@ -19,6 +19,10 @@
 #include "ra_digest.h"
 #include "ra_http.h"
 #include "ra_lint.h"
+#include "ra_refer.h"
+
+_Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
+               "the ledger keeps a counter per referrer-table operator");
 
 #define RA_CACHE_SLOTS        64
 #define RA_CACHE_BYTES        (64u * 1024 * 1024)
@@ -89,6 +93,7 @@ struct ra_audit_s {
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
     ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
     unsigned char   *zone;              /* conf.zone_name's copy */
+    ra_refer_t       refer;             /* the referrer table */
 };
 
 static const char  *const ra_verdict_names[] = {
@@ -237,6 +242,11 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     }
     if (au->conf.cache_bytes == 0) {
         au->conf.cache_bytes = RA_CACHE_BYTES;
+    }
+    /* the embedded table loads (a unit test checks it); were it not to,
+     * no referral would be counted */
+    if (ra_refer_builtin(&au->refer) != RA_OK) {
+        au->refer.nops = 0;
     }
     /* without the memory, every User-Agent is identified afresh */
     au->ua = ra_alloc(conf->alloc, RA_UA_SLOTS * sizeof(ra_ua_slot_t));
@@ -1230,10 +1240,23 @@ ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     return id.kind != RA_UA_BROWSER;
 }
 
+/* Crawl-to-refer: the operator a request of a table crawler (not an
+ * impostor) counts for, when the referrer table names it; else -1.
+ * Decided before the lock is taken. */
+static int
+ra_refer_crawler(const ra_audit_t *au, const ra_identity_t *id,
+    const ra_verdict_t *v)
+{
+    if (id->crawler == NULL || v->verification == RA_VERIFY_IMPOSTOR) {
+        return -1;
+    }
+    return ra_refer_operator(&au->refer, id->crawler->operator_name);
+}
+
 int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
-    int                  rc, no_ua;
+    int                  rc, no_ua, op;
     unsigned             k;
     uint32_t             sid, tid;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
@@ -1257,11 +1280,17 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
      * browser nor a crawler that can be judged */
     no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
+        /* crawl-to-refer: a browser visit its Referer's operator sent */
+        op = no_ua || req->referer.len == 0
+             ? -1 : ra_refer_match(&au->refer, req->referer);
         ra_ledger_lock(l);
         sid = au->conf.crawler_sites
               ? ra_ledger_site_find_locked(l, req->site, now)
               : ra_ledger_site_locked(l, req->site, now);
         ra_ledger_browser_locked(l, sid, no_ua);
+        if (op >= 0) {
+            ra_ledger_referral_locked(l, sid, (unsigned) op, 0);
+        }
         if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
             ra_ledger_page_locked(l, sid, req->status, now);
         }
@@ -1272,6 +1301,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 
     /* who it is, what it reads, whether it is who it claims to be */
     ra_audit_who(au, &id, req, out, tokens, &who);
+    op = ra_refer_crawler(au, &id, out);
     memset(&key, 0, sizeof(key));
     key.name = out->name;
     key.verification = out->verification;
@@ -1311,6 +1341,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
             ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
         }
         ra_ledger_polite_locked(l, tid, now, -1);
+        if (op >= 0) {
+            ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
+        }
         ra_ledger_unlock(l);
         out->verdict = RA_VERDICT_FETCH;
         ra_audit_full(au, req);
@@ -1345,6 +1378,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (ra_http_is_llms(path)) {
         /* does anyone read it? judged as any URL, and counted */
         ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
+    }
+    if (op >= 0) {
+        ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
     }
     ra_ledger_unlock(l);
 

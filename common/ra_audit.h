@@ -152,6 +152,8 @@ typedef struct {
                                        content is served; 0 at log time */
     void           *where;          /* the server's request, handed back
                                        to host->log; NULL in the CLI */
+    ra_str_t        referer;        /* the Referer header; len 0: none
+                                       (crawl-to-refer, ra_refer.h) */
 } ra_request_t;
 
 /*

@@ -210,8 +210,9 @@ struct ra_crawlers_s {
 };
 
 static const char  *ra_category_names[RA_CAT_MAX] = {
-    "search", "ai-training", "ai-search", "ai-user-triggered", "seo",
-    "social-preview", "feed", "monitoring", "archive", "tool",
+    "search", "ai-training", "ai-search", "ai-user", "seo",
+    "social-preview", "feed", "monitoring", "archive", "tool", "academic",
+    "security-scanner",
 };
 
 #define RA_FLAG_DISABLED  0x100      /* loader only: drops the name */
@@ -236,6 +237,24 @@ const char *
 ra_crawler_category_name(unsigned category)
 {
     return category < RA_CAT_MAX ? ra_category_names[category] : "unknown";
+}
+
+unsigned
+ra_crawler_category_of(ra_str_t name)
+{
+    size_t  i;
+
+    for (i = 0; i < RA_CAT_MAX; i++) {
+        if (ra_strcaseeq(name, ra_str(ra_category_names[i],
+                                      strlen(ra_category_names[i]))))
+        {
+            return (unsigned) i;
+        }
+    }
+    if (ra_strcaseeq(name, ra_str("ai-user-triggered", 17))) {
+        return RA_CAT_AI_USER;
+    }
+    return RA_CAT_MAX;
 }
 
 ra_crawlers_t *
@@ -454,11 +473,7 @@ ra_parse_entry(ra_lines_t *it, ra_str_t name, ra_crawler_t *c,
                 ra_fail("repeated key");
             }
             seen |= 32;
-            for (i = 0; i < RA_CAT_MAX; i++) {
-                if (ra_eq(val, ra_category_names[i])) {
-                    category = (unsigned) i;
-                }
-            }
+            category = ra_crawler_category_of(val);
             if (category == RA_CAT_MAX) {
                 ra_fail("unknown category");
             }
@@ -1579,6 +1594,30 @@ ra_not_a_browser(const unsigned char *p, size_t len)
     return 0;
 }
 
+/*
+ * A "(compatible; Name" comment after a browser's own tokens: "... Chrome/59.0
+ * Mobile Safari/537.36 (compatible; Google-Youtube-Links)".  Browsers that
+ * say "compatible" say it in their first comment ("Mozilla/4.0
+ * (compatible; MSIE 8.0; ..."); a later one is a tool naming itself.  The
+ * name (len 0 when none).
+ */
+static ra_str_t
+ra_late_compatible(const unsigned char *p, size_t len)
+{
+    const unsigned char  *q;
+    size_t                at;
+
+    if (len < 8 || !ra_startswith_ci(ra_str(p, len), "mozilla/")) {
+        return ra_str(p, 0);
+    }
+    q = memchr(p, ')', len);
+    at = ra_compatible_at(p, len);
+    if (q == NULL || at >= len || at < (size_t) (q - p)) {
+        return ra_str(p, 0);
+    }
+    return ra_token_at(p, len, at);
+}
+
 /* What a User-Agent that names a platform still tells of a program: a
  * tool after the browser's tokens, or a shape no browser sends.  Kept out
  * of line: inlined, it slows the automaton's loop in the caller. */
@@ -1586,6 +1625,9 @@ static int __attribute__((noinline))
 ra_odd_browser(const unsigned char *p, size_t len, ra_str_t *token)
 {
     *token = ra_tool_suffix(p, len);
+    if (token->len == 0) {
+        *token = ra_late_compatible(p, len);
+    }
     return token->len > 0 || ra_not_a_browser(p, len);
 }
 

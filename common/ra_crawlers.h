@@ -23,13 +23,16 @@ typedef enum {
     RA_CAT_SEARCH = 0,
     RA_CAT_AI_TRAINING,
     RA_CAT_AI_SEARCH,
-    RA_CAT_AI_USER,            /* "ai-user-triggered" */
+    RA_CAT_AI_USER,            /* "ai-user": agents and assistants
+                                  fetching for a person */
     RA_CAT_SEO,
     RA_CAT_SOCIAL,             /* "social-preview" */
     RA_CAT_FEED,
     RA_CAT_MONITORING,
     RA_CAT_ARCHIVE,
     RA_CAT_TOOL,
+    RA_CAT_ACADEMIC,           /* research and scholarly indexes */
+    RA_CAT_SECURITY,           /* "security-scanner" */
     RA_CAT_MAX
 } ra_crawler_category_e;
 
@@ -139,7 +142,16 @@ const ra_crawler_t *ra_crawlers_find_token(const ra_crawlers_t *t,
 /* Bytes the automaton's arrays take (for status pages and tests). */
 size_t ra_crawlers_automaton_size(const ra_crawlers_t *t);
 
-/* "search", "ai-training", ...; "unknown" out of range. */
+/*
+ * The purpose an operator decides on (its "category" in the table, shown
+ * as "purpose"): "search", "ai-training", "ai-search", "ai-user", "seo",
+ * "social-preview", "feed", "monitoring", "archive", "tool", "academic",
+ * "security-scanner"; "unknown" out of range (a generic bot).
+ */
 const char *ra_crawler_category_name(unsigned category);
+
+/* The category of that name (the names above; "ai-user-triggered", the
+ * table's former spelling, is "ai-user"); RA_CAT_MAX when none. */
+unsigned ra_crawler_category_of(ra_str_t name);
 
 #endif /* RA_CRAWLERS_H */

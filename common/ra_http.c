@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "ra_crawlers.h"
 #include "ra_decode.h"
 #include "ra_http.h"
 #include "ra_parse.h"
@@ -742,6 +743,8 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
 {
     int                  rc;
     uint32_t             limit = 0;
+    unsigned             purpose = 0;
+    int                  relint;
     ra_str_t             name, site = { 0, NULL };
     ra_snapshot_t        snap;
     ra_report_opts_t     opts;
@@ -784,6 +787,15 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
                         "(1 to 128 bytes)\n");
         return RA_OK;
     }
+    if (ra_query_arg(query, "purpose", &name) == RA_OK
+        && (purpose = ra_crawler_category_of(name) + 1) > RA_CAT_MAX)
+    {
+        ra_status_error(page, 400, "robots-audit: purpose is one of search, "
+                        "ai-training, ai-search, ai-user, seo, "
+                        "social-preview, monitoring, archive, feed, academic, "
+                        "security-scanner, tool\n");
+        return RA_OK;
+    }
 
     if (l == NULL) {
         ra_status_error(page, 503, "robots-audit: no ledger: auditing is "
@@ -805,7 +817,11 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     }
 
     ra_status_view(site, limit, (int) fmt, &view);
-    if (ra_ledger_snapshot_view(l, a, fmt == RA_REPORT_HTML, &view, &snap)
+    view.purpose = purpose;
+    /* findings: HTML, and JSON of one site (?site=): relinting costs
+     * milliseconds per 500 KiB body */
+    relint = fmt == RA_REPORT_HTML || (fmt == RA_REPORT_JSON && site.len);
+    if (ra_ledger_snapshot_view(l, a, relint, &view, &snap)
         != RA_OK)
     {
         ra_snapshot_free(&snap, a);
@@ -815,7 +831,7 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
 
     memset(&opts, 0, sizeof(opts));
     opts.now = now;
-    opts.relint = fmt == RA_REPORT_HTML;  /* findings: HTML only (cost) */
+    opts.relint = relint;
     opts.crawlers = crawlers;
     opts.ranges = ranges;
     opts.scratch = a;

@@ -258,7 +258,8 @@ typedef struct {
 /*
  * Answers a status-page request: method (GET or HEAD), query string (the
  * part after '?', without it; "format=json|prometheus|text|html",
- * "limit=N", "site=NAME"; other arguments are ignored; a bad value
+ * "limit=N", "site=NAME", "purpose=P" (only the table's crawlers of that
+ * purpose, ra_crawler_category_of()); other arguments are ignored; a bad value
  * answers 400), the ledger (NULL: none is configured), now in
  * Unix ms.  Memory from a (a heap: the page may be large).  Always
  * fills page (an error page is a page too); RA_OK, or RA_ENOMEM when the

@@ -94,6 +94,9 @@ typedef struct {
     ra_bucket_t        alert_bucket;
     ra_bucket_t        alert_open;      /* the share of all but verified */
     ra_gate_t          gates[RA_GENERIC_GATES];
+    /* crawl-to-refer (ra_ledger_referral_locked()) */
+    uint64_t           referrals[RA_REFER_SLOTS];         /* atomics */
+    uint64_t           referral_crawls[RA_REFER_SLOTS];   /* atomics */
 } ra_site_slot_t;
 
 typedef struct {
@@ -1722,6 +1725,18 @@ ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site, int no_user_agent)
 }
 
 void
+ra_ledger_referral_locked(ra_ledger_t *l, uint32_t site, unsigned op,
+    int crawler)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s != NULL && op < RA_REFER_SLOTS) {
+        ra_atomic_add(crawler ? &s->referral_crawls[op] : &s->referrals[op],
+                      1);
+    }
+}
+
+void
 ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     ra_counter_e c)
 {
@@ -2389,6 +2404,10 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     for (k = 0; k < RA_VERSIONS; k++) {
         ra_version_out(&s->versions[k], &out->versions[k]);
     }
+    for (k = 0; k < RA_REFER_SLOTS; k++) {
+        out->referrals[k] = ra_atomic_read(&s->referrals[k]);
+        out->referral_crawls[k] = ra_atomic_read(&s->referral_crawls[k]);
+    }
 }
 
 static void
@@ -2733,6 +2752,11 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         if (!st->used || st->site > h->plan.sites || rank[st->site] == 0) {
             continue;
         }
+        if (view != NULL
+            && !ra_purpose_match(view->purpose, st->kind, st->category))
+        {
+            continue;
+        }
         r = rank[st->site] - 1;
         snap->sites[r].stats_total++;
         if (view == NULL) {
@@ -2897,4 +2921,38 @@ ra_snapshot_free(ra_snapshot_t *snap, const ra_alloc_t *a)
     ra_free(a, snap->stats);
     ra_free(a, snap->violations);
     memset(snap, 0, sizeof(*snap));
+}
+
+int
+ra_purpose_match(unsigned purpose, unsigned kind, unsigned category)
+{
+    return purpose == 0 || (kind == RA_UA_KNOWN && category + 1 == purpose);
+}
+
+void
+ra_snapshot_purpose(ra_snapshot_t *snap, unsigned purpose)
+{
+    uint32_t  i, j;
+
+    if (purpose == 0) {
+        return;
+    }
+    for (i = 0; i < snap->nsites; i++) {
+        snap->sites[i].stats_total = 0;
+    }
+    for (i = 0, j = 0; i < snap->nstats; i++) {
+        const ra_stat_t  *st = &snap->stats[i];
+
+        if (!ra_purpose_match(purpose, st->kind, st->category)) {
+            continue;
+        }
+        if (st->site && st->site <= snap->nsites) {
+            snap->sites[st->site - 1].stats_total++;
+        }
+        if (i != j) {
+            snap->stats[j] = snap->stats[i];
+        }
+        j++;
+    }
+    snap->nstats = j;
 }

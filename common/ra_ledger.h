@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       8
+#define RA_LEDGER_LAYOUT       9
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -51,6 +51,8 @@
 #define RA_METHOD_MAX          16
 #define RA_ADDR_TEXT_MAX       46      /* INET6_ADDRSTRLEN */
 #define RA_PATTERN_MAX         96      /* bytes of the deciding rule kept */
+#define RA_REFER_SLOTS         24      /* crawl-to-refer operators per site
+                                          (ra_refer.h's RA_REFER_OPS) */
 
 #define RA_DAY_MS              (24LL * 3600 * 1000)
 #define RA_UNREACHABLE_MS      (12LL * 3600 * 1000)
@@ -211,6 +213,11 @@ typedef struct {
      * them all (ra_snapshot_view_t) */
     uint32_t      stats_total;
     uint32_t      violations_total;
+    /* crawl-to-refer, per operator of the referrer table (ra_refer.h):
+     * browser visits its hosts referred, and its crawlers' requests (not
+     * impostors') */
+    uint64_t      referrals[RA_REFER_SLOTS];
+    uint64_t      referral_crawls[RA_REFER_SLOTS];
 } ra_site_t;
 
 typedef struct {
@@ -401,6 +408,12 @@ uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
  * User-Agent, or "-"): the site's and the ledger's totals. */
 void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site,
     int no_user_agent);
+
+/* Crawl-to-refer: a browser visit referred by operator op (crawler 0),
+ * or a request of one of op's crawlers (crawler 1); op is an index into
+ * the referrer table (ra_refer.h), ignored from RA_REFER_SLOTS on. */
+void ra_ledger_referral_locked(ra_ledger_t *l, uint32_t site, unsigned op,
+    int crawler);
 
 /* A request for a page other than robots.txt got status: below 500 (and
  * at least 100), the site answers (the 30-day phase, "Verdicts"). */
@@ -618,6 +631,9 @@ typedef struct {
                                    Prometheus shows; then max_crawlers
                                    and max_violators do not apply:
                                    every known crawler's record is kept) */
+    unsigned   purpose;         /* 0: every record; else only the table's
+                                   crawlers of category purpose - 1
+                                   (ra_crawler_category_e; ?purpose=) */
 } ra_snapshot_view_t;
 
 /* Everything (view NULL), as the CLI wants it. */
@@ -627,5 +643,13 @@ int ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
 int ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     int with_bodies, const ra_snapshot_view_t *view, ra_snapshot_t *snap);
 void ra_snapshot_free(ra_snapshot_t *snap, const ra_alloc_t *a);
+
+/* Does a record of this kind and category have purpose (0: any; else
+ * ra_crawler_category_e + 1: table crawlers of that category)? */
+int ra_purpose_match(unsigned purpose, unsigned kind, unsigned category);
+
+/* Keeps only the records of purpose (as ra_purpose_match()) in snap, and
+ * counts each site's stats_total anew (logs --purpose). */
+void ra_snapshot_purpose(ra_snapshot_t *snap, unsigned purpose);
 
 #endif /* RA_LEDGER_H */

@@ -17,6 +17,7 @@
 #include "ra_accesslog.h"
 #include "ra_audit.h"
 #include "ra_crawlers.h"
+#include "ra_refer.h"
 #include "ra_verify.h"
 
 #define RA_REP_VIOLATIONS   25
@@ -55,6 +56,7 @@ typedef struct {
     uint32_t                 sites_shown;   /* the byte budget may stop
                                                before the last */
     unsigned                 cut:1;         /* something not shown */
+    ra_refer_t               refer;         /* operators' names */
 } ra_rep_t;
 
 /* A fixed array and its length byte, clamped: a region another process
@@ -551,6 +553,258 @@ ra_rep_json_in_force(ra_buf_t *b, const ra_version_t *v)
     ra_buf_printf(b, ",\"sha256\":\"%s\"}", hex);
 }
 
+/* ---- crawl-to-refer, purposes, llms.txt ------------------------------ */
+
+static void ra_rep_html_num(ra_buf_t *b, uint64_t v, int bad);
+
+/* The purpose shown for a record: its table category, or NULL (generic
+ * bots, browsers). */
+static const char *
+ra_rep_purpose(const ra_stat_t *st)
+{
+    return st->kind == RA_UA_KNOWN && st->category < RA_CAT_MAX
+           ? ra_crawler_category_name(st->category) : NULL;
+}
+
+/* How many operators of the referrer table have counts for the site. */
+static unsigned
+ra_rep_nreferrals(const ra_rep_t *r, const ra_site_t *s)
+{
+    unsigned  k, n = 0;
+
+    for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
+        n += s->referrals[k] || s->referral_crawls[k];
+    }
+    return n;
+}
+
+/* JSON "referrals": [{operator, referrals, crawler_requests}], the
+ * operators with a count. */
+static void
+ra_rep_json_referrals(ra_rep_t *r, const ra_site_t *s)
+{
+    unsigned  k, n = 0;
+
+    ra_buf_cstr(r->b, ",\"referrals\":[");
+    for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
+        if (!s->referrals[k] && !s->referral_crawls[k]) {
+            continue;
+        }
+        ra_buf_cstr(r->b, n++ ? ",{\"operator\":" : "{\"operator\":");
+        ra_buf_json_str(r->b, r->refer.ops[k].name);
+        ra_buf_cstr(r->b, ",\"referrals\":");
+        ra_buf_u64(r->b, s->referrals[k]);
+        ra_buf_cstr(r->b, ",\"crawler_requests\":");
+        ra_buf_u64(r->b, s->referral_crawls[k]);
+        ra_buf_ch(r->b, '}');
+    }
+    ra_buf_ch(r->b, ']');
+}
+
+/* crawler requests per referral, "-" without referrals */
+static void
+ra_rep_ratio(ra_buf_t *b, uint64_t crawls, uint64_t referrals)
+{
+    if (referrals == 0) {
+        ra_buf_cstr(b, "-");
+    } else {
+        ra_buf_printf(b, "%.1f", (double) crawls / (double) referrals);
+    }
+}
+
+static void
+ra_rep_html_referrals(ra_rep_t *r, const ra_site_t *s)
+{
+    unsigned  k;
+
+    if (ra_rep_nreferrals(r, s) == 0) {
+        return;
+    }
+    ra_buf_cstr(r->b, "<h3>crawl-to-refer</h3><table><tr><th>operator</th>"
+                "<th class=\"n\" title=\"browser visits its search engine "
+                "or assistant referred\">referrals</th>"
+                "<th class=\"n\" title=\"requests of its crawlers, "
+                "impostors excluded\">crawler requests</th>"
+                "<th class=\"n\" title=\"crawler requests per referral\">"
+                "crawls per referral</th></tr>");
+    for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
+        if (!s->referrals[k] && !s->referral_crawls[k]) {
+            continue;
+        }
+        ra_buf_cstr(r->b, "<tr><td>");
+        ra_buf_html(r->b, r->refer.ops[k].name);
+        ra_buf_cstr(r->b, "</td>");
+        ra_rep_html_num(r->b, s->referrals[k], 0);
+        ra_rep_html_num(r->b, s->referral_crawls[k], 0);
+        ra_buf_cstr(r->b, "<td class=\"n\">");
+        ra_rep_ratio(r->b, s->referral_crawls[k], s->referrals[k]);
+        ra_buf_cstr(r->b, "</td></tr>");
+    }
+    ra_buf_cstr(r->b, "</table>");
+}
+
+static void
+ra_rep_text_referrals(ra_rep_t *r, const ra_site_t *s)
+{
+    unsigned  k, n = 0;
+
+    for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
+        if (!s->referrals[k] && !s->referral_crawls[k]) {
+            continue;
+        }
+        ra_buf_cstr(r->b, n++ ? ", " : "  crawl-to-refer: ");
+        ra_buf_log(r->b, r->refer.ops[k].name);
+        ra_buf_cstr(r->b, " ");
+        ra_buf_u64(r->b, s->referrals[k]);
+        ra_buf_cstr(r->b, " referrals / ");
+        ra_buf_u64(r->b, s->referral_crawls[k]);
+        ra_buf_cstr(r->b, " crawler requests");
+    }
+    if (n) {
+        ra_buf_ch(r->b, '\n');
+    }
+}
+
+/* robots_audit_referrals_total, robots_audit_referral_crawler_requests_
+ * total, robots_audit_purpose_requests_total, robots_audit_llms_fetches_
+ * total: operators and purposes are bounded by their tables. */
+static uint32_t ra_rep_prom_run(ra_rep_t *r, uint32_t i, int by_verification,
+    int skip_impostors, uint64_t *sum, const ra_stat_t **last);
+static void ra_rep_prom_family(ra_buf_t *b, const char *name,
+    const char *type, const char *help);
+static void ra_rep_prom_site(ra_buf_t *b, const char *name,
+    const ra_site_t *s);
+
+static void
+ra_rep_prom_ai(ra_rep_t *r)
+{
+    const ra_snapshot_t  *snap = r->snap;
+    const ra_stat_t      *last;
+    uint64_t              sum[RA_CNT_MAX], per[RA_CAT_MAX + 1];
+    uint32_t              si, i, next;
+    unsigned              k, pass;
+
+    for (pass = 0; pass < 2; pass++) {
+        ra_rep_prom_family(r->b, pass ? "robots_audit_referral_crawler_"
+                                        "requests_total"
+                                      : "robots_audit_referrals_total",
+            "counter", pass ? "Requests of the operator's crawlers "
+            "(impostors excluded), beside its referrals (crawl-to-refer)."
+            : "Browser visits whose Referer is the operator's search "
+            "engine or assistant (data/referrers.txt).");
+        for (si = 0; si < snap->nsites; si++) {
+            const ra_site_t  *s = &snap->sites[si];
+
+            for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
+                if (!s->referrals[k] && !s->referral_crawls[k]) {
+                    continue;
+                }
+                ra_rep_prom_site(r->b, pass ? "robots_audit_referral_"
+                                              "crawler_requests_total"
+                                            : "robots_audit_referrals_total",
+                                 s);
+                ra_buf_cstr(r->b, ",operator=\"");
+                ra_buf_prom_label(r->b, r->refer.ops[k].name);
+                ra_buf_cstr(r->b, "\"} ");
+                ra_buf_u64(r->b, pass ? s->referral_crawls[k]
+                                      : s->referrals[k]);
+                ra_buf_ch(r->b, '\n');
+            }
+        }
+    }
+
+    ra_rep_prom_family(r->b, "robots_audit_purpose_requests_total",
+        "counter", "Crawler requests by the purpose of the crawler "
+        "(its table category; purpose=\"generic\": generic bots).");
+    for (si = 0; si < snap->nsites; si++) {
+        memset(per, 0, sizeof(per));
+        for (i = r->first[si]; i < r->first[si + 1]; i++) {
+            const ra_stat_t  *st = r->ents[i].st;
+
+            if (st->kind == RA_UA_KNOWN && st->category < RA_CAT_MAX) {
+                per[st->category] += st->counters[RA_CNT_REQUESTS];
+            }
+        }
+        per[RA_CAT_MAX] = snap->sites[si].generic[RA_CNT_REQUESTS];
+        for (k = 0; k <= RA_CAT_MAX; k++) {
+            if (per[k] == 0) {
+                continue;
+            }
+            ra_rep_prom_site(r->b, "robots_audit_purpose_requests_total",
+                             &snap->sites[si]);
+            ra_buf_printf(r->b, ",purpose=\"%s\"} ", k < RA_CAT_MAX
+                          ? ra_crawler_category_name(k) : "generic");
+            ra_buf_u64(r->b, per[k]);
+            ra_buf_ch(r->b, '\n');
+        }
+    }
+
+    ra_rep_prom_family(r->b, "robots_audit_llms_fetches_total", "counter",
+        "Requests for /llms.txt or /llms-full.txt by crawler (also judged "
+        "and counted in robots_audit_requests_total).");
+    for (i = 0; i < r->nents; i = next) {
+        next = ra_rep_prom_run(r, i, 0, 0, sum, &last);
+        if (sum[RA_CNT_LLMS_FETCHES] == 0) {
+            continue;
+        }
+        ra_rep_prom_site(r->b, "robots_audit_llms_fetches_total",
+                         &snap->sites[r->ents[i].site]);
+        ra_buf_cstr(r->b, ",crawler=\"");
+        ra_buf_prom_label(r->b, ra_rep_label(r->ents[i].st));
+        ra_buf_cstr(r->b, "\"} ");
+        ra_buf_u64(r->b, sum[RA_CNT_LLMS_FETCHES]);
+        ra_buf_ch(r->b, '\n');
+    }
+}
+
+/* JSON "ai_preferences" (Content-Signal and Content-Usage lines as
+ * written, with their group) and "policy_tokens" (groups for tokens no
+ * crawler fetches with, and what they control), as lint found them */
+static void
+ra_rep_json_prefs(ra_rep_t *r, const ra_lint_t *l)
+{
+    static const char  *kind[] = { "content-signal", "content-usage" };
+    uint32_t            i, k, n;
+
+    for (k = 0; k < 2; k++) {
+        ra_buf_cstr(r->b, k ? ",\"policy_tokens\":["
+                            : ",\"ai_preferences\":[");
+        for (i = 0, n = 0; i < l->nprefs && i < RA_LINT_MAX_PREFS; i++) {
+            const ra_lint_pref_t  *p = &l->prefs[i];
+            ra_str_t               agent = ra_rep_field(p->agent,
+                                               strnlen(p->agent,
+                                                       sizeof(p->agent)));
+            ra_str_t               text = ra_rep_field(p->text,
+                                              strnlen(p->text,
+                                                      sizeof(p->text)));
+
+            if ((k == 1) != (p->kind == RA_LINT_PREF_POLICY)) {
+                continue;
+            }
+            ra_buf_cstr(r->b, n++ ? "," : "");
+            if (k == 1) {
+                ra_buf_cstr(r->b, "{\"token\":");
+                ra_buf_json_str(r->b, agent);
+                ra_buf_cstr(r->b, ",\"controls\":");
+                ra_buf_json_str(r->b, text);
+            } else {
+                ra_buf_printf(r->b, "{\"kind\":\"%s\",\"value\":",
+                              kind[p->kind == RA_LINT_PREF_USAGE]);
+                ra_buf_json_str(r->b, text);
+                ra_buf_cstr(r->b, ",\"group\":");
+                if (agent.len) {
+                    ra_buf_json_str(r->b, agent);
+                } else {
+                    ra_buf_cstr(r->b, "null");
+                }
+            }
+            ra_buf_printf(r->b, ",\"line\":%u}", p->line);
+        }
+        ra_buf_ch(r->b, ']');
+    }
+    ra_buf_printf(r->b, ",\"ai_preferences_more\":%u", l->more_prefs);
+}
+
 static void
 ra_rep_json_site(ra_rep_t *r, uint32_t si)
 {
@@ -620,6 +874,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
                   v ? v->lint_infos : 0);
     if (r->lints[si] != NULL) {
         ra_rep_json_findings(r, r->lints[si]);
+        ra_rep_json_prefs(r, r->lints[si]);
     }
     ra_buf_ch(b, '}');
 
@@ -655,6 +910,12 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         if (st->kind == RA_UA_KNOWN) {
             ra_buf_printf(b, "\"%s\"",
                           ra_crawler_category_name(st->category));
+        } else {
+            ra_buf_cstr(b, "null");
+        }
+        ra_buf_cstr(b, ",\"purpose\":");
+        if (ra_rep_purpose(st) != NULL) {
+            ra_buf_printf(b, "\"%s\"", ra_rep_purpose(st));
         } else {
             ra_buf_cstr(b, "null");
         }
@@ -699,6 +960,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     }
     ra_buf_printf(b, "],\"crawlers_shown\":%u,\"crawlers_total\":%u", n,
                   ra_rep_stats_total(r, si));
+    ra_rep_json_referrals(r, s);
 
     /* recent violations of this site, newest first */
     ra_buf_cstr(b, ",\"recent_violations\":[");
@@ -1059,6 +1321,8 @@ ra_rep_prom(ra_rep_t *r)
             ra_buf_ch(b, '\n');
         }
     }
+
+    ra_rep_prom_ai(r);
 
     ra_rep_prom_family(b, "robots_audit_robots_findings", "gauge",
         "Lint findings of the site's current robots.txt by severity.");
@@ -1509,6 +1773,7 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
                       r->first[si + 1] - r->first[si],
                       ra_rep_stats_total(r, si));
     }
+    ra_rep_text_referrals(r, s);
 
     id = si + 1;
     for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
@@ -1834,11 +2099,13 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_buf_cstr(b, "<p class=\"muted\">no crawler seen</p>");
     } else {
         ra_buf_cstr(b, "<div class=\"wide\"><table><tr><th>crawler</th>"
-                    "<th>token</th>"
+                    "<th>token</th><th>purpose</th>"
                     "<th>verification</th>"
                     "<th title=\"how the verification was decided\">"
                     "verified by</th><th class=\"n\">requests</th>"
                     "<th class=\"n\">robots.txt</th>"
+                    "<th class=\"n\" title=\"requests for /llms.txt or "
+                    "/llms-full.txt\">llms.txt</th>"
                     "<th class=\"n\">compliant</th>"
                     "<th class=\"n\">violation</th><th class=\"n\">stale</th>"
                     "<th class=\"n\">unreachable</th>"
@@ -1872,13 +2139,16 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                         sizeof(label))));
         ra_buf_cstr(b, "</td><td><code>");
         ra_buf_html(b, ra_rep_field(st->token, st->token_len));
-        ra_buf_printf(b, "</code></td><td class=\"%s\">%s</td>",
+        ra_buf_printf(b, "</code></td><td>%s</td>",
+                      ra_rep_purpose(st) ? ra_rep_purpose(st) : "");
+        ra_buf_printf(b, "<td class=\"%s\">%s</td>",
                       st->verification == RA_VERIFY_IMPOSTOR ? "bad"
                       : st->verification == RA_VERIFY_VERIFIED ? "good"
                       : "muted", ra_verify_name(st->verification));
         ra_rep_html_verified_by(b, st);
         ra_rep_html_num(b, st->counters[RA_CNT_REQUESTS], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_ROBOTS_FETCHES], 0);
+        ra_rep_html_num(b, st->counters[RA_CNT_LLMS_FETCHES], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_COMPLIANT], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_VIOLATION], 1);
         ra_rep_html_num(b, st->counters[RA_CNT_STALE], 0);
@@ -1914,6 +2184,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                       "(<code>?limit=</code> and <code>?site=</code> "
                       "choose)</p>", n - others, ra_rep_stats_total(r, si));
     }
+    ra_rep_html_referrals(r, s);
 
     id = si + 1;
     for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
@@ -2186,6 +2457,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
         opts = &none;
     }
     memset(&r, 0, sizeof(r));
+    (void) ra_refer_builtin(&r.refer);
     r.snap = snap;
     r.opts = opts;
     r.b = out;

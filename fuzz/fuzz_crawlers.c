@@ -5,12 +5,29 @@
  * operator's crawler file, loaded into a fresh table and compiled; when
  * accepted, its own text and a few fixed User-Agents are identified.  A
  * known crawler has an id, a name and a token; a generic bot's token is
- * a span of the User-Agent.
+ * a span of the User-Agent.  The same bytes are a Referer for
+ * crawl-to-refer's matching (ra_refer.h), or, after a first byte 0x02, a
+ * referrer table file.
  */
 #include "fuzz.h"
 #include "ra_crawlers.h"
+#include "ra_refer.h"
 
 static ra_crawlers_t  *builtin;
+static ra_refer_t      refer;
+
+/* A Referer: its host is a span of it, an operator of the table or none */
+static void
+referer(const ra_refer_t *t, ra_str_t r)
+{
+    ra_str_t  host = ra_refer_host(r);
+    int       op = ra_refer_match(t, r);
+
+    FZ_CHECK(host.len <= RA_REFER_HOST_MAX);
+    FZ_CHECK(host.len == 0 || fz_within(host, r.data, r.len));
+    FZ_CHECK(op >= -1 && op < (int) t->nops);
+    FZ_CHECK(host.len > 0 || op == -1);
+}
 
 static void
 identify(const ra_crawlers_t *t, ra_str_t ua)
@@ -59,6 +76,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ra_string("curl/8.0"), ra_string("")
     };
 
+    if (refer.nops == 0) {
+        FZ_CHECK(ra_refer_builtin(&refer) == RA_OK);
+    }
+    if (size > 0 && data[0] == 0x02) {
+        ra_refer_t   own;
+        size_t       line;
+        const char  *msg;
+
+        in = ra_str(data + 1, size - 1);
+        rc = ra_refer_load(&own, in, &line, &msg);
+        FZ_CHECK(rc == RA_OK || (rc == RA_ERROR && msg != NULL));
+        if (rc == RA_OK) {
+            FZ_CHECK(own.nops <= RA_REFER_OPS);
+            referer(&own, in);
+            referer(&own, (ra_str_t) ra_string("https://www.google.co.uk/x"));
+        }
+        return 0;
+    }
     if (builtin == NULL) {
         builtin = ra_crawlers_create(&ra_malloc_allocator);
         FZ_CHECK(builtin != NULL);
@@ -67,6 +102,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size == 0 || data[0] != 0x01) {
         identify(builtin, ra_str(data, size));
+        referer(&refer, ra_str(data, size));
         return 0;
     }
 

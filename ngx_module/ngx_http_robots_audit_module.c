@@ -270,6 +270,9 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
                      : ra_str("", 0);
     req.method = ngx_http_robots_audit_str(r->method_name);
     req.uri = ngx_http_robots_audit_str(r->unparsed_uri);
+    req.referer = r->headers_in.referer
+                  ? ngx_http_robots_audit_str(r->headers_in.referer->value)
+                  : ra_str("", 0);
     req.status = (int) status;
     req.enforce = enforce ? alcf->enforce : 0;
     req.where = r;

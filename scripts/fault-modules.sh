@@ -44,6 +44,7 @@ apache)
         objs=$(ls common/*.c | grep -v '/ra_ledger\.c$' \
                | sed "s|^|build/$obj/|; s|\\.c\$|.o|")
         make --no-print-directory $objs build/$obj/build/gen/ra_crawlers_data.o \
+            build/$obj/build/gen/ra_referrers_data.o \
             >/dev/null
         mkdir -p $d
         rm -f $d/*.c
@@ -60,6 +61,7 @@ apache)
             $(ls apache_module/*.c | sed "s|^apache_module/|$d/|") \
             $d/ra_ledger.c $objs \
             build/$obj/build/gen/ra_crawlers_data.o \
+            build/$obj/build/gen/ra_referrers_data.o \
             -lz -lbrotlidec -lcrypto \
             > $d/build.log 2>&1 || { cat $d/build.log >&2; exit 1; }
     fi

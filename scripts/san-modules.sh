@@ -42,7 +42,8 @@ apache)
     so=$top/build/san-apache/.libs/mod_robots_audit.so
     if stale "$so"; then
         objs=$(ls common/*.c | sed 's|^|build/san/|; s|\.c$|.o|')
-        make --no-print-directory $objs build/san/build/gen/ra_crawlers_data.o
+        make --no-print-directory $objs build/san/build/gen/ra_crawlers_data.o \
+            build/san/build/gen/ra_referrers_data.o
         mkdir -p build/san-apache
         rm -f build/san-apache/*.c
         for f in apache_module/*.c; do
@@ -57,6 +58,7 @@ apache)
             $(ls apache_module/*.c | sed 's|^apache_module/|build/san-apache/|') \
             $objs \
             build/san/build/gen/ra_crawlers_data.o \
+            build/san/build/gen/ra_referrers_data.o \
             -lz -lbrotlidec -lcrypto \
             > build/san-apache/build.log 2>&1 || { cat build/san-apache/build.log; exit 1; }
     fi

@@ -105,10 +105,10 @@ like $dom, qr/localhost<span class="health h-ok">robots\.txt OK/,
 my @bars = $dom =~ /<div class="bar"/g;
 ok @bars >= 4, 'a compliance bar per crawler (' . scalar(@bars) . ')';
 like $dom,
-    qr{Googlebot</td><td><code>Googlebot</code></td><td class="good">verified},
+    qr{Googlebot</td><td><code>Googlebot</code></td><td>search</td><td class="good">verified},
     'Googlebot verified';
 like $dom,
-    qr{GPTBot</td><td><code>GPTBot</code></td><td class="bad">impostor},
+    qr{GPTBot</td><td><code>GPTBot</code></td><td>ai-training</td><td class="bad">impostor},
     'GPTBot from elsewhere: impostor';
 like $dom, qr{<h3>recent violations</h3>}, 'recent violations';
 like $dom, qr{<code>/private/report\.pdf</code>}, '... with the URI';

@@ -13,6 +13,7 @@
 #include "ra_audit.h"
 #include "ra_digest.h"
 #include "ra_http.h"
+#include "ra_refer.h"
 
 #define H        (3600LL * 1000)
 #define T0       (1700000000000LL)
@@ -21,6 +22,7 @@ static const char  test_crawlers[] =
     "crawler TestBot\n"
     "ua TestBot\n"
     "tokens TestBot\n"
+    "operator Google\n"
     "category search\n"
     "flags crawl-delay\n"
     "ranges test.json\n"
@@ -32,7 +34,7 @@ static const char  test_crawlers[] =
     "\n"
     "crawler AskBot\n"
     "ua AskBot\n"
-    "category ai-user-triggered\n"
+    "category ai-user\n"
     "flags user-triggered\n"
     "\n"
     "crawler AdsLike\n"
@@ -308,6 +310,77 @@ verdict_llms_fetch_counted(void **state)
     assert_int_equal(st.counters[RA_CNT_LLMS_FETCHES], 2);
     assert_int_equal(st.counters[RA_CNT_REQUESTS], 4);
     assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 0);
+    fx_free(f);
+}
+
+/* A request with a Referer (crawl-to-refer) */
+static void
+req_referred(fx_t *f, const char *ua, const char *addr, const char *uri,
+    const char *referer, int64_t t)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.time = t;
+    r.addr = ra_str(addr, strlen(addr));
+    r.user_agent = ra_str(ua, strlen(ua));
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = ra_str(uri, strlen(uri));
+    r.status = 200;
+    r.referer = ra_str(referer, strlen(referer));
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+}
+
+/* crawl-to-refer: browser visits referred by an operator's hosts, beside
+ * its crawlers' requests (TestBot's operator is Google here); impostors'
+ * requests and crawlers' Referers are not counted */
+static void
+verdict_referrals_counted(void **state)
+{
+    static const char  ff[] = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) "
+                              "Gecko/20100101 Firefox/120.0";
+    fx_t      *f = fx_new(1 << 20);
+    ra_site_t  s;
+    ra_refer_t t;
+    int        g, m, o;
+
+    (void) state;
+    assert_int_equal(ra_refer_builtin(&t), RA_OK);
+    g = ra_refer_operator(&t, (ra_str_t) ra_string("Google"));
+    m = ra_refer_operator(&t, (ra_str_t) ra_string("Microsoft"));
+    o = ra_refer_operator(&t, (ra_str_t) ra_string("OpenAI"));
+    assert_true(g >= 0 && m >= 0 && o >= 0);
+
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /private\n", T0);
+    req_referred(f, ff, OUT, "/a", "https://www.google.co.uk/search?q=x",
+                 T0 + 1);
+    req_referred(f, ff, OUT, "/b", "https://www.google.com/", T0 + 2);
+    req_referred(f, ff, OUT, "/c", "https://gemini.google.com/app", T0 + 3);
+    req_referred(f, ff, OUT, "/d", "https://www.bing.com/search?q=y", T0 + 4);
+    req_referred(f, ff, OUT, "/e", "https://chatgpt.com/", T0 + 5);
+    /* not an operator's: look-alikes, no host, the site itself */
+    req_referred(f, ff, OUT, "/f", "https://google.evil.example/", T0 + 6);
+    req_referred(f, ff, OUT, "/g", "https://notbing.com/", T0 + 7);
+    req_referred(f, ff, OUT, "/h", "-", T0 + 8);
+    req_referred(f, ff, OUT, "/i", "https://example.com/", T0 + 9);
+    /* no User-Agent: not a browser visit */
+    req_referred(f, "", OUT, "/j", "https://www.google.com/", T0 + 10);
+    /* the crawler's requests: verified, a robots.txt fetch, an impostor
+     * (not counted), and a crawler's own Referer (not a referral) */
+    req_referred(f, BOT, IN, "/private/x", "https://www.google.com/",
+                 T0 + 11);
+    req_referred(f, BOT, IN, "/robots.txt", "", T0 + 12);
+    req_referred(f, BOT, OUT, "/y", "", T0 + 13);
+
+    s = site_of(f, "example.com");
+    assert_int_equal(s.referrals[g], 3);
+    assert_int_equal(s.referrals[m], 1);
+    assert_int_equal(s.referrals[o], 1);
+    assert_int_equal(s.referral_crawls[g], 2);
+    assert_int_equal(s.referral_crawls[m], 0);
+    assert_int_equal(s.browser_requests, 9);
     fx_free(f);
 }
 
@@ -2258,6 +2331,7 @@ main(void)
         cmocka_unit_test(verdict_browser_counted_in_totals_only),
         cmocka_unit_test(verdict_robots_fetch_recorded),
         cmocka_unit_test(verdict_llms_fetch_counted),
+        cmocka_unit_test(verdict_referrals_counted),
         cmocka_unit_test(verdict_compliant_and_violation_single_version),
         cmocka_unit_test(verdict_alerts_rate_limited_with_count),
         cmocka_unit_test(verdict_spellings_through_the_engine),

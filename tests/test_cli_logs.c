@@ -423,6 +423,90 @@ test_garbage(void **state)
     unlink(path);
 }
 
+/* crawl-to-refer and --purpose: browser visits referred by an operator's
+ * search engine or assistant, beside its crawlers' requests; only the
+ * crawlers of one purpose */
+static void
+test_referrals_and_purpose(void **state)
+{
+    static const char  ff[] = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) "
+                              "Gecko/20100101 Firefox/120.0";
+    char    path[] = "/tmp/ra-logs-XXXXXX";
+    FILE   *f;
+    int     fd;
+    run_t   r;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "w");
+    assert_non_null(f);
+#define LINE(t, uri, ref, ua)                                              \
+    fprintf(f, "1.2.3.4 - - [10/Oct/2000:13:55:%02d -0700] \"GET %s "      \
+            "HTTP/1.1\" 200 5 \"%s\" \"%s\"\n", t, uri, ref, ua)
+    LINE(1, "/a", "https://www.google.de/search?q=x", ff);
+    LINE(2, "/b", "https://www.google.com/", ff);
+    LINE(3, "/c", "https://www.bing.com/", ff);
+    LINE(4, "/d", "https://chatgpt.com/", ff);
+    LINE(5, "/e", "https://google.evil.example/", ff);
+    LINE(6, "/f", "-", ff);
+    LINE(7, "/g", "https://www.google.com/", "Mozilla/5.0 (compatible; "
+         "Googlebot/2.1; +http://www.google.com/bot.html)");
+    LINE(8, "/robots.txt", "-", "Mozilla/5.0 (compatible; Googlebot/2.1; "
+         "+http://www.google.com/bot.html)");
+    LINE(9, "/h", "-", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; "
+         "compatible; GPTBot/1.1; +https://openai.com/gptbot)");
+    LINE(10, "/i", "-", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko);"
+         " compatible; ChatGPT-User/1.0; +https://openai.com/bot");
+#undef LINE
+    fclose(f);
+
+    run(&r, CLI " logs --robots " ROBOTS " --format json %s 2>/dev/null",
+        path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"referrals\":[{\"operator\":\"Google\","
+                                  "\"referrals\":2,\"crawler_requests\":2},"
+                                  "{\"operator\":\"Microsoft\",\"referrals\""
+                                  ":1,\"crawler_requests\":0},{\"operator\":"
+                                  "\"OpenAI\",\"referrals\":1,"
+                                  "\"crawler_requests\":2}]"));
+    assert_non_null(strstr(r.out, "\"crawler\":\"GPTBot\",\"token\":"
+                                  "\"GPTBot\",\"kind\":\"known\","
+                                  "\"category\":\"ai-training\","
+                                  "\"purpose\":\"ai-training\""));
+    free(r.out);
+
+    run(&r, CLI " logs --robots " ROBOTS " --format json --purpose "
+        "ai-training %s 2>/dev/null", path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"crawler\":\"GPTBot\""));
+    assert_null(strstr(r.out, "\"crawler\":\"Googlebot\""));
+    assert_null(strstr(r.out, "\"crawler\":\"ChatGPT-User\""));
+    assert_non_null(strstr(r.out, "\"crawlers_shown\":1,"
+                                  "\"crawlers_total\":1"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --purpose ai-user %s 2>/dev/null",
+        path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "ChatGPT-User"));
+    assert_null(strstr(r.out, "GPTBot"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --format prometheus %s "
+        "2>/dev/null", path);
+    assert_non_null(strstr(r.out, "robots_audit_referrals_total{site="
+                                  "\"default\",operator=\"Google\"} 2\n"));
+    assert_non_null(strstr(r.out, "robots_audit_purpose_requests_total{site="
+                                  "\"default\",purpose=\"ai-training\"} 1\n"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --purpose scraping %s 2>&1",
+        path);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--purpose: 'scraping' is not a purpose"));
+    free(r.out);
+    unlink(path);
+}
+
 static void
 test_formats(void **state)
 {
@@ -1423,6 +1507,7 @@ main(void)
         cmocka_unit_test(test_hackers),
         cmocka_unit_test(test_robots_from_first_line),
         cmocka_unit_test(test_garbage),
+        cmocka_unit_test(test_referrals_and_purpose),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
         cmocka_unit_test(test_generic_names_order_politeness),

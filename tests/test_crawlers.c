@@ -363,6 +363,20 @@ generic_bots_and_their_tokens(void **state)
     assert_true(token_is("Mozilla/5.0 (en-US) AppleWebKit/537.36 (KHTML, "
                          "like Gecko; Acme-Assess) Chrome/34.0 Safari/537.36",
                          "Acme-Assess"));
+    /* "(compatible; Name" after the browser's tokens names a tool; in the
+     * first comment it is a browser's (MSIE) */
+    assert_true(token_is("Mozilla/5.0 (Linux; Android 7.0; SM-G930V Build/"
+                         "NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) "
+                         "Chrome/59.0.3071.125 Mobile Safari/537.36 "
+                         "(compatible; Google-Youtube-Links)",
+                         "Google-Youtube-Links"));
+    assert_true(token_is("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"
+                         " (KHTML, like Gecko) Chrome/120.0 Safari/537.36 "
+                         "(compatible; AcmeRender/2.1; +https://acme.example)",
+                         "AcmeRender"));
+    assert_int_equal(identify("Mozilla/4.0 (compatible; MSIE 8.0; Windows NT "
+                              "6.1; Trident/4.0; SLCC2)").kind,
+                     RA_UA_BROWSER);
     /* shapes no browser sends */
     assert_int_equal(identify("Chrome").kind, RA_UA_GENERIC);
     assert_int_equal(identify("firefox").kind, RA_UA_GENERIC);
@@ -904,6 +918,102 @@ policy_tokens(void **state)
     ra_test_arena_free(ar);
 }
 
+/* Every entry of the built-in table has one of the twelve purposes, each
+ * name reads back to its category, the former spelling is still read, and
+ * an unknown one is refused. */
+static void
+purposes(void **state)
+{
+    static const char  *names[] = {
+        "search", "ai-training", "ai-search", "ai-user", "seo",
+        "social-preview", "monitoring", "archive", "feed", "academic",
+        "security-scanner", "tool",
+    };
+    const ra_crawler_t  *c;
+    ra_test_arena_t     *ar = ra_test_arena_new();
+    ra_crawlers_t       *t;
+    ra_crawlers_err_t    err;
+    unsigned             seen[RA_CAT_MAX] = { 0 };
+    size_t               i, k;
+
+    (void) state;
+    assert_int_equal(RA_CAT_MAX, sizeof(names) / sizeof(names[0]));
+    for (k = 0; k < RA_CAT_MAX; k++) {
+        unsigned  cat = ra_crawler_category_of(ra_str(names[k],
+                                                      strlen(names[k])));
+        assert_true(cat < RA_CAT_MAX);
+        assert_string_equal(ra_crawler_category_name(cat), names[k]);
+    }
+    for (i = 0; i < ra_crawlers_count(tab); i++) {
+        c = ra_crawlers_get(tab, i);
+        assert_true(c->category < RA_CAT_MAX);
+        for (k = 0; k < RA_CAT_MAX; k++) {
+            if (strcmp(ra_crawler_category_name(c->category), names[k])
+                == 0)
+            {
+                break;
+            }
+        }
+        if (k == RA_CAT_MAX) {
+            print_message("%.*s: purpose %s\n", (int) c->name.len,
+                          (const char *) c->name.data,
+                          ra_crawler_category_name(c->category));
+        }
+        assert_true(k < RA_CAT_MAX);
+        seen[c->category]++;
+    }
+    /* the table uses every one */
+    for (k = 0; k < RA_CAT_MAX; k++) {
+        if (seen[k] == 0) {
+            print_message("no entry of purpose %s\n",
+                          ra_crawler_category_name((unsigned) k));
+        }
+        assert_true(seen[k] > 0);
+    }
+    c = ra_crawlers_find(tab, ra_str("ChatGPT-User", 12));
+    assert_int_equal(c->category, RA_CAT_AI_USER);
+    c = ra_crawlers_find(tab, ra_str("GPTBot", 6));
+    assert_int_equal(c->category, RA_CAT_AI_TRAINING);
+    c = ra_crawlers_find(tab, ra_str("Nikto", 5));
+    assert_int_equal(c->category, RA_CAT_SECURITY);
+    c = ra_crawlers_find(tab, ra_str("SemanticScholarBot", 18));
+    assert_int_equal(c->category, RA_CAT_ACADEMIC);
+    /* internet scanners, as their operators document their agents */
+    {
+        static const char  *scanners[] = {
+            "Mozilla/5.0 (compatible; CensysInspect/1.1; "
+            "+https://about.censys.io/)",
+            "Expanse, a Palo Alto Networks company, searches across the "
+            "global IPv4 space multiple times per day",
+            "Nuclei - Open-source project (github.com/projectdiscovery/"
+            "nuclei)",
+            "Mozilla/5.0 (l9explore/1.2.2)",
+            "Mozilla/5.0 (compatible; Nmap Scripting Engine; "
+            "https://nmap.org/book/nse.html)",
+            "SSL Labs (https://www.ssllabs.com/about/assessment.html)",
+        };
+        ra_identity_t  id;
+
+        for (k = 0; k < sizeof(scanners) / sizeof(scanners[0]); k++) {
+            id = identify(scanners[k]);
+            assert_int_equal(id.kind, RA_UA_KNOWN);
+            assert_int_equal(id.crawler->category, RA_CAT_SECURITY);
+        }
+    }
+    assert_string_equal(ra_crawler_category_name(RA_CAT_MAX), "unknown");
+
+    assert_int_equal(load_file("crawler A\ncategory ai-user-triggered\n",
+                               &err, &t, ar), RA_OK);
+    assert_int_equal(ra_crawlers_find(t, ra_str("A", 1))->category,
+                     RA_CAT_AI_USER);
+    assert_int_equal(load_file("crawler A\ncategory scraping\n", &err, &t,
+                               ar), RA_ERROR);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(load_file("crawler A\noperator x\n", &err, &t, ar),
+                     RA_ERROR);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -920,6 +1030,7 @@ main(void)
         cmocka_unit_test(hostile_user_agents),
         cmocka_unit_test(operator_files),
         cmocka_unit_test(policy_tokens),
+        cmocka_unit_test(purposes),
     };
 
     return cmocka_run_group_tests(tests, setup_arena_table,

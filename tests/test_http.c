@@ -7,6 +7,7 @@
 #include "ra_http.h"
 #include "ra_json.h"
 #include "ra_parse.h"
+#include "ra_crawlers.h"
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
 
@@ -326,6 +327,20 @@ json_any(void *ctx, unsigned event, ra_str_t raw, unsigned depth)
     return 0;
 }
 
+/* needle in the first n bytes of p */
+static const char *
+memstr(const void *p, size_t n, const char *needle)
+{
+    size_t  k = strlen(needle), i;
+
+    for (i = 0; i + k <= n; i++) {
+        if (memcmp((const char *) p + i, needle, k) == 0) {
+            return (const char *) p + i;
+        }
+    }
+    return NULL;
+}
+
 static void
 status_page(void **state)
 {
@@ -382,6 +397,60 @@ status_page(void **state)
 
     ra_status_page(NULL, NULL, S("GET"), S(""), 0, &ra_malloc_allocator, &p);
     assert_int_equal(p.status, 503);
+    ra_status_page_free(&p);
+
+    /* ?purpose= keeps the table's crawlers of that purpose */
+    {
+        ra_stat_key_t  key;
+        uint32_t       site, st;
+
+        memset(&key, 0, sizeof(key));
+        ra_ledger_lock(&l);
+        site = ra_ledger_site_locked(&l, S("a.example"), 1700000000000LL);
+        key.kind = RA_UA_KNOWN;
+        key.name = S("SearchOne");
+        key.category = RA_CAT_SEARCH;
+        st = ra_ledger_stat_locked(&l, site, &key, 1700000000000LL);
+        ra_ledger_count_locked(&l, site, st, RA_CNT_REQUESTS);
+        key.name = S("AgentTwo");
+        key.category = RA_CAT_AI_USER;
+        st = ra_ledger_stat_locked(&l, site, &key, 1700000000000LL);
+        ra_ledger_count_locked(&l, site, st, RA_CNT_REQUESTS);
+        key.kind = RA_UA_GENERIC;
+        key.name = S("somebot");
+        key.category = RA_CAT_MAX;
+        st = ra_ledger_stat_locked(&l, site, &key, 1700000000000LL);
+        ra_ledger_count_locked(&l, site, st, RA_CNT_REQUESTS);
+        ra_ledger_unlock(&l);
+    }
+    ra_status_page(&l, NULL, S("GET"), S("format=json&purpose=ai-user"),
+                   1700000000000LL, &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 200);
+    assert_non_null(memstr(p.body.data, p.body.len, "\"AgentTwo\""));
+    assert_null(memstr(p.body.data, p.body.len, "\"SearchOne\""));
+    assert_null(memstr(p.body.data, p.body.len, "\"somebot\""));
+    assert_non_null(memstr(p.body.data, p.body.len,
+                                   "\"crawlers_shown\":1,"
+                                   "\"crawlers_total\":1"));
+    ra_status_page_free(&p);
+    ra_status_page(&l, NULL, S("GET"), S("format=prometheus&purpose=search"),
+                   1700000000000LL, &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 200);
+    assert_non_null(memstr(p.body.data, p.body.len,
+                                   "crawler=\"SearchOne\""));
+    assert_null(memstr(p.body.data, p.body.len,
+                               "crawler=\"AgentTwo\""));
+    ra_status_page_free(&p);
+    ra_status_page(&l, NULL, S("GET"), S("format=json"), 1700000000000LL,
+                   &ra_malloc_allocator, &p);
+    assert_non_null(memstr(p.body.data, p.body.len, "\"AgentTwo\""));
+    assert_non_null(memstr(p.body.data, p.body.len, "\"SearchOne\""));
+    ra_status_page_free(&p);
+    ra_status_page(&l, NULL, S("GET"), S("purpose=scraping"), 0,
+                   &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 400);
+    assert_non_null(memstr(p.body.data, p.body.len,
+                                   "purpose is one of"));
     ra_status_page_free(&p);
 
     test_free(region);

@@ -623,10 +623,8 @@ test_verified_by(void **state)
     f.vios[1].verified_by = RA_VERIFIED_BY_RANGES;
     memset(&o, 0, sizeof(o));
     s = render(&f, RA_REPORT_JSON, &o, &n);
-    assert_non_null(strstr(s, "\"crawler\":\"Googlebot\",\"token\":"
-                              "\"Googlebot\",\"kind\":\"known\","
-                              "\"category\":\"search\",\"verification\":"
-                              "\"verified\",\"verified_by\":\"ranges\","));
+    assert_non_null(strstr(s, "\"verification\":\"verified\","
+                              "\"verified_by\":\"ranges\","));
     assert_non_null(strstr(s, "\"verification\":\"impostor\","
                               "\"verified_by\":\"rdns\","));
     assert_non_null(strstr(s, "\"verification\":\"unverifiable\","
@@ -1127,6 +1125,113 @@ test_prefs(void **state)
     ra_test_arena_free(ar);
 }
 
+/* issue 17: purposes, crawl-to-refer, llms.txt fetches and AI-preference
+ * lines in every format */
+static void
+test_purpose_referrals_llms(void **state)
+{
+    static const char   body[] =
+        "User-agent: *\nContent-Signal: search=yes, ai-train=no\n"
+        "Disallow: /x\n\nUser-agent: Google-Extended\nDisallow: /\n";
+    fixture_t           f;
+    ra_report_opts_t    o;
+    ra_test_arena_t    *ar = ra_test_arena_new();
+    ra_crawlers_t      *t = ra_crawlers_create(ra_test_arena_alloc(ar));
+    ra_crawlers_err_t   err;
+    ra_json_err_t       jerr;
+    json_walk_t         w;
+    char               *s;
+    size_t              n;
+
+    (void) state;
+    assert_int_equal(ra_crawlers_add_builtin(t, &err), RA_OK);
+    assert_int_equal(ra_crawlers_compile(t, &err), RA_OK);
+    fixture(&f);
+    f.stats[4].category = RA_CAT_AI_USER;            /* bingbot, here */
+    /* the referrer table's operators 0 (Google) and 2 (DuckDuckGo) */
+    f.sites[1].referrals[0] = 7;
+    f.sites[1].referral_crawls[0] = 20;
+    f.sites[1].referrals[2] = 3;
+    f.sites[0].referral_crawls[1] = 5;               /* Microsoft */
+    f.bodies[1] = ra_str(body, sizeof(body) - 1);
+    f.sites[1].nversions = 1;
+    f.sites[1].versions[0].hash = 9;
+    f.sites[1].versions[0].answer = RA_ANSWER_RULES;
+    f.sites[1].versions[0].status = 200;
+    memset(&o, 0, sizeof(o));
+    o.relint = 1;
+    o.crawlers = t;
+
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    memset(&w, 0, sizeof(w));
+    assert_int_equal(ra_json_parse(ra_str(s, n - 1), json_ev, &w, &jerr),
+                     RA_OK);
+    assert_non_null(strstr(s, "\"crawler\":\"Googlebot\",\"token\":"
+                              "\"Googlebot\",\"kind\":\"known\","
+                              "\"category\":\"search\",\"purpose\":"
+                              "\"search\""));
+    assert_non_null(strstr(s, "\"category\":\"ai-user\",\"purpose\":"
+                              "\"ai-user\""));
+    assert_non_null(strstr(s, "\"kind\":\"generic\",\"category\":null,"
+                              "\"purpose\":null"));
+    assert_non_null(strstr(s, "\"referrals\":[{\"operator\":\"Google\","
+                              "\"referrals\":7,\"crawler_requests\":20},"
+                              "{\"operator\":\"DuckDuckGo\",\"referrals\""
+                              ":3,\"crawler_requests\":0}]"));
+    assert_non_null(strstr(s, "\"referrals\":[{\"operator\":\"Microsoft\""
+                              ",\"referrals\":0,\"crawler_requests\":5}]"));
+    assert_non_null(strstr(s, "\"llms_fetches\":24"));
+    assert_non_null(strstr(s, "\"ai_preferences\":[{\"kind\":"
+                              "\"content-signal\",\"value\":\"search=yes,"
+                              " ai-train=no\",\"group\":\"*\",\"line\":2}]"
+                              ",\"policy_tokens\":[{\"token\":"
+                              "\"Google-Extended\",\"controls\":"
+                              "\"training Gemini"));
+    free(s);
+
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(s, "<th>token</th><th>purpose</th>"));
+    assert_non_null(strstr(s, "</code></td><td>search</td>"));
+    assert_non_null(strstr(s, "</code></td><td>ai-user</td>"));
+    assert_non_null(strstr(s, "title=\"requests for /llms.txt or "
+                              "/llms-full.txt\">llms.txt</th>"));
+    assert_non_null(strstr(s, "<h3>crawl-to-refer</h3>"));
+    assert_non_null(strstr(s, "<tr><td>Google</td><td class=\"n\">7</td>"
+                              "<td class=\"n\">20</td><td class=\"n\">2.9"
+                              "</td></tr>"));
+    assert_non_null(strstr(s, "<tr><td>DuckDuckGo</td><td class=\"n\">3"
+                              "</td><td class=\"n\">0</td><td class=\"n\">"
+                              "0.0</td></tr>"));
+    assert_non_null(strstr(s, "<tr><td>Microsoft</td><td class=\"n\">0"
+                              "</td><td class=\"n\">5</td><td class=\"n\">"
+                              "-</td></tr>"));
+    free(s);
+
+    s = render(&f, RA_REPORT_TEXT, &o, &n);
+    assert_non_null(strstr(s, "  crawl-to-refer: Google 7 referrals / 20 "
+                              "crawler requests, DuckDuckGo 3 referrals / 0 "
+                              "crawler requests\n"));
+    free(s);
+
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    prom_check(s, n, NULL);
+    assert_non_null(strstr(s, "\nrobots_audit_referrals_total{site="
+                              "\"example.com\",operator=\"Google\"} 7\n"));
+    assert_non_null(strstr(s, "\nrobots_audit_referral_crawler_requests_total"
+                              "{site=\"example.com\",operator=\"Google\"} "
+                              "20\n"));
+    /* Googlebot, verified and impostor: 100 + 10 */
+    assert_non_null(strstr(s, ",purpose=\"search\"} 110\n"));
+    assert_non_null(strstr(s, "{site=\"example.com\",purpose=\"ai-user\"} "
+                              "20\n"));
+    /* 24 + 15 */
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\"} 39\n"));
+    assert_non_null(strstr(s, "# TYPE robots_audit_llms_fetches_total "
+                              "counter\n"));
+    free(s);
+    ra_test_arena_free(ar);
+}
+
 int
 main(void)
 {
@@ -1145,6 +1250,7 @@ main(void)
         cmocka_unit_test(test_status_kv),
         cmocka_unit_test(test_status_html),
         cmocka_unit_test(test_prefs),
+        cmocka_unit_test(test_purpose_referrals_llms),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

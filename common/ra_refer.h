@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Crawl-to-refer: which sites send visitors on behalf of a crawler
+ * operator (its search engine, its assistant).  The table is text
+ * (data/referrers.txt documents the format; the build embeds it): per
+ * operator, named as the crawler table's "operator" names it, the host
+ * patterns of its Referers.  A browser visit whose Referer host matches
+ * counts as a referral from that operator; the operator's crawlers'
+ * requests are counted beside (ra_ledger_referral_locked()).
+ *
+ * ra_refer_t is plain data of fixed size, spans into the text it was
+ * loaded from (the embedded table lives as long as the program); loading
+ * allocates nothing, matching neither, and both are bounded by the
+ * table's limits and RA_REFER_HOST_MAX.
+ */
+#ifndef RA_REFER_H
+#define RA_REFER_H
+
+#include "ra_core.h"
+
+#define RA_REFER_OPS        24      /* operators; the ledger keeps as many
+                                       counters per site */
+#define RA_REFER_HOSTS      16      /* patterns per operator */
+#define RA_REFER_HOST_MAX   253     /* bytes of a host name compared */
+
+typedef struct {
+    ra_str_t   name;                        /* the operator */
+    ra_str_t   hosts[RA_REFER_HOSTS];       /* "example.com", "google.*" */
+    unsigned   nhosts;
+} ra_refer_op_t;
+
+typedef struct {
+    ra_refer_op_t  ops[RA_REFER_OPS];
+    unsigned       nops;
+} ra_refer_t;
+
+/* Loads a table from text (kept: the spans point into it).  RA_OK, or
+ * RA_ERROR with *line (1-based) and *msg (static) saying what is wrong:
+ * a pattern before any operator, a key other than operator/host, more
+ * than RA_REFER_OPS operators or RA_REFER_HOSTS patterns, an empty or
+ * over-long name, a pattern that is not a host name ("*" only as the
+ * last label). */
+int ra_refer_load(ra_refer_t *t, ra_str_t text, size_t *line,
+    const char **msg);
+
+/* The table built into the binary (data/referrers.txt). */
+int ra_refer_builtin(ra_refer_t *t);
+
+/* The host of a Referer ("https://www.google.fr/search?q=x" ->
+ * "www.google.fr"): after "scheme://" and any "user@", up to '/', ':',
+ * '?', '#' or the end; len 0 when there is none or it is longer than
+ * RA_REFER_HOST_MAX. */
+ra_str_t ra_refer_host(ra_str_t referer);
+
+/* The operator (index into t->ops) whose pattern matches the Referer's
+ * host first; -1 when none does (or no host). */
+int ra_refer_match(const ra_refer_t *t, ra_str_t referer);
+
+/* The index of the operator of this name (case-insensitive); -1 when the
+ * table has none. */
+int ra_refer_operator(const ra_refer_t *t, ra_str_t name);
+
+#endif /* RA_REFER_H */

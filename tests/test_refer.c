@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Crawl-to-refer's table and matching (ra_refer.h): the built-in table,
+ * Referer hosts, patterns, and what a table file may not hold. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_crawlers.h"
+#include "ra_refer.h"
+
+static ra_refer_t  tab;
+
+static const char *
+who(const char *referer)
+{
+    ra_str_t     s = ra_test_exact(referer, strlen(referer));
+    int          i = ra_refer_match(&tab, s);
+    static char  name[80];
+
+    ra_test_exact_free(s);
+    if (i < 0) {
+        return "-";
+    }
+    snprintf(name, sizeof(name), "%.*s", (int) tab.ops[i].name.len,
+             (const char *) tab.ops[i].name.data);
+    return name;
+}
+
+static void
+builtin_loads_and_names_table_operators(void **state)
+{
+    ra_test_arena_t    *ar = ra_test_arena_new();
+    ra_crawlers_t      *c;
+    ra_crawlers_err_t   err;
+    size_t              i, k;
+
+    (void) state;
+    assert_int_equal(ra_refer_builtin(&tab), RA_OK);
+    assert_true(tab.nops >= 8);
+    assert_true(tab.nops <= RA_REFER_OPS);
+    /* every operator is one the crawler table names, so that its
+     * crawlers' requests are counted beside its referrals */
+    c = ra_crawlers_create(ra_test_arena_alloc(ar));
+    assert_int_equal(ra_crawlers_add_builtin(c, &err), RA_OK);
+    assert_int_equal(ra_crawlers_compile(c, &err), RA_OK);
+    for (k = 0; k < tab.nops; k++) {
+        for (i = 0; i < ra_crawlers_count(c); i++) {
+            if (ra_strcaseeq(ra_crawlers_get(c, i)->operator_name,
+                             tab.ops[k].name))
+            {
+                break;
+            }
+        }
+        if (i == ra_crawlers_count(c)) {
+            print_message("operator %.*s: no crawler of the table\n",
+                          (int) tab.ops[k].name.len,
+                          (const char *) tab.ops[k].name.data);
+        }
+        assert_true(i < ra_crawlers_count(c));
+        assert_true(tab.ops[k].nhosts > 0);
+    }
+    assert_int_equal(ra_refer_operator(&tab, (ra_str_t) ra_string("google")),
+                     0);
+    assert_int_equal(ra_refer_operator(&tab, (ra_str_t) ra_string("Nobody")),
+                     -1);
+    ra_test_arena_free(ar);
+}
+
+static void
+hosts_of_referers(void **state)
+{
+    ra_str_t  h;
+
+    (void) state;
+#define HOST(r, want)                                                      \
+    h = ra_refer_host((ra_str_t) ra_string(r));                            \
+    assert_int_equal(h.len, strlen(want));                                 \
+    assert_memory_equal(h.data, want, h.len)
+    HOST("https://www.google.fr/search?q=x", "www.google.fr");
+    HOST("http://www.bing.com", "www.bing.com");
+    HOST("https://user:pw@chatgpt.com:443/c/1", "chatgpt.com");
+    HOST("https://www.google.com./", "www.google.com");
+    HOST("HTTPS://Claude.AI#x", "Claude.AI");
+    HOST("android-app://com.google.android.googlequicksearchbox/https/"
+         "www.google.com", "com.google.android.googlequicksearchbox");
+    HOST("-", "");
+    HOST("", "");
+    HOST("www.google.com/search", "");
+    HOST("https://", "");
+    HOST("https://ex ample.com/", "");
+    HOST("https://exa<mple.com/", "");
+    HOST("javascript:alert(1)//google.com", "");
+#undef HOST
+}
+
+static void
+operators_of_referers(void **state)
+{
+    (void) state;
+    assert_string_equal(who("https://www.google.com/"), "Google");
+    assert_string_equal(who("https://www.google.co.uk/url?q=x"), "Google");
+    assert_string_equal(who("https://www.google.com.br/"), "Google");
+    assert_string_equal(who("https://google.de"), "Google");
+    assert_string_equal(who("https://gemini.google.com/app/1"), "Google");
+    assert_string_equal(who("https://news.google.com/"), "Google");
+    assert_string_equal(who("android-app://com.google.android."
+                            "googlequicksearchbox/"), "Google");
+    assert_string_equal(who("https://www.bing.com/search?q=1"), "Microsoft");
+    assert_string_equal(who("https://cn.bing.com/"), "Microsoft");
+    assert_string_equal(who("https://copilot.microsoft.com/"), "Microsoft");
+    assert_string_equal(who("https://duckduckgo.com/"), "DuckDuckGo");
+    assert_string_equal(who("https://r.duckduckgo.com/"), "DuckDuckGo");
+    assert_string_equal(who("https://chatgpt.com/"), "OpenAI");
+    assert_string_equal(who("https://chat.openai.com/"), "OpenAI");
+    assert_string_equal(who("https://www.perplexity.ai/search"),
+                        "Perplexity");
+    assert_string_equal(who("https://claude.ai/chat/1"), "Anthropic");
+    assert_string_equal(who("https://yandex.ru/search"), "Yandex");
+    assert_string_equal(who("https://search.yahoo.co.jp/"), "Yahoo");
+    /* look-alikes and others */
+    assert_string_equal(who("https://google.evil.example/"), "-");
+    assert_string_equal(who("https://google.com.evil.example/"), "-");
+    assert_string_equal(who("https://notgoogle.com/"), "-");
+    assert_string_equal(who("https://mygoogle.com/"), "-");
+    assert_string_equal(who("https://notbing.com/"), "-");
+    assert_string_equal(who("https://bing.com.evil.example/"), "-");
+    assert_string_equal(who("https://www.yahoo.com/"), "-");
+    assert_string_equal(who("https://microsoft.com/"), "-");
+    assert_string_equal(who("https://example.com/?r=https://google.com/"),
+                        "-");
+    assert_string_equal(who("google.com"), "-");
+}
+
+static void
+table_files(void **state)
+{
+    ra_refer_t   t;
+    size_t       line;
+    const char  *msg;
+    char         big[2048];
+    size_t       i, n;
+
+    (void) state;
+#define LOAD(text)                                                         \
+    ra_refer_load(&t, (ra_str_t) ra_string(text), &line, &msg)
+    assert_int_equal(LOAD("# c\n\noperator Acme Search\n  host acme.*\n"
+                          "host a.example\n"), RA_OK);
+    assert_int_equal(t.nops, 1);
+    assert_int_equal(t.ops[0].nhosts, 2);
+    assert_int_equal(ra_refer_match(&t, (ra_str_t) ra_string(
+                         "https://www.acme.co.uk/")), 0);
+    assert_int_equal(ra_refer_match(&t, (ra_str_t) ra_string(
+                         "https://x.a.example/")), 0);
+    assert_int_equal(ra_refer_match(&t, (ra_str_t) ra_string(
+                         "https://b.example/")), -1);
+
+    assert_int_equal(LOAD("host a.example\n"), RA_ERROR);
+    assert_int_equal(line, 1);
+    assert_int_equal(LOAD("operator A\nhosts a.example\n"), RA_ERROR);
+    assert_int_equal(line, 2);
+    assert_int_equal(LOAD("operator A\nhost *.example\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nhost a..example\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nhost a.example.\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nhost a/b\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nhost\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator\n"), RA_ERROR);
+    assert_non_null(msg);
+    /* bounds */
+    for (i = 0, n = 0; i < 25; i++) {
+        n += (size_t) snprintf(big + n, sizeof(big) - n,
+                               "operator O%zu\nhost o%zu.example\n", i, i);
+    }
+    assert_int_equal(ra_refer_load(&t, ra_str(big, n), &line, &msg),
+                     RA_ERROR);
+    assert_int_equal(line, 49);
+    n = (size_t) snprintf(big, sizeof(big), "operator A\n");
+    for (i = 0; i < 17; i++) {
+        n += (size_t) snprintf(big + n, sizeof(big) - n,
+                               "host h%zu.example\n", i);
+    }
+    assert_int_equal(ra_refer_load(&t, ra_str(big, n), &line, &msg),
+                     RA_ERROR);
+    assert_int_equal(line, 18);
+#undef LOAD
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(builtin_loads_and_names_table_operators),
+        cmocka_unit_test(hosts_of_referers),
+        cmocka_unit_test(operators_of_referers),
+        cmocka_unit_test(table_files),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
