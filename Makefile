@@ -67,8 +67,10 @@ $(B)/libra.a: $(CORE_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+# libcurl: `robots-audit ranges update` (cli/cmd_ranges.c) only; the core
+# and the modules never link it
 $(B)/robots-audit: $(CLI_OBJS) $(B)/libra.a
-	$(CC) $(OPT) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS)
+	$(CC) $(OPT) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS) -lcurl
 
 # The Apache module: apxs compiles the glue, every apache_module/*.c
 # (through links in build/, so that libtool's objects stay out of the

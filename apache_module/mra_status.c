@@ -26,8 +26,9 @@ mra_status_handler(request_rec *r)
     }
     pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
     /* r->method, not r->method_number: M_GET covers HEAD */
-    rc = ra_status_page(mra_audit != NULL ? &mra_ledger : NULL,
+    rc = ra_status_page_ranges(mra_audit != NULL ? &mra_ledger : NULL,
                         ra_audit_crawlers(mra_audit),
+                        ra_audit_ranges(mra_audit),
                         mra_cstr(r->method), mra_cstr(r->args),
                         ra_host_now(&mra_host), &mra_host.heap, pg);
     apr_pool_cleanup_register(r->pool, pg, mra_page_free,

@@ -126,6 +126,7 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     size_t               i;
     int                  v = -1, f, absent;
     ra_sig_verdict_t     sv;
+    int                  by = RA_VERIFIED_BY_NONE;   /* how v was decided */
     static const char   *flags[] = { "crawl-delay", "ignores-star",
                                      "user-triggered", "token-only" };
 
@@ -152,11 +153,16 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
         v = ra_sig_decide(c, &sv);
     }
     if (v >= 0) {
-        /* the signature decided */
+        by = RA_VERIFIED_BY_SIGNATURE;  /* the signature decided */
     } else if (x->have_addr && c != NULL) {
         v = ra_verify(x->ranges, c, &x->addr);
+        by = RA_VERIFIED_BY_RANGES;
         if (v != RA_VERIFY_VERIFIED && x->rdns && ra_verify_has_rdns(c)) {
             v = ra_id_rdns(x, c, &x->addr);
+            by = RA_VERIFIED_BY_RDNS;
+        }
+        if (v == RA_VERIFY_UNVERIFIABLE) {
+            by = RA_VERIFIED_BY_NONE;
         }
     } else if (x->have_addr) {
         v = RA_VERIFY_UNVERIFIABLE;
@@ -189,6 +195,9 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
         }
         if (v >= 0) {
             ra_buf_printf(b, " verification=%s", ra_verify_name(v));
+            if (by != RA_VERIFIED_BY_NONE) {
+                ra_buf_printf(b, " verified_by=%s", ra_verified_by_name(by));
+            }
         }
         if (sv.result != RA_SIG_NONE) {
             ra_buf_printf(b, " signature=%s", ra_sig_result_name(sv.result));
@@ -265,7 +274,12 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
         }
         ra_buf_printf(b, ",\"why\":\"%s\"}", sv.why);
     }
-    ra_buf_cstr(b, "}\n");
+    if (by != RA_VERIFIED_BY_NONE) {
+        ra_buf_printf(b, ",\"verified_by\":\"%s\"}\n",
+                      ra_verified_by_name(by));
+    } else {
+        ra_buf_cstr(b, ",\"verified_by\":null}\n");
+    }
 }
 
 int

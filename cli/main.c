@@ -15,6 +15,8 @@ static const ra_cli_command_t  ra_commands[] = {
     { "identify", ra_cmd_identify, "name the crawler behind a User-Agent" },
     { "logs",     ra_cmd_logs, "audit crawlers in access logs" },
     { "whatif",   ra_cmd_whatif, "replay logs under a proposed robots.txt" },
+    { "ranges",   ra_cmd_ranges,
+      "fetch the published IP-range files and agents' keys" },
     /* further commands are added here, one line each */
 };
 

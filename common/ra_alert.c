@@ -410,6 +410,26 @@ ra_alert_sig(ra_buf_t *b, const ra_verdict_t *v, int json)
     ra_buf_json_str(b, ra_str(v->sig_why, strlen(v->sig_why)));
 }
 
+/* How the verification was decided (issue 16): text " verified_by=ranges"
+ * ("none" when nothing decided it), JSON ,"verified_by":"ranges" (null);
+ * last in both, so that filters written for the fields before it (the
+ * fail2ban filter's "verification" then "client") still match. */
+static void
+ra_alert_verified_by(ra_buf_t *b, const ra_verdict_t *v, int json)
+{
+    const char  *m = ra_verified_by_name((int) v->verified_by);
+
+    if (json) {
+        if (*m) {
+            ra_buf_printf(b, ",\"verified_by\":\"%s\"", m);
+        } else {
+            ra_buf_cstr(b, ",\"verified_by\":null");
+        }
+    } else {
+        ra_buf_printf(b, " verified_by=%s", *m ? m : "none");
+    }
+}
+
 /* The text line after "robots-audit: [tag] ". */
 static void
 ra_alert_body(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
@@ -434,6 +454,7 @@ ra_alert_body(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     ra_buf_printf(b, " line=%u suppressed=%u%s", v->line, v->suppressed,
                   v->refused ? " refused=true" : "");
     ra_alert_sig(b, v, 0);
+    ra_alert_verified_by(b, v, 0);
 }
 
 void
@@ -475,6 +496,7 @@ ra_alert_json(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
     ra_buf_printf(b, ",\"line\":%u,\"suppressed\":%u,\"refused\":%s",
                   v->line, v->suppressed, v->refused ? "true" : "false");
     ra_alert_sig(b, v, 1);
+    ra_alert_verified_by(b, v, 1);
     ra_buf_cstr(b, "}\n");
 }
 

@@ -5,7 +5,8 @@
  * Text (for the server's error log), after the server's own prefix:
  *   robots-audit: [RA100] violation site="example.com" crawler="Googlebot"
  *   verification=verified client=66.249.66.1 method=GET uri="/private/x"
- *   rule="disallow: /private" line=3 suppressed=0
+ *   rule="disallow: /private" line=3 suppressed=0 verified_by=ranges
+ * (verified_by: how the verification was decided, last; "none").
  * A URI longer than RA_ALERT_URI_MAX bytes is cut and followed by
  * uri_bytes=N (JSON: "uri_bytes":N); a method is cut at
  * RA_ALERT_METHOD_MAX bytes.
@@ -20,7 +21,8 @@
  * JSON (one object a line, for an alert log):
  *   {"time":"2026-11-21T07:20:59.123Z","tag":"RA100","verdict":"violation",
  *    "site":...,"crawler":...,"token":...,"verification":...,"client":...,
- *    "method":...,"uri":...,"rule":...,"line":N,"suppressed":N}
+ *    "method":...,"uri":...,"rule":...,"line":N,"suppressed":N,
+ *    "refused":B,"verified_by":"ranges"|"rdns"|"signature"|null}
  *
  * When the alert budgets (ra_audit.h) held lines back, one summary a
  * window:

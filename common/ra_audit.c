@@ -278,6 +278,12 @@ ra_audit_crawlers(const ra_audit_t *au)
     return au != NULL ? au->conf.crawlers : NULL;
 }
 
+const ra_ranges_t *
+ra_audit_ranges(const ra_audit_t *au)
+{
+    return au != NULL ? au->conf.ranges : NULL;
+}
+
 void
 ra_audit_destroy(ra_audit_t *au)
 {
@@ -1452,6 +1458,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     key.kind = id.kind;
     key.category = id.crawler ? id.crawler->category : RA_CAT_MAX;
     key.token = who.ntokens ? tokens[0] : ra_str("", 0);
+    key.verified_by = out->verified_by;
 
     path = ra_http_target_path(req->uri);
 

@@ -382,6 +382,8 @@ void ra_audit_destroy(ra_audit_t *au);
 
 /* The crawler table the audit was created with (NULL for NULL). */
 const ra_crawlers_t *ra_audit_crawlers(const ra_audit_t *au);
+/* The IP-range lists it was created with (NULL for NULL, or none). */
+const ra_ranges_t *ra_audit_ranges(const ra_audit_t *au);
 
 typedef struct {
     int           status;

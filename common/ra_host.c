@@ -94,6 +94,28 @@ ra_host_read_file(const ra_host_t *h, const char *path, size_t max,
 }
 
 int
+ra_host_file_mtime(const ra_host_t *h, const char *path, int64_t *ms)
+{
+    if (h != NULL && h->file_mtime != NULL) {
+        return h->file_mtime(h, path, ms);
+    }
+    return ra_host_file_mtime_posix(h, path, ms);
+}
+
+int
+ra_host_file_mtime_posix(const ra_host_t *h, const char *path, int64_t *ms)
+{
+    struct stat  st;
+
+    (void) h;
+    if (stat(path, &st) != 0) {
+        return RA_ERROR;
+    }
+    *ms = (int64_t) st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+    return RA_OK;
+}
+
+int
 ra_host_read_file_posix(const ra_host_t *h, const char *path, size_t max,
     const ra_alloc_t *a, ra_str_t *out, size_t *size, ra_buf_t *why)
 {

@@ -70,6 +70,14 @@ struct ra_host_s {
     ra_alloc_t  heap;
     ra_lock_t   lock;
 
+    /*
+     * The modification time of path in Unix ms (a range file's age, issue
+     * 16).  RA_OK, or RA_ERROR when it cannot be known.  NULL: the core's
+     * stat() (ra_host_file_mtime_posix).
+     */
+    int      (*file_mtime)(const ra_host_t *h, const char *path,
+                           int64_t *ms);
+
     /* The host's log escapes bytes < 0x20 and >= 0x7f itself (Apache's
      * error log writes them as \xHH, or \n \r \t \b \v, and doubles
      * every backslash): ra_logf() hands it those bytes raw instead of the
@@ -136,6 +144,11 @@ int ra_host_read_file(const ra_host_t *h, const char *path, size_t max,
 int ra_host_read_file_posix(const ra_host_t *h, const char *path,
     size_t max, const ra_alloc_t *a, ra_str_t *out, size_t *size,
     ra_buf_t *why);
+
+/* A file's modification time through the host (or stat()). */
+int ra_host_file_mtime(const ra_host_t *h, const char *path, int64_t *ms);
+int ra_host_file_mtime_posix(const ra_host_t *h, const char *path,
+    int64_t *ms);
 
 /* The base name of a path (after the last '/'), as range lists are
  * named. */

@@ -732,6 +732,15 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
     ra_status_page_t *page)
 {
+    return ra_status_page_ranges(l, crawlers, NULL, method, query, now, a,
+                                 page);
+}
+
+int
+ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
+    const struct ra_ranges_s *ranges, ra_str_t method, ra_str_t query,
+    int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
+{
     int                  rc;
     uint32_t             limit = 0;
     unsigned             purpose = 0;
@@ -844,6 +853,7 @@ ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     opts.now = now;
     opts.relint = relint;
     opts.crawlers = crawlers;
+    opts.ranges = ranges;
     opts.scratch = a;
     opts.max_crawlers = view.max_crawlers + view.max_violators;
     opts.max_violations = view.max_violations;

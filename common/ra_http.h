@@ -271,6 +271,12 @@ typedef struct {
 int ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
     ra_status_page_t *page);
+/* The same, with the loaded IP-range lists (NULL: none), whose ages the
+ * page shows (ra_report_opts_t.ranges): what the modules call. */
+int ra_status_page_ranges(ra_ledger_t *l,
+    const struct ra_crawlers_s *crawlers, const struct ra_ranges_s *ranges,
+    ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
+    ra_status_page_t *page);
 void ra_status_page_free(ra_status_page_t *page);
 
 /* The view of the ledger a status page with these arguments shows:

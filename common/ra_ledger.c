@@ -141,6 +141,8 @@ typedef struct {
     ra_hour_t    hours[RA_HOURS];                 /* plain numbers */
     uint64_t     rule_version;                    /* set after the reset */
     ra_crawler_hit_t  rule_hits[RA_CRAWLER_RULE_LINES];  /* line set last */
+    uint8_t   verified_by;                        /* the last method that
+                                                     decided it */
 } ra_stat_slot_t;
 
 typedef struct {
@@ -975,6 +977,16 @@ ra_stat_hash_of(uint32_t site, unsigned verification, const char *name,
                      len < RA_NAME_MAX ? len : RA_NAME_MAX, 0);
 }
 
+/* One byte, written whole: a reader sees the old method or the new. */
+static void
+ra_stat_verified_by(ra_stat_slot_t *st, const ra_stat_key_t *key)
+{
+    if (key->verified_by != 0 && key->verified_by < RA_VERIFIED_BY_MAX) {
+        __atomic_store_n(&st->verified_by, (uint8_t) key->verified_by,
+                         __ATOMIC_RELAXED);
+    }
+}
+
 static unsigned
 ra_stat_cls_of(unsigned kind, unsigned verification)
 {
@@ -1218,6 +1230,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
                 ra_end(l);
             }
             st->last_seen = now;
+            ra_stat_verified_by(st, key);
             return id;
         }
     }
@@ -1275,6 +1288,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     st->token_len = (uint8_t) ra_str_cut(st->token, RA_NAME_MAX,
                                            key->token);
     st->first_seen = st->last_seen = now;
+    ra_stat_verified_by(st, key);
     RA_STEP();
     __atomic_store_n(&st->used, 1, __ATOMIC_RELEASE);
     RA_STEP();
@@ -2606,6 +2620,7 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     x->line = v->line;
     x->verdict = v->verdict;
     x->verification = v->verification;
+    x->verified_by = v->verified_by < RA_VERIFIED_BY_MAX ? v->verified_by : 0;
     x->name_len = v->name_len < RA_NAME_MAX ? v->name_len : RA_NAME_MAX;
     memcpy(x->name, v->name, x->name_len);
     x->method_len = v->method_len < RA_METHOD_MAX ? v->method_len
@@ -2620,7 +2635,6 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
     x->pattern_len = v->pattern_len < RA_PATTERN_MAX ? v->pattern_len
                                                      : RA_PATTERN_MAX;
     memcpy(x->pattern, v->pattern, x->pattern_len);
-    x->verified_by = v->verified_by;
     x->last_fetch = v->last_fetch;
     if (s->nversions && s->current < RA_VERSIONS
         && s->versions[s->current].hash != 0)
@@ -2712,6 +2726,7 @@ ra_stat_out(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
     out->token_len = st->token_len;
     memcpy(out->token, st->token, RA_NAME_MAX);
     out->crawl_delay_ms = st->crawl_delay_ms;
+    out->verified_by = __atomic_load_n(&st->verified_by, __ATOMIC_RELAXED);
     out->polite = st->polite;
     memcpy(out->hours, st->hours, sizeof(out->hours));
     out->rule_version = st->rule_version;
@@ -2727,6 +2742,7 @@ ra_vio_out(const ra_vio_slot_t *x, uint32_t site, ra_violation_t *out)
     out->line = x->line;
     out->verdict = x->verdict;
     out->verification = x->verification;
+    out->verified_by = x->verified_by;
     out->name_len = x->name_len;
     out->method_len = x->method_len;
     out->addr_len = x->addr_len;
@@ -2738,7 +2754,6 @@ ra_vio_out(const ra_vio_slot_t *x, uint32_t site, ra_violation_t *out)
     memcpy(out->addr, x->addr, RA_ADDR_TEXT_MAX);
     memcpy(out->uri, x->uri, RA_URI_MAX);
     memcpy(out->pattern, x->pattern, RA_PATTERN_MAX);
-    out->verified_by = x->verified_by;
     out->last_fetch = x->last_fetch;
     memcpy(out->robots_sha256, x->robots_sha256, 32);
 }

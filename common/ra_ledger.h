@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       8
+#define RA_LEDGER_LAYOUT       9
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -326,6 +326,9 @@ typedef struct {
     ra_hour_t    hours[RA_HOURS];         /* layout 8 */
     uint64_t     rule_version;            /* of rule_hits: the site's */
     ra_crawler_hit_t  rule_hits[RA_CRAWLER_RULE_LINES];
+    uint8_t   verified_by;                /* ra_verified_by_e: the method
+                                             that last decided the
+                                             record's verification */
 } ra_stat_t;
 
 typedef struct {
@@ -484,6 +487,10 @@ typedef struct {
     unsigned   kind;            /* ra_ua_kind_e */
     unsigned   category;        /* ra_crawler_category_e */
     ra_str_t   token;           /* robots.txt token (cut to RA_NAME_MAX) */
+    /* not part of the key: the method that decided this request's
+     * verification (ra_verified_by_e); a non-zero one is kept as the
+     * record's verified_by */
+    unsigned   verified_by;
 } ra_stat_key_t;
 
 /*

@@ -869,19 +869,15 @@ ra_rep_sha_known(const unsigned char *sha)
     return 0;
 }
 
+static void ra_rep_json_method(ra_buf_t *b, unsigned method);
+
 /* A violation's evidence: verified_by, robots_sha256, last_robots_fetch */
 static void
 ra_rep_json_evidence(ra_buf_t *b, const ra_violation_t *x)
 {
-    const char  *by = ra_verified_by_name(x->verified_by);
-    char         hex[2 * RA_SHA256_LEN + 1];
+    char  hex[2 * RA_SHA256_LEN + 1];
 
-    ra_buf_cstr(b, ",\"verified_by\":");
-    if (by != NULL && by[0] != '\0') {
-        ra_buf_printf(b, "\"%s\"", by);
-    } else {
-        ra_buf_cstr(b, "null");
-    }
+    ra_rep_json_method(b, x->verified_by);
     ra_buf_cstr(b, ",\"robots_sha256\":");
     if (ra_rep_sha_known(x->robots_sha256)) {
         ra_hex(x->robots_sha256, RA_SHA256_LEN, hex);
@@ -891,6 +887,21 @@ ra_rep_json_evidence(ra_buf_t *b, const ra_violation_t *x)
     }
     ra_buf_cstr(b, ",\"last_robots_fetch\":");
     ra_rep_json_time(b, x->last_fetch);
+}
+
+/* ,"verified_by": the method that decided a verification ("ranges",
+ * "rdns", "signature"; a crawler's record: the last one), null when none
+ * did (issue 16). */
+static void
+ra_rep_json_method(ra_buf_t *b, unsigned method)
+{
+    const char  *m = ra_verified_by_name((int) method);
+
+    if (*m) {
+        ra_buf_printf(b, ",\"verified_by\":\"%s\"", m);
+    } else {
+        ra_buf_cstr(b, ",\"verified_by\":null");
+    }
 }
 
 static void
@@ -1324,6 +1335,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
         }
         ra_buf_printf(b, ",\"verification\":\"%s\"",
                       ra_verify_name(st->verification));
+        ra_rep_json_method(b, st->verified_by);
         for (c = 0; c < RA_CNT_MAX; c++) {
             ra_buf_printf(b, ",\"%s\":", ra_rep_counter[c]);
             ra_buf_u64(b, st->counters[c]);
@@ -1424,6 +1436,40 @@ ra_rep_json_rdns(ra_buf_t *b, const ra_totals_t *h)
     ra_buf_ch(b, '}');
 }
 
+/* ,"ranges":[{"file":..,"intervals":N,"modified":..,"age_seconds":N,
+ * "stale":false},...]: each loaded range list's age (issue 16); modified
+ * and age_seconds null when its file's time is unknown. */
+static void
+ra_rep_json_ranges(ra_rep_t *r)
+{
+    const ra_ranges_t  *rg = r->opts->ranges;
+    ra_buf_t           *b = r->b;
+    size_t              i;
+    int64_t             age;
+
+    if (rg == NULL) {
+        return;
+    }
+    ra_buf_cstr(b, ",\"ranges\":[");
+    for (i = 0; i < ra_ranges_lists(rg); i++) {
+        ra_buf_cstr(b, i ? ",{\"file\":" : "{\"file\":");
+        ra_buf_json_str(b, ra_ranges_name(rg, i));
+        ra_buf_printf(b, ",\"intervals\":%zu,\"modified\":",
+                      ra_ranges_intervals(rg, i));
+        age = ra_ranges_age(rg, i, r->now);
+        if (age < 0) {
+            ra_buf_cstr(b, "null,\"age_seconds\":null");
+        } else {
+            ra_rep_json_time(b, ra_ranges_mtime(rg, i));
+            ra_buf_printf(b, ",\"age_seconds\":%lld",
+                          (long long) (age / 1000));
+        }
+        ra_buf_printf(b, ",\"stale\":%s}",
+                      ra_ranges_stale(rg, i, r->now) ? "true" : "false");
+    }
+    ra_buf_ch(b, ']');
+}
+
 static void
 ra_rep_json(ra_rep_t *r)
 {
@@ -1433,6 +1479,7 @@ ra_rep_json(ra_rep_t *r)
 
     ra_buf_cstr(b, "{\"generated\":");
     ra_rep_json_time(b, r->now);
+    ra_rep_json_ranges(r);
     ra_buf_cstr(b, ",\"sites\":[");
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         if (i) {
@@ -1507,6 +1554,18 @@ ra_rep_prom_site(ra_buf_t *b, const char *name, const ra_site_t *s)
     ra_buf_ch(b, '"');
 }
 
+/* How a record's verification was decided (issue 16): the method label
+ * of robots_audit_requests_total ("ranges", "rdns", "signature", "none"),
+ * the record's last deciding method: a crawler decided by two methods in
+ * turn (signed requests and unsigned ones) carries the latest one. */
+static void
+ra_rep_prom_method(ra_buf_t *b, const ra_stat_t *st)
+{
+    const char  *m = ra_verified_by_name(st->verified_by);
+
+    ra_buf_printf(b, ",method=\"%s\"", *m ? m : "none");
+}
+
 /* Sums the run of entries sharing (site, label[, verification]) that
  * starts at i; returns the index after it. */
 static uint32_t
@@ -1556,6 +1615,34 @@ ra_rep_prom_run(ra_rep_t *r, uint32_t i, int by_verification,
     return j;
 }
 
+/* robots_audit_ranges_age_seconds{file}: each loaded range list's age
+ * (issue 16), for an alert on a refresh that stopped working; a list
+ * whose file's time is unknown has no sample. */
+static void
+ra_rep_prom_ranges(ra_rep_t *r)
+{
+    const ra_ranges_t  *rg = r->opts->ranges;
+    ra_buf_t           *b = r->b;
+    size_t              i;
+    int64_t             age;
+
+    if (rg == NULL || ra_ranges_lists(rg) == 0) {
+        return;
+    }
+    ra_rep_prom_family(b, "robots_audit_ranges_age_seconds", "gauge",
+        "Age of each loaded IP-range file: now minus its modification time "
+        "when it was loaded (older than 7 days: RA203).");
+    for (i = 0; i < ra_ranges_lists(rg); i++) {
+        age = ra_ranges_age(rg, i, r->now);
+        if (age < 0) {
+            continue;
+        }
+        ra_buf_cstr(b, "robots_audit_ranges_age_seconds{file=\"");
+        ra_buf_prom_label(b, ra_ranges_name(rg, i));
+        ra_buf_printf(b, "\"} %lld\n", (long long) (age / 1000));
+    }
+}
+
 static void
 ra_rep_prom(ra_rep_t *r)
 {
@@ -1599,8 +1686,10 @@ ra_rep_prom(ra_rep_t *r)
                              &snap->sites[r->ents[i].site]);
             ra_buf_cstr(b, ",crawler=\"");
             ra_buf_prom_label(b, ra_rep_label(r->ents[i].st));
-            ra_buf_printf(b, "\",verification=\"%s\",verdict=\"%s\"} ",
-                          ra_verify_name(r->ents[i].st->verification),
+            ra_buf_printf(b, "\",verification=\"%s\"",
+                          ra_verify_name(r->ents[i].st->verification));
+            ra_rep_prom_method(b, r->ents[i].st);
+            ra_buf_printf(b, ",verdict=\"%s\"} ",
                           k < sizeof(verdicts) / sizeof(verdicts[0])
                           ? verdicts[k].name : "other");
             ra_buf_u64(b, val);
@@ -1786,6 +1875,8 @@ ra_rep_prom(ra_rep_t *r)
     }
 
     ra_rep_prom_rdns(b, h);
+    ra_rep_prom_ranges(r);
+
     /* ledger health */
     ra_rep_prom_family(b, "robots_audit_evictions_total", "counter",
         "Ledger records evicted to make room (least recently used).");
@@ -2246,6 +2337,19 @@ static const char  ra_rep_css[] =
     "a{color:#0b57d0}"
     "@media (max-width:600px){body{margin:.5em}"
     "section{padding:.6em}}";
+
+/* The status page's "verified by" column: the method, or a dash. */
+static void
+ra_rep_html_verified_by(ra_buf_t *b, const ra_stat_t *st)
+{
+    const char  *m = ra_verified_by_name(st->verified_by);
+
+    if (*m) {
+        ra_buf_printf(b, "<td>%s</td>", m);
+    } else {
+        ra_buf_cstr(b, "<td class=\"muted\">&ndash;</td>");
+    }
+}
 
 static void
 ra_rep_html_num(ra_buf_t *b, uint64_t v, int bad)
@@ -2862,7 +2966,9 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     } else {
         ra_buf_cstr(b, "<div class=\"wide\"><table><tr><th>crawler</th>"
                     "<th>token</th><th>purpose</th>"
-                    "<th>verification</th><th class=\"n\">requests</th>"
+                    "<th>verification</th>"
+                    "<th title=\"how the verification was decided\">"
+                    "verified by</th><th class=\"n\">requests</th>"
                     "<th class=\"n\">robots.txt</th>"
                     "<th class=\"n\" title=\"requests for /llms.txt or "
                     "/llms-full.txt\">llms.txt</th>"
@@ -2905,6 +3011,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
                       st->verification == RA_VERIFY_IMPOSTOR ? "bad"
                       : st->verification == RA_VERIFY_VERIFIED ? "good"
                       : "muted", ra_verify_name(st->verification));
+        ra_rep_html_verified_by(b, st);
         ra_rep_html_num(b, st->counters[RA_CNT_REQUESTS], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_ROBOTS_FETCHES], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_LLMS_FETCHES], 0);
@@ -2966,8 +3073,11 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_buf_printf(b, "</td><td class=\"bad\">%s</td><td>",
                       ra_rep_vio_verdict(x));
         ra_buf_html(b, ra_rep_field(x->name, x->name_len));
-        ra_buf_printf(b, " <span class=\"muted\">%s</span></td><td><code>",
-                      ra_verify_name(x->verification));
+        ra_buf_printf(b, " <span class=\"muted\">%s%s%s%s</span></td>"
+                      "<td><code>", ra_verify_name(x->verification),
+                      *ra_verified_by_name(x->verified_by) ? " (" : "",
+                      ra_verified_by_name(x->verified_by),
+                      *ra_verified_by_name(x->verified_by) ? ")" : "");
         ra_buf_html(b, ra_rep_field(x->addr, x->addr_len));
         ra_buf_cstr(b, "</code></td><td>");
         ra_buf_html(b, ra_rep_field(x->method, x->method_len));
@@ -3008,6 +3118,39 @@ ra_rep_html_rdns(ra_buf_t *b, const ra_totals_t *h)
     ra_buf_cstr(b, " failed, ");
     ra_buf_u64(b, h->rdns_refused);
     ra_buf_cstr(b, " refused");
+}
+
+/* One line: each loaded range file and its age, stale ones in red. */
+static void
+ra_rep_html_ranges(ra_rep_t *r)
+{
+    const ra_ranges_t  *rg = r->opts->ranges;
+    ra_buf_t           *b = r->b;
+    size_t              i;
+    int64_t             age;
+
+    if (rg == NULL || ra_ranges_lists(rg) == 0) {
+        return;
+    }
+    ra_buf_cstr(b, "<p class=\"muted\">IP-range files: ");
+    for (i = 0; i < ra_ranges_lists(rg); i++) {
+        ra_buf_cstr(b, i ? ", <code>" : "<code>");
+        ra_buf_html(b, ra_ranges_name(rg, i));
+        ra_buf_cstr(b, "</code> ");
+        age = ra_ranges_age(rg, i, r->now);
+        if (age < 0) {
+            ra_buf_cstr(b, "(age unknown)");
+        } else if (ra_ranges_stale(rg, i, r->now)) {
+            ra_buf_printf(b, "<span class=\"bad\" title=\"older than 7 "
+                          "days: robots-audit ranges update\">%lld days "
+                          "old</span>", (long long) (age / 86400000));
+        } else if (age < 86400000) {
+            ra_buf_printf(b, "%lld h old", (long long) (age / 3600000));
+        } else {
+            ra_buf_printf(b, "%lld days old", (long long) (age / 86400000));
+        }
+    }
+    ra_buf_cstr(b, "</p>\n");
 }
 
 static void
@@ -3061,6 +3204,7 @@ ra_rep_html(ra_rep_t *r)
     ra_rep_html_rdns(b, h);
     ra_buf_cstr(b, "</p>\n");
     ra_rep_html_summary(r);
+    ra_rep_html_ranges(r);
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         ra_rep_html_site(r, ra_rep_nth(r, i));
         ra_buf_ch(b, '\n');

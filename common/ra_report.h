@@ -122,6 +122,11 @@ typedef struct {
      * its requests (JSON crawlers[].rule_hits, an HTML table): the
      * status page's ?crawler=NAME asks for them */
     unsigned            crawler_rules:1;
+    /* the loaded IP-range lists: each one's age at "now" (its file's
+     * modification time when loaded, ra_ranges_mtime()), as
+     * robots_audit_ranges_age_seconds{file}, JSON "ranges" and a line of
+     * the HTML page, stale ones (ra_ranges_stale()) marked; NULL: none */
+    const struct ra_ranges_s *ranges;
 } ra_report_opts_t;
 
 /* The CSV's header line (issue 18), without its CRLF. */

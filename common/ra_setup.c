@@ -249,12 +249,41 @@ ra_setup_crawlers_file(ra_setup_t *s, const char *path, ra_buf_t *why)
     return rc;
 }
 
+/*
+ * A loaded range file's age: its modification time now, through the host,
+ * kept with its lists (the status page and robots_audit_ranges_age_seconds
+ * show it), and one RA203 warning when it is older than
+ * RA_RANGES_STALE_MS: once per load of the configuration, never per
+ * request.
+ */
+static void
+ra_setup_ranges_age(ra_setup_t *s, const char *path, size_t first)
+{
+    int64_t  mtime, now, age;
+
+    if (ra_host_file_mtime(s->host, path, &mtime) != RA_OK || mtime <= 0) {
+        return;
+    }
+    ra_ranges_set_mtime(s->ranges, first, mtime);
+    now = ra_host_now(s->host);
+    if (ra_ranges_stale(s->ranges, first, now)) {
+        age = ra_ranges_age(s->ranges, first, now);
+        ra_logf(s->host, s->where, RA_LOG_WARN, RA_TAG_RANGES_STALE,
+                "ranges file \"%s\" is %lld days old (older than %lld): "
+                "its crawlers may be judged impostors from addresses added "
+                "since; `robots-audit ranges update` refreshes it", path,
+                (long long) (age / 86400000),
+                (long long) (RA_RANGES_STALE_MS / 86400000));
+    }
+}
+
 int
 ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why)
 {
     int            rc;
     ra_str_t       text;
     const char    *name;
+    size_t         first;
     ra_json_err_t  err;
 
     if (s->ranges == NULL) {
@@ -272,13 +301,16 @@ ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why)
     /* the list is named after the file, as the crawler table names it */
     name = ra_basename(path);
     memset(&err, 0, sizeof(err));
+    first = ra_ranges_lists(s->ranges);
     rc = ra_ranges_add_json(s->ranges, ra_str(name, strlen(name)), text,
                             &err);
     ra_free(&s->host->heap, (void *) text.data);
     if (rc != RA_OK) {
         ra_buf_printf(why, "ranges file \"%s\", byte %zu: %s", path, err.offset,
                       ra_setup_error(rc, err.msg));
+        return rc;
     }
+    ra_setup_ranges_age(s, path, first);
     return rc;
 }
 

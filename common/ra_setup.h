@@ -72,6 +72,10 @@ typedef struct {
     unsigned           compiled:1;
     ra_sig_keys_t     *sig_keys;    /* Web Bot Auth keys; NULL until a
                                        directory is added */
+    /* handed to host->log with the lines a file's loading writes (RA203
+     * for a stale range file): nginx's ngx_conf_t of the directive, set
+     * around the call; NULL: the server's own log */
+    void              *where;
 } ra_setup_t;
 
 /* Empty tables; the built-in crawler table is loaded when first needed

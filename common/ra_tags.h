@@ -32,6 +32,8 @@
 #define RA_TAG_UNDECODABLE      "RA202"     /* a served robots.txt whose
                                                Content-Encoding cannot be
                                                undone */
+#define RA_TAG_RANGES_STALE     "RA203"     /* a loaded IP-range file is
+                                               older than 7 days */
 
 /* the module */
 #define RA_TAG_MUTEX            "RA300"     /* a lock cannot be created */

@@ -15,6 +15,7 @@ typedef struct {
     ra_str_t        name;
     ra_interval_t  *iv;
     size_t          n;
+    int64_t         mtime;          /* its file's, in Unix ms; 0: unknown */
 } ra_range_list_t;
 
 struct ra_ranges_s {
@@ -432,6 +433,39 @@ size_t
 ra_ranges_intervals(const ra_ranges_t *r, size_t list)
 {
     return r->lists[list].n;
+}
+
+void
+ra_ranges_set_mtime(ra_ranges_t *r, size_t from, int64_t mtime)
+{
+    size_t  i;
+
+    for (i = from; i < r->nlists; i++) {
+        r->lists[i].mtime = mtime;
+    }
+}
+
+int64_t
+ra_ranges_mtime(const ra_ranges_t *r, size_t list)
+{
+    return r->lists[list].mtime;
+}
+
+int64_t
+ra_ranges_age(const ra_ranges_t *r, size_t list, int64_t now)
+{
+    int64_t  m = r->lists[list].mtime;
+
+    if (m <= 0) {
+        return -1;
+    }
+    return now > m ? now - m : 0;
+}
+
+int
+ra_ranges_stale(const ra_ranges_t *r, size_t list, int64_t now)
+{
+    return ra_ranges_age(r, list, now) > RA_RANGES_STALE_MS;
 }
 
 int

@@ -64,6 +64,23 @@ size_t ra_ranges_lists(const ra_ranges_t *r);
 ra_str_t ra_ranges_name(const ra_ranges_t *r, size_t list);
 /* Merged intervals of a list (for tests and status pages). */
 size_t ra_ranges_intervals(const ra_ranges_t *r, size_t list);
+/*
+ * Ages (issue 16): the modification time of the file a list came from,
+ * as it was when the file was loaded (ra_setup_ranges_file() asks the
+ * host, ra_host_file_mtime()), in Unix ms; 0: unknown.  set_mtime sets
+ * it for every list from index "from" on (the lists one file just added).
+ * ra_ranges_age(): now - mtime (0 for a file from the future), -1 when
+ * unknown; stale: older than RA_RANGES_STALE_MS, which publishers that
+ * ask for a daily refresh (Bing) have long outlived, and which the daily
+ * `robots-audit ranges update` timer never reaches while it works.
+ */
+#define RA_RANGES_STALE_MS  (7LL * 24 * 3600 * 1000)
+
+void ra_ranges_set_mtime(ra_ranges_t *r, size_t from, int64_t mtime);
+int64_t ra_ranges_mtime(const ra_ranges_t *r, size_t list);
+int64_t ra_ranges_age(const ra_ranges_t *r, size_t list, int64_t now);
+int ra_ranges_stale(const ra_ranges_t *r, size_t list, int64_t now);
+
 /* 1 when the address lies in the list, else 0. */
 int ra_ranges_contains(const ra_ranges_t *r, size_t list,
     const ra_addr_t *a);

@@ -841,6 +841,7 @@ ngx_http_robots_audit_table_file(ngx_conf_t *cf, ngx_command_t *cmd,
 
         ra_buf_init(&why, &amcf->pool, 0, 1024);
 
+        amcf->setup.where = cf;             /* RA203 "in nginx.conf:N" */
         rc = (cmd->offset == NGX_HTTP_ROBOTS_AUDIT_CRAWLERS)
              ? ra_setup_crawlers_file(&amcf->setup, (const char *) name.data,
                                       &why)
@@ -849,6 +850,7 @@ ngx_http_robots_audit_table_file(ngx_conf_t *cf, ngx_command_t *cmd,
                                        (const char *) name.data, &why)
              : ra_setup_ranges_file(&amcf->setup, (const char *) name.data,
                                     &why);
+        amcf->setup.where = NULL;
 
         if (rc != RA_OK) {
             ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, RA_LOG_PREFIX

@@ -55,8 +55,9 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    (void) ra_status_page(amcf->ledger.base != NULL ? &amcf->ledger : NULL,
-                          amcf->setup.crawlers,
+    (void) ra_status_page_ranges(amcf->ledger.base != NULL ? &amcf->ledger
+                                                           : NULL,
+                          amcf->setup.crawlers, amcf->setup.ranges,
                           ngx_http_robots_audit_str(r->method_name),
                           ngx_http_robots_audit_str(r->args),
                           ngx_http_robots_audit_now(NULL),

@@ -21,6 +21,9 @@
 #   (f) README.md, docs/*.md and the man page show no path of the machine
 #       a sample was made on (/work/..., /home/..., /root/..., the
 #       repository's own absolute path).
+#   (g) README.md's table-coverage report is the one scripts/coverage.sh
+#       computes from data/crawlers.txt (scripts/coverage.sh --update
+#       rewrites it).
 #
 # (d) needs the built command (make build/robots-audit; `make check-docs`
 # builds it first).
@@ -40,7 +43,7 @@ cd "$top" || exit 2
 tags_h=common/ra_tags.h
 cli=build/robots-audit
 man_page=docs/robots-audit.1
-commands='check lint identify logs whatif'
+commands='check lint identify logs whatif ranges'
 tags_md=docs/log-tags.md
 spdx='SPDX-License-Identifier: BSD-2-Clause'
 # the names of the two notes, written so that this file does not cite them
@@ -358,6 +361,12 @@ if check_paths; then
     pass "(f) no path of the author's machine in the docs"
 else
     fail "(f) no path of the author's machine in the docs"
+fi
+
+if sh scripts/coverage.sh --check > "$tmp/out" 2>&1; then
+    pass "(g) README.md's coverage report is that of data/crawlers.txt"
+else
+    fail "(g) README.md's coverage report is that of data/crawlers.txt"
 fi
 
 echo "check-docs: $passed passed, $failed failed"

@@ -193,6 +193,14 @@ doc "$n"
 mkdir -p "$d/usr/share/doc/$n/examples"
 cp -R "$root/contrib/." "$d/usr/share/doc/$n/examples/"
 find "$d/usr/share/doc/$n/examples" -type f -exec chmod 0644 {} +
+# the daily refresh of the published IP ranges (issue 16): installed, not
+# enabled (systemctl enable --now robots-audit-ranges.timer); its
+# environment file is a conffile
+for u in robots-audit-ranges.service robots-audit-ranges.timer; do
+    install -D -m 0644 "$root/contrib/systemd/$u" "$d/lib/systemd/system/$u"
+done
+install -D -m 0644 "$root/contrib/systemd/robots-audit-ranges.default" \
+    "$d/etc/default/robots-audit-ranges"
 dep=$(shlibdeps -e"$d/usr/bin/robots-audit")
 pkg "$n" "${dep:-$libs}" "check robots.txt files, audit crawlers in access logs
  robots-audit checks URLs against a robots.txt the way crawlers read it

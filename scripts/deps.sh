@@ -8,6 +8,9 @@ set -eu
 # their -dev packages pull in the runtime libraries (zlib1g, libbrotli1)
 # c-ares: reverse DNS in the CLI and Apache's resolver thread (cli/ra_ares.c)
 pkgs="build-essential pkg-config zlib1g-dev libbrotli-dev libssl-dev libc-ares-dev"
+# libcurl: the CLI's `ranges update` fetches the published range files
+# (cli/cmd_ranges.c; the core and the modules do not link it)
+pkgs="$pkgs libcurl4-openssl-dev"
 case "${1:-build}" in
 build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
 test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev"

@@ -86,6 +86,16 @@ for my $p (sort keys %deb) {
 my $conffiles = `dpkg-deb -I $deb{'libapache2-mod-robots-audit'} conffiles`;
 like $conffiles, qr{^/etc/apache2/mods-available/robots_audit\.load$}m,
     'mods-available files are conffiles';
+# the CLI fetches with libcurl; its daily refresh of the range files comes
+# as units (not enabled) and an environment file (a conffile)
+like `dpkg-deb -f $deb{'robots-audit'} Depends`, qr/(^|, )libcurl4\b/,
+    'robots-audit depends on libcurl4';
+my $cli_files = `dpkg-deb -c $deb{'robots-audit'}`;
+like $cli_files, qr{ \./lib/systemd/system/robots-audit-ranges\.$_$}m,
+    "robots-audit-ranges.$_ installed" for qw(service timer);
+like `dpkg-deb -I $deb{'robots-audit'} conffiles`,
+    qr{^/etc/default/robots-audit-ranges$}m,
+    '/etc/default/robots-audit-ranges is a conffile';
 
 END {
     # whatever happened, leave the machine as it was

@@ -18,7 +18,7 @@ is $err, '', 'no warning from man --warnings' or diag $err;
 my $text = `MANWIDTH=80 MAN_KEEP_FORMATTING= '$man' -l '$page' 2>/dev/null`;
 $text =~ s/.\x08//g;
 like $text, qr/^NAME\n\s+robots-audit\s+-\s+/m, 'NAME section';
-for my $c (qw(check lint identify logs whatif)) {
+for my $c (qw(check lint identify logs whatif ranges)) {
     like $text, qr/^   $c$/m, "command $c described";
 }
 like $text,

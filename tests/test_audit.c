@@ -2204,12 +2204,15 @@ enforce_refusals_counted_and_marked(void **state)
     r.uri = (ra_str_t) ra_string("/x/1");
     ra_buf_init(&b, &ra_malloc_allocator, 0, 0);
     ra_alert_json(&b, &r, &v);
+    ra_buf_ch(&b, '\0');
     assert_non_null(strstr((char *) b.data,
-                           ",\"suppressed\":0,\"refused\":true}\n"));
+                           ",\"suppressed\":0,\"refused\":true,"
+                           "\"verified_by\":\"ranges\"}\n"));
     b.len = 0;
     ra_alert_text(&b, &r, &v);
     ra_buf_ch(&b, '\0');
-    assert_non_null(strstr((char *) b.data, " suppressed=0 refused=true"));
+    assert_non_null(strstr((char *) b.data, " suppressed=0 refused=true "
+                                            "verified_by=ranges"));
     b.len = 0;
     /* the same request at log time: judged, not refused */
     v = req(f, BOT, IN, "/x/2", 200, T0 + 2);
@@ -2217,7 +2220,9 @@ enforce_refusals_counted_and_marked(void **state)
     assert_int_equal(v.refused, RA_REFUSE_NONE);
     v.alert = 1;
     ra_alert_json(&b, &r, &v);
-    assert_non_null(strstr((char *) b.data, ",\"refused\":false}\n"));
+    ra_buf_ch(&b, '\0');
+    assert_non_null(strstr((char *) b.data, ",\"refused\":false,"
+                           "\"verified_by\":\"ranges\"}\n"));
     b.len = 0;
     ra_alert_text(&b, &r, &v);
     ra_buf_ch(&b, '\0');

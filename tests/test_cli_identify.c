@@ -42,7 +42,7 @@ json_lines(void **state)
         "\"bingbot\",\"token\":\"bingbot\",\"category\":\"search\","
         "\"operator\":\"Microsoft\",\"tokens\":[\"bingbot\"],\"flags\":"
         "[\"crawl-delay\"],\"generic\":false,\"no_user_agent\":false,"
-        "\"verification\":null}\n"));
+        "\"verification\":null,\"verified_by\":null}\n"));
     assert_non_null(strstr(out, "\"user_agent\":\"curl/8.4.0\",\"crawler\":"
         "null,\"token\":\"curl\""));
     assert_non_null(strstr(out, "\"generic\":true"));
@@ -68,7 +68,7 @@ no_user_agent(void **state)
     assert_non_null(strstr(out, "{\"user_agent\":\"\",\"crawler\":null,"
         "\"token\":null,\"category\":null,\"operator\":null,\"tokens\":[],"
         "\"flags\":[],\"generic\":false,\"no_user_agent\":true,"
-        "\"verification\":\"unverifiable\"}\n"));
+        "\"verification\":\"unverifiable\",\"verified_by\":null}\n"));
     assert_non_null(strstr(out, "{\"user_agent\":\"-\",\"crawler\":null,"
         "\"token\":null,\"category\":null,\"operator\":null,\"tokens\":[],"
         "\"flags\":[],\"generic\":false,\"no_user_agent\":true,"));
@@ -122,12 +122,21 @@ verification_and_operator_file(void **state)
              "build/tests/googlebot.json --address 66.249.70.1 "
              "'Googlebot/2.1'");
     assert_int_equal(run(cmd, out, sizeof(out)), 0);
-    assert_non_null(strstr(out, "\"verification\":\"verified\""));
+    assert_non_null(strstr(out, "\"verification\":\"verified\","
+                                "\"verified_by\":\"ranges\"}\n"));
     snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
              "build/tests/googlebot.json --address ::ffff:10.0.0.1 "
              "'Googlebot/2.1'");
     assert_int_equal(run(cmd, out, sizeof(out)), 0);
-    assert_non_null(strstr(out, "\"verification\":\"impostor\""));
+    assert_non_null(strstr(out, "\"verification\":\"impostor\","
+                                "\"verified_by\":\"ranges\"}\n"));
+    /* text: how it was decided, after the verification */
+    snprintf(cmd, sizeof(cmd), BIN " identify --ranges "
+             "build/tests/googlebot.json --address 66.249.70.1 "
+             "'Googlebot/2.1'");
+    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, " verification=verified verified_by=ranges "
+                                "ua=\"Googlebot/2.1\"\n"));
 
     /* the operator's entry replaces the built-in one */
     snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
@@ -220,7 +229,7 @@ signatures(void **state)
              hdrs);
     assert_int_equal(run(cmd, out, sizeof(out)), 0);
     assert_non_null(strstr(out, "crawler TestSigner "));
-    assert_non_null(strstr(out, "verification=impostor signature=invalid "
+    assert_non_null(strstr(out, "verification=impostor verified_by=signature signature=invalid "
         "origin=signature-agent.test why=\"the signature does not verify\""));
 
     /* a bad key directory is a usage error naming the file */

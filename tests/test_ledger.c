@@ -314,6 +314,84 @@ ledger_violations_by_time(void **state)
 
 /* a snapshot's stats and violations name sites by index + 1 in it; the
  * violations of an evicted site go with it */
+/* A record keeps the method that last decided its verification (issue
+ * 16): a request decided by none leaves it, another method replaces it,
+ * and the snapshot copies it. */
+static void
+ledger_verified_by(void **state)
+{
+    ra_ledger_t      l;
+    unsigned char   *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    ra_snapshot_t    snap;
+    ra_stat_key_t    key;
+    uint32_t         a, id, id2;
+
+    (void) state;
+    a = site(&l, "a.example", T0);
+    memset(&key, 0, sizeof(key));
+    key.name = ra_str("Googlebot", 9);
+    key.verification = RA_VERIFY_VERIFIED;
+    key.kind = RA_UA_KNOWN;
+    key.category = RA_CAT_SEARCH;
+    key.token = ra_str("googlebot", 9);
+    key.verified_by = RA_VERIFIED_BY_RANGES;
+    id = ra_ledger_stat_locked(&l, a, &key, T0);
+    assert_int_not_equal(id, 0);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap_stat(&snap, "a.example", "Googlebot",
+                               RA_VERIFY_VERIFIED)->verified_by,
+                     RA_VERIFIED_BY_RANGES);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* none, then a value out of range: kept; rdns: replaced, same record */
+    key.verified_by = RA_VERIFIED_BY_NONE;
+    assert_int_equal(ra_ledger_stat_locked(&l, a, &key, T0 + 1), id);
+    key.verified_by = RA_VERIFIED_BY_MAX;
+    assert_int_equal(ra_ledger_stat_locked(&l, a, &key, T0 + 2), id);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap_stat(&snap, "a.example", "Googlebot",
+                               RA_VERIFY_VERIFIED)->verified_by,
+                     RA_VERIFIED_BY_RANGES);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    key.verified_by = RA_VERIFIED_BY_RDNS;
+    id2 = ra_ledger_stat_locked(&l, a, &key, T0 + 3);
+    assert_int_equal(id2, id);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_int_equal(snap_stat(&snap, "a.example", "Googlebot",
+                               RA_VERIFY_VERIFIED)->verified_by,
+                     RA_VERIFIED_BY_RDNS);
+    assert_null(ra_ledger_verify(&l));
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* a violation keeps the method that decided its verification */
+    {
+        ra_violation_t  vio;
+
+        memset(&vio, 0, sizeof(vio));
+        vio.verdict = 3;
+        vio.time = T0 + 4;
+        vio.verification = RA_VERIFY_VERIFIED;
+        vio.verified_by = RA_VERIFIED_BY_RDNS;
+        memcpy(vio.name, "Googlebot", 9);
+        vio.name_len = 9;
+        ra_ledger_violation_locked(&l, a, &vio);
+        vio.time = T0 + 5;
+        vio.verified_by = 77;                   /* out of range: none */
+        ra_ledger_violation_locked(&l, a, &vio);
+        assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0,
+                                            &snap), RA_OK);
+        assert_int_equal(snap.nviolations, 2);
+        /* newest first */
+        assert_int_equal(snap.violations[0].verified_by, RA_VERIFIED_BY_NONE);
+        assert_int_equal(snap.violations[1].verified_by, RA_VERIFIED_BY_RDNS);
+        ra_snapshot_free(&snap, &ra_malloc_allocator);
+    }
+    free(r);
+}
+
 static void
 ledger_snapshot_names_its_sites(void **state)
 {
@@ -560,7 +638,7 @@ ledger_flood_keeps_evidence(void **state)
     ra_buf_ch(&b, '\0');
     snprintf(want, sizeof(want), "robots_audit_requests_total{site=\"a."
              "example\",crawler=\"generic\",verification=\"unverifiable\","
-             "verdict=\"violation\"} %u\n", flood);
+             "method=\"none\",verdict=\"violation\"} %u\n", flood);
     assert_non_null(strstr((const char *) b.data, want));
     snprintf(want, sizeof(want), "robots_audit_evictions_total{table="
              "\"stats\"} %llu\n", (unsigned long long) t.stat_evictions);
@@ -923,6 +1001,7 @@ main(void)
         cmocka_unit_test(ledger_totals),
         cmocka_unit_test(ledger_full_note_once_per_interval),
         cmocka_unit_test(ledger_snapshot_names_its_sites),
+        cmocka_unit_test(ledger_verified_by),
         cmocka_unit_test(ledger_politeness),
         cmocka_unit_test(ledger_violations_by_time),
         cmocka_unit_test(ledger_alert_gate),

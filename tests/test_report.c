@@ -791,6 +791,144 @@ test_prometheus(void **state)
 /* issue 19, item 4: robots_info's labels do not change with the file
  * (its size and age are gauges of their own); "requests judged" counts
  * crawlers' */
+/* How each verification was decided (issue 16): "verified_by" per
+ * crawler in JSON, the method label of robots_audit_requests_total, the
+ * status page's column; none decided: null, "none", a dash. */
+static void
+test_verified_by(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    char             *s;
+    size_t            n;
+
+    (void) state;
+    fixture(&f);
+    f.stats[0].verified_by = RA_VERIFIED_BY_RANGES;
+    f.stats[1].verified_by = RA_VERIFIED_BY_RDNS;
+    f.stats[4].verified_by = 200;                   /* corrupt: none */
+    f.vios[1].verification = RA_VERIFY_VERIFIED;
+    f.vios[1].verified_by = RA_VERIFIED_BY_RANGES;
+    memset(&o, 0, sizeof(o));
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    assert_non_null(strstr(s, "\"verification\":\"verified\","
+                              "\"verified_by\":\"ranges\","));
+    assert_non_null(strstr(s, "\"verification\":\"impostor\","
+                              "\"verified_by\":\"rdns\","));
+    assert_non_null(strstr(s, "\"verification\":\"unverifiable\","
+                              "\"verified_by\":null,"));
+    assert_null(strstr(s, "\"verified_by\":\"\""));
+    /* recent violations: the method that decided it, last */
+    assert_non_null(strstr(s, "\"line\":2,\"verified_by\":\"ranges\",\"robots_sha256\":"));
+    assert_non_null(strstr(s, "\"line\":2,\"verified_by\":null,\"robots_sha256\":"));
+    free(s);
+
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    prom_check(s, n, NULL);
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verification=\""
+                              "verified\",method=\"ranges\",verdict=\""
+                              "violation\"} 13\n"));
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verification=\""
+                              "impostor\",method=\"rdns\",verdict=\""
+                              "violation\"} 4\n"));
+    assert_non_null(strstr(s, ",crawler=\"bingbot\",verification=\""
+                              "unverifiable\",method=\"none\",verdict=\""));
+    free(s);
+
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(s, "<th>verification</th><th title=\"how the "
+                              "verification was decided\">verified by</th>"));
+    assert_non_null(strstr(s, ">verified</td><td>ranges</td>"));
+    assert_non_null(strstr(s, ">impostor</td><td>rdns</td>"));
+    assert_non_null(strstr(s, ">unverifiable</td><td class=\"muted\">"
+                              "&ndash;</td>"));
+    assert_non_null(strstr(s, "<span class=\"muted\">verified (ranges)"
+                              "</span>"));
+    assert_non_null(strstr(s, "<span class=\"muted\">unverifiable</span>"));
+    free(s);
+}
+
+static ra_str_t
+lit(const char *s)
+{
+    return ra_str(s, strlen(s));
+}
+
+/* Each loaded range file's age (issue 16), at opts.now: a gauge per
+ * file, JSON "ranges", a line of the page with the stale ones marked; a
+ * file of unknown time has no sample and null ages. */
+static void
+test_range_ages(void **state)
+{
+    fixture_t         f;
+    ra_report_opts_t  o;
+    ra_test_arena_t  *ar = ra_test_arena_new();
+    ra_ranges_t      *rg = ra_ranges_create(ra_test_arena_alloc(ar));
+    ra_json_err_t     err;
+    json_walk_t       w;
+    char             *s;
+    size_t            n;
+    int64_t           now = 1431857103000LL + 10 * 86400000LL;
+
+    (void) state;
+    assert_non_null(rg);
+    assert_int_equal(ra_ranges_add_json(rg, ra_str("fresh.json", 10),
+        lit("{\"prefixes\":[{\"ipv4Prefix\":\"192.0.2.0/24\"}]}"),
+        &err), RA_OK);
+    ra_ranges_set_mtime(rg, 0, now - 3600000);
+    assert_int_equal(ra_ranges_add_json(rg, ra_str("o\"ld<.json", 10),
+        lit("{\"prefixes\":[{\"ipv4Prefix\":\"10.0.0.0/8\"},"
+                         "{\"ipv4Prefix\":\"12.0.0.0/8\"}]}"), &err), RA_OK);
+    ra_ranges_set_mtime(rg, 1, now - 9 * 86400000LL);
+    assert_int_equal(ra_ranges_add_json(rg, ra_str("unknown.json", 12),
+        lit("{\"prefixes\":[{\"ipv4Prefix\":\"11.0.0.0/8\"}]}"),
+        &err), RA_OK);
+
+    fixture(&f);
+    memset(&o, 0, sizeof(o));
+    o.now = now;
+    o.ranges = rg;
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    prom_check(s, n, NULL);
+    assert_non_null(strstr(s, "# TYPE robots_audit_ranges_age_seconds gauge\n"
+                              "robots_audit_ranges_age_seconds{file=\""
+                              "fresh.json\"} 3600\n"
+                              "robots_audit_ranges_age_seconds{file=\""
+                              "o\\\"ld<.json\"} 777600\n#"));
+    assert_null(strstr(s, "unknown.json"));
+    free(s);
+
+    s = render(&f, RA_REPORT_JSON, &o, &n);
+    memset(&w, 0, sizeof(w));
+    assert_int_equal(ra_json_parse(ra_str(s, n - 1), json_ev, &w, &err),
+                     RA_OK);
+    assert_non_null(strstr(s, "\"ranges\":[{\"file\":\"fresh.json\","
+                              "\"intervals\":1,\"modified\":\"2015-05-27T"));
+    assert_non_null(strstr(s, "\"age_seconds\":3600,\"stale\":false},"
+                              "{\"file\":\"o\\\"ld\\u003c.json\","
+                              "\"intervals\":2,"));
+    assert_non_null(strstr(s, "\"age_seconds\":777600,\"stale\":true},"
+                              "{\"file\":\"unknown.json\",\"intervals\":1,"
+                              "\"modified\":null,\"age_seconds\":null,"
+                              "\"stale\":false}],\"sites\":["));
+    free(s);
+
+    s = render(&f, RA_REPORT_HTML, &o, &n);
+    assert_non_null(strstr(s, "<p class=\"muted\">IP-range files: <code>"
+                              "fresh.json</code> 1 h old, <code>o&quot;ld"
+                              "&lt;.json</code> <span class=\"bad\""));
+    assert_non_null(strstr(s, ">9 days old</span>, <code>unknown.json</code>"
+                              " (age unknown)</p>"));
+    free(s);
+
+    /* none given: nothing of it */
+    o.ranges = NULL;
+    s = render(&f, RA_REPORT_PROMETHEUS, &o, &n);
+    assert_null(strstr(s, "robots_audit_ranges_age_seconds"));
+    free(s);
+    ra_test_arena_free(ar);
+}
+
 static void
 test_metrics_stable(void **state)
 {
@@ -1290,6 +1428,8 @@ main(void)
         cmocka_unit_test(test_html),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_prometheus),
+        cmocka_unit_test(test_verified_by),
+        cmocka_unit_test(test_range_ages),
         cmocka_unit_test(test_text),
         cmocka_unit_test(test_metrics_stable),
         cmocka_unit_test(test_phase_and_politeness),

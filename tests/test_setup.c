@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "ra_test.h"
@@ -193,6 +195,100 @@ tables(void **state)
     ra_test_arena_free(arena);
 }
 
+static int
+no_mtime(const ra_host_t *h, const char *path, int64_t *ms)
+{
+    (void) h;
+    (void) path;
+    (void) ms;
+    return RA_ERROR;
+}
+
+/* Sets path's modification time days ago (the system clock's). */
+static void
+age_file(const char *path, int days)
+{
+    struct timeval  tv[2];
+
+    assert_int_equal(gettimeofday(&tv[0], NULL), 0);
+    tv[0].tv_sec -= (time_t) days * 86400;
+    tv[1] = tv[0];
+    assert_int_equal(utimes(path, tv), 0);
+}
+
+/* A loaded range file's age (issue 16): its modification time through
+ * the host, kept with every list it gave; one RA203 warning, at load,
+ * when it is older than 7 days; none when fresh or when the host cannot
+ * tell. */
+static void
+range_file_ages(void **state)
+{
+    char              fresh[64], old[64], bundle[64], unknown[64];
+    ra_buf_t          why;
+    ra_host_t         h;
+    captured_t        c;
+    ra_setup_t        s;
+    int64_t           now;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+
+    (void) state;
+    test_host(&h, &c);
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+    ra_setup_init(&s, &h, ra_test_arena_alloc(arena));
+    tmp_text(fresh, "{\"prefixes\":[{\"ipv4Prefix\":\"192.0.2.0/24\"}]}");
+    tmp_text(old, "{\"prefixes\":[{\"ipv4Prefix\":\"198.51.100.0/24\"}]}");
+    tmp_text(bundle, "{\"a\":{\"prefixes\":[{\"ipv4Prefix\":\"10.0.0.0/8\"}]},"
+             "\"b\":{\"prefixes\":[{\"ipv4Prefix\":\"11.0.0.0/8\"}]}}");
+    tmp_text(unknown, "{\"prefixes\":[{\"ipv4Prefix\":\"203.0.113.0/24\"}]}");
+    age_file(old, 8);
+    age_file(bundle, 6);
+
+    assert_int_equal(ra_setup_ranges_file(&s, fresh, &why), RA_OK);
+    assert_int_equal(c.n, 0);
+    assert_int_equal(ra_setup_ranges_file(&s, old, &why), RA_OK);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_WARN);
+    assert_non_null(strstr(c.lines[0], "robots-audit: [RA203] ranges file \""));
+    assert_non_null(strstr(c.lines[0], old));
+    assert_non_null(strstr(c.lines[0], "\" is 8 days old (older than 7)"));
+    assert_non_null(strstr(c.lines[0], "robots-audit ranges update"));
+    assert_int_equal(ra_setup_ranges_file(&s, bundle, &why), RA_OK);
+    assert_int_equal(c.n, 1);                   /* 6 days: not stale */
+    h.file_mtime = no_mtime;
+    assert_int_equal(ra_setup_ranges_file(&s, unknown, &why), RA_OK);
+    assert_int_equal(c.n, 1);                   /* unknown: no warning */
+    assert_int_equal(why.len, 0);
+
+    now = ra_host_now(&h);
+    /* fresh, old, the bundle whole and its two members, unknown */
+    assert_int_equal(ra_ranges_lists(s.ranges), 6);
+    assert_in_range(ra_ranges_age(s.ranges, 0, now), 0, 60000);
+    assert_false(ra_ranges_stale(s.ranges, 0, now));
+    assert_in_range(ra_ranges_age(s.ranges, 1, now),
+                    8 * 86400000LL - 60000, 8 * 86400000LL + 60000);
+    assert_true(ra_ranges_stale(s.ranges, 1, now));
+    /* every list of the bundle, the same file's age */
+    assert_int_equal(ra_ranges_mtime(s.ranges, 2),
+                     ra_ranges_mtime(s.ranges, 3));
+    assert_int_equal(ra_ranges_mtime(s.ranges, 2),
+                     ra_ranges_mtime(s.ranges, 4));
+    assert_in_range(ra_ranges_age(s.ranges, 4, now),
+                    6 * 86400000LL - 60000, 6 * 86400000LL + 60000);
+    assert_false(ra_ranges_stale(s.ranges, 4, now));
+    assert_int_equal(ra_ranges_mtime(s.ranges, 5), 0);
+    assert_int_equal(ra_ranges_age(s.ranges, 5, now), -1);
+    assert_false(ra_ranges_stale(s.ranges, 5, now));
+    /* a file from the future is 0 old, not negative */
+    assert_int_equal(ra_ranges_age(s.ranges, 0, 1), 0);
+
+    unlink(fresh);
+    unlink(old);
+    unlink(bundle);
+    unlink(unknown);
+    ra_buf_release(&why);
+    ra_test_arena_free(arena);
+}
+
 /* One answer in all three front ends: a 600 KB file is a size-limit
  * error with the rules it loses, as `robots-audit lint` says. */
 static void
@@ -370,6 +466,7 @@ main(void)
         cmocka_unit_test(sizes),
         cmocka_unit_test(durations),
         cmocka_unit_test(tables),
+        cmocka_unit_test(range_file_ages),
         cmocka_unit_test(robots_file_lint),
         cmocka_unit_test(ledger_placement),
         cmocka_unit_test(log_lines_are_bounded),

@@ -698,7 +698,8 @@ audit_decision(void **state)
         ra_alert_json(&b, &rq, &v);
         ra_buf_ch(&b, '\0');
         assert_non_null(strstr((char *) b.data,
-            ",\"signature\":\"the signature does not verify\"}\n"));
+            ",\"signature\":\"the signature does not verify\","
+            "\"verified_by\":\"signature\"}\n"));
         ra_buf_release(&b);
     }
     /* a forged signature with a browser's User-Agent stays a browser */

@@ -312,7 +312,7 @@ pages_are_capped_and_say_so(void **state)
     }
     snprintf(want, sizeof(want), "robots_audit_requests_total{site=\""
              "site0.example\",crawler=\"generic\",verification=\""
-             "unverifiable\",verdict=\"violation\"} %u\n", w);
+             "unverifiable\",method=\"none\",verdict=\"violation\"} %u\n", w);
     assert_non_null(has(&p.body, want));
     ra_status_page_free(&p);
     page(&f, "format=prometheus&site=site119.example", &p);

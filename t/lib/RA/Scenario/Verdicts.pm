@@ -201,7 +201,7 @@ sub scenario {
     like $r->{headers}{'content-type'}, qr{^text/plain; version=0\.0\.4},
         'Prometheus type';
     like $r->{content},
-        qr/^robots_audit_requests_total\{site="localhost",crawler="Googlebot",verification="verified",verdict="violation"\} 2$/m,
+        qr/^robots_audit_requests_total\{site="localhost",crawler="Googlebot",verification="verified",method="ranges",verdict="violation"\} 2$/m,
         'Prometheus counter';
     # Prometheus names: [a-zA-Z_:][a-zA-Z0-9_:]*
     my @bad = grep { !/^(#.*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^\n]*\})? -?[0-9.e+-]+|)$/ }
