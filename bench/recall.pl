@@ -6,15 +6,17 @@
 # may read while tuning the table) and "held-out" (the half only measured).
 # The split is deterministic: MD5 of the User-Agent, even first byte looks.
 #
-# usage: bench/recall.pl [--bin build/robots-audit] [--verbose look]
-#            [crawlers:FILE]... [browsers:FILE]...
+# usage: bench/recall.pl [--bin build/robots-audit] [--before OLD_BINARY]
+#            [--verbose look] [crawlers:FILE]... [browsers:FILE]...
 #   crawlers:FILE  one crawler User-Agent a line: recall = share found
 #                  (identified as a crawler or a generic bot)
 #   browsers:FILE  one browser User-Agent a line, or "WEIGHT<TAB>UA" lines
 #                  (a share of traffic): false positives, also weighted
 # With no FILE it reads the sets of ../shared/data when present.
 # --verbose look prints the misses and false positives of the look half
-# only: the held-out half's are never printed.
+# only: the held-out half's are never printed.  --before OLD_BINARY (an
+# earlier build of robots-audit) measures both and prints each figure as
+# "before -> now".
 use strict;
 use warnings;
 use Digest::MD5 qw(md5);
@@ -22,12 +24,15 @@ use File::Temp qw(tempfile);
 
 my $bin = 'build/robots-audit';
 my $verbose = '';
+my $before;
 my @sets;
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--bin') { $bin = shift @ARGV; next; }
     if ($a eq '--verbose') { $verbose = shift @ARGV; next; }
-    die "usage: $0 [--bin BIN] [--verbose look] crawlers:FILE|browsers:FILE ...\n"
+    if ($a eq '--before') { $before = shift @ARGV; next; }
+    die "usage: $0 [--bin BIN] [--before BIN] [--verbose look] "
+        . "crawlers:FILE|browsers:FILE ...\n"
         unless $a =~ /^(crawlers|browsers):(.+)$/;
     push @sets, [$1, $2];
 }
@@ -41,6 +46,7 @@ if (!@sets) {
     push @sets, ['browsers', "$d/useragents/isbot/browsers.yml"];
 }
 die "$0: $bin not found (run make)\n" unless -x $bin;
+die "$0: $before not found\n" if defined $before && !-x $before;
 
 # Lines of a file: plain lines, the "instances" strings of
 # crawler-user-agents.json, or the "- UA" items of isbot's YAML.
@@ -75,8 +81,9 @@ sub read_uas {
             my $s = $1;
             $s =~ s/^"(.*)"$/$1/ and $s =~ s/\\(.)/$1/g;
             $s =~ s/^'(.*)'$/$1/ and $s =~ s/''/'/g;
-            # a documented crawler; a scanner isbot lists in both its sets
-            next if $s =~ m{Amzn-User/|Assetnote/|Laravel Reaver};
+            # a documented crawler; scanners and injection probes isbot
+            # lists in its "Glitches" section (tests/test_crawlers.c)
+            next if $s =~ m{Amzn-User/|Assetnote/|Laravel Reaver|PG_SLEEP\(|"<\?=print\(};
             push @out, [1, $s];
             next;
         }
@@ -90,32 +97,45 @@ sub read_uas {
     return @out;
 }
 
-for my $set (@sets) {
-    my ($kind, $file) = @$set;
-    my @uas = grep { $_->[1] ne '' && $_->[1] !~ /[\x00-\x1f]/ } read_uas($kind, $file);
+# One answer a line of `identify --format text` for each User-Agent: 1 when
+# it is a bot (a known crawler or a generic bot), 0 for a browser.
+sub answers {
+    my ($prog, $uas, $file) = @_;
     my ($fh, $tmp) = tempfile(UNLINK => 1);
-    print $fh "$_->[1]\n" for @uas;
+    print $fh "$_->[1]\n" for @$uas;
     close $fh;
     open(my $save, '<&', \*STDIN) or die "stdin: $!\n";
     open(STDIN, '<', $tmp) or die "$tmp: $!\n";
-    open(my $id, '-|', $bin, 'identify', '--format', 'text')
-        or die "$bin: $!\n";
+    open(my $id, '-|', $prog, 'identify', '--format', 'text')
+        or die "$prog: $!\n";
     open(STDIN, '<&', $save) or die "stdin: $!\n";
     my @res = <$id>;
     close $id;
-    die "$file: " . scalar(@uas) . " agents, " . scalar(@res) . " answers\n"
-        if @res != @uas;
+    die "$file: " . scalar(@$uas) . " agents, " . scalar(@res) . " answers\n"
+        if @res != @$uas;
+    return [map { /^browser / ? 0 : 1 } @res];
+}
+
+for my $set (@sets) {
+    my ($kind, $file) = @$set;
+    my @uas = grep { $_->[1] ne '' && $_->[1] !~ /[\x00-\x1f]/ } read_uas($kind, $file);
+    my @runs = ((defined $before ? answers($before, \@uas, $file) : ()),
+                answers($bin, \@uas, $file));
     my %n = (look => 0, held => 0);
-    my %hit = (look => 0, held => 0);
     my %w = (look => 0, held => 0);
-    my %whit = (look => 0, held => 0);
+    my @hit = map { { look => 0, held => 0 } } @runs;
+    my @whit = map { { look => 0, held => 0 } } @runs;
     for my $i (0 .. $#uas) {
         my ($weight, $ua) = @{$uas[$i]};
         my $half = (ord(md5($ua)) % 2 == 0) ? 'look' : 'held';
-        my $bot = $res[$i] !~ /^browser /;
         $n{$half}++;
         $w{$half} += $weight;
-        if ($bot) { $hit{$half}++; $whit{$half} += $weight; }
+        for my $r (0 .. $#runs) {
+            next unless $runs[$r][$i];
+            $hit[$r]{$half}++;
+            $whit[$r]{$half} += $weight;
+        }
+        my $bot = $runs[-1][$i];
         if ($verbose eq 'look' && $half eq 'look'
             && ($kind eq 'crawlers' ? !$bot : $bot))
         {
@@ -126,17 +146,24 @@ for my $set (@sets) {
     for my $half ('look', 'held') {
         my $label = $half eq 'look' ? 'look    ' : 'held-out';
         next unless $n{$half};
-        if ($kind eq 'crawlers') {
-            printf "%-9s %s  %5d crawlers  found %5d  recall %6.2f%%\n",
-                $kind, $label, $n{$half}, $hit{$half},
-                100 * $hit{$half} / $n{$half};
-        } else {
-            printf "%-9s %s  %5d browsers  false positives %4d (%.2f%%)"
-                . "  weighted by traffic %.4f%%\n",
-                $kind, $label, $n{$half}, $hit{$half},
-                100 * $hit{$half} / $n{$half},
-                $w{$half} ? 100 * $whit{$half} / $w{$half} : 0;
+        my @fig;
+        for my $r (0 .. $#runs) {
+            if ($kind eq 'crawlers') {
+                push @fig, sprintf("found %5d  recall %6.2f%%",
+                                   $hit[$r]{$half},
+                                   100 * $hit[$r]{$half} / $n{$half});
+            } else {
+                push @fig, sprintf("false positives %4d (%.2f%%)"
+                                   . "  weighted by traffic %.4f%%",
+                                   $hit[$r]{$half},
+                                   100 * $hit[$r]{$half} / $n{$half},
+                                   $w{$half} ? 100 * $whit[$r]{$half}
+                                               / $w{$half} : 0);
+            }
         }
+        printf "%-9s %s  %5d %s  %s\n", $kind, $label, $n{$half},
+            ($kind eq 'crawlers' ? 'crawlers' : 'browsers'),
+            join('  ->  ', @fig);
     }
     print "  ($file)\n";
 }

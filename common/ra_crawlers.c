@@ -1270,13 +1270,29 @@ ra_declared_token(const unsigned char *p, size_t len)
     return ra_str(p, 0);
 }
 
+/* Words and nothing else ("Hello, world"): no product, no version, no
+ * digit; with no platform either, no browser sends that. */
+static int
+ra_phrase(const unsigned char *p, size_t len)
+{
+    size_t  i;
+
+    for (i = 0; i < len; i++) {
+        if (p[i] == '/' || ra_isdigit(p[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /*
  * A User-Agent naming no platform is a program, not a browser, when it has
  * a program's shape:
  *   "Name/1.0 (details)": starts with a product, and no comment holds a
  *                         "a; b" list (the system details browsers give);
  *   "Mozilla/5.0 (compatible; Name/1.0[; contact])": the comment holds only
- *                         a product and at most one more element.
+ *                         a product and at most one more element;
+ *   "Hello, world":       a phrase, words and nothing else (ra_phrase()).
  */
 static int
 ra_program_shape(const unsigned char *p, size_t len)
@@ -1290,6 +1306,9 @@ ra_program_shape(const unsigned char *p, size_t len)
     if (!ra_startswith_ci(ra_str(p, len), "mozilla/")) {
         if (!ra_isalnum(p[0])) {
             return 0;
+        }
+        if (ra_phrase(p, len)) {
+            return 1;
         }
         for (i = 0; i < len && ra_istok(p[i]); i++) { /* void */ }
         if (i < len && p[i] != '/' && p[i] != ' ' && p[i] != ';'
@@ -1638,9 +1657,109 @@ ra_late_compatible(const unsigned char *p, size_t len)
     return ra_token_at(p, len, at);
 }
 
+/*
+ * A scanner's payload in the User-Agent: markup or code ("<script", "<?",
+ * "</"), a template or lookup expression ("${jndi:", "#{", "{{"),
+ * Shellshock's "() {", a quote that closes a string to append SQL ("' or
+ * 1=1", "')", "'+(select", "'--", "\" or"), or nothing but an encoded blob
+ * (40 base64 characters or more, no space).  No browser sends any of
+ * these: whatever else the User-Agent claims, the client is a tool.
+ * Browsers' User-Agents hold none of the bytes that start one ('<', '{',
+ * quotes) nor lack a space, so a few memchr() calls answer for them.
+ */
+static int
+ra_word_ci(const unsigned char *p, size_t n, const char *w)
+{
+    size_t  i;
+
+    for (i = 0; w[i] != '\0'; i++) {
+        if (i >= n || ra_lower(p[i]) != (unsigned char) w[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether the byte at i, one of ra_payload()'s, starts a payload. */
+static int
+ra_payload_at(const unsigned char *p, size_t len, size_t i)
+{
+    static const char  *tag[] = { "script", "img", "svg", "iframe", "body" };
+    static const char  *sql[] = { "or ", "and ", "union " };
+    size_t               j, k;
+    unsigned char        c = p[i];
+
+    if (c == '<') {
+        if (i + 1 < len
+            && (p[i + 1] == '?' || p[i + 1] == '/' || p[i + 1] == '!'))
+        {
+            return 1;
+        }
+        for (k = 0; k < RA_NELTS(tag); k++) {
+            if (ra_word_ci(p + i + 1, len - i - 1, tag[k])) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+    if (c == '{') {
+        if (i > 0 && (p[i - 1] == '$' || p[i - 1] == '#' || p[i - 1] == '{')) {
+            return 1;
+        }
+        for (j = i; j > 0 && p[j - 1] == ' '; j--) { /* void */ }
+        return j >= 2 && p[j - 1] == ')' && p[j - 2] == '(';
+    }
+
+    /* a quote, and what follows it */
+    for (j = i + 1; j < len && p[j] == ' '; j++) { /* void */ }
+    if (j < len
+        && (p[j] == '+'
+            || (c == '\'' && (p[j] == ')' || p[j] == ';'))
+            || (c == '"' && p[j] == '<')
+            || (j + 1 < len && p[j] == '|' && p[j + 1] == '|')
+            || (j + 1 < len && p[j] == '-' && p[j + 1] == '-')))
+    {
+        return 1;
+    }
+    for (k = 0; j > i + 1 && k < RA_NELTS(sql); k++) {
+        if (ra_word_ci(p + j, len - j, sql[k])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int
+ra_payload(const unsigned char *p, size_t len)
+{
+    static const unsigned char  start[] = { '<', '{', '\'', '"' };
+    const unsigned char        *q;
+    size_t                      k, i;
+
+    for (k = 0; k < sizeof(start); k++) {
+        for (q = memchr(p, start[k], len); q != NULL;
+             q = memchr(q + 1, start[k], len - (size_t) (q + 1 - p)))
+        {
+            if (ra_payload_at(p, len, (size_t) (q - p))) {
+                return 1;
+            }
+        }
+    }
+    if (len < 40 || memchr(p, ' ', len) != NULL) {
+        return 0;
+    }
+    for (i = 0; i < len; i++) {
+        if (!ra_isalnum(p[i]) && p[i] != '+' && p[i] != '/' && p[i] != '=') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* What a User-Agent that names a platform still tells of a program: a
- * tool after the browser's tokens, or a shape no browser sends.  Kept out
- * of line: inlined, it slows the automaton's loop in the caller. */
+ * tool after the browser's tokens, a shape no browser sends, or a
+ * scanner's payload.  Kept out of line: inlined, it slows the automaton's
+ * loop in the caller. */
 static int __attribute__((noinline))
 ra_odd_browser(const unsigned char *p, size_t len, ra_str_t *token)
 {
@@ -1648,7 +1767,7 @@ ra_odd_browser(const unsigned char *p, size_t len, ra_str_t *token)
     if (token->len == 0) {
         *token = ra_late_compatible(p, len);
     }
-    return token->len > 0 || ra_not_a_browser(p, len);
+    return token->len > 0 || ra_not_a_browser(p, len) || ra_payload(p, len);
 }
 
 /* Every pattern ending at position end, where the automaton is in s. */

