@@ -83,12 +83,35 @@ typedef struct {
     uint32_t  pats;
     uint32_t  npats;
     uint32_t  accel;        /* first chunk in ix->accel, or RA_NONE */
+    uint32_t  ctab;         /* a crowded node's child table in ix->ctabs
+                               (256 bytes: edge number + 1, 0 none), or
+                               RA_NONE */
 } ra_node_t;
+
+#define RA_CTAB_MIN  9      /* children that make a node crowded: the
+                               tables take at most 256 / 9 bytes a node */
 
 typedef struct {
     uint32_t       node;
     unsigned char  byte;
 } ra_edge_t;
+
+/*
+ * An Aho-Corasick automaton over the segments of the index's wildcard
+ * parts (the literals between stars), as a table over byte classes.  With
+ * it, a "gram" is no longer a byte pair but a segment (its id mod 256):
+ * one pass over the path gives the set of segments it contains, exactly up
+ * to that hashing, so a candidate is tried only when every one of its
+ * segments occurs.  Entries are the next state's row offset, with bit 0
+ * set when some segment ends in that state.
+ */
+typedef struct {
+    uint32_t         *next;         /* nstates << shift entries */
+    const uint8_t    *cls;          /* 256 byte classes */
+    const uint16_t   *out;          /* per state: index in outs, 0 none */
+    const ra_grams_t *outs;
+    uint32_t          shift;        /* log2 of the row width */
+} ra_ac_t;
 
 typedef struct {
     ra_pat_t   *pats;
@@ -97,6 +120,8 @@ typedef struct {
     ra_edge_t  *edges;
     uint32_t   *node_pats;
     ra_accel_t *accel;
+    ra_ac_t    *ac;             /* NULL: grams are byte pairs */
+    uint8_t    *ctabs;
 } ra_index_t;
 
 /* The groups that apply to one agent, as indexes to search. */
@@ -135,6 +160,7 @@ struct ra_rules_s {
     uint32_t           ntoks;
     uint32_t           global_set;      /* RA_NONE: no "*" group */
     uint32_t           sitemaps;
+    size_t             ac_budget;       /* automaton entries still allowed */
 };
 
 /* pass state */
@@ -152,6 +178,7 @@ typedef struct {
 
 static int ra_index_accel(ra_index_t *ix, uint32_t nnodes, ra_pool_t *pool,
     uint32_t *freq);
+static int ra_index_ac(ra_rules_t *rs, ra_index_t *ix);
 
 static const char  ra_hexdigits[] = "0123456789ABCDEF";
 
@@ -707,6 +734,30 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         ix->edges[j].byte = tmp[k].byte;
     }
 
+    /* child tables of crowded nodes (edge numbers fit: at most 256) */
+    j = 0;
+    for (k = 0; k < nnodes; k++) {
+        ix->nodes[k].ctab = RA_NONE;
+        if (ix->nodes[k].nedges >= RA_CTAB_MIN) {
+            ix->nodes[k].ctab = j++ * 256;
+        }
+    }
+    if (j) {
+        ix->ctabs = ra_pool_calloc(pool, j, 256);
+        if (ix->ctabs == NULL) {
+            goto done;
+        }
+        for (k = 0; k < nnodes; k++) {
+            if (ix->nodes[k].ctab != RA_NONE) {
+                for (i = 0; i < ix->nodes[k].nedges; i++) {
+                    ix->ctabs[ix->nodes[k].ctab
+                              + ix->edges[ix->nodes[k].edges + i].byte]
+                        = (uint8_t) (i + 1);
+                }
+            }
+        }
+    }
+
     /* per-node candidate lists, in priority order */
     for (i = 0; i < ix->npats; i++) {
         count[term[i]]++;
@@ -721,7 +772,10 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         ix->node_pats[ix->nodes[node].pats + ix->nodes[node].npats++] = i;
     }
 
-    rc = ra_index_accel(ix, (uint32_t) nnodes, pool, count);
+    rc = ra_index_ac(rs, ix);
+    if (rc == RA_OK) {
+        rc = ra_index_accel(ix, (uint32_t) nnodes, pool, count);
+    }
 
 done:
     ra_free(a, order);
@@ -729,6 +783,217 @@ done:
     ra_free(a, tmp);
     ra_free(a, last);
     ra_free(a, count);
+    return rc;
+}
+
+/* The piece of p from j up to the next star, without a final '$'. */
+static uint32_t
+ra_segment(const ra_pat_t *p, uint32_t j, uint32_t *end)
+{
+    uint32_t  k;
+
+    for (k = j; k < p->len && p->pat[k] != '*'; k++) { /* void */ }
+    *end = k;
+    if (k == p->len && k > j && p->pat[k - 1] == '$') {
+        k--;
+    }
+    return k - j;
+}
+
+#define RA_AC_MAX_STATES  32767
+/* automaton table entries (4 bytes each) a rule set may hold in all: a
+ * file's worth and a constant, never more than 1 MiB */
+#define RA_AC_BUDGET_MIN        16384
+#define RA_AC_BUDGET_PER_BYTE   16
+#define RA_AC_BUDGET_MAX        (256 * 1024)
+
+/*
+ * Builds ix->ac over the segments of the index's wildcard patterns and
+ * recomputes their need sets as segment ids, within what is left of the
+ * rule set's budget; past it (or with no wildcard pattern) the index keeps
+ * byte pairs, which give the same answers more slowly.
+ */
+static int
+ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
+{
+    int                rc = RA_ENOMEM;
+    size_t             segbytes, entries;
+    uint32_t           i, j, k, end, len, c, ncls, shift, nstates, s, t, f;
+    uint32_t           head, tail, nout, bit, nseg, *next = NULL, *fail = NULL;
+    uint32_t          *queue = NULL, *segid = NULL;
+    uint16_t          *out;
+    uint8_t           *cls;
+    ra_grams_t        *outs, *acc = NULL;
+    ra_ac_t           *ac;
+    ra_pat_t          *p;
+    const ra_alloc_t  *a = rs->pool.alloc;
+    unsigned char      used[256];
+
+    /* byte classes and an upper bound on the states */
+    memset(used, 0, sizeof(used));
+    segbytes = 0;
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        for (j = p->lit; j < p->len; j = end + 1) {
+            len = ra_segment(p, j, &end);
+            for (k = 0; k < len; k++) {
+                used[p->pat[j + k]] = 1;
+            }
+            segbytes += len;
+        }
+    }
+    if (segbytes == 0 || segbytes >= RA_AC_MAX_STATES) {
+        return RA_OK;
+    }
+    cls = ra_pool_calloc(&rs->pool, 256, 1);
+    if (cls == NULL) {
+        return RA_ENOMEM;
+    }
+    ncls = 1;                       /* class 0: bytes in no segment */
+    for (c = 0; c < 256; c++) {
+        if (used[c]) {
+            cls[c] = (uint8_t) ncls++;
+        }
+    }
+    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
+    entries = (segbytes + 1) << shift;
+    if (entries > rs->ac_budget) {
+        return RA_OK;
+    }
+
+    next = ra_alloc(a, entries * sizeof(uint32_t));
+    fail = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
+    queue = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
+    segid = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
+    acc = ra_alloc(a, (segbytes + 1) * sizeof(ra_grams_t));
+    if (!next || !fail || !queue || !segid || !acc) {
+        goto done;
+    }
+    for (i = 0; i < entries; i++) {
+        next[i] = RA_NONE;
+    }
+
+    /* the trie of segments; next[] holds child states for now */
+    nstates = 1;
+    nseg = 0;
+    segid[0] = RA_NONE;
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        for (j = p->lit; j < p->len; j = end + 1) {
+            len = ra_segment(p, j, &end);
+            if (len == 0) {
+                continue;
+            }
+            s = 0;
+            for (k = 0; k < len; k++) {
+                c = cls[p->pat[j + k]];
+                if (next[(s << shift) + c] == RA_NONE) {
+                    segid[nstates] = RA_NONE;
+                    next[(s << shift) + c] = nstates++;
+                }
+                s = next[(s << shift) + c];
+            }
+            if (segid[s] == RA_NONE) {
+                segid[s] = nseg++;
+            }
+        }
+    }
+
+    /* breadth first: failure links, the full table, inherited outputs */
+    memset(acc, 0, nstates * sizeof(ra_grams_t));
+    head = tail = 0;
+    fail[0] = 0;
+    for (c = 0; c < (1u << shift); c++) {
+        t = next[c];
+        if (t == RA_NONE || c >= ncls) {
+            next[c] = 0;
+        } else {
+            fail[t] = 0;
+            queue[tail++] = t;
+        }
+    }
+    while (head < tail) {
+        s = queue[head++];
+        f = fail[s];
+        if (segid[s] != RA_NONE) {
+            bit = segid[s] & 255;
+            acc[s].w[bit >> 6] |= (uint64_t) 1 << (bit & 63);
+        }
+        for (k = 0; k < 4; k++) {
+            acc[s].w[k] |= acc[f].w[k];
+        }
+        for (c = 0; c < (1u << shift); c++) {
+            t = next[(s << shift) + c];
+            if (t == RA_NONE || c >= ncls) {
+                next[(s << shift) + c] = next[(f << shift) + c];
+            } else {
+                fail[t] = next[(f << shift) + c];
+                queue[tail++] = t;
+            }
+        }
+    }
+
+    /* need sets as segment ids: each segment's state, walked from the root */
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        if (p->simple) {
+            continue;
+        }
+        memset(&p->need, 0, sizeof(p->need));
+        for (j = p->lit; j < p->len; j = end + 1) {
+            len = ra_segment(p, j, &end);
+            if (len == 0) {
+                continue;
+            }
+            for (s = 0, k = 0; k < len; k++) {
+                s = next[(s << shift) + cls[p->pat[j + k]]];
+            }
+            bit = segid[s] & 255;
+            p->need.w[bit >> 6] |= (uint64_t) 1 << (bit & 63);
+        }
+    }
+
+    /* outputs, and the table as row offsets flagged when a segment ends */
+    nout = 1;
+    for (s = 0; s < nstates; s++) {
+        nout += (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) != 0;
+    }
+    ac = ra_pool_get(&rs->pool, sizeof(ra_ac_t));
+    out = ra_pool_calloc(&rs->pool, nstates, sizeof(uint16_t));
+    outs = ra_pool_get(&rs->pool, nout * sizeof(ra_grams_t));
+    if (ac == NULL || out == NULL || outs == NULL) {
+        goto done;
+    }
+    ac->next = ra_pool_get(&rs->pool,
+                           ((size_t) nstates << shift) * sizeof(uint32_t));
+    if (ac->next == NULL) {
+        goto done;
+    }
+    nout = 1;
+    for (s = 0; s < nstates; s++) {
+        if (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) {
+            outs[nout] = acc[s];
+            out[s] = (uint16_t) nout++;
+        }
+    }
+    for (i = 0; i < ((size_t) nstates << shift); i++) {
+        t = next[i];
+        ac->next[i] = (t << shift) | (out[t] != 0);
+    }
+    ac->cls = cls;
+    ac->out = out;
+    ac->outs = outs;
+    ac->shift = shift;
+    ix->ac = ac;
+    rs->ac_budget -= (size_t) nstates << shift;
+    rc = RA_OK;
+
+done:
+    ra_free(a, next);
+    ra_free(a, fail);
+    ra_free(a, queue);
+    ra_free(a, segid);
+    ra_free(a, acc);
     return rc;
 }
 
@@ -909,6 +1174,15 @@ ra_rules_link(ra_rules_t *rs, ra_ua_t *ua, uint32_t nua)
     }
     for (i = 0; i < rs->ngroups; i++) {
         group_set[i] = RA_NONE;
+    }
+
+    /* automata: entries in proportion to the rules' bytes, capped */
+    rs->ac_budget = RA_AC_BUDGET_MIN;
+    for (i = 0; i < rs->nrules; i++) {
+        rs->ac_budget += RA_AC_BUDGET_PER_BYTE * rs->rules[i].value.len;
+    }
+    if (rs->ac_budget > RA_AC_BUDGET_MAX) {
+        rs->ac_budget = RA_AC_BUDGET_MAX;
     }
 
     for (i = 0; i < rs->ngroups; i++) {
@@ -1106,16 +1380,44 @@ typedef struct {
     const unsigned char  *path;
     size_t                plen;
     ra_grams_t            grams;
+    const ra_ac_t        *grams_ac;     /* the automaton they came from */
     int                   have_grams;
 } ra_subject_t;
 
+/* The path's grams as the index counts them: its segments (one pass of
+ * the automaton) or its byte pairs. */
 static void
-ra_grams_of(ra_subject_t *sj)
+ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
 {
-    if (!sj->have_grams) {
-        memset(&sj->grams, 0, sizeof(sj->grams));
+    uint32_t              e, shift;
+    const uint32_t       *next;
+    const uint8_t        *cls;
+    const ra_grams_t     *o;
+    const unsigned char  *p, *end;
+
+    if (sj->have_grams && sj->grams_ac == ix->ac) {
+        return;
+    }
+    memset(&sj->grams, 0, sizeof(sj->grams));
+    sj->have_grams = 1;
+    sj->grams_ac = ix->ac;
+    if (ix->ac == NULL) {
         ra_grams_add(&sj->grams, sj->path, sj->plen);
-        sj->have_grams = 1;
+        return;
+    }
+    next = ix->ac->next;
+    cls = ix->ac->cls;
+    shift = ix->ac->shift;
+    e = 0;
+    for (p = sj->path, end = p + sj->plen; p < end; p++) {
+        e = next[(e & ~1u) + cls[*p]];
+        if (e & 1) {
+            o = &ix->ac->outs[ix->ac->out[e >> shift]];
+            sj->grams.w[0] |= o->w[0];
+            sj->grams.w[1] |= o->w[1];
+            sj->grams.w[2] |= o->w[2];
+            sj->grams.w[3] |= o->w[3];
+        }
     }
 }
 
@@ -1133,7 +1435,7 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
         return 1;
     }
     if (!p->simple) {
-        ra_grams_of(sj);
+        ra_grams_of(ix, sj);
         if (ra_grams_lack(&sj->grams, &p->need)
             || !ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
                         p->len - p->lit))
@@ -1165,7 +1467,7 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
         return;
     }
 
-    ra_grams_of(sj);
+    ra_grams_of(ix, sj);
     for (c = 0; c * 64 < nd->npats; c++) {
         ch = &ix->accel[nd->accel + c];
         m = ch->always;
@@ -1197,7 +1499,7 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
     const unsigned char  *path = sj->path;
     size_t                plen = sj->plen;
     size_t            depth, n;
-    uint32_t          node, i, lo, hi, mid, ne;
+    uint32_t          node, i, ne;
     uint32_t          walk[RA_WALK_MAX];
     const ra_node_t  *nd;
     const ra_edge_t  *e;
@@ -1227,27 +1529,18 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
         /* the child for path[depth] */
         e = &ix->edges[nd->edges];
         ne = nd->nedges;
-        if (ne <= 8) {
+        if (nd->ctab == RA_NONE) {
             for (i = 0; i < ne && e[i].byte != path[depth]; i++) { /* void */ }
             if (i == ne) {
                 break;
             }
             node = e[i].node;
         } else {
-            lo = 0;
-            hi = ne;
-            while (lo < hi) {
-                mid = (lo + hi) / 2;
-                if (e[mid].byte < path[depth]) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            if (lo == ne || e[lo].byte != path[depth]) {
+            i = ix->ctabs[nd->ctab + path[depth]];
+            if (i == 0) {
                 break;
             }
-            node = e[lo].node;
+            node = e[i - 1].node;
         }
         depth++;
     }
@@ -1280,22 +1573,27 @@ ra_find_set(const ra_rules_t *rs, ra_str_t agent)
     return RA_NONE;
 }
 
+/* bytes that end a URL's scheme or authority: 1 '/', '?', ';'; 2 ':' */
+static const unsigned char  ra_url_stop[256] = {
+    ['/'] = 1, ['?'] = 1, [';'] = 1, [':'] = 2
+};
+
 ra_str_t
 ra_url_path(ra_str_t url)
 {
-    size_t                start, i, path, end;
-    const unsigned char  *u = url.data;
+    size_t                start, i, path, n = url.len;
+    const unsigned char  *u = url.data, *hash;
     static const unsigned char  slash[] = "/";
 
-    start = (url.len >= 2 && u[0] == '/' && u[1] == '/') ? 2 : 0;
+    start = (n >= 2 && u[0] == '/' && u[1] == '/') ? 2 : 0;
 
     /* "://" counts only before the first '/', '?' or ';' */
     path = start;
-    for (i = start; i < url.len; i++) {
-        if (u[i] == '/' || u[i] == '?' || u[i] == ';') {
+    for (i = start; i < n; i++) {
+        if (ra_url_stop[u[i]] == 1) {
             break;
         }
-        if (u[i] == ':' && i + 2 < url.len && u[i + 1] == '/'
+        if (ra_url_stop[u[i]] == 2 && i + 2 < n && u[i + 1] == '/'
             && u[i + 2] == '/')
         {
             path = i + 3;
@@ -1303,55 +1601,73 @@ ra_url_path(ra_str_t url)
         }
     }
 
-    for (i = path; i < url.len; i++) {
-        if (u[i] == '/' || u[i] == '?' || u[i] == ';') {
-            break;
-        }
-    }
-    if (i == url.len) {
+    for (i = path; i < n && ra_url_stop[u[i]] != 1; i++) { /* void */ }
+    if (i == n) {
         return ra_str(slash, 1);
     }
     path = i;
 
-    for (end = start; end < url.len && u[end] != '#'; end++) { /* void */ }
-    if (end < path) {
+    /* the fragment: from the first '#' on, wherever it is */
+    hash = n > start ? memchr(u + start, '#', n - start) : NULL;
+    if (hash == NULL) {
+        return ra_str(u + path, n - path);
+    }
+    if ((size_t) (hash - u) < path) {
         return ra_str(slash, 1);
     }
-    return ra_str(u + path, end - path);
+    return ra_str(u + path, (size_t) (hash - u) - path);
+}
+
+void
+ra_rules_group(const ra_rules_t *rs, const ra_str_t *agents, size_t nagents,
+    ra_rules_group_t *g)
+{
+    size_t                i;
+    static const ra_str_t star = ra_string("*");
+
+    /* the first agent that names a group, else "*" */
+    g->set = RA_NONE;
+    g->group = star;
+    for (i = 0; i < nagents && g->set == RA_NONE; i++) {
+        g->set = ra_find_set(rs, agents[i]);
+        g->group = agents[i];
+    }
+    if (g->set == RA_NONE) {
+        g->set = rs->global_set;
+        g->group = star;
+    }
 }
 
 int
 ra_rules_match(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     size_t nagents, ra_str_t path, const ra_alloc_t *scratch, ra_match_t *out)
 {
+    ra_rules_group_t  g;
+
+    ra_rules_group(rs, agents, nagents, &g);
+    return ra_rules_match_group(rs, mode, &g, path, scratch, out);
+}
+
+int
+ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
+    ra_match_t *out)
+{
     int                   rc;
-    size_t                i, need, plen, qpos;
+    size_t                need, plen, qpos;
     uint32_t              set_id, k;
-    ra_str_t              group;
     ra_best_t             best;
     ra_subject_t          sj;
     const ra_set_t       *set;
     const ra_rule_t      *rule;
     unsigned char         stack[RA_MATCH_STACK], *buf;
     const unsigned char  *p, *nul;
-    static const ra_str_t star = ra_string("*");
 
     memset(out, 0, sizeof(*out));
     out->allowed = 1;
     out->crawl_delay_ms = -1;
     rc = RA_OK;
-
-    /* choose the group: the first agent that names one, else "*" */
-    set_id = RA_NONE;
-    group = star;
-    for (i = 0; i < nagents && set_id == RA_NONE; i++) {
-        set_id = ra_find_set(rs, agents[i]);
-        group = agents[i];
-    }
-    if (set_id == RA_NONE) {
-        set_id = rs->global_set;
-        group = star;
-    }
+    set_id = g->set;
 
     /* the path as this mode compares it, with its leading '/' */
     if (mode == RA_MODE_GOOGLE) {
@@ -1410,7 +1726,7 @@ normalised:
     }
 
     set = &rs->sets[set_id];
-    out->group = group;
+    out->group = g->group;
     out->group_line = set->line;
     out->crawl_delay_ms = set->crawl_delay_ms;
 
@@ -1420,6 +1736,7 @@ normalised:
     sj.path = p;
     sj.plen = plen;
     sj.have_grams = 0;
+    sj.grams_ac = NULL;
     for (k = 0; k < set->nrefs; k++) {
         ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], &sj, &best);
     }
