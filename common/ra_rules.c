@@ -102,8 +102,7 @@ typedef struct {
  * it, a "gram" is no longer a byte pair but a segment (its id mod 256):
  * one pass over the path gives the set of segments it contains, exactly up
  * to that hashing, so a candidate is tried only when every one of its
- * segments occurs.  Entries are the next state's row offset, with bit 0
- * set when some segment ends in that state.
+ * segments occurs.  Entries are the next state's row offset.
  */
 typedef struct {
     uint32_t         *next;         /* nstates << shift entries */
@@ -122,6 +121,11 @@ typedef struct {
     ra_accel_t *accel;
     ra_ac_t    *ac;             /* NULL: grams are byte pairs */
     uint8_t    *ctabs;
+    /* the trie as a table over byte classes: child node or 0, NULL when
+     * over the budget (then the edges are searched) */
+    uint16_t   *ptab;
+    uint8_t    *pcls;
+    uint32_t    pshift;
 } ra_index_t;
 
 /* The groups that apply to one agent, as indexes to search. */
@@ -160,7 +164,7 @@ struct ra_rules_s {
     uint32_t           ntoks;
     uint32_t           global_set;      /* RA_NONE: no "*" group */
     uint32_t           sitemaps;
-    size_t             ac_budget;       /* automaton entries still allowed */
+    size_t             ac_budget;       /* table bytes still allowed */
 };
 
 /* pass state */
@@ -179,6 +183,7 @@ typedef struct {
 static int ra_index_accel(ra_index_t *ix, uint32_t nnodes, ra_pool_t *pool,
     uint32_t *freq);
 static int ra_index_ac(ra_rules_t *rs, ra_index_t *ix);
+static int ra_index_ptab(ra_rules_t *rs, ra_index_t *ix, size_t nnodes);
 
 static const char  ra_hexdigits[] = "0123456789ABCDEF";
 
@@ -578,10 +583,25 @@ ra_pat_cmp_literal(const void *a, const void *b)
     return x->id < y->id ? -1 : (x->id > y->id);
 }
 
+/* The byte pairs of every segment between stars, which must all occur in
+ * a path that the pattern matches. */
+static void
+ra_pat_pairs(const ra_pat_t *p, ra_grams_t *need)
+{
+    uint32_t  j, k;
+
+    memset(need, 0, sizeof(*need));
+    for (j = p->lit; j < p->len; j = k + 1) {
+        for (k = j; k < p->len && p->pat[k] != '*'; k++) { /* void */ }
+        ra_grams_add(need, p->pat + j,
+                     k - j - (k == p->len && p->pat[k - 1] == '$' && k > j));
+    }
+}
+
 static void
 ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
 {
-    uint32_t  i, j, k;
+    uint32_t  i;
 
     p->pat = pat.data;
     p->len = (uint32_t) pat.len;
@@ -595,14 +615,7 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     p->lit = i;
     p->simple = i == pat.len;
 
-    /* every segment between stars must occur in the path */
-    memset(&p->need, 0, sizeof(p->need));
-    for (j = i; j < pat.len; j = k + 1) {
-        for (k = j; k < pat.len && pat.data[k] != '*'; k++) { /* void */ }
-        ra_grams_add(&p->need, pat.data + j,
-                     k - j - (k == pat.len && pat.data[k - 1] == '$'
-                              && k > j));
-    }
+    ra_pat_pairs(p, &p->need);
 }
 
 /*
@@ -774,6 +787,9 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
 
     rc = ra_index_ac(rs, ix);
     if (rc == RA_OK) {
+        rc = ra_index_ptab(rs, ix, nnodes);
+    }
+    if (rc == RA_OK) {
         rc = ra_index_accel(ix, (uint32_t) nnodes, pool, count);
     }
 
@@ -801,11 +817,11 @@ ra_segment(const ra_pat_t *p, uint32_t j, uint32_t *end)
 }
 
 #define RA_AC_MAX_STATES  32767
-/* automaton table entries (4 bytes each) a rule set may hold in all: a
- * file's worth and a constant, never more than 1 MiB */
-#define RA_AC_BUDGET_MIN        16384
-#define RA_AC_BUDGET_PER_BYTE   16
-#define RA_AC_BUDGET_MAX        (256 * 1024)
+/* bytes of tables (automata, prefix tables) a rule set may hold in all:
+ * in proportion to its rules' bytes, with a floor, never more than 1 MiB */
+#define RA_AC_BUDGET_MIN        (64 * 1024)
+#define RA_AC_BUDGET_PER_BYTE   64
+#define RA_AC_BUDGET_MAX        (1024 * 1024)
 
 /*
  * Builds ix->ac over the segments of the index's wildcard patterns and
@@ -819,7 +835,8 @@ ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
     int                rc = RA_ENOMEM;
     size_t             segbytes, entries;
     uint32_t           i, j, k, end, len, c, ncls, shift, nstates, s, t, f;
-    uint32_t           head, tail, nout, bit, nseg, *next = NULL, *fail = NULL;
+    uint32_t           head, tail, nout, bit, nseg, *next = NULL;
+    uint32_t          *fail = NULL;
     uint32_t          *queue = NULL, *segid = NULL;
     uint16_t          *out;
     uint8_t           *cls;
@@ -857,7 +874,7 @@ ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
     }
     for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
     entries = (segbytes + 1) << shift;
-    if (entries > rs->ac_budget) {
+    if (entries * sizeof(uint32_t) > rs->ac_budget) {
         return RA_OK;
     }
 
@@ -964,6 +981,7 @@ ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
     if (ac == NULL || out == NULL || outs == NULL) {
         goto done;
     }
+    memset(&outs[0], 0, sizeof(outs[0]));      /* no segment */
     ac->next = ra_pool_get(&rs->pool,
                            ((size_t) nstates << shift) * sizeof(uint32_t));
     if (ac->next == NULL) {
@@ -977,15 +995,14 @@ ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
         }
     }
     for (i = 0; i < ((size_t) nstates << shift); i++) {
-        t = next[i];
-        ac->next[i] = (t << shift) | (out[t] != 0);
+        ac->next[i] = next[i] << shift;
     }
     ac->cls = cls;
     ac->out = out;
     ac->outs = outs;
     ac->shift = shift;
     ix->ac = ac;
-    rs->ac_budget -= (size_t) nstates << shift;
+    rs->ac_budget -= ((size_t) nstates << shift) * sizeof(uint32_t);
     rc = RA_OK;
 
 done:
@@ -995,6 +1012,60 @@ done:
     ra_free(a, segid);
     ra_free(a, acc);
     return rc;
+}
+
+/*
+ * The trie as one table over the classes of its bytes (16-bit node
+ * numbers), within the budget: the walk then costs one lookup a byte.
+ */
+static int
+ra_index_ptab(ra_rules_t *rs, ra_index_t *ix, size_t nnodes)
+{
+    size_t         k, i, bytes;
+    uint32_t       c, ncls, shift;
+    uint8_t       *cls;
+    uint16_t      *tab;
+    ra_edge_t     *e;
+    unsigned char  used[256];
+
+    if (nnodes < 2 || nnodes > UINT16_MAX) {
+        return RA_OK;
+    }
+    memset(used, 0, sizeof(used));
+    for (k = 1; k < nnodes; k++) {
+        used[ix->edges[k - 1].byte] = 1;    /* nnodes - 1 edges */
+    }
+    ncls = 1;
+    for (c = 0; c < 256; c++) {
+        ncls += used[c];
+    }
+    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
+    bytes = (nnodes << shift) * sizeof(uint16_t);
+    if (bytes > rs->ac_budget) {
+        return RA_OK;
+    }
+    cls = ra_pool_calloc(&rs->pool, 256, 1);
+    tab = ra_pool_calloc(&rs->pool, nnodes << shift, sizeof(uint16_t));
+    if (cls == NULL || tab == NULL) {
+        return RA_ENOMEM;
+    }
+    ncls = 1;                           /* class 0: no child */
+    for (c = 0; c < 256; c++) {
+        if (used[c]) {
+            cls[c] = (uint8_t) ncls++;
+        }
+    }
+    for (k = 0; k < nnodes; k++) {
+        e = &ix->edges[ix->nodes[k].edges];
+        for (i = 0; i < ix->nodes[k].nedges; i++) {
+            tab[(k << shift) + cls[e[i].byte]] = (uint16_t) e[i].node;
+        }
+    }
+    ix->ptab = tab;
+    ix->pcls = cls;
+    ix->pshift = shift;
+    rs->ac_budget -= bytes;
+    return RA_OK;
 }
 
 /* Key each candidate of a crowded node on the need gram that fewest of the
@@ -1382,6 +1453,7 @@ typedef struct {
     ra_grams_t            grams;
     const ra_ac_t        *grams_ac;     /* the automaton they came from */
     int                   have_grams;
+    int                   pairs;        /* byte pairs for every index */
 } ra_subject_t;
 
 /* The path's grams as the index counts them: its segments (one pass of
@@ -1389,36 +1461,47 @@ typedef struct {
 static void
 ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
 {
+    size_t                i, n;
     uint32_t              e, shift;
+    ra_grams_t            g;
     const uint32_t       *next;
     const uint8_t        *cls;
-    const ra_grams_t     *o;
-    const unsigned char  *p, *end;
+    const uint16_t       *out;
+    const ra_grams_t     *outs, *o;
+    const ra_ac_t        *ac;
+    const unsigned char  *p;
 
-    if (sj->have_grams && sj->grams_ac == ix->ac) {
+    ac = sj->pairs ? NULL : ix->ac;
+    if (sj->have_grams && sj->grams_ac == ac) {
         return;
     }
     memset(&sj->grams, 0, sizeof(sj->grams));
     sj->have_grams = 1;
-    sj->grams_ac = ix->ac;
-    if (ix->ac == NULL) {
+    sj->grams_ac = ac;
+    if (ac == NULL) {
         ra_grams_add(&sj->grams, sj->path, sj->plen);
         return;
     }
     next = ix->ac->next;
     cls = ix->ac->cls;
     shift = ix->ac->shift;
+    out = ix->ac->out;
+    outs = ix->ac->outs;
+    p = sj->path;
+    n = sj->plen;
+
+    /* branch-free: out[] of a state without segments is 0, an empty set */
     e = 0;
-    for (p = sj->path, end = p + sj->plen; p < end; p++) {
-        e = next[(e & ~1u) + cls[*p]];
-        if (e & 1) {
-            o = &ix->ac->outs[ix->ac->out[e >> shift]];
-            sj->grams.w[0] |= o->w[0];
-            sj->grams.w[1] |= o->w[1];
-            sj->grams.w[2] |= o->w[2];
-            sj->grams.w[3] |= o->w[3];
-        }
+    g = sj->grams;
+    for (i = 0; i < n; i++) {
+        e = next[e + cls[p[i]]];
+        o = &outs[out[e >> shift]];
+        g.w[0] |= o->w[0];
+        g.w[1] |= o->w[1];
+        g.w[2] |= o->w[2];
+        g.w[3] |= o->w[3];
     }
+    sj->grams = g;
 }
 
 /* Candidate i of a node: returns 0 when nothing after it can win. */
@@ -1426,7 +1509,9 @@ static int
 ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
     ra_subject_t *sj, ra_best_t *best)
 {
-    const ra_pat_t  *p = &ix->pats[ix->node_pats[nd->pats + i]];
+    ra_grams_t        pairs;
+    const ra_grams_t *need;
+    const ra_pat_t   *p = &ix->pats[ix->node_pats[nd->pats + i]];
 
     if ((int32_t) p->len < best->prio) {
         return 0;                       /* sorted: nothing below can win */
@@ -1436,7 +1521,12 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
     }
     if (!p->simple) {
         ra_grams_of(ix, sj);
-        if (ra_grams_lack(&sj->grams, &p->need)
+        need = &p->need;
+        if (sj->pairs && ix->ac != NULL) {
+            ra_pat_pairs(p, &pairs);        /* need holds segments */
+            need = &pairs;
+        }
+        if (ra_grams_lack(&sj->grams, need)
             || !ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
                         p->len - p->lit))
         {
@@ -1458,7 +1548,8 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
     uint64_t           m, g;
     const ra_accel_t  *ch;
 
-    if (nd->accel == RA_NONE) {
+    /* the rows of an index with an automaton are keyed on segments */
+    if (nd->accel == RA_NONE || (sj->pairs && ix->ac != NULL)) {
         for (i = 0; i < nd->npats; i++) {
             if (!ra_try(ix, nd, i, depth, sj, best)) {
                 return;
@@ -1527,6 +1618,14 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
         }
 
         /* the child for path[depth] */
+        if (ix->ptab != NULL) {
+            node = ix->ptab[(node << ix->pshift) + ix->pcls[path[depth]]];
+            if (node == 0) {
+                break;
+            }
+            depth++;
+            continue;
+        }
         e = &ix->edges[nd->edges];
         ne = nd->nedges;
         if (nd->ctab == RA_NONE) {
@@ -1737,6 +1836,10 @@ normalised:
     sj.plen = plen;
     sj.have_grams = 0;
     sj.grams_ac = NULL;
+    /* several indexes (groups past the merge budget): byte pairs once for
+     * all of them, not one automaton pass each, so that the cost stays
+     * linear in the path whatever the file */
+    sj.pairs = set->nrefs > 1;
     for (k = 0; k < set->nrefs; k++) {
         ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], &sj, &best);
     }

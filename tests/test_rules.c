@@ -547,6 +547,59 @@ ra_hostile_paths(void **state)
     free(u);
 }
 
+/* Tokens past the merge budget search their groups' indexes one by one,
+ * each with its automaton: the path's byte pairs serve them all (one pass
+ * instead of one per group), with the same answers as a merged index. */
+static void
+ra_unmerged_groups_with_wildcards(void **state)
+{
+    size_t             i, len = 0, cap = 3000 * 160 + 64;
+    char              *b = malloc(cap), path[64];
+    const char        *tok[] = { "a", "h" };
+    ra_rules_t        *rs;
+    ra_rules_group_t   g;
+    ra_match_t         m;
+    ra_str_t           agent;
+    int                t, mode;
+
+    (void) state;
+    for (i = 0; i < 3000; i++) {
+        len += (size_t) snprintf(b + len, cap - len,
+                                 "user-agent: a\nuser-agent: b\n"
+                                 "user-agent: c\nuser-agent: d\n"
+                                 "user-agent: e\nuser-agent: f\n"
+                                 "user-agent: g\nuser-agent: h\n"
+                                 "disallow: /*x%zuy$\nallow: /*x%zuy*z\n",
+                                 i, i);
+    }
+    assert_int_equal(ra_rules_compile(ra_str(b, len), &ra_malloc_allocator,
+                                      &rs, NULL), RA_OK);
+    for (t = 0; t < 2; t++) {
+        agent = ra_str(tok[t], 1);
+        ra_rules_group(rs, &agent, 1, &g);
+        for (mode = 0; mode < RA_MODES; mode++) {
+            assert_int_equal(ra_rules_match_group(rs, (ra_mode_e) mode, &g,
+                                                  ra_str("/q/x2999y", 9),
+                                                  NULL, &m), RA_OK);
+            assert_false(m.allowed);
+            assert_int_equal(m.line, 2999 * 10 + 9);
+            assert_int_equal(ra_rules_match_group(rs, (ra_mode_e) mode, &g,
+                                                  ra_str("/x17y/z", 7),
+                                                  NULL, &m), RA_OK);
+            assert_true(m.allowed);
+            assert_int_equal(m.line, 17 * 10 + 10);
+            snprintf(path, sizeof(path), "/x%dy", 3000 + t);
+            assert_int_equal(ra_rules_match_group(rs, (ra_mode_e) mode, &g,
+                                                  ra_str(path, strlen(path)),
+                                                  NULL, &m), RA_OK);
+            assert_true(m.allowed);
+            assert_int_equal(m.why, RA_WHY_NO_MATCH);
+        }
+    }
+    ra_rules_free(rs);
+    free(b);
+}
+
 /* google/robotstxt Matches(): position sets, O(path x pattern) */
 static int
 naive_matches(const char *path, size_t plen, const char *pat, size_t patlen)
@@ -744,6 +797,7 @@ main(void)
         cmocka_unit_test(ra_match_reports_deciding_group_line),
         cmocka_unit_test(ra_merge_budget_fallback_same_answer),
         cmocka_unit_test(ra_hostile_paths),
+        cmocka_unit_test(ra_unmerged_groups_with_wildcards),
         cmocka_unit_test(ra_random_rules_agree_with_naive),
         cmocka_unit_test(ra_stats_and_empty_rule_set),
     };
