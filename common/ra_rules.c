@@ -83,13 +83,7 @@ typedef struct {
     uint32_t  pats;
     uint32_t  npats;
     uint32_t  accel;        /* first chunk in ix->accel, or RA_NONE */
-    uint32_t  ctab;         /* a crowded node's child table in ix->ctabs
-                               (256 bytes: edge number + 1, 0 none), or
-                               RA_NONE */
 } ra_node_t;
-
-#define RA_CTAB_MIN  9      /* children that make a node crowded: the
-                               tables take at most 256 / 9 bytes a node */
 
 typedef struct {
     uint32_t       node;
@@ -120,8 +114,7 @@ typedef struct {
     uint32_t   *node_pats;
     ra_accel_t *accel;
     ra_ac_t    *ac;             /* NULL: grams are byte pairs */
-    uint8_t    *ctabs;
-    /* the trie as a table over byte classes: child node or 0, NULL when
+    /* the trie as a table over byte classes (ra_index_ptab), NULL when
      * over the budget (then the edges are searched) */
     uint16_t   *ptab;
     uint8_t    *pcls;
@@ -164,7 +157,7 @@ struct ra_rules_s {
     uint32_t           ntoks;
     uint32_t           global_set;      /* RA_NONE: no "*" group */
     uint32_t           sitemaps;
-    size_t             ac_budget;       /* table bytes still allowed */
+    size_t             ac_budget[RA_MODES]; /* table bytes still allowed */
 };
 
 /* pass state */
@@ -182,8 +175,9 @@ typedef struct {
 
 static int ra_index_accel(ra_index_t *ix, uint32_t nnodes, ra_pool_t *pool,
     uint32_t *freq);
-static int ra_index_ac(ra_rules_t *rs, ra_index_t *ix);
-static int ra_index_ptab(ra_rules_t *rs, ra_index_t *ix, size_t nnodes);
+static int ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix);
+static int ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix,
+    size_t nnodes);
 
 static const char  ra_hexdigits[] = "0123456789ABCDEF";
 
@@ -747,30 +741,6 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         ix->edges[j].byte = tmp[k].byte;
     }
 
-    /* child tables of crowded nodes (edge numbers fit: at most 256) */
-    j = 0;
-    for (k = 0; k < nnodes; k++) {
-        ix->nodes[k].ctab = RA_NONE;
-        if (ix->nodes[k].nedges >= RA_CTAB_MIN) {
-            ix->nodes[k].ctab = j++ * 256;
-        }
-    }
-    if (j) {
-        ix->ctabs = ra_pool_calloc(pool, j, 256);
-        if (ix->ctabs == NULL) {
-            goto done;
-        }
-        for (k = 0; k < nnodes; k++) {
-            if (ix->nodes[k].ctab != RA_NONE) {
-                for (i = 0; i < ix->nodes[k].nedges; i++) {
-                    ix->ctabs[ix->nodes[k].ctab
-                              + ix->edges[ix->nodes[k].edges + i].byte]
-                        = (uint8_t) (i + 1);
-                }
-            }
-        }
-    }
-
     /* per-node candidate lists, in priority order */
     for (i = 0; i < ix->npats; i++) {
         count[term[i]]++;
@@ -785,9 +755,9 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         ix->node_pats[ix->nodes[node].pats + ix->nodes[node].npats++] = i;
     }
 
-    rc = ra_index_ac(rs, ix);
+    rc = ra_index_ac(rs, m, ix);
     if (rc == RA_OK) {
-        rc = ra_index_ptab(rs, ix, nnodes);
+        rc = ra_index_ptab(rs, m, ix, nnodes);
     }
     if (rc == RA_OK) {
         rc = ra_index_accel(ix, (uint32_t) nnodes, pool, count);
@@ -817,9 +787,11 @@ ra_segment(const ra_pat_t *p, uint32_t j, uint32_t *end)
 }
 
 #define RA_AC_MAX_STATES  32767
-/* bytes of tables (automata, prefix tables) a rule set may hold in all:
- * in proportion to its rules' bytes, with a floor, never more than 1 MiB */
-#define RA_AC_BUDGET_MIN        (64 * 1024)
+#define RA_AC_MIN_PATS    4         /* wildcard patterns worth an automaton */
+/* bytes of tables (automata, trie tables) a rule set may hold for each
+ * mode: in proportion to its rules' bytes, with a floor, never more than
+ * 1 MiB; past it, indexes keep byte pairs and edge lists (same answers) */
+#define RA_AC_BUDGET_MIN        (128 * 1024)
 #define RA_AC_BUDGET_PER_BYTE   64
 #define RA_AC_BUDGET_MAX        (1024 * 1024)
 
@@ -830,12 +802,12 @@ ra_segment(const ra_pat_t *p, uint32_t j, uint32_t *end)
  * byte pairs, which give the same answers more slowly.
  */
 static int
-ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
+ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
 {
     int                rc = RA_ENOMEM;
     size_t             segbytes, entries;
     uint32_t           i, j, k, end, len, c, ncls, shift, nstates, s, t, f;
-    uint32_t           head, tail, nout, bit, nseg, *next = NULL;
+    uint32_t           head, tail, nout, bit, nseg, nwild, *next = NULL;
     uint32_t          *fail = NULL;
     uint32_t          *queue = NULL, *segid = NULL;
     uint16_t          *out;
@@ -849,8 +821,10 @@ ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
     /* byte classes and an upper bound on the states */
     memset(used, 0, sizeof(used));
     segbytes = 0;
+    nwild = 0;
     for (i = 0; i < ix->npats; i++) {
         p = &ix->pats[i];
+        nwild += !p->simple;
         for (j = p->lit; j < p->len; j = end + 1) {
             len = ra_segment(p, j, &end);
             for (k = 0; k < len; k++) {
@@ -859,25 +833,33 @@ ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
             segbytes += len;
         }
     }
-    if (segbytes == 0 || segbytes >= RA_AC_MAX_STATES) {
+    if (nwild < RA_AC_MIN_PATS || segbytes >= RA_AC_MAX_STATES) {
+        return RA_OK;           /* byte pairs do for a few patterns */
+    }
+    ncls = 1;                       /* class 0: bytes in no segment */
+    for (c = 0; c < 256; c++) {
+        ncls += used[c];
+    }
+    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
+    /* what it holds at most: the table, the classes, outputs */
+    entries = (segbytes + 1) << shift;
+    if (entries * sizeof(uint32_t) + 256 + sizeof(ra_ac_t)
+        + (segbytes + 1) * (sizeof(uint16_t) + sizeof(ra_grams_t))
+        > rs->ac_budget[m])
+    {
         return RA_OK;
     }
+
     cls = ra_pool_calloc(&rs->pool, 256, 1);
     if (cls == NULL) {
         return RA_ENOMEM;
     }
-    ncls = 1;                       /* class 0: bytes in no segment */
+    ncls = 1;
     for (c = 0; c < 256; c++) {
         if (used[c]) {
             cls[c] = (uint8_t) ncls++;
         }
     }
-    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
-    entries = (segbytes + 1) << shift;
-    if (entries * sizeof(uint32_t) > rs->ac_budget) {
-        return RA_OK;
-    }
-
     next = ra_alloc(a, entries * sizeof(uint32_t));
     fail = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
     queue = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
@@ -1002,7 +984,9 @@ ra_index_ac(ra_rules_t *rs, ra_index_t *ix)
     ac->outs = outs;
     ac->shift = shift;
     ix->ac = ac;
-    rs->ac_budget -= ((size_t) nstates << shift) * sizeof(uint32_t);
+    rs->ac_budget[m] -= ((size_t) nstates << shift) * sizeof(uint32_t) + 256
+                     + sizeof(ra_ac_t) + nstates * sizeof(uint16_t)
+                     + nout * sizeof(ra_grams_t);
     rc = RA_OK;
 
 done:
@@ -1015,11 +999,17 @@ done:
 }
 
 /*
- * The trie as one table over the classes of its bytes (16-bit node
- * numbers), within the budget: the walk then costs one lookup a byte.
+ * The trie as one table over the classes of its bytes, within the budget:
+ * the walk then costs one lookup a byte.  An entry is the child's number
+ * (0: none; the root is no child), its top bit set when the child has
+ * candidates.
  */
+#define RA_PTAB_NODE  0x7fffu
+#define RA_PTAB_PATS  0x8000u
+#define RA_PTAB_MIN   16        /* nodes worth a table */
+
 static int
-ra_index_ptab(ra_rules_t *rs, ra_index_t *ix, size_t nnodes)
+ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix, size_t nnodes)
 {
     size_t         k, i, bytes;
     uint32_t       c, ncls, shift;
@@ -1028,8 +1018,8 @@ ra_index_ptab(ra_rules_t *rs, ra_index_t *ix, size_t nnodes)
     ra_edge_t     *e;
     unsigned char  used[256];
 
-    if (nnodes < 2 || nnodes > UINT16_MAX) {
-        return RA_OK;
+    if (nnodes < RA_PTAB_MIN || nnodes > RA_PTAB_NODE) {
+        return RA_OK;           /* a short search does for a small trie */
     }
     memset(used, 0, sizeof(used));
     for (k = 1; k < nnodes; k++) {
@@ -1040,8 +1030,8 @@ ra_index_ptab(ra_rules_t *rs, ra_index_t *ix, size_t nnodes)
         ncls += used[c];
     }
     for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
-    bytes = (nnodes << shift) * sizeof(uint16_t);
-    if (bytes > rs->ac_budget) {
+    bytes = (nnodes << shift) * sizeof(uint16_t) + 256;
+    if (bytes > rs->ac_budget[m]) {
         return RA_OK;
     }
     cls = ra_pool_calloc(&rs->pool, 256, 1);
@@ -1058,13 +1048,16 @@ ra_index_ptab(ra_rules_t *rs, ra_index_t *ix, size_t nnodes)
     for (k = 0; k < nnodes; k++) {
         e = &ix->edges[ix->nodes[k].edges];
         for (i = 0; i < ix->nodes[k].nedges; i++) {
-            tab[(k << shift) + cls[e[i].byte]] = (uint16_t) e[i].node;
+            tab[(k << shift) + cls[e[i].byte]]
+                = (uint16_t) (e[i].node
+                              | (ix->nodes[e[i].node].npats ? RA_PTAB_PATS
+                                                            : 0));
         }
     }
     ix->ptab = tab;
     ix->pcls = cls;
     ix->pshift = shift;
-    rs->ac_budget -= bytes;
+    rs->ac_budget[m] -= bytes;
     return RA_OK;
 }
 
@@ -1248,12 +1241,15 @@ ra_rules_link(ra_rules_t *rs, ra_ua_t *ua, uint32_t nua)
     }
 
     /* automata: entries in proportion to the rules' bytes, capped */
-    rs->ac_budget = RA_AC_BUDGET_MIN;
+    rs->ac_budget[0] = RA_AC_BUDGET_MIN;
     for (i = 0; i < rs->nrules; i++) {
-        rs->ac_budget += RA_AC_BUDGET_PER_BYTE * rs->rules[i].value.len;
+        rs->ac_budget[0] += RA_AC_BUDGET_PER_BYTE * rs->rules[i].value.len;
     }
-    if (rs->ac_budget > RA_AC_BUDGET_MAX) {
-        rs->ac_budget = RA_AC_BUDGET_MAX;
+    if (rs->ac_budget[0] > RA_AC_BUDGET_MAX) {
+        rs->ac_budget[0] = RA_AC_BUDGET_MAX;
+    }
+    for (k = 1; k < RA_MODES; k++) {
+        rs->ac_budget[k] = rs->ac_budget[0];    /* the same for each mode */
     }
 
     for (i = 0; i < rs->ngroups; i++) {
@@ -1584,33 +1580,120 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
  * first: longer literal prefixes tend to belong to longer patterns, so the
  * best is found early and the shallow nodes' lists are cut short.
  */
+/* Keeps a node with candidates of the walk; a very deep walk searches its
+ * shallowest node now. */
+static void
+ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n, uint32_t node)
+{
+    const ra_node_t  *nd;
+
+    if (*n == RA_WALK_MAX) {
+        nd = &ix->nodes[walk[0]];
+        ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj,
+                      best);
+        memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
+        (*n)--;
+    }
+    walk[(*n)++] = node;
+}
+
+/*
+ * The walk down the trie's table and the automaton's pass over the whole
+ * path in one loop: two chains of dependent lookups that overlap, where
+ * one after the other each would wait on its own.
+ */
+static void
+ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n)
+{
+    int                   walking = 1;
+    size_t                i;
+    uint32_t              e, t, node = 0, shift = ix->pshift;
+    uint32_t              ashift = ix->ac->shift;
+    ra_grams_t            g;
+    const uint16_t       *pt = ix->ptab, *out = ix->ac->out;
+    const uint8_t        *pc = ix->pcls, *cls = ix->ac->cls;
+    const uint32_t       *next = ix->ac->next;
+    const ra_grams_t     *outs = ix->ac->outs, *o;
+    const unsigned char  *path = sj->path;
+
+    memset(&g, 0, sizeof(g));
+    e = 0;
+    for (i = 0; i < sj->plen; i++) {
+        e = next[e + cls[path[i]]];
+        o = &outs[out[e >> ashift]];
+        g.w[0] |= o->w[0];
+        g.w[1] |= o->w[1];
+        g.w[2] |= o->w[2];
+        g.w[3] |= o->w[3];
+        if (walking) {
+            t = pt[(node << shift) + pc[path[i]]];
+            if (t == 0) {
+                walking = 0;
+            } else {
+                node = t & RA_PTAB_NODE;
+                if (t & RA_PTAB_PATS) {
+                    /* (a very deep walk may search a node before the
+                     * pass ends: it then makes its own, the same) */
+                    ra_walk_push(ix, sj, best, walk, n, node);
+                }
+            }
+        }
+    }
+    sj->grams = g;
+    sj->have_grams = 1;
+    sj->grams_ac = ix->ac;
+}
+
 static void
 ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
 {
     const unsigned char  *path = sj->path;
     size_t                plen = sj->plen;
     size_t            depth, n;
-    uint32_t          node, i, ne;
+    uint32_t          node, i, lo, hi, mid, ne, shift, t;
     uint32_t          walk[RA_WALK_MAX];
+    const uint16_t   *pt;
+    const uint8_t    *pc;
     const ra_node_t  *nd;
     const ra_edge_t  *e;
 
+    n = 0;
+    if (ix->ptab != NULL) {
+        /* one lookup a byte; an entry's top bit: the child has candidates */
+        pt = ix->ptab;
+        pc = ix->pcls;
+        shift = ix->pshift;
+        if (ix->nodes[0].npats) {
+            ra_walk_push(ix, sj, best, walk, &n, 0);
+        }
+        node = 0;
+        if (ix->ac != NULL && !sj->pairs
+            && !(sj->have_grams && sj->grams_ac == ix->ac))
+        {
+            ra_walk_scan(ix, sj, best, walk, &n);
+            goto walked;
+        }
+        for (depth = 0; depth < plen; depth++) {
+            t = pt[(node << shift) + pc[path[depth]]];
+            if (t == 0) {
+                break;
+            }
+            node = t & RA_PTAB_NODE;
+            if (t & RA_PTAB_PATS) {
+                ra_walk_push(ix, sj, best, walk, &n, node);
+            }
+        }
+        goto walked;
+    }
+
     node = 0;
     depth = 0;
-    n = 0;
     for ( ;; ) {
         nd = &ix->nodes[node];
         if (nd->npats) {
-            if (n == RA_WALK_MAX) {
-                /* a very deep walk: search the shallowest now */
-                nd = &ix->nodes[walk[0]];
-                ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit,
-                              sj, best);
-                nd = &ix->nodes[node];
-                memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
-                n--;
-            }
-            walk[n++] = node;
+            ra_walk_push(ix, sj, best, walk, &n, node);
         }
 
         if (depth == plen || nd->nedges == 0) {
@@ -1618,32 +1701,34 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
         }
 
         /* the child for path[depth] */
-        if (ix->ptab != NULL) {
-            node = ix->ptab[(node << ix->pshift) + ix->pcls[path[depth]]];
-            if (node == 0) {
-                break;
-            }
-            depth++;
-            continue;
-        }
         e = &ix->edges[nd->edges];
         ne = nd->nedges;
-        if (nd->ctab == RA_NONE) {
+        if (ne <= 8) {
             for (i = 0; i < ne && e[i].byte != path[depth]; i++) { /* void */ }
             if (i == ne) {
                 break;
             }
             node = e[i].node;
         } else {
-            i = ix->ctabs[nd->ctab + path[depth]];
-            if (i == 0) {
+            lo = 0;
+            hi = ne;
+            while (lo < hi) {
+                mid = (lo + hi) / 2;
+                if (e[mid].byte < path[depth]) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if (lo == ne || e[lo].byte != path[depth]) {
                 break;
             }
-            node = e[i - 1].node;
+            node = e[lo].node;
         }
         depth++;
     }
 
+walked:
     while (n--) {
         nd = &ix->nodes[walk[n]];
         ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj,
