@@ -7,8 +7,9 @@
  * once (ra_rules_group, as `check` and the modules' judge use it) and
  * chosen again for every URL (ra_rules_match), the best of five rounds
  * each.  Prints ns/URL for each and the ratio; exits 1 if the two ever
- * disagree.
- * Usage: match ROBOTS_FILE URLS_FILE
+ * disagree.  With --once, one pass of the compiled matcher and nothing
+ * else (bench/run.sh counts its instructions under callgrind).
+ * Usage: match ROBOTS_FILE URLS_FILE [--once]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,8 +132,8 @@ main(int argc, char **argv)
     ra_rules_group_t  g;
     double       t0, t1, t_fast, t_agents, t_naive, t_compile;
 
-    if (argc != 3) {
-        fprintf(stderr, "usage: match ROBOTS_FILE URLS_FILE\n");
+    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "--once") == 0)) {
+        fprintf(stderr, "usage: match ROBOTS_FILE URLS_FILE [--once]\n");
         return 2;
     }
     body = slurp(argv[1], &blen);
@@ -142,6 +143,19 @@ main(int argc, char **argv)
         nl = memchr(p, '\n', (size_t) (urls + ulen - p));
         if (nl == NULL) nl = urls + ulen;
         if (nl > p) paths[n++] = ra_url_path(ra_str(p, (size_t) (nl - p)));
+    }
+
+    if (argc == 4) {
+        /* one pass of the matcher alone, for an instruction count */
+        ra_rules_compile(ra_str(body, blen), &ra_malloc_allocator, &rs, NULL);
+        ra_rules_group(rs, &agent, 1, &g);
+        for (i = 0; i < n; i++) {
+            ra_rules_match_group(rs, RA_MODE_GOOGLE, &g, paths[i], NULL, &m);
+            disallowed += !m.allowed;
+        }
+        printf("URLs: %zu, disallowed: %zu\n", n, disallowed);
+        ra_rules_free(rs);
+        return 0;
     }
 
     t0 = now();

@@ -56,6 +56,19 @@ bench_row check "the same, robots-parser as its README uses it, verdicts only (b
     "$(printf '%.3f s' "$ours")" "$(printf '%.3f s' "$readme")" \
     "$(printf '%.1fx, %s verdicts differ' "$r2" "$diffs2")"
 
+# instructions, repeatable where times are not (the machine is shared)
+if command -v valgrind >/dev/null; then
+    irs() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
+    valgrind -q --tool=callgrind --toggle-collect=ra_rules_match_group \
+        --callgrind-out-file=$B/cg.match $B/match $B/robots.txt $B/urls.txt --once >/dev/null
+    valgrind -q --tool=callgrind --callgrind-out-file=$B/cg.check \
+        build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt >/dev/null || true
+    im=$(($(irs $B/cg.match) / 200000)); ic=$(($(irs $B/cg.check) / 200000))
+    printf 'instructions per URL (callgrind): match %d, check (whole process) %d\n' "$im" "$ic"
+    bench_row match "match, instructions per URL (callgrind, the group chosen once)" "$im" "-" "-"
+    bench_row check "\`robots-audit check\`, instructions per URL, whole process (callgrind)" "$ic" "-" "-"
+fi
+
 failed=
 for extra in bench/*.sh; do
     [ -x "$extra" ] && [ "$extra" != bench/run.sh ] || continue
