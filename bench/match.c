@@ -4,9 +4,8 @@
  * (every rule of the group tried with the reference library's
  * position-set algorithm, as google/robotstxt does per URL), same rules,
  * same URLs, one run.  The compiled matcher is timed with the group chosen
- * once (ra_rules_group, as `check` and the modules' judge use it) and
- * chosen again for every URL (ra_rules_match), the best of five rounds
- * each.  Prints ns/URL for each and the ratio; exits 1 if the two ever
+ * once (ra_rules_group, as `check` uses it) and chosen again for every URL
+ * (ra_rules_match), the best of 15 rounds each.  Prints ns/URL for each and the ratio; exits 1 if the two ever
  * disagree.  With --once, one pass of the compiled matcher and nothing
  * else (bench/run.sh counts its instructions under callgrind).
  * Usage: match ROBOTS_FILE URLS_FILE [--once]
@@ -124,7 +123,7 @@ slurp(const char *path, size_t *len)
 int
 main(int argc, char **argv)
 {
-    size_t       blen, ulen, n = 0, i, disallowed = 0, rounds = 5, r;
+    size_t       blen, ulen, n = 0, i, disallowed = 0, rounds = 15, r;
     char        *body, *urls, *p, *nl;
     ra_str_t    *paths, agent = ra_string("FooBot");
     ra_rules_t  *rs;

@@ -20,7 +20,7 @@ echo "== matcher: 200 rules with wildcards, 200,000 URLs"
 perl bench/gen-match-data.pl $B 200000
 $B/match $B/robots.txt $B/urls.txt | tee $B/match.out
 get() { awk -v k="$1" 'index($0, k) == 1 { sub(/^[^:]*: */, ""); print $1; exit }' $B/match.out; }
-bench_row match "match, 200 rules (a third start with \`/*\`), 200,000 URLs, the group chosen once (best of 5 rounds)" \
+bench_row match "match, 200 rules (a third start with \`/*\`), 200,000 URLs, the group chosen once (best of 15 rounds)" \
     "$(get 'compiled matcher') ns/URL" "naive per-rule matcher: $(get 'naive per-rule') ns/URL" \
     "$(get 'ratio naive')"
 bench_row match "the same, the group chosen again for every URL" \
