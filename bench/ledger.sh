@@ -19,7 +19,7 @@ echo "== ledger: ${LEDGER_MIB:-1024} MiB filling with new bot names"
 $B/ledger "${LEDGER_MIB:-1024}" "${LEDGER_SECONDS:-120}" | tee $B/ledger.out
 bench_row ledger "the ledger filling with new bot names, a ${LEDGER_MIB:-1024} MiB region fed through \`ra_audit_request()\` (bench/ledger.sh)" \
     "$(awk '/^empty:/ { printf "%s req/s empty", $2 }
-            /^at .* area:/ { sub(/.*area: /, ""); printf "; at 90 %%: %s %s", $1, $2 }
+            /^at .* area:/ { pct = $2; sub(/.*area: /, ""); printf "; at %s of the area: %s %s", pct, $1, $2 }
             /^area full/ { sub(/.*evicting: /, ""); printf "; evicting: %s %s", $1, $2 }' $B/ledger.out)" "-" "-"
 
 LINES=${1:-5000000}

@@ -97,7 +97,6 @@ typedef struct {
 
 typedef struct {
     uint32_t        key;            /* 0: empty */
-    int             allowed;
     ra_buf_t        text;
 } ra_check_tail_t;
 
@@ -165,7 +164,6 @@ ra_check_one(ra_check_run_t *run, const unsigned char *url, size_t len)
     t = &run->tails[key % RA_CHECK_TAILS];
     if (t->key != key) {
         t->key = key;
-        t->allowed = m.allowed;
         t->text.len = 0;
         ra_check_tail(&t->text, &m);
         if (t->text.failed) {

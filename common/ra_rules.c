@@ -840,6 +840,9 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
     for (c = 0; c < 256; c++) {
         ncls += used[c];
     }
+    if (ncls > UINT8_MAX) {
+        return RA_OK;       /* (normalised patterns hold ASCII only) */
+    }
     for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
     /* what it holds at most: the table, the classes, outputs */
     entries = (segbytes + 1) << shift;
@@ -952,7 +955,7 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
         }
     }
 
-    /* outputs, and the table as row offsets flagged when a segment ends */
+    /* outputs, and the table as row offsets */
     nout = 1;
     for (s = 0; s < nstates; s++) {
         nout += (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) != 0;
@@ -1028,6 +1031,9 @@ ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix, size_t nnodes)
     ncls = 1;
     for (c = 0; c < 256; c++) {
         ncls += used[c];
+    }
+    if (ncls > UINT8_MAX) {
+        return RA_OK;
     }
     for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
     bytes = (nnodes << shift) * sizeof(uint16_t) + 256;
