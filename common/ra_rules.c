@@ -96,10 +96,12 @@ typedef struct {
  * it, a "gram" is no longer a byte pair but a segment (its id mod 256):
  * one pass over the path gives the set of segments it contains, exactly up
  * to that hashing, so a candidate is tried only when every one of its
- * segments occurs.  Entries are the next state's row offset.
+ * segments occurs.  Entries are the next state's row offset, 16 bits (a
+ * table that does not fit keeps byte pairs): half the cache a 32-bit one
+ * takes.
  */
 typedef struct {
-    uint32_t         *next;         /* nstates << shift entries */
+    uint16_t         *next;         /* nstates << shift entries */
     const uint8_t    *cls;          /* 256 byte classes */
     const uint16_t   *out;          /* per state: index in outs, 0 none */
     const ra_grams_t *outs;
@@ -846,7 +848,10 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
     for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
     /* what it holds at most: the table, the classes, outputs */
     entries = (segbytes + 1) << shift;
-    if (entries * sizeof(uint32_t) + 256 + sizeof(ra_ac_t)
+    if (entries > UINT16_MAX + 1u) {
+        return RA_OK;           /* row offsets must fit 16 bits */
+    }
+    if (entries * sizeof(uint16_t) + 256 + sizeof(ra_ac_t)
         + (segbytes + 1) * (sizeof(uint16_t) + sizeof(ra_grams_t))
         > rs->ac_budget[m])
     {
@@ -968,7 +973,7 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
     }
     memset(&outs[0], 0, sizeof(outs[0]));      /* no segment */
     ac->next = ra_pool_get(&rs->pool,
-                           ((size_t) nstates << shift) * sizeof(uint32_t));
+                           ((size_t) nstates << shift) * sizeof(uint16_t));
     if (ac->next == NULL) {
         goto done;
     }
@@ -980,14 +985,14 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
         }
     }
     for (i = 0; i < ((size_t) nstates << shift); i++) {
-        ac->next[i] = next[i] << shift;
+        ac->next[i] = (uint16_t) (next[i] << shift);
     }
     ac->cls = cls;
     ac->out = out;
     ac->outs = outs;
     ac->shift = shift;
     ix->ac = ac;
-    rs->ac_budget[m] -= ((size_t) nstates << shift) * sizeof(uint32_t) + 256
+    rs->ac_budget[m] -= ((size_t) nstates << shift) * sizeof(uint16_t) + 256
                      + sizeof(ra_ac_t) + nstates * sizeof(uint16_t)
                      + nout * sizeof(ra_grams_t);
     rc = RA_OK;
@@ -1466,7 +1471,7 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     size_t                i, n;
     uint32_t              e, shift;
     ra_grams_t            g;
-    const uint32_t       *next;
+    const uint16_t       *next;
     const uint8_t        *cls;
     const uint16_t       *out;
     const ra_grams_t     *outs, *o;
@@ -1620,7 +1625,7 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     ra_grams_t            g;
     const uint16_t       *pt = ix->ptab, *out = ix->ac->out;
     const uint8_t        *pc = ix->pcls, *cls = ix->ac->cls;
-    const uint32_t       *next = ix->ac->next;
+    const uint16_t       *next = ix->ac->next;
     const ra_grams_t     *outs = ix->ac->outs, *o;
     const unsigned char  *path = sj->path;
 
