@@ -9,13 +9,18 @@
 # Needs `make`.  Usage: bench/ledger.sh [LINES]
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 B=build/bench
 [ -x build/robots-audit ] && [ -f build/libra.a ] || { echo "bench: run 'make' first" >&2; exit 1; }
 mkdir -p $B
 make -s --no-print-directory $B/ledger
 
 echo "== ledger: ${LEDGER_MIB:-1024} MiB filling with new bot names"
-$B/ledger "${LEDGER_MIB:-1024}" "${LEDGER_SECONDS:-120}"
+$B/ledger "${LEDGER_MIB:-1024}" "${LEDGER_SECONDS:-120}" | tee $B/ledger.out
+bench_row ledger "the ledger filling with new bot names, a ${LEDGER_MIB:-1024} MiB region fed through \`ra_audit_request()\` (bench/ledger.sh)" \
+    "$(awk '/^empty:/ { printf "%s req/s empty", $2 }
+            /^at .* area:/ { pct = $2; sub(/.*area: /, ""); printf "; at %s of the area: %s %s", pct, $1, $2 }
+            /^area full/ { sub(/.*evicting: /, ""); printf "; evicting: %s %s", $1, $2 }' $B/ledger.out)" "-" "-"
 
 LINES=${1:-5000000}
 LOG=$B/unique-ua-$LINES.log
@@ -35,4 +40,6 @@ echo "== robots-audit logs: $LINES lines, a new bot User-Agent on each"
 s=$(date +%s.%N)
 build/robots-audit logs --robots $B/robots-bench.txt $LOG > /dev/null
 e=$(date +%s.%N)
-echo "$s $e $LINES" | awk '{ printf("%.2f s, %.0f lines/s\n", $2 - $1, $3 / ($2 - $1)) }'
+r=$(echo "$s $e $LINES" | awk '{ printf("%.2f s, %.0f lines/s", $2 - $1, $3 / ($2 - $1)) }')
+echo "$r"
+bench_row ledger "\`robots-audit logs\`, $LINES lines, a new bot User-Agent on each (bench/ledger.sh)" "$r" "-" "-"

@@ -8,12 +8,13 @@
 # (scripts/deps.sh bench).  Usage: bench/logs.sh [ROUNDS]
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 D=${RA_SHARED_DATA:-../shared/data}
 B=build/bench
 SRC="$D/logs/elastic-apache/apache_logs"
 [ -x build/robots-audit ] || { echo "bench: run 'make' first" >&2; exit 1; }
-[ -f "$SRC" ] || { echo "bench: $SRC not found" >&2; exit 1; }
-command -v goaccess >/dev/null || { echo "bench: goaccess not installed" >&2; exit 1; }
+[ -f "$SRC" ] || { echo "logs: skipped: $SRC not found"; exit 0; }
+command -v goaccess >/dev/null || { echo "logs: skipped: goaccess not installed"; exit 0; }
 mkdir -p $B
 LOG=$B/access-1m.log
 ROUNDS=${1:-100}
@@ -54,3 +55,7 @@ theirs=$(best goaccess $LOG --log-format=COMBINED --no-global-config -o $B/goacc
 printf 'robots-audit logs: %8.3f s  %10.0f lines/s\n' "$ours" "$(echo "$lines / $ours" | bc -l)"
 printf 'goaccess:          %8.3f s  %10.0f lines/s\n' "$theirs" "$(echo "$lines / $theirs" | bc -l)"
 printf 'ratio:             %8.1fx\n' "$(echo "$theirs / $ours" | bc -l)"
+bench_row logs "\`robots-audit logs\`, $lines lines built from the real log (bench/logs.sh)" \
+    "$(printf '%.0f lines/s (%.3f s)' "$(echo "$lines / $ours" | bc -l)" "$ours")" \
+    "$(printf 'GoAccess: %.0f lines/s (%.2f s)' "$(echo "$lines / $theirs" | bc -l)" "$theirs")" \
+    "$(printf '%.1fx' "$(echo "$theirs / $ours" | bc -l)")"

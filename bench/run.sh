@@ -1,42 +1,92 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Benchmarks, side by side in one run.  `make bench` runs them all.
+# Benchmarks, side by side in one run.  `make bench` runs them all: the
+# matcher and `check` here, then every other executable bench/*.sh (each
+# adds its rows with bench_row, bench/lib.sh), and prints one table of all
+# the figures at the end, also written to build/bench/table.md, which
+# scripts/bench-readme.sh copies into README's "Performance".
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 B=build/bench
 mkdir -p $B
 [ -x build/robots-audit ] && [ -f build/libra.a ] || { echo "bench: run 'make' first" >&2; exit 1; }
-cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Icommon -o $B/match bench/match.c build/libra.a
+RA_BENCH_TABLE=$(pwd)/$B/table.tsv
+export RA_BENCH_TABLE
+: > "$RA_BENCH_TABLE"
+make -s --no-print-directory $B/match
 
 echo "== matcher: 200 rules with wildcards, 200,000 URLs"
 perl bench/gen-match-data.pl $B 200000
-$B/match $B/robots.txt $B/urls.txt
+$B/match $B/robots.txt $B/urls.txt | tee $B/match.out
+get() { awk -v k="$1" 'index($0, k) == 1 { sub(/^[^:]*: */, ""); print $1; exit }' $B/match.out; }
+bench_row match "match, 200 rules (a third start with \`/*\`), 200,000 URLs, the group chosen once (best of 15 rounds)" \
+    "$(get 'compiled matcher') ns/URL" "naive per-rule matcher: $(get 'naive per-rule') ns/URL" \
+    "$(get 'ratio naive')"
+bench_row match "the same, the group chosen again for every URL" \
+    "$(get '  group chosen per URL') ns/URL" "-" "-"
 
 echo
 echo "== whole process: robots-audit check vs npm robots-parser (same files)"
 if [ ! -d bench/node_modules/robots-parser ]; then
     (cd bench && npm install --no-save --no-audit --no-fund --silent robots-parser@3 >/dev/null)
 fi
-# a run that exits with anything but 0 or 1 (all allowed / some disallowed)
-# is a failure, not a time
-t() {
-    s=$(date +%s.%N)
-    rc=0; "$@" >/dev/null || rc=$?
-    [ $rc -le 1 ] || { echo "bench: '$*' failed ($rc)" >&2; exit 1; }
-    e=$(date +%s.%N); echo "$e - $s" | bc -l
-}
-best() { b=999999; for i in 1 2 3; do x=$(t "$@"); b=$(echo "if ($x < $b) $x else $b" | bc -l); done; echo $b; }
-ours=$(best sh -c "build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt")
-theirs=$(best node bench/robots-parser.js $B/robots.txt FooBot $B/urls.txt)
-# the verdicts agree, line for line
-build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt | cut -f1,2 > $B/ours.txt || true
+# two harnesses for the peer: bench/robots-parser.js prints check's
+# "verdict<TAB>URL" lines, bench/robots-parser-readme.js only the verdicts,
+# as robots-parser's README uses it; check's output is cut to the same
+ours=$(best_of 5 sh -c "build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt")
+theirs=$(best_of 3 node bench/robots-parser.js $B/robots.txt FooBot $B/urls.txt)
+readme=$(best_of 3 node bench/robots-parser-readme.js $B/robots.txt FooBot $B/urls.txt)
+build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt > $B/ours.txt || true
+cut -f1,2 $B/ours.txt > $B/ours.2
+cut -f1 $B/ours.txt > $B/ours.1
 node bench/robots-parser.js $B/robots.txt FooBot $B/urls.txt > $B/theirs.txt || true
-diffs=$(diff $B/ours.txt $B/theirs.txt | grep -c '^<' || true)
-printf 'robots-audit check:   %8.3f s\n' "$ours"
-printf 'robots-parser (node): %8.3f s\n' "$theirs"
-printf 'ratio:                %8.1fx  (verdicts differing: %s of 200000)\n' "$(echo "$theirs / $ours" | bc -l)" "$diffs"
+node bench/robots-parser-readme.js $B/robots.txt FooBot $B/urls.txt > $B/theirs-readme.txt || true
+diffs=$(diff $B/ours.2 $B/theirs.txt | grep -c '^<' || true)
+diffs2=$(diff $B/ours.1 $B/theirs-readme.txt | grep -c '^<' || true)
+r1=$(echo "$theirs / $ours" | bc -l)
+r2=$(echo "$readme / $ours" | bc -l)
+printf 'robots-audit check:                 %8.3f s\n' "$ours"
+printf 'robots-parser (bench harness):      %8.3f s  %6.1fx  (verdicts differing: %s of 200000)\n' "$theirs" "$r1" "$diffs"
+printf 'robots-parser (its README usage):   %8.3f s  %6.1fx  (verdicts differing: %s of 200000)\n' "$readme" "$r2" "$diffs2"
+bench_row check "\`robots-audit check\` vs npm robots-parser $(cd bench && node -p 'require("robots-parser/package.json").version'), the same 200,000 URLs, whole process (bench/robots-parser.js: check's verdict and URL lines)" \
+    "$(printf '%.3f s' "$ours")" "$(printf '%.3f s' "$theirs")" \
+    "$(printf '%.1fx, %s verdicts differ' "$r1" "$diffs")"
+bench_row check "the same, robots-parser as its README uses it, verdicts only (bench/robots-parser-readme.js)" \
+    "$(printf '%.3f s' "$ours")" "$(printf '%.3f s' "$readme")" \
+    "$(printf '%.1fx, %s verdicts differ' "$r2" "$diffs2")"
 
+# instructions, repeatable where times are not (the machine is shared)
+if command -v valgrind >/dev/null; then
+    irs() { awk '/^(summary|totals):/ { print $2; exit }' "$1"; }
+    valgrind -q --tool=callgrind --toggle-collect=ra_rules_match_group \
+        --callgrind-out-file=$B/cg.match $B/match $B/robots.txt $B/urls.txt --once >/dev/null
+    valgrind -q --tool=callgrind --callgrind-out-file=$B/cg.check \
+        build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt >/dev/null || true
+    im=$(($(irs $B/cg.match) / 200000)); ic=$(($(irs $B/cg.check) / 200000))
+    printf 'instructions per URL (callgrind): match %d, check (whole process) %d\n' "$im" "$ic"
+    bench_row match "match, instructions per URL (callgrind, the group chosen once)" "$im" "-" "-"
+    bench_row check "\`robots-audit check\`, instructions per URL, whole process (callgrind)" "$ic" "-" "-"
+fi
+
+failed=
 for extra in bench/*.sh; do
-    [ -x "$extra" ] && [ "$extra" != bench/run.sh ] && { echo; "$extra"; }
+    [ -x "$extra" ] && [ "$extra" != bench/run.sh ] || continue
+    echo
+    "$extra" || { echo "bench: $extra failed" >&2; failed="$failed $extra"; }
 done
+
+# the table: sections in a fixed order, rows as the scripts added them
+echo
+echo "== all figures ($(date -u +%Y-%m-%d), $(nproc) cores)"
+awk -F '\t' '
+    BEGIN { n = split("match check identify module logs ledger audit status", o, " ")
+            for (i = 1; i <= n; i++) rank[o[i]] = i }
+    { r = ($1 in rank) ? rank[$1] : 99; printf "%02d\t%06d\t%s\n", r, NR, $0 }' \
+    "$RA_BENCH_TABLE" | sort | cut -f3- | awk -F '\t' '
+    BEGIN { print "| what | robots-audit | compared with | ratio |"
+            print "| --- | --- | --- | --- |" }
+    { printf "| %s | %s | %s | %s |\n", $2, $3, $4, $5 }' > $B/table.md
+cat $B/table.md
+[ -z "$failed" ] || { echo "bench: failed:$failed" >&2; exit 1; }
 exit 0

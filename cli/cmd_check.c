@@ -49,18 +49,37 @@ ra_check_binary(ra_str_t body)
     return ra_lint_binary(body);
 }
 
+/* bytes of a URL scheme after its first letter: ALPHA DIGIT + - . */
+static const unsigned char  ra_check_scheme[256] = {
+    ['+'] = 1, ['-'] = 1, ['.'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+    ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+    ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+    ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+    ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+    ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+    ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+    ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1
+};
+
 /* Absolute URLs and absolute paths only: "example.com/x" is ambiguous. */
 static int
-ra_check_url_ok(const char *u)
+ra_check_url_ok(const unsigned char *u, size_t n)
 {
-    const char  *p;
+    size_t  i;
 
-    if (u[0] == '/') {
+    if (n && u[0] == '/') {
         return 1;
     }
-    for (p = u; ra_isalpha(*p) || ra_isdigit(*p) || *p == '+' || *p == '-'
-                || *p == '.'; p++) { /* void */ }
-    return p > u && ra_isalpha(u[0]) && strncmp(p, "://", 3) == 0;
+    if (n == 0 || !ra_isalpha(u[0])) {
+        return 0;
+    }
+    for (i = 1; i < n && ra_check_scheme[u[i]]; i++) { /* void */ }
+    return n - i >= 3 && u[i] == ':' && u[i + 1] == '/' && u[i + 2] == '/';
 }
 
 typedef struct {
@@ -69,18 +88,70 @@ typedef struct {
     int        ignores_star;
 } ra_check_agent_t;
 
-static int
-ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
-    const ra_check_agent_t *ag, const char *url, size_t len, ra_buf_t *out)
-{
-    size_t      i;
-    ra_match_t  m;
-    ra_str_t    path;
+/*
+ * What `check` prints after a URL depends only on how the verdict came
+ * (the deciding rule's line, or why none decided): the tail of a line is
+ * rendered once per key and then copied.  A small direct-mapped cache.
+ */
+#define RA_CHECK_TAILS  256
 
-    path = ra_url_path(ra_str(url, len));
-    (void) ra_rules_match(rules, mode, ag->tokens, ag->n, path,
-                          &ra_malloc_allocator, &m);
-    if (ag->ignores_star && m.group.len == 1 && m.group.data[0] == '*') {
+typedef struct {
+    uint32_t        key;            /* 0: empty */
+    ra_buf_t        text;
+} ra_check_tail_t;
+
+/* The state of one run: the group chosen once, one buffered writer. */
+typedef struct {
+    const ra_rules_t  *rules;
+    ra_mode_e          mode;
+    ra_rules_group_t   group;
+    int                ignores_star;
+    ra_buf_t           out;
+    ra_check_tail_t    tails[RA_CHECK_TAILS];
+} ra_check_run_t;
+
+#define RA_CHECK_FLUSH  (64 * 1024)
+
+static void
+ra_check_tail(ra_buf_t *out, const ra_match_t *m)
+{
+    size_t  i;
+
+    ra_buf_ch(out, '\t');
+    ra_buf_u64(out, m->line);
+    ra_buf_ch(out, '\t');
+    if (m->why == RA_WHY_RULE && m->line) {
+        ra_buf_cstr(out, m->type == RA_RULE_ALLOW ? "allow: " : "disallow: ");
+        ra_buf_log(out, m->pattern);
+    } else {
+        ra_buf_ch(out, '-');
+    }
+    /* the group that decided, as Google's parser compares tokens */
+    ra_buf_cstr(out, "\tgroup=");
+    if (m->group.len == 0) {
+        ra_buf_ch(out, '-');
+    }
+    i = out->len;
+    ra_buf_log(out, m->group);
+    for ( /* void */ ; i < out->len; i++) {
+        out->data[i] = (unsigned char) ra_lower(out->data[i]);
+    }
+    ra_buf_cstr(out, " line=");
+    ra_buf_u64(out, m->group_line);
+    ra_buf_ch(out, '\n');
+}
+
+static int
+ra_check_one(ra_check_run_t *run, const unsigned char *url, size_t len)
+{
+    uint32_t          key;
+    ra_match_t        m;
+    ra_check_tail_t  *t;
+
+    (void) ra_rules_match_group(run->rules, run->mode, &run->group,
+                                ra_url_path(ra_str(url, len)),
+                                &ra_malloc_allocator, &m);
+    if (run->ignores_star && m.group.len == 1 && m.group.data[0] == '*') {
         m.allowed = 1;              /* e.g. AdsBot-Google: "*" is not for it */
         m.why = RA_WHY_NO_GROUP;
         m.line = 0;
@@ -88,28 +159,125 @@ ra_check_one(const ra_rules_t *rules, ra_mode_e mode,
         m.group_line = 0;
     }
 
-    out->len = 0;
-    ra_buf_cstr(out, m.allowed ? "allowed\t" : "disallowed\t");
-    ra_buf_log(out, ra_str(url, len));
-    ra_buf_printf(out, "\t%u\t", m.line);
-    if (m.why == RA_WHY_RULE && m.line) {
-        ra_buf_cstr(out, m.type == RA_RULE_ALLOW ? "allow: " : "disallow: ");
-        ra_buf_log(out, m.pattern);
-    } else {
-        ra_buf_ch(out, '-');
+    /* the tail is a function of the key: the rule's line, or why none */
+    key = m.why == RA_WHY_RULE && m.line ? m.line + 8 : (uint32_t) m.why + 1;
+    t = &run->tails[key % RA_CHECK_TAILS];
+    if (t->key != key) {
+        t->key = key;
+        t->text.len = 0;
+        ra_check_tail(&t->text, &m);
+        if (t->text.failed) {
+            run->out.failed = 1;        /* reported at the next flush */
+            t->key = 0;
+        }
     }
-    /* the group that decided, as Google's parser compares tokens */
-    ra_buf_cstr(out, "\tgroup=");
-    if (m.group.len == 0) {
-        ra_buf_ch(out, '-');
-    }
-    i = out->len;
-    ra_buf_log(out, m.group);
-    for ( /* void */ ; i < out->len; i++) {
-        out->data[i] = (unsigned char) ra_lower(out->data[i]);
-    }
-    ra_buf_printf(out, " line=%u\n", m.group_line);
+
+    ra_buf_add(&run->out, m.allowed ? "allowed\t" : "disallowed\t",
+               m.allowed ? 8 : 11);
+    ra_buf_log(&run->out, ra_str(url, len));
+    ra_buf_add(&run->out, t->text.data, t->text.len);
     return m.allowed;
+}
+
+/* Writes what the run holds when it is big enough, or at the end. */
+static int
+ra_check_flush(ra_check_run_t *run, int all)
+{
+    if (!all && run->out.len < RA_CHECK_FLUSH && !run->out.failed) {
+        return 0;
+    }
+    if (ra_cli_write("check", stdout, &run->out) != 0) {
+        return -1;
+    }
+    run->out.len = 0;
+    return 0;
+}
+
+static void
+ra_check_bad_url(const unsigned char *line, size_t n)
+{
+    ra_buf_t  b;
+
+    ra_buf_init(&b, &ra_malloc_allocator, 256, 0);
+    ra_buf_log(&b, ra_str(line, n > 200 ? 200 : n));
+    ra_cli_error("check", "'%.*s' is not a URL: give https://host/path or a"
+                 " path starting with '/'", (int) b.len, (char *) b.data);
+    ra_buf_release(&b);
+}
+
+/*
+ * URLs one a line from stdin, read in large blocks and judged where they
+ * lie (no copy): a line that does not fit grows the block.  Returns 0, or
+ * -1 after a message (a bad URL, a read or write error, no memory).
+ */
+static int
+ra_check_stdin(ra_check_run_t *run, int *allowed_all)
+{
+    size_t          cap = 256 * 1024, have = 0, start, n, len;
+    unsigned char  *buf, *nl, *line, *grown;
+    int             eof = 0;
+
+    buf = malloc(cap);
+    if (buf == NULL) {
+        return ra_cli_error("check", "out of memory"), -1;
+    }
+    while (!eof || have) {
+        if (!eof) {
+            n = fread(buf + have, 1, cap - have, stdin);
+            have += n;
+            if (n == 0) {
+                if (ferror(stdin)) {
+                    free(buf);
+                    return ra_cli_error("check", "reading stdin failed"), -1;
+                }
+                eof = 1;
+            }
+        }
+        /* every whole line; at the end, the last one too */
+        for (start = 0; start < have; start += len + 1) {
+            line = buf + start;
+            nl = memchr(line, '\n', have - start);
+            if (nl == NULL && !eof) {
+                break;
+            }
+            len = nl ? (size_t) (nl - line) : have - start;
+            n = len;
+            while (n > 0 && line[n - 1] == '\r') {
+                n--;
+            }
+            if (n == 0) {
+                continue;
+            }
+            if (memchr(line, '\0', n) != NULL || !ra_check_url_ok(line, n)) {
+                ra_check_bad_url(line, n);
+                free(buf);
+                return -1;
+            }
+            *allowed_all &= ra_check_one(run, line, n);
+            if (ra_check_flush(run, 0) != 0) {
+                free(buf);
+                return -1;
+            }
+        }
+        if (start >= have) {
+            have = 0;
+            continue;
+        }
+        /* a partial line: to the front, and room for more of it */
+        memmove(buf, buf + start, have - start);
+        have -= start;
+        if (have == cap) {
+            grown = realloc(buf, cap * 2);
+            if (grown == NULL) {
+                free(buf);
+                return ra_cli_error("check", "out of memory"), -1;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+    }
+    free(buf);
+    return 0;
 }
 
 /* The tokens to judge for: AGENT verbatim, or the crawler that a whole
@@ -162,11 +330,8 @@ int
 ra_cmd_check(int argc, char **argv)
 {
     int                c, rc, bad, allowed_all, i, first;
-    long               n;
-    char              *line;
-    size_t             cap;
-    ra_buf_t           out;
     ra_str_t           body;
+    ra_check_run_t    *run;
     ra_mode_e          mode;
     ra_rules_t        *rules;
     const char        *why, *ua, *crawlers;
@@ -223,7 +388,7 @@ ra_cmd_check(int argc, char **argv)
         return ra_cli_error("check", "--user-agent is empty");
     }
     for (i = first; i < argc; i++) {
-        if (!ra_check_url_ok(argv[i])) {
+        if (!ra_check_url_ok((unsigned char *) argv[i], strlen(argv[i]))) {
             return ra_cli_error("check", "'%s' is not a URL: give"
                                 " https://host/path or a path starting"
                                 " with '/'", argv[i]);
@@ -249,43 +414,41 @@ ra_cmd_check(int argc, char **argv)
         return RA_EXIT_USAGE;
     }
 
-    ra_buf_init(&out, &ra_malloc_allocator, 512, 0);
+    run = calloc(1, sizeof(*run));
+    if (run == NULL) {
+        ra_rules_free(rules);
+        return ra_cli_error("check", "out of memory");
+    }
+    run->rules = rules;
+    run->mode = mode;
+    run->ignores_star = ag.ignores_star;
+    ra_rules_group(rules, ag.tokens, ag.n, &run->group);
+    ra_buf_init(&run->out, &ra_malloc_allocator, RA_CHECK_FLUSH + 4096, 0);
+    for (i = 0; i < RA_CHECK_TAILS; i++) {
+        ra_buf_init(&run->tails[i].text, &ra_malloc_allocator, 64, 0);
+    }
     allowed_all = 1;
     bad = 0;
 
     if (argc > first) {
         for (i = first; i < argc && !bad; i++) {
-            allowed_all &= ra_check_one(rules, mode, &ag, argv[i],
-                                        strlen(argv[i]), &out);
-            bad = ra_cli_write("check", stdout, &out) != 0;
+            allowed_all &= ra_check_one(run, (unsigned char *) argv[i],
+                                        strlen(argv[i]));
+            bad = ra_check_flush(run, 0) != 0;
         }
     } else {
-        line = NULL;
-        cap = 0;
-        while (!bad && (n = ra_cli_getline(stdin, &line, &cap)) >= 0) {
-            if (n == 0) {
-                continue;
-            }
-            if (memchr(line, '\0', (size_t) n) != NULL
-                || !ra_check_url_ok(line))
-            {
-                out.len = 0;
-                ra_buf_log(&out, ra_str(line, (size_t) n > 200 ? 200
-                                                                : (size_t) n));
-                ra_cli_error("check", "'%.*s' is not a URL: give"
-                             " https://host/path or a path starting"
-                             " with '/'", (int) out.len, (char *) out.data);
-                bad = 1;
-                break;
-            }
-            allowed_all &= ra_check_one(rules, mode, &ag, line, (size_t) n,
-                                        &out);
-            bad = ra_cli_write("check", stdout, &out) != 0;
-        }
-        free(line);
+        bad = ra_check_stdin(run, &allowed_all) != 0;
+    }
+    /* what was judged is written, even before a bad line */
+    if (ra_check_flush(run, 1) != 0) {
+        bad = 1;
     }
 
-    ra_buf_release(&out);
+    ra_buf_release(&run->out);
+    for (i = 0; i < RA_CHECK_TAILS; i++) {
+        ra_buf_release(&run->tails[i].text);
+    }
+    free(run);
     ra_rules_free(rules);
     if (fflush(stdout) != 0) {
         bad = 1;

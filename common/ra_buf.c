@@ -314,21 +314,56 @@ ra_buf_prom_label(ra_buf_t *b, ra_str_t s)
     }
 }
 
+/* Does any of the 8 bytes of x need escaping in a log line: below 0x20,
+ * above 0x7e, '"' or '\\'?  Exact (no false answer either way). */
+#define RA_ONES  0x0101010101010101ull
+#define RA_HIGH  0x8080808080808080ull
+#define ra_word_zero(x)  (((x) - RA_ONES) & ~(x) & RA_HIGH)
+
+static int
+ra_log_word_bad(uint64_t x)
+{
+    return (((((x) - RA_ONES * 0x20) & ~(x))        /* a byte < 0x20 */
+            | ((x) + RA_ONES) | (x)                 /* a byte > 0x7e */
+            | ra_word_zero(x ^ (RA_ONES * '"'))
+            | ra_word_zero(x ^ (RA_ONES * '\\'))) & RA_HIGH) != 0;
+}
+
+/* The bytes of p[0..n) that a log line shows as they are. */
+static size_t
+ra_log_run(const unsigned char *p, size_t n)
+{
+    size_t    i = 0;
+    uint64_t  x;
+
+    for ( /* void */ ; i + 8 <= n; i += 8) {
+        memcpy(&x, p + i, 8);
+        if (ra_log_word_bad(x)) {
+            break;
+        }
+    }
+    while (i < n && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\'
+           && p[i] != '"')
+    {
+        i++;
+    }
+    return i;
+}
+
 void
 ra_buf_log(ra_buf_t *b, ra_str_t s)
 {
-    const unsigned char  *p = s.data, *end = s.data, *run;
+    size_t                run;
+    const unsigned char  *p = s.data, *end = s.data;
     unsigned char         esc[4] = { '\\', 'x', 0, 0 };
 
     if (s.len) {
         end += s.len;   /* no offset on a NULL span */
     }
     while (p < end) {
-        run = p;
-        while (p < end && *p >= 0x20 && *p < 0x7f && *p != '\\' && *p != '"') {
-            p++;
-        }
-        ra_buf_add(b, run, (size_t) (p - run));
+        run = ra_log_run(p, (size_t) (end - p));
+        ra_buf_add(b, p, run);
+        p += run;
         if (p == end) {
             break;
         }

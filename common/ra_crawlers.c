@@ -1821,19 +1821,22 @@ ra_scan_serial(const ra_crawlers_t *t, const unsigned char *p, size_t len,
 /*
  * A lane's hits, kept without a branch (a mispredicted one, at every hit,
  * would drain both lanes): every byte writes its end and state to the
- * next slot, and "n" counts the slot in only when the state is a hit.  n
- * may pass RA_LANE_HITS: the lanes' result is then moot, the extra slot is
- * scratch.
+ * next slot, and "n" counts the slot in only when the state is a hit.
+ * There is a slot for every byte a lane reads (User-Agents up to
+ * RA_LANES_MAX bytes take the lanes), so no bound is checked per byte;
+ * more than RA_LANE_HITS hits make the lanes' result moot.
  */
+#define RA_LANES_MAX  1024
+#define RA_LANE_SLOTS (RA_LANES_MAX / 2 + RA_SYNC + 2)
+
 typedef struct {
     size_t     n;
-    uint32_t   hit[RA_LANE_HITS + 1];   /* end << 16 | state */
+    uint32_t   hit[RA_LANE_SLOTS];      /* end << 16 | state */
 } ra_lane_t;
 
 #define ra_lane_keep(l, end, s)                                              \
     do {                                                                      \
-        (l).hit[(l).n < RA_LANE_HITS ? (l).n : RA_LANE_HITS]                  \
-            = (uint32_t) ((end) << 16 | (s));                                 \
+        (l).hit[(l).n] = (uint32_t) ((end) << 16 | (s));                      \
         (l).n += (s) >= hit;                                                  \
     } while (0)
 
@@ -1988,7 +1991,7 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         a = ra_ua_prefix[pk].len;
         s = t->ac.pre[pk];
     }
-    if (t->ac.t16 == NULL || len - a < RA_LANES_MIN
+    if (t->ac.t16 == NULL || len - a < RA_LANES_MIN || len - a > RA_LANES_MAX
         || !ra_scan_lanes(t, p, len, a, s, &st))
     {
         ra_scan_serial(t, p, len, a, s, &st);

@@ -90,6 +90,24 @@ typedef struct {
     unsigned char  byte;
 } ra_edge_t;
 
+/*
+ * An Aho-Corasick automaton over the segments of the index's wildcard
+ * parts (the literals between stars), as a table over byte classes.  With
+ * it, a "gram" is no longer a byte pair but a segment (its id mod 256):
+ * one pass over the path gives the set of segments it contains, exactly up
+ * to that hashing, so a candidate is tried only when every one of its
+ * segments occurs.  Entries are the next state's row offset, 16 bits (a
+ * table that does not fit keeps byte pairs): half the cache a 32-bit one
+ * takes.
+ */
+typedef struct {
+    uint16_t         *next;         /* nstates << shift entries */
+    const uint8_t    *cls;          /* 256 byte classes */
+    const uint16_t   *out;          /* per state: index in outs, 0 none */
+    const ra_grams_t *outs;
+    uint32_t          shift;        /* log2 of the row width */
+} ra_ac_t;
+
 typedef struct {
     ra_pat_t   *pats;
     uint32_t    npats;
@@ -97,6 +115,12 @@ typedef struct {
     ra_edge_t  *edges;
     uint32_t   *node_pats;
     ra_accel_t *accel;
+    ra_ac_t    *ac;             /* NULL: grams are byte pairs */
+    /* the trie as a table over byte classes (ra_index_ptab), NULL when
+     * over the budget (then the edges are searched) */
+    uint16_t   *ptab;
+    uint8_t    *pcls;
+    uint32_t    pshift;
 } ra_index_t;
 
 /* The groups that apply to one agent, as indexes to search. */
@@ -135,6 +159,7 @@ struct ra_rules_s {
     uint32_t           ntoks;
     uint32_t           global_set;      /* RA_NONE: no "*" group */
     uint32_t           sitemaps;
+    size_t             ac_budget[RA_MODES]; /* table bytes still allowed */
 };
 
 /* pass state */
@@ -152,6 +177,9 @@ typedef struct {
 
 static int ra_index_accel(ra_index_t *ix, uint32_t nnodes, ra_pool_t *pool,
     uint32_t *freq);
+static int ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix);
+static int ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix,
+    size_t nnodes);
 
 static const char  ra_hexdigits[] = "0123456789ABCDEF";
 
@@ -551,10 +579,25 @@ ra_pat_cmp_literal(const void *a, const void *b)
     return x->id < y->id ? -1 : (x->id > y->id);
 }
 
+/* The byte pairs of every segment between stars, which must all occur in
+ * a path that the pattern matches. */
+static void
+ra_pat_pairs(const ra_pat_t *p, ra_grams_t *need)
+{
+    uint32_t  j, k;
+
+    memset(need, 0, sizeof(*need));
+    for (j = p->lit; j < p->len; j = k + 1) {
+        for (k = j; k < p->len && p->pat[k] != '*'; k++) { /* void */ }
+        ra_grams_add(need, p->pat + j,
+                     k - j - (k == p->len && p->pat[k - 1] == '$' && k > j));
+    }
+}
+
 static void
 ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
 {
-    uint32_t  i, j, k;
+    uint32_t  i;
 
     p->pat = pat.data;
     p->len = (uint32_t) pat.len;
@@ -568,14 +611,7 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     p->lit = i;
     p->simple = i == pat.len;
 
-    /* every segment between stars must occur in the path */
-    memset(&p->need, 0, sizeof(p->need));
-    for (j = i; j < pat.len; j = k + 1) {
-        for (k = j; k < pat.len && pat.data[k] != '*'; k++) { /* void */ }
-        ra_grams_add(&p->need, pat.data + j,
-                     k - j - (k == pat.len && pat.data[k - 1] == '$'
-                              && k > j));
-    }
+    ra_pat_pairs(p, &p->need);
 }
 
 /*
@@ -721,7 +757,13 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         ix->node_pats[ix->nodes[node].pats + ix->nodes[node].npats++] = i;
     }
 
-    rc = ra_index_accel(ix, (uint32_t) nnodes, pool, count);
+    rc = ra_index_ac(rs, m, ix);
+    if (rc == RA_OK) {
+        rc = ra_index_ptab(rs, m, ix, nnodes);
+    }
+    if (rc == RA_OK) {
+        rc = ra_index_accel(ix, (uint32_t) nnodes, pool, count);
+    }
 
 done:
     ra_free(a, order);
@@ -730,6 +772,304 @@ done:
     ra_free(a, last);
     ra_free(a, count);
     return rc;
+}
+
+/* The piece of p from j up to the next star, without a final '$'. */
+static uint32_t
+ra_segment(const ra_pat_t *p, uint32_t j, uint32_t *end)
+{
+    uint32_t  k;
+
+    for (k = j; k < p->len && p->pat[k] != '*'; k++) { /* void */ }
+    *end = k;
+    if (k == p->len && k > j && p->pat[k - 1] == '$') {
+        k--;
+    }
+    return k - j;
+}
+
+#define RA_AC_MAX_STATES  32767
+#define RA_AC_MIN_PATS    4         /* wildcard patterns worth an automaton */
+/* bytes of tables (automata, trie tables) a rule set may hold for each
+ * mode: in proportion to its rules' bytes, with a floor, never more than
+ * 1 MiB; past it, indexes keep byte pairs and edge lists (same answers) */
+#define RA_AC_BUDGET_MIN        (128 * 1024)
+#define RA_AC_BUDGET_PER_BYTE   64
+#define RA_AC_BUDGET_MAX        (1024 * 1024)
+
+/*
+ * Builds ix->ac over the segments of the index's wildcard patterns and
+ * recomputes their need sets as segment ids, within what is left of the
+ * rule set's budget; past it (or with no wildcard pattern) the index keeps
+ * byte pairs, which give the same answers more slowly.
+ */
+static int
+ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
+{
+    int                rc = RA_ENOMEM;
+    size_t             segbytes, entries;
+    uint32_t           i, j, k, end, len, c, ncls, shift, nstates, s, t, f;
+    uint32_t           head, tail, nout, bit, nseg, nwild, *next = NULL;
+    uint32_t          *fail = NULL;
+    uint32_t          *queue = NULL, *segid = NULL;
+    uint16_t          *out;
+    uint8_t           *cls;
+    ra_grams_t        *outs, *acc = NULL;
+    ra_ac_t           *ac;
+    ra_pat_t          *p;
+    const ra_alloc_t  *a = rs->pool.alloc;
+    unsigned char      used[256];
+
+    /* byte classes and an upper bound on the states */
+    memset(used, 0, sizeof(used));
+    segbytes = 0;
+    nwild = 0;
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        nwild += !p->simple;
+        for (j = p->lit; j < p->len; j = end + 1) {
+            len = ra_segment(p, j, &end);
+            for (k = 0; k < len; k++) {
+                used[p->pat[j + k]] = 1;
+            }
+            segbytes += len;
+        }
+    }
+    if (nwild < RA_AC_MIN_PATS || segbytes >= RA_AC_MAX_STATES) {
+        return RA_OK;           /* byte pairs do for a few patterns */
+    }
+    ncls = 1;                       /* class 0: bytes in no segment */
+    for (c = 0; c < 256; c++) {
+        ncls += used[c];
+    }
+    if (ncls > UINT8_MAX) {
+        return RA_OK;       /* (normalised patterns hold ASCII only) */
+    }
+    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
+    /* what it holds at most: the table, the classes, outputs */
+    entries = (segbytes + 1) << shift;
+    if (entries > UINT16_MAX + 1u) {
+        return RA_OK;           /* row offsets must fit 16 bits */
+    }
+    if (entries * sizeof(uint16_t) + 256 + sizeof(ra_ac_t)
+        + (segbytes + 1) * (sizeof(uint16_t) + sizeof(ra_grams_t))
+        > rs->ac_budget[m])
+    {
+        return RA_OK;
+    }
+
+    cls = ra_pool_calloc(&rs->pool, 256, 1);
+    if (cls == NULL) {
+        return RA_ENOMEM;
+    }
+    ncls = 1;
+    for (c = 0; c < 256; c++) {
+        if (used[c]) {
+            cls[c] = (uint8_t) ncls++;
+        }
+    }
+    next = ra_alloc(a, entries * sizeof(uint32_t));
+    fail = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
+    queue = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
+    segid = ra_alloc(a, (segbytes + 1) * sizeof(uint32_t));
+    acc = ra_alloc(a, (segbytes + 1) * sizeof(ra_grams_t));
+    if (!next || !fail || !queue || !segid || !acc) {
+        goto done;
+    }
+    for (i = 0; i < entries; i++) {
+        next[i] = RA_NONE;
+    }
+
+    /* the trie of segments; next[] holds child states for now */
+    nstates = 1;
+    nseg = 0;
+    segid[0] = RA_NONE;
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        for (j = p->lit; j < p->len; j = end + 1) {
+            len = ra_segment(p, j, &end);
+            if (len == 0) {
+                continue;
+            }
+            s = 0;
+            for (k = 0; k < len; k++) {
+                c = cls[p->pat[j + k]];
+                if (next[(s << shift) + c] == RA_NONE) {
+                    segid[nstates] = RA_NONE;
+                    next[(s << shift) + c] = nstates++;
+                }
+                s = next[(s << shift) + c];
+            }
+            if (segid[s] == RA_NONE) {
+                segid[s] = nseg++;
+            }
+        }
+    }
+
+    /* breadth first: failure links, the full table, inherited outputs */
+    memset(acc, 0, nstates * sizeof(ra_grams_t));
+    head = tail = 0;
+    fail[0] = 0;
+    for (c = 0; c < (1u << shift); c++) {
+        t = next[c];
+        if (t == RA_NONE || c >= ncls) {
+            next[c] = 0;
+        } else {
+            fail[t] = 0;
+            queue[tail++] = t;
+        }
+    }
+    while (head < tail) {
+        s = queue[head++];
+        f = fail[s];
+        if (segid[s] != RA_NONE) {
+            bit = segid[s] & 255;
+            acc[s].w[bit >> 6] |= (uint64_t) 1 << (bit & 63);
+        }
+        for (k = 0; k < 4; k++) {
+            acc[s].w[k] |= acc[f].w[k];
+        }
+        for (c = 0; c < (1u << shift); c++) {
+            t = next[(s << shift) + c];
+            if (t == RA_NONE || c >= ncls) {
+                next[(s << shift) + c] = next[(f << shift) + c];
+            } else {
+                fail[t] = next[(f << shift) + c];
+                queue[tail++] = t;
+            }
+        }
+    }
+
+    /* need sets as segment ids: each segment's state, walked from the root */
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        if (p->simple) {
+            continue;
+        }
+        memset(&p->need, 0, sizeof(p->need));
+        for (j = p->lit; j < p->len; j = end + 1) {
+            len = ra_segment(p, j, &end);
+            if (len == 0) {
+                continue;
+            }
+            for (s = 0, k = 0; k < len; k++) {
+                s = next[(s << shift) + cls[p->pat[j + k]]];
+            }
+            bit = segid[s] & 255;
+            p->need.w[bit >> 6] |= (uint64_t) 1 << (bit & 63);
+        }
+    }
+
+    /* outputs, and the table as row offsets */
+    nout = 1;
+    for (s = 0; s < nstates; s++) {
+        nout += (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) != 0;
+    }
+    ac = ra_pool_get(&rs->pool, sizeof(ra_ac_t));
+    out = ra_pool_calloc(&rs->pool, nstates, sizeof(uint16_t));
+    outs = ra_pool_get(&rs->pool, nout * sizeof(ra_grams_t));
+    if (ac == NULL || out == NULL || outs == NULL) {
+        goto done;
+    }
+    memset(&outs[0], 0, sizeof(outs[0]));      /* no segment */
+    ac->next = ra_pool_get(&rs->pool,
+                           ((size_t) nstates << shift) * sizeof(uint16_t));
+    if (ac->next == NULL) {
+        goto done;
+    }
+    nout = 1;
+    for (s = 0; s < nstates; s++) {
+        if (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) {
+            outs[nout] = acc[s];
+            out[s] = (uint16_t) nout++;
+        }
+    }
+    for (i = 0; i < ((size_t) nstates << shift); i++) {
+        ac->next[i] = (uint16_t) (next[i] << shift);
+    }
+    ac->cls = cls;
+    ac->out = out;
+    ac->outs = outs;
+    ac->shift = shift;
+    ix->ac = ac;
+    rs->ac_budget[m] -= ((size_t) nstates << shift) * sizeof(uint16_t) + 256
+                     + sizeof(ra_ac_t) + nstates * sizeof(uint16_t)
+                     + nout * sizeof(ra_grams_t);
+    rc = RA_OK;
+
+done:
+    ra_free(a, next);
+    ra_free(a, fail);
+    ra_free(a, queue);
+    ra_free(a, segid);
+    ra_free(a, acc);
+    return rc;
+}
+
+/*
+ * The trie as one table over the classes of its bytes, within the budget:
+ * the walk then costs one lookup a byte.  An entry is the child's number
+ * (0: none; the root is no child), its top bit set when the child has
+ * candidates.
+ */
+#define RA_PTAB_NODE  0x7fffu
+#define RA_PTAB_PATS  0x8000u
+#define RA_PTAB_MIN   16        /* nodes worth a table */
+
+static int
+ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix, size_t nnodes)
+{
+    size_t         k, i, bytes;
+    uint32_t       c, ncls, shift;
+    uint8_t       *cls;
+    uint16_t      *tab;
+    ra_edge_t     *e;
+    unsigned char  used[256];
+
+    if (nnodes < RA_PTAB_MIN || nnodes > RA_PTAB_NODE) {
+        return RA_OK;           /* a short search does for a small trie */
+    }
+    memset(used, 0, sizeof(used));
+    for (k = 1; k < nnodes; k++) {
+        used[ix->edges[k - 1].byte] = 1;    /* nnodes - 1 edges */
+    }
+    ncls = 1;
+    for (c = 0; c < 256; c++) {
+        ncls += used[c];
+    }
+    if (ncls > UINT8_MAX) {
+        return RA_OK;
+    }
+    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
+    bytes = (nnodes << shift) * sizeof(uint16_t) + 256;
+    if (bytes > rs->ac_budget[m]) {
+        return RA_OK;
+    }
+    cls = ra_pool_calloc(&rs->pool, 256, 1);
+    tab = ra_pool_calloc(&rs->pool, nnodes << shift, sizeof(uint16_t));
+    if (cls == NULL || tab == NULL) {
+        return RA_ENOMEM;
+    }
+    ncls = 1;                           /* class 0: no child */
+    for (c = 0; c < 256; c++) {
+        if (used[c]) {
+            cls[c] = (uint8_t) ncls++;
+        }
+    }
+    for (k = 0; k < nnodes; k++) {
+        e = &ix->edges[ix->nodes[k].edges];
+        for (i = 0; i < ix->nodes[k].nedges; i++) {
+            tab[(k << shift) + cls[e[i].byte]]
+                = (uint16_t) (e[i].node
+                              | (ix->nodes[e[i].node].npats ? RA_PTAB_PATS
+                                                            : 0));
+        }
+    }
+    ix->ptab = tab;
+    ix->pcls = cls;
+    ix->pshift = shift;
+    rs->ac_budget[m] -= bytes;
+    return RA_OK;
 }
 
 /* Key each candidate of a crowded node on the need gram that fewest of the
@@ -909,6 +1249,18 @@ ra_rules_link(ra_rules_t *rs, ra_ua_t *ua, uint32_t nua)
     }
     for (i = 0; i < rs->ngroups; i++) {
         group_set[i] = RA_NONE;
+    }
+
+    /* automata: entries in proportion to the rules' bytes, capped */
+    rs->ac_budget[0] = RA_AC_BUDGET_MIN;
+    for (i = 0; i < rs->nrules; i++) {
+        rs->ac_budget[0] += RA_AC_BUDGET_PER_BYTE * rs->rules[i].value.len;
+    }
+    if (rs->ac_budget[0] > RA_AC_BUDGET_MAX) {
+        rs->ac_budget[0] = RA_AC_BUDGET_MAX;
+    }
+    for (k = 1; k < RA_MODES; k++) {
+        rs->ac_budget[k] = rs->ac_budget[0];    /* the same for each mode */
     }
 
     for (i = 0; i < rs->ngroups; i++) {
@@ -1106,17 +1458,57 @@ typedef struct {
     const unsigned char  *path;
     size_t                plen;
     ra_grams_t            grams;
+    const ra_ac_t        *grams_ac;     /* the automaton they came from */
     int                   have_grams;
+    int                   pairs;        /* byte pairs for every index */
 } ra_subject_t;
 
+/* The path's grams as the index counts them: its segments (one pass of
+ * the automaton) or its byte pairs. */
 static void
-ra_grams_of(ra_subject_t *sj)
+ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
 {
-    if (!sj->have_grams) {
-        memset(&sj->grams, 0, sizeof(sj->grams));
-        ra_grams_add(&sj->grams, sj->path, sj->plen);
-        sj->have_grams = 1;
+    size_t                i, n;
+    uint32_t              e, shift;
+    ra_grams_t            g;
+    const uint16_t       *next;
+    const uint8_t        *cls;
+    const uint16_t       *out;
+    const ra_grams_t     *outs, *o;
+    const ra_ac_t        *ac;
+    const unsigned char  *p;
+
+    ac = sj->pairs ? NULL : ix->ac;
+    if (sj->have_grams && sj->grams_ac == ac) {
+        return;
     }
+    memset(&sj->grams, 0, sizeof(sj->grams));
+    sj->have_grams = 1;
+    sj->grams_ac = ac;
+    if (ac == NULL) {
+        ra_grams_add(&sj->grams, sj->path, sj->plen);
+        return;
+    }
+    next = ix->ac->next;
+    cls = ix->ac->cls;
+    shift = ix->ac->shift;
+    out = ix->ac->out;
+    outs = ix->ac->outs;
+    p = sj->path;
+    n = sj->plen;
+
+    /* branch-free: out[] of a state without segments is 0, an empty set */
+    e = 0;
+    g = sj->grams;
+    for (i = 0; i < n; i++) {
+        e = next[e + cls[p[i]]];
+        o = &outs[out[e >> shift]];
+        g.w[0] |= o->w[0];
+        g.w[1] |= o->w[1];
+        g.w[2] |= o->w[2];
+        g.w[3] |= o->w[3];
+    }
+    sj->grams = g;
 }
 
 /* Candidate i of a node: returns 0 when nothing after it can win. */
@@ -1124,7 +1516,9 @@ static int
 ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
     ra_subject_t *sj, ra_best_t *best)
 {
-    const ra_pat_t  *p = &ix->pats[ix->node_pats[nd->pats + i]];
+    ra_grams_t        pairs;
+    const ra_grams_t *need;
+    const ra_pat_t   *p = &ix->pats[ix->node_pats[nd->pats + i]];
 
     if ((int32_t) p->len < best->prio) {
         return 0;                       /* sorted: nothing below can win */
@@ -1133,8 +1527,13 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
         return 1;
     }
     if (!p->simple) {
-        ra_grams_of(sj);
-        if (ra_grams_lack(&sj->grams, &p->need)
+        ra_grams_of(ix, sj);
+        need = &p->need;
+        if (sj->pairs && ix->ac != NULL) {
+            ra_pat_pairs(p, &pairs);        /* need holds segments */
+            need = &pairs;
+        }
+        if (ra_grams_lack(&sj->grams, need)
             || !ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
                         p->len - p->lit))
         {
@@ -1156,7 +1555,8 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
     uint64_t           m, g;
     const ra_accel_t  *ch;
 
-    if (nd->accel == RA_NONE) {
+    /* the rows of an index with an automaton are keyed on segments */
+    if (nd->accel == RA_NONE || (sj->pairs && ix->ac != NULL)) {
         for (i = 0; i < nd->npats; i++) {
             if (!ra_try(ix, nd, i, depth, sj, best)) {
                 return;
@@ -1165,7 +1565,7 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
         return;
     }
 
-    ra_grams_of(sj);
+    ra_grams_of(ix, sj);
     for (c = 0; c * 64 < nd->npats; c++) {
         ch = &ix->accel[nd->accel + c];
         m = ch->always;
@@ -1191,33 +1591,120 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
  * first: longer literal prefixes tend to belong to longer patterns, so the
  * best is found early and the shallow nodes' lists are cut short.
  */
+/* Keeps a node with candidates of the walk; a very deep walk searches its
+ * shallowest node now. */
+static void
+ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n, uint32_t node)
+{
+    const ra_node_t  *nd;
+
+    if (*n == RA_WALK_MAX) {
+        nd = &ix->nodes[walk[0]];
+        ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj,
+                      best);
+        memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
+        (*n)--;
+    }
+    walk[(*n)++] = node;
+}
+
+/*
+ * The walk down the trie's table and the automaton's pass over the whole
+ * path in one loop: two chains of dependent lookups that overlap, where
+ * one after the other each would wait on its own.
+ */
+static void
+ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n)
+{
+    int                   walking = 1;
+    size_t                i;
+    uint32_t              e, t, node = 0, shift = ix->pshift;
+    uint32_t              ashift = ix->ac->shift;
+    ra_grams_t            g;
+    const uint16_t       *pt = ix->ptab, *out = ix->ac->out;
+    const uint8_t        *pc = ix->pcls, *cls = ix->ac->cls;
+    const uint16_t       *next = ix->ac->next;
+    const ra_grams_t     *outs = ix->ac->outs, *o;
+    const unsigned char  *path = sj->path;
+
+    memset(&g, 0, sizeof(g));
+    e = 0;
+    for (i = 0; i < sj->plen; i++) {
+        e = next[e + cls[path[i]]];
+        o = &outs[out[e >> ashift]];
+        g.w[0] |= o->w[0];
+        g.w[1] |= o->w[1];
+        g.w[2] |= o->w[2];
+        g.w[3] |= o->w[3];
+        if (walking) {
+            t = pt[(node << shift) + pc[path[i]]];
+            if (t == 0) {
+                walking = 0;
+            } else {
+                node = t & RA_PTAB_NODE;
+                if (t & RA_PTAB_PATS) {
+                    /* (a very deep walk may search a node before the
+                     * pass ends: it then makes its own, the same) */
+                    ra_walk_push(ix, sj, best, walk, n, node);
+                }
+            }
+        }
+    }
+    sj->grams = g;
+    sj->have_grams = 1;
+    sj->grams_ac = ix->ac;
+}
+
 static void
 ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
 {
     const unsigned char  *path = sj->path;
     size_t                plen = sj->plen;
     size_t            depth, n;
-    uint32_t          node, i, lo, hi, mid, ne;
+    uint32_t          node, i, lo, hi, mid, ne, shift, t;
     uint32_t          walk[RA_WALK_MAX];
+    const uint16_t   *pt;
+    const uint8_t    *pc;
     const ra_node_t  *nd;
     const ra_edge_t  *e;
 
+    n = 0;
+    if (ix->ptab != NULL) {
+        /* one lookup a byte; an entry's top bit: the child has candidates */
+        pt = ix->ptab;
+        pc = ix->pcls;
+        shift = ix->pshift;
+        if (ix->nodes[0].npats) {
+            ra_walk_push(ix, sj, best, walk, &n, 0);
+        }
+        node = 0;
+        if (ix->ac != NULL && !sj->pairs
+            && !(sj->have_grams && sj->grams_ac == ix->ac))
+        {
+            ra_walk_scan(ix, sj, best, walk, &n);
+            goto walked;
+        }
+        for (depth = 0; depth < plen; depth++) {
+            t = pt[(node << shift) + pc[path[depth]]];
+            if (t == 0) {
+                break;
+            }
+            node = t & RA_PTAB_NODE;
+            if (t & RA_PTAB_PATS) {
+                ra_walk_push(ix, sj, best, walk, &n, node);
+            }
+        }
+        goto walked;
+    }
+
     node = 0;
     depth = 0;
-    n = 0;
     for ( ;; ) {
         nd = &ix->nodes[node];
         if (nd->npats) {
-            if (n == RA_WALK_MAX) {
-                /* a very deep walk: search the shallowest now */
-                nd = &ix->nodes[walk[0]];
-                ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit,
-                              sj, best);
-                nd = &ix->nodes[node];
-                memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
-                n--;
-            }
-            walk[n++] = node;
+            ra_walk_push(ix, sj, best, walk, &n, node);
         }
 
         if (depth == plen || nd->nedges == 0) {
@@ -1252,6 +1739,7 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
         depth++;
     }
 
+walked:
     while (n--) {
         nd = &ix->nodes[walk[n]];
         ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj,
@@ -1280,22 +1768,27 @@ ra_find_set(const ra_rules_t *rs, ra_str_t agent)
     return RA_NONE;
 }
 
+/* bytes that end a URL's scheme or authority: 1 '/', '?', ';'; 2 ':' */
+static const unsigned char  ra_url_stop[256] = {
+    ['/'] = 1, ['?'] = 1, [';'] = 1, [':'] = 2
+};
+
 ra_str_t
 ra_url_path(ra_str_t url)
 {
-    size_t                start, i, path, end;
-    const unsigned char  *u = url.data;
+    size_t                start, i, path, n = url.len;
+    const unsigned char  *u = url.data, *hash;
     static const unsigned char  slash[] = "/";
 
-    start = (url.len >= 2 && u[0] == '/' && u[1] == '/') ? 2 : 0;
+    start = (n >= 2 && u[0] == '/' && u[1] == '/') ? 2 : 0;
 
     /* "://" counts only before the first '/', '?' or ';' */
     path = start;
-    for (i = start; i < url.len; i++) {
-        if (u[i] == '/' || u[i] == '?' || u[i] == ';') {
+    for (i = start; i < n; i++) {
+        if (ra_url_stop[u[i]] == 1) {
             break;
         }
-        if (u[i] == ':' && i + 2 < url.len && u[i + 1] == '/'
+        if (ra_url_stop[u[i]] == 2 && i + 2 < n && u[i + 1] == '/'
             && u[i + 2] == '/')
         {
             path = i + 3;
@@ -1303,55 +1796,73 @@ ra_url_path(ra_str_t url)
         }
     }
 
-    for (i = path; i < url.len; i++) {
-        if (u[i] == '/' || u[i] == '?' || u[i] == ';') {
-            break;
-        }
-    }
-    if (i == url.len) {
+    for (i = path; i < n && ra_url_stop[u[i]] != 1; i++) { /* void */ }
+    if (i == n) {
         return ra_str(slash, 1);
     }
     path = i;
 
-    for (end = start; end < url.len && u[end] != '#'; end++) { /* void */ }
-    if (end < path) {
+    /* the fragment: from the first '#' on, wherever it is */
+    hash = n > start ? memchr(u + start, '#', n - start) : NULL;
+    if (hash == NULL) {
+        return ra_str(u + path, n - path);
+    }
+    if ((size_t) (hash - u) < path) {
         return ra_str(slash, 1);
     }
-    return ra_str(u + path, end - path);
+    return ra_str(u + path, (size_t) (hash - u) - path);
+}
+
+void
+ra_rules_group(const ra_rules_t *rs, const ra_str_t *agents, size_t nagents,
+    ra_rules_group_t *g)
+{
+    size_t                i;
+    static const ra_str_t star = ra_string("*");
+
+    /* the first agent that names a group, else "*" */
+    g->set = RA_NONE;
+    g->group = star;
+    for (i = 0; i < nagents && g->set == RA_NONE; i++) {
+        g->set = ra_find_set(rs, agents[i]);
+        g->group = agents[i];
+    }
+    if (g->set == RA_NONE) {
+        g->set = rs->global_set;
+        g->group = star;
+    }
 }
 
 int
 ra_rules_match(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     size_t nagents, ra_str_t path, const ra_alloc_t *scratch, ra_match_t *out)
 {
+    ra_rules_group_t  g;
+
+    ra_rules_group(rs, agents, nagents, &g);
+    return ra_rules_match_group(rs, mode, &g, path, scratch, out);
+}
+
+int
+ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
+    ra_match_t *out)
+{
     int                   rc;
-    size_t                i, need, plen, qpos;
+    size_t                need, plen, qpos;
     uint32_t              set_id, k;
-    ra_str_t              group;
     ra_best_t             best;
     ra_subject_t          sj;
     const ra_set_t       *set;
     const ra_rule_t      *rule;
     unsigned char         stack[RA_MATCH_STACK], *buf;
     const unsigned char  *p, *nul;
-    static const ra_str_t star = ra_string("*");
 
     memset(out, 0, sizeof(*out));
     out->allowed = 1;
     out->crawl_delay_ms = -1;
     rc = RA_OK;
-
-    /* choose the group: the first agent that names one, else "*" */
-    set_id = RA_NONE;
-    group = star;
-    for (i = 0; i < nagents && set_id == RA_NONE; i++) {
-        set_id = ra_find_set(rs, agents[i]);
-        group = agents[i];
-    }
-    if (set_id == RA_NONE) {
-        set_id = rs->global_set;
-        group = star;
-    }
+    set_id = g->set;
 
     /* the path as this mode compares it, with its leading '/' */
     if (mode == RA_MODE_GOOGLE) {
@@ -1410,7 +1921,7 @@ normalised:
     }
 
     set = &rs->sets[set_id];
-    out->group = group;
+    out->group = g->group;
     out->group_line = set->line;
     out->crawl_delay_ms = set->crawl_delay_ms;
 
@@ -1420,6 +1931,11 @@ normalised:
     sj.path = p;
     sj.plen = plen;
     sj.have_grams = 0;
+    sj.grams_ac = NULL;
+    /* several indexes (groups past the merge budget): byte pairs once for
+     * all of them, not one automaton pass each, so that the cost stays
+     * linear in the path whatever the file */
+    sj.pairs = set->nrefs > 1;
     for (k = 0; k < set->nrefs; k++) {
         ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], &sj, &best);
     }

@@ -111,6 +111,26 @@ int ra_rules_match(const ra_rules_t *rules, ra_mode_e mode,
     const ra_str_t *agents, size_t nagents, ra_str_t path,
     const ra_alloc_t *scratch, ra_match_t *out);
 
+/*
+ * The group chosen once for many paths: ra_rules_group() picks it as
+ * ra_rules_match() does (the first of agents that names a group, else
+ * "*"), ra_rules_match_group() then judges a path for it with the same
+ * answer as ra_rules_match() for those agents.  A ra_rules_group_t is
+ * valid with the rule set it came from; group.data points into agents[]
+ * (or is "*"), which must live as long.
+ */
+typedef struct {
+    uint32_t  set;              /* internal */
+    ra_str_t  group;            /* as ra_match_t.group */
+} ra_rules_group_t;
+
+void ra_rules_group(const ra_rules_t *rules, const ra_str_t *agents,
+    size_t nagents, ra_rules_group_t *g);
+
+int ra_rules_match_group(const ra_rules_t *rules, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
+    ra_match_t *out);
+
 /* The part of a URL that robots.txt rules see (google/robotstxt
  * GetPathParamsQuery): path, params and query, without the fragment.
  * "http://h/a?b#c" -> "/a?b"; "" or "http://h" -> "/".  The result is a

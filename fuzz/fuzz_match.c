@@ -4,7 +4,8 @@
  * ra_url_path(), then both modes judge it, with and without a scratch
  * allocator.  Invariants: a verdict exists in both modes; the deciding
  * line is a line of the file; allowed iff no disallow rule decided; a
- * decision has a rule type and a pattern; rfc mode allows /robots.txt.
+ * decision has a rule type and a pattern; rfc mode allows /robots.txt; the
+ * group chosen once (ra_rules_group) gives the same answer.
  * The URL as a request target: its canonical path (ra_http_canon) is no
  * longer than the path + 1, starts with '/', is its own canonical form
  * (when it has no bad escape);
@@ -40,8 +41,9 @@ static void
 check(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     size_t nagents, ra_str_t path, uint32_t lines)
 {
-    ra_match_t  m, m2;
-    int         rc;
+    ra_match_t        m, m2;
+    ra_rules_group_t  g;
+    int               rc;
 
     rc = ra_rules_match(rs, mode, agents, nagents, path, &ra_malloc_allocator,
                         &m);
@@ -77,6 +79,14 @@ check(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
         FZ_CHECK(m2.allowed == m.allowed && m2.line == m.line
                  && m2.why == m.why && m2.type == m.type);
     }
+
+    /* the group chosen once: the same answer */
+    ra_rules_group(rs, agents, nagents, &g);
+    rc = ra_rules_match_group(rs, mode, &g, path, &ra_malloc_allocator, &m2);
+    FZ_CHECK(rc == RA_OK);
+    FZ_CHECK(m2.allowed == m.allowed && m2.line == m.line && m2.why == m.why
+             && m2.group_line == m.group_line
+             && m2.group.len == m.group.len);
 }
 
 static void

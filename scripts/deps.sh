@@ -19,7 +19,9 @@ test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-d
        # wrk (t/040-load.t, t/041-faults.t), clang (make fuzz-smoke),
        # brotli (br answers in t/027, t/035)
        pkgs="$pkgs wrk clang libclang-rt-14-dev brotli" ;;
-bench) pkgs="$pkgs libpcre2-dev nodejs npm goaccess valgrind wrk bc perl nginx nginx-dev" ;;
+bench) pkgs="$pkgs libpcre2-dev nodejs goaccess valgrind wrk bc perl nginx nginx-dev"
+       # NodeSource's nodejs carries npm and conflicts with Debian's package
+       command -v npm >/dev/null || pkgs="$pkgs npm" ;;
 demo)  pkgs="$pkgs nginx nginx-dev perl" ;;
 fuzz)  pkgs="$pkgs clang libclang-rt-14-dev" ;;
 *) echo "deps.sh: unknown target '$1'" >&2; exit 2 ;;

@@ -4,6 +4,7 @@
  * stdin, --mode, --user-agent, and every kind of bad input.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -115,6 +116,53 @@ check_urls_from_stdin(void **state)
                                "allowed\t/private\t0\t-\t"
                                "group=googlebot line=1\n");
     ra_test_run_free(&r);
+}
+
+/* stdin is read in blocks: a URL longer than a block, lines across block
+ * boundaries, a last line without a newline, a bad line after good ones
+ * (what was judged is still written) */
+static void
+check_stdin_blocks(void **state)
+{
+    ra_test_run_t  r;
+    char           args[256], *in, *want;
+    size_t         i, n = 0, w = 0, big = 600 * 1024;
+
+    (void) state;
+    ra_test_need_cli();
+    in = malloc(big + 40 * 30000 + 64);
+    want = malloc(big + 80 * 30000 + 64);
+    for (i = 0; i < 30000; i++) {
+        n += (size_t) sprintf(in + n, i % 2 ? "/private/%zu\r\n" : "/p/%zu\n",
+                              i);
+        w += (size_t) sprintf(want + w, i % 2
+                              ? "disallowed\t/private/%zu\t8\t"
+                                "disallow: /private\tgroup=* line=7\n"
+                              : "allowed\t/p/%zu\t0\t-\tgroup=* line=7\n", i);
+    }
+    in[n++] = '/';
+    memset(in + n, 'a', big);
+    n += big;
+    in[n] = '\0';
+    w += (size_t) sprintf(want + w, "allowed\t/");
+    memset(want + w, 'a', big);
+    w += big;
+    strcpy(want + w, "\t0\t-\tgroup=* line=7\n");
+    snprintf(args, sizeof(args), "check %s FooBot", file);
+    ra_test_cli(&r, args, in);
+    assert_int_equal(r.status, 1);
+    assert_string_equal(r.out, want);
+    ra_test_run_free(&r);
+
+    strcpy(in, "/private\n/ok\nnot-a-url\n/never\n");
+    ra_test_cli(&r, args, in);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "disallowed\t/private\t8\tdisallow: /private"
+                               "\tgroup=* line=7\n"
+                               "allowed\t/ok\t0\t-\tgroup=* line=7\n");
+    ra_test_run_free(&r);
+    free(in);
+    free(want);
 }
 
 static void
@@ -259,6 +307,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(check_lines_and_exit_codes),
         cmocka_unit_test(check_urls_from_stdin),
+        cmocka_unit_test(check_stdin_blocks),
         cmocka_unit_test(check_names_the_group_that_decided),
         cmocka_unit_test(check_modes_differ_where_reference_says),
         cmocka_unit_test(check_user_agent_uses_tokens_in_order),

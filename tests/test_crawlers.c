@@ -795,6 +795,47 @@ every_ai_robots_agent_is_known(void **state)
 
 /* ------------------------------------------------------------ hostile */
 
+/* A crawler's name is found wherever it lies in a long User-Agent: in
+ * either of the two lanes the scan splits the text into, across the byte
+ * where they meet, among many other words' hits, and past the length
+ * where one chain reads it all. */
+static void
+lanes_find_a_name_anywhere(void **state)
+{
+    static const char  filler[] = "Mozilla/5.0 (X11; Linux x86_64) "
+        "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 ";
+    static const size_t  lens[] = { 40, 64, 65, 200, 777, 1024, 1100, 3000 };
+    char            *ua;
+    size_t           li, len, at, i, fl = sizeof(filler) - 1;
+    ra_identity_t    id;
+    int              many;
+
+    (void) state;
+    ua = malloc(3000 + 64);
+    assert_non_null(ua);
+    for (many = 0; many < 2; many++) {
+        for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+            len = lens[li];
+            for (at = 0; at + 14 <= len; at += len > 300 ? 37 : 3) {
+                for (i = 0; i < len; i++) {
+                    /* many: a generic word on every line, hits galore */
+                    ua[i] = many && i % 40 < 6 ? "spider"[i % 40]
+                                               : filler[i % fl];
+                }
+                memcpy(ua + at, " Googlebot/2.1", 14);
+                if (ra_crawlers_identify(tab, ra_str(ua, len), &id)
+                    != RA_UA_KNOWN || id.crawler == NULL
+                    || !ra_strcaseeq(id.crawler->name, ra_str("Googlebot", 9)))
+                {
+                    fail_msg("length %zu, name at %zu%s: not Googlebot", len,
+                             at, many ? ", many hits" : "");
+                }
+            }
+        }
+    }
+    free(ua);
+}
+
 static void
 hostile_user_agents(void **state)
 {
@@ -1092,6 +1133,7 @@ main(void)
         cmocka_unit_test(recall_on_crawler_user_agents),
         cmocka_unit_test(no_false_positive_on_browsers),
         cmocka_unit_test(every_ai_robots_agent_is_known),
+        cmocka_unit_test(lanes_find_a_name_anywhere),
         cmocka_unit_test(hostile_user_agents),
         cmocka_unit_test(operator_files),
         cmocka_unit_test(policy_tokens),

@@ -241,6 +241,48 @@ test_escapers_invisible(void **state)
     ra_buf_release(&b);
 }
 
+/* ra_buf_log tests 8 bytes at a time: every byte value at every place of
+ * strings of 1 to 24 bytes, and two at once, against the byte rule */
+static void
+test_log_escaper_word_scan(void **state)
+{
+    unsigned char  in[24], want[24 * 4 + 1];
+    size_t         len, at, at2, i, w;
+    unsigned       c, c2;
+    ra_buf_t       b;
+
+    (void) state;
+    ra_buf_init(&b, &ra_malloc_allocator, 128, 0);
+    for (len = 1; len <= 24; len++) {
+        for (at = 0; at < len; at++) {
+            for (c = 0; c < 256; c++) {
+                for (at2 = at; at2 < len; at2 += 5) {
+                    c2 = (c * 7 + at2) & 255;
+                    memset(in, 'a', len);
+                    in[at2] = (unsigned char) c2;
+                    in[at] = (unsigned char) c;
+                    for (i = 0, w = 0; i < len; i++) {
+                        if (in[i] == '"' || in[i] == '\\') {
+                            memcpy(want + w, in[i] == '"' ? "%22" : "%5c", 3);
+                            w += 3;
+                        } else if (in[i] < 0x20 || in[i] >= 0x7f) {
+                            w += (size_t) sprintf((char *) want + w, "\\x%02x",
+                                                  in[i]);
+                        } else {
+                            want[w++] = in[i];
+                        }
+                    }
+                    b.len = 0;
+                    ra_buf_log(&b, ra_str(in, len));
+                    assert_int_equal(b.len, w);
+                    assert_memory_equal(b.data, want, w);
+                }
+            }
+        }
+    }
+    ra_buf_release(&b);
+}
+
 static void
 test_html(void **state)
 {
@@ -1425,6 +1467,7 @@ main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(test_escapers_invisible),
+        cmocka_unit_test(test_log_escaper_word_scan),
         cmocka_unit_test(test_html),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_prometheus),

@@ -547,6 +547,195 @@ ra_hostile_paths(void **state)
     free(u);
 }
 
+/* Tokens past the merge budget search their groups' indexes one by one,
+ * each with its automaton: the path's byte pairs serve them all (one pass
+ * instead of one per group), with the same answers as a merged index. */
+static void
+ra_unmerged_groups_with_wildcards(void **state)
+{
+    size_t             i, len = 0, cap = 3000 * 160 + 64;
+    char              *b = malloc(cap), path[64];
+    const char        *tok[] = { "a", "h" };
+    ra_rules_t        *rs;
+    ra_rules_group_t   g;
+    ra_match_t         m;
+    ra_str_t           agent;
+    int                t, mode;
+
+    (void) state;
+    for (i = 0; i < 3000; i++) {
+        len += (size_t) snprintf(b + len, cap - len,
+                                 "user-agent: a\nuser-agent: b\n"
+                                 "user-agent: c\nuser-agent: d\n"
+                                 "user-agent: e\nuser-agent: f\n"
+                                 "user-agent: g\nuser-agent: h\n"
+                                 "disallow: /*x%zuy$\nallow: /*x%zuy*z\n",
+                                 i, i);
+    }
+    assert_int_equal(ra_rules_compile(ra_str(b, len), &ra_malloc_allocator,
+                                      &rs, NULL), RA_OK);
+    for (t = 0; t < 2; t++) {
+        agent = ra_str(tok[t], 1);
+        ra_rules_group(rs, &agent, 1, &g);
+        for (mode = 0; mode < RA_MODES; mode++) {
+            assert_int_equal(ra_rules_match_group(rs, (ra_mode_e) mode, &g,
+                                                  ra_str("/q/x2999y", 9),
+                                                  NULL, &m), RA_OK);
+            assert_false(m.allowed);
+            assert_int_equal(m.line, 2999 * 10 + 9);
+            assert_int_equal(ra_rules_match_group(rs, (ra_mode_e) mode, &g,
+                                                  ra_str("/x17y/z", 7),
+                                                  NULL, &m), RA_OK);
+            assert_true(m.allowed);
+            assert_int_equal(m.line, 17 * 10 + 10);
+            snprintf(path, sizeof(path), "/x%dy", 3000 + t);
+            assert_int_equal(ra_rules_match_group(rs, (ra_mode_e) mode, &g,
+                                                  ra_str(path, strlen(path)),
+                                                  NULL, &m), RA_OK);
+            assert_true(m.allowed);
+            assert_int_equal(m.why, RA_WHY_NO_MATCH);
+        }
+    }
+    ra_rules_free(rs);
+    free(b);
+}
+
+/* google/robotstxt Matches(): position sets, O(path x pattern) */
+static int
+naive_matches(const char *path, size_t plen, const char *pat, size_t patlen)
+{
+    size_t  *pos = malloc((plen + 1) * sizeof(size_t));
+    size_t   numpos = 1, i, j, k;
+    int      r = 1;
+
+    pos[0] = 0;
+    for (i = 0; i < patlen && r; i++) {
+        if (pat[i] == '$' && i + 1 == patlen) {
+            r = pos[numpos - 1] == plen;
+            break;
+        }
+        if (pat[i] == '*') {
+            numpos = plen - pos[0] + 1;
+            for (j = 1; j < numpos; j++) {
+                pos[j] = pos[j - 1] + 1;
+            }
+        } else {
+            for (j = 0, k = 0; j < numpos; j++) {
+                if (pos[j] < plen && path[pos[j]] == pat[i]) {
+                    pos[k++] = pos[j] + 1;
+                }
+            }
+            numpos = k;
+            r = numpos > 0;
+        }
+    }
+    free(pos);
+    return r;
+}
+
+static uint32_t  rnd_state = 12345;
+
+static uint32_t
+rnd(uint32_t n)
+{
+    rnd_state = rnd_state * 1103515245u + 12345u;
+    return (rnd_state >> 8) % n;
+}
+
+/*
+ * The compiled matcher (trie, segment automaton, crowded nodes, byte-pair
+ * fallback) against the reference library's per-rule algorithm: random
+ * wildcard-heavy files, random paths, google mode, the group chosen once
+ * and per call.  The wide alphabet makes automata too large for the
+ * budget, so that the byte-pair filter is compared too.
+ */
+static void
+ra_random_rules_agree_with_naive(void **state)
+{
+    static const char  narrow[] = "/ab.?=";
+    char               wide[128], *body, pats[400][24], path[64];
+    size_t             lens[400], plen, bl, nrules, i, j, f, u, wl = 0;
+    int                allow[400], a, d, round;
+    const char        *alpha;
+    ra_rules_t        *rs;
+    ra_rules_group_t   g;
+    ra_match_t         m, m2;
+    ra_str_t           agent = ra_string("FooBot");
+
+    (void) state;
+    for (i = 0x21; i < 0x7f; i++) {
+        if (i != '#' && i != '%' && i != '*' && i != '$') {
+            wide[wl++] = (char) i;
+        }
+    }
+    wide[wl] = '\0';
+    body = malloc(400 * 40 + 64);
+    for (round = 0; round < 2; round++) {
+        alpha = round ? wide : narrow;
+        for (f = 0; f < 150; f++) {
+            nrules = 1 + rnd(f % 3 == 0 ? 400 : 40);
+            bl = (size_t) sprintf(body, "user-agent: *\n");
+            for (i = 0; i < nrules; i++) {
+                lens[i] = 1;
+                pats[i][0] = '/';
+                for (j = 1 + rnd(12); j > 0; j--) {
+                    a = (int) rnd(10);
+                    pats[i][lens[i]++] = a < 2 ? '*'
+                                               : alpha[rnd((uint32_t)
+                                                           strlen(alpha))];
+                }
+                if (rnd(4) == 0) {
+                    pats[i][lens[i]++] = '$';
+                }
+                pats[i][lens[i]] = '\0';
+                allow[i] = rnd(3) == 0;
+                bl += (size_t) sprintf(body + bl, "%s: %s\n",
+                                       allow[i] ? "allow" : "disallow",
+                                       pats[i]);
+            }
+            assert_int_equal(ra_rules_compile(ra_str(body, bl),
+                                              &ra_malloc_allocator, &rs,
+                                              NULL), RA_OK);
+            ra_rules_group(rs, &agent, 1, &g);
+            for (u = 0; u < 200; u++) {
+                plen = 1;
+                path[0] = '/';
+                for (j = rnd(30); j > 0; j--) {
+                    path[plen++] = alpha[rnd((uint32_t) strlen(alpha))];
+                }
+                a = d = -1;
+                for (i = 0; i < nrules; i++) {
+                    if (naive_matches(path, plen, pats[i], lens[i])) {
+                        if (allow[i] && (int) lens[i] > a) {
+                            a = (int) lens[i];
+                        }
+                        if (!allow[i] && (int) lens[i] > d) {
+                            d = (int) lens[i];
+                        }
+                    }
+                }
+                assert_int_equal(ra_rules_match_group(rs, G, &g,
+                                                      ra_str(path, plen),
+                                                      NULL, &m), RA_OK);
+                if (m.allowed != !(d > a)) {
+                    fail_msg("%.*s: %s, expected %s\n%.*s", (int) plen, path,
+                             m.allowed ? "allowed" : "disallowed",
+                             d > a ? "disallowed" : "allowed", (int) bl,
+                             body);
+                }
+                assert_int_equal(m.priority, (uint32_t) (a > d ? a : d < 0 ? 0 : d));
+                assert_int_equal(ra_rules_match(rs, G, &agent, 1,
+                                                ra_str(path, plen), NULL,
+                                                &m2), RA_OK);
+                assert_int_equal(m2.allowed, m.allowed);
+                assert_int_equal(m2.line, m.line);
+            }
+            ra_rules_free(rs);
+        }
+    }
+    free(body);
+}
+
 static void
 ra_stats_and_empty_rule_set(void **state)
 {
@@ -608,6 +797,8 @@ main(void)
         cmocka_unit_test(ra_match_reports_deciding_group_line),
         cmocka_unit_test(ra_merge_budget_fallback_same_answer),
         cmocka_unit_test(ra_hostile_paths),
+        cmocka_unit_test(ra_unmerged_groups_with_wildcards),
+        cmocka_unit_test(ra_random_rules_agree_with_naive),
         cmocka_unit_test(ra_stats_and_empty_rule_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
