@@ -75,6 +75,21 @@ typedef struct {
     uint64_t     tick;
 } ra_cache_t;
 
+/*
+ * The sites this process found last, by the name's bytes as requests give
+ * it: a hit costs a compare and the ledger's check that the slot still
+ * holds the site (its epoch), not a lower-casing, a hash and a chain walk
+ * (ra_audit_site_locked()).
+ */
+#define RA_SITE_HINTS         8
+
+typedef struct {
+    uint32_t       id;
+    uint32_t       epoch;               /* 0: empty */
+    uint16_t       len;
+    unsigned char  name[RA_SITE_NAME_MAX];
+} ra_site_hint_t;
+
 struct ra_audit_s {
     ra_audit_conf_t  conf;
     ra_ledger_t      ledger;
@@ -89,6 +104,7 @@ struct ra_audit_s {
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
     ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
     unsigned char   *zone;              /* conf.zone_name's copy */
+    ra_site_hint_t   site_hint[RA_SITE_HINTS];
 };
 
 static const char  *const ra_verdict_names[] = {
@@ -1180,6 +1196,39 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     return 0;
 }
 
+/* The site's id, under the lock: by this process's hint when the ledger
+ * still holds that site, else by name (created when create is set, as
+ * ra_ledger_site_locked() does; else found only, 0 when absent). */
+static uint32_t
+ra_audit_site_locked(ra_audit_t *au, ra_str_t name, int64_t now, int create)
+{
+    uint32_t         sid;
+    ra_site_hint_t  *hint;
+    ra_ledger_t     *l = &au->ledger;
+
+    if (name.len == 0 || name.len > RA_SITE_NAME_MAX) {
+        return create ? ra_ledger_site_locked(l, name, now)
+                      : ra_ledger_site_find_locked(l, name, now);
+    }
+    hint = &au->site_hint[(name.len ^ name.data[name.len - 1])
+                          & (RA_SITE_HINTS - 1)];
+    if (hint->epoch != 0 && hint->len == name.len
+        && memcmp(hint->name, name.data, name.len) == 0)
+    {
+        sid = ra_ledger_site_again_locked(l, hint->id, hint->epoch, now);
+        if (sid != 0) {
+            return sid;
+        }
+    }
+    sid = create ? ra_ledger_site_locked(l, name, now)
+                 : ra_ledger_site_find_locked(l, name, now);
+    hint->id = sid;
+    hint->epoch = ra_ledger_site_epoch_locked(l, sid);
+    hint->len = (uint16_t) name.len;
+    memcpy(hint->name, name.data, name.len);
+    return sid;
+}
+
 /* One line a minute at most, whichever process sees the count move. */
 static void
 ra_audit_full(ra_audit_t *au, const ra_request_t *req)
@@ -1227,7 +1276,7 @@ int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
     int                  rc, no_ua;
-    unsigned             k;
+    unsigned             k, target;
     uint32_t             sid, tid;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
     ra_gather_t          x;
@@ -1238,9 +1287,17 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_ledger_t         *l = &au->ledger;
     int64_t              now = req->time;
 
-    memset(out, 0, sizeof(*out));
+    /* every field but the bytes past token_len, pattern_len and the
+     * budget's held names (what every request would clear for nothing) */
+    memset(out, 0, offsetof(ra_verdict_t, token));
+    memset((char *) out + offsetof(ra_verdict_t, pattern) + RA_PATTERN_MAX,
+           0, offsetof(ra_verdict_t, budget)
+              - offsetof(ra_verdict_t, pattern) - RA_PATTERN_MAX);
+    memset(&out->budget, 0, offsetof(ra_alert_summary_t, held_len));
+    out->budget.budget.site = out->budget.budget.total = 0;
     /* the servers' own pages are nobody's traffic */
-    if (ra_http_server_page(req->uri, ra_str("", 0), 0)) {
+    target = ra_http_target_kind(req->uri);
+    if (target & RA_TARGET_SERVER_PAGE) {
         return RA_OK;
     }
     ra_identify(au, req->user_agent, &id);
@@ -1251,11 +1308,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     no_ua = ra_ua_absent(req->user_agent);
     if (id.kind == RA_UA_BROWSER || no_ua) {
         ra_ledger_lock(l);
-        sid = au->conf.crawler_sites
-              ? ra_ledger_site_find_locked(l, req->site, now)
-              : ra_ledger_site_locked(l, req->site, now);
+        sid = ra_audit_site_locked(au, req->site, now,
+                                   !au->conf.crawler_sites);
         ra_ledger_browser_locked(l, sid, no_ua);
-        if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
+        if (!(target & RA_TARGET_ROBOTS)) {
             ra_ledger_page_locked(l, sid, req->status, now);
         }
         ra_ledger_unlock(l);
@@ -1285,9 +1341,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     g.scratch = au->conf.alloc;
 
     ra_ledger_lock(l);
-    sid = ra_ledger_site_locked(l, req->site, now);
+    sid = ra_audit_site_locked(au, req->site, now, 1);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
-    if (ra_http_is_robots(path)) {
+    if (target & RA_TARGET_ROBOTS) {
         /* a robots.txt fetch: what it was served; an answer about the
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
          * counted, not taken for what the crawler read */
@@ -1331,10 +1387,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 
     /* count */
     ra_ledger_lock(l);
-    sid = ra_ledger_site_locked(l, req->site, now);
-    tid = ra_ledger_stat_locked(l, sid, &key, now);
+    sid = ra_audit_site_locked(au, req->site, now, 1);
+    tid = ra_ledger_stat_again_locked(l, sid, tid, &key, now);
     ra_count_locked(au, sid, tid, req, out);
-    if (ra_http_is_llms(path)) {
+    if (target & RA_TARGET_LLMS) {
         /* does anyone read it? judged as any URL, and counted */
         ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
     }

@@ -160,6 +160,8 @@ typedef struct {
  * stays valid after the next call, outside any lock.  name is the crawler
  * table's name, or a generic bot's token: then a span of the request's
  * User-Agent (cut to RA_NAME_MAX), valid as long as that is.
+ * ra_audit_request() sets every field but the bytes of token, pattern and
+ * budget.held past their lengths (read them through those).
  */
 typedef struct {
     ra_verdict_e         verdict;

@@ -87,6 +87,18 @@ int ra_http_is_llms(ra_str_t target);
 int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
 
 /*
+ * All three of the above about one target, in one pass over it for the
+ * common spelling (what every request asks): RA_TARGET_ROBOTS when
+ * ra_http_is_robots(target), RA_TARGET_LLMS when ra_http_is_llms(target),
+ * RA_TARGET_SERVER_PAGE when ra_http_server_page(target, "", 0).
+ */
+#define RA_TARGET_ROBOTS        0x01
+#define RA_TARGET_LLMS          0x02
+#define RA_TARGET_SERVER_PAGE   0x04
+
+unsigned ra_http_target_kind(ra_str_t target);
+
+/*
  * Does an answer with this status say something about the file?  Not
  * when it describes the request instead (400, 408, 411, 412, 413, 414,
  * 416, 417, 421, 431, nginx's 494-499, 501, 505) or there is none yet
