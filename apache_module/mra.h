@@ -130,12 +130,13 @@ mra_target(request_rec *r)
     return mra_cstr(r->unparsed_uri);
 }
 
-/* A server's own page (the status page, mod_status's, mod_info's): never
- * crawler traffic (ra_http_server_page()). */
+/* A server's own page by its handler (the status page, mod_status's,
+ * mod_info's): never crawler traffic (ra_http_server_page()).  Their
+ * default paths the core leaves alone itself (ra_audit_request()). */
 static inline int
 mra_server_page(request_rec *r)
 {
-    return ra_http_server_page(mra_target(r), mra_cstr(r->handler), 0);
+    return ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
 }
 
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */

@@ -35,11 +35,12 @@ mra_wanted(request_rec *r, int status)
 {
     request_rec  *orig = mra_original(r);
 
+    /* the tables last: every request asks, robots.txt ones go on */
     return r->main == NULL && mra_on(orig)
-           && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
            && ra_http_capture_wanted(mra_cstr(orig->method), mra_target(orig),
-                                     status, apr_table_get(orig->headers_in,
-                                                           "Range") != NULL);
+                                     status, 0)
+           && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
+           && apr_table_get(orig->headers_in, "Range") == NULL;
 }
 
 /* The Content-Encoding of the answer as this filter sees it, as the HTTP

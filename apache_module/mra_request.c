@@ -53,7 +53,7 @@ mra_fixups(request_rec *r)
     ra_verdict_t  v;
 
     if (r->main != NULL || r->prev != NULL || !mra_on(r)
-        || mra_server_page(r) || !ra_enforce_any(mra_dconf(r)->enforce)
+        || !ra_enforce_any(mra_dconf(r)->enforce) || mra_server_page(r)
         || ra_http_is_robots(mra_target(r)))
     {
         return DECLINED;

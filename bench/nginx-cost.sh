@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
 B=$top/build/bench/nginx-cost
-so=$top/build/ngx_http_robots_audit_module.so
+so=${RA_NGINX_MODULE:-$top/build/ngx_http_robots_audit_module.so}
 log=$top/../shared/data/logs/elastic-apache/apache_logs
 [ -f "$so" ] || { echo "nginx-cost: build the module first (make)"; exit 1; }
 [ -f "$log" ] || { echo "nginx-cost: skipped: needs ../shared/data/logs (the real log's request mix)"; exit 0; }

@@ -192,7 +192,7 @@ ra_canon_plain(ra_str_t rest)
  * a '/': so the path ends with one of those bytes, with '/', '.', or an
  * escape.  A test of its last bytes, before any walk.
  */
-static int
+static inline int
 ra_canon_may_end(ra_str_t rest, const char *ends)
 {
     unsigned char  c;
@@ -201,8 +201,17 @@ ra_canon_may_end(ra_str_t rest, const char *ends)
         return 0;
     }
     c = rest.data[rest.len - 1];
-    return c == '/' || c == '.' || strchr(ends, c) != NULL
-           || (rest.len >= 3 && rest.data[rest.len - 3] == '%');
+    if (c == '/' || c == '.'
+        || (rest.len >= 3 && rest.data[rest.len - 3] == '%'))
+    {
+        return 1;
+    }
+    for ( /* void */ ; *ends; ends++) {
+        if ((unsigned char) *ends == c) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 size_t
