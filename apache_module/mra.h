@@ -142,9 +142,10 @@ mra_server_page(request_rec *r)
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */
 ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 
-/* The judge is shared by a child's threads. */
-void mra_judge_lock(void);
-void mra_judge_unlock(void);
+/* The engine to judge with: this thread's own (threaded MPMs), or the
+ * child's, then under the thread mutex until mra_engine_give(). */
+ra_audit_t *mra_engine_take(void);
+void mra_engine_give(ra_audit_t *au);
 
 /* hooks, registered by mod_robots_audit.c */
 int mra_fixups(request_rec *r);

@@ -73,6 +73,7 @@ static void
 mra_capture_done(request_rec *r, mra_capture_ctx *c)
 {
     request_rec  *orig = mra_original(r);
+    ra_audit_t   *au;
     ra_answer_t   ans;
 
     c->done = 1;
@@ -91,10 +92,9 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
     ans.client = 1;
     ans.user_agent = mra_cstr(apr_table_get(orig->headers_in, "User-Agent"));
     /* out of memory: the core logs it */
-    mra_judge_lock();
-    (void) ra_audit_robots(mra_audit, mra_site(orig), &ans,
-                           ra_host_now(&mra_host));
-    mra_judge_unlock();
+    au = mra_engine_take();
+    (void) ra_audit_robots(au, mra_site(orig), &ans, ra_host_now(&mra_host));
+    mra_engine_give(au);
 }
 
 apr_status_t

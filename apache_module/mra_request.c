@@ -13,6 +13,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
 {
     ra_buf_t      json;
     apr_size_t    n;
+    ra_audit_t   *au;
     ra_request_t  req;
 
     memset(&req, 0, sizeof(req));
@@ -27,9 +28,9 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     req.where = r;
 
     /* out of memory: counted, not judged, and the core logs it */
-    mra_judge_lock();
-    (void) ra_audit_request(mra_audit, &req, v);
-    mra_judge_unlock();
+    au = mra_engine_take();
+    (void) ra_audit_request(au, &req, v);
+    mra_engine_give(au);
 
     if (v->alert || v->summary) {
         /* the verdict holds its own copies: rendered outside the lock */

@@ -104,7 +104,8 @@ struct ra_audit_s {
     uint64_t         busy[RA_VERSIONS];
     uint64_t         body_copies;       /* ra_audit_body_copies() */
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
-    ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
+    ra_imp_slot_t   *imp;               /* RA_IMPOSTOR_SLOTS: its own, or
+                                           conf.impostors_of's */
     unsigned char   *zone;              /* conf.zone_name's copy */
     ra_site_hint_t   site_hint[RA_SITE_HINTS];
 };
@@ -256,6 +257,18 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     if (au->conf.cache_bytes == 0) {
         au->conf.cache_bytes = RA_CACHE_BYTES;
     }
+    if (conf->impostors_of != NULL) {
+        au->imp = conf->impostors_of->imp;
+    } else {
+        au->imp = ra_alloc(conf->alloc,
+                           RA_IMPOSTOR_SLOTS * sizeof(ra_imp_slot_t));
+        if (au->imp == NULL) {
+            ra_free(conf->alloc, au->zone);
+            ra_free(conf->alloc, au);
+            return NULL;
+        }
+        memset(au->imp, 0, RA_IMPOSTOR_SLOTS * sizeof(ra_imp_slot_t));
+    }
     /* without the memory, every User-Agent is identified afresh */
     au->ua = ra_alloc(conf->alloc, RA_UA_SLOTS * sizeof(ra_ua_slot_t));
     if (au->ua != NULL) {
@@ -283,6 +296,9 @@ ra_audit_destroy(ra_audit_t *au)
     }
     ra_free(au->conf.alloc, au->zone);
     ra_free(au->conf.alloc, au->ua);
+    if (au->conf.impostors_of == NULL) {
+        ra_free(au->conf.alloc, au->imp);
+    }
     ra_free(au->conf.alloc, au);
 }
 
@@ -1147,6 +1163,10 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     ra_budget_locked(au, sid, tid, req, out, g);
 }
 
+static unsigned ra_imp_gate(ra_imp_slot_t *slot, uint64_t h,
+    const ra_crawler_t *crawler, const unsigned char *site, size_t nsite,
+    uint64_t block, int64_t now, int64_t interval, uint32_t *suppressed);
+
 /* Does a judged request of an impostor alert now?  Every verdict of a
  * judge alerts (not a robots.txt fetch, not a request left unjudged), at
  * most once per interval per (site, crawler, address block) in this
@@ -1157,6 +1177,7 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     const ra_verdict_t *v, uint32_t *suppressed)
 {
     size_t          i, nsite;
+    unsigned        alert;
     uint64_t        h, block;
     ra_imp_slot_t  *slot;
     unsigned char   site[RA_SITE_NAME_MAX];
@@ -1190,13 +1211,31 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     h ^= h >> 31;
     slot = &au->imp[h & (RA_IMPOSTOR_SLOTS - 1)];
 
-    if (slot->crawler != v->crawler || slot->hash != h
+    /* a table shared by threads' engines: under their lock */
+    if (au->conf.impostors_lock.lock != NULL) {
+        au->conf.impostors_lock.lock(au->conf.impostors_lock.ctx);
+    }
+    alert = ra_imp_gate(slot, h, v->crawler, site, nsite, block, now,
+                        interval, suppressed);
+    if (au->conf.impostors_lock.unlock != NULL) {
+        au->conf.impostors_lock.unlock(au->conf.impostors_lock.ctx);
+    }
+    return alert;
+}
+
+/* The gate of one (site, crawler, block) key in its slot. */
+static unsigned
+ra_imp_gate(ra_imp_slot_t *slot, uint64_t h, const ra_crawler_t *crawler,
+    const unsigned char *site, size_t nsite, uint64_t block, int64_t now,
+    int64_t interval, uint32_t *suppressed)
+{
+    if (slot->crawler != crawler || slot->hash != h
         || slot->site_len != nsite || slot->block != block
         || memcmp(slot->site, site, nsite) != 0)
     {
         /* a new key, or one whose slot another took meanwhile */
         slot->hash = h;
-        slot->crawler = v->crawler;
+        slot->crawler = crawler;
         slot->site_len = (uint8_t) nsite;
         slot->block = block;
         memcpy(slot->site, site, nsite);

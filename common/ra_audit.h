@@ -343,6 +343,14 @@ typedef struct {
                                                totals only (the CLI, whose
                                                sites are the log's Host
                                                values, anyone's) */
+    /* One engine per thread (Apache's threaded MPMs: no lock around
+     * ra_audit_request()): the impostor alert gate (RA_IMPOSTOR_SLOTS) is
+     * still one per process, impostors_of's, shared by every engine made
+     * with it (which must outlive them) and taken under impostors_lock;
+     * NULL: the engine's own, and no lock.  Everything else (the
+     * User-Agent cache, compiled rule sets, site hints) is the engine's. */
+    struct ra_audit_s    *impostors_of;
+    ra_lock_t             impostors_lock;
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;

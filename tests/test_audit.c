@@ -336,6 +336,81 @@ verdict_site_hint_after_eviction(void **state)
     fx_free(f);
 }
 
+static int  imp_locks, imp_unlocks;
+
+static void imp_lock(void *ctx) { (void) ctx; imp_locks++; }
+static void imp_unlock(void *ctx) { (void) ctx; imp_unlocks++; }
+
+/*
+ * Threads' engines (impostors_of): each its own caches, one impostor
+ * gate per process.  An impostor's alert through one engine holds back
+ * the same key's through the other within the interval, and the next
+ * alert after it, through either, counts them; the gate is taken under
+ * the lock given, and only by the engines that share it.
+ */
+static void
+verdict_thread_engines_share_impostor_gate(void **state)
+{
+    fx_t             *f = fx_new(1 << 20);
+    ra_audit_t       *t1, *t2;
+    ra_audit_conf_t   conf = fx_conf;
+    ra_request_t      r;
+    ra_verdict_t      v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n",
+           T0);
+    conf.impostors_of = f->au;
+    conf.impostors_lock.lock = imp_lock;
+    conf.impostors_lock.unlock = imp_unlock;
+    t1 = ra_audit_create(&conf, &f->ledger);
+    t2 = ra_audit_create(&conf, &f->ledger);
+    assert_non_null(t1);
+    assert_non_null(t2);
+    imp_locks = imp_unlocks = 0;
+
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.addr = (ra_str_t) ra_string(OUT);
+    r.user_agent = (ra_str_t) ra_string(BOT);
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = (ra_str_t) ra_string("/checkout");
+    r.status = 200;
+
+    r.time = T0 + 1;
+    assert_int_equal(ra_audit_request(t1, &r, &v), RA_OK);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_true(v.alert);
+    r.time = T0 + 1000;
+    assert_int_equal(ra_audit_request(t2, &r, &v), RA_OK);
+    assert_false(v.alert);                  /* t1's alert holds it back */
+    r.time = T0 + 2000;
+    assert_int_equal(ra_audit_request(t1, &r, &v), RA_OK);
+    assert_false(v.alert);
+    assert_int_equal(imp_locks, 3);
+    assert_int_equal(imp_unlocks, 3);
+
+    /* the interval over: through the other engine, both counted */
+    r.time = T0 + 1 + 60000;
+    assert_int_equal(ra_audit_request(t2, &r, &v), RA_OK);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 2);
+
+    /* the engine they share takes no lock */
+    r.time = T0 + 1000 + 60000;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    assert_false(v.alert);
+    assert_int_equal(imp_locks, 4);
+
+    /* each counted once, in the one ledger */
+    assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR)
+                     .counters[RA_CNT_VIOLATION], 5);
+    ra_audit_destroy(t1);
+    ra_audit_destroy(t2);
+    fx_free(f);
+}
+
 /* browsers are counted in totals only */
 static void
 verdict_browser_counted_in_totals_only(void **state)
@@ -2328,6 +2403,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verdict_browser_counted_in_totals_only),
         cmocka_unit_test(verdict_site_hint_after_eviction),
+        cmocka_unit_test(verdict_thread_engines_share_impostor_gate),
         cmocka_unit_test(verdict_robots_fetch_recorded),
         cmocka_unit_test(verdict_llms_fetch_counted),
         cmocka_unit_test(verdict_compliant_and_violation_single_version),
