@@ -741,6 +741,9 @@ ra_judge_canon(ra_str_t path, const ra_alloc_t *scratch,
     unsigned char  *buf;
 
     *heap = NULL;
+    if (ra_http_canonical(path)) {
+        return ra_str(NULL, 0);         /* the common case: no copy */
+    }
     buf = stack;
     if (path.len >= RA_JUDGE_STACK) {
         buf = scratch != NULL ? ra_alloc(scratch, path.len + 1) : NULL;
@@ -1395,7 +1398,8 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     x.au = au;
     x.site = req->site;
     x.now = now;
-    memset(&g, 0, sizeof(g));
+    /* g.facts: ra_ledger_state_locked() sets all of it */
+    memset(g.rules, 0, sizeof(g.rules));
     g.resolve = ra_gather_resolve;
     g.ctx = &x;
     g.scratch = au->conf.alloc;

@@ -214,6 +214,15 @@ ra_canon_may_end(ra_str_t rest, const char *ends)
     return 0;
 }
 
+int
+ra_http_canonical(ra_str_t path)
+{
+    ra_str_t  query;
+
+    return path.len && path.data[0] == '/'
+           && ra_canon_plain(ra_canon_split(path, &query));
+}
+
 size_t
 ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags)
 {
@@ -750,8 +759,9 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
 ra_str_t
 ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
 {
-    size_t    i;
-    uint32_t  k;
+    size_t                i;
+    uint32_t              k;
+    const unsigned char  *colon;
 
     /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
     if (host.len && host.data[0] == '[') {
@@ -759,11 +769,11 @@ ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
             /* void */
         }
         host.len = i < host.len ? i + 1 : host.len;
-    } else {
-        for (i = 0; i < host.len && host.data[i] != ':'; i++) {
-            /* void */
+    } else if (host.len) {
+        colon = memchr(host.data, ':', host.len);
+        if (colon != NULL) {
+            host.len = (size_t) (colon - host.data);
         }
-        host.len = i;
     }
     if (host.len > 1 && host.data[host.len - 1] == '.') {
         host.len--;

@@ -46,6 +46,11 @@ ra_str_t ra_http_target_path(ra_str_t target);
  */
 size_t ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags);
 
+/* Is path canonical as it stands, as ra_http_canon() would see at once
+ * (a '/' first, no '%', no "//", no "/." before any '?')?  1 then; 0 when
+ * it may differ (ra_http_canon() says).  No copy. */
+int ra_http_canonical(ra_str_t path);
+
 #define RA_CANON_CHANGED        0x01    /* dst differs from path */
 #define RA_CANON_ABOVE_ROOT     0x02    /* a ".." climbed above the root:
                                            both servers answer 400 */

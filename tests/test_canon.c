@@ -597,6 +597,13 @@ canon_random_against_rfc(void **state)
             fail();
         }
 
+        /* canonical as it stands only when it is */
+        if (ra_http_canonical(s) && (f != 0 || wlen != len)) {
+            print_message("ra_http_canonical(\"%.*s\"), but it reads "
+                          "\"%s\" %#x\n", (int) len, in, got, f);
+            fail();
+        }
+
         /* a fixed point (escapes that stay, stay), unless a bad escape
          * met a decoded one (canon_escapes: "%4%37") */
         again = canon_of(ra_str(got, strlen(got)), &f2);
