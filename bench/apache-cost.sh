@@ -5,8 +5,9 @@
 # module on, one process (apache2 -X, prefork), the same static site,
 # mod_rewrite and access logging, the User-Agent and path mix of a real
 # log; the least of three runs of each.  Then wrk throughput on the event
-# MPM (threads: the module's engine is shared by a child's threads), 64
+# MPM (one child of 64 threads: each judges with its own engine), 64
 # connections, several alternating runs.  nginx's twin: bench/nginx-cost.sh.
+# NOCG=1: wrk only; NOWRK=1: callgrind only; RA_APACHE_MODULE: another build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -112,6 +113,7 @@ ir() {
     return 1
 }
 
+if [ -z "${NOCG:-}" ]; then
 n1=${N1:-200}; n2=${N2:-1700}; runs=${RUNS:-3}
 echo "== instructions per request (callgrind; apache2 -X, prefork, mod_rewrite; $((n2 - n1)) requests of the real log's mix; least of $runs runs)"
 least() { local best=; for v in "$@"; do [ -z "$best" ] || [ "$v" -lt "$best" ] && best=$v; done; echo "$best"; }
@@ -125,6 +127,7 @@ stock=$(least "${ss[@]}"); mod=$(least "${ms[@]}")
 printf 'stock Apache, static file + rewrite + access log: %9d instructions/request  (runs: %s)\n' "$stock" "${ss[*]}"
 printf 'with robots-audit on:                             %9d instructions/request  (runs: %s)\n' "$mod" "${ms[*]}"
 printf 'overhead:                                         %9.1f%%\n' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)"
+fi
 
 if [ -z "${NOWRK:-}" ] && command -v wrk >/dev/null; then
     echo
@@ -145,6 +148,11 @@ LUA
         conf "$name-wrk" "$p" $([ $name = module ] && echo 1 || echo 0) event
         "$httpd" -d "$B/$name-wrk" -f "$B/$name-wrk/httpd.conf" -k start
         wait_port "$p"
+    done
+    # warm up: every thread's first requests (the module's: its engine)
+    for name in stock module; do
+        eval "p=\$port_$name"
+        wrk -t2 -c64 -d2s -s "$B/mix.lua" "http://127.0.0.1:$p/" >/dev/null
     done
     declare -A sum=([stock]=0 [module]=0)
     for round in 1 2 3; do

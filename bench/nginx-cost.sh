@@ -3,7 +3,10 @@
 # What the module costs nginx: instructions per request under callgrind
 # (repeatable on a noisy machine), stock nginx against nginx with the
 # module on, the same static site and access logging, the User-Agent and
-# path mix of a real log; then wrk throughput, several alternating runs.
+# path mix of a real log (1,500 requests); then wrk throughput, several
+# alternating runs.  NOCG=1: wrk only; NOWRK=1: callgrind only;
+# RA_NGINX_MODULE: another build of the module.  Apache's twin:
+# bench/apache-cost.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -91,6 +94,7 @@ ir() {
     return 1
 }
 
+if [ -z "${NOCG:-}" ]; then
 n1=${N1:-200}; n2=${N2:-1700}
 echo "== instructions per request (callgrind; one nginx process; $((n2 - n1)) requests of the real log's mix)"
 s1=$(ir stock $n1 0); s2=$(ir stock $n2 0)
@@ -99,6 +103,7 @@ stock=$(( (s2 - s1) / (n2 - n1) )); mod=$(( (m2 - m1) / (n2 - n1) ))
 printf 'stock nginx, static file + access log: %9d instructions/request\n' "$stock"
 printf 'with robots-audit on:                  %9d instructions/request\n' "$mod"
 printf 'overhead:                              %9.1f%%\n' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)"
+fi
 
 if [ -z "${NOWRK:-}" ] && command -v wrk >/dev/null; then
     echo
