@@ -14,9 +14,12 @@
  * process pool releases both when the parent exits.  Nothing this DSO owns
  * (functions, pconf memory) is ever referenced from the process pool.
  *
- * Threads: the core's rule-set cache is per ra_audit_t and not thread-safe,
- * so a child's threads share one ra_audit_t under a thread mutex; the
- * ledger itself is guarded by the global mutex.
+ * Threads: an ra_audit_t (its caches) is not thread-safe, so in a threaded
+ * MPM each thread makes its own on its first request (mra_engine_take()),
+ * sharing the child's impostor alert gate under a thread mutex
+ * (ra_audit_conf_t.impostors_of); without the memory, a thread uses the
+ * child's engine under that mutex.  The ledger is guarded by the global
+ * mutex.
  */
 
 #include "mra.h"
@@ -99,18 +102,66 @@ mra_unlock(void *ctx)
     (void) apr_global_mutex_unlock(mra_mutex);
 }
 
-void
-mra_judge_lock(void)
+static void
+mra_tlock(void *ctx)
 {
-    if (mra_tmutex != NULL) {
-        (void) apr_thread_mutex_lock(mra_tmutex);
+    (void) ctx;
+    (void) apr_thread_mutex_lock(mra_tmutex);
+}
+
+static void
+mra_tunlock(void *ctx)
+{
+    (void) ctx;
+    (void) apr_thread_mutex_unlock(mra_tmutex);
+}
+
+/* this thread's engine (threaded MPMs), and every one made, for the end */
+static _Thread_local ra_audit_t  *mra_mine;
+static apr_array_header_t        *mra_engines;
+static ra_audit_conf_t            mra_audit_conf;
+
+static apr_status_t
+mra_engines_cleanup(void *data)
+{
+    int  i;
+
+    (void) data;
+    for (i = 0; mra_engines != NULL && i < mra_engines->nelts; i++) {
+        ra_audit_destroy(APR_ARRAY_IDX(mra_engines, i, ra_audit_t *));
     }
+    mra_engines = NULL;
+    return APR_SUCCESS;
+}
+
+ra_audit_t *
+mra_engine_take(void)
+{
+    ra_audit_conf_t  conf;
+
+    if (mra_tmutex == NULL || mra_mine != NULL) {
+        return mra_mine != NULL ? mra_mine : mra_audit;
+    }
+    (void) apr_thread_mutex_lock(mra_tmutex);
+    if (mra_engines != NULL) {
+        conf = mra_audit_conf;
+        conf.impostors_of = mra_audit;
+        conf.impostors_lock.lock = mra_tlock;
+        conf.impostors_lock.unlock = mra_tunlock;
+        mra_mine = ra_audit_create(&conf, &mra_ledger);
+        if (mra_mine != NULL) {
+            APR_ARRAY_PUSH(mra_engines, ra_audit_t *) = mra_mine;
+            (void) apr_thread_mutex_unlock(mra_tmutex);
+            return mra_mine;
+        }
+    }
+    return mra_audit;           /* the child's, under the mutex */
 }
 
 void
-mra_judge_unlock(void)
+mra_engine_give(ra_audit_t *au)
 {
-    if (mra_tmutex != NULL) {
+    if (mra_tmutex != NULL && au == mra_audit) {
         (void) apr_thread_mutex_unlock(mra_tmutex);
     }
 }
@@ -586,6 +637,7 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     conf.alert_budget = sc->alert_budget;
     conf.sig_keys = sc->setup->sig_keys;
     conf.sig_max_age = sc->sig_max_age;
+    mra_audit_conf = conf;
     mra_audit = ra_audit_create(&conf, &mra_ledger);
     if (mra_audit == NULL) {
         MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_NOMEM, "out of memory; this "
@@ -730,6 +782,12 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     }
     if (mra_audit_make(pchild, s) != NULL) {
         mra_rdns_child_init(pchild, s);
+        if (mra_tmutex != NULL) {
+            /* destroyed before the child's engine, whose gate they share */
+            mra_engines = apr_array_make(pchild, 64, sizeof(ra_audit_t *));
+            apr_pool_cleanup_register(pchild, NULL, mra_engines_cleanup,
+                                      apr_pool_cleanup_null);
+        }
     }
 }
 

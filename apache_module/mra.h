@@ -139,20 +139,22 @@ mra_target(request_rec *r)
     return mra_cstr(r->unparsed_uri);
 }
 
-/* A server's own page (the status page, mod_status's, mod_info's): never
- * crawler traffic (ra_http_server_page()). */
+/* A server's own page by its handler (the status page, mod_status's,
+ * mod_info's): never crawler traffic (ra_http_server_page()).  Their
+ * default paths the core leaves alone itself (ra_audit_request()). */
 static inline int
 mra_server_page(request_rec *r)
 {
-    return ra_http_server_page(mra_target(r), mra_cstr(r->handler), 0);
+    return ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
 }
 
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */
 ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 
-/* The judge is shared by a child's threads. */
-void mra_judge_lock(void);
-void mra_judge_unlock(void);
+/* The engine to judge with: this thread's own (threaded MPMs), or the
+ * child's, then under the thread mutex until mra_engine_give(). */
+ra_audit_t *mra_engine_take(void);
+void mra_engine_give(ra_audit_t *au);
 
 /* hooks, registered by mod_robots_audit.c */
 int mra_fixups(request_rec *r);

@@ -35,11 +35,12 @@ mra_wanted(request_rec *r, int status)
 {
     request_rec  *orig = mra_original(r);
 
+    /* the tables last: every request asks, robots.txt ones go on */
     return r->main == NULL && mra_on(orig)
-           && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
            && ra_http_capture_wanted(mra_cstr(orig->method), mra_target(orig),
-                                     status, apr_table_get(orig->headers_in,
-                                                           "Range") != NULL);
+                                     status, 0)
+           && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
+           && apr_table_get(orig->headers_in, "Range") == NULL;
 }
 
 /* The Content-Encoding of the answer as this filter sees it, as the HTTP
@@ -72,6 +73,7 @@ static void
 mra_capture_done(request_rec *r, mra_capture_ctx *c)
 {
     request_rec  *orig = mra_original(r);
+    ra_audit_t   *au;
     ra_answer_t   ans;
 
     c->done = 1;
@@ -90,10 +92,9 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
     ans.client = 1;
     ans.user_agent = mra_cstr(apr_table_get(orig->headers_in, "User-Agent"));
     /* out of memory: the core logs it */
-    mra_judge_lock();
-    (void) ra_audit_robots(mra_audit, mra_site(orig), &ans,
-                           ra_host_now(&mra_host));
-    mra_judge_unlock();
+    au = mra_engine_take();
+    (void) ra_audit_robots(au, mra_site(orig), &ans, ra_host_now(&mra_host));
+    mra_engine_give(au);
 }
 
 apr_status_t

@@ -13,6 +13,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
 {
     ra_buf_t      json;
     apr_size_t    n;
+    ra_audit_t   *au;
     ra_request_t  req;
     const char   *scheme;
 
@@ -43,9 +44,9 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     }
 
     /* out of memory: counted, not judged, and the core logs it */
-    mra_judge_lock();
-    (void) ra_audit_request(mra_audit, &req, v);
-    mra_judge_unlock();
+    au = mra_engine_take();
+    (void) ra_audit_request(au, &req, v);
+    mra_engine_give(au);
 
     if (v->alert || v->summary) {
         /* the verdict holds its own copies: rendered outside the lock */
@@ -69,7 +70,7 @@ mra_fixups(request_rec *r)
     ra_verdict_t  v;
 
     if (r->main != NULL || r->prev != NULL || !mra_on(r)
-        || mra_server_page(r) || !ra_enforce_any(mra_dconf(r)->enforce)
+        || !ra_enforce_any(mra_dconf(r)->enforce) || mra_server_page(r)
         || ra_http_is_robots(mra_target(r)))
     {
         return DECLINED;

@@ -3,12 +3,16 @@
 # What the module costs nginx: instructions per request under callgrind
 # (repeatable on a noisy machine), stock nginx against nginx with the
 # module on, the same static site and access logging, the User-Agent and
-# path mix of a real log; then wrk throughput, several alternating runs.
+# path mix of a real log (1,500 requests); then wrk throughput, several
+# alternating runs.  NOCG=1: wrk only; NOWRK=1: callgrind only;
+# RA_NGINX_MODULE: another build of the module.  Apache's twin:
+# bench/apache-cost.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 top=$(pwd)
 B=$top/build/bench/nginx-cost
-so=$top/build/ngx_http_robots_audit_module.so
+so=${RA_NGINX_MODULE:-$top/build/ngx_http_robots_audit_module.so}
 log=$top/../shared/data/logs/elastic-apache/apache_logs
 [ -f "$so" ] || { echo "nginx-cost: build the module first (make)"; exit 1; }
 [ -f "$log" ] || { echo "nginx-cost: skipped: needs ../shared/data/logs (the real log's request mix)"; exit 0; }
@@ -57,29 +61,55 @@ CONF
 
 wait_port() { for _ in $(seq 200); do perl -MIO::Socket::INET -e 'exit(IO::Socket::INET->new("127.0.0.1:$ARGV[0]")?0:1)' "$1" && return 0; sleep 0.1; done; return 1; }
 
-# instructions nginx spends for N replayed requests (one process)
-ir() {
-    local name=$1 n=$2 port; port=$(free_port)
-    conf "$name" "$port" "$3" 0
-    valgrind --tool=callgrind --callgrind-out-file="$B/$name/cg.$n" -q \
-        /usr/sbin/nginx -p "$B/$name" -c "$B/$name/nginx.conf" 2>/dev/null &
-    local pid=$!
-    wait_port "$port"
-    [ "$n" -gt 0 ] && scripts/replay.pl --quiet --limit "$n" "http://127.0.0.1:$port" "$log"
-    kill -QUIT "$pid"; wait "$pid" || true
-    awk '/^(summary|totals):/ { print $2; exit }' "$B/$name/cg.$n"
+# nginx exits (callgrind writes its counts on exit); a shutdown that
+# hangs under valgrind gets a second signal
+stop() {
+    kill -TERM "$1" 2>/dev/null || true
+    for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
 }
 
-n1=200; n2=1200
+# instructions nginx spends for N replayed requests (one process)
+ir() {
+    local name=$1 n=$2 port pid out try
+    for try in 1 2 3; do
+        port=$(free_port)
+        conf "$name" "$port" "$3" 0
+        rm -f "$B/$name/cg.$n"
+        valgrind --tool=callgrind ${CGOPTS:-} --callgrind-out-file="$B/$name/cg.$n" -q \
+            /usr/sbin/nginx -p "$B/$name" -c "$B/$name/nginx.conf" 2>/dev/null &
+        pid=$!
+        out=
+        # every request answered (replay.pl says 599 for a lost one)
+        if wait_port "$port" && { [ "$n" -eq 0 ] || scripts/replay.pl --limit "$n" \
+                "http://127.0.0.1:$port" "$log" 2>/dev/null | grep -qv ' 599: '; }; then
+            stop "$pid"
+            out=$(awk '/^(summary|totals):/ { print $2; exit }' "$B/$name/cg.$n" 2>/dev/null)
+        else
+            stop "$pid"
+        fi
+        [ -n "$out" ] && { echo "$out"; return 0; }
+        echo "nginx-cost: the $name run of $n requests was cut short (try $try)" >&2
+    done
+    return 1
+}
+
+if [ -z "${NOCG:-}" ]; then
+n1=${N1:-200}; n2=${N2:-1700}
 echo "== instructions per request (callgrind; one nginx process; $((n2 - n1)) requests of the real log's mix)"
 s1=$(ir stock $n1 0); s2=$(ir stock $n2 0)
 m1=$(ir module $n1 1); m2=$(ir module $n2 1)
 stock=$(( (s2 - s1) / (n2 - n1) )); mod=$(( (m2 - m1) / (n2 - n1) ))
 printf 'stock nginx, static file + access log: %9d instructions/request\n' "$stock"
 printf 'with robots-audit on:                  %9d instructions/request\n' "$mod"
-printf 'overhead:                              %9.1f%%\n' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)"
+ovh=$(printf '%+.1f %%' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)")
+printf 'overhead:                              %9s\n' "$ovh"
+bench_row module "nginx module, instructions per request (callgrind, $((n2 - n1)) requests of the real log's mix, one process, access log on, IP ranges loaded)" \
+    "$mod" "stock nginx: $stock" "$ovh"
+fi
 
-if command -v wrk >/dev/null; then
+if [ -z "${NOWRK:-}" ] && command -v wrk >/dev/null; then
     echo
     echo "== wrk throughput, 2 workers, 50 connections, 5 s runs alternating (noisy: compare the spread)"
     # the log's User-Agents and paths, rotated per request

@@ -79,10 +79,27 @@ typedef struct {
     uint64_t     tick;
 } ra_cache_t;
 
+/*
+ * The sites this process found last, by the name's bytes as requests give
+ * it: a hit costs a compare and the ledger's check that the slot still
+ * holds the site (its epoch), not a lower-casing, a hash and a chain walk
+ * (ra_audit_site_locked()).
+ */
+#define RA_SITE_HINTS         8
+
+typedef struct {
+    uint32_t       id;
+    uint32_t       epoch;               /* 0: empty */
+    uint16_t       len;
+    unsigned char  name[RA_SITE_NAME_MAX];
+} ra_site_hint_t;
+
 struct ra_audit_s {
     ra_audit_conf_t  conf;
     ra_ledger_t      ledger;
     ra_cache_t       cache[RA_CACHE_SLOTS];
+    size_t           cache_last;        /* the slot ra_cache_find() found
+                                           last */
     size_t           cache_bytes;
     uint64_t         tick;
     /* the versions of the request being judged: never evicted while it
@@ -91,11 +108,13 @@ struct ra_audit_s {
     uint64_t         busy[RA_VERSIONS];
     uint64_t         body_copies;       /* ra_audit_body_copies() */
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
-    ra_imp_slot_t    imp[RA_IMPOSTOR_SLOTS];
+    ra_imp_slot_t   *imp;               /* RA_IMPOSTOR_SLOTS: its own, or
+                                           conf.impostors_of's */
     unsigned char   *zone;              /* conf.zone_name's copy */
     ra_refer_t       refer;             /* the referrer table */
     ra_sig_cache_t  *sig_cache;         /* with conf.sig_keys: this
                                            process's verifications */
+    ra_site_hint_t   site_hint[RA_SITE_HINTS];
 };
 
 static const char  *const ra_verdict_names[] = {
@@ -250,6 +269,18 @@ ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
     if (ra_refer_builtin(&au->refer) != RA_OK) {
         au->refer.nops = 0;
     }
+    if (conf->impostors_of != NULL) {
+        au->imp = conf->impostors_of->imp;
+    } else {
+        au->imp = ra_alloc(conf->alloc,
+                           RA_IMPOSTOR_SLOTS * sizeof(ra_imp_slot_t));
+        if (au->imp == NULL) {
+            ra_free(conf->alloc, au->zone);
+            ra_free(conf->alloc, au);
+            return NULL;
+        }
+        memset(au->imp, 0, RA_IMPOSTOR_SLOTS * sizeof(ra_imp_slot_t));
+    }
     /* without the memory, every User-Agent is identified afresh */
     au->ua = ra_alloc(conf->alloc, RA_UA_SLOTS * sizeof(ra_ua_slot_t));
     if (au->ua != NULL) {
@@ -298,6 +329,9 @@ ra_audit_destroy(ra_audit_t *au)
     ra_free(au->conf.alloc, au->zone);
     ra_free(au->conf.alloc, au->ua);
     ra_free(au->conf.alloc, au->sig_cache);
+    if (au->conf.impostors_of == NULL) {
+        ra_free(au->conf.alloc, au->imp);
+    }
     ra_free(au->conf.alloc, au);
 }
 
@@ -314,15 +348,24 @@ ra_audit_body_copies(const ra_audit_t *au)
 static ra_cache_t *
 ra_cache_find(ra_audit_t *au, uint64_t hash)
 {
-    size_t  i;
+    size_t       i;
+    ra_cache_t  *c = &au->cache[au->cache_last];
 
-    for (i = 0; i < RA_CACHE_SLOTS; i++) {
-        if (au->cache[i].hash == hash && au->cache[i].rules != NULL) {
-            au->cache[i].tick = ++au->tick;
-            return &au->cache[i];
+    /* most requests are for the site and version of the one before */
+    if (c->hash != hash || c->rules == NULL) {
+        for (i = 0, c = NULL; i < RA_CACHE_SLOTS; i++) {
+            if (au->cache[i].hash == hash && au->cache[i].rules != NULL) {
+                c = &au->cache[i];
+                au->cache_last = i;
+                break;
+            }
+        }
+        if (c == NULL) {
+            return NULL;
         }
     }
-    return NULL;
+    c->tick = ++au->tick;
+    return c;
 }
 
 static void
@@ -419,8 +462,18 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
 static uint64_t
 ra_ua_hash(const unsigned char *p, size_t n)
 {
-    uint64_t  h = 0x9e3779b97f4a7c15ULL ^ n, w;
+    uint64_t  h = 0x9e3779b97f4a7c15ULL ^ n, g = 0x2545f4914f6cdd1dULL, w, v;
 
+    /* sixteen bytes a step, in two lanes */
+    for ( /* void */ ; n >= 16; p += 16, n -= 16) {
+        memcpy(&w, p, 8);
+        memcpy(&v, p + 8, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        g = (g ^ v) * 0xc4ceb9fe1a85ec53ULL;
+        h ^= g >> 29;
+        g ^= h >> 32;
+    }
+    h ^= g * 0x9e3779b97f4a7c15ULL;
     for ( /* void */ ; n >= 8; p += 8, n -= 8) {
         memcpy(&w, p, 8);
         h = (h ^ w) * 0xff51afd7ed558ccdULL;
@@ -721,6 +774,9 @@ ra_judge_canon(ra_str_t path, const ra_alloc_t *scratch,
     unsigned char  *buf;
 
     *heap = NULL;
+    if (ra_http_canonical(path)) {
+        return ra_str(NULL, 0);         /* the common case: no copy */
+    }
     buf = stack;
     if (path.len >= RA_JUDGE_STACK) {
         buf = scratch != NULL ? ra_alloc(scratch, path.len + 1) : NULL;
@@ -1254,6 +1310,10 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     ra_budget_locked(au, sid, tid, req, out, g);
 }
 
+static unsigned ra_imp_gate(ra_imp_slot_t *slot, uint64_t h,
+    const ra_crawler_t *crawler, const unsigned char *site, size_t nsite,
+    uint64_t block, int64_t now, int64_t interval, uint32_t *suppressed);
+
 /* Does a judged request of an impostor alert now?  Every verdict of a
  * judge alerts (not a robots.txt fetch, not a request left unjudged), at
  * most once per interval per (site, crawler, address block) in this
@@ -1264,6 +1324,7 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     const ra_verdict_t *v, uint32_t *suppressed)
 {
     size_t          i, nsite;
+    unsigned        alert;
     uint64_t        h, block;
     ra_imp_slot_t  *slot;
     unsigned char   site[RA_SITE_NAME_MAX];
@@ -1297,13 +1358,31 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
     h ^= h >> 31;
     slot = &au->imp[h & (RA_IMPOSTOR_SLOTS - 1)];
 
-    if (slot->crawler != v->crawler || slot->hash != h
+    /* a table shared by threads' engines: under their lock */
+    if (au->conf.impostors_lock.lock != NULL) {
+        au->conf.impostors_lock.lock(au->conf.impostors_lock.ctx);
+    }
+    alert = ra_imp_gate(slot, h, v->crawler, site, nsite, block, now,
+                        interval, suppressed);
+    if (au->conf.impostors_lock.unlock != NULL) {
+        au->conf.impostors_lock.unlock(au->conf.impostors_lock.ctx);
+    }
+    return alert;
+}
+
+/* The gate of one (site, crawler, block) key in its slot. */
+static unsigned
+ra_imp_gate(ra_imp_slot_t *slot, uint64_t h, const ra_crawler_t *crawler,
+    const unsigned char *site, size_t nsite, uint64_t block, int64_t now,
+    int64_t interval, uint32_t *suppressed)
+{
+    if (slot->crawler != crawler || slot->hash != h
         || slot->site_len != nsite || slot->block != block
         || memcmp(slot->site, site, nsite) != 0)
     {
         /* a new key, or one whose slot another took meanwhile */
         slot->hash = h;
-        slot->crawler = v->crawler;
+        slot->crawler = crawler;
         slot->site_len = (uint8_t) nsite;
         slot->block = block;
         memcpy(slot->site, site, nsite);
@@ -1322,6 +1401,39 @@ ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
         slot->suppressed++;
     }
     return 0;
+}
+
+/* The site's id, under the lock: by this process's hint when the ledger
+ * still holds that site, else by name (created when create is set, as
+ * ra_ledger_site_locked() does; else found only, 0 when absent). */
+static uint32_t
+ra_audit_site_locked(ra_audit_t *au, ra_str_t name, int64_t now, int create)
+{
+    uint32_t         sid;
+    ra_site_hint_t  *hint;
+    ra_ledger_t     *l = &au->ledger;
+
+    if (name.len == 0 || name.len > RA_SITE_NAME_MAX) {
+        return create ? ra_ledger_site_locked(l, name, now)
+                      : ra_ledger_site_find_locked(l, name, now);
+    }
+    hint = &au->site_hint[(name.len ^ name.data[name.len - 1])
+                          & (RA_SITE_HINTS - 1)];
+    if (hint->epoch != 0 && hint->len == name.len
+        && memcmp(hint->name, name.data, name.len) == 0)
+    {
+        sid = ra_ledger_site_again_locked(l, hint->id, hint->epoch, now);
+        if (sid != 0) {
+            return sid;
+        }
+    }
+    sid = create ? ra_ledger_site_locked(l, name, now)
+                 : ra_ledger_site_find_locked(l, name, now);
+    hint->id = sid;
+    hint->epoch = ra_ledger_site_epoch_locked(l, sid);
+    hint->len = (uint16_t) name.len;
+    memcpy(hint->name, name.data, name.len);
+    return sid;
 }
 
 /* One line a minute at most, whichever process sees the count move. */
@@ -1384,7 +1496,7 @@ int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
     int                  rc, no_ua, op;
-    unsigned             k;
+    unsigned             k, target;
     uint32_t             sid, tid;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
     ra_gather_t          x;
@@ -1397,10 +1509,19 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_ledger_t         *l = &au->ledger;
     int64_t              now = req->time;
 
-    memset(out, 0, sizeof(*out));
+    /* every field but the bytes past token_len, pattern_len and the
+     * budget's held names (what every request would clear for nothing) */
+    memset(out, 0, offsetof(ra_verdict_t, token));
+    memset((char *) out + offsetof(ra_verdict_t, pattern) + RA_PATTERN_MAX,
+           0, offsetof(ra_verdict_t, budget)
+              - offsetof(ra_verdict_t, pattern) - RA_PATTERN_MAX);
+    memset(&out->budget, 0, offsetof(ra_alert_summary_t, held_len));
+    out->budget.budget.site = out->budget.budget.total = 0;
+    out->sig_result = RA_SIG_NONE;
     out->sig_why = "";
     /* the servers' own pages are nobody's traffic */
-    if (ra_http_server_page(req->uri, ra_str("", 0), 0)) {
+    target = ra_http_target_kind(req->uri);
+    if (target & RA_TARGET_SERVER_PAGE) {
         return RA_OK;
     }
     ra_identify(au, req->user_agent, &id);
@@ -1434,14 +1555,13 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         op = no_ua || req->referer.len == 0
              ? -1 : ra_refer_match(&au->refer, req->referer);
         ra_ledger_lock(l);
-        sid = au->conf.crawler_sites
-              ? ra_ledger_site_find_locked(l, req->site, now)
-              : ra_ledger_site_locked(l, req->site, now);
+        sid = ra_audit_site_locked(au, req->site, now,
+                                   !au->conf.crawler_sites);
         ra_ledger_browser_locked(l, sid, no_ua);
         if (op >= 0) {
             ra_ledger_referral_locked(l, sid, (unsigned) op, 0);
         }
-        if (!ra_http_is_robots(ra_http_target_path(req->uri))) {
+        if (!(target & RA_TARGET_ROBOTS)) {
             ra_ledger_page_locked(l, sid, req->status, now);
         }
         ra_ledger_unlock(l);
@@ -1467,15 +1587,16 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     x.au = au;
     x.site = req->site;
     x.now = now;
-    memset(&g, 0, sizeof(g));
+    /* g.facts: ra_ledger_state_locked() sets all of it */
+    memset(g.rules, 0, sizeof(g.rules));
     g.resolve = ra_gather_resolve;
     g.ctx = &x;
     g.scratch = au->conf.alloc;
 
     ra_ledger_lock(l);
-    sid = ra_ledger_site_locked(l, req->site, now);
+    sid = ra_audit_site_locked(au, req->site, now, 1);
     tid = ra_ledger_stat_locked(l, sid, &key, now);
-    if (ra_http_is_robots(path)) {
+    if (target & RA_TARGET_ROBOTS) {
         /* a robots.txt fetch: what it was served; an answer about the
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
          * counted, not taken for what the crawler read */
@@ -1522,10 +1643,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 
     /* count */
     ra_ledger_lock(l);
-    sid = ra_ledger_site_locked(l, req->site, now);
-    tid = ra_ledger_stat_locked(l, sid, &key, now);
+    sid = ra_audit_site_locked(au, req->site, now, 1);
+    tid = ra_ledger_stat_again_locked(l, sid, tid, &key, now);
     ra_count_locked(au, sid, tid, req, out, &g.facts);
-    if (ra_http_is_llms(path)) {
+    if (target & RA_TARGET_LLMS) {
         /* does anyone read it? judged as any URL, and counted */
         ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
     }

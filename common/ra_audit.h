@@ -176,6 +176,8 @@ typedef struct {
  * stays valid after the next call, outside any lock.  name is the crawler
  * table's name, or a generic bot's token: then a span of the request's
  * User-Agent (cut to RA_NAME_MAX), valid as long as that is.
+ * ra_audit_request() sets every field but the bytes of token, pattern and
+ * budget.held past their lengths (read them through those).
  */
 typedef struct {
     ra_verdict_e         verdict;
@@ -373,6 +375,14 @@ typedef struct {
     ra_rdns_conf_t        rdns;         /* reverse-DNS budget and TTLs
                                            (zeros: ra_rdns.h's); used
                                            when host->rdns_start is set */
+    /* One engine per thread (Apache's threaded MPMs: no lock around
+     * ra_audit_request()): the impostor alert gate (RA_IMPOSTOR_SLOTS) is
+     * still one per process, impostors_of's, shared by every engine made
+     * with it (which must outlive them) and taken under impostors_lock;
+     * NULL: the engine's own, and no lock.  Everything else (the
+     * User-Agent cache, compiled rule sets, site hints) is the engine's. */
+    struct ra_audit_s    *impostors_of;
+    ra_lock_t             impostors_lock;
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;

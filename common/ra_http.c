@@ -132,6 +132,18 @@ ra_canon_split(ra_str_t path, ra_str_t *query)
 /* Is a path without its query, after its leading '/', canonical as it
  * stands: no '%', no '/' followed by '/' or '.', nor does it start with
  * either?  The common case, decided in one tight pass. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* the high bit of each byte of w that is c, exactly (no carries) */
+static inline uint64_t
+ra_swar_eq(uint64_t w, unsigned char c)
+{
+    uint64_t  x = w ^ (0x0101010101010101ULL * c);
+
+    return ~(((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x)
+           & 0x8080808080808080ULL;
+}
+#endif
+
 static int
 ra_canon_plain(ra_str_t rest)
 {
@@ -141,7 +153,30 @@ ra_canon_plain(ra_str_t rest)
     if (rest.len && (p[0] == '/' || p[0] == '.' || p[0] == '%')) {
         return 0;
     }
-    for (i = 1; i < rest.len; i++) {
+    i = 1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    {
+        /* eight bytes a step: a '%', or a '/' whose next byte is '/' or
+         * '.' (the flag of each '/' moved onto the byte after it) */
+        uint64_t  w, slash, carry = 0;
+
+        for (i = 0; i + 8 <= rest.len; i += 8) {
+            memcpy(&w, p + i, 8);
+            slash = ra_swar_eq(w, '/');
+            if (ra_swar_eq(w, '%')
+                || (((slash << 8) | carry) & (slash | ra_swar_eq(w, '.'))))
+            {
+                return 0;
+            }
+            carry = slash >> 56;
+        }
+        /* the bytes left: the loop below reads p[i - 1] again */
+        if (i == 0) {
+            i = 1;
+        }
+    }
+#endif
+    for ( /* void */ ; i < rest.len; i++) {
         if (p[i] == '%'
             || (p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')))
         {
@@ -149,6 +184,44 @@ ra_canon_plain(ra_str_t rest)
         }
     }
     return 1;
+}
+
+/*
+ * Can the canonical form of a path (rest: without its query, after its
+ * leading '/') end with one of the bytes in ends?  Its last segment is
+ * the path's last one, decoded, or a dot segment or nothing, which leave
+ * a '/': so the path ends with one of those bytes, with '/', '.', or an
+ * escape.  A test of its last bytes, before any walk.
+ */
+static inline int
+ra_canon_may_end(ra_str_t rest, const char *ends)
+{
+    unsigned char  c;
+
+    if (rest.len == 0) {
+        return 0;
+    }
+    c = rest.data[rest.len - 1];
+    if (c == '/' || c == '.'
+        || (rest.len >= 3 && rest.data[rest.len - 3] == '%'))
+    {
+        return 1;
+    }
+    for ( /* void */ ; *ends; ends++) {
+        if ((unsigned char) *ends == c) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int
+ra_http_canonical(ra_str_t path)
+{
+    ra_str_t  query;
+
+    return path.len && path.data[0] == '/'
+           && ra_canon_plain(ra_canon_split(path, &query));
 }
 
 size_t
@@ -216,6 +289,31 @@ ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags)
     return d;
 }
 
+/* Is a canonical path, without its leading '/' and before any '?', one
+ * of the servers' default pages?  A trailing slash names the same page on
+ * both servers. */
+static int
+ra_http_page_name(ra_str_t rest)
+{
+    static const ra_str_t  names[] = {
+        ra_string("server-status"), ra_string("server-info"),
+        ra_string("nginx_status"), ra_string("stub_status")
+    };
+    size_t  i;
+
+    if (rest.len && rest.data[rest.len - 1] == '/') {
+        rest.len--;
+    }
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if (rest.len == names[i].len
+            && memcmp(rest.data, names[i].data, rest.len) == 0)
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int
 ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
 {
@@ -241,7 +339,14 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
             return 1;
         }
     }
-    path = ra_canon_split(ra_http_target_path(target), &query);
+    target = ra_http_target_path(target);
+    path = ra_canon_split(target, &query);
+    if (!ra_canon_may_end(path, "so")) {
+        return 0;               /* "...-status", "...-info", a '/' */
+    }
+    if (target.len && target.data[0] == '/' && ra_canon_plain(path)) {
+        return ra_http_page_name(path);         /* canonical as it is */
+    }
     if (path.len == 0 || path.len >= sizeof(buf)) {
         return 0;
     }
@@ -277,6 +382,12 @@ ra_http_is_root_file(ra_str_t target, ra_str_t name)
      */
     target = ra_http_target_path(target);
     rest = ra_canon_split(target, &query);
+    if (name.len == 0
+        || !ra_canon_may_end(rest, (const char[2]) { name.data[name.len - 1],
+                                                    '\0' }))
+    {
+        return 0;
+    }
     if (target.len && target.data[0] == '/' && ra_canon_plain(rest)) {
         return rest.len == name.len
                && memcmp(rest.data, name.data, rest.len) == 0;
@@ -323,6 +434,44 @@ ra_http_is_llms(ra_str_t target)
 {
     return ra_http_is_root_file(target, ra_str("llms.txt", 8))
            || ra_http_is_root_file(target, ra_str("llms-full.txt", 13));
+}
+
+unsigned
+ra_http_target_kind(ra_str_t target)
+{
+    unsigned  kind = 0;
+    ra_str_t  path, rest, query;
+
+    path = ra_http_target_path(target);
+    rest = ra_canon_split(path, &query);
+    if (!ra_canon_may_end(rest, "tso")) {
+        return 0;               /* "....txt", "...-status", "...-info" */
+    }
+    if (path.len && path.data[0] == '/' && ra_canon_plain(rest)) {
+        /* the common case: the canonical path is the path itself */
+        if (rest.len == 10 && memcmp(rest.data, "robots.txt", 10) == 0) {
+            kind |= RA_TARGET_ROBOTS;
+        } else if ((rest.len == 8 && memcmp(rest.data, "llms.txt", 8) == 0)
+                   || (rest.len == 13
+                       && memcmp(rest.data, "llms-full.txt", 13) == 0))
+        {
+            kind |= RA_TARGET_LLMS;
+        } else if (ra_http_page_name(rest)) {
+            kind |= RA_TARGET_SERVER_PAGE;
+        }
+        return kind;
+    }
+    /* escapes, dot segments, doubled slashes: each walk on its own */
+    if (ra_http_is_robots(target)) {
+        kind |= RA_TARGET_ROBOTS;
+    }
+    if (ra_http_is_llms(target)) {
+        kind |= RA_TARGET_LLMS;
+    }
+    if (ra_http_server_page(target, ra_str("", 0), 0)) {
+        kind |= RA_TARGET_SERVER_PAGE;
+    }
+    return kind;
 }
 
 int
@@ -611,8 +760,9 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
 ra_str_t
 ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
 {
-    size_t    i;
-    uint32_t  k;
+    size_t                i;
+    uint32_t              k;
+    const unsigned char  *colon;
 
     /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
     if (host.len && host.data[0] == '[') {
@@ -620,11 +770,11 @@ ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
             /* void */
         }
         host.len = i < host.len ? i + 1 : host.len;
-    } else {
-        for (i = 0; i < host.len && host.data[i] != ':'; i++) {
-            /* void */
+    } else if (host.len) {
+        colon = memchr(host.data, ':', host.len);
+        if (colon != NULL) {
+            host.len = (size_t) (colon - host.data);
         }
-        host.len = i;
     }
     if (host.len > 1 && host.data[host.len - 1] == '.') {
         host.len--;

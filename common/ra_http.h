@@ -46,6 +46,11 @@ ra_str_t ra_http_target_path(ra_str_t target);
  */
 size_t ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags);
 
+/* Is path canonical as it stands, as ra_http_canon() would see at once
+ * (a '/' first, no '%', no "//", no "/." before any '?')?  1 then; 0 when
+ * it may differ (ra_http_canon() says).  No copy. */
+int ra_http_canonical(ra_str_t path);
+
 #define RA_CANON_CHANGED        0x01    /* dst differs from path */
 #define RA_CANON_ABOVE_ROOT     0x02    /* a ".." climbed above the root:
                                            both servers answer 400 */
@@ -85,6 +90,18 @@ int ra_http_is_llms(ra_str_t target);
  * to 256 bytes (longer ones are no such page).
  */
 int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
+
+/*
+ * All three of the above about one target, in one pass over it for the
+ * common spelling (what every request asks): RA_TARGET_ROBOTS when
+ * ra_http_is_robots(target), RA_TARGET_LLMS when ra_http_is_llms(target),
+ * RA_TARGET_SERVER_PAGE when ra_http_server_page(target, "", 0).
+ */
+#define RA_TARGET_ROBOTS        0x01
+#define RA_TARGET_LLMS          0x02
+#define RA_TARGET_SERVER_PAGE   0x04
+
+unsigned ra_http_target_kind(ra_str_t target);
 
 /*
  * Does an answer with this status say something about the file?  Not

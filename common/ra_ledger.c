@@ -1123,6 +1123,45 @@ ra_ledger_site_find_locked(ra_ledger_t *l, ra_str_t name, int64_t now)
     return ra_site_find_or_add(l, name, now, 0);
 }
 
+/* A site found: the most recently used, seen now. */
+static void
+ra_site_touch(ra_ledger_t *l, ra_site_slot_t *s, uint32_t id, int64_t now)
+{
+    ra_site_slot_t   *sites = RA_SITES(l);
+    ra_ledger_hdr_t  *h = l->hdr;
+
+    if (h->site_head != id) {
+        ra_begin(l);
+        RA_LRU_UNLINK(l, sites, h->plan.sites,
+                      s, h->site_head, h->site_tail);
+        RA_LRU_PUSH(l, sites, h->plan.sites,
+                    s, id, h->site_head, h->site_tail);
+        ra_end(l);
+    }
+    s->last_seen = now;
+}
+
+uint32_t
+ra_ledger_site_again_locked(ra_ledger_t *l, uint32_t site, uint32_t epoch,
+    int64_t now)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s == NULL || !s->used || epoch == 0 || s->epoch != epoch) {
+        return 0;
+    }
+    ra_site_touch(l, s, site, now);
+    return site;
+}
+
+uint32_t
+ra_ledger_site_epoch_locked(const ra_ledger_t *l, uint32_t site)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    return s != NULL && s->used ? s->epoch : 0;
+}
+
 static uint32_t
 ra_site_find_or_add(ra_ledger_t *l, ra_str_t name, int64_t now, int create)
 {
@@ -1144,15 +1183,7 @@ ra_site_find_or_add(ra_ledger_t *l, ra_str_t name, int64_t now, int create)
     {
         s = &sites[id - 1];
         if (s->name_len == n && memcmp(s->name, low, n) == 0) {
-            if (h->site_head != id) {
-                ra_begin(l);
-                RA_LRU_UNLINK(l, sites, h->plan.sites,
-                              s, h->site_head, h->site_tail);
-                RA_LRU_PUSH(l, sites, h->plan.sites,
-                            s, id, h->site_head, h->site_tail);
-                ra_end(l);
-            }
-            s->last_seen = now;
+            ra_site_touch(l, s, id, now);
             return id;
         }
     }
@@ -1193,6 +1224,47 @@ ra_site_find_or_add(ra_ledger_t *l, ra_str_t name, int64_t now, int create)
     return id;
 }
 
+/* A record found: the most recently used of its class, seen now. */
+static void
+ra_stat_touch(ra_ledger_t *l, ra_stat_slot_t *st, uint32_t id,
+    const ra_stat_key_t *key, int64_t now)
+{
+    unsigned          c = ra_stat_cls(st);
+    ra_stat_slot_t   *stats = RA_STATS(l);
+    ra_ledger_hdr_t  *h = l->hdr;
+
+    if (h->stat_head[c] != id) {
+        ra_begin(l);
+        RA_LRU_UNLINK(l, stats, h->plan.stats,
+                      st, h->stat_head[c], h->stat_tail[c]);
+        RA_LRU_PUSH(l, stats, h->plan.stats,
+                    st, id, h->stat_head[c], h->stat_tail[c]);
+        ra_end(l);
+    }
+    st->last_seen = now;
+    ra_stat_verified_by(st, key);
+}
+
+uint32_t
+ra_ledger_stat_again_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    const ra_stat_key_t *key, int64_t now)
+{
+    size_t           n;
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    n = key->name.len < RA_NAME_MAX ? key->name.len : RA_NAME_MAX;
+    if (st != NULL && s != NULL && s->used && st->used && st->site == site
+        && st->site_epoch == s->epoch
+        && st->verification == key->verification && st->name_len == n
+        && memcmp(st->name, key->name.data, n) == 0)
+    {
+        ra_stat_touch(l, st, stat, key, now);
+        return stat;
+    }
+    return ra_ledger_stat_locked(l, site, key, now);
+}
+
 uint32_t
 ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     int64_t now)
@@ -1220,17 +1292,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
             && st->verification == key->verification
             && st->name_len == n && memcmp(st->name, key->name.data, n) == 0)
         {
-            c = ra_stat_cls(st);
-            if (h->stat_head[c] != id) {
-                ra_begin(l);
-                RA_LRU_UNLINK(l, stats, h->plan.stats,
-                              st, h->stat_head[c], h->stat_tail[c]);
-                RA_LRU_PUSH(l, stats, h->plan.stats,
-                            st, id, h->stat_head[c], h->stat_tail[c]);
-                ra_end(l);
-            }
-            st->last_seen = now;
-            ra_stat_verified_by(st, key);
+            ra_stat_touch(l, st, id, key, now);
             return id;
         }
     }

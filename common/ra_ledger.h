@@ -477,6 +477,17 @@ uint32_t ra_ledger_site_locked(ra_ledger_t *l, ra_str_t name, int64_t now);
 /* The same, but never creates one: 0 when there is no such site. */
 uint32_t ra_ledger_site_find_locked(ra_ledger_t *l, ra_str_t name,
     int64_t now);
+/*
+ * A site found before, again by its id, without its name (a process's
+ * hint: ra_audit keeps the last sites it found): the id when the slot
+ * still holds the site it held when ra_ledger_site_epoch_locked() gave
+ * epoch, touched as the calls above touch a site they find; else 0 (the
+ * site was evicted meanwhile: look it up by name).
+ */
+uint32_t ra_ledger_site_again_locked(ra_ledger_t *l, uint32_t site,
+    uint32_t epoch, int64_t now);
+/* Which incarnation of its slot a site id names (0: none). */
+uint32_t ra_ledger_site_epoch_locked(const ra_ledger_t *l, uint32_t site);
 
 /* A stat record's key, and what a new record starts with. */
 typedef struct {
@@ -510,6 +521,12 @@ typedef struct {
  */
 uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
     const ra_stat_key_t *key, int64_t now);
+/* A stat record found before (an earlier hold of the lock), again: the
+ * id when the slot still holds key's record of that site, touched as
+ * ra_ledger_stat_locked() touches a record it finds; else that call's
+ * answer. */
+uint32_t ra_ledger_stat_again_locked(ra_ledger_t *l, uint32_t site,
+    uint32_t stat, const ra_stat_key_t *key, int64_t now);
 
 /* Counts a request of a browser (no_user_agent: of a client that sent no
  * User-Agent, or "-"): the site's and the ledger's totals. */

@@ -418,8 +418,8 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 }
 
 
-/* the main request of an audited location, not a server page (the
- * status page, stub_status's: ra_http_server_page()) */
+/* the main request of an audited location, not the status page (the
+ * core leaves the servers' other pages alone: ra_http_target_kind()) */
 ngx_http_robots_audit_main_conf_t *
 ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
 {
@@ -430,9 +430,7 @@ ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
     if (r != r->main || alcf->enable != 1 || amcf->audit == NULL
-        || (enforce && !ra_enforce_any(alcf->enforce))
-        || ra_http_server_page(ngx_http_robots_audit_str(r->unparsed_uri),
-                               ra_str("", 0), alcf->status != 0))
+        || (enforce && !ra_enforce_any(alcf->enforce)) || alcf->status)
     {
         return NULL;
     }

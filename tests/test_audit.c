@@ -262,6 +262,157 @@ totals_of(fx_t *f)
     return t;
 }
 
+/* A request of ua for site, through engine au. */
+static void
+req_site(ra_audit_t *au, const char *site, const char *ua, const char *uri,
+    int64_t t)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+
+    memset(&r, 0, sizeof(r));
+    r.site = ra_str(site, strlen(site));
+    r.time = t;
+    r.addr = (ra_str_t) ra_string("192.0.2.7");
+    r.user_agent = ra_str(ua, strlen(ua));
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = ra_str(uri, strlen(uri));
+    r.status = 200;
+    assert_int_equal(ra_audit_request(au, &r, &v), RA_OK);
+}
+
+/*
+ * An engine's site hints (the sites it found last) never count a request
+ * for a site that another process evicted meanwhile, and whose slot went
+ * to another site, under that other site: the ledger's epoch tells them
+ * apart.  Engine a counts for "a.example" (hinted), engine b (another
+ * process on the same ledger) fills the table until "a.example" is gone,
+ * then a counts for it again: "a.example" has exactly those requests, and
+ * every site b made has exactly b's.
+ */
+static void
+verdict_site_hint_after_eviction(void **state)
+{
+    fx_t              *f = fx_new(RA_LEDGER_MIN_SIZE);
+    ra_audit_t        *b;
+    ra_ledger_plan_t   plan;
+    ra_site_t          s;
+    uint32_t           i;
+    char               name[32];
+    const char        *browser = "Mozilla/5.0 (X11; Linux x86_64) Firefox/120";
+
+    (void) state;
+    fx_conf.crawler_sites = 0;
+    fx_reaudit(f);
+    b = ra_audit_create(&fx_conf, &f->ledger);
+    assert_non_null(b);
+    assert_int_equal(ra_ledger_plan(RA_LEDGER_MIN_SIZE, &plan), RA_OK);
+
+    req_site(f->au, "a.example", browser, "/", T0);
+    req_site(f->au, "a.example", BOT, "/page", T0 + 1);
+    s = site_of(f, "a.example");
+    assert_int_equal(s.browser_requests, 1);
+    assert_int_equal(s.counters[RA_CNT_REQUESTS], 1);
+
+    /* b takes every slot: "a.example" is the least recently used */
+    for (i = 0; i < plan.sites + 1; i++) {
+        snprintf(name, sizeof(name), "b%u.example", i);
+        req_site(b, name, browser, "/", T0 + 10 + i);
+        req_site(b, name, BOT, "/page", T0 + 10 + i);
+    }
+
+    /* a's hint names a slot that holds another site now */
+    req_site(f->au, "a.example", browser, "/", T0 + 100000);
+    req_site(f->au, "a.example", BOT, "/page", T0 + 100001);
+    req_site(f->au, "a.example", BOT, "/other", T0 + 100002);
+    s = site_of(f, "a.example");
+    assert_int_equal(s.browser_requests, 1);
+    assert_int_equal(s.counters[RA_CNT_REQUESTS], 2);
+    for (i = 2; i < plan.sites + 1; i++) {
+        snprintf(name, sizeof(name), "b%u.example", i);
+        s = site_of(f, name);
+        assert_int_equal(s.browser_requests, 1);
+        assert_int_equal(s.counters[RA_CNT_REQUESTS], 1);
+    }
+    ra_audit_destroy(b);
+    fx_free(f);
+}
+
+static int  imp_locks, imp_unlocks;
+
+static void imp_lock(void *ctx) { (void) ctx; imp_locks++; }
+static void imp_unlock(void *ctx) { (void) ctx; imp_unlocks++; }
+
+/*
+ * Threads' engines (impostors_of): each its own caches, one impostor
+ * gate per process.  An impostor's alert through one engine holds back
+ * the same key's through the other within the interval, and the next
+ * alert after it, through either, counts them; the gate is taken under
+ * the lock given, and only by the engines that share it.
+ */
+static void
+verdict_thread_engines_share_impostor_gate(void **state)
+{
+    fx_t             *f = fx_new(1 << 20);
+    ra_audit_t       *t1, *t2;
+    ra_audit_conf_t   conf = fx_conf;
+    ra_request_t      r;
+    ra_verdict_t      v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /checkout\n",
+           T0);
+    conf.impostors_of = f->au;
+    conf.impostors_lock.lock = imp_lock;
+    conf.impostors_lock.unlock = imp_unlock;
+    t1 = ra_audit_create(&conf, &f->ledger);
+    t2 = ra_audit_create(&conf, &f->ledger);
+    assert_non_null(t1);
+    assert_non_null(t2);
+    imp_locks = imp_unlocks = 0;
+
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.addr = (ra_str_t) ra_string(OUT);
+    r.user_agent = (ra_str_t) ra_string(BOT);
+    r.method = (ra_str_t) ra_string("GET");
+    r.uri = (ra_str_t) ra_string("/checkout");
+    r.status = 200;
+
+    r.time = T0 + 1;
+    assert_int_equal(ra_audit_request(t1, &r, &v), RA_OK);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_true(v.alert);
+    r.time = T0 + 1000;
+    assert_int_equal(ra_audit_request(t2, &r, &v), RA_OK);
+    assert_false(v.alert);                  /* t1's alert holds it back */
+    r.time = T0 + 2000;
+    assert_int_equal(ra_audit_request(t1, &r, &v), RA_OK);
+    assert_false(v.alert);
+    assert_int_equal(imp_locks, 3);
+    assert_int_equal(imp_unlocks, 3);
+
+    /* the interval over: through the other engine, both counted */
+    r.time = T0 + 1 + 60000;
+    assert_int_equal(ra_audit_request(t2, &r, &v), RA_OK);
+    assert_true(v.alert);
+    assert_int_equal(v.suppressed, 2);
+
+    /* the engine they share takes no lock */
+    r.time = T0 + 1000 + 60000;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    assert_false(v.alert);
+    assert_int_equal(imp_locks, 4);
+
+    /* each counted once, in the one ledger */
+    assert_int_equal(stat_of(f, "TestBot", RA_VERIFY_IMPOSTOR)
+                     .counters[RA_CNT_VIOLATION], 5);
+    ra_audit_destroy(t1);
+    ra_audit_destroy(t2);
+    fx_free(f);
+}
+
 /* browsers are counted in totals only */
 static void
 verdict_browser_counted_in_totals_only(void **state)
@@ -2407,6 +2558,8 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verdict_browser_counted_in_totals_only),
+        cmocka_unit_test(verdict_site_hint_after_eviction),
+        cmocka_unit_test(verdict_thread_engines_share_impostor_gate),
         cmocka_unit_test(verdict_robots_fetch_recorded),
         cmocka_unit_test(verdict_llms_fetch_counted),
         cmocka_unit_test(verdict_referrals_counted),

@@ -597,6 +597,13 @@ canon_random_against_rfc(void **state)
             fail();
         }
 
+        /* canonical as it stands only when it is */
+        if (ra_http_canonical(s) && (f != 0 || wlen != len)) {
+            print_message("ra_http_canonical(\"%.*s\"), but it reads "
+                          "\"%s\" %#x\n", (int) len, in, got, f);
+            fail();
+        }
+
         /* a fixed point (escapes that stay, stay), unless a bad escape
          * met a decoded one (canon_escapes: "%4%37") */
         again = canon_of(ra_str(got, strlen(got)), &f2);
@@ -708,6 +715,102 @@ robots_spellings(void **state)
     free(in);
 }
 
+/* The servers' default pages as ra_http_server_page() defines them: the
+ * canonical path before '?' (the fragment gone), less one trailing
+ * slash, is one of the four. */
+static int
+ref_server_page(const char *in, size_t len)
+{
+    static const char  *const pages[] = {
+        "/server-status", "/server-info", "/nginx_status", "/stub_status"
+    };
+    char        *got;
+    const char  *hash, *q;
+    size_t       i, n;
+    unsigned     f;
+    int          yes = 0;
+
+    hash = memchr(in, '#', len);
+    if (hash != NULL) {
+        len = (size_t) (hash - in);
+    }
+    q = memchr(in, '?', len);
+    n = q ? (size_t) (q - in) : len;
+    if (n <= 1) {
+        return 0;                       /* no path to speak of */
+    }
+    got = canon_of(ra_str(in, n), &f);
+    n = strlen(got);
+    if (n > 1 && got[n - 1] == '/') {
+        n--;
+    }
+    for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+        yes |= n == strlen(pages[i]) && memcmp(got, pages[i], n) == 0;
+    }
+    free(got);
+    return yes;
+}
+
+/* ra_http_target_kind() says what the three tests say, one by one, on
+ * random targets of every length (the eight-byte steps of the plain
+ * test and their ends), and the server page test what its definition
+ * says */
+static void
+target_kind_agrees(void **state)
+{
+    static const char  *const pieces[] = {
+        "/", "/", "/", ".", "..", "%2e", "%2F", "%73", "%zz", "?", "#",
+        "a", "bcdefgh", "robots.txt", "llms.txt", "llms-full.txt",
+        "server-status", "server-info", "nginx_status", "stub_status",
+        "%", "x/", "/.", "//",
+    };
+    char       in[256];
+    size_t     i, k, n, len;
+    unsigned   kind, want;
+    uint64_t   seed = 0x2545f4914f6cdd1dULL;
+    ra_str_t   s;
+
+    (void) state;
+    for (i = 0; i < 200000; i++) {
+        len = 0;
+        in[len++] = '/';
+        n = rnd(&seed) % 10;
+        for (k = 0; k < n; k++) {
+            const char  *pc = pieces[rnd(&seed)
+                                     % (sizeof(pieces) / sizeof(pieces[0]))];
+
+            memcpy(in + len, pc, strlen(pc));
+            len += strlen(pc);
+        }
+        s = ra_test_exact(in, len);
+        kind = ra_http_target_kind(s);
+        want = (ra_http_is_robots(s) ? RA_TARGET_ROBOTS : 0)
+               | (ra_http_is_llms(s) ? RA_TARGET_LLMS : 0)
+               | (ra_http_server_page(s, ra_str("", 0), 0)
+                  ? RA_TARGET_SERVER_PAGE : 0);
+        if (kind != want
+            || ra_http_server_page(s, ra_str("", 0), 0)
+               != ref_server_page(in, len))
+        {
+            print_message("\"%.*s\": kind %#x, the tests %#x, "
+                          "server page by definition %d\n", (int) len, in,
+                          kind, want, ref_server_page(in, len));
+            fail();
+        }
+        ra_test_exact_free(s);
+    }
+    assert_int_equal(ra_http_target_kind(ra_str("/robots.txt", 11)),
+                     RA_TARGET_ROBOTS);
+    assert_int_equal(ra_http_target_kind(ra_str("/%72obots.txt?x", 15)),
+                     RA_TARGET_ROBOTS);
+    assert_int_equal(ra_http_target_kind(ra_str("/stub_status/", 13)),
+                     RA_TARGET_SERVER_PAGE);
+    assert_int_equal(ra_http_target_kind(ra_str("/a/../llms-full.txt", 19)),
+                     RA_TARGET_LLMS);
+    assert_int_equal(ra_http_target_kind(ra_str("/index.html", 11)), 0);
+    assert_int_equal(ra_http_target_kind(ra_str(NULL, 0)), 0);
+}
+
 int
 main(void)
 {
@@ -722,6 +825,7 @@ main(void)
         cmocka_unit_test(canon_long),
         cmocka_unit_test(canon_random_against_rfc),
         cmocka_unit_test(robots_spellings),
+        cmocka_unit_test(target_kind_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
