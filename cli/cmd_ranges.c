@@ -34,6 +34,7 @@
 #include "ra_crawlers.h"
 #include "ra_json.h"
 #include "ra_pool.h"
+#include "ra_sig.h"
 #include "ra_verify.h"
 
 #define RA_RG_CMD           "ranges"
@@ -408,6 +409,47 @@ ra_rg_check_jwks(const ra_rg_body_t *b, size_t *nkeys, char *why,
     return 0;
 }
 
+/* The keys as the modules load them (RobotsAuditSignatureKeys,
+ * robots_audit_signature_keys: ra_setup_signature_keys()), which refuse
+ * the whole configuration for a set with no Ed25519 key or a bad one: a
+ * file written that they refuse would fail the reload this command
+ * announces, and the next start.  0, or -1 with why set. */
+static int
+ra_rg_check_sigkeys(const char *host, const ra_rg_body_t *b, char *why,
+    size_t whylen)
+{
+    ra_host_t       h;
+    ra_pool_t       pool;
+    ra_alloc_t      a;
+    ra_sig_keys_t  *k;
+    const char     *err = NULL;
+    int             rc = RA_ENOMEM;
+
+    memset(&h, 0, sizeof(h));
+    h.heap = ra_malloc_allocator;
+    ra_host_crypto_libcrypto(&h);
+    ra_pool_init(&pool, &ra_malloc_allocator);
+    a.alloc = ra_rg_pool_alloc;
+    a.free = ra_rg_pool_free;
+    a.ctx = &pool;
+    k = ra_sig_keys_create(&a);
+    if (k != NULL) {
+        rc = ra_sig_keys_add_jwks(k, &h, ra_str(host, strlen(host)),
+                                  ra_str(b->data, b->len), NULL, &err);
+    }
+    ra_pool_release(&pool);
+    if (rc == RA_ENOMEM) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    if (rc != RA_OK) {
+        snprintf(why, whylen, "not a key directory the modules load: %s",
+                 err != NULL ? err : "invalid");
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- writing ------------------------------------------------------------ */
 
 /* 1 when path holds exactly b's bytes (*mtime: its modification time). */
@@ -752,7 +794,8 @@ ra_rg_update_keys(ra_rg_ctx_t *ctx, const char *kdir, const char *origin)
     if (ra_rg_fetch(ctx, url, "application/http-message-signatures-"
                     "directory+json, application/json", &b, why,
                     sizeof(why)) != 0
-        || ra_rg_check_jwks(&b, &nkeys, why, sizeof(why)) != 0)
+        || ra_rg_check_jwks(&b, &nkeys, why, sizeof(why)) != 0
+        || ra_rg_check_sigkeys(host, &b, why, sizeof(why)) != 0)
     {
         ra_rg_fail(ctx, "key directory", name, url, why);
         free(b.data);

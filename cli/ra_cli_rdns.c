@@ -16,6 +16,9 @@
 #include "ra_rdns.h"
 
 #define RA_CRD_SLOTS  16384         /* addresses remembered (3/4 used) */
+#define RA_CRD_FULL   (RA_CRD_SLOTS / 4 * 3)
+#define RA_CRD_COMPACT_MS  60000    /* stale answers dropped at most once
+                                       a minute, when the table is full */
 
 typedef struct {
     ra_addr_t  a;
@@ -34,6 +37,7 @@ struct ra_cli_rdns_s {
     ra_audit_t     *au;
     ra_crd_slot_t  *slot;
     unsigned        n;
+    int64_t         compacted;      /* when stale answers were dropped */
     ra_host_t       host;
 };
 
@@ -78,6 +82,48 @@ ra_crd_fresh(const ra_crd_slot_t *s, int64_t now)
 {
     return now - s->at < (s->failed ? RA_RDNS_FAIL_MS
                           : s->confirmed ? RA_RDNS_TTL_MS : RA_RDNS_NEG_MS);
+}
+
+/* Room for another address: the table is not full, or is no longer once
+ * its stale answers are dropped (at most once in RA_CRD_COMPACT_MS).  A
+ * log of more distinct addresses than the table holds asks no more than
+ * it remembers: without room a lookup's answer would be lost, and the
+ * address asked again, one lookup at a time, at each of its requests. */
+static unsigned
+ra_crd_room(ra_cli_rdns_t *d, int64_t now)
+{
+    ra_crd_slot_t  *keep;
+    unsigned        i, n = 0;
+
+    if (d->n < RA_CRD_FULL) {
+        return RA_CRD_FULL - d->n;
+    }
+    if (d->compacted != 0 && now - d->compacted < RA_CRD_COMPACT_MS) {
+        return 0;
+    }
+    d->compacted = now;
+    keep = malloc(RA_CRD_FULL * sizeof(*keep));
+    if (keep == NULL) {
+        return 0;
+    }
+    for (i = 0; i < RA_CRD_SLOTS; i++) {
+        if (d->slot[i].used && ra_crd_fresh(&d->slot[i], now)
+            && n < RA_CRD_FULL)
+        {
+            keep[n++] = d->slot[i];
+        }
+    }
+    memset(d->slot, 0, RA_CRD_SLOTS * sizeof(*d->slot));
+    d->n = 0;
+    for (i = 0; i < n; i++) {
+        ra_crd_slot_t  *s = ra_crd_find(d, &keep[i].a, 1);
+
+        if (s != NULL) {
+            *s = keep[i];
+        }
+    }
+    free(keep);
+    return RA_CRD_FULL - d->n;
 }
 
 static void
@@ -198,6 +244,10 @@ ra_cli_rdns_resolve(ra_cli_rdns_t *d, const ra_addr_t *a,
         }
         return;
     }
+    if (s == NULL && ra_crd_room(d, now) == 0) {
+        memset(res, 0, sizeof(*res));  /* not asked: no answer */
+        return;
+    }
     ra_ares_lookup(d->ares, a, res);
     ra_crd_store(d, a, res, now);
 }
@@ -208,7 +258,7 @@ ra_cli_rdns_prefetch(ra_cli_rdns_t *d, const ra_addr_t *a, size_t n)
     ra_addr_t         *want;
     ra_ares_result_t  *res;
     ra_crd_slot_t     *s;
-    size_t             i, k, m = 0;
+    size_t             i, k, m = 0, room;
     int64_t            now = ra_crd_now();
 
     want = malloc(n * sizeof(*want) + 1);
@@ -218,6 +268,7 @@ ra_cli_rdns_prefetch(ra_cli_rdns_t *d, const ra_addr_t *a, size_t n)
         free(res);
         return;                     /* each is asked when its turn comes */
     }
+    room = ra_crd_room(d, now);
     for (i = 0; i < n; i++) {
         s = ra_crd_find(d, &a[i], 0);
         if (s != NULL && ra_crd_fresh(s, now)) {
@@ -226,7 +277,8 @@ ra_cli_rdns_prefetch(ra_cli_rdns_t *d, const ra_addr_t *a, size_t n)
         for (k = 0; k < m && memcmp(want[k].b, a[i].b, 16) != 0; k++) {
             /* void */
         }
-        if (k == m) {
+        if (k == m && (s != NULL || room > 0)) {
+            room -= s == NULL;
             want[m++] = a[i];
         }
     }

@@ -8,7 +8,12 @@
  * request comes.  Answers are remembered for the run and, with
  * --rdns-cache FILE, across runs (answers younger than their TTL:
  * RA_RDNS_TTL_MS when confirmed, RA_RDNS_NEG_MS otherwise; a failure is
- * kept RA_RDNS_FAIL_MS in the run, never in the file).
+ * kept RA_RDNS_FAIL_MS in the run, never in the file).  At most 12288
+ * answers are remembered, and no address is asked about without room to
+ * remember its answer (stale answers are dropped, at most once a minute,
+ * when the table is full): an address beyond gets no answer (the request
+ * is unverifiable), so a log's flood of distinct addresses costs bounded
+ * lookups, each address asked once.
  */
 #ifndef RA_CLI_RDNS_H
 #define RA_CLI_RDNS_H

@@ -1169,17 +1169,49 @@ ra_out_lower(ra_sig_out_t *o, ra_str_t s)
     }
 }
 
+/* The authority the request is for: an absolute-form target's own
+ * ("GET https://h/ HTTP/1.1": RFC 9112 3.2.2 has the server ignore Host
+ * then, and RFC 9421 2.2.3 derives @authority from the target URI), else
+ * Host.  Its scheme into *scheme.  RA_ERROR when the target's authority
+ * holds userinfo or is empty. */
+static int
+ra_sig_authority(const ra_sig_request_t *r, ra_str_t *a, ra_str_t *scheme)
+{
+    ra_str_t              t = ra_cut(r->target);
+    const unsigned char  *q, *p, *end = t.data + t.len;
+
+    *a = ra_trim(r->authority);
+    *scheme = r->scheme;
+    if (t.len == 0 || t.data[0] == '/') {
+        return RA_OK;
+    }
+    q = memchr(t.data, ':', t.len);
+    if (q == NULL || end - q < 3 || q[1] != '/' || q[2] != '/') {
+        return RA_OK;
+    }
+    *scheme = ra_str(t.data, (size_t) (q - t.data));
+    p = q + 3;
+    for (q = p; q < end && *q != '/' && *q != '?'; q++) {
+        if (*q == '@') {
+            return RA_ERROR;
+        }
+    }
+    *a = ra_str(p, (size_t) (q - p));
+    return a->len ? RA_OK : RA_ERROR;
+}
+
 /* @authority: lower case, the scheme's default port dropped */
 static void
 ra_out_authority(ra_sig_out_t *o, const ra_sig_request_t *r)
 {
-    ra_str_t  a = ra_trim(r->authority);
+    ra_str_t  a, scheme;
 
-    if (ra_strcaseeq(r->scheme, (ra_str_t) ra_string("https"))
+    (void) ra_sig_authority(r, &a, &scheme);
+    if (ra_strcaseeq(scheme, (ra_str_t) ra_string("https"))
         && a.len > 4 && memcmp(a.data + a.len - 4, ":443", 4) == 0)
     {
         a.len -= 4;
-    } else if (ra_strcaseeq(r->scheme, (ra_str_t) ra_string("http"))
+    } else if (ra_strcaseeq(scheme, (ra_str_t) ra_string("http"))
                && a.len > 3 && memcmp(a.data + a.len - 3, ":80", 3) == 0)
     {
         a.len -= 3;
@@ -1211,7 +1243,13 @@ ra_sig_build(const ra_sig_request_t *r, const ra_sig_parsed_t *s,
         ra_outs(&o, ": ");
         start = o.len;
         if (ra_raw_eq(id, "@authority")) {
-            if (ra_trim(r->authority).len == 0) {
+            ra_str_t  a, scheme;
+
+            if (ra_sig_authority(r, &a, &scheme) != RA_OK) {
+                return ra_fail(f, RA_SIG_INVALID, "the request target's "
+                               "authority is empty or holds userinfo");
+            }
+            if (a.len == 0) {
                 return ra_fail(f, RA_SIG_INVALID, "the request has no Host");
             }
             ra_out_authority(&o, r);

@@ -344,7 +344,11 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
     if (req->signature.len == 0 || req->signature_input.len == 0) {
         return;
     }
-    if (r->headers_in.host) {
+    if (r->host_start != NULL) {
+        /* an absolute-form target names the site, whatever Host says
+         * (RFC 9112 3.2.2): the host nginx chose the server by */
+        req->authority = ngx_http_robots_audit_str(r->headers_in.server);
+    } else if (r->headers_in.host) {
         req->authority = ngx_http_robots_audit_str(r->headers_in.host->value);
     }
     /* https when this connection is TLS; else unknown (a TLS proxy in

@@ -194,6 +194,23 @@ for my $bad ('{"keys":{}}', '{"keys":[1]}', '[]', '{"keys":[]}', '{"k') {
         "key directory $bad: named";
     is slurp("$kdir/127.0.0.1.json"), $jwks, "key directory $bad: kept";
 }
+# a set the modules would refuse at load time (RobotsAuditSignatureKeys
+# fails the configuration: the next reload, or a restart, would fail):
+# no Ed25519 key at all, or an Ed25519 key whose "x" is not 32 bytes
+for my $bad ('{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"}]}',
+             '{"keys":[{"kty":"OKP","crv":"Ed25519","x":"AAAA"}]}') {
+    $up->put($wk, $bad, '');
+    ($st, $out, $err) = run('update', '--dir', $dir, '--sources', $src,
+                            '--keys-dir', $kdir, '--agent', $base);
+    is $st, 1, "key directory $bad: exit 1";
+    like $err, qr/key directory 127\.0\.0\.1\.json .*: not a key directory/,
+        "key directory $bad: named";
+    is slurp("$kdir/127.0.0.1.json"), $jwks, "key directory $bad: kept";
+}
+my $idout = `'$bin' identify --signature-keys '$kdir' 'Mozilla/5.0' 2>&1`;
+is $? >> 8, 0, 'the key directory written loads as the modules load it'
+    or diag $idout;
+$up->put($wk, $jwks, '');
 ($st, $out, $err) = run('update', '--dir', $dir, '--sources', $src,
                         '--keys-dir', $kdir, '--agent', "$base/path");
 is $st, 1, 'an origin with a path is refused';

@@ -96,6 +96,30 @@ ok $took < 30, sprintf('... resolved 16 at a time: %.1f s (one at a time: '
                        . 'over 100 s)', $took);
 diag sprintf 'logs --rdns, 32 unanswered addresses: %.1f s', $took;
 
+# a flood of distinct addresses (a hostile log: 13000 spoofed YandexBot
+# requests): the run remembers 12288 answers and asks for no more, each
+# address at most once; before, the 712 it could not remember were asked
+# twice, the second time one at a time while judging
+open $l, '>', "$dir/flood.log" or die;
+for my $i (1 .. 13000) {
+    my $ip = sprintf '10.%d.%d.%d', $i >> 16, ($i >> 8) & 255, $i & 255;
+    print {$l} qq{$ip - - [23/Nov/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "$ua"\n};
+}
+close $l;
+my $before = grep { /^PTR / } $dns->queries;
+$out = `$cli logs --robots $dir/robots.txt --format json --rdns --resolver $res $dir/flood.log`;
+$j = eval { decode_json($out) } // {};
+my @ptr = grep { /^PTR / } $dns->queries;
+splice @ptr, 0, $before;
+my %seen;
+is scalar(grep { $seen{$_}++ } @ptr), 0,
+    'a flood of 13000 addresses: none asked twice';
+is scalar(@ptr), 12288, '... and no more asked than the run remembers';
+is count($j, 'impostor') + count($j, 'unverifiable'), 13000,
+    '... every request judged';
+is count($j, 'unverifiable'), 13000 - 12288, '... those not asked: '
+    . 'unverifiable';
+
 $dns->stop;
 $j = logs_json();
 is count($j, 'verified'), 2, 'a second run: the same verdicts';

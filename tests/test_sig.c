@@ -102,6 +102,41 @@ verify(const ra_sig_keys_t *k, const ra_sig_request_t *r, int64_t now_s,
     "D+mCT1HA1nZDsi6nJKuHxUi/5Syp3rLWBA==:"
 #define V2_AGENT  "\"https://signature-agent.test\""
 
+/*
+ * An absolute-form request target ("GET https://victim.test/ HTTP/1.1")
+ * names the authority the server answers for; RFC 9112 3.2.2: the
+ * server ignores Host then, and RFC 9421 2.2.3 derives @authority from
+ * the target URI.  A signature an attacker captured on a site of his
+ * (Host example.com: the agent visited it) must not verify when
+ * replayed to another site with the same Host header and the victim's
+ * name in the request line.
+ */
+static void
+absolute_form_authority(void **state)
+{
+    ra_test_arena_t   *ar = ra_test_arena_new();
+    ra_sig_keys_t     *k = keys_with(ar, "signature-agent.test", RFC_JWKS);
+    ra_sig_request_t   r;
+    ra_sig_verdict_t   v;
+
+    (void) state;
+    r = req(V1_SIG, V1_INPUT, V1_AGENT);
+    r.target = S("https://victim.test/");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_INVALID);
+    r.target = S("http://victim.test:8080/a?b");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_INVALID);
+    /* the target's own authority is the one signed: valid whatever Host */
+    r.target = S("https://Example.com/");
+    r.authority = S("victim.test");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+    r.target = S("https://example.com:443/x");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_VALID);
+    /* userinfo in the target: not an authority this signs */
+    r.target = S("https://a@example.com/");
+    assert_int_equal(verify(k, &r, 1735689610, &v), RA_SIG_INVALID);
+    ra_test_arena_free(ar);
+}
+
 static void
 draft_vectors(void **state)
 {
@@ -976,6 +1011,7 @@ main(void)
         cmocka_unit_test(fuzz_seeds),
         cmocka_unit_test(cache_and_budget),
         cmocka_unit_test(rfc9421_b26),
+        cmocka_unit_test(absolute_form_authority),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,13 +70,14 @@ sub make_key {
 
 # The three header fields of a request signed with $key under $keyid
 sub sign {
-    my ($dir, $key, $keyid, $path) = @_;
+    my ($dir, $key, $keyid, $path, $authority) = @_;
     my $now = time;
+    $authority //= 'localhost';
     my $params = qq{("\@method" "\@authority" "\@path" }
                . qq{"signature-agent";key="sig1");created=} . ($now - 5)
                . ';expires=' . ($now + 300) . qq{;keyid="$keyid"}
                . ';tag="web-bot-auth"';
-    my $base = qq{"\@method": GET\n"\@authority": localhost\n}
+    my $base = qq{"\@method": GET\n"\@authority": $authority\n}
              . qq{"\@path": $path\n}
              . qq{"signature-agent";key="sig1": "https://agent.test"\n}
              . qq{"\@signature-params": $params};
@@ -171,6 +172,22 @@ sub scenario {
                headers => sign($tmp, $key, $key->{kid}, '/checkout'))
            ->{status}, 200, 'a signature for another path';
 
+    # a signature made for another site (the agent visited the attacker's
+    # elsewhere.test) replayed here with the request line naming this
+    # site, and elsewhere.test's Host: the request is for localhost (RFC
+    # 9112 3.2.2), whose authority the signature does not cover
+    {
+        my $s = sign($tmp, $key, $key->{kid}, '/checkout', 'elsewhere.test');
+        my $raw = "GET http://localhost/checkout HTTP/1.1\r\n"
+                . "Host: elsewhere.test\r\n"
+                . "User-Agent: $SIGNBOT\r\nConnection: close\r\n"
+                . "Signature-Input: $s->{'Signature-Input'}\r\n"
+                . "Signature-Agent: $s->{'Signature-Agent'}\r\n"
+                . "Signature: $s->{Signature}\r\n\r\n";
+        is $h->get('/checkout', raw => $raw)->{status}, 200,
+            'a signature for another authority, replayed in absolute form';
+    }
+
     my $j = $h->status_json;
     my $ok = $h->crawler_stats($j, 'localhost', 'SignBot', 'verified') // {};
     is $ok->{requests}, 5, 'SignBot verified: unsigned (ranges: robots.txt '
@@ -178,8 +195,9 @@ sub scenario {
         . 'with a browser User-Agent';
     is $ok->{violation}, 3, '... its three signed /checkout requests';
     my $imp = $h->crawler_stats($j, 'localhost', 'SignBot', 'impostor') // {};
-    is $imp->{requests}, 3, 'SignBot impostor: the forged signature, the '
-        . 'malformed one and the one for another path, from inside its ranges';
+    is $imp->{requests}, 4, 'SignBot impostor: the forged signature, the '
+        . 'malformed one, the one for another path and the one for another '
+        . 'authority, from inside its ranges';
     is $h->site_json($j, 'localhost')->{browser_requests}, 2,
         'the forged and the malformed signature with a browser User-Agent: '
         . 'browsers';
