@@ -344,10 +344,20 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
     if (req->signature.len == 0 || req->signature_input.len == 0) {
         return;
     }
-    if (r->host_start != NULL) {
+    if (r->host_start != NULL && r->request_line.data != NULL
+        && r->host_start > r->request_line.data
+        && r->host_start < r->request_line.data + r->request_line.len)
+    {
         /* an absolute-form target names the site, whatever Host says
-         * (RFC 9112 3.2.2): the host nginx chose the server by */
-        req->authority = ngx_http_robots_audit_str(r->headers_in.server);
+         * (RFC 9112 3.2.2): its authority as written, port included */
+        u_char  *e = r->request_line.data + r->request_line.len;
+        u_char  *q = r->host_start;
+
+        while (q < e && *q != '/' && *q != '?' && *q != ' ') {
+            q++;
+        }
+        req->authority.data = r->host_start;
+        req->authority.len = (size_t) (q - r->host_start);
     } else if (r->headers_in.host) {
         req->authority = ngx_http_robots_audit_str(r->headers_in.host->value);
     }

@@ -188,12 +188,27 @@ sub scenario {
             'a signature for another authority, replayed in absolute form';
     }
 
+    # a genuine signature in absolute form with the port in the target:
+    # its authority is the target's, port included
+    {
+        my $auth = 'localhost:' . $h->port;
+        my $s = sign($tmp, $key, $key->{kid}, '/checkout', $auth);
+        my $raw = "GET http://$auth/checkout HTTP/1.1\r\n"
+                . "Host: $auth\r\n"
+                . "User-Agent: $SIGNBOT\r\nConnection: close\r\n"
+                . "Signature-Input: $s->{'Signature-Input'}\r\n"
+                . "Signature-Agent: $s->{'Signature-Agent'}\r\n"
+                . "Signature: $s->{Signature}\r\n\r\n";
+        is $h->get('/checkout', raw => $raw)->{status}, 200,
+            'signed SignBot in absolute form, the port in the target';
+    }
+
     my $j = $h->status_json;
     my $ok = $h->crawler_stats($j, 'localhost', 'SignBot', 'verified') // {};
-    is $ok->{requests}, 5, 'SignBot verified: unsigned (ranges: robots.txt '
-        . 'and a page), signed (one field in one line and in two), and signed '
-        . 'with a browser User-Agent';
-    is $ok->{violation}, 3, '... its three signed /checkout requests';
+    is $ok->{requests}, 6, 'SignBot verified: unsigned (ranges: robots.txt '
+        . 'and a page), signed (one field in one line and in two, and in '
+        . 'absolute form with a port), and signed with a browser User-Agent';
+    is $ok->{violation}, 4, '... its four signed /checkout requests';
     my $imp = $h->crawler_stats($j, 'localhost', 'SignBot', 'impostor') // {};
     is $imp->{requests}, 4, 'SignBot impostor: the forged signature, the '
         . 'malformed one, the one for another path and the one for another '
@@ -207,7 +222,7 @@ sub scenario {
     like $err, qr/${pre}robots-audit: \[RA102\] violation site="localhost" crawler="SignBot" verification=impostor client=127\.0\.0\.1 method=GET uri="\/checkout" [^\n]* signature="the signature does not verify"/,
         'RA102 for the forged signature, saying why';
     is count_re(qr/\[RA100\][^\n]*crawler="SignBot" verification=verified/,
-                $err), 3, 'RA100 for the three genuine signed violations';
+                $err), 4, 'RA100 for the four genuine signed violations';
     unlike $err, $ad->crash_re, 'no crash or emergency';
     $h->stop;
 }
