@@ -513,7 +513,7 @@ ra_rg_replace(const char *dir, const char *name, const ra_rg_body_t *b,
     if (ra_rg_same(path, b, &mtime)) {
         now = time(NULL);
         if (refresh > 0 && now - mtime >= refresh
-            && utimensat(AT_FDCWD, path, NULL, 0) == 0)
+            && utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW) == 0)
         {
             *days = (long) ((now - mtime) / 86400);
             return 2;
