@@ -240,6 +240,20 @@ ra_norm_google(ra_str_t s, unsigned char *dst)
     return (size_t) (d - dst);
 }
 
+/* Bytes that ra_norm_rfc() copies as they are in a URL (url == 1): not a
+ * '%', not ra_uri_unsafe(), not '*' or '$'.  A path of these alone is its
+ * own normal form. */
+static const unsigned char  ra_url_plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0
+};
+
 /*
  * RFC 9309 2.2.2 canonical form, for rules (url == 0) and request paths
  * (url == 1): %-escapes of unreserved bytes are decoded, other escapes
@@ -1880,6 +1894,19 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
         need = path.len + 1;
     } else {
         need = 3 * path.len + 1;
+        if (need <= sizeof(stack) && path.len && path.data[0] == '/') {
+            /* the common case: a path that is its own normal form is
+             * read where it is (one that is not is normalised below) */
+            for (qpos = 0; qpos < path.len && ra_url_plain[path.data[qpos]];
+                 qpos++)
+            { /* void */ }
+            if (qpos == path.len) {
+                p = path.data;
+                plen = path.len;
+                buf = NULL;
+                goto normalised;
+            }
+        }
     }
 
     buf = stack;
