@@ -1042,7 +1042,7 @@ ra_gather_busy(ra_audit_t *au, const ra_ledger_state_t *f)
  * unknown (*rs NULL), as it would have been a moment later.
  */
 static int
-ra_gather_compile(ra_gather_t *x, const ra_version_t *v,
+ra_gather_compile(ra_gather_t *x, const ra_version_fact_t *v,
     const ra_rules_t **rs)
 {
     int           k;
@@ -1085,7 +1085,7 @@ ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
     ra_gather_t         *x = g->ctx;
     ra_audit_t          *au = x->au;
     ra_cache_t          *c;
-    const ra_version_t  *v = &g->facts.versions[k];
+    const ra_version_fact_t  *v = &g->facts.versions[k];
 
     *rs = NULL;
     c = ra_cache_find(au, v->hash);

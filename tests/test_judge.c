@@ -59,7 +59,7 @@ jx_new(unsigned flags)
 static void
 jx_version(jx_t *x, unsigned k, const char *body, int64_t until)
 {
-    ra_version_t  *v = &x->g.facts.versions[k];
+    ra_version_fact_t  *v = &x->g.facts.versions[k];
 
     assert_int_equal(ra_rules_compile(ra_str(body, strlen(body)),
                                       &ra_malloc_allocator, &x->rs[k], NULL),
