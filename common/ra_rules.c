@@ -1475,6 +1475,8 @@ typedef struct {
     const ra_ac_t        *grams_ac;     /* the automaton they came from */
     int                   have_grams;
     int                   pairs;        /* byte pairs for every index */
+    int                   wild_tried;   /* a wildcard candidate was tried
+                                           without grams */
 } ra_subject_t;
 
 /* The path's grams as the index counts them: its segments (one pass of
@@ -1540,7 +1542,17 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
     if (!ra_beats(p, best)) {
         return 1;
     }
-    if (!p->simple) {
+    if (!p->simple && !sj->have_grams && !sj->wild_tried) {
+        /* the path's first wildcard candidate: one ra_wild() costs no
+         * more than the grams would (both one pass), and most paths meet
+         * one or none; the grams filter the candidates after it */
+        sj->wild_tried = 1;
+        if (!ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
+                     p->len - p->lit))
+        {
+            return 1;
+        }
+    } else if (!p->simple) {
         ra_grams_of(ix, sj);
         need = &p->need;
         if (sj->pairs && ix->ac != NULL) {
@@ -1958,6 +1970,7 @@ normalised:
     sj.path = p;
     sj.plen = plen;
     sj.have_grams = 0;
+    sj.wild_tried = 0;
     sj.grams_ac = NULL;
     /* several indexes (groups past the merge budget): byte pairs once for
      * all of them, not one automaton pass each, so that the cost stays
