@@ -1946,9 +1946,11 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
 normalised:
 
     if (mode == RA_MODE_RFC) {
-        /* RFC 9309 2.2.2: /robots.txt is implicitly allowed */
-        for (qpos = 0; qpos < plen && p[qpos] != '?'; qpos++) { /* void */ }
-        if (qpos == 11 && memcmp(p, "/robots.txt", 11) == 0) {
+        /* RFC 9309 2.2.2: /robots.txt is implicitly allowed (its own
+         * query too: the path before the first '?') */
+        if (plen >= 11 && memcmp(p, "/robots.txt", 11) == 0
+            && (plen == 11 || p[11] == '?'))
+        {
             out->why = RA_WHY_ROBOTS_TXT;
             goto done;
         }
