@@ -319,12 +319,48 @@ ra_grams_lack(const ra_grams_t *have, const ra_grams_t *need)
             | (need->w[2] & ~have->w[2]) | (need->w[3] & ~have->w[3])) != 0;
 }
 
+/* memmem() for a short haystack (RA_FIND_SHORT bytes at most): a memchr()
+ * of the needle's first byte and a compare, without memmem()'s setup,
+ * which costs more than such a search.  At most RA_FIND_SHORT compares of
+ * at most RA_FIND_SHORT bytes: a bounded cost; longer haystacks go to
+ * memmem(), linear. */
+#define RA_FIND_SHORT  64
+
+static const unsigned char *
+ra_find(const unsigned char *hay, size_t n, const unsigned char *needle,
+    size_t m)
+{
+    const unsigned char  *p, *end;
+
+    if (n > RA_FIND_SHORT) {
+        return memmem(hay, n, needle, m);
+    }
+    if (m == 0) {
+        return hay;
+    }
+    if (m > n) {
+        return NULL;
+    }
+    end = hay + (n - m) + 1;            /* where a match may start */
+    for (p = hay; p < end; p++) {
+        p = memchr(p, needle[0], (size_t) (end - p));
+        if (p == NULL) {
+            return NULL;
+        }
+        if (memcmp(p + 1, needle + 1, m - 1) == 0) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
 /*
  * Does pattern pat match path from byte pos on, as a prefix match ('*'
  * any run, final '$' anchors the end)?  Segments between stars are found
  * greedily, each at its leftmost place after the previous one, which is
  * optimal for star-separated literals; memmem is linear, so the cost is
- * O(path + pattern) whatever the pattern.
+ * O(path + pattern) whatever the pattern (ra_find(): a search of at most
+ * RA_FIND_SHORT bytes costs at most RA_FIND_SHORT^2 compares).
  */
 static int
 ra_wild(const unsigned char *path, size_t plen, size_t pos,
@@ -362,7 +398,7 @@ ra_wild(const unsigned char *path, size_t plen, size_t pos,
                    && memcmp(path + plen - seg, pat, seg) == 0;
         }
         if (seg) {
-            found = memmem(path + pos, plen - pos, pat, seg);
+            found = ra_find(path + pos, plen - pos, pat, seg);
             if (found == NULL) {
                 return 0;
             }
