@@ -674,6 +674,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     memset(&v, 0, sizeof(v));
     ra_version_from_answer(&v, ans);
     hash = ra_ledger_version_hash(ans->status, ans->body);
+    v.hash = hash;                      /* not hashed again under the lock */
 
     /* the same version again (the usual case): no need to lint it */
     ra_ledger_lock(l);

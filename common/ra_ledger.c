@@ -2502,7 +2502,9 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     s->undecodable = 0;
     s->bad_coding_len = 0;
 
-    hash = ra_ledger_version_hash(in->status, body);
+    /* the caller's when it has it (hashed outside the lock) */
+    hash = in->hash != 0 ? in->hash
+                         : ra_ledger_version_hash(in->status, body);
     ra_begin(l);
 
     /* versions replaced more than 24 hours ago are of no use any more */

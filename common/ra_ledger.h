@@ -613,7 +613,9 @@ int ra_ledger_find_version_locked(const ra_ledger_t *l, uint32_t site,
  * than 24 hours are dropped, and the body is copied into the blob heap,
  * evicting the bodies of the oldest non-current versions when it is full.
  * 5xx/429 answers only update the site's state: they carry no rules.
- * Of *v, the status, size, truncated, ctype and lint members are used.
+ * Of *v, the status, size, truncated, ctype and lint members are used,
+ * and hash when it is not 0: ra_ledger_version_hash(status, body) as the
+ * caller computed it outside the lock (0: computed here).
  * Returns the version's index, or -1 for an unreachable answer.
  */
 int ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site,
