@@ -94,6 +94,28 @@ typedef struct {
     unsigned char  name[RA_SITE_NAME_MAX];
 } ra_site_hint_t;
 
+/*
+ * The ranges' verdict on the crawler addresses this process saw last, by
+ * the address's bytes as requests give it and the crawler: a hit costs a
+ * hash and a compare, not inet_pton() and the ranges' searches.  The
+ * engine's ranges do not change (a reload makes another engine); a hint
+ * also holds how many lists they had, and is taken again if that
+ * changed.
+ */
+#define RA_VERIFY_HINTS       64
+#define RA_VERIFY_HINT_TEXT   46        /* INET6_ADDRSTRLEN - 1 */
+
+typedef struct {
+    const ra_crawler_t  *crawler;       /* NULL: empty */
+    size_t               lists;
+    ra_addr_t            addr;
+    uint8_t              verification;
+    uint8_t              len;
+    unsigned char        text[RA_VERIFY_HINT_TEXT];
+} ra_verify_hint_t;
+
+_Static_assert(RA_VERIFY_HINTS == 64, "a hint's index is a hash's top 6 bits");
+
 struct ra_audit_s {
     ra_audit_conf_t  conf;
     ra_ledger_t      ledger;
@@ -107,6 +129,7 @@ struct ra_audit_s {
      * still there when the verdict asks for it */
     uint64_t         busy[RA_VERSIONS];
     uint64_t         body_copies;       /* ra_audit_body_copies() */
+    ra_group_memo_t  groups;            /* of the cache's sets */
     ra_ua_slot_t    *ua;                /* RA_UA_SLOTS, or NULL */
     ra_imp_slot_t   *imp;               /* RA_IMPOSTOR_SLOTS: its own, or
                                            conf.impostors_of's */
@@ -115,6 +138,7 @@ struct ra_audit_s {
     ra_sig_cache_t  *sig_cache;         /* with conf.sig_keys: this
                                            process's verifications */
     ra_site_hint_t   site_hint[RA_SITE_HINTS];
+    ra_verify_hint_t verify_hint[RA_VERIFY_HINTS];
 };
 
 static const char  *const ra_verdict_names[] = {
@@ -371,6 +395,7 @@ ra_cache_find(ra_audit_t *au, uint64_t hash)
 static void
 ra_cache_drop(ra_audit_t *au, ra_cache_t *c)
 {
+    ra_group_memo_forget(&au->groups, c->rules);
     au->cache_bytes -= c->bytes;
     ra_rules_free(c->rules);
     memset(c, 0, sizeof(*c));
@@ -649,6 +674,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     memset(&v, 0, sizeof(v));
     ra_version_from_answer(&v, ans);
     hash = ra_ledger_version_hash(ans->status, ans->body);
+    v.hash = hash;                      /* not hashed again under the lock */
 
     /* the same version again (the usual case): no need to lint it */
     ra_ledger_lock(l);
@@ -718,15 +744,50 @@ ra_judge_rules(const ra_judge_state_t *g, unsigned k, const ra_rules_t **rs)
     return RA_OK;
 }
 
-/* One spelling of the path against rs, for who. */
+void
+ra_group_memo_forget(ra_group_memo_t *memo, const ra_rules_t *rs)
+{
+    size_t  i;
+
+    for (i = 0; memo != NULL && i < RA_GROUP_MEMO; i++) {
+        if (memo->slot[i].rules == rs) {
+            memo->slot[i].rules = NULL;
+        }
+    }
+}
+
+/* The group who reads in rs: the memo's, else chosen (and remembered) */
+static void
+ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
+    const ra_judge_who_t *who, ra_rules_group_t *grp)
+{
+    uint64_t               h;
+    ra_group_memo_slot_t  *s;
+
+    if (g->memo == NULL || who->key == NULL) {
+        ra_rules_group(rs, who->tokens, who->ntokens, grp);
+        return;
+    }
+    h = ((uint64_t) (uintptr_t) who->key ^ ((uint64_t) (uintptr_t) rs << 7))
+        * 0x9e3779b97f4a7c15ULL;
+    s = &g->memo->slot[h >> 59];
+    if (s->rules != rs || s->key != who->key) {
+        ra_rules_group(rs, who->tokens, who->ntokens, &s->group);
+        s->rules = rs;
+        s->key = who->key;
+    }
+    *grp = s->group;
+}
+
+/* One spelling of the path against rs (group grp), for who. */
 static int
-ra_allows_one(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
-    const ra_alloc_t *scratch, ra_match_t *m)
+ra_allows_one(const ra_rules_t *rs, const ra_rules_group_t *grp,
+    const ra_judge_who_t *who, ra_str_t path, const ra_alloc_t *scratch,
+    ra_match_t *m)
 {
     /* a path too long for the stack without scratch memory is judged on
      * its first RA_MATCH_STACK bytes */
-    (void) ra_rules_match(rs, RA_MODE_RFC, who->tokens, who->ntokens, path,
-                          scratch, m);
+    (void) ra_rules_match_group(rs, RA_MODE_RFC, grp, path, scratch, m);
     /* AdsBot-Google and kin never read the "*" group: nothing applies */
     if ((who->flags & RA_CRAWLER_IGNORES_STAR)
         && m->group.len == 1 && m->group.data[0] == '*')
@@ -742,15 +803,18 @@ ra_allows_one(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
 /* Both spellings: allowed when each is; m is the match of the one that
  * is not (the path as received first). canon.data NULL: the same. */
 static int
-ra_allows(const ra_rules_t *rs, const ra_judge_who_t *who, ra_str_t path,
-    ra_str_t canon, const ra_alloc_t *scratch, ra_match_t *m)
+ra_allows(const ra_rules_t *rs, const ra_rules_group_t *grp,
+    const ra_judge_who_t *who, ra_str_t path, ra_str_t canon,
+    const ra_alloc_t *scratch, ra_match_t *m)
 {
     ra_match_t  mc;
 
-    if (!ra_allows_one(rs, who, path, scratch, m)) {
+    if (!ra_allows_one(rs, grp, who, path, scratch, m)) {
         return 0;
     }
-    if (canon.data != NULL && !ra_allows_one(rs, who, canon, scratch, &mc)) {
+    if (canon.data != NULL
+        && !ra_allows_one(rs, grp, who, canon, scratch, &mc))
+    {
         *m = mc;
         return 0;
     }
@@ -794,12 +858,14 @@ int
 ra_judge_allows(const ra_rules_t *rs, const ra_judge_who_t *who,
     ra_str_t path, const ra_alloc_t *scratch, ra_match_t *m)
 {
-    int             allowed;
-    ra_str_t        canon;
-    unsigned char   stack[RA_JUDGE_STACK], *heap;
+    int               allowed;
+    ra_str_t          canon;
+    ra_rules_group_t  grp;
+    unsigned char     stack[RA_JUDGE_STACK], *heap;
 
     canon = ra_judge_canon(path, scratch, stack, &heap);
-    allowed = ra_allows(rs, who, path, canon, scratch, m);
+    ra_rules_group(rs, who->tokens, who->ntokens, &grp);
+    allowed = ra_allows(rs, &grp, who, path, canon, scratch, m);
     if (heap != NULL) {
         ra_free(scratch, heap);
     }
@@ -841,6 +907,7 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
     int                       k, rc;
     ra_str_t                  canon;
     ra_match_t                m, mv;
+    ra_rules_group_t          grp;
     const ra_rules_t         *rs;
     const ra_ledger_state_t  *f = &g->facts;
     unsigned char             stack[RA_JUDGE_STACK], *heap;
@@ -883,10 +950,11 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
         if (rs == NULL) {
             /* nothing to judge against: neither compliant nor not */
             out->verdict = RA_VERDICT_UNKNOWN;
-        } else if (ra_allows(rs, who, path, canon, g->scratch, &m)) {
-            out->verdict = RA_VERDICT_COMPLIANT;
         } else {
-            out->verdict = RA_VERDICT_VIOLATION;
+            ra_judge_group(g, rs, who, &grp);
+            out->verdict = ra_allows(rs, &grp, who, path, canon, g->scratch,
+                                     &m)
+                           ? RA_VERDICT_COMPLIANT : RA_VERDICT_VIOLATION;
         }
         /* a copy: resolving older versions may release this set */
         ra_verdict_decision(out, &m);
@@ -914,9 +982,11 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
                 ra_verdict_clear(out);
                 goto done;
             }
-            if (rs != NULL
-                && ra_allows(rs, who, path, canon, g->scratch, &mv))
-            {
+            if (rs == NULL) {
+                continue;
+            }
+            ra_judge_group(g, rs, who, &grp);
+            if (ra_allows(rs, &grp, who, path, canon, g->scratch, &mv)) {
                 out->verdict = RA_VERDICT_STALE;
             }
         }
@@ -973,7 +1043,7 @@ ra_gather_busy(ra_audit_t *au, const ra_ledger_state_t *f)
  * unknown (*rs NULL), as it would have been a moment later.
  */
 static int
-ra_gather_compile(ra_gather_t *x, const ra_version_t *v,
+ra_gather_compile(ra_gather_t *x, const ra_version_fact_t *v,
     const ra_rules_t **rs)
 {
     int           k;
@@ -1016,7 +1086,7 @@ ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
     ra_gather_t         *x = g->ctx;
     ra_audit_t          *au = x->au;
     ra_cache_t          *c;
-    const ra_version_t  *v = &g->facts.versions[k];
+    const ra_version_fact_t  *v = &g->facts.versions[k];
 
     *rs = NULL;
     c = ra_cache_find(au, v->hash);
@@ -1128,6 +1198,49 @@ ra_audit_rdns_done(ra_audit_t *au, const uint8_t addr[16], int ok,
     ra_ledger_unlock(&au->ledger);
 }
 
+/* ra_addr_parse() of text and ra_verify() of c there, through this
+ * process's hints: RA_ERROR when text is no address. */
+static int
+ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
+    ra_addr_t *addr, unsigned *verification)
+{
+    size_t             i, lists;
+    uint64_t           h;
+    ra_verify_hint_t  *vh;
+
+    if (text.len == 0 || text.len > RA_VERIFY_HINT_TEXT) {
+        if (ra_addr_parse(text, addr) != RA_OK) {
+            return RA_ERROR;
+        }
+        *verification = (unsigned) ra_verify(au->conf.ranges, c, addr);
+        return RA_OK;
+    }
+    h = 0xcbf29ce484222325ULL ^ (uint64_t) (uintptr_t) c;
+    for (i = 0; i < text.len; i++) {
+        h = (h ^ text.data[i]) * 0x100000001b3ULL;
+    }
+    vh = &au->verify_hint[(h * 0x9e3779b97f4a7c15ULL) >> 58];
+    lists = au->conf.ranges != NULL ? ra_ranges_lists(au->conf.ranges) : 0;
+    if (vh->crawler == c && vh->len == text.len && vh->lists == lists
+        && memcmp(vh->text, text.data, text.len) == 0)
+    {
+        *addr = vh->addr;
+        *verification = vh->verification;
+        return RA_OK;
+    }
+    if (ra_addr_parse(text, addr) != RA_OK) {
+        return RA_ERROR;
+    }
+    *verification = (unsigned) ra_verify(au->conf.ranges, c, addr);
+    vh->crawler = c;
+    vh->lists = lists;
+    vh->addr = *addr;
+    vh->verification = (uint8_t) *verification;
+    vh->len = (uint8_t) text.len;
+    memcpy(vh->text, text.data, text.len);
+    return RA_OK;
+}
+
 /* Who the request says it is: name, verification, tokens.  A crawler
  * whose table entry names signature-agent origins is judged by its
  * signature when it sends one that can be checked: valid and of one of
@@ -1140,6 +1253,7 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     ra_judge_who_t *who)
 {
     int                  sig;
+    unsigned             v;
     ra_addr_t            addr;
     const ra_crawler_t  *c = id->crawler;
 
@@ -1156,13 +1270,13 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
             tokens[who->ntokens] = c->tokens[who->ntokens];
         }
         who->flags = c->flags;
+        who->key = c;
         sig = ra_sig_decide(c, sv);
         if (sig >= 0) {
             out->verification = (unsigned) sig;
             out->verified_by = RA_VERIFIED_BY_SIGNATURE;
-        } else if (ra_addr_parse(req->addr, &addr) == RA_OK) {
-            out->verification = (unsigned) ra_verify(au->conf.ranges, c,
-                                                     &addr);
+        } else if (ra_audit_verify(au, c, req->addr, &addr, &v) == RA_OK) {
+            out->verification = v;
             if (out->verification != RA_VERIFY_UNVERIFIABLE) {
                 out->verified_by = RA_VERIFIED_BY_RANGES;
             }
@@ -1592,6 +1706,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     g.resolve = ra_gather_resolve;
     g.ctx = &x;
     g.scratch = au->conf.alloc;
+    g.memo = &au->groups;
 
     ra_ledger_lock(l);
     sid = ra_audit_site_locked(au, req->site, now, 1);

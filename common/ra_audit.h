@@ -287,7 +287,29 @@ typedef struct {
     const ra_str_t      *tokens;        /* robots.txt tokens, best first */
     size_t               ntokens;
     unsigned             flags;         /* RA_CRAWLER_* (0: generic bot) */
+    const void          *key;           /* names tokens for a memo (the
+                                           crawler's entry); NULL: none */
 } ra_judge_who_t;
+
+/*
+ * The group each (rule set, who->key) reads, chosen once
+ * (ra_rules_group()) and remembered; a slot is only a hint, its set and
+ * key compared.  Whoever releases a rule set forgets it first
+ * (ra_group_memo_forget()).
+ */
+#define RA_GROUP_MEMO  32
+
+typedef struct {
+    const ra_rules_t  *rules;           /* NULL: empty */
+    const void        *key;
+    ra_rules_group_t   group;
+} ra_group_memo_slot_t;
+
+typedef struct {
+    ra_group_memo_slot_t  slot[RA_GROUP_MEMO];
+} ra_group_memo_t;
+
+void ra_group_memo_forget(ra_group_memo_t *memo, const ra_rules_t *rs);
 
 typedef struct ra_judge_state_s  ra_judge_state_t;
 
@@ -309,6 +331,8 @@ struct ra_judge_state_s {
     const ra_rules_t    *rules[RA_VERSIONS];
     const ra_alloc_t    *scratch;       /* the matcher's, for paths over
                                            RA_MATCH_STACK; may be NULL */
+    ra_group_memo_t     *memo;          /* may be NULL: the group chosen
+                                           for every path */
 };
 
 /*

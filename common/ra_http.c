@@ -382,9 +382,11 @@ ra_http_is_root_file(ra_str_t target, ra_str_t name)
      */
     target = ra_http_target_path(target);
     rest = ra_canon_split(target, &query);
-    if (name.len == 0
-        || !ra_canon_may_end(rest, (const char[2]) { name.data[name.len - 1],
-                                                    '\0' }))
+    /* the last segment must read name: its last byte is name's or ends
+     * an escape (a path ending in '/' or '.' ends in no name) */
+    if (name.len == 0 || rest.len == 0
+        || (rest.data[rest.len - 1] != name.data[name.len - 1]
+            && !(rest.len >= 3 && rest.data[rest.len - 3] == '%')))
     {
         return 0;
     }

@@ -2354,20 +2354,27 @@ void
 ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int64_t now, ra_ledger_state_t *out)
 {
-    unsigned         k;
-    ra_site_slot_t  *s = ra_site_at(l, site);
-    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+    unsigned                  k;
+    const ra_version_slot_t  *v;
+    ra_site_slot_t           *s = ra_site_at(l, site);
+    ra_stat_slot_t           *st = ra_stat_at(l, stat);
 
     memset(out, 0, sizeof(*out));
     out->current = -1;
     if (s == NULL || st == NULL) {
         return;
     }
-    /* empty slots stay as the memset left them (hash 0): most sites have
-     * one version, and this runs on every judged request */
+    /* only what a verdict reads (this runs on every judged request);
+     * empty slots stay as the memset left them (hash 0) */
     for (k = 0; k < RA_VERSIONS; k++) {
-        if (s->versions[k].hash) {
-            ra_version_out(&s->versions[k], &out->versions[k]);
+        v = &s->versions[k];
+        if (v->hash) {
+            out->versions[k].hash = v->hash;
+            out->versions[k].until = v->until;
+            out->versions[k].body_len = v->blob ? v->body_len : 0;
+            out->versions[k].status = v->status;
+            out->versions[k].answer = v->answer;
+            out->versions[k].body_lost = v->body_lost;
         }
     }
     out->current = s->nversions && s->current < RA_VERSIONS
@@ -2495,7 +2502,9 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     s->undecodable = 0;
     s->bad_coding_len = 0;
 
-    hash = ra_ledger_version_hash(in->status, body);
+    /* the caller's when it has it (hashed outside the lock) */
+    hash = in->hash != 0 ? in->hash
+                         : ra_ledger_version_hash(in->status, body);
     ra_begin(l);
 
     /* versions replaced more than 24 hours ago are of no use any more */

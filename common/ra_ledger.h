@@ -561,9 +561,22 @@ void ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
 void ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int status, int64_t now);
 
+/* A version as a verdict reads it: a ra_version_t's fields the judge
+ * and its rule-set cache use, and no others (ra_ledger_find_version_locked()
+ * has the rest). */
+typedef struct {
+    uint64_t  hash;             /* 0: no version */
+    int64_t   until;
+    uint32_t  body_len;
+    uint16_t  status;
+    uint8_t   answer;           /* ra_answer_e */
+    uint8_t   body_lost;
+} ra_version_fact_t;
+
 /* What a verdict depends on, as it was before the request. */
 typedef struct {
-    ra_version_t  versions[RA_VERSIONS];  /* the site's; hash 0: none */
+    ra_version_fact_t  versions[RA_VERSIONS];  /* the site's; hash 0:
+                                                  none */
     int           current;                /* -1: no robots.txt known */
     int64_t       prev_request;           /* the crawler's previous one */
     int64_t       last_fetch;             /* of robots.txt, or 0 */
@@ -600,7 +613,9 @@ int ra_ledger_find_version_locked(const ra_ledger_t *l, uint32_t site,
  * than 24 hours are dropped, and the body is copied into the blob heap,
  * evicting the bodies of the oldest non-current versions when it is full.
  * 5xx/429 answers only update the site's state: they carry no rules.
- * Of *v, the status, size, truncated, ctype and lint members are used.
+ * Of *v, the status, size, truncated, ctype and lint members are used,
+ * and hash when it is not 0: ra_ledger_version_hash(status, body) as the
+ * caller computed it outside the lock (0: computed here).
  * Returns the version's index, or -1 for an unreachable answer.
  */
 int ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site,

@@ -240,6 +240,20 @@ ra_norm_google(ra_str_t s, unsigned char *dst)
     return (size_t) (d - dst);
 }
 
+/* Bytes that ra_norm_rfc() copies as they are in a URL (url == 1): not a
+ * '%', not ra_uri_unsafe(), not '*' or '$'.  A path of these alone is its
+ * own normal form. */
+static const unsigned char  ra_url_plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0
+};
+
 /*
  * RFC 9309 2.2.2 canonical form, for rules (url == 0) and request paths
  * (url == 1): %-escapes of unreserved bytes are decoded, other escapes
@@ -305,12 +319,48 @@ ra_grams_lack(const ra_grams_t *have, const ra_grams_t *need)
             | (need->w[2] & ~have->w[2]) | (need->w[3] & ~have->w[3])) != 0;
 }
 
+/* memmem() for a short haystack (RA_FIND_SHORT bytes at most): a memchr()
+ * of the needle's first byte and a compare, without memmem()'s setup,
+ * which costs more than such a search.  At most RA_FIND_SHORT compares of
+ * at most RA_FIND_SHORT bytes: a bounded cost; longer haystacks go to
+ * memmem(), linear. */
+#define RA_FIND_SHORT  64
+
+static const unsigned char *
+ra_find(const unsigned char *hay, size_t n, const unsigned char *needle,
+    size_t m)
+{
+    const unsigned char  *p, *end;
+
+    if (n > RA_FIND_SHORT) {
+        return memmem(hay, n, needle, m);
+    }
+    if (m == 0) {
+        return hay;
+    }
+    if (m > n) {
+        return NULL;
+    }
+    end = hay + (n - m) + 1;            /* where a match may start */
+    for (p = hay; p < end; p++) {
+        p = memchr(p, needle[0], (size_t) (end - p));
+        if (p == NULL) {
+            return NULL;
+        }
+        if (memcmp(p + 1, needle + 1, m - 1) == 0) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
 /*
  * Does pattern pat match path from byte pos on, as a prefix match ('*'
  * any run, final '$' anchors the end)?  Segments between stars are found
  * greedily, each at its leftmost place after the previous one, which is
  * optimal for star-separated literals; memmem is linear, so the cost is
- * O(path + pattern) whatever the pattern.
+ * O(path + pattern) whatever the pattern (ra_find(): a search of at most
+ * RA_FIND_SHORT bytes costs at most RA_FIND_SHORT^2 compares).
  */
 static int
 ra_wild(const unsigned char *path, size_t plen, size_t pos,
@@ -348,7 +398,7 @@ ra_wild(const unsigned char *path, size_t plen, size_t pos,
                    && memcmp(path + plen - seg, pat, seg) == 0;
         }
         if (seg) {
-            found = memmem(path + pos, plen - pos, pat, seg);
+            found = ra_find(path + pos, plen - pos, pat, seg);
             if (found == NULL) {
                 return 0;
             }
@@ -1461,6 +1511,8 @@ typedef struct {
     const ra_ac_t        *grams_ac;     /* the automaton they came from */
     int                   have_grams;
     int                   pairs;        /* byte pairs for every index */
+    int                   wild_tried;   /* a wildcard candidate was tried
+                                           without grams */
 } ra_subject_t;
 
 /* The path's grams as the index counts them: its segments (one pass of
@@ -1526,7 +1578,17 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
     if (!ra_beats(p, best)) {
         return 1;
     }
-    if (!p->simple) {
+    if (!p->simple && !sj->have_grams && !sj->wild_tried) {
+        /* the path's first wildcard candidate: one ra_wild() costs no
+         * more than the grams would (both one pass), and most paths meet
+         * one or none; the grams filter the candidates after it */
+        sj->wild_tried = 1;
+        if (!ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
+                     p->len - p->lit))
+        {
+            return 1;
+        }
+    } else if (!p->simple) {
         ra_grams_of(ix, sj);
         need = &p->need;
         if (sj->pairs && ix->ac != NULL) {
@@ -1880,6 +1942,19 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
         need = path.len + 1;
     } else {
         need = 3 * path.len + 1;
+        if (need <= sizeof(stack) && path.len && path.data[0] == '/') {
+            /* the common case: a path that is its own normal form is
+             * read where it is (one that is not is normalised below) */
+            for (qpos = 0; qpos < path.len && ra_url_plain[path.data[qpos]];
+                 qpos++)
+            { /* void */ }
+            if (qpos == path.len) {
+                p = path.data;
+                plen = path.len;
+                buf = NULL;
+                goto normalised;
+            }
+        }
     }
 
     buf = stack;
@@ -1907,9 +1982,11 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
 normalised:
 
     if (mode == RA_MODE_RFC) {
-        /* RFC 9309 2.2.2: /robots.txt is implicitly allowed */
-        for (qpos = 0; qpos < plen && p[qpos] != '?'; qpos++) { /* void */ }
-        if (qpos == 11 && memcmp(p, "/robots.txt", 11) == 0) {
+        /* RFC 9309 2.2.2: /robots.txt is implicitly allowed (its own
+         * query too: the path before the first '?') */
+        if (plen >= 11 && memcmp(p, "/robots.txt", 11) == 0
+            && (plen == 11 || p[11] == '?'))
+        {
             out->why = RA_WHY_ROBOTS_TXT;
             goto done;
         }
@@ -1931,6 +2008,7 @@ normalised:
     sj.path = p;
     sj.plen = plen;
     sj.have_grams = 0;
+    sj.wild_tried = 0;
     sj.grams_ac = NULL;
     /* several indexes (groups past the merge budget): byte pairs once for
      * all of them, not one automaton pass each, so that the cost stays

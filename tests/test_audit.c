@@ -1009,6 +1009,46 @@ verdict_impostor_counted_apart(void **state)
     fx_free(f);
 }
 
+/* the ranges' verdicts this process remembers (by the address's text
+ * and the crawler) answer as the ranges do: per crawler, through a full
+ * and colliding set of hints */
+static void
+verdict_verify_hints(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    char           addr[32];
+    int            i, round;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    for (round = 0; round < 2; round++) {
+        v = req(f, BOT, IN, "/x", 200, T0 + 1);
+        assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+        v = req(f, BOT, OUT, "/x", 200, T0 + 1);
+        assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+        /* the same address, another crawler: that crawler's verdict */
+        v = req(f, "TestBot-Image/1.0", IN, "/x", 200, T0 + 1);
+        assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+        v = req(f, "TestBot-Image/1.0", OUT, "/x", 200, T0 + 1);
+        assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+        /* a prefix of an address is another address */
+        v = req(f, BOT, "192.0.2.", "/x", 200, T0 + 1);
+        assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+        for (i = 0; i < 300; i++) {
+            snprintf(addr, sizeof(addr), "192.0.%d.%d", 1 + i % 3, i % 250);
+            v = req(f, BOT, addr, "/x", 200, T0 + 1);
+            assert_int_equal(v.verification, 1 + i % 3 == 2
+                                             ? RA_VERIFY_VERIFIED
+                                             : RA_VERIFY_IMPOSTOR);
+            /* where both share a hint, the other crawler's verdict */
+            v = req(f, "TestBot-Image/1.0", addr, "/x", 200, T0 + 1);
+            assert_int_equal(v.verification, RA_VERIFY_UNVERIFIABLE);
+        }
+    }
+    fx_free(f);
+}
+
 #define OUT2  "198.51.100.10"     /* another block than OUT's */
 
 /* impostor alerts: every judged request, whatever its verdict, at most one
@@ -2579,6 +2619,7 @@ main(void)
         cmocka_unit_test(verdict_404_allows_everything),
         cmocka_unit_test(verdict_user_triggered_exempt),
         cmocka_unit_test(verdict_impostor_counted_apart),
+        cmocka_unit_test(verdict_verify_hints),
         cmocka_unit_test(verdict_impostor_alerts_per_address),
         cmocka_unit_test(verdict_impostor_leaves_real_crawler_alone),
         cmocka_unit_test(verdict_impostor_table_bounded),

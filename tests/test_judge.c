@@ -59,7 +59,7 @@ jx_new(unsigned flags)
 static void
 jx_version(jx_t *x, unsigned k, const char *body, int64_t until)
 {
-    ra_version_t  *v = &x->g.facts.versions[k];
+    ra_version_fact_t  *v = &x->g.facts.versions[k];
 
     assert_int_equal(ra_rules_compile(ra_str(body, strlen(body)),
                                       &ra_malloc_allocator, &x->rs[k], NULL),
@@ -124,6 +124,57 @@ judge_compliant(void **state)
     assert_int_equal(v.verdict, RA_VERDICT_UNKNOWN);
     assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     jx_free(x);
+}
+
+/* the group chosen once per (rule set, who->key): the memo's answers are
+ * those of a choice per path, whoever shares a slot; a forgotten set
+ * leaves no slot behind */
+static void
+judge_group_memo(void **state)
+{
+    static const char *const  names[] = { "TestBot", "OtherBot", "NoBot" };
+    jx_t             *x = jx_new(0), *y = jx_new(0);
+    ra_group_memo_t   memo;
+    ra_verdict_t      v, w;
+    ra_str_t          tokens[1];
+    int               i, k, keys[64];
+    const char       *paths[] = { "/a", "/b/c", "/c" };
+
+    (void) state;
+    memset(&memo, 0, sizeof(memo));
+    x->g.memo = &memo;
+    jx_version(x, 0, "User-agent: TestBot\nDisallow: /a\n\n"
+                     "User-agent: OtherBot\nDisallow: /b\n\n"
+                     "User-agent: *\nDisallow: /c\n", 0);
+    jx_version(y, 0, "User-agent: TestBot\nDisallow: /a\n\n"
+                     "User-agent: OtherBot\nDisallow: /b\n\n"
+                     "User-agent: *\nDisallow: /c\n", 0);
+    x->who.tokens = tokens;
+    y->who.tokens = tokens;
+    for (i = 0; i < 600; i++) {
+        k = i % 3;
+        tokens[0] = ra_str(names[k], strlen(names[k]));
+        /* 63 keys, each always with the same name (its index mod 3) */
+        x->who.key = &keys[((i * 5) % 21) * 3 + k];
+        v = judge(x, paths[i % 3], NOW);
+        w = judge(y, paths[i % 3], NOW);
+        assert_int_equal(v.verdict, w.verdict);
+        assert_int_equal(v.line, w.line);
+        assert_int_equal(v.token_len, w.token_len);
+        assert_memory_equal(v.token, w.token, v.token_len);
+    }
+    v = judge(x, "/a", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);  /* "NoBot": "*" */
+    for (i = 0, k = 0; i < RA_GROUP_MEMO; i++) {
+        k += memo.slot[i].rules == x->rs[0];
+    }
+    assert_true(k > 0);
+    ra_group_memo_forget(&memo, x->rs[0]);
+    for (i = 0; i < RA_GROUP_MEMO; i++) {
+        assert_null(memo.slot[i].rules);
+    }
+    jx_free(x);
+    jx_free(y);
 }
 
 /* violation: a site's only version disallows, nothing older to go by */
@@ -683,6 +734,7 @@ main(void)
         cmocka_unit_test(judge_raw_spelling_still_judged),
         cmocka_unit_test(judge_spellings_stale),
         cmocka_unit_test(judge_spellings_long),
+        cmocka_unit_test(judge_group_memo),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,6 +101,39 @@ answer(ra_ledger_t *l, uint32_t sid, int status, const char *body,
                                    now);
 }
 
+/* the caller's hash of an answer (made outside the lock) is the one the
+ * version is recorded and found by; without one, the ledger hashes */
+static void
+ledger_answer_caller_hash(void **state)
+{
+    ra_ledger_t     l;
+    unsigned char  *r = region_new(256 * 1024, &l);
+    ra_version_t    v;
+    uint32_t        sid;
+    const char     *b = "User-agent: *\nDisallow: /x\n";
+    ra_str_t        body = ra_str(b, strlen(b));
+    uint64_t        h = ra_ledger_version_hash(200, body);
+
+    (void) state;
+    sid = site(&l, "a.example", T0);
+    memset(&v, 0, sizeof(v));
+    v.status = 200;
+    v.size = (uint32_t) body.len;
+    v.hash = h;
+    assert_int_equal(ra_ledger_answer_locked(&l, sid, &v, body, T0), 0);
+    assert_int_equal(ra_ledger_find_version_locked(&l, sid, h, NULL), 0);
+    /* the same answer again, hashed here: the same version */
+    v.hash = 0;
+    assert_int_equal(ra_ledger_answer_locked(&l, sid, &v, body, T0 + 1), 0);
+    assert_int_equal(ra_ledger_find_version_locked(&l, sid, h, NULL), 0);
+    /* a hash given is taken as it is: another version */
+    v.hash = h ^ 2;
+    assert_int_equal(ra_ledger_answer_locked(&l, sid, &v, body, T0 + 2), 1);
+    assert_int_equal(ra_ledger_find_version_locked(&l, sid, h ^ 2, NULL), 1);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
 /* totals: lock-free, and what a snapshot says */
 static void
 ledger_totals(void **state)
@@ -1006,6 +1039,7 @@ main(void)
         cmocka_unit_test(ledger_violations_by_time),
         cmocka_unit_test(ledger_alert_gate),
         cmocka_unit_test(ledger_versions_and_state),
+        cmocka_unit_test(ledger_answer_caller_hash),
         cmocka_unit_test(ledger_flood_keeps_evidence),
         cmocka_unit_test(ledger_site_eviction_frees_its_records),
         cmocka_unit_test(ledger_rule_hits),
