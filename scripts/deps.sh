@@ -17,8 +17,8 @@ test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-d
        # the browser (t/040), promtool and fail2ban-regex (t/060), man (t/070)
        pkgs="$pkgs chromium prometheus fail2ban man-db"
        # wrk (t/040-load.t, t/041-faults.t), clang (make fuzz-smoke),
-       # brotli (br answers in t/027, t/035)
-       pkgs="$pkgs wrk clang libclang-rt-14-dev brotli" ;;
+       # brotli (br answers in t/027, t/035), curl (HTTP/2 in t/059, t/061)
+       pkgs="$pkgs wrk clang libclang-rt-14-dev brotli curl" ;;
 bench) pkgs="$pkgs libpcre2-dev nodejs goaccess valgrind wrk bc perl nginx nginx-dev"
        # NodeSource's nodejs carries npm and conflicts with Debian's package
        command -v npm >/dev/null || pkgs="$pkgs npm" ;;

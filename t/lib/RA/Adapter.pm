@@ -154,6 +154,11 @@ C<log_line_re> (how every error-log line starts), C<errlog_text($s)> (C<$s>
 as the error log shows it), C<crash_re>, C<crash_re_no_emerg>,
 C<min_interval>, C<min_zone>, C<robots_5xx_status>.
 
+For RA::Scenario::Http2: C<http2($variant)>, cleartext HTTP/2 with prior
+knowledge on the main site: C<server_conf> (the fragment), C<opts> (more
+RA::Harness options), C<port> (the index of the port that speaks it), or
+C<skip> (why this variant cannot).
+
 What the server's own HTTP parser does: C<ctl_header_status> (the status and
 the check's name for control bytes in a header value),
 C<judges_refused_target> (whether a request target refused with 400 is

@@ -112,6 +112,18 @@ EOF
     );
 }
 
+# HTTP/2 (RA::Scenario::Http2): mod_http2, h2c beside HTTP/1.1 on the
+# main site's port; mod_http2 refuses to serve h2 under mpm_prefork
+sub http2 {
+    my ($self, $v) = @_;
+    return (skip => 'mod_http2 does not serve HTTP/2 with mpm_prefork')
+        if ($v->{opts}{mpm} // '') eq 'prefork';
+    my $mods = $ENV{RA_APACHE_MODULES} // '/usr/lib/apache2/modules';
+    return (skip => "no $mods/mod_http2.so") unless -f "$mods/mod_http2.so";
+    return (server_conf => "    Protocols h2c http/1.1\n",
+            opts => { modules => [ 'http2' ] }, port => 0);
+}
+
 # compressed robots.txt (RA::Scenario::Compressed): a site on the main port
 # whose robots.txt gets its Content-Encoding one way (kind), and the
 # coding our capture sees it with.  mod_deflate registers DEFLATE with our

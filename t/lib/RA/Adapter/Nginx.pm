@@ -94,6 +94,14 @@ EOF
     );
 }
 
+# HTTP/2 (RA::Scenario::Http2): h2c with prior knowledge on a second
+# listen of the main server (nginx 1.22's "listen ... http2" without TLS
+# speaks only HTTP/2, and the harness's own requests are HTTP/1.1)
+sub http2 {
+    return (server_conf => "listen 127.0.0.1:%%PORT1%% http2;\n",
+            opts => { ports => 2 }, port => 1);
+}
+
 # compressed robots.txt (RA::Scenario::Compressed): a site on the main port
 # whose robots.txt gets its Content-Encoding one way (kind), and the
 # coding our capture sees it with; () when nginx has no such way:

@@ -3,7 +3,7 @@ package RA::Scenario::Signature;
 
 # Web Bot Auth (docs/web-bot-auth.md), on nginx and Apache alike.  The
 # test makes an Ed25519 key with the openssl command (Perl's core has no
-# Ed25519), publishes it as agent.test.json in the signature keys
+# Ed25519; RA::WebBotAuth), publishes it as agent.test.json in the signature keys
 # directory, and signs requests with `openssl pkeyutl -rawin`.  SignBot
 # (an operator's crawler file: signature-agent https://agent.test, ranges
 # covering this machine) is then:
@@ -21,12 +21,11 @@ package RA::Scenario::Signature;
 use strict;
 use warnings;
 
-use Digest::SHA qw(sha256);
 use File::Temp qw(tempdir);
 use JSON::PP;
-use MIME::Base64 qw(encode_base64);
 use Test::More;
 use RA::Scenario qw($BROWSER run_variants count_re);
+use RA::WebBotAuth qw(openssl_missing make_key sign);
 
 my $ROBOTS = "User-agent: *\nDisallow: /checkout\n";
 my $SIGNBOT = 'SignBot/1.0 (+https://agent.test/bot)';
@@ -37,62 +36,6 @@ sub run {
     plan skip_all => $why if $why;
     run_variants($server, \&scenario);
     done_testing;
-}
-
-sub openssl_missing {
-    my $v = `openssl version 2>/dev/null` // '';
-    return 'no openssl command' unless $v =~ /^OpenSSL (\d+)/;
-    return "openssl $1: pkeyutl -rawin needs 3" if $1 < 3;
-    return '';
-}
-
-sub b64url { (my $s = encode_base64($_[0], '')) =~ tr{+/}{-_}; $s =~ s/=+$//; $s }
-
-sub slurp {
-    my ($f) = @_;
-    open my $fh, '<:raw', $f or die "$f: $!";
-    local $/;
-    return scalar <$fh>;
-}
-
-# A key: its PEM file, its JWK's x and its RFC 7638 thumbprint.
-sub make_key {
-    my ($dir, $name) = @_;
-    my $pem = "$dir/$name.pem";
-    system('openssl', 'genpkey', '-algorithm', 'ed25519', '-out', $pem) == 0
-        or die 'openssl genpkey failed';
-    system("openssl pkey -in $pem -pubout -outform DER -out $pem.pub") == 0
-        or die 'openssl pkey failed';
-    my $x = b64url(substr(slurp("$pem.pub"), -32));
-    my $kid = b64url(sha256(qq({"crv":"Ed25519","kty":"OKP","x":"$x"})));
-    return { pem => $pem, x => $x, kid => $kid };
-}
-
-# The three header fields of a request signed with $key under $keyid
-sub sign {
-    my ($dir, $key, $keyid, $path, $authority) = @_;
-    my $now = time;
-    $authority //= 'localhost';
-    my $params = qq{("\@method" "\@authority" "\@path" }
-               . qq{"signature-agent";key="sig1");created=} . ($now - 5)
-               . ';expires=' . ($now + 300) . qq{;keyid="$keyid"}
-               . ';tag="web-bot-auth"';
-    my $base = qq{"\@method": GET\n"\@authority": $authority\n}
-             . qq{"\@path": $path\n}
-             . qq{"signature-agent";key="sig1": "https://agent.test"\n}
-             . qq{"\@signature-params": $params};
-    open my $fh, '>:raw', "$dir/base" or die $!;
-    print $fh $base;
-    close $fh;
-    system('openssl', 'pkeyutl', '-sign', '-inkey', $key->{pem}, '-rawin',
-           '-in', "$dir/base", '-out', "$dir/sig") == 0
-        or die 'openssl pkeyutl failed';
-    return {
-        'Signature-Agent' => 'sig1="https://agent.test"',
-        'Signature-Input' => "sig1=$params",
-        'Signature'       => 'sig1=:' . encode_base64(slurp("$dir/sig"), '')
-                             . ':',
-    };
 }
 
 sub scenario {
