@@ -8,6 +8,8 @@ package RA::WebBotAuth;
 #   my $why = openssl_missing();            # '' when openssl can sign
 #   my $key = make_key($dir, 'agent');      # { pem, x, kid }
 #   my $hdrs = sign($dir, $key, $key->{kid}, '/path', 'localhost:8080');
+#   files => { signbot_files($key) }        # the site, SignBot, its ranges
+#                                           # and agent.test's key set
 
 use strict;
 use warnings;
@@ -17,13 +19,35 @@ use Exporter 'import';
 use MIME::Base64 qw(encode_base64);
 
 our $VERSION = '1';
-our @EXPORT_OK = qw(openssl_missing b64url make_key sign);
+our @EXPORT_OK = qw(openssl_missing b64url make_key sign signbot_files $SIGNBOT_ROBOTS);
 
 sub openssl_missing {
     my $v = `openssl version 2>/dev/null` // '';
     return 'no openssl command' unless $v =~ /^OpenSSL (\d+)/;
     return "openssl $1: pkeyutl -rawin needs 3" if $1 < 3;
     return '';
+}
+
+# The site both scenarios serve: /checkout disallowed to everyone.
+our $SIGNBOT_ROBOTS = "User-agent: *\nDisallow: /checkout\n";
+
+# The harness files of a site whose crawler SignBot signs as
+# https://agent.test with key, and whose ranges (127.0.0.0/8) hold it.
+sub signbot_files {
+    my ($key) = @_;
+    return (
+        'htdocs/robots.txt'   => $SIGNBOT_ROBOTS,
+        'htdocs/index.html'   => "home\n",
+        'htdocs/checkout'     => "pay here\n",
+        'signbot.txt'         => "crawler SignBot\nua SignBot\n"
+            . "operator Test\ncategory ai-user-triggered\n"
+            . "signature-agent https://agent.test\n"
+            . "ranges signbot.json\n",
+        'ranges/signbot.json' => '{"prefixes":[{"ipv4Prefix":"127.0.0.0/8"}]}',
+        'sigkeys/agent.test.json' => qq({"keys":[{"kty":"OKP",)
+            . qq("crv":"Ed25519","kid":"$key->{kid}","x":"$key->{x}",)
+            . qq("use":"sig"}]}),
+    );
 }
 
 sub b64url { (my $s = encode_base64($_[0], '')) =~ tr{+/}{-_}; $s =~ s/=+$//; $s }

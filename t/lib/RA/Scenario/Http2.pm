@@ -25,9 +25,9 @@ use File::Temp qw(tempdir);
 use JSON::PP;
 use Test::More;
 use RA::Scenario qw($GPTBOT $BROWSER run_variants count_re);
-use RA::WebBotAuth qw(openssl_missing make_key sign);
+use RA::WebBotAuth qw(openssl_missing make_key sign signbot_files $SIGNBOT_ROBOTS);
 
-my $ROBOTS = "User-agent: *\nDisallow: /checkout\n";
+my $ROBOTS = $SIGNBOT_ROBOTS;
 my $SIGNBOT = 'SignBot/1.0 (+https://agent.test/bot)';
 
 sub run {
@@ -89,20 +89,7 @@ sub scenario {
         },
         %{ $h2{opts} // {} },
         workers => 1,
-        files => {
-            'htdocs/robots.txt'   => $ROBOTS,
-            'htdocs/index.html'   => "home\n",
-            'htdocs/checkout'     => "pay here\n",
-            'signbot.txt'         => "crawler SignBot\nua SignBot\n"
-                . "operator Test\ncategory ai-user-triggered\n"
-                . "signature-agent https://agent.test\n"
-                . "ranges signbot.json\n",
-            'ranges/signbot.json' =>
-                '{"prefixes":[{"ipv4Prefix":"127.0.0.0/8"}]}',
-            'sigkeys/agent.test.json' => qq({"keys":[{"kty":"OKP",)
-                . qq("crv":"Ed25519","kid":"$key->{kid}","x":"$key->{x}",)
-                . qq("use":"sig"}]}),
-        },
+        files => { signbot_files($key) },
     );
     $h->start;
     my $port = $h->port($h2{port});
