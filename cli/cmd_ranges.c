@@ -704,6 +704,31 @@ ra_rg_fail(ra_rg_ctx_t *ctx, const char *what, const char *name,
     ctx->failed++;
 }
 
+/* Puts a checked body in place as dir/name (ra_rg_replace()), says what
+ * happened ("updated NAME (N UNIT)", "refreshed", "unchanged" with
+ * --verbose, or the failure), and frees it. */
+static void
+ra_rg_store(ra_rg_ctx_t *ctx, const char *what, const char *dir,
+    const char *name, const char *url, ra_rg_body_t *b, size_t n,
+    const char *unit)
+{
+    char  why[RA_RG_WHY];
+    long  days = 0;
+    int   rc;
+
+    rc = ra_rg_replace(dir, name, b, ctx->refresh, &days, why, sizeof(why));
+    if (rc < 0) {
+        ra_rg_fail(ctx, what, name, url, why);
+    } else if (rc == 0) {
+        printf("updated %s (%zu %s)\n", name, n, unit);
+    } else if (rc == 2) {
+        printf("refreshed %s (unchanged for %ld days)\n", name, days);
+    } else if (ctx->verbose) {
+        printf("unchanged %s\n", name);
+    }
+    free(b->data);
+}
+
 static void
 ra_rg_update_one(ra_rg_ctx_t *ctx, const char *dir, const char *name,
     const char *url)
@@ -711,8 +736,6 @@ ra_rg_update_one(ra_rg_ctx_t *ctx, const char *dir, const char *name,
     ra_rg_body_t  b;
     char          why[RA_RG_WHY];
     size_t        nint = 0;
-    long          days = 0;
-    int           rc;
 
     if (ra_rg_fetch(ctx, url, "application/json", &b, why, sizeof(why)) != 0
         || ra_rg_check_ranges(name, &b, &nint, why, sizeof(why)) != 0)
@@ -721,17 +744,7 @@ ra_rg_update_one(ra_rg_ctx_t *ctx, const char *dir, const char *name,
         free(b.data);
         return;
     }
-    rc = ra_rg_replace(dir, name, &b, ctx->refresh, &days, why, sizeof(why));
-    if (rc < 0) {
-        ra_rg_fail(ctx, "range file", name, url, why);
-    } else if (rc == 0) {
-        printf("updated %s (%zu intervals)\n", name, nint);
-    } else if (rc == 2) {
-        printf("refreshed %s (unchanged for %ld days)\n", name, days);
-    } else if (ctx->verbose) {
-        printf("unchanged %s\n", name);
-    }
-    free(b.data);
+    ra_rg_store(ctx, "range file", dir, name, url, &b, nint, "intervals");
 }
 
 /* "https://host[:port][/]" -> host; 0, or -1 when origin is not one. */
@@ -776,8 +789,6 @@ ra_rg_update_keys(ra_rg_ctx_t *ctx, const char *kdir, const char *origin)
     char          url[RA_RG_URL_MAX + 64];
     char          why[RA_RG_WHY];
     size_t        nkeys = 0, olen = strlen(origin);
-    long          days = 0;
-    int           rc;
 
     if (ra_rg_origin_host(origin, host, sizeof(host)) != 0) {
         ra_rg_fail(ctx, "key directory", origin, origin,
@@ -801,18 +812,7 @@ ra_rg_update_keys(ra_rg_ctx_t *ctx, const char *kdir, const char *origin)
         free(b.data);
         return;
     }
-    rc = ra_rg_replace(kdir, name, &b, ctx->refresh, &days, why,
-                       sizeof(why));
-    if (rc < 0) {
-        ra_rg_fail(ctx, "key directory", name, url, why);
-    } else if (rc == 0) {
-        printf("updated %s (%zu keys)\n", name, nkeys);
-    } else if (rc == 2) {
-        printf("refreshed %s (unchanged for %ld days)\n", name, days);
-    } else if (ctx->verbose) {
-        printf("unchanged %s\n", name);
-    }
-    free(b.data);
+    ra_rg_store(ctx, "key directory", kdir, name, url, &b, nkeys, "keys");
 }
 
 static int
