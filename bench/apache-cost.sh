@@ -136,17 +136,7 @@ fi
 if [ -z "${NOWRK:-}" ] && command -v wrk >/dev/null; then
     echo
     echo "== wrk throughput, event MPM (one child, 64 threads), 64 connections, 5 s runs alternating (noisy: compare the spread)"
-    perl -ne 'if (m{^\S+ \S+ \S+ \[[^\]]+\] "GET (/[^"\s\\]*) [^"]*" \d+ \S+ "[^"]*" "([^"\\]*)"}) {
-                  print "{\"$1\",\"$2\"},\n"; exit if ++$n == 2000 }' "$log" > "$B/mix.lua.part"
-    { echo "local mix = {"; cat "$B/mix.lua.part"; cat <<'LUA'
-}
-local i = 0
-request = function()
-    i = i % #mix + 1
-    return wrk.format("GET", mix[i][1], { ["User-Agent"] = mix[i][2] })
-end
-LUA
-    } > "$B/mix.lua"
+    wrk_mix "$log" "$B/mix.lua"
     for name in stock module; do
         p=$(free_port); eval "port_$name=$p"
         conf "$name-wrk" "$p" $([ $name = module ] && echo 1 || echo 0) event

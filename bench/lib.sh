@@ -34,3 +34,20 @@ best_of() {
     done
     echo "$_b"
 }
+
+# wrk_mix LOG OUT: a wrk script (OUT) that sends the first 2,000 GET lines
+# of a combined-format access log, each with its own path and User-Agent,
+# in turn (bench/nginx-cost.sh, bench/apache-cost.sh)
+wrk_mix() {
+    perl -ne 'if (m{^\S+ \S+ \S+ \[[^\]]+\] "GET (/[^"\s\\]*) [^"]*" \d+ \S+ "[^"]*" "([^"\\]*)"}) {
+                  print "{\"$1\",\"$2\"},\n"; exit if ++$n == 2000 }' "$1" > "$2.part"
+    { echo "local mix = {"; cat "$2.part"; cat <<'LUA'
+}
+local i = 0
+request = function()
+    i = i % #mix + 1
+    return wrk.format("GET", mix[i][1], { ["User-Agent"] = mix[i][2] })
+end
+LUA
+    } > "$2"
+}
