@@ -1138,8 +1138,7 @@ ra_audit_rdns(ra_audit_t *au, const ra_crawler_t *c, const ra_addr_t *a,
 {
     const ra_host_t   *h = au->conf.host;
     ra_rdns_answer_t   ans;
-    ra_addr_t          self = *a;
-    int                r;
+    int                r, started;
     int64_t            now = req->time;
 
     if (out->verification == RA_VERIFY_VERIFIED || !ra_verify_has_rdns(c)
@@ -1152,32 +1151,29 @@ ra_audit_rdns(ra_audit_t *au, const ra_crawler_t *c, const ra_addr_t *a,
                             &au->conf.rdns, a, now, &ans);
     ra_ledger_unlock(&au->ledger);
 
+    if (r == RA_RDNS_START) {
+        /* a host that answers at once (the CLI, its cache file) has
+         * called ra_audit_rdns_done() already: look again */
+        started = h->rdns_start(h, req->where, a->b);
+        ra_ledger_lock(&au->ledger);
+        if (started != RA_OK) {
+            (void) ra_rdns_done_locked(ra_ledger_rdns_area(&au->ledger),
+                                       &au->conf.rdns, a, 0, ra_str("", 0),
+                                       NULL, 0, 0, now);
+        } else {
+            r = ra_rdns_find_locked(ra_ledger_rdns_area(&au->ledger),
+                                    &au->conf.rdns, a, now, &ans);
+        }
+        ra_ledger_unlock(&au->ledger);
+    }
+
     /* until an answer decides, the ranges' verdict stands: unverifiable
      * without loaded ranges, impostor outside loaded ones */
     if (r == RA_RDNS_HIT) {
         out->verification = (unsigned) ra_verify_rdns_check(c, a,
-                                ra_str(ans.name, ans.name_len), &self,
+                                ra_str(ans.name, ans.name_len), a,
                                 ans.confirmed ? 1 : 0);
         out->verified_by = RA_VERIFIED_BY_RDNS;
-    } else if (r == RA_RDNS_START) {
-        /* a host that answers at once (the CLI, its cache file) has
-         * called ra_audit_rdns_done() already: look again */
-        r = h->rdns_start(h, req->where, a->b);
-        ra_ledger_lock(&au->ledger);
-        if (r != RA_OK) {
-            (void) ra_rdns_done_locked(ra_ledger_rdns_area(&au->ledger),
-                                       &au->conf.rdns, a, 0, ra_str("", 0),
-                                       NULL, 0, 0, now);
-        } else if (ra_rdns_find_locked(ra_ledger_rdns_area(&au->ledger),
-                                       &au->conf.rdns, a, now, &ans)
-                   == RA_RDNS_HIT)
-        {
-            out->verification = (unsigned) ra_verify_rdns_check(c, a,
-                                    ra_str(ans.name, ans.name_len), &self,
-                                    ans.confirmed ? 1 : 0);
-            out->verified_by = RA_VERIFIED_BY_RDNS;
-        }
-        ra_ledger_unlock(&au->ledger);
     }
 }
 
