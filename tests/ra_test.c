@@ -375,3 +375,19 @@ ra_test_run_free(ra_test_run_t *r)
     free(r->out);
     r->out = NULL;
 }
+
+
+int
+ra_test_sh(const char *cmd, char *out, size_t cap)
+{
+    FILE    *f;
+    size_t   n;
+    int      st;
+
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

@@ -64,6 +64,9 @@ void ra_test_need_cli(void);
  * ARGS redirects it), feeding it stdin_text (NULL: no input). */
 void ra_test_cli(ra_test_run_t *r, const char *args, const char *stdin_text);
 void ra_test_run_free(ra_test_run_t *r);
+/* Runs cmd through the shell: its exit status (-1 if it did not exit),
+ * its stdout in out, cut to cap - 1 bytes and NUL-terminated. */
+int ra_test_sh(const char *cmd, char *out, size_t cap);
 /* A temporary file holding len bytes; its path in path[64]. */
 void ra_test_tmp_file(char *path, const void *data, size_t len);
 

@@ -11,32 +11,20 @@
 
 #define BIN  "./build/robots-audit"
 
-/* Runs cmd; returns its exit status and its stdout in out. */
-static int
-run(const char *cmd, char *out, size_t cap)
-{
-    FILE    *f;
-    size_t   n;
-    int      st;
-
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    n = fread(out, 1, cap - 1, f);
-    out[n] = '\0';
-    st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static void
 json_lines(void **state)
 {
     char  out[8192];
 
     (void) state;
-    assert_int_equal(run(BIN " identify --format json 'Mozilla/5.0 "
-        "(compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' "
-        "'curl/8.4.0' 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) "
-        "Gecko/20100101 Firefox/125.0'", out, sizeof(out)), 0);
+    assert_int_equal(
+        ra_test_sh(
+            BIN " identify --format json 'Mozilla/5.0 "
+                "(compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' "
+                "'curl/8.4.0' 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) "
+                "Gecko/20100101 Firefox/125.0'",
+            out, sizeof(out)),
+        0);
     assert_non_null(strstr(out, "{\"user_agent\":\"Mozilla/5.0 (compatible;"
         " bingbot/2.0; +http://www.bing.com/bingbot.htm)\",\"crawler\":"
         "\"bingbot\",\"token\":\"bingbot\",\"category\":\"search\","
@@ -58,13 +46,16 @@ no_user_agent(void **state)
     char  out[8192];
 
     (void) state;
-    assert_int_equal(run(BIN " identify '' '-' --", out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(BIN " identify '' '-' --", out, sizeof(out)),
+                     0);
     assert_string_equal(out, "no user agent ua=\"\"\n"
                              "no user agent ua=\"-\"\n"
                              "browser ua=\"--\"\n");
-    assert_int_equal(run("printf '\\n-\\nMozilla/5.0 Firefox/1\\n' | " BIN
-                         " identify --format json --address 192.0.2.1",
-                         out, sizeof(out)), 0);
+    assert_int_equal(
+        ra_test_sh("printf '\\n-\\nMozilla/5.0 Firefox/1\\n' | " BIN
+                   " identify --format json --address 192.0.2.1",
+                   out, sizeof(out)),
+        0);
     assert_non_null(strstr(out, "{\"user_agent\":\"\",\"crawler\":null,"
         "\"token\":null,\"category\":null,\"operator\":null,\"tokens\":[],"
         "\"flags\":[],\"generic\":false,\"no_user_agent\":true,"
@@ -87,9 +78,11 @@ text_and_stdin(void **state)
     char  out[8192];
 
     (void) state;
-    assert_int_equal(run("printf 'AdsBot-Google (+http://www.google.com/"
-        "adsbot.html)\\nfoo\\001bar\\n' | " BIN " identify", out,
-        sizeof(out)), 0);
+    assert_int_equal(ra_test_sh("printf 'AdsBot-Google (+http://www.google.com/"
+                                "adsbot.html)\\nfoo\\001bar\\n' | " BIN
+                                " identify",
+                                out, sizeof(out)),
+                     0);
     assert_non_null(strstr(out, "crawler AdsBot-Google token=AdsBot-Google "
         "category=tool operator=\"Google\" ua=\"AdsBot-Google (+http://www."
         "google.com/adsbot.html)\"\n"));
@@ -121,20 +114,20 @@ verification_and_operator_file(void **state)
     snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
              "build/tests/googlebot.json --address 66.249.70.1 "
              "'Googlebot/2.1'");
-    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
     assert_non_null(strstr(out, "\"verification\":\"verified\","
                                 "\"verified_by\":\"ranges\"}\n"));
     snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
              "build/tests/googlebot.json --address ::ffff:10.0.0.1 "
              "'Googlebot/2.1'");
-    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
     assert_non_null(strstr(out, "\"verification\":\"impostor\","
                                 "\"verified_by\":\"ranges\"}\n"));
     /* text: how it was decided, after the verification */
     snprintf(cmd, sizeof(cmd), BIN " identify --ranges "
              "build/tests/googlebot.json --address 66.249.70.1 "
              "'Googlebot/2.1'");
-    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
     assert_non_null(strstr(out, " verification=verified verified_by=ranges "
                                 "ua=\"Googlebot/2.1\"\n"));
 
@@ -142,7 +135,7 @@ verification_and_operator_file(void **state)
     snprintf(cmd, sizeof(cmd), BIN " identify --format json --ranges "
              "build/tests/googlebot.json --address 66.249.70.1 --crawlers "
              "build/tests/crawlers.txt 'Googlebot/2.1' 'AcmeBot/1.0'");
-    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
     assert_non_null(strstr(out, "\"operator\":\"Us\""));
     assert_non_null(strstr(out, "\"verification\":\"unverifiable\""));
     assert_non_null(strstr(out, "\"crawler\":\"AcmeBot\",\"token\":\"AcmeBot"
@@ -156,24 +149,34 @@ usage_errors(void **state)
     char  out[8192];
 
     (void) state;
-    assert_int_equal(run(BIN " identify --help", out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(BIN " identify --help", out, sizeof(out)), 0);
     assert_non_null(strstr(out, "usage: robots-audit identify"));
-    assert_int_equal(run(BIN " identify --address 1.2.3 x 2>/dev/null", out,
-                         sizeof(out)), 2);
-    assert_int_equal(run(BIN " identify --ranges /nonexistent x 2>/dev/null",
-                         out, sizeof(out)), 2);
-    assert_int_equal(run("printf '{\"prefixes\":[' > build/tests/bad.json; "
-                         BIN " identify --ranges build/tests/bad.json x "
-                         "2>/dev/null", out, sizeof(out)), 2);
-    assert_int_equal(run("printf 'crawler X\\ncolour red\\n' > build/tests/"
-                         "bad.txt; " BIN " identify --crawlers build/tests/"
-                         "bad.txt x 2>&1", out, sizeof(out)), 2);
+    assert_int_equal(ra_test_sh(BIN " identify --address 1.2.3 x 2>/dev/null",
+                                out, sizeof(out)),
+                     2);
+    assert_int_equal(ra_test_sh(BIN
+                                " identify --ranges /nonexistent x 2>/dev/null",
+                                out, sizeof(out)),
+                     2);
+    assert_int_equal(
+        ra_test_sh("printf '{\"prefixes\":[' > build/tests/bad.json; " BIN
+                   " identify --ranges build/tests/bad.json x "
+                   "2>/dev/null",
+                   out, sizeof(out)),
+        2);
+    assert_int_equal(
+        ra_test_sh("printf 'crawler X\\ncolour red\\n' > build/tests/"
+                   "bad.txt; " BIN " identify --crawlers build/tests/"
+                   "bad.txt x 2>&1",
+                   out, sizeof(out)),
+        2);
     /* the message every front end gives (ra_setup_crawlers_file) */
     assert_non_null(strstr(out, "robots-audit identify: crawler file "
                                 "\"build/tests/bad.txt\", line 2: unknown "
                                 "key"));
-    assert_int_equal(run(BIN " identify --format yaml x 2>/dev/null", out,
-                         sizeof(out)), 2);
+    assert_int_equal(ra_test_sh(BIN " identify --format yaml x 2>/dev/null",
+                                out, sizeof(out)),
+                     2);
 }
 
 /* Web Bot Auth: the draft's Ed25519 vector (RFC 9421's test key) with a
@@ -215,7 +218,7 @@ signatures(void **state)
              "sig2=:CGokAoY/FrPpyuzTe1Fb2kLTAH9Idw6qSFd1+D77r1firsMRCxeuLu5e6O"
              "+ek3zQgDMAzjiXtLVfqE00xnABCQ==:' 'Mozilla/5.0 (X11; Linux "
              "x86_64) Chrome/138.0.0.0'", path, dir, hdrs);
-    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
     assert_non_null(strstr(out, "\"crawler\":\"TestSigner\""));
     assert_non_null(strstr(out, "\"verification\":\"verified\","
         "\"signature\":{\"result\":\"valid\",\"origin\":"
@@ -227,18 +230,19 @@ signatures(void **state)
              "sig2=:DGokAoY/FrPpyuzTe1Fb2kLTAH9Idw6qSFd1+D77r1firsMRCxeuLu5e6O"
              "+ek3zQgDMAzjiXtLVfqE00xnABCQ==:' TestSigner/1.0", path, dir,
              hdrs);
-    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
     assert_non_null(strstr(out, "crawler TestSigner "));
-    assert_non_null(strstr(out, "verification=impostor verified_by=signature signature=invalid "
-        "origin=signature-agent.test why=\"the signature does not verify\""));
+    assert_non_null(strstr(out, "verification=impostor verified_by=signature "
+        "signature=invalid origin=signature-agent.test why=\"the signature "
+        "does not verify\""));
 
     /* a bad key directory is a usage error naming the file */
     snprintf(cmd, sizeof(cmd), BIN " identify --signature-keys %s x 2>&1",
              dir);
-    assert_int_equal(run(cmd, out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
     snprintf(cmd, sizeof(cmd), "printf '{' > %s/bad.test.json; " BIN
              " identify --signature-keys %s x 2>&1", dir, dir);
-    assert_int_equal(run(cmd, out, sizeof(out)), 2);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 2);
     assert_non_null(strstr(out, "bad.test.json"));
 
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -17,21 +17,6 @@
  * but no publisher writes it any more */
 #define RA_OLD_GOOGLE  "googlebot.json"
 
-static int
-run(const char *cmd, char *out, size_t cap)
-{
-    FILE    *f;
-    size_t   n;
-    int      st;
-
-    f = popen(cmd, "r");
-    assert_non_null(f);
-    n = fread(out, 1, cap - 1, f);
-    out[n] = '\0';
-    st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* 1 when "NAME URL" lines in list hold a line for name */
 static int
 listed(const char *list, ra_str_t name)
@@ -67,8 +52,8 @@ table_and_publishers_agree(void **state)
     size_t                i, r, nsrc = 0, nnamed = 0;
 
     (void) state;
-    assert_int_equal(run(BIN " ranges sources --format list", out,
-                         sizeof(out)), 0);
+    assert_int_equal(
+        ra_test_sh(BIN " ranges sources --format list", out, sizeof(out)), 0);
     t = ra_crawlers_create(ra_test_arena_alloc(ar));
     assert_non_null(t);
     assert_int_equal(ra_crawlers_add_builtin(t, &err), RA_OK);
@@ -126,7 +111,7 @@ table_and_publishers_agree(void **state)
     assert_true(listed(out, ra_str("ccbot.json", 10)));
 
     /* the text form names the crawlers and the documentation */
-    assert_int_equal(run(BIN " ranges sources", out, sizeof(out)), 0);
+    assert_int_equal(ra_test_sh(BIN " ranges sources", out, sizeof(out)), 0);
     assert_non_null(strstr(out, "gptbot.json\n  url:      https://openai.com"
                                 "/gptbot.json\n  crawlers: GPTBot\n  source:"
                                 "   https://"));
@@ -143,32 +128,44 @@ usage_errors(void **state)
     char  out[8192];
 
     (void) state;
-    assert_int_equal(run(BIN " ranges 2>/dev/null", out, sizeof(out)), 2);
-    assert_int_equal(run(BIN " ranges fetch 2>/dev/null", out,
-                         sizeof(out)), 2);
-    assert_int_equal(run(BIN " ranges update 2>/dev/null", out,
-                         sizeof(out)), 2);
-    assert_int_equal(run(BIN " ranges update --dir /nonexistent/x "
-                         "2>/dev/null", out, sizeof(out)), 2);
-    assert_int_equal(run(BIN " ranges update --dir build --timeout 0 "
-                         "2>/dev/null", out, sizeof(out)), 2);
-    assert_int_equal(run(BIN " ranges update --dir build --agent "
-                         "https://x.example 2>/dev/null", out, sizeof(out)),
+    assert_int_equal(ra_test_sh(BIN " ranges 2>/dev/null", out, sizeof(out)),
                      2);
-    assert_int_equal(run(BIN " ranges sources --format yaml 2>/dev/null",
-                         out, sizeof(out)), 2);
-    assert_int_equal(run(BIN " ranges update --help", out, sizeof(out)), 0);
+    assert_int_equal(
+        ra_test_sh(BIN " ranges fetch 2>/dev/null", out, sizeof(out)), 2);
+    assert_int_equal(
+        ra_test_sh(BIN " ranges update 2>/dev/null", out, sizeof(out)), 2);
+    assert_int_equal(ra_test_sh(BIN " ranges update --dir /nonexistent/x "
+                                    "2>/dev/null",
+                                out, sizeof(out)),
+                     2);
+    assert_int_equal(ra_test_sh(BIN " ranges update --dir build --timeout 0 "
+                                    "2>/dev/null",
+                                out, sizeof(out)),
+                     2);
+    assert_int_equal(ra_test_sh(BIN " ranges update --dir build --agent "
+                                    "https://x.example 2>/dev/null",
+                                out, sizeof(out)),
+                     2);
+    assert_int_equal(ra_test_sh(BIN " ranges sources --format yaml 2>/dev/null",
+                                out, sizeof(out)),
+                     2);
+    assert_int_equal(ra_test_sh(BIN " ranges update --help", out, sizeof(out)),
+                     0);
     assert_non_null(strstr(out, "--keys-dir KDIR"));
     /* a sources file that is not one: refused before any fetch */
-    assert_int_equal(run("printf 'a.json\\n' > build/tests/src-bad.txt && "
-                         BIN " ranges update --dir build --sources "
-                         "build/tests/src-bad.txt 2>&1", out, sizeof(out)),
-                     2);
+    assert_int_equal(
+        ra_test_sh("printf 'a.json\\n' > build/tests/src-bad.txt && " BIN
+                   " ranges update --dir build --sources "
+                   "build/tests/src-bad.txt 2>&1",
+                   out, sizeof(out)),
+        2);
     assert_non_null(strstr(out, "line 1: expected 'NAME URL'"));
-    assert_int_equal(run("printf 'a.json file:///etc/passwd\\n' > "
-                         "build/tests/src-bad.txt && " BIN " ranges update "
-                         "--dir build --sources build/tests/src-bad.txt 2>&1",
-                         out, sizeof(out)), 2);
+    assert_int_equal(
+        ra_test_sh("printf 'a.json file:///etc/passwd\\n' > "
+                   "build/tests/src-bad.txt && " BIN " ranges update "
+                   "--dir build --sources build/tests/src-bad.txt 2>&1",
+                   out, sizeof(out)),
+        2);
     assert_non_null(strstr(out, "not an http or https URL"));
 }
 
