@@ -84,6 +84,7 @@ static const ra_kw_t  ra_generic_kw[] = {
     { "linkcheck", 0 }, { "check_", 0 }, { "validator", 0 },
     { "preview", 0 }, { "synthetic", 0 }, { "webhook", 0 },
     { "scanner", RA_KW_WSTART }, { "scanning", 0 },
+    { "-scan", RA_KW_NOALPHA },
     { "scan/", RA_KW_WSTART }, { "sucker", 0 }, { "copier", 0 },
     { "webcopy", 0 }, { "downloader", 0 }, { "screenshot", 0 },
     { "indexer", 0 }, { "parser", 0 }, { "feed", RA_KW_WSTART },

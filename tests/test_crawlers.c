@@ -445,6 +445,10 @@ generic_tool_names(void **state)
                          "Grader"));
     assert_int_equal(identify("Unshorten.It! /1.0 (unshorten.it)").kind,
                      RA_UA_GENERIC);
+    assert_true(token_is("Mozilla/5.0 (iPhone; CPU iPhone OS 6_0 like Mac "
+                         "OS X) AppleWebKit/536.26 (KHTML, like Gecko) "
+                         "Version/6.0 Mobile/10A5376e Safari/8536.25 mixed-"
+                         "content-scan", "mixed-content-scan"));
     /* a device named "Google" and browsers stay browsers */
     assert_int_equal(identify("Mozilla/5.0 (Linux; Android 14; Pixel 8) "
                               "AppleWebKit/537.36 (KHTML, like Gecko) Chrome"
@@ -471,6 +475,10 @@ apps_that_fetch(void **state)
                          RA_CAT_FEED));
     assert_true(known_as("Reeder/1020.09.00 CFNetwork/596.3.3 Darwin/12.3.0"
                          " (x86_64)", "Reeder", RA_CAT_FEED));
+    assert_true(known_as("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_9_5) "
+                         "AppleWebKit/537.78.2 (KHTML, like Gecko) Version/"
+                         "7.0.1(2.5.3) Safari(ReederForMac)", "Reeder",
+                         RA_CAT_FEED));
     assert_true(known_as("Fiery%20Feeds/272 CFNetwork/1125.2 Darwin/19.4.0 "
                          "(x86_64)", "Fiery-Feeds", RA_CAT_FEED));
     assert_true(known_as("Mozilla/5.0 (Macintosh; U; Intel Mac OS X 10_5_5; "
