@@ -7,7 +7,8 @@
 # The split is deterministic: MD5 of the User-Agent, even first byte looks.
 #
 # usage: bench/recall.pl [--bin build/robots-audit] [--before OLD_BINARY]
-#            [--verbose look] [crawlers:FILE]... [browsers:FILE]...
+#            [--verbose look] [--tune LIST]... [crawlers:FILE]...
+#            [browsers:FILE]...
 #   crawlers:FILE  one crawler User-Agent a line: recall = share found
 #                  (identified as a crawler or a generic bot)
 #   browsers:FILE  one browser User-Agent a line, or "WEIGHT<TAB>UA" lines
@@ -16,7 +17,10 @@
 # --verbose look prints the misses and false positives of the look half
 # only: the held-out half's are never printed.  --before OLD_BINARY (an
 # earlier build of robots-audit) measures both and prints each figure as
-# "before -> now".
+# "before -> now".  --tune LIST (a list of User-Agents, one a line, from
+# another source) measures nothing: it prints LIST's lines that are in no
+# held-out half of the sets given, so that a list one tunes on never
+# carries a held-out line into the table.
 use strict;
 use warnings;
 use Digest::MD5 qw(md5);
@@ -26,11 +30,13 @@ my $bin = 'build/robots-audit';
 my $verbose = '';
 my $before;
 my @sets;
+my @tune;
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--bin') { $bin = shift @ARGV; next; }
     if ($a eq '--verbose') { $verbose = shift @ARGV; next; }
     if ($a eq '--before') { $before = shift @ARGV; next; }
+    if ($a eq '--tune') { push @tune, shift @ARGV; next; }
     die "usage: $0 [--bin BIN] [--before BIN] [--verbose look] "
         . "crawlers:FILE|browsers:FILE ...\n"
         unless $a =~ /^(crawlers|browsers):(.+)$/;
@@ -95,6 +101,29 @@ sub read_uas {
         }
     }
     return @out;
+}
+
+# --tune: the lines of each LIST that no held-out half holds, once each.
+if (@tune) {
+    my %held;
+    for my $set (@sets) {
+        for my $u (read_uas(@$set)) {
+            $held{$u->[1]} = 1 if ord(md5($u->[1])) % 2 == 1;
+        }
+    }
+    my (%seen, $dropped);
+    for my $file (@tune) {
+        open(my $fh, '<', $file) or die "$file: $!\n";
+        while (my $l = <$fh>) {
+            chomp $l;
+            $l =~ s/\r$//;
+            next if $l eq '' || $l =~ /[\x00-\x1f]/ || $seen{$l}++;
+            if ($held{$l}) { $dropped++; next; }
+            print "$l\n";
+        }
+    }
+    printf STDERR "%d held-out lines left out\n", $dropped // 0;
+    exit 0;
 }
 
 # One answer a line of `identify --format text` for each User-Agent: 1 when

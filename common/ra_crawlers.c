@@ -84,6 +84,7 @@ static const ra_kw_t  ra_generic_kw[] = {
     { "linkcheck", 0 }, { "check_", 0 }, { "validator", 0 },
     { "preview", 0 }, { "synthetic", 0 }, { "webhook", 0 },
     { "scanner", RA_KW_WSTART }, { "scanning", 0 },
+    { "-scan", RA_KW_NOALPHA },
     { "scan/", RA_KW_WSTART }, { "sucker", 0 }, { "copier", 0 },
     { "webcopy", 0 }, { "downloader", 0 }, { "screenshot", 0 },
     { "indexer", 0 }, { "parser", 0 }, { "feed", RA_KW_WSTART },
@@ -92,6 +93,20 @@ static const ra_kw_t  ra_generic_kw[] = {
     /* "(KHTML, like Gecko; Google Page Speed Insights)": browsers close
      * the comment there; what a program adds names it */
     { "like gecko;", RA_KW_NEXT },
+    /* Google's special fetchers name themselves "Google-Name" */
+    { "google-", RA_KW_WSTART },
+    /* HTTP libraries and command-line tools, their names without the
+     * version (fasthttp, serf, Needle, Perl's WWW:: modules ...) */
+    { "fasthttp", 0 }, { "serf/", RA_KW_WSTART }, { "needle/", RA_KW_WSTART },
+    { "node.js", 0 }, { "urllib", 0 }, { "www::", 0 },
+    { "npm/", RA_KW_WSTART }, { "gradle/", RA_KW_WSTART },
+    { "docker/", RA_KW_WSTART }, { "kubectl/", RA_KW_WSTART },
+    { "siege/", RA_KW_WSTART },
+    /* page-to-image and PDF renderers, link expanders, site testers */
+    { "wkhtmlto", 0 }, { "webkit2png", 0 }, { "websnapr", 0 },
+    { "webthumb", 0 }, { "unshorten", 0 }, { "expander", 0 },
+    { "tester", 0 }, { "extractor", 0 }, { "analyzer", 0 },
+    { "analyser", 0 }, { "grader", 0 }, { "examiner", 0 },
     { "://", RA_KW_URL }, { "www.", RA_KW_URL }, { "(at)", RA_KW_URL },
     { "[at]", RA_KW_URL }, { "mailto:", RA_KW_URL },
     { "@", RA_KW_EMAIL | RA_KW_URL },
