@@ -424,9 +424,125 @@ ra_http_is_root_file(ra_str_t target, ra_str_t name)
                      | RA_CANON_BAD_ESCAPE));
 }
 
+/*
+ * The kind of a target decided from its last segment, where that is
+ * enough (what nearly every request is): 1 with *kind set, 0 when the
+ * walks must say (ra_http_kind_walk()).
+ *
+ * The three answers need the canonical path to be "/" name (robots.txt,
+ * llms.txt, llms-full.txt, a server page) or, for a server page, that
+ * and one '/'.  The canonical path's last name segment is the raw path's
+ * last one when that holds no '%' and is no dot segment: ".." and "."
+ * only drop what stands before them, and slashes after it only merge.
+ * So a path whose last segment (past its trailing slashes) has no '%',
+ * is neither "." nor "..", and is none of the names, has kind 0; one
+ * that is exactly a name, with nothing before it, has that name's kind;
+ * everything else (a name after other segments, an escape, a dot
+ * segment, several trailing slashes) is walked.  A name is 8 to 13
+ * bytes: a shorter path holds none however it is spelt, and a last
+ * segment ending in 16 bytes without '%' or '/' reads none either (a %2F
+ * before them may end with two of them).
+ */
+#define RA_KIND_NAME_MIN  8
+#define RA_KIND_NAME_MAX  13
+
+/* the last byte of a name: 't' (robots.txt, llms.txt, llms-full.txt),
+ * 's' (server-status, nginx_status, stub_status), 'o' (server-info);
+ * '.' and '%' may end a dot segment or an escape (walked) */
+static const unsigned char  ra_kind_last[256] = {
+    ['t'] = 1, ['s'] = 1, ['o'] = 1, ['.'] = 2, ['%'] = 2
+};
+
+static int
+ra_http_kind_fast(ra_str_t target, unsigned *kind)
+{
+    static const struct {
+        ra_str_t  name;
+        unsigned  kind;
+    } names[] = {
+        { ra_string("robots.txt"), RA_TARGET_ROBOTS },
+        { ra_string("llms.txt"), RA_TARGET_LLMS },
+        { ra_string("llms-full.txt"), RA_TARGET_LLMS },
+        { ra_string("server-status"), RA_TARGET_SERVER_PAGE },
+        { ra_string("server-info"), RA_TARGET_SERVER_PAGE },
+        { ra_string("nginx_status"), RA_TARGET_SERVER_PAGE },
+        { ra_string("stub_status"), RA_TARGET_SERVER_PAGE },
+    };
+    size_t                e, i, k, n, seg;
+    ra_str_t              rest, query;
+    const unsigned char  *p;
+
+    *kind = 0;
+    rest = ra_canon_split(ra_http_target_path(target), &query);
+    p = rest.data;
+    n = rest.len;
+    for (e = n; e && p[e - 1] == '/'; e--) { /* void */ }
+    if (e < RA_KIND_NAME_MIN) {
+        return 1;               /* no name fits, however it is spelt */
+    }
+    /* its last two bytes as they read: an escape may end at either */
+    switch (ra_kind_last[p[e - 1]]) {
+    case 0:
+        if (p[e - 3] != '%') {
+            return 1;
+        }
+        return 0;
+    case 2:
+        return 0;
+    default:
+        break;
+    }
+    if (p[e - 3] == '%' || p[e - 4] == '%') {
+        return 0;
+    }
+    /* "xt", "us", "fo": ".js", ".css", ".ico" stop here */
+    if (!((p[e - 2] == 'x' && p[e - 1] == 't')
+          || (p[e - 2] == 'u' && p[e - 1] == 's')
+          || (p[e - 2] == 'f' && p[e - 1] == 'o')))
+    {
+        return 1;
+    }
+    /* the last segment, back to its '/': a '%' in it is walked */
+    for (i = e; i > 0 && p[i - 1] != '/'; i--) {
+        if (p[i - 1] == '%') {
+            return 0;
+        }
+        if (e - i >= RA_KIND_NAME_MAX + 2) {
+            /* 16 bytes without '%' or '/': at most two of them end a
+             * %2F, the others are longer than any name */
+            return 1;
+        }
+    }
+    seg = e - i;
+    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        if (seg == names[k].name.len
+            && memcmp(p + i, names[k].name.data, seg) == 0)
+        {
+            break;
+        }
+    }
+    if (k == sizeof(names) / sizeof(names[0])) {
+        return 1;               /* no name, no dot segment */
+    }
+    if (i != 0 || n - e > 1) {
+        return 0;               /* segments before it, or "//" after */
+    }
+    /* "name" or "name/": a trailing slash names the same server page,
+     * and no file */
+    if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
+        *kind = names[k].kind;
+    }
+    return 1;
+}
+
 int
 ra_http_is_robots(ra_str_t target)
 {
+    unsigned  kind;
+
+    if (ra_http_kind_fast(target, &kind)) {
+        return (kind & RA_TARGET_ROBOTS) != 0;
+    }
     return ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
                                                ra_robots_path.len - 1));
 }
@@ -434,46 +550,46 @@ ra_http_is_robots(ra_str_t target)
 int
 ra_http_is_llms(ra_str_t target)
 {
+    unsigned  kind;
+
+    if (ra_http_kind_fast(target, &kind)) {
+        return (kind & RA_TARGET_LLMS) != 0;
+    }
     return ra_http_is_root_file(target, ra_str("llms.txt", 8))
            || ra_http_is_root_file(target, ra_str("llms-full.txt", 13));
 }
 
 unsigned
-ra_http_target_kind(ra_str_t target)
+ra_http_target_kind_walk(ra_str_t target)
 {
     unsigned  kind = 0;
-    ra_str_t  path, rest, query;
 
-    path = ra_http_target_path(target);
-    rest = ra_canon_split(path, &query);
-    if (!ra_canon_may_end(rest, "tso")) {
-        return 0;               /* "....txt", "...-status", "...-info" */
-    }
-    if (path.len && path.data[0] == '/' && ra_canon_plain(rest)) {
-        /* the common case: the canonical path is the path itself */
-        if (rest.len == 10 && memcmp(rest.data, "robots.txt", 10) == 0) {
-            kind |= RA_TARGET_ROBOTS;
-        } else if ((rest.len == 8 && memcmp(rest.data, "llms.txt", 8) == 0)
-                   || (rest.len == 13
-                       && memcmp(rest.data, "llms-full.txt", 13) == 0))
-        {
-            kind |= RA_TARGET_LLMS;
-        } else if (ra_http_page_name(rest)) {
-            kind |= RA_TARGET_SERVER_PAGE;
-        }
-        return kind;
-    }
-    /* escapes, dot segments, doubled slashes: each walk on its own */
-    if (ra_http_is_robots(target)) {
+    if (ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
+                                            ra_robots_path.len - 1)))
+    {
         kind |= RA_TARGET_ROBOTS;
     }
-    if (ra_http_is_llms(target)) {
+    if (ra_http_is_root_file(target, ra_str("llms.txt", 8))
+        || ra_http_is_root_file(target, ra_str("llms-full.txt", 13)))
+    {
         kind |= RA_TARGET_LLMS;
     }
     if (ra_http_server_page(target, ra_str("", 0), 0)) {
         kind |= RA_TARGET_SERVER_PAGE;
     }
     return kind;
+}
+
+unsigned
+ra_http_target_kind(ra_str_t target)
+{
+    unsigned  kind;
+
+    if (ra_http_kind_fast(target, &kind)) {
+        return kind;
+    }
+    /* escapes, dot segments, doubled slashes: each walk on its own */
+    return ra_http_target_kind_walk(target);
 }
 
 int
@@ -497,9 +613,11 @@ ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
 {
     static const ra_str_t  get = ra_string("GET");
 
-    return method.len == get.len && memcmp(method.data, get.data, 3) == 0
-           && ra_http_is_robots(target) && ra_http_answer_is_file(status)
-           && !ra_http_answer_unchanged(status) && !has_range;
+    /* the path last: the rest costs nothing */
+    return !has_range && method.len == get.len
+           && memcmp(method.data, get.data, 3) == 0
+           && ra_http_answer_is_file(status)
+           && !ra_http_answer_unchanged(status) && ra_http_is_robots(target);
 }
 
 int
@@ -759,12 +877,36 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
     return RA_OK;
 }
 
+/* Does host, cut at its first ':' and less one trailing '.' (when more
+ * than that is left), read name (lower-cased)?  One pass over the bytes
+ * they share: most hosts differ at the first. */
+static int
+ra_site_is(ra_str_t host, ra_str_t name)
+{
+    size_t                i, n = name.len;
+    const unsigned char  *h = host.data, *c = name.data;
+
+    if (n > host.len) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (ra_lower(h[i]) != c[i] || h[i] == ':') {
+            return 0;           /* a ':' there would have cut the host */
+        }
+    }
+    if (n == host.len || h[n] == ':') {
+        /* the host is name; its own trailing '.' would have gone */
+        return !(n > 1 && c[n - 1] == '.');
+    }
+    /* "name.", "name.:80" */
+    return h[n] == '.' && (n + 1 == host.len || h[n + 1] == ':');
+}
+
 ra_str_t
 ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
 {
-    size_t                i;
-    uint32_t              k;
-    const unsigned char  *colon;
+    size_t    i;
+    uint32_t  k;
 
     /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
     if (host.len && host.data[0] == '[') {
@@ -772,23 +914,25 @@ ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
             /* void */
         }
         host.len = i < host.len ? i + 1 : host.len;
-    } else if (host.len) {
-        colon = memchr(host.data, ':', host.len);
-        if (colon != NULL) {
-            host.len = (size_t) (colon - host.data);
+        if (host.len > 1 && host.data[host.len - 1] == '.') {
+            host.len--;
         }
-    }
-    if (host.len > 1 && host.data[host.len - 1] == '.') {
-        host.len--;
-    }
-    if (host.len == 0) {
+        if (ra_strcaseeq(host, s->primary)) {
+            return s->primary;
+        }
+        for (k = 0; k < s->nnames; k++) {
+            if (ra_strcaseeq(host, s->names[k])) {
+                return s->names[k];
+            }
+        }
         return s->primary;
     }
-    if (ra_strcaseeq(host, s->primary)) {
+    /* the name or the primary; an empty host (":80") reads neither */
+    if (host.len == 0 || ra_site_is(host, s->primary)) {
         return s->primary;
     }
     for (k = 0; k < s->nnames; k++) {
-        if (ra_strcaseeq(host, s->names[k])) {
+        if (ra_site_is(host, s->names[k])) {
             return s->names[k];
         }
     }

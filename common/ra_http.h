@@ -103,6 +103,11 @@ int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
 
 unsigned ra_http_target_kind(ra_str_t target);
 
+/* The same answer, always by the walks of the three tests (the reference
+ * ra_http_target_kind() is tested against: it decides most targets from
+ * their last segment alone and walks only the others). */
+unsigned ra_http_target_kind_walk(ra_str_t target);
+
 /*
  * Does an answer with this status say something about the file?  Not
  * when it describes the request instead (400, 408, 411, 412, 413, 414,

@@ -811,6 +811,137 @@ target_kind_agrees(void **state)
     assert_int_equal(ra_http_target_kind(ra_str(NULL, 0)), 0);
 }
 
+/* The three answers by their definitions, for an origin-form target:
+ * the canonical path before '?' (the fragment gone, the word for word
+ * 5.2.4 above) is "/robots.txt", "/llms.txt" or "/llms-full.txt" and the
+ * servers would serve it, or a server page (ref_server_page). */
+static unsigned
+ref_kind(const char *in, size_t len)
+{
+    char         want[800];
+    const char  *hash, *q;
+    size_t       n, wlen;
+    unsigned     f, kind = 0;
+
+    hash = memchr(in, '#', len);
+    if (hash != NULL) {
+        len = (size_t) (hash - in);
+    }
+    q = memchr(in, '?', len);
+    n = q ? (size_t) (q - in) : len;
+    assert_true(n < 256);
+    wlen = ref_canon(in, n, want, &f);
+    if (!(f & (ROOT | SLASH | BAD))) {
+        if (wlen == 11 && memcmp(want, "/robots.txt", 11) == 0) {
+            kind |= RA_TARGET_ROBOTS;
+        }
+        if ((wlen == 9 && memcmp(want, "/llms.txt", 9) == 0)
+            || (wlen == 14 && memcmp(want, "/llms-full.txt", 14) == 0))
+        {
+            kind |= RA_TARGET_LLMS;
+        }
+    }
+    if (ref_server_page(in, len)) {
+        kind |= RA_TARGET_SERVER_PAGE;
+    }
+    return kind;
+}
+
+/* one target: the fast answers, the walks and the definitions agree */
+static void
+kind_check(const char *in, size_t len)
+{
+    unsigned  kind, walk, ref;
+    ra_str_t  s;
+
+    s = ra_test_exact(in, len);
+    kind = ra_http_target_kind(s);
+    walk = ra_http_target_kind_walk(s);
+    ref = ref_kind(in, len);
+    if (kind != walk || kind != ref
+        || ra_http_is_robots(s) != !!(kind & RA_TARGET_ROBOTS)
+        || ra_http_is_llms(s) != !!(kind & RA_TARGET_LLMS))
+    {
+        print_message("\"%.*s\": kind %#x, walked %#x, by definition %#x, "
+                      "is_robots %d, is_llms %d\n", (int) len, in, kind, walk,
+                      ref, ra_http_is_robots(s), ra_http_is_llms(s));
+        fail();
+    }
+    ra_test_exact_free(s);
+}
+
+/*
+ * ra_http_target_kind() decides most targets from their last segment
+ * (ra_http_kind_fast); it must say what the walks say, and what the
+ * definitions say, for every spelling: the last segment a name, almost
+ * one, an escape of one, after other segments, dot segments and
+ * slashes around it, lengths around the 8 and 13 bytes of the names.
+ */
+static void
+target_kind_fast_agrees(void **state)
+{
+    static const char  *const pieces[] = {
+        "/", "/", "/", "//", ".", "..", "/.", "/..", "%2e", "%2E", "%2F",
+        "%2f", "%", "%7", "%zz", "%74", "%73", "%6f", "%6F", "%78", "?",
+        "#", ";", "a", "x", "t", "s", "o", "us", "xt", "fo", ".js", ".css",
+        "favicon.ico", "index.html", "bcdefghijklmnop",
+        "robots.txt", "obots.txt", "robots.tx", "robots", ".txt",
+        "llms.txt", "lms.txt", "llms-full.txt", "llms-full.tx",
+        "server-status", "erver-status", "server-info", "server-inf",
+        "nginx_status", "stub_status", "stub_statu", "r", "l", "n",
+    };
+    static const char  *const fixed[] = {
+        "", "/", "/robots.txt", "/robots.txt/", "/robots.txt//",
+        "/server-status/", "/server-status//", "/server-status/./",
+        "/server-status/.", "/x/../server-info/", "/stub_status?x",
+        "/nginx_status#y", "/llms-full.txt", "/llms.txt/", "/a/llms.txt",
+        "/robots.tx%74", "/robots.t%78t", "/robot%73.txt",
+        "/%72obots.txt", "/../robots.txt", "/a/../robots.txt",
+        "/%2Frobots.txt", "/robots.txt%", "/robots.txt%2", "/robots.txtt",
+        "/readme.txt", "/docs/notes.txt", "/css/print/paper.css",
+        "/images/web/2009/banner.png", "/favicon.ico", "/articles/x/",
+        "/presentations/logstash-monitorama-2013/plugin/zoom-js/zoom.js",
+        "/a/bcdefghijklmnopqrstuvwxyz.txt",
+        "/blog/geekery/disabling-battery-in-ubuntu-vms.html?utm_source=f",
+        "http://example.com/robots.txt", "http://example.com/a/robots.txt",
+        "http://h", "http://h?x", "http://h/server-status/",
+    };
+    char      in[256];
+    size_t    i, k, n, len;
+    uint64_t  seed = 0x853c49e6748fea9bULL;
+
+    (void) state;
+    for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+        if (fixed[i][0] == '/' || fixed[i][0] == '\0') {
+            kind_check(fixed[i], strlen(fixed[i]));
+        } else {
+            ra_str_t  s = ra_str(fixed[i], strlen(fixed[i]));
+
+            assert_int_equal(ra_http_target_kind(s),
+                             ra_http_target_kind_walk(s));
+        }
+    }
+    for (i = 0; i < 300000; i++) {
+        len = 0;
+        in[len++] = '/';
+        n = rnd(&seed) % 8;
+        for (k = 0; k < n; k++) {
+            const char  *pc = pieces[rnd(&seed)
+                                     % (sizeof(pieces) / sizeof(pieces[0]))];
+
+            memcpy(in + len, pc, strlen(pc));
+            len += strlen(pc);
+        }
+        kind_check(in, len);
+    }
+    assert_int_equal(ra_http_target_kind(ra_str("/robots.txt/", 12)), 0);
+    assert_int_equal(ra_http_target_kind(ra_str("/server-info/", 13)),
+                     RA_TARGET_SERVER_PAGE);
+    assert_int_equal(ra_http_target_kind(ra_str("/robot%73.txt", 13)),
+                     RA_TARGET_ROBOTS);
+    assert_int_equal(ra_http_target_kind(ra_str("/a/llms.txt", 11)), 0);
+}
+
 int
 main(void)
 {
@@ -826,6 +957,7 @@ main(void)
         cmocka_unit_test(canon_random_against_rfc),
         cmocka_unit_test(robots_spellings),
         cmocka_unit_test(target_kind_agrees),
+        cmocka_unit_test(target_kind_fast_agrees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

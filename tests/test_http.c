@@ -294,6 +294,117 @@ sites(void **state)
     ra_test_arena_free(arena);
 }
 
+static ra_str_t
+cstr(const char *p)
+{
+    return ra_str(p, strlen(p));
+}
+
+/* ra_sitenames_pick() as it was written first (memchr, then each name
+ * with ra_strcaseeq): the reference for the one-pass pick */
+static ra_str_t
+ref_pick(const ra_sitenames_t *s, ra_str_t host)
+{
+    size_t                i;
+    uint32_t              k;
+    const unsigned char  *colon;
+
+    if (host.len && host.data[0] == '[') {
+        for (i = 0; i < host.len && host.data[i] != ']'; i++) {
+            /* void */
+        }
+        host.len = i < host.len ? i + 1 : host.len;
+    } else if (host.len) {
+        colon = memchr(host.data, ':', host.len);
+        if (colon != NULL) {
+            host.len = (size_t) (colon - host.data);
+        }
+    }
+    if (host.len > 1 && host.data[host.len - 1] == '.') {
+        host.len--;
+    }
+    if (host.len == 0 || ra_strcaseeq(host, s->primary)) {
+        return s->primary;
+    }
+    for (k = 0; k < s->nnames; k++) {
+        if (ra_strcaseeq(host, s->names[k])) {
+            return s->names[k];
+        }
+    }
+    return s->primary;
+}
+
+/* random Host values against random names: the same span as the
+ * reference, every time (names ending in '.', holding ':', bracketed,
+ * cut at RA_SITE_NAME_MAX; hosts with ports, dots, brackets, case) */
+static void
+sites_pick_agrees(void **state)
+{
+    static const char  *const pieces[] = {
+        "example.com", "EXAMPLE.com", "www.", "a", "b", ".", ".", ":",
+        ":8080", "[", "]", "::1", "x", "Ex", "ample", ".com",
+    };
+    static const char  *const names[] = {
+        "example.com", "www.example.com", "a", "b.", "example.com.", "x:y",
+        "[::1]", "[::1]x", ".", "ex", "wWw.Example.COM", "ab", "a.b",
+    };
+    char              host[64], longname[200];
+    size_t            i, k, n, len;
+    uint64_t          seed = 0x9e3779b97f4a7c15ULL;
+    ra_str_t          h, got, want;
+    ra_sitenames_t    s;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+    const ra_alloc_t *a = ra_test_arena_alloc(arena);
+
+    (void) state;
+#define RND()  (seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17)
+    for (i = 0; i < 2000; i++) {
+        /* a server: a primary (maybe none) and a few names */
+        k = RND() % (sizeof(names) / sizeof(names[0]) + 1);
+        assert_int_equal(ra_sitenames_init(&s, a, k ? cstr(names[k - 1])
+                                                    : S("")), RA_OK);
+        for (n = RND() % 4; n; n--) {
+            k = RND() % (sizeof(names) / sizeof(names[0]));
+            assert_int_equal(ra_sitenames_add(&s, a, cstr(names[k])), RA_OK);
+        }
+        if (i % 50 == 0) {
+            memset(longname, 'l', sizeof(longname));
+            assert_int_equal(ra_sitenames_add(&s, a,
+                                 ra_str(longname, sizeof(longname))), RA_OK);
+        }
+        for (k = 0; k < 200; k++) {
+            len = 0;
+            for (n = RND() % 5; n; n--) {
+                const char  *pc = pieces[RND() % (sizeof(pieces)
+                                                  / sizeof(pieces[0]))];
+
+                if (len + strlen(pc) > sizeof(host)) {
+                    break;
+                }
+                memcpy(host + len, pc, strlen(pc));
+                len += strlen(pc);
+            }
+            h = ra_test_exact(host, len);
+            got = ra_sitenames_pick(&s, h);
+            want = ref_pick(&s, h);
+            if (got.data != want.data || got.len != want.len) {
+                print_message("Host \"%.*s\": \"%.*s\", the reference "
+                              "\"%.*s\"\n", (int) len, host, (int) got.len,
+                              got.data, (int) want.len, want.data);
+                fail();
+            }
+            ra_test_exact_free(h);
+        }
+        /* a Host as long as the long name, and one byte longer */
+        h = ra_str(longname, RA_SITE_NAME_MAX);
+        assert_true(ra_sitenames_pick(&s, h).data == ref_pick(&s, h).data);
+        h = ra_str(longname, RA_SITE_NAME_MAX + 1);
+        assert_true(ra_sitenames_pick(&s, h).data == ref_pick(&s, h).data);
+    }
+#undef RND
+    ra_test_arena_free(arena);
+}
+
 static void
 query_args(void **state)
 {
@@ -467,6 +578,7 @@ main(void)
         cmocka_unit_test(capture_buffer),
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
+        cmocka_unit_test(sites_pick_agrees),
         cmocka_unit_test(query_args),
         cmocka_unit_test(status_page),
     };
