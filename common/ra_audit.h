@@ -168,6 +168,10 @@ typedef struct {
                                        TLS; len 0: unknown (a covered
                                        @scheme or @target-uri is then left
                                        unchecked) */
+    unsigned        target_kind;    /* ra_http_target_kind(uri) with
+                                       RA_TARGET_KNOWN (ra_http.h), when
+                                       the glue asked already; 0: not
+                                       asked (ra_http_request_kind()) */
 } ra_request_t;
 
 /*

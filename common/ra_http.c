@@ -470,12 +470,29 @@ ra_http_kind_fast(ra_str_t target, unsigned *kind)
     };
     size_t                e, i, k, n, seg;
     ra_str_t              rest, query;
-    const unsigned char  *p;
+    const unsigned char  *p, *h;
 
     *kind = 0;
-    rest = ra_canon_split(ra_http_target_path(target), &query);
-    p = rest.data;
-    n = rest.len;
+    p = target.data;
+    n = target.len;
+    if (n && p[0] == '/') {
+        /* origin-form, what servers are sent: the path before any '?'
+         * and '#' (ra_http_target_path() and ra_canon_split() in one) */
+        h = memchr(p, '?', n);
+        if (h != NULL) {
+            n = (size_t) (h - p);
+        }
+        h = memchr(p, '#', n);
+        if (h != NULL) {
+            n = (size_t) (h - p);
+        }
+        p++;
+        n--;
+    } else {
+        rest = ra_canon_split(ra_http_target_path(target), &query);
+        p = rest.data;
+        n = rest.len;
+    }
     for (e = n; e && p[e - 1] == '/'; e--) { /* void */ }
     if (e < RA_KIND_NAME_MIN) {
         return 1;               /* no name fits, however it is spelt */
@@ -618,6 +635,27 @@ ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
            && memcmp(method.data, get.data, 3) == 0
            && ra_http_answer_is_file(status)
            && !ra_http_answer_unchanged(status) && ra_http_is_robots(target);
+}
+
+int
+ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
+    int has_range)
+{
+    static const ra_str_t  get = ra_string("GET");
+
+    return (kind & RA_TARGET_ROBOTS) && !has_range && method.len == get.len
+           && memcmp(method.data, get.data, 3) == 0
+           && ra_http_answer_is_file(status)
+           && !ra_http_answer_unchanged(status);
+}
+
+unsigned
+ra_http_request_kind(const ra_request_t *req)
+{
+    if (req->target_kind & RA_TARGET_KNOWN) {
+        return req->target_kind & ~(unsigned) RA_TARGET_KNOWN;
+    }
+    return ra_http_target_kind(req->uri);
 }
 
 int

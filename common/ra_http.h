@@ -101,7 +101,16 @@ int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
 #define RA_TARGET_LLMS          0x02
 #define RA_TARGET_SERVER_PAGE   0x04
 
+#define RA_TARGET_KNOWN         0x80    /* ra_request_t.target_kind is
+                                           set (any of the above, or
+                                           none) */
+
 unsigned ra_http_target_kind(ra_str_t target);
+
+/* The kind of a request's target, asked once a request: req->target_kind
+ * when the glue set it (RA_TARGET_KNOWN; the capture filter had to ask),
+ * else ra_http_target_kind(req->uri).  Without RA_TARGET_KNOWN. */
+unsigned ra_http_request_kind(const ra_request_t *req);
 
 /* The same answer, always by the walks of the three tests (the reference
  * ra_http_target_kind() is tested against: it decides most targets from
@@ -126,6 +135,11 @@ int ra_http_answer_is_file(int status);
  * (ra_http_answer_is_file): those are not the file a crawler reads.
  */
 int ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
+    int has_range);
+
+/* The same with the target's kind asked already (ra_http_target_kind(),
+ * RA_TARGET_KNOWN or not): the glue keeps it for ra_request_t. */
+int ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
     int has_range);
 
 /*

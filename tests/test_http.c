@@ -300,6 +300,57 @@ cstr(const char *p)
     return ra_str(p, strlen(p));
 }
 
+/* The kind asked once and handed on says what the target says: the
+ * capture with a kind = the capture with the target, for every method,
+ * status and Range; ra_http_request_kind() takes what the glue set, else
+ * asks */
+static void
+capture_wanted_kind_agrees(void **state)
+{
+    static const char  *const methods[] = { "GET", "HEAD", "POST", "GE" };
+    static const char  *const targets[] = {
+        "/robots.txt", "//robots.txt", "/a/../robots.txt", "/robots.txt%3F",
+        "/%2Frobots.txt", "/index.html", "/llms.txt", "/server-status",
+        "/robot%73.txt?x", "http://h/robots.txt", "", "/",
+    };
+    static const int    statuses[] = {
+        0, 200, 206, 304, 404, 412, 501, 503, 999, 1000
+    };
+    size_t        m, t, k, r;
+    unsigned      kind;
+    ra_str_t      method, target;
+    ra_request_t  req;
+
+    (void) state;
+    for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+        target = cstr(targets[t]);
+        kind = ra_http_target_kind(target);
+        for (m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
+            method = cstr(methods[m]);
+            for (k = 0; k < sizeof(statuses) / sizeof(statuses[0]); k++) {
+                for (r = 0; r < 2; r++) {
+                    int  want = ra_http_capture_wanted(method, target,
+                                                       statuses[k], (int) r);
+
+                    assert_int_equal(ra_http_capture_wanted_kind(method,
+                                         kind, statuses[k], (int) r), want);
+                    assert_int_equal(ra_http_capture_wanted_kind(method,
+                                         kind | RA_TARGET_KNOWN, statuses[k],
+                                         (int) r), want);
+                }
+            }
+        }
+        memset(&req, 0, sizeof(req));
+        req.uri = target;
+        assert_int_equal(ra_http_request_kind(&req), kind);
+        /* what the glue set is taken as it is (here: another answer) */
+        req.target_kind = RA_TARGET_KNOWN | (kind ^ RA_TARGET_LLMS);
+        assert_int_equal(ra_http_request_kind(&req), kind ^ RA_TARGET_LLMS);
+        req.target_kind = RA_TARGET_KNOWN;
+        assert_int_equal(ra_http_request_kind(&req), 0);
+    }
+}
+
 /* ra_sitenames_pick() as it was written first (memchr, then each name
  * with ra_strcaseeq): the reference for the one-pass pick */
 static ra_str_t
@@ -579,6 +630,7 @@ main(void)
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
         cmocka_unit_test(sites_pick_agrees),
+        cmocka_unit_test(capture_wanted_kind_agrees),
         cmocka_unit_test(query_args),
         cmocka_unit_test(status_page),
     };
