@@ -170,6 +170,16 @@ ra_canon_plain(ra_str_t rest)
             }
             carry = slash >> 56;
         }
+        if (i != 0 && i < rest.len) {
+            /* the bytes left: the last eight again, the pair before
+             * them with them (what was read again was clean) */
+            memcpy(&w, p + rest.len - 8, 8);
+            slash = ra_swar_eq(w, '/');
+            carry = p[rest.len - 9] == '/';
+            return !(ra_swar_eq(w, '%')
+                     || (((slash << 8) | carry)
+                         & (slash | ra_swar_eq(w, '.'))));
+        }
         /* the bytes left: the loop below reads p[i - 1] again */
         if (i == 0) {
             i = 1;
@@ -218,10 +228,16 @@ ra_canon_may_end(ra_str_t rest, const char *ends)
 int
 ra_http_canonical(ra_str_t path)
 {
-    ra_str_t  query;
+    const unsigned char  *q;
 
-    return path.len && path.data[0] == '/'
-           && ra_canon_plain(ra_canon_split(path, &query));
+    if (path.len == 0 || path.data[0] != '/') {
+        return 0;
+    }
+    /* ra_canon_split() in place */
+    q = memchr(path.data, '?', path.len);
+    return ra_canon_plain(ra_str(path.data + 1,
+                                 (q != NULL ? (size_t) (q - path.data)
+                                            : path.len) - 1));
 }
 
 size_t
@@ -453,7 +469,7 @@ static const unsigned char  ra_kind_last[256] = {
     ['t'] = 1, ['s'] = 1, ['o'] = 1, ['.'] = 2, ['%'] = 2
 };
 
-static int
+static inline int __attribute__((always_inline))
 ra_http_kind_fast(ra_str_t target, unsigned *kind)
 {
     static const struct {
@@ -630,11 +646,10 @@ ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
 {
     static const ra_str_t  get = ra_string("GET");
 
-    /* the path last: the rest costs nothing */
     return !has_range && method.len == get.len
            && memcmp(method.data, get.data, 3) == 0
-           && ra_http_answer_is_file(status)
-           && !ra_http_answer_unchanged(status) && ra_http_is_robots(target);
+           && ra_http_is_robots(target) && ra_http_answer_is_file(status)
+           && !ra_http_answer_unchanged(status);
 }
 
 int

@@ -811,6 +811,60 @@ target_kind_agrees(void **state)
     assert_int_equal(ra_http_target_kind(ra_str(NULL, 0)), 0);
 }
 
+/* ra_http_canonical() as its comment defines it, a byte at a time: a
+ * '/' first, and before any '?' no '%', no '/' followed by '/' or '.' */
+static int
+ref_canonical(const char *in, size_t len)
+{
+    size_t  i;
+
+    if (len == 0 || in[0] != '/') {
+        return 0;
+    }
+    for (i = 0; i < len && in[i] != '?'; i++) {
+        if (in[i] == '%'
+            || (i + 1 < len && in[i] == '/'
+                && (in[i + 1] == '/' || in[i + 1] == '.')))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* the eight-byte steps of ra_http_canonical() and their last, partly
+ * read again, step: every length up to 40, the bytes that matter at
+ * every place (a '/' before a step's first byte included) */
+static void
+canonical_steps(void **state)
+{
+    static const char  bytes[] = "/.%a?b";
+    char        in[48];
+    size_t      i, k, len;
+    uint64_t    seed = 0x5851f42d4c957f2dULL;
+    ra_str_t    s;
+
+    (void) state;
+    for (i = 0; i < 400000; i++) {
+        len = rnd(&seed) % 41;
+        for (k = 0; k < len; k++) {
+            /* mostly plain, so that the one byte that matters may stand
+             * anywhere */
+            in[k] = rnd(&seed) % 4 ? 'a' : bytes[rnd(&seed) % 6];
+        }
+        if (len && rnd(&seed) % 2) {
+            in[0] = '/';
+        }
+        s = ra_test_exact(in, len);
+        if (ra_http_canonical(s) != ref_canonical(in, len)) {
+            print_message("ra_http_canonical(\"%.*s\") = %d\n", (int) len,
+                          in, ra_http_canonical(s));
+            fail();
+        }
+        ra_test_exact_free(s);
+    }
+}
+
 /* The three answers by their definitions, for an origin-form target:
  * the canonical path before '?' (the fragment gone, the word for word
  * 5.2.4 above) is "/robots.txt", "/llms.txt" or "/llms-full.txt" and the
@@ -958,6 +1012,7 @@ main(void)
         cmocka_unit_test(robots_spellings),
         cmocka_unit_test(target_kind_agrees),
         cmocka_unit_test(target_kind_fast_agrees),
+        cmocka_unit_test(canonical_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
