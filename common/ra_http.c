@@ -933,7 +933,7 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
 /* Does host, cut at its first ':' and less one trailing '.' (when more
  * than that is left), read name (lower-cased)?  One pass over the bytes
  * they share: most hosts differ at the first. */
-static int
+static inline int
 ra_site_is(ra_str_t host, ra_str_t name)
 {
     size_t                i, n = name.len;

@@ -386,6 +386,21 @@ ra_find(const unsigned char *hay, size_t n, const unsigned char *needle,
  * O(path + pattern) whatever the pattern (ra_find(): a search of at most
  * RA_FIND_SHORT bytes costs at most RA_FIND_SHORT^2 compares).
  */
+/* The first '*' of a pattern's n bytes, or NULL: a pattern's segments are
+ * a few bytes, shorter than memchr()'s setup. */
+static inline const unsigned char *
+ra_star(const unsigned char *pat, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        if (pat[i] == '*') {
+            return pat + i;
+        }
+    }
+    return NULL;
+}
+
 static int
 ra_wild(const unsigned char *path, size_t plen, size_t pos,
     const unsigned char *pat, size_t patlen)
@@ -400,9 +415,9 @@ ra_wild(const unsigned char *path, size_t plen, size_t pos,
     }
 
     /* the segment before the first star is anchored at pos */
-    star = memchr(pat, '*', patlen);
+    star = ra_star(pat, patlen);
     seg = star ? (size_t) (star - pat) : patlen;
-    if (seg > plen - pos || memcmp(path + pos, pat, seg) != 0) {
+    if (seg > plen - pos || (seg && memcmp(path + pos, pat, seg) != 0)) {
         return 0;
     }
     pos += seg;
@@ -413,7 +428,7 @@ ra_wild(const unsigned char *path, size_t plen, size_t pos,
     for ( ;; ) {
         pat = star + 1;
         patlen -= seg + 1;
-        star = memchr(pat, '*', patlen);
+        star = ra_star(pat, patlen);
         seg = star ? (size_t) (star - pat) : patlen;
 
         if (star == NULL && anchored) {
