@@ -295,6 +295,10 @@ ra_norm_rfc(ra_str_t s, unsigned char *dst, int url)
 
     for (i = 0; i < s.len; i++) {
         c = s.data[i];
+        if (url && ra_url_plain[c]) {
+            *d++ = (unsigned char) c;   /* the else below, at once */
+            continue;
+        }
         if (c == '%' && i + 2 < s.len && ra_isxdigit(s.data[i + 1])
             && ra_isxdigit(s.data[i + 2]))
         {
