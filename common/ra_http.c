@@ -130,8 +130,9 @@ ra_canon_split(ra_str_t path, ra_str_t *query)
 }
 
 /* Is a path without its query, after its leading '/', canonical as it
- * stands: no '%', no '/' followed by '/' or '.', nor does it start with
- * either?  The common case, decided in one tight pass. */
+ * stands: no '/' followed by '/' or '.', nor does it start with either,
+ * and no '%' but escapes that stay (ra_canon_kept)?  The common case,
+ * decided in one tight pass. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* the high bit of each byte of w that is c, exactly (no carries) */
 static inline uint64_t
@@ -144,51 +145,69 @@ ra_swar_eq(uint64_t w, unsigned char c)
 }
 #endif
 
+/* Is the '%' at p[j] (of n bytes) an escape that ra_canon_segment() keeps
+ * as it is, with no flag: two hex digits, of a byte neither unreserved
+ * nor '/' ("%20", "%3F")? */
+static int
+ra_canon_kept(const unsigned char *p, size_t n, size_t j)
+{
+    int  v;
+
+    if (n - j < 3 || !ra_isxdigit(p[j + 1]) || !ra_isxdigit(p[j + 2])) {
+        return 0;               /* a bad escape: flagged */
+    }
+    v = ra_hexval(p[j + 1]) << 4 | ra_hexval(p[j + 2]);
+    return v != '/' && !ra_canon_unreserved(v);
+}
+
 static int
 ra_canon_plain(ra_str_t rest)
 {
-    size_t                i;
+    size_t                i, n = rest.len;
     const unsigned char  *p = rest.data;
 
-    if (rest.len && (p[0] == '/' || p[0] == '.' || p[0] == '%')) {
+    if (n && (p[0] == '/' || p[0] == '.')) {
         return 0;
     }
-    i = 1;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    {
-        /* eight bytes a step: a '%', or a '/' whose next byte is '/' or
-         * '.' (the flag of each '/' moved onto the byte after it) */
+    if (n >= 8) {
+        /* eight bytes a step: a '/' whose next byte is '/' or '.' (the
+         * flag of each '/' moved onto the byte after it), or a '%' (then
+         * each byte is looked at, below) */
         uint64_t  w, slash, carry = 0;
 
-        for (i = 0; i + 8 <= rest.len; i += 8) {
+        for (i = 0; i + 8 <= n; i += 8) {
             memcpy(&w, p + i, 8);
             slash = ra_swar_eq(w, '/');
-            if (ra_swar_eq(w, '%')
-                || (((slash << 8) | carry) & (slash | ra_swar_eq(w, '.'))))
-            {
+            if (((slash << 8) | carry) & (slash | ra_swar_eq(w, '.'))) {
                 return 0;
+            }
+            if (ra_swar_eq(w, '%')) {
+                goto escapes;
             }
             carry = slash >> 56;
         }
-        if (i != 0 && i < rest.len) {
-            /* the bytes left: the last eight again, the pair before
-             * them with them (what was read again was clean) */
-            memcpy(&w, p + rest.len - 8, 8);
-            slash = ra_swar_eq(w, '/');
-            carry = p[rest.len - 9] == '/';
-            return !(ra_swar_eq(w, '%')
-                     || (((slash << 8) | carry)
-                         & (slash | ra_swar_eq(w, '.'))));
+        if (i == n) {
+            return 1;
         }
-        /* the bytes left: the loop below reads p[i - 1] again */
-        if (i == 0) {
-            i = 1;
+        /* the bytes left: the last eight again, the pair before them
+         * with them (what was read again was canonical) */
+        memcpy(&w, p + n - 8, 8);
+        slash = ra_swar_eq(w, '/');
+        carry = p[n - 9] == '/';
+        if (((slash << 8) | carry) & (slash | ra_swar_eq(w, '.'))) {
+            return 0;
+        }
+        if (!ra_swar_eq(w, '%')) {
+            return 1;
         }
     }
+
+escapes:
 #endif
-    for ( /* void */ ; i < rest.len; i++) {
-        if (p[i] == '%'
-            || (p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')))
+    for (i = 0; i < n; i++) {
+        if ((p[i] == '%' && !ra_canon_kept(p, n, i))
+            || (i && p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')))
         {
             return 0;
         }

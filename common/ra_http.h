@@ -47,8 +47,9 @@ ra_str_t ra_http_target_path(ra_str_t target);
 size_t ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags);
 
 /* Is path canonical as it stands, as ra_http_canon() would see at once
- * (a '/' first, no '%', no "//", no "/." before any '?')?  1 then; 0 when
- * it may differ (ra_http_canon() says).  No copy. */
+ * (a '/' first; before any '?' no "//", no "/.", and no '%' but escapes
+ * that stay: "%20", not "%41", "%2F" or a bad one)?  1 then; 0 when it
+ * may differ (ra_http_canon() says).  No copy. */
 int ra_http_canonical(ra_str_t path);
 
 #define RA_CANON_CHANGED        0x01    /* dst differs from path */
