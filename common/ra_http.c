@@ -374,6 +374,9 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
             return 1;
         }
     }
+    if (target.len == 0) {
+        return 0;               /* the handler alone (Apache's glue): "/" */
+    }
     target = ra_http_target_path(target);
     path = ra_canon_split(target, &query);
     if (!ra_canon_may_end(path, "so")) {

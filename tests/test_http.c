@@ -35,6 +35,10 @@ server_pages(void **state)
     assert_true(ra_http_server_page(S("/x"), S("server-info"), 0));
     assert_true(ra_http_server_page(S("/ra"), S("robots-audit-status"), 0));
     assert_false(ra_http_server_page(S("/x"), S("default-handler"), 0));
+    /* the handler alone (no target: Apache's glue asks so) */
+    assert_true(ra_http_server_page(S(""), S("server-info"), 0));
+    assert_false(ra_http_server_page(S(""), S("default-handler"), 0));
+    assert_false(ra_http_server_page(ra_str(NULL, 0), S("text/html"), 0));
     assert_true(ra_http_server_page(S("/anything"), S(""), 1));
 }
 
