@@ -134,14 +134,16 @@ ra_canon_split(ra_str_t path, ra_str_t *query)
  * and no '%' but escapes that stay (ra_canon_kept)?  The common case,
  * decided in one tight pass. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* the high bit of each byte of w that is c, exactly (no carries) */
-static inline uint64_t
-ra_swar_eq(uint64_t w, unsigned char c)
-{
-    uint64_t  x = w ^ (0x0101010101010101ULL * c);
+#define RA_SWAR_ONES  0x0101010101010101ULL
+#define RA_SWAR_HIGH  0x8080808080808080ULL
 
-    return ~(((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x)
-           & 0x8080808080808080ULL;
+/* The high bit of each zero byte of x: exact for the lowest one; above
+ * it a byte 0x01 may be flagged too (the borrow), which
+ * ra_canon_plain() shows harmless where it says so. */
+static inline uint64_t
+ra_swar_zero(uint64_t x)
+{
+    return (x - RA_SWAR_ONES) & ~x & RA_SWAR_HIGH;
 }
 #endif
 
@@ -160,6 +162,33 @@ ra_canon_kept(const unsigned char *p, size_t n, size_t j)
     return v != '/' && !ra_canon_unreserved(v);
 }
 
+/*
+ * Eight bytes a step (w): x = w ^ "////////" is zero at a '/' and 0x01 at
+ * a '.', so x without its low bits is zero at either, exactly (no byte
+ * of it is 0x01: no borrow goes past a byte).  The flag of each '/' is
+ * moved onto the byte after it: a '/' followed by '/' or '.' is found.
+ * A '/' flagged too much is a '.' after a run of "/" and "."s that holds
+ * a '/' followed by a '.' in that word: found then anyway.  A '%' (a '$'
+ * flagged too much sits above a true '%') sends every byte to the byte
+ * loop, which reads the escapes.
+ */
+static inline int
+ra_canon_word(uint64_t w, uint64_t *carry)
+{
+    uint64_t  x, slash;
+
+    x = w ^ 0x2f2f2f2f2f2f2f2fULL;
+    slash = ra_swar_zero(x);
+    if (((slash << 8) | *carry) & ra_swar_zero(x & 0xfefefefefefefefeULL)) {
+        return 0;
+    }
+    if (ra_swar_zero(w ^ 0x2525252525252525ULL)) {
+        return -1;
+    }
+    *carry = slash >> 56;
+    return 1;
+}
+
 static int
 ra_canon_plain(ra_str_t rest)
 {
@@ -171,21 +200,18 @@ ra_canon_plain(ra_str_t rest)
     }
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (n >= 8) {
-        /* eight bytes a step: a '/' whose next byte is '/' or '.' (the
-         * flag of each '/' moved onto the byte after it), or a '%' (then
-         * each byte is looked at, below) */
-        uint64_t  w, slash, carry = 0;
+        int       r;
+        uint64_t  w, carry = 0;
 
         for (i = 0; i + 8 <= n; i += 8) {
             memcpy(&w, p + i, 8);
-            slash = ra_swar_eq(w, '/');
-            if (((slash << 8) | carry) & (slash | ra_swar_eq(w, '.'))) {
-                return 0;
-            }
-            if (ra_swar_eq(w, '%')) {
+            r = ra_canon_word(w, &carry);
+            if (r <= 0) {
+                if (r == 0) {
+                    return 0;
+                }
                 goto escapes;
             }
-            carry = slash >> 56;
         }
         if (i == n) {
             return 1;
@@ -193,13 +219,10 @@ ra_canon_plain(ra_str_t rest)
         /* the bytes left: the last eight again, the pair before them
          * with them (what was read again was canonical) */
         memcpy(&w, p + n - 8, 8);
-        slash = ra_swar_eq(w, '/');
         carry = p[n - 9] == '/';
-        if (((slash << 8) | carry) & (slash | ra_swar_eq(w, '.'))) {
-            return 0;
-        }
-        if (!ra_swar_eq(w, '%')) {
-            return 1;
+        r = ra_canon_word(w, &carry);
+        if (r >= 0) {
+            return r;
         }
     }
 

@@ -854,7 +854,7 @@ ref_canonical(const char *in, size_t len)
 static void
 canonical_steps(void **state)
 {
-    static const char  bytes[] = "/.%%%a?b2020FfeE41z";
+    static const char  bytes[] = "/.%%%a?b2020FfeE41z$";
     char        in[48];
     size_t      i, k, len;
     uint64_t    seed = 0x5851f42d4c957f2dULL;
