@@ -2024,7 +2024,7 @@ normalised:
     if (mode == RA_MODE_RFC) {
         /* RFC 9309 2.2.2: /robots.txt is implicitly allowed (its own
          * query too: the path before the first '?') */
-        if (plen >= 11 && memcmp(p, "/robots.txt", 11) == 0
+        if (plen >= 11 && p[1] == 'r' && memcmp(p, "/robots.txt", 11) == 0
             && (plen == 11 || p[11] == '?'))
         {
             out->why = RA_WHY_ROBOTS_TXT;
