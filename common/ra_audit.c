@@ -756,6 +756,36 @@ ra_group_memo_forget(ra_group_memo_t *memo, const ra_rules_t *rs)
     }
 }
 
+/* A generic bot's group: remembered by its one token's bytes */
+static void
+ra_judge_group_token(const ra_judge_state_t *g, const ra_rules_t *rs,
+    const ra_judge_who_t *who, ra_rules_group_t *grp)
+{
+    uint64_t               h;
+    ra_str_t               t = who->tokens[0];
+    ra_group_memo_slot_t  *s;
+
+    /* a slot by length and three bytes (the bytes are compared) */
+    h = (uint64_t) t.len << 24 ^ (uint64_t) t.data[0] << 16
+        ^ (uint64_t) t.data[t.len / 2] << 8 ^ t.data[t.len - 1];
+    h = (h ^ ((uint64_t) (uintptr_t) rs << 7)) * 0x9e3779b97f4a7c15ULL;
+    s = &g->memo->slot[h >> 59];
+    if (s->rules != rs || s->key != NULL || s->token_len != t.len
+        || memcmp(s->token, t.data, t.len) != 0)
+    {
+        ra_rules_group(rs, who->tokens, 1, &s->group);
+        s->rules = rs;
+        s->key = NULL;
+        s->token_len = (uint8_t) t.len;
+        memcpy(s->token, t.data, t.len);
+        s->named = s->group.group.data == t.data;
+    }
+    *grp = s->group;
+    if (s->named) {
+        grp->group = t;         /* this request's token, as chosen */
+    }
+}
+
 /* The group who reads in rs: the memo's, else chosen (and remembered) */
 static void
 ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
@@ -764,6 +794,12 @@ ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
     uint64_t               h;
     ra_group_memo_slot_t  *s;
 
+    if (g->memo != NULL && who->key == NULL && who->ntokens == 1
+        && who->tokens[0].len && who->tokens[0].len <= RA_GROUP_MEMO_TOKEN)
+    {
+        ra_judge_group_token(g, rs, who, grp);
+        return;
+    }
     if (g->memo == NULL || who->key == NULL) {
         ra_rules_group(rs, who->tokens, who->ntokens, grp);
         return;

@@ -168,6 +168,10 @@ typedef struct {
                                        TLS; len 0: unknown (a covered
                                        @scheme or @target-uri is then left
                                        unchecked) */
+    unsigned        target_kind;    /* ra_http_target_kind(uri) with
+                                       RA_TARGET_KNOWN (ra_http.h), when
+                                       the glue asked already; 0: not
+                                       asked (ra_http_request_kind()) */
 } ra_request_t;
 
 /*
@@ -294,15 +298,23 @@ typedef struct {
 /*
  * The group each (rule set, who->key) reads, chosen once
  * (ra_rules_group()) and remembered; a slot is only a hint, its set and
- * key compared.  Whoever releases a rule set forgets it first
+ * key compared.  A who without a key (a generic bot) and one token of at
+ * most RA_GROUP_MEMO_TOKEN bytes is remembered by that token, its bytes
+ * compared.  Whoever releases a rule set forgets it first
  * (ra_group_memo_forget()).
  */
-#define RA_GROUP_MEMO  32
+#define RA_GROUP_MEMO        32
+#define RA_GROUP_MEMO_TOKEN  32
 
 typedef struct {
     const ra_rules_t  *rules;           /* NULL: empty */
     const void        *key;
     ra_rules_group_t   group;
+    /* key NULL: the token (group.group, when it named the group, is that
+     * request's: the next one puts its own) */
+    uint8_t            token_len;
+    uint8_t            named;
+    unsigned char      token[RA_GROUP_MEMO_TOKEN];
 } ra_group_memo_slot_t;
 
 typedef struct {

@@ -130,55 +130,107 @@ ra_canon_split(ra_str_t path, ra_str_t *query)
 }
 
 /* Is a path without its query, after its leading '/', canonical as it
- * stands: no '%', no '/' followed by '/' or '.', nor does it start with
- * either?  The common case, decided in one tight pass. */
+ * stands: no '/' followed by '/' or '.', nor does it start with either,
+ * and no '%' but escapes that stay (ra_canon_kept)?  The common case,
+ * decided in one tight pass. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* the high bit of each byte of w that is c, exactly (no carries) */
-static inline uint64_t
-ra_swar_eq(uint64_t w, unsigned char c)
-{
-    uint64_t  x = w ^ (0x0101010101010101ULL * c);
+#define RA_SWAR_ONES  0x0101010101010101ULL
+#define RA_SWAR_HIGH  0x8080808080808080ULL
 
-    return ~(((x & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | x)
-           & 0x8080808080808080ULL;
+/* The high bit of each zero byte of x: exact for the lowest one; above
+ * it a byte 0x01 may be flagged too (the borrow), which
+ * ra_canon_plain() shows harmless where it says so. */
+static inline uint64_t
+ra_swar_zero(uint64_t x)
+{
+    return (x - RA_SWAR_ONES) & ~x & RA_SWAR_HIGH;
 }
 #endif
+
+/* Is the '%' at p[j] (of n bytes) an escape that ra_canon_segment() keeps
+ * as it is, with no flag: two hex digits, of a byte neither unreserved
+ * nor '/' ("%20", "%3F")? */
+static int
+ra_canon_kept(const unsigned char *p, size_t n, size_t j)
+{
+    int  v;
+
+    if (n - j < 3 || !ra_isxdigit(p[j + 1]) || !ra_isxdigit(p[j + 2])) {
+        return 0;               /* a bad escape: flagged */
+    }
+    v = ra_hexval(p[j + 1]) << 4 | ra_hexval(p[j + 2]);
+    return v != '/' && !ra_canon_unreserved(v);
+}
+
+/*
+ * Eight bytes a step (w): x = w ^ "////////" is zero at a '/' and 0x01 at
+ * a '.', so x without its low bits is zero at either, exactly (no byte
+ * of it is 0x01: no borrow goes past a byte).  The flag of each '/' is
+ * moved onto the byte after it: a '/' followed by '/' or '.' is found.
+ * A '/' flagged too much is a '.' after a run of "/" and "."s that holds
+ * a '/' followed by a '.' in that word: found then anyway.  A '%' (a '$'
+ * flagged too much sits above a true '%') sends every byte to the byte
+ * loop, which reads the escapes.
+ */
+static inline int
+ra_canon_word(uint64_t w, uint64_t *carry)
+{
+    uint64_t  x, slash;
+
+    x = w ^ 0x2f2f2f2f2f2f2f2fULL;
+    slash = ra_swar_zero(x);
+    if (((slash << 8) | *carry) & ra_swar_zero(x & 0xfefefefefefefefeULL)) {
+        return 0;
+    }
+    if (ra_swar_zero(w ^ 0x2525252525252525ULL)) {
+        return -1;
+    }
+    *carry = slash >> 56;
+    return 1;
+}
 
 static int
 ra_canon_plain(ra_str_t rest)
 {
-    size_t                i;
+    size_t                i, n = rest.len;
     const unsigned char  *p = rest.data;
 
-    if (rest.len && (p[0] == '/' || p[0] == '.' || p[0] == '%')) {
+    if (n && (p[0] == '/' || p[0] == '.')) {
         return 0;
     }
-    i = 1;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    {
-        /* eight bytes a step: a '%', or a '/' whose next byte is '/' or
-         * '.' (the flag of each '/' moved onto the byte after it) */
-        uint64_t  w, slash, carry = 0;
+    if (n >= 8) {
+        int       r;
+        uint64_t  w, carry = 0;
 
-        for (i = 0; i + 8 <= rest.len; i += 8) {
+        for (i = 0; i + 8 <= n; i += 8) {
             memcpy(&w, p + i, 8);
-            slash = ra_swar_eq(w, '/');
-            if (ra_swar_eq(w, '%')
-                || (((slash << 8) | carry) & (slash | ra_swar_eq(w, '.'))))
-            {
-                return 0;
+            r = ra_canon_word(w, &carry);
+            if (r <= 0) {
+                if (r == 0) {
+                    return 0;
+                }
+                goto escapes;
             }
-            carry = slash >> 56;
         }
-        /* the bytes left: the loop below reads p[i - 1] again */
-        if (i == 0) {
-            i = 1;
+        if (i == n) {
+            return 1;
+        }
+        /* the bytes left: the last eight again, the pair before them
+         * with them (what was read again was canonical) */
+        memcpy(&w, p + n - 8, 8);
+        carry = p[n - 9] == '/';
+        r = ra_canon_word(w, &carry);
+        if (r >= 0) {
+            return r;
         }
     }
+
+escapes:
 #endif
-    for ( /* void */ ; i < rest.len; i++) {
-        if (p[i] == '%'
-            || (p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')))
+    for (i = 0; i < n; i++) {
+        if ((p[i] == '%' && !ra_canon_kept(p, n, i))
+            || (i && p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')))
         {
             return 0;
         }
@@ -218,10 +270,16 @@ ra_canon_may_end(ra_str_t rest, const char *ends)
 int
 ra_http_canonical(ra_str_t path)
 {
-    ra_str_t  query;
+    const unsigned char  *q;
 
-    return path.len && path.data[0] == '/'
-           && ra_canon_plain(ra_canon_split(path, &query));
+    if (path.len == 0 || path.data[0] != '/') {
+        return 0;
+    }
+    /* ra_canon_split() in place */
+    q = memchr(path.data, '?', path.len);
+    return ra_canon_plain(ra_str(path.data + 1,
+                                 (q != NULL ? (size_t) (q - path.data)
+                                            : path.len) - 1));
 }
 
 size_t
@@ -339,6 +397,9 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
             return 1;
         }
     }
+    if (target.len == 0) {
+        return 0;               /* the handler alone (Apache's glue): "/" */
+    }
     target = ra_http_target_path(target);
     path = ra_canon_split(target, &query);
     if (!ra_canon_may_end(path, "so")) {
@@ -424,9 +485,142 @@ ra_http_is_root_file(ra_str_t target, ra_str_t name)
                      | RA_CANON_BAD_ESCAPE));
 }
 
+/*
+ * The kind of a target decided from its last segment, where that is
+ * enough (what nearly every request is): 1 with *kind set, 0 when the
+ * walks must say (ra_http_kind_walk()).
+ *
+ * The three answers need the canonical path to be "/" name (robots.txt,
+ * llms.txt, llms-full.txt, a server page) or, for a server page, that
+ * and one '/'.  The canonical path's last name segment is the raw path's
+ * last one when that holds no '%' and is no dot segment: ".." and "."
+ * only drop what stands before them, and slashes after it only merge.
+ * So a path whose last segment (past its trailing slashes) has no '%',
+ * is neither "." nor "..", and is none of the names, has kind 0; one
+ * that is exactly a name, with nothing before it, has that name's kind;
+ * everything else (a name after other segments, an escape, a dot
+ * segment, several trailing slashes) is walked.  A name is 8 to 13
+ * bytes: a shorter path holds none however it is spelt, and a last
+ * segment ending in 16 bytes without '%' or '/' reads none either (a %2F
+ * before them may end with two of them).
+ */
+#define RA_KIND_NAME_MIN  8
+#define RA_KIND_NAME_MAX  13
+
+/* the last byte of a name: 't' (robots.txt, llms.txt, llms-full.txt),
+ * 's' (server-status, nginx_status, stub_status), 'o' (server-info);
+ * '.' and '%' may end a dot segment or an escape (walked) */
+static const unsigned char  ra_kind_last[256] = {
+    ['t'] = 1, ['s'] = 1, ['o'] = 1, ['.'] = 2, ['%'] = 2
+};
+
+static inline int __attribute__((always_inline))
+ra_http_kind_fast(ra_str_t target, unsigned *kind)
+{
+    static const struct {
+        ra_str_t  name;
+        unsigned  kind;
+    } names[] = {
+        { ra_string("robots.txt"), RA_TARGET_ROBOTS },
+        { ra_string("llms.txt"), RA_TARGET_LLMS },
+        { ra_string("llms-full.txt"), RA_TARGET_LLMS },
+        { ra_string("server-status"), RA_TARGET_SERVER_PAGE },
+        { ra_string("server-info"), RA_TARGET_SERVER_PAGE },
+        { ra_string("nginx_status"), RA_TARGET_SERVER_PAGE },
+        { ra_string("stub_status"), RA_TARGET_SERVER_PAGE },
+    };
+    size_t                e, i, k, n, seg;
+    ra_str_t              rest, query;
+    const unsigned char  *p, *h;
+
+    *kind = 0;
+    p = target.data;
+    n = target.len;
+    if (n && p[0] == '/') {
+        /* origin-form, what servers are sent: the path before any '?'
+         * and '#' (ra_http_target_path() and ra_canon_split() in one) */
+        h = memchr(p, '?', n);
+        if (h != NULL) {
+            n = (size_t) (h - p);
+        }
+        h = memchr(p, '#', n);
+        if (h != NULL) {
+            n = (size_t) (h - p);
+        }
+        p++;
+        n--;
+    } else {
+        rest = ra_canon_split(ra_http_target_path(target), &query);
+        p = rest.data;
+        n = rest.len;
+    }
+    for (e = n; e && p[e - 1] == '/'; e--) { /* void */ }
+    if (e < RA_KIND_NAME_MIN) {
+        return 1;               /* no name fits, however it is spelt */
+    }
+    /* its last two bytes as they read: an escape may end at either */
+    switch (ra_kind_last[p[e - 1]]) {
+    case 0:
+        if (p[e - 3] != '%') {
+            return 1;
+        }
+        return 0;
+    case 2:
+        return 0;
+    default:
+        break;
+    }
+    if (p[e - 3] == '%' || p[e - 4] == '%') {
+        return 0;
+    }
+    /* "xt", "us", "fo": ".js", ".css", ".ico" stop here */
+    if (!((p[e - 2] == 'x' && p[e - 1] == 't')
+          || (p[e - 2] == 'u' && p[e - 1] == 's')
+          || (p[e - 2] == 'f' && p[e - 1] == 'o')))
+    {
+        return 1;
+    }
+    /* the last segment, back to its '/': a '%' in it is walked */
+    for (i = e; i > 0 && p[i - 1] != '/'; i--) {
+        if (p[i - 1] == '%') {
+            return 0;
+        }
+        if (e - i >= RA_KIND_NAME_MAX + 2) {
+            /* 16 bytes without '%' or '/': at most two of them end a
+             * %2F, the others are longer than any name */
+            return 1;
+        }
+    }
+    seg = e - i;
+    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        if (seg == names[k].name.len
+            && memcmp(p + i, names[k].name.data, seg) == 0)
+        {
+            break;
+        }
+    }
+    if (k == sizeof(names) / sizeof(names[0])) {
+        return 1;               /* no name, no dot segment */
+    }
+    if (i != 0 || n - e > 1) {
+        return 0;               /* segments before it, or "//" after */
+    }
+    /* "name" or "name/": a trailing slash names the same server page,
+     * and no file */
+    if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
+        *kind = names[k].kind;
+    }
+    return 1;
+}
+
 int
 ra_http_is_robots(ra_str_t target)
 {
+    unsigned  kind;
+
+    if (ra_http_kind_fast(target, &kind)) {
+        return (kind & RA_TARGET_ROBOTS) != 0;
+    }
     return ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
                                                ra_robots_path.len - 1));
 }
@@ -434,46 +628,46 @@ ra_http_is_robots(ra_str_t target)
 int
 ra_http_is_llms(ra_str_t target)
 {
+    unsigned  kind;
+
+    if (ra_http_kind_fast(target, &kind)) {
+        return (kind & RA_TARGET_LLMS) != 0;
+    }
     return ra_http_is_root_file(target, ra_str("llms.txt", 8))
            || ra_http_is_root_file(target, ra_str("llms-full.txt", 13));
 }
 
 unsigned
-ra_http_target_kind(ra_str_t target)
+ra_http_target_kind_walk(ra_str_t target)
 {
     unsigned  kind = 0;
-    ra_str_t  path, rest, query;
 
-    path = ra_http_target_path(target);
-    rest = ra_canon_split(path, &query);
-    if (!ra_canon_may_end(rest, "tso")) {
-        return 0;               /* "....txt", "...-status", "...-info" */
-    }
-    if (path.len && path.data[0] == '/' && ra_canon_plain(rest)) {
-        /* the common case: the canonical path is the path itself */
-        if (rest.len == 10 && memcmp(rest.data, "robots.txt", 10) == 0) {
-            kind |= RA_TARGET_ROBOTS;
-        } else if ((rest.len == 8 && memcmp(rest.data, "llms.txt", 8) == 0)
-                   || (rest.len == 13
-                       && memcmp(rest.data, "llms-full.txt", 13) == 0))
-        {
-            kind |= RA_TARGET_LLMS;
-        } else if (ra_http_page_name(rest)) {
-            kind |= RA_TARGET_SERVER_PAGE;
-        }
-        return kind;
-    }
-    /* escapes, dot segments, doubled slashes: each walk on its own */
-    if (ra_http_is_robots(target)) {
+    if (ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
+                                            ra_robots_path.len - 1)))
+    {
         kind |= RA_TARGET_ROBOTS;
     }
-    if (ra_http_is_llms(target)) {
+    if (ra_http_is_root_file(target, ra_str("llms.txt", 8))
+        || ra_http_is_root_file(target, ra_str("llms-full.txt", 13)))
+    {
         kind |= RA_TARGET_LLMS;
     }
     if (ra_http_server_page(target, ra_str("", 0), 0)) {
         kind |= RA_TARGET_SERVER_PAGE;
     }
     return kind;
+}
+
+unsigned
+ra_http_target_kind(ra_str_t target)
+{
+    unsigned  kind;
+
+    if (ra_http_kind_fast(target, &kind)) {
+        return kind;
+    }
+    /* escapes, dot segments, doubled slashes: each walk on its own */
+    return ra_http_target_kind_walk(target);
 }
 
 int
@@ -497,9 +691,31 @@ ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
 {
     static const ra_str_t  get = ra_string("GET");
 
-    return method.len == get.len && memcmp(method.data, get.data, 3) == 0
+    return !has_range && method.len == get.len
+           && memcmp(method.data, get.data, 3) == 0
            && ra_http_is_robots(target) && ra_http_answer_is_file(status)
-           && !ra_http_answer_unchanged(status) && !has_range;
+           && !ra_http_answer_unchanged(status);
+}
+
+int
+ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
+    int has_range)
+{
+    static const ra_str_t  get = ra_string("GET");
+
+    return (kind & RA_TARGET_ROBOTS) && !has_range && method.len == get.len
+           && memcmp(method.data, get.data, 3) == 0
+           && ra_http_answer_is_file(status)
+           && !ra_http_answer_unchanged(status);
+}
+
+unsigned
+ra_http_request_kind(const ra_request_t *req)
+{
+    if (req->target_kind & RA_TARGET_KNOWN) {
+        return req->target_kind & ~(unsigned) RA_TARGET_KNOWN;
+    }
+    return ra_http_target_kind(req->uri);
 }
 
 int
@@ -759,12 +975,36 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
     return RA_OK;
 }
 
+/* Does host, cut at its first ':' and less one trailing '.' (when more
+ * than that is left), read name (lower-cased)?  One pass over the bytes
+ * they share: most hosts differ at the first. */
+static inline int
+ra_site_is(ra_str_t host, ra_str_t name)
+{
+    size_t                i, n = name.len;
+    const unsigned char  *h = host.data, *c = name.data;
+
+    if (n > host.len) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (ra_lower(h[i]) != c[i] || h[i] == ':') {
+            return 0;           /* a ':' there would have cut the host */
+        }
+    }
+    if (n == host.len || h[n] == ':') {
+        /* the host is name; its own trailing '.' would have gone */
+        return !(n > 1 && c[n - 1] == '.');
+    }
+    /* "name.", "name.:80" */
+    return h[n] == '.' && (n + 1 == host.len || h[n + 1] == ':');
+}
+
 ra_str_t
 ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
 {
-    size_t                i;
-    uint32_t              k;
-    const unsigned char  *colon;
+    size_t    i;
+    uint32_t  k;
 
     /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
     if (host.len && host.data[0] == '[') {
@@ -772,23 +1012,25 @@ ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
             /* void */
         }
         host.len = i < host.len ? i + 1 : host.len;
-    } else if (host.len) {
-        colon = memchr(host.data, ':', host.len);
-        if (colon != NULL) {
-            host.len = (size_t) (colon - host.data);
+        if (host.len > 1 && host.data[host.len - 1] == '.') {
+            host.len--;
         }
-    }
-    if (host.len > 1 && host.data[host.len - 1] == '.') {
-        host.len--;
-    }
-    if (host.len == 0) {
+        if (ra_strcaseeq(host, s->primary)) {
+            return s->primary;
+        }
+        for (k = 0; k < s->nnames; k++) {
+            if (ra_strcaseeq(host, s->names[k])) {
+                return s->names[k];
+            }
+        }
         return s->primary;
     }
-    if (ra_strcaseeq(host, s->primary)) {
+    /* the name or the primary; an empty host (":80") reads neither */
+    if (host.len == 0 || ra_site_is(host, s->primary)) {
         return s->primary;
     }
     for (k = 0; k < s->nnames; k++) {
-        if (ra_strcaseeq(host, s->names[k])) {
+        if (ra_site_is(host, s->names[k])) {
             return s->names[k];
         }
     }

@@ -47,8 +47,9 @@ ra_str_t ra_http_target_path(ra_str_t target);
 size_t ra_http_canon(ra_str_t path, unsigned char *dst, unsigned *flags);
 
 /* Is path canonical as it stands, as ra_http_canon() would see at once
- * (a '/' first, no '%', no "//", no "/." before any '?')?  1 then; 0 when
- * it may differ (ra_http_canon() says).  No copy. */
+ * (a '/' first; before any '?' no "//", no "/.", and no '%' but escapes
+ * that stay: "%20", not "%41", "%2F" or a bad one)?  1 then; 0 when it
+ * may differ (ra_http_canon() says).  No copy. */
 int ra_http_canonical(ra_str_t path);
 
 #define RA_CANON_CHANGED        0x01    /* dst differs from path */
@@ -101,7 +102,21 @@ int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
 #define RA_TARGET_LLMS          0x02
 #define RA_TARGET_SERVER_PAGE   0x04
 
+#define RA_TARGET_KNOWN         0x80    /* ra_request_t.target_kind is
+                                           set (any of the above, or
+                                           none) */
+
 unsigned ra_http_target_kind(ra_str_t target);
+
+/* The kind of a request's target, asked once a request: req->target_kind
+ * when the glue set it (RA_TARGET_KNOWN; the capture filter had to ask),
+ * else ra_http_target_kind(req->uri).  Without RA_TARGET_KNOWN. */
+unsigned ra_http_request_kind(const ra_request_t *req);
+
+/* The same answer, always by the walks of the three tests (the reference
+ * ra_http_target_kind() is tested against: it decides most targets from
+ * their last segment alone and walks only the others). */
+unsigned ra_http_target_kind_walk(ra_str_t target);
 
 /*
  * Does an answer with this status say something about the file?  Not
@@ -121,6 +136,11 @@ int ra_http_answer_is_file(int status);
  * (ra_http_answer_is_file): those are not the file a crawler reads.
  */
 int ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
+    int has_range);
+
+/* The same with the target's kind asked already (ra_http_target_kind(),
+ * RA_TARGET_KNOWN or not): the glue keeps it for ra_request_t. */
+int ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
     int has_range);
 
 /*

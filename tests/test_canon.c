@@ -811,6 +811,216 @@ target_kind_agrees(void **state)
     assert_int_equal(ra_http_target_kind(ra_str(NULL, 0)), 0);
 }
 
+/* ra_http_canonical() as its comment defines it, a byte at a time: a
+ * '/' first, and before any '?' no '/' followed by '/' or '.', no '%'
+ * but escapes that stay (two hex digits, of a byte neither unreserved
+ * nor '/') */
+static int
+ref_canonical(const char *in, size_t len)
+{
+    size_t  i, n;
+    int     hi, lo, v;
+
+    if (len == 0 || in[0] != '/') {
+        return 0;
+    }
+    for (n = 0; n < len && in[n] != '?'; n++) { /* void */ }
+    for (i = 0; i < n; i++) {
+        if (in[i] == '%') {
+            if (i + 2 >= n || (hi = ref_hex((unsigned char) in[i + 1])) < 0
+                || (lo = ref_hex((unsigned char) in[i + 2])) < 0)
+            {
+                return 0;
+            }
+            v = hi * 16 + lo;
+            if (v == '/' || ref_unreserved(v)) {
+                return 0;
+            }
+        }
+        if (i + 1 < n && in[i] == '/'
+            && (in[i + 1] == '/' || in[i + 1] == '.'))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* the eight-byte steps of ra_http_canonical() and their last, partly
+ * read again, step: every length up to 40, the bytes that matter at
+ * every place (a '/' before a step's first byte included, escapes that
+ * stay and escapes that do not, cut by the end or a '?'); and what it
+ * says canonical, ra_http_canon() leaves as it is, without a flag */
+static void
+canonical_steps(void **state)
+{
+    static const char  bytes[] = "/.%%%a?b2020FfeE41z$";
+    char        in[48];
+    size_t      i, k, len;
+    uint64_t    seed = 0x5851f42d4c957f2dULL;
+    ra_str_t    s;
+
+    (void) state;
+    for (i = 0; i < 400000; i++) {
+        len = rnd(&seed) % 41;
+        for (k = 0; k < len; k++) {
+            /* mostly plain, so that the one byte that matters may stand
+             * anywhere */
+            in[k] = rnd(&seed) % 4 ? 'a'
+                    : bytes[rnd(&seed) % (sizeof(bytes) - 1)];
+        }
+        if (len && rnd(&seed) % 2) {
+            in[0] = '/';
+        }
+        s = ra_test_exact(in, len);
+        if (ra_http_canonical(s) != ref_canonical(in, len)) {
+            print_message("ra_http_canonical(\"%.*s\") = %d\n", (int) len,
+                          in, ra_http_canonical(s));
+            fail();
+        }
+        if (ra_http_canonical(s)) {
+            char      want[800];
+            unsigned  f;
+
+            assert_int_equal(ref_canon(in, len, want, &f), len);
+            assert_memory_equal(want, in, len);
+            assert_int_equal(f, 0);
+        }
+        ra_test_exact_free(s);
+    }
+}
+
+/* The three answers by their definitions, for an origin-form target:
+ * the canonical path before '?' (the fragment gone, the word for word
+ * 5.2.4 above) is "/robots.txt", "/llms.txt" or "/llms-full.txt" and the
+ * servers would serve it, or a server page (ref_server_page). */
+static unsigned
+ref_kind(const char *in, size_t len)
+{
+    char         want[800];
+    const char  *hash, *q;
+    size_t       n, wlen;
+    unsigned     f, kind = 0;
+
+    hash = memchr(in, '#', len);
+    if (hash != NULL) {
+        len = (size_t) (hash - in);
+    }
+    q = memchr(in, '?', len);
+    n = q ? (size_t) (q - in) : len;
+    assert_true(n < 256);
+    wlen = ref_canon(in, n, want, &f);
+    if (!(f & (ROOT | SLASH | BAD))) {
+        if (wlen == 11 && memcmp(want, "/robots.txt", 11) == 0) {
+            kind |= RA_TARGET_ROBOTS;
+        }
+        if ((wlen == 9 && memcmp(want, "/llms.txt", 9) == 0)
+            || (wlen == 14 && memcmp(want, "/llms-full.txt", 14) == 0))
+        {
+            kind |= RA_TARGET_LLMS;
+        }
+    }
+    if (ref_server_page(in, len)) {
+        kind |= RA_TARGET_SERVER_PAGE;
+    }
+    return kind;
+}
+
+/* one target: the fast answers, the walks and the definitions agree */
+static void
+kind_check(const char *in, size_t len)
+{
+    unsigned  kind, walk, ref;
+    ra_str_t  s;
+
+    s = ra_test_exact(in, len);
+    kind = ra_http_target_kind(s);
+    walk = ra_http_target_kind_walk(s);
+    ref = ref_kind(in, len);
+    if (kind != walk || kind != ref
+        || ra_http_is_robots(s) != !!(kind & RA_TARGET_ROBOTS)
+        || ra_http_is_llms(s) != !!(kind & RA_TARGET_LLMS))
+    {
+        print_message("\"%.*s\": kind %#x, walked %#x, by definition %#x, "
+                      "is_robots %d, is_llms %d\n", (int) len, in, kind, walk,
+                      ref, ra_http_is_robots(s), ra_http_is_llms(s));
+        fail();
+    }
+    ra_test_exact_free(s);
+}
+
+/*
+ * ra_http_target_kind() decides most targets from their last segment
+ * (ra_http_kind_fast); it must say what the walks say, and what the
+ * definitions say, for every spelling: the last segment a name, almost
+ * one, an escape of one, after other segments, dot segments and
+ * slashes around it, lengths around the 8 and 13 bytes of the names.
+ */
+static void
+target_kind_fast_agrees(void **state)
+{
+    static const char  *const pieces[] = {
+        "/", "/", "/", "//", ".", "..", "/.", "/..", "%2e", "%2E", "%2F",
+        "%2f", "%", "%7", "%zz", "%74", "%73", "%6f", "%6F", "%78", "?",
+        "#", ";", "a", "x", "t", "s", "o", "us", "xt", "fo", ".js", ".css",
+        "favicon.ico", "index.html", "bcdefghijklmnop",
+        "robots.txt", "obots.txt", "robots.tx", "robots", ".txt",
+        "llms.txt", "lms.txt", "llms-full.txt", "llms-full.tx",
+        "server-status", "erver-status", "server-info", "server-inf",
+        "nginx_status", "stub_status", "stub_statu", "r", "l", "n",
+    };
+    static const char  *const fixed[] = {
+        "", "/", "/robots.txt", "/robots.txt/", "/robots.txt//",
+        "/server-status/", "/server-status//", "/server-status/./",
+        "/server-status/.", "/x/../server-info/", "/stub_status?x",
+        "/nginx_status#y", "/llms-full.txt", "/llms.txt/", "/a/llms.txt",
+        "/robots.tx%74", "/robots.t%78t", "/robot%73.txt",
+        "/%72obots.txt", "/../robots.txt", "/a/../robots.txt",
+        "/%2Frobots.txt", "/robots.txt%", "/robots.txt%2", "/robots.txtt",
+        "/readme.txt", "/docs/notes.txt", "/css/print/paper.css",
+        "/images/web/2009/banner.png", "/favicon.ico", "/articles/x/",
+        "/presentations/logstash-monitorama-2013/plugin/zoom-js/zoom.js",
+        "/a/bcdefghijklmnopqrstuvwxyz.txt",
+        "/blog/geekery/disabling-battery-in-ubuntu-vms.html?utm_source=f",
+        "http://example.com/robots.txt", "http://example.com/a/robots.txt",
+        "http://h", "http://h?x", "http://h/server-status/",
+    };
+    char      in[256];
+    size_t    i, k, n, len;
+    uint64_t  seed = 0x853c49e6748fea9bULL;
+
+    (void) state;
+    for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+        if (fixed[i][0] == '/' || fixed[i][0] == '\0') {
+            kind_check(fixed[i], strlen(fixed[i]));
+        } else {
+            ra_str_t  s = ra_str(fixed[i], strlen(fixed[i]));
+
+            assert_int_equal(ra_http_target_kind(s),
+                             ra_http_target_kind_walk(s));
+        }
+    }
+    for (i = 0; i < 300000; i++) {
+        len = 0;
+        in[len++] = '/';
+        n = rnd(&seed) % 8;
+        for (k = 0; k < n; k++) {
+            const char  *pc = pieces[rnd(&seed)
+                                     % (sizeof(pieces) / sizeof(pieces[0]))];
+
+            memcpy(in + len, pc, strlen(pc));
+            len += strlen(pc);
+        }
+        kind_check(in, len);
+    }
+    assert_int_equal(ra_http_target_kind(ra_str("/robots.txt/", 12)), 0);
+    assert_int_equal(ra_http_target_kind(ra_str("/server-info/", 13)),
+                     RA_TARGET_SERVER_PAGE);
+    assert_int_equal(ra_http_target_kind(ra_str("/robot%73.txt", 13)),
+                     RA_TARGET_ROBOTS);
+    assert_int_equal(ra_http_target_kind(ra_str("/a/llms.txt", 11)), 0);
+}
+
 int
 main(void)
 {
@@ -826,6 +1036,8 @@ main(void)
         cmocka_unit_test(canon_random_against_rfc),
         cmocka_unit_test(robots_spellings),
         cmocka_unit_test(target_kind_agrees),
+        cmocka_unit_test(target_kind_fast_agrees),
+        cmocka_unit_test(canonical_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,10 @@ server_pages(void **state)
     assert_true(ra_http_server_page(S("/x"), S("server-info"), 0));
     assert_true(ra_http_server_page(S("/ra"), S("robots-audit-status"), 0));
     assert_false(ra_http_server_page(S("/x"), S("default-handler"), 0));
+    /* the handler alone (no target: Apache's glue asks so) */
+    assert_true(ra_http_server_page(S(""), S("server-info"), 0));
+    assert_false(ra_http_server_page(S(""), S("default-handler"), 0));
+    assert_false(ra_http_server_page(ra_str(NULL, 0), S("text/html"), 0));
     assert_true(ra_http_server_page(S("/anything"), S(""), 1));
 }
 
@@ -294,6 +298,168 @@ sites(void **state)
     ra_test_arena_free(arena);
 }
 
+static ra_str_t
+cstr(const char *p)
+{
+    return ra_str(p, strlen(p));
+}
+
+/* The kind asked once and handed on says what the target says: the
+ * capture with a kind = the capture with the target, for every method,
+ * status and Range; ra_http_request_kind() takes what the glue set, else
+ * asks */
+static void
+capture_wanted_kind_agrees(void **state)
+{
+    static const char  *const methods[] = { "GET", "HEAD", "POST", "GE" };
+    static const char  *const targets[] = {
+        "/robots.txt", "//robots.txt", "/a/../robots.txt", "/robots.txt%3F",
+        "/%2Frobots.txt", "/index.html", "/llms.txt", "/server-status",
+        "/robot%73.txt?x", "http://h/robots.txt", "", "/",
+    };
+    static const int    statuses[] = {
+        0, 200, 206, 304, 404, 412, 501, 503, 999, 1000
+    };
+    size_t        m, t, k, r;
+    unsigned      kind;
+    ra_str_t      method, target;
+    ra_request_t  req;
+
+    (void) state;
+    for (t = 0; t < sizeof(targets) / sizeof(targets[0]); t++) {
+        target = cstr(targets[t]);
+        kind = ra_http_target_kind(target);
+        for (m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
+            method = cstr(methods[m]);
+            for (k = 0; k < sizeof(statuses) / sizeof(statuses[0]); k++) {
+                for (r = 0; r < 2; r++) {
+                    int  want = ra_http_capture_wanted(method, target,
+                                                       statuses[k], (int) r);
+
+                    assert_int_equal(ra_http_capture_wanted_kind(method,
+                                         kind, statuses[k], (int) r), want);
+                    assert_int_equal(ra_http_capture_wanted_kind(method,
+                                         kind | RA_TARGET_KNOWN, statuses[k],
+                                         (int) r), want);
+                }
+            }
+        }
+        memset(&req, 0, sizeof(req));
+        req.uri = target;
+        assert_int_equal(ra_http_request_kind(&req), kind);
+        /* what the glue set is taken as it is (here: another answer) */
+        req.target_kind = RA_TARGET_KNOWN | (kind ^ RA_TARGET_LLMS);
+        assert_int_equal(ra_http_request_kind(&req), kind ^ RA_TARGET_LLMS);
+        req.target_kind = RA_TARGET_KNOWN;
+        assert_int_equal(ra_http_request_kind(&req), 0);
+    }
+}
+
+/* ra_sitenames_pick() as it was written first (memchr, then each name
+ * with ra_strcaseeq): the reference for the one-pass pick */
+static ra_str_t
+ref_pick(const ra_sitenames_t *s, ra_str_t host)
+{
+    size_t                i;
+    uint32_t              k;
+    const unsigned char  *colon;
+
+    if (host.len && host.data[0] == '[') {
+        for (i = 0; i < host.len && host.data[i] != ']'; i++) {
+            /* void */
+        }
+        host.len = i < host.len ? i + 1 : host.len;
+    } else if (host.len) {
+        colon = memchr(host.data, ':', host.len);
+        if (colon != NULL) {
+            host.len = (size_t) (colon - host.data);
+        }
+    }
+    if (host.len > 1 && host.data[host.len - 1] == '.') {
+        host.len--;
+    }
+    if (host.len == 0 || ra_strcaseeq(host, s->primary)) {
+        return s->primary;
+    }
+    for (k = 0; k < s->nnames; k++) {
+        if (ra_strcaseeq(host, s->names[k])) {
+            return s->names[k];
+        }
+    }
+    return s->primary;
+}
+
+/* random Host values against random names: the same span as the
+ * reference, every time (names ending in '.', holding ':', bracketed,
+ * cut at RA_SITE_NAME_MAX; hosts with ports, dots, brackets, case) */
+static void
+sites_pick_agrees(void **state)
+{
+    static const char  *const pieces[] = {
+        "example.com", "EXAMPLE.com", "www.", "a", "b", ".", ".", ":",
+        ":8080", "[", "]", "::1", "x", "Ex", "ample", ".com",
+    };
+    static const char  *const names[] = {
+        "example.com", "www.example.com", "a", "b.", "example.com.", "x:y",
+        "[::1]", "[::1]x", ".", "ex", "wWw.Example.COM", "ab", "a.b",
+    };
+    char              host[64], longname[200];
+    size_t            i, k, n, len;
+    uint64_t          seed = 0x9e3779b97f4a7c15ULL;
+    ra_str_t          h, got, want;
+    ra_sitenames_t    s;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+    const ra_alloc_t *a = ra_test_arena_alloc(arena);
+
+    (void) state;
+#define RND()  (seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17)
+    for (i = 0; i < 2000; i++) {
+        /* a server: a primary (maybe none) and a few names */
+        k = RND() % (sizeof(names) / sizeof(names[0]) + 1);
+        assert_int_equal(ra_sitenames_init(&s, a, k ? cstr(names[k - 1])
+                                                    : S("")), RA_OK);
+        for (n = RND() % 4; n; n--) {
+            k = RND() % (sizeof(names) / sizeof(names[0]));
+            assert_int_equal(ra_sitenames_add(&s, a, cstr(names[k])), RA_OK);
+        }
+        if (i % 50 == 0) {
+            memset(longname, 'l', sizeof(longname));
+            assert_int_equal(ra_sitenames_add(&s, a,
+                                 ra_str(longname, sizeof(longname))), RA_OK);
+        }
+        for (k = 0; k < 200; k++) {
+            len = 0;
+            for (n = RND() % 5; n; n--) {
+                const char  *pc = pieces[RND() % (sizeof(pieces)
+                                                  / sizeof(pieces[0]))];
+
+                if (len + strlen(pc) > sizeof(host)) {
+                    break;
+                }
+                memcpy(host + len, pc, strlen(pc));
+                len += strlen(pc);
+            }
+            h = ra_test_exact(host, len);
+            got = ra_sitenames_pick(&s, h);
+            want = ref_pick(&s, h);
+            if (got.data != want.data || got.len != want.len) {
+                print_message("Host \"%.*s\": \"%.*s\", the reference "
+                              "\"%.*s\"\n", (int) len, host, (int) got.len,
+                              got.data, (int) want.len, want.data);
+                fail();
+            }
+            ra_test_exact_free(h);
+        }
+        /* a Host as long as the long name, and one byte longer */
+        h = ra_str(longname, RA_SITE_NAME_MAX);
+        assert_true(ra_sitenames_pick(&s, h).data == ref_pick(&s, h).data);
+        h = ra_str(longname, RA_SITE_NAME_MAX + 1);
+        assert_true(ra_sitenames_pick(&s, h).data == ref_pick(&s, h).data);
+    }
+#undef RND
+    ra_test_arena_free(arena);
+}
+
 static void
 query_args(void **state)
 {
@@ -467,6 +633,8 @@ main(void)
         cmocka_unit_test(capture_buffer),
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
+        cmocka_unit_test(sites_pick_agrees),
+        cmocka_unit_test(capture_wanted_kind_agrees),
         cmocka_unit_test(query_args),
         cmocka_unit_test(status_page),
     };

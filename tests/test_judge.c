@@ -177,6 +177,77 @@ judge_group_memo(void **state)
     jx_free(y);
 }
 
+/* generic bots (no key): the group remembered by the token's bytes, the
+ * verdicts those of a choice per path, the token shown the request's own
+ * (each spelling in a buffer of its own, reused for the next one) */
+static void
+judge_group_memo_tokens(void **state)
+{
+    static const char *const  names[] = {
+        "TestBot", "testbot", "OtherBot", "NoBot", "*", "T",
+        "AVeryLongGenericBotNameOfMoreThan32Bytes", "OTHERBOT",
+    };
+    jx_t             *x = jx_new(0), *y = jx_new(0);
+    ra_group_memo_t   memo;
+    ra_verdict_t      v, w;
+    ra_str_t          tokens[1];
+    char              bufs[3][64], *buf;
+    int               i, k;
+    const char       *paths[] = { "/a", "/b/c", "/c", "/d" };
+
+    (void) state;
+    memset(&memo, 0, sizeof(memo));
+    x->g.memo = &memo;
+    jx_version(x, 0, "User-agent: TestBot\nDisallow: /a\n\n"
+                     "User-agent: OtherBot\nDisallow: /b\n\n"
+                     "User-agent: AVeryLongGenericBotNameOfMoreThan32Bytes\n"
+                     "Disallow: /d\n\n"
+                     "User-agent: *\nDisallow: /c\n", 0);
+    jx_version(y, 0, "User-agent: TestBot\nDisallow: /a\n\n"
+                     "User-agent: OtherBot\nDisallow: /b\n\n"
+                     "User-agent: AVeryLongGenericBotNameOfMoreThan32Bytes\n"
+                     "Disallow: /d\n\n"
+                     "User-agent: *\nDisallow: /c\n", 0);
+    x->who.tokens = tokens;
+    y->who.tokens = tokens;
+    x->who.key = NULL;
+    y->who.key = NULL;
+    for (i = 0; i < 800; i++) {
+        k = (i * 7) % (int) (sizeof(names) / sizeof(names[0]));
+        /* the last request's token gone: a stale span would show it */
+        buf = bufs[i % 3];
+        memset(bufs[(i + 2) % 3], 'q', sizeof(bufs[0]));
+        memset(buf, 'z', sizeof(bufs[0]));
+        memcpy(buf, names[k], strlen(names[k]));
+        tokens[0] = ra_str(buf, strlen(names[k]));
+        v = judge(x, paths[i % 4], NOW);
+        w = judge(y, paths[i % 4], NOW);
+        assert_int_equal(v.verdict, w.verdict);
+        assert_int_equal(v.line, w.line);
+        assert_int_equal(v.token_len, w.token_len);
+        assert_memory_equal(v.token, w.token, v.token_len);
+        if (v.token_len != 1 || v.token[0] != '*') {
+            /* the group's token is this request's spelling */
+            assert_memory_equal(v.token, names[k], v.token_len);
+        }
+    }
+    /* a generic bot that named a group: remembered, and forgotten */
+    tokens[0] = (ra_str_t) ra_string("OtherBot");
+    v = judge(x, "/b/x", NOW);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    for (i = 0, k = 0; i < RA_GROUP_MEMO; i++) {
+        k += memo.slot[i].rules == x->rs[0] && memo.slot[i].key == NULL
+             && memo.slot[i].token_len == 8;
+    }
+    assert_true(k > 0);
+    ra_group_memo_forget(&memo, x->rs[0]);
+    for (i = 0; i < RA_GROUP_MEMO; i++) {
+        assert_null(memo.slot[i].rules);
+    }
+    jx_free(x);
+    jx_free(y);
+}
+
 /* violation: a site's only version disallows, nothing older to go by */
 static void
 judge_violation_single_version(void **state)
@@ -735,6 +806,7 @@ main(void)
         cmocka_unit_test(judge_spellings_stale),
         cmocka_unit_test(judge_spellings_long),
         cmocka_unit_test(judge_group_memo),
+        cmocka_unit_test(judge_group_memo_tokens),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
