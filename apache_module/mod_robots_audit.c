@@ -139,8 +139,11 @@ mra_engine_take(void)
 {
     ra_audit_conf_t  conf;
 
-    if (mra_tmutex == NULL || mra_mine != NULL) {
-        return mra_mine != NULL ? mra_mine : mra_audit;
+    if (mra_tmutex == NULL) {
+        return mra_audit;       /* unthreaded: no thread-local to read */
+    }
+    if (mra_mine != NULL) {
+        return mra_mine;
     }
     (void) apr_thread_mutex_lock(mra_tmutex);
     if (mra_engines != NULL) {
