@@ -6,7 +6,8 @@
 # engine), the same static site, mod_rewrite and access logging as
 # bench/apache-cost.sh, the User-Agent and path mix of a real log.  Rounds
 # alternate stock and module (ROUNDS, default 5; SECONDS_EACH, default 5)
-# after a warm-up; it prints every round, the ratio of the sums and the
+# after a warm-up; it prints every round, the ratio of the sums, the median
+# of the rounds' ratios (each round's pair ran back to back) and the
 # server's CPU time per request (from /proc: steadier than requests/s when
 # other work shares the machine).  Times move with the machine's load: the
 # load average is printed before and after.  RA_APACHE_MODULE: another
@@ -74,6 +75,8 @@ run() {
         /Requests\/sec/ { rps = $2 }
         END { print rps, n amiss }'
 }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+tr=(); cr=()
 declare -A sum=([stock]=0 [module]=0) cpu=([stock]=0 [module]=0) reqs=([stock]=0 [module]=0)
 for round in $(seq "$rounds"); do
     for name in stock module; do
@@ -86,7 +89,11 @@ for round in $(seq "$rounds"); do
             "$(echo "($t1 - $t0) * 1000000 / $hz / $n" | bc -l)" "${rest#"$n"}"
         sum[$name]=$(echo "${sum[$name]} + $rps" | bc -l)
         cpu[$name]=$(( ${cpu[$name]} + t1 - t0 )); reqs[$name]=$(( ${reqs[$name]} + n ))
+        eval "rps_$name=$rps; us_$name=$(echo "($t1 - $t0) * 1000000 / $hz / $n" | bc -l)"
     done
+    # each round's pair ran back to back: its ratios see the same load
+    tr+=("$(echo "$rps_module * 100 / $rps_stock" | bc -l)")
+    cr+=("$(echo "($us_module - $us_stock) * 100 / $us_stock" | bc -l)")
 done
 echo "load after:  $(uptime | sed 's/.*load average/load average/')"
 stock=$(echo "${sum[stock]} / $rounds" | bc -l); mod=$(echo "${sum[module]} / $rounds" | bc -l)
@@ -97,7 +104,10 @@ printf 'stock Apache:          %10.0f requests/s (mean of %d rounds), %6.1f us C
 printf 'with robots-audit on:  %10.0f requests/s (mean of %d rounds), %6.1f us CPU/request\n' "$mod" "$rounds" "$cm"
 printf 'module / stock:        %9.1f %% of the throughput, %+.1f %% CPU per request\n' "$ratio" \
     "$(echo "($cm - $cs) * 100 / $cs" | bc -l)"
+printf 'median of the rounds:  %9.1f %% of the throughput, %+.1f %% CPU per request\n' "$(median "${tr[@]}")" \
+    "$(median "${cr[@]}")"
 bench_row module "Apache module, requests/s under wrk (event MPM, one child of 64 threads, 64 connections, mean of $rounds alternating ${secs} s rounds; noisy)" \
-    "$(printf '%.0f' "$mod")" "stock Apache: $(printf '%.0f' "$stock")" "$(printf '%.1f %%' "$ratio")"
+    "$(printf '%.0f' "$mod")" "stock Apache: $(printf '%.0f' "$stock")" "$(printf '%.1f %% (median of the rounds: %.1f %%)' "$ratio" "$(median "${tr[@]}")")"
 bench_row module "the same, the server's CPU time per request (all its processes and threads)" \
-    "$(printf '%.1f us' "$cm")" "stock Apache: $(printf '%.1f us' "$cs")" "$(printf '%+.1f %%' "$(echo "($cm - $cs) * 100 / $cs" | bc -l)")"
+    "$(printf '%.1f us' "$cm")" "stock Apache: $(printf '%.1f us' "$cs")" \
+    "$(printf '%+.1f %% (median of the rounds: %+.1f %%)' "$(echo "($cm - $cs) * 100 / $cs" | bc -l)" "$(median "${cr[@]}")")"
