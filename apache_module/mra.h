@@ -43,7 +43,6 @@ APLOG_USE_MODULE(robots_audit);
 #define MRA_HANDLER        "robots-audit-status"
 #define MRA_ZONE_NAME      "the ledger (RobotsAuditZoneSize)"
 #define MRA_FILTER         "ROBOTS_AUDIT_CAPTURE"
-#define MRA_NOTE_JUDGED    "robots-audit-judged"
 #define MRA_NOTE_CAPTURED  "robots-audit-captured"
 
 /* The glue's own lines: "robots-audit: [TAG] ...", with Apache's status
@@ -118,7 +117,9 @@ mra_on(request_rec *r)
 static inline int
 mra_is_status_handler(request_rec *r)
 {
-    return r->handler != NULL && strcmp(r->handler, MRA_HANDLER) == 0;
+    /* every request asks: most handlers differ in the first byte */
+    return r->handler != NULL && r->handler[0] == MRA_HANDLER[0]
+           && strcmp(r->handler, MRA_HANDLER) == 0;
 }
 
 /* The site r counts for: its virtual host's names pick it (ra_http.h). */

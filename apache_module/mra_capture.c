@@ -35,8 +35,9 @@ mra_wanted(request_rec *r, int status)
 {
     request_rec  *orig = mra_original(r);
 
-    /* the tables last: every request asks, robots.txt ones go on */
-    return r->main == NULL && mra_on(orig)
+    /* the tables last: every request asks, robots.txt ones go on; only
+     * a GET's answer may be one (M_GET: GET or HEAD, the core tells) */
+    return r->main == NULL && orig->method_number == M_GET && mra_on(orig)
            && ra_http_capture_wanted(mra_cstr(orig->method), mra_target(orig),
                                      status, 0)
            && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL

@@ -6,6 +6,66 @@
  */
 #include "mra.h"
 
+/* The header fields the core reads, found in one pass over the table
+ * (not one apr_table_get() each): the first field of each name, as
+ * apr_table_get() finds it (httpd joins repeated lines into one). */
+static void
+mra_headers(request_rec *r, ra_request_t *req)
+{
+    int                        i;
+    const char                *k, *f[5] = { NULL, NULL, NULL, NULL, NULL };
+    const apr_array_header_t  *a = apr_table_elts(r->headers_in);
+    const apr_table_entry_t   *e = (const apr_table_entry_t *) a->elts;
+
+    /* 0 User-Agent, 1 Referer, 2 Signature, 3 Signature-Input,
+     * 4 Signature-Agent */
+    for (i = 0; i < a->nelts; i++) {
+        k = e[i].key;
+        switch (k[0] | 0x20) {
+        case 'u':
+            if (f[0] == NULL && strcasecmp(k, "User-Agent") == 0) {
+                f[0] = e[i].val;
+            }
+            break;
+        case 'r':
+            if (f[1] == NULL && strcasecmp(k, "Referer") == 0) {
+                f[1] = e[i].val;
+            }
+            break;
+        case 's':
+            if (f[2] == NULL && strcasecmp(k, "Signature") == 0) {
+                f[2] = e[i].val;
+            } else if (f[3] == NULL
+                       && strcasecmp(k, "Signature-Input") == 0)
+            {
+                f[3] = e[i].val;
+            } else if (f[4] == NULL
+                       && strcasecmp(k, "Signature-Agent") == 0)
+            {
+                f[4] = e[i].val;
+            }
+            break;
+        }
+    }
+    req->user_agent = mra_cstr(f[0]);
+    req->referer = mra_cstr(f[1]);
+    /* Web Bot Auth: checked only when Signature and Signature-Input are
+     * both there, and only then does the core read the rest */
+    if (f[2] == NULL || f[3] == NULL) {
+        return;
+    }
+    req->signature = mra_cstr(f[2]);
+    req->signature_input = mra_cstr(f[3]);
+    req->signature_agent = mra_cstr(f[4]);
+    req->authority = mra_cstr(apr_table_get(r->headers_in, "Host"));
+    /* https when this connection is TLS; else unknown (a TLS proxy in
+     * front may have taken it off): @scheme is then left unchecked */
+    k = ap_http_scheme(r);
+    if (k != NULL && strcmp(k, "https") == 0) {
+        req->scheme = mra_cstr("https");
+    }
+}
+
 /* Judges and counts r (status: what the client got, 0 before the handler)
  * and writes its alerts; the verdict into *v. */
 static void
@@ -15,33 +75,18 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     apr_size_t    n;
     ra_audit_t   *au;
     ra_request_t  req;
-    const char   *scheme;
 
     memset(&req, 0, sizeof(req));
     req.site = mra_site(r);
-    req.time = ra_host_now(&mra_host);
+    /* when the request came (as the access log says), not a clock read */
+    req.time = (int64_t) (r->request_time / 1000);
     req.addr = mra_cstr(r->useragent_ip);
-    req.user_agent = mra_cstr(apr_table_get(r->headers_in, "User-Agent"));
     req.method = mra_cstr(r->method);
     req.uri = mra_target(r);
-    req.referer = mra_cstr(apr_table_get(r->headers_in, "Referer"));
     req.status = status;
     req.enforce = enforce;
     req.where = r;
-    /* Web Bot Auth (checked only when Signature and Signature-Input are
-     * both there) */
-    req.signature = mra_cstr(apr_table_get(r->headers_in, "Signature"));
-    req.signature_input = mra_cstr(apr_table_get(r->headers_in,
-                                                 "Signature-Input"));
-    req.signature_agent = mra_cstr(apr_table_get(r->headers_in,
-                                                 "Signature-Agent"));
-    req.authority = mra_cstr(apr_table_get(r->headers_in, "Host"));
-    /* https when this connection is TLS; else unknown (a TLS proxy in
-     * front may have taken it off): @scheme is then left unchecked */
-    scheme = ap_http_scheme(r);
-    if (scheme != NULL && strcmp(scheme, "https") == 0) {
-        req.scheme = mra_cstr("https");
-    }
+    mra_headers(r, &req);
 
     /* out of memory: counted, not judged, and the core logs it */
     au = mra_engine_take();
@@ -75,7 +120,8 @@ mra_fixups(request_rec *r)
     {
         return DECLINED;
     }
-    apr_table_setn(r->notes, MRA_NOTE_JUDGED, "1");
+    /* the original request's: the one log_transaction gets */
+    ap_set_module_config(r->request_config, &robots_audit_module, r);
     mra_judge(r, 0, mra_dconf(r)->enforce, &v);
     if (!v.refused) {
         return DECLINED;
@@ -91,7 +137,9 @@ mra_log_transaction(request_rec *r)
     request_rec   *last;
     ra_verdict_t   v;
 
-    if (!mra_on(r) || apr_table_get(r->notes, MRA_NOTE_JUDGED) != NULL
+    if (!mra_on(r)
+        || ap_get_module_config(r->request_config, &robots_audit_module)
+           != NULL
         || mra_server_page(r))
     {
         return DECLINED;

@@ -4,10 +4,9 @@
 # (repeatable on a noisy machine), stock Apache against Apache with the
 # module on, one process (apache2 -X, prefork), the same static site,
 # mod_rewrite and access logging, the User-Agent and path mix of a real
-# log; the least of three runs of each.  Then wrk throughput on the event
-# MPM (one child of 64 threads: each judges with its own engine), 64
-# connections, several alternating runs.  nginx's twin: bench/nginx-cost.sh.
-# NOCG=1: wrk only; NOWRK=1: callgrind only; RA_APACHE_MODULE: another build.
+# log; the least of three runs of each (RUNS=N: of N).  Throughput on the
+# event MPM under wrk: bench/apache-wrk.sh.  nginx's twin:
+# bench/nginx-cost.sh.  RA_APACHE_MODULE: another build of the module.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -24,60 +23,7 @@ command -v valgrind >/dev/null || { echo "apache-cost: skipped: no valgrind"; ex
 
 rm -rf "$B"; mkdir -p "$B/html"
 cp data/demo/site/index.html "$B/html/"; cp data/demo/robots.txt "$B/html/"
-free_port() { perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(LocalAddr=>"127.0.0.1",LocalPort=>0,Listen=>1)->sockport'; }
-user=; [ "$(id -u)" = 0 ] && user=$'User nobody\nGroup nogroup'
-
-# conf NAME PORT MODULE(0/1) MPM(prefork/event)
-conf() {
-    local d=$B/$1; mkdir -p "$d"; rm -f "$d"/*.log
-    # as root, Apache runs as nobody: callgrind writes its file as that
-    [ -n "$user" ] && chmod 0777 "$d"
-    {
-        cat <<CONF
-ServerRoot "$d"
-DefaultRuntimeDir "$d"
-PidFile "$d/httpd.pid"
-ErrorLog "$d/error.log"
-LogLevel warn
-LoadModule mpm_$4_module $mods/mod_mpm_$4.so
-LoadModule authz_core_module $mods/mod_authz_core.so
-LoadModule mime_module $mods/mod_mime.so
-LoadModule dir_module $mods/mod_dir.so
-LoadModule rewrite_module $mods/mod_rewrite.so
-TypesConfig /etc/mime.types
-$user
-Listen 127.0.0.1:$2
-ServerName bench.test
-KeepAlive On
-MaxKeepAliveRequests 0
-CONF
-        if [ "$4" = event ]; then
-            echo "StartServers 1"; echo "ServerLimit 1"; echo "ThreadsPerChild 64"
-            echo "MaxRequestWorkers 64"; echo "MinSpareThreads 1"; echo "MaxSpareThreads 64"
-        fi
-        [ "$3" = 1 ] && echo "LoadModule robots_audit_module $so"
-        [ "$3" = 1 ] && echo "RobotsAudit On"
-        [ "$3" = 1 ] && [ -d "$top/../shared/data/ip-ranges" ] && \
-            echo "RobotsAuditIPRanges $(ls "$top"/../shared/data/ip-ranges/*.json | tr '\n' ' ')"
-        cat <<CONF
-LogFormat "%h %l %u %t \"%r\" %>s %b \"%{Referer}i\" \"%{User-Agent}i\"" combined
-CustomLog "$d/access.log" combined
-<VirtualHost 127.0.0.1:$2>
-    ServerName bench.test
-    DocumentRoot "$B/html"
-    <Directory "$B/html">
-        Require all granted
-    </Directory>
-    RewriteEngine On
-    RewriteCond %{DOCUMENT_ROOT}%{REQUEST_URI} !-f
-    RewriteRule ^ /index.html [L]
-CONF
-        [ "$3" = 1 ] && echo "    RobotsAuditRobotsFile $B/html/robots.txt"
-        echo "</VirtualHost>"
-    } > "$d/httpd.conf"
-}
-
-wait_port() { for _ in $(seq 300); do perl -MIO::Socket::INET -e 'exit(IO::Socket::INET->new("127.0.0.1:$ARGV[0]")?0:1)' "$1" && return 0; sleep 0.1; done; return 1; }
+. bench/apache-lib.sh
 
 # apache2 -X exits on SIGTERM (callgrind writes its counts then); a
 # shutdown that hangs gets a second signal
@@ -114,7 +60,6 @@ ir() {
     return 1
 }
 
-if [ -z "${NOCG:-}" ]; then
 n1=${N1:-200}; n2=${N2:-1700}; runs=${RUNS:-3}
 echo "== instructions per request (callgrind; apache2 -X, prefork, mod_rewrite; $((n2 - n1)) requests of the real log's mix; least of $runs runs)"
 least() { local best=; for v in "$@"; do [ -z "$best" ] || [ "$v" -lt "$best" ] && best=$v; done; echo "$best"; }
@@ -131,34 +76,3 @@ ovh=$(printf '%+.1f %%' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)")
 printf 'overhead:                                         %9s\n' "$ovh"
 bench_row module "Apache module, instructions per request (callgrind, apache2 -X prefork, mod_rewrite, access log, least of three runs)" \
     "$mod" "stock Apache: $stock" "$ovh"
-fi
-
-if [ -z "${NOWRK:-}" ] && command -v wrk >/dev/null; then
-    echo
-    echo "== wrk throughput, event MPM (one child, 64 threads), 64 connections, 5 s runs alternating (noisy: compare the spread)"
-    wrk_mix "$log" "$B/mix.lua"
-    for name in stock module; do
-        p=$(free_port); eval "port_$name=$p"
-        conf "$name-wrk" "$p" $([ $name = module ] && echo 1 || echo 0) event
-        "$httpd" -d "$B/$name-wrk" -f "$B/$name-wrk/httpd.conf" -k start
-        wait_port "$p"
-    done
-    # warm up: every thread's first requests (the module's: its engine)
-    for name in stock module; do
-        eval "p=\$port_$name"
-        wrk -t2 -c64 -d2s -s "$B/mix.lua" "http://127.0.0.1:$p/" >/dev/null
-    done
-    declare -A sum=([stock]=0 [module]=0)
-    for round in 1 2 3; do
-        for name in stock module; do
-            eval "p=\$port_$name"
-            rps=$(wrk -t2 -c64 -d5s -s "$B/mix.lua" "http://127.0.0.1:$p/" | awk '/Requests\/sec/ { print $2 }')
-            printf 'round %d  %-7s %10s requests/s\n' "$round" "$name" "$rps"
-            sum[$name]=$(echo "${sum[$name]} + $rps" | bc -l)
-        done
-    done
-    printf 'module / stock, all rounds: %.1f%%\n' "$(echo "${sum[module]} * 100 / ${sum[stock]}" | bc -l)"
-    for name in stock module; do
-        "$httpd" -d "$B/$name-wrk" -f "$B/$name-wrk/httpd.conf" -k stop || true
-    done
-fi

@@ -9,8 +9,9 @@
 # WHAT says what was measured, OURS is robots-audit's figure (or the
 # module's), THEIRS what it is compared with (a peer, stock nginx or
 # Apache; "-" when nothing), RATIO the comparison ("-" when none).  The
-# module scripts (bench/nginx-cost.sh, bench/apache-cost.sh) add their
-# stock-against-module rows under SECTION "module".  Rows go to the file
+# module scripts (bench/nginx-cost.sh, bench/apache-cost.sh,
+# bench/apache-wrk.sh) add their stock-against-module rows under SECTION
+# "module".  Rows go to the file
 # RA_BENCH_TABLE names; run alone, a script prints its figures and adds
 # no row.  scripts/bench-readme.sh turns the table into README's.
 bench_row() {
@@ -37,7 +38,7 @@ best_of() {
 
 # wrk_mix LOG OUT: a wrk script (OUT) that sends the first 2,000 GET lines
 # of a combined-format access log, each with its own path and User-Agent,
-# in turn (bench/nginx-cost.sh, bench/apache-cost.sh)
+# in turn (bench/nginx-cost.sh, bench/apache-wrk.sh)
 wrk_mix() {
     perl -ne 'if (m{^\S+ \S+ \S+ \[[^\]]+\] "GET (/[^"\s\\]*) [^"]*" \d+ \S+ "[^"]*" "([^"\\]*)"}) {
                   print "{\"$1\",\"$2\"},\n"; exit if ++$n == 2000 }' "$1" > "$2.part"

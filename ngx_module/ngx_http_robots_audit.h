@@ -42,6 +42,9 @@ typedef struct {
     ra_host_t                    conf_host;     /* where is an ngx_conf_t */
 
     ra_audit_t                  *audit;         /* this worker's */
+    ngx_flag_t                   enforce_any;   /* robots_audit_enforce in
+                                                   some location: the
+                                                   preaccess phase runs */
 } ngx_http_robots_audit_main_conf_t;
 
 

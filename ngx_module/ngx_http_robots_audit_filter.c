@@ -53,11 +53,14 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
     ngx_http_robots_audit_ctx_t  *ctx;
 
-    if (!ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
-                                ngx_http_robots_audit_str(r->unparsed_uri),
-                                (int) r->headers_out.status,
-                                r->headers_in.range != NULL)
-        || ngx_http_robots_audit_on(r, 0) == NULL)
+    /* only a GET's answer may be captured: other methods, and locations
+     * not audited, do not ask the core */
+    if (r->method != NGX_HTTP_GET
+        || ngx_http_robots_audit_on(r, 0) == NULL
+        || !ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
+                                   ngx_http_robots_audit_str(r->unparsed_uri),
+                                   (int) r->headers_out.status,
+                                   r->headers_in.range != NULL))
     {
         return ngx_http_next_header_filter(r);
     }

@@ -296,10 +296,16 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
     ra_str_t         *f[3] = { &req->signature, &req->signature_input,
                                &req->signature_agent };
 
-    /* the first line of each, and the length of all of them joined */
+    /* the first line of each, and the length of all of them joined (a
+     * name of another length or initial is none of them: no call) */
     for (part = &r->headers_in.headers.part; part; part = part->next) {
         h = part->elts;
         for (i = 0; i < part->nelts; i++) {
+            if ((h[i].key.len != 9 && h[i].key.len != 15)
+                || (h[i].key.data[0] | 0x20) != 's')
+            {
+                continue;
+            }
             k = ngx_http_robots_audit_sig_field(&h[i]);
             if (k < 3) {
                 if (lines[k]++ == 0) {
@@ -456,16 +462,21 @@ ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
 static ngx_int_t
 ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 {
-    ra_verdict_t                  v;
-    ngx_http_robots_audit_ctx_t  *ctx;
+    ra_verdict_t                        v;
+    ngx_http_robots_audit_ctx_t        *ctx;
+    ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ngx_http_robots_audit_on(r, 0) == NULL) {
+    amcf = ngx_http_robots_audit_on(r, 0);
+    if (amcf == NULL) {
         return NGX_OK;
     }
 
-    ctx = ngx_http_robots_audit_get_ctx(r, 0);
-    if (ctx != NULL && ctx->counted) {
-        return NGX_OK;
+    /* judged already in preaccess (robots_audit_enforce only) */
+    if (amcf->enforce_any) {
+        ctx = ngx_http_robots_audit_get_ctx(r, 0);
+        if (ctx != NULL && ctx->counted) {
+            return NGX_OK;
+        }
     }
 
     ngx_http_robots_audit_judge(r, r->err_status ? (ngx_int_t) r->err_status
@@ -1057,6 +1068,10 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
     amcf = ngx_http_conf_get_module_main_conf(cf,
                                               ngx_http_robots_audit_module);
 
+    if (conf->enable == 1 && ra_enforce_any(conf->enforce)) {
+        amcf->enforce_any = 1;
+    }
+
     if (amcf->shm_zone == NULL && (conf->enable == 1 || conf->status)) {
         ngx_log_error(NGX_LOG_EMERG, cf->log, 0,
                       "\"robots_audit on\" and \"robots_audit_status\" "
@@ -1092,6 +1107,11 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
     }
 
     *h = ngx_http_robots_audit_log_handler;
+
+    /* without robots_audit_enforce, nothing to do before the content */
+    if (!amcf->enforce_any) {
+        return ngx_http_robots_audit_filter_init(cf);
+    }
 
     h = ngx_array_push(&cmcf->phases[NGX_HTTP_PREACCESS_PHASE].handlers);
     if (h == NULL) {
