@@ -32,9 +32,10 @@ _Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
 
 /*
  * Identities of recent User-Agents, per process: traffic repeats a few
- * hundred User-Agents over and over, and a hit (a hash and a compare of
- * the exact bytes) costs a tenth of a pass of the automaton.  Direct
- * mapped, 1024 slots of at most 256 bytes: 280 KiB, whatever the traffic.
+ * hundred User-Agents over and over, and a hit (a hash of a sample of the
+ * bytes and a compare of all of them, ra_ua_key()) costs a fraction of a
+ * pass of the automaton.  512 sets of two ways, 1024 slots of at most 256
+ * bytes: 280 KiB, whatever the traffic.
  */
 #define RA_UA_SLOTS           1024
 #define RA_UA_MAX             256
@@ -46,7 +47,8 @@ typedef struct {
     uint16_t             tok_off;       /* the token, as a span of the UA */
     uint16_t             tok_len;
     uint8_t              kind;
-    uint8_t              used;
+    uint8_t              used;          /* 0: empty; 2: its set's way
+                                           filled last, 1: the other */
     unsigned char        ua[RA_UA_MAX];
 } ra_ua_slot_t;
 
@@ -86,13 +88,32 @@ typedef struct {
  * (ra_audit_site_locked()).
  */
 #define RA_SITE_HINTS         8
+/* A browser's request is counted by the hint without the lock
+ * (ra_ledger_browser_hinted()); once this long after the hint was last
+ * found or touched under the lock, it takes the lock to keep the site's
+ * place among the most recently used (eviction goes by that order). */
+#define RA_SITE_TOUCH_MS      1000
 
 typedef struct {
     uint32_t       id;
     uint32_t       epoch;               /* 0: empty */
+    int64_t        touched;             /* last found under the lock */
     uint16_t       len;
     unsigned char  name[RA_SITE_NAME_MAX];
 } ra_site_hint_t;
+
+/*
+ * The referrer table's operator of a crawler of the table, by the
+ * crawler's address (the table lives as long as the engine): a hit costs
+ * a compare, not a case-insensitive compare with every operator's name
+ * (ra_refer_operator()).
+ */
+#define RA_REFER_HINTS        16
+
+typedef struct {
+    const ra_crawler_t  *crawler;       /* NULL: empty */
+    int                  op;
+} ra_refer_hint_t;
 
 /*
  * The ranges' verdict on the crawler addresses this process saw last, by
@@ -138,6 +159,7 @@ struct ra_audit_s {
     ra_sig_cache_t  *sig_cache;         /* with conf.sig_keys: this
                                            process's verifications */
     ra_site_hint_t   site_hint[RA_SITE_HINTS];
+    ra_refer_hint_t  refer_hint[RA_REFER_HINTS];
     ra_verify_hint_t verify_hint[RA_VERIFY_HINTS];
 };
 
@@ -512,6 +534,45 @@ ra_ua_hash(const unsigned char *p, size_t n)
     return h ^ (h >> 29);
 }
 
+/*
+ * The identity cache's key: the length and a sample of the bytes, not
+ * all of them (a hit compares the exact bytes anyway, so a sample only
+ * has to tell apart the User-Agents that share a set): the last 32 bytes,
+ * where browsers and crawlers put their versions and names, and the
+ * words at a quarter, a half and three quarters of the length.  A shorter
+ * one is hashed whole.  Two User-Agents alike in all of these share a set
+ * of two ways (ra_identify()).
+ */
+static uint64_t
+ra_ua_key(const unsigned char *p, size_t n)
+{
+    uint64_t  h, g, w[4], v[4];
+
+    if (n < 48) {
+        return ra_ua_hash(p, n);
+    }
+    memcpy(w, p + n - 32, 32);
+    memcpy(&v[0], p + n / 4, 8);
+    memcpy(&v[1], p + n / 2, 8);
+    memcpy(&v[2], p + n / 2 + n / 4, 8);
+    v[3] = w[3] ^ (uint64_t) n;
+    h = (w[0] ^ v[0]) * 0xff51afd7ed558ccdULL;
+    g = (w[1] ^ v[1]) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= (w[2] ^ v[2]) * 0x9e3779b97f4a7c15ULL;
+    g ^= v[3] * 0x2545f4914f6cdd1dULL;
+    h ^= g ^ (g >> 31);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29);
+}
+
+/* Is the slot's User-Agent this one? */
+static int
+ra_ua_same(const ra_ua_slot_t *slot, uint64_t h, ra_str_t ua)
+{
+    return slot->hash == h && slot->len == ua.len && slot->used
+           && (ua.len == 0 || memcmp(slot->ua, ua.data, ua.len) == 0);
+}
+
 static void
 ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
 {
@@ -522,11 +583,11 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
         (void) ra_crawlers_identify(au->conf.crawlers, ua, id);
         return;
     }
-    h = ra_ua_hash(ua.data, ua.len);
-    slot = &au->ua[h & (RA_UA_SLOTS - 1)];
-    if (slot->used && slot->hash == h && slot->len == ua.len
-        && (ua.len == 0 || memcmp(slot->ua, ua.data, ua.len) == 0))
-    {
+    /* two ways a set: a miss takes the way not filled last (used 2: the
+     * last one filled, 1: the other one) */
+    h = ra_ua_key(ua.data, ua.len);
+    slot = &au->ua[(h & (RA_UA_SLOTS / 2 - 1)) * 2];
+    if (ra_ua_same(slot, h, ua) || ra_ua_same(++slot, h, ua)) {
         id->kind = slot->kind;
         id->crawler = slot->crawler;
         id->token = ra_str(ua.data + slot->tok_off, slot->tok_len);
@@ -534,7 +595,14 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
     }
     (void) ra_crawlers_identify(au->conf.crawlers, ua, id);
 
-    slot->used = 1;
+    slot--;
+    if (slot->used == 2) {
+        slot->used = 1;
+        slot++;
+    } else if (slot[1].used) {
+        slot[1].used = 1;
+    }
+    slot->used = 2;
     slot->hash = h;
     slot->len = (uint16_t) ua.len;
     if (ua.len) {
@@ -1513,6 +1581,15 @@ ra_imp_gate(ra_imp_slot_t *slot, uint64_t h, const ra_crawler_t *crawler,
     return 0;
 }
 
+/* The hint a site's name as requests give it has (name.len in [1,
+ * RA_SITE_NAME_MAX]) */
+static ra_site_hint_t *
+ra_site_hint_of(ra_audit_t *au, ra_str_t name)
+{
+    return &au->site_hint[(name.len ^ name.data[name.len - 1])
+                          & (RA_SITE_HINTS - 1)];
+}
+
 /* The site's id, under the lock: by this process's hint when the ledger
  * still holds that site, else by name (created when create is set, as
  * ra_ledger_site_locked() does; else found only, 0 when absent). */
@@ -1527,13 +1604,13 @@ ra_audit_site_locked(ra_audit_t *au, ra_str_t name, int64_t now, int create)
         return create ? ra_ledger_site_locked(l, name, now)
                       : ra_ledger_site_find_locked(l, name, now);
     }
-    hint = &au->site_hint[(name.len ^ name.data[name.len - 1])
-                          & (RA_SITE_HINTS - 1)];
+    hint = ra_site_hint_of(au, name);
     if (hint->epoch != 0 && hint->len == name.len
         && memcmp(hint->name, name.data, name.len) == 0)
     {
         sid = ra_ledger_site_again_locked(l, hint->id, hint->epoch, now);
         if (sid != 0) {
+            hint->touched = now;
             return sid;
         }
     }
@@ -1541,9 +1618,41 @@ ra_audit_site_locked(ra_audit_t *au, ra_str_t name, int64_t now, int create)
                  : ra_ledger_site_find_locked(l, name, now);
     hint->id = sid;
     hint->epoch = ra_ledger_site_epoch_locked(l, sid);
+    hint->touched = now;
     hint->len = (uint16_t) name.len;
     memcpy(hint->name, name.data, name.len);
     return sid;
+}
+
+/*
+ * A browser's request (no_ua: of a client without a User-Agent) counted
+ * without the lock, when this process found its site under the lock less
+ * than RA_SITE_TOUCH_MS ago and the ledger's slot still holds it (its
+ * epoch): 1; else 0, nothing counted (the caller takes the lock).
+ */
+static int
+ra_audit_browser_hinted(ra_audit_t *au, const ra_request_t *req, int no_ua,
+    int op, unsigned target)
+{
+    ra_str_t         name = req->site;
+    ra_site_hint_t  *hint;
+
+    if (name.len == 0 || name.len > RA_SITE_NAME_MAX) {
+        return 0;
+    }
+    hint = ra_site_hint_of(au, name);
+    if (hint->epoch == 0 || hint->len != name.len
+        || req->time < hint->touched
+        || req->time - hint->touched >= RA_SITE_TOUCH_MS
+        || memcmp(hint->name, name.data, name.len) != 0)
+    {
+        return 0;
+    }
+    return ra_ledger_browser_hinted(&au->ledger, hint->id, hint->epoch, no_ua,
+                                    op >= 0 ? (unsigned) op : RA_REFER_SLOTS,
+                                    target & RA_TARGET_ROBOTS ? 0
+                                                              : req->status,
+                                    req->time);
 }
 
 /* One line a minute at most, whichever process sees the count move. */
@@ -1593,13 +1702,21 @@ ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
  * impostor) counts for, when the referrer table names it; else -1.
  * Decided before the lock is taken. */
 static int
-ra_refer_crawler(const ra_audit_t *au, const ra_identity_t *id,
+ra_refer_crawler(ra_audit_t *au, const ra_identity_t *id,
     const ra_verdict_t *v)
 {
+    uintptr_t         a = (uintptr_t) id->crawler;
+    ra_refer_hint_t  *hint;
+
     if (id->crawler == NULL || v->verification == RA_VERIFY_IMPOSTOR) {
         return -1;
     }
-    return ra_refer_operator(&au->refer, id->crawler->operator_name);
+    hint = &au->refer_hint[(a ^ (a >> 6) ^ (a >> 11)) & (RA_REFER_HINTS - 1)];
+    if (hint->crawler != id->crawler) {
+        hint->crawler = id->crawler;
+        hint->op = ra_refer_operator(&au->refer, id->crawler->operator_name);
+    }
+    return hint->op;
 }
 
 int
@@ -1664,6 +1781,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         /* crawl-to-refer: a browser visit its Referer's operator sent */
         op = no_ua || req->referer.len == 0
              ? -1 : ra_refer_match(&au->refer, req->referer);
+        if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
+            return RA_OK;               /* nothing evicted: no note due */
+        }
         ra_ledger_lock(l);
         sid = ra_audit_site_locked(au, req->site, now,
                                    !au->conf.crawler_sites);

@@ -1830,6 +1830,54 @@ ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site, int no_user_agent)
     ra_atomic_add(&l->hdr->requests, 1);
 }
 
+/* *p = v when v is later, whichever process writes last a later time */
+static void
+ra_atomic_later(int64_t *p, int64_t v)
+{
+    int64_t  cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+    while (v > cur
+           && !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED))
+    {
+        /* cur is the value another process stored: compare again */
+    }
+}
+
+uint32_t
+ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    return s != NULL && epoch != 0
+           && __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) == epoch
+           && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE)
+           ? site : 0;
+}
+
+int
+ra_ledger_browser_hinted(ra_ledger_t *l, uint32_t site, uint32_t epoch,
+    int no_user_agent, unsigned op, int status, int64_t now)
+{
+    ra_site_slot_t  *s;
+
+    if (ra_ledger_site_hint(l, site, epoch) == 0) {
+        return 0;
+    }
+    s = ra_site_at(l, site);
+    ra_atomic_add(no_user_agent ? &s->no_user_agent : &s->browser_requests,
+                  1);
+    if (op < RA_REFER_SLOTS) {
+        ra_atomic_add(&s->referrals[op], 1);
+    }
+    if (status >= 100 && status < 500) {
+        ra_atomic_later(&s->pages_answered, now);
+    }
+    ra_atomic_later(&s->last_seen, now);
+    ra_atomic_add(&l->hdr->requests, 1);
+    return 1;
+}
+
 /* The record's hourly bucket of its last request (ra_hour_t): reset
  * when it held an older hour; a request older than the bucket's hour
  * (logs out of order by a day) is not counted in it. */
@@ -2107,10 +2155,8 @@ ra_ledger_page_locked(ra_ledger_t *l, uint32_t site, int status,
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
 
-    if (s != NULL && status >= 100 && status < 500
-        && now > s->pages_answered)
-    {
-        s->pages_answered = now;
+    if (s != NULL && status >= 100 && status < 500) {
+        ra_atomic_later(&s->pages_answered, now);   /* hinted ones too */
     }
 }
 

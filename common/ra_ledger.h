@@ -528,6 +528,30 @@ uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
 uint32_t ra_ledger_stat_again_locked(ra_ledger_t *l, uint32_t site,
     uint32_t stat, const ra_stat_key_t *key, int64_t now);
 
+/*
+ * Without the lock, by a process's hint (docs/design.md, "Hints"): the
+ * id when the slot still holds the site of that epoch
+ * (ra_ledger_site_epoch_locked()), else 0.  The answer may be stale the
+ * instant after: only what a stale answer cannot spoil may rely on it.
+ */
+uint32_t ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site,
+    uint32_t epoch);
+
+/*
+ * A browser's request counted without the lock, with atomics only, on
+ * the site its hint names: as ra_ledger_browser_locked(), then
+ * ra_ledger_referral_locked() for op (ignored from RA_REFER_SLOTS on),
+ * and ra_ledger_page_locked() for status (0: a robots.txt request, not a
+ * page); the site's last_seen is moved on, not its place in the LRU list
+ * (a caller takes the lock now and then to touch it).  1 when counted; 0
+ * when the hint is refused (the slot holds another site or none:
+ * nothing counted, look the site up under the lock).  A process that
+ * dies anywhere in it leaves the ledger consistent (at most some of its
+ * counts made).
+ */
+int ra_ledger_browser_hinted(ra_ledger_t *l, uint32_t site, uint32_t epoch,
+    int no_user_agent, unsigned op, int status, int64_t now);
+
 /* Counts a request of a browser (no_user_agent: of a client that sent no
  * User-Agent, or "-"): the site's and the ledger's totals. */
 void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site,
