@@ -110,6 +110,22 @@ typedef struct {
  */
 #define RA_REFER_HINTS        16
 
+/*
+ * The crawler records this process found last, by (crawler of the table,
+ * verification, site): a hit is checked by the ledger against the
+ * record's key (ra_ledger_stat_again_locked()) instead of hashing the
+ * key and walking its chain.  Generic bots, whose names are the
+ * User-Agent's, are looked up by name.
+ */
+#define RA_STAT_HINTS         64
+
+typedef struct {
+    const ra_crawler_t  *crawler;       /* NULL: empty */
+    uint32_t             site;
+    uint32_t             stat;
+    unsigned             verification;
+} ra_stat_hint_t;
+
 typedef struct {
     const ra_crawler_t  *crawler;       /* NULL: empty */
     int                  op;
@@ -160,6 +176,7 @@ struct ra_audit_s {
                                            process's verifications */
     ra_site_hint_t   site_hint[RA_SITE_HINTS];
     ra_refer_hint_t  refer_hint[RA_REFER_HINTS];
+    ra_stat_hint_t   stat_hint[RA_STAT_HINTS];
     ra_verify_hint_t verify_hint[RA_VERIFY_HINTS];
 };
 
@@ -1675,6 +1692,84 @@ ra_audit_full(ra_audit_t *au, const ra_request_t *req)
             (unsigned long long) t.stat_evictions);
 }
 
+/* The crawler record of key on site, under the lock: by this process's
+ * hint for a crawler of the table, else by its key (as
+ * ra_ledger_stat_locked()). */
+static uint32_t
+ra_audit_stat_locked(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
+    const ra_stat_key_t *key, int64_t now)
+{
+    uintptr_t        a = (uintptr_t) c;
+    uint32_t         tid;
+    ra_stat_hint_t  *hint;
+
+    if (c == NULL) {
+        return ra_ledger_stat_locked(&au->ledger, sid, key, now);
+    }
+    hint = &au->stat_hint[(a ^ (a >> 7) ^ sid * 0x9e3779b1u
+                           ^ key->verification * 31u) & (RA_STAT_HINTS - 1)];
+    if (hint->crawler == c && hint->site == sid
+        && hint->verification == key->verification)
+    {
+        tid = ra_ledger_stat_again_locked(&au->ledger, sid, hint->stat, key,
+                                          now);
+    } else {
+        tid = ra_ledger_stat_locked(&au->ledger, sid, key, now);
+    }
+    hint->crawler = tid ? c : NULL;
+    hint->site = sid;
+    hint->stat = tid;
+    hint->verification = key->verification;
+    return tid;
+}
+
+/* The counters ra_count_locked() adds for this verdict (a mask of 1 <<
+ * ra_counter_e), when that is all the count step does: no ring, no
+ * alert, no rule hit; else 0 (count under the lock). */
+static uint32_t
+ra_count_mask(const ra_verdict_t *out, unsigned target)
+{
+    uint32_t  m = 1u << RA_CNT_REQUESTS;
+
+    if (out->alert || out->summary || out->line) {
+        return 0;
+    }
+    switch (out->verdict) {
+    case RA_VERDICT_COMPLIANT:
+        m |= 1u << RA_CNT_COMPLIANT;
+        break;
+    case RA_VERDICT_STALE:
+        m |= 1u << RA_CNT_STALE;
+        break;
+    case RA_VERDICT_EXEMPT:
+        m |= 1u << RA_CNT_EXEMPT;
+        break;
+    case RA_VERDICT_UNKNOWN:
+        m |= 1u << RA_CNT_UNKNOWN;
+        break;
+    default:
+        return 0;                       /* violation, unreachable: the
+                                           ring and the alerts */
+    }
+    if (out->flags & RA_FLAG_CRAWL_DELAY) {
+        m |= 1u << RA_CNT_CRAWL_DELAY;
+    }
+    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
+        m |= 1u << RA_CNT_NO_ROBOTS_FETCH;
+    }
+    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
+        m |= 1u << RA_CNT_UNREACHABLE_30D;
+    }
+    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
+        m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
+                    - RA_REFUSE_VIOLATION);
+    }
+    if (target & RA_TARGET_LLMS) {
+        m |= 1u << RA_CNT_LLMS_FETCHES;
+    }
+    return m;
+}
+
 int
 ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     int64_t now)
@@ -1724,8 +1819,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
     int                  rc, no_ua, op;
     unsigned             k, target;
-    uint32_t             sid, tid;
+    uint32_t             sid, tid, mask;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
+    ra_ledger_hint_t     hint;
     ra_gather_t          x;
     ra_stat_key_t        key;
     ra_identity_t        id;
@@ -1826,7 +1922,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 
     ra_ledger_lock(l);
     sid = ra_audit_site_locked(au, req->site, now, 1);
-    tid = ra_ledger_stat_locked(l, sid, &key, now);
+    tid = ra_audit_stat_locked(au, sid, id.crawler, &key, now);
     if (target & RA_TARGET_ROBOTS) {
         /* a robots.txt fetch: what it was served; an answer about the
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
@@ -1854,6 +1950,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_ledger_page_locked(l, sid, req->status, now);
     ra_ledger_state_locked(l, sid, tid, now, &g.facts);
     ra_gather_busy(au, &g.facts);
+    hint.site = sid;
+    hint.epoch = ra_ledger_site_epoch_locked(l, sid);
+    hint.stat = tid;
+    hint.tag = ra_ledger_stat_tag_locked(l, tid);
     ra_ledger_unlock(l);
 
     /* judge, outside the lock (a version not compiled yet takes the lock
@@ -1872,7 +1972,16 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
     }
 
-    /* count */
+    /* count: without the lock when only counters move and the records
+     * found before are still there; else under it */
+    mask = ra_count_mask(out, target);
+    if (mask != 0 && rc != RA_ENOMEM
+        && ra_ledger_count_hinted(l, &hint, mask,
+                                  op >= 0 ? (unsigned) op : RA_REFER_SLOTS,
+                                  now, out->crawl_delay_ms, key.verified_by))
+    {
+        return rc;                      /* nothing evicted: no note due */
+    }
     ra_ledger_lock(l);
     sid = ra_audit_site_locked(au, req->site, now, 1);
     tid = ra_ledger_stat_again_locked(l, sid, tid, &key, now);

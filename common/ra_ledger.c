@@ -1844,27 +1844,33 @@ ra_atomic_later(int64_t *p, int64_t v)
     }
 }
 
-uint32_t
-ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
+/* The site's slot when it holds the site of that epoch, else NULL */
+static inline ra_site_slot_t *
+ra_site_hinted(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
 
     return s != NULL && epoch != 0
            && __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) == epoch
            && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE)
-           ? site : 0;
+           ? s : NULL;
+}
+
+uint32_t
+ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
+{
+    return ra_site_hinted(l, site, epoch) != NULL ? site : 0;
 }
 
 int
 ra_ledger_browser_hinted(ra_ledger_t *l, uint32_t site, uint32_t epoch,
     int no_user_agent, unsigned op, int status, int64_t now)
 {
-    ra_site_slot_t  *s;
+    ra_site_slot_t  *s = ra_site_hinted(l, site, epoch);
 
-    if (ra_ledger_site_hint(l, site, epoch) == 0) {
+    if (s == NULL) {
         return 0;
     }
-    s = ra_site_at(l, site);
     ra_atomic_add(no_user_agent ? &s->no_user_agent : &s->browser_requests,
                   1);
     if (op < RA_REFER_SLOTS) {
@@ -2147,6 +2153,81 @@ ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
         ra_atomic_add(&l->hdr->requests, 1);
         ra_atomic_add(&l->hdr->crawler_requests, 1);
     }
+}
+
+uint32_t
+ra_ledger_stat_tag_locked(const ra_ledger_t *l, uint32_t stat)
+{
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    return st != NULL && st->used ? st->hash : 0;
+}
+
+int
+ra_ledger_count_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+    uint32_t counters, unsigned op, int64_t now, int32_t crawl_delay_ms,
+    unsigned verified_by)
+{
+    unsigned         c, generic;
+    uint32_t         hour, m;
+    ra_hour_t       *b;
+    ra_spark_t      *sp;
+    ra_site_slot_t  *s;
+    ra_stat_slot_t  *st = ra_stat_at(l, hint->stat);
+
+    if (st == NULL || now <= 0 || hint->tag == 0
+        || (s = ra_site_hinted(l, hint->site, hint->epoch)) == NULL
+        || !__atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
+        || __atomic_load_n(&st->site, __ATOMIC_RELAXED) != hint->site
+        || __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED) != hint->epoch
+        || __atomic_load_n(&st->hash, __ATOMIC_RELAXED) != hint->tag)
+    {
+        return 0;                       /* another record, or none */
+    }
+    hour = (uint32_t) (now / RA_HOUR_MS);
+    b = &st->hours[hour % RA_HOURS];
+    sp = &s->spark[hour % RA_HOURS];
+    /* what only the lock may change: a new hour's buckets (a reset), a
+     * 5xx/429 episode's crawlers, a budget summary that may be due */
+    if (__atomic_load_n(&b->hour, __ATOMIC_RELAXED) != hour
+        || __atomic_load_n(&sp->hour, __ATOMIC_RELAXED) != hour
+        || __atomic_load_n(&s->failures, __ATOMIC_RELAXED) != 0
+        || __atomic_load_n(&l->hdr->budget.suppressed, __ATOMIC_RELAXED) != 0)
+    {
+        return 0;
+    }
+    generic = ra_stat_cls(st) == RA_CLS_GENERIC;
+    for (m = counters & ((1u << RA_CNT_MAX) - 1); m != 0; m &= m - 1) {
+        c = (unsigned) __builtin_ctz(m);
+        ra_atomic_add(&st->counters[c], 1);
+        ra_atomic_add(&b->counters[c], 1);
+        ra_atomic_add(&s->counters[c], 1);
+        if (generic) {
+            ra_atomic_add(&s->generic[c], 1);
+        }
+    }
+    if (counters & (1u << RA_CNT_REQUESTS)) {
+        ra_atomic_add(&sp->requests, 1);
+        ra_atomic_add(&l->hdr->requests, 1);
+        ra_atomic_add(&l->hdr->crawler_requests, 1);
+    }
+    if (op < RA_REFER_SLOTS) {
+        ra_atomic_add(&s->referral_crawls[op], 1);
+    }
+    /* plain numbers: two processes adding the same crawler's request at
+     * the same instant may each miss the other's (a minute's count, a
+     * gap), never more (ra_polite_t) */
+    ra_polite_add(&st->polite, now);
+    if (crawl_delay_ms >= 0) {
+        __atomic_store_n(&st->crawl_delay_ms, crawl_delay_ms,
+                         __ATOMIC_RELAXED);
+    }
+    if (verified_by != 0 && verified_by < RA_VERIFIED_BY_MAX) {
+        __atomic_store_n(&st->verified_by, (uint8_t) verified_by,
+                         __ATOMIC_RELAXED);
+    }
+    ra_atomic_later(&st->last_seen, now);
+    return 1;
 }
 
 void

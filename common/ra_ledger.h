@@ -552,6 +552,34 @@ uint32_t ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site,
 int ra_ledger_browser_hinted(ra_ledger_t *l, uint32_t site, uint32_t epoch,
     int no_user_agent, unsigned op, int status, int64_t now);
 
+/* A stat record's tag (its key's hash; 0: no record): with its site's
+ * id and epoch, what tells a hint that the slot still holds it. */
+uint32_t ra_ledger_stat_tag_locked(const ra_ledger_t *l, uint32_t stat);
+
+/* Where a request's counts go, as found under the lock. */
+typedef struct {
+    uint32_t  site;
+    uint32_t  epoch;            /* ra_ledger_site_epoch_locked() */
+    uint32_t  stat;
+    uint32_t  tag;              /* ra_ledger_stat_tag_locked() */
+} ra_ledger_hint_t;
+
+/*
+ * The count step of a judged request without the lock, with atomics, when
+ * only counters move: counters (a mask of 1 << ra_counter_e) on the
+ * record, its hour, its site (and the site's generic aggregate) as
+ * ra_ledger_count_locked() counts them, a referral of op (ignored from
+ * RA_REFER_SLOTS on) as ra_ledger_referral_locked(), the politeness and
+ * Crawl-delay as ra_ledger_polite_locked(), verified_by as the record's.
+ * 1 when counted; 0, nothing counted, when the hint is refused (the slot
+ * holds another record or site) or the count needs the lock (the hour's
+ * bucket is not this hour's, the site is in a 5xx/429 episode, a budget
+ * summary may be due): then count under the lock.
+ */
+int ra_ledger_count_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+    uint32_t counters, unsigned op, int64_t now, int32_t crawl_delay_ms,
+    unsigned verified_by);
+
 /* Counts a request of a browser (no_user_agent: of a client that sent no
  * User-Agent, or "-"): the site's and the ledger's totals. */
 void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site,
