@@ -114,15 +114,19 @@ typedef struct {
  * The crawler records this process found last, by (crawler of the table,
  * verification, site): a hit is checked by the ledger against the
  * record's key (ra_ledger_stat_again_locked()) instead of hashing the
- * key and walking its chain.  Generic bots, whose names are the
- * User-Agent's, are looked up by name.
+ * key and walking its chain; for RA_SITE_TOUCH_MS after that, a request
+ * reads what its verdict needs without the lock
+ * (ra_ledger_state_hinted(), checked by the site's epoch and the
+ * record's tag).  Generic bots, whose names are the User-Agent's, are
+ * looked up by name.
  */
 #define RA_STAT_HINTS         64
 
 typedef struct {
     const ra_crawler_t  *crawler;       /* NULL: empty */
-    uint32_t             site;
-    uint32_t             stat;
+    ra_ledger_hint_t     at;            /* the site's and record's ids, the
+                                           site's epoch, the record's tag */
+    int64_t              touched;       /* last found under the lock */
     unsigned             verification;
 } ra_stat_hint_t;
 
@@ -1692,6 +1696,18 @@ ra_audit_full(ra_audit_t *au, const ra_request_t *req)
             (unsigned long long) t.stat_evictions);
 }
 
+/* A crawler's stat hint: by the crawler of the table, the site and the
+ * verification */
+static ra_stat_hint_t *
+ra_stat_hint_of(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
+    unsigned verification)
+{
+    uintptr_t  a = (uintptr_t) c;
+
+    return &au->stat_hint[(a ^ (a >> 7) ^ sid * 0x9e3779b1u
+                           ^ verification * 31u) & (RA_STAT_HINTS - 1)];
+}
+
 /* The crawler record of key on site, under the lock: by this process's
  * hint for a crawler of the table, else by its key (as
  * ra_ledger_stat_locked()). */
@@ -1699,28 +1715,66 @@ static uint32_t
 ra_audit_stat_locked(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
     const ra_stat_key_t *key, int64_t now)
 {
-    uintptr_t        a = (uintptr_t) c;
     uint32_t         tid;
     ra_stat_hint_t  *hint;
 
     if (c == NULL) {
         return ra_ledger_stat_locked(&au->ledger, sid, key, now);
     }
-    hint = &au->stat_hint[(a ^ (a >> 7) ^ sid * 0x9e3779b1u
-                           ^ key->verification * 31u) & (RA_STAT_HINTS - 1)];
-    if (hint->crawler == c && hint->site == sid
+    hint = ra_stat_hint_of(au, sid, c, key->verification);
+    if (hint->crawler == c && hint->at.site == sid
         && hint->verification == key->verification)
     {
-        tid = ra_ledger_stat_again_locked(&au->ledger, sid, hint->stat, key,
-                                          now);
+        tid = ra_ledger_stat_again_locked(&au->ledger, sid, hint->at.stat,
+                                          key, now);
     } else {
         tid = ra_ledger_stat_locked(&au->ledger, sid, key, now);
     }
     hint->crawler = tid ? c : NULL;
-    hint->site = sid;
-    hint->stat = tid;
+    hint->at.site = sid;
+    hint->at.epoch = ra_ledger_site_epoch_locked(&au->ledger, sid);
+    hint->at.stat = tid;
+    hint->at.tag = ra_ledger_stat_tag_locked(&au->ledger, tid);
+    hint->touched = now;
     hint->verification = key->verification;
     return tid;
+}
+
+/* What a crawler's verdict reads, without the lock: when this process
+ * found its site and record under the lock less than RA_SITE_TOUCH_MS
+ * ago and the ledger's slots still hold them.  1 with *at and *facts set;
+ * else 0 (the caller takes the lock). */
+static int
+ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
+    const ra_crawler_t *c, const ra_stat_key_t *key, ra_ledger_hint_t *at,
+    ra_ledger_state_t *facts)
+{
+    ra_str_t         name = req->site;
+    ra_site_hint_t  *sh;
+    ra_stat_hint_t  *th;
+    int64_t          now = req->time;
+
+    if (c == NULL || name.len == 0 || name.len > RA_SITE_NAME_MAX) {
+        return 0;
+    }
+    sh = ra_site_hint_of(au, name);
+    if (sh->epoch == 0 || sh->len != name.len || now < sh->touched
+        || now - sh->touched >= RA_SITE_TOUCH_MS
+        || memcmp(sh->name, name.data, name.len) != 0)
+    {
+        return 0;
+    }
+    th = ra_stat_hint_of(au, sh->id, c, key->verification);
+    if (th->crawler != c || th->at.site != sh->id
+        || th->at.epoch != sh->epoch
+        || th->verification != key->verification || now < th->touched
+        || now - th->touched >= RA_SITE_TOUCH_MS)
+    {
+        return 0;
+    }
+    *at = th->at;
+    return ra_ledger_state_hinted(&au->ledger, at, now, req->status,
+                                  key->verified_by, facts);
 }
 
 /* The counters ra_count_locked() adds for this verdict (a mask of 1 <<
@@ -1920,6 +1974,15 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     g.scratch = au->conf.alloc;
     g.memo = &au->groups;
 
+    if (!(target & RA_TARGET_ROBOTS)
+        && ra_audit_state_hinted(au, req, id.crawler, &key, &hint, &g.facts))
+    {
+        /* read without the lock */
+        sid = hint.site;
+        tid = hint.stat;
+        ra_gather_busy(au, &g.facts);
+        goto judge;
+    }
     ra_ledger_lock(l);
     sid = ra_audit_site_locked(au, req->site, now, 1);
     tid = ra_audit_stat_locked(au, sid, id.crawler, &key, now);
@@ -1956,6 +2019,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     hint.tag = ra_ledger_stat_tag_locked(l, tid);
     ra_ledger_unlock(l);
 
+judge:
     /* judge, outside the lock (a version not compiled yet takes the lock
      * once more, to copy its body) */
     rc = ra_judge(&g, &who, path, now, out);

@@ -106,6 +106,10 @@ typedef struct {
     uint32_t           episode_next;    /* < RA_EPISODES */
     ra_episode_t       episodes[RA_EPISODES];      /* start set last */
     ra_spark_t         spark[RA_HOURS];            /* plain numbers */
+    /* layout 10: odd while what a verdict reads of the site (versions,
+     * current, failures, its records' last fetch) changes, under the
+     * lock; read without it by ra_ledger_state_hinted() */
+    uint32_t           vseq;
 } ra_site_slot_t;
 
 typedef struct {
@@ -627,6 +631,38 @@ ra_broken(const ra_ledger_t *l)
     __atomic_store_n(&l->hdr->broken, 1, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * A change of what a verdict reads of a site (ra_ledger_state_locked())
+ * runs between ra_vseq_begin() and ra_vseq_end(), under the lock: the
+ * site's vseq is odd meanwhile, so that a reader without the lock
+ * (ra_ledger_state_hinted()) that saw it odd, or saw it move, reads
+ * again under the lock.  A change inside another one of the same site
+ * leaves it odd (begin answers 0, and its end then does nothing).  A
+ * process that dies inside one leaves it odd: the next
+ * ra_ledger_state_locked() of the site, under the lock where no change
+ * can be under way, makes it even again.
+ */
+static int
+ra_vseq_begin(ra_site_slot_t *s)
+{
+    uint32_t  q = s->vseq;
+
+    if (q & 1) {
+        return 0;
+    }
+    __atomic_store_n(&s->vseq, q + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return 1;
+}
+
+static void
+ra_vseq_end(ra_site_slot_t *s, int began)
+{
+    if (began) {
+        __atomic_store_n(&s->vseq, s->vseq + 1, __ATOMIC_RELEASE);
+    }
+}
+
 
 /* ---- lock-free reads -------------------------------------------------- */
 
@@ -847,8 +883,9 @@ ra_version_drop(ra_ledger_t *l, ra_version_slot_t *v)
 static int
 ra_blob_evict_one(ra_ledger_t *l)
 {
+    int                 began;
     uint32_t            i, k;
-    ra_site_slot_t     *s;
+    ra_site_slot_t     *s, *os = NULL;
     ra_version_slot_t  *v, *oldest = NULL;
 
     for (i = 0; i < l->hdr->plan.sites; i++) {
@@ -862,16 +899,19 @@ ra_blob_evict_one(ra_ledger_t *l)
                 && (oldest == NULL || v->until < oldest->until))
             {
                 oldest = v;
+                os = s;
             }
         }
     }
     if (oldest == NULL) {
         return 0;
     }
+    began = ra_vseq_begin(os);
     ra_blob_free(l, oldest->blob);
     RA_STEP();
     oldest->blob = 0;
     oldest->body_lost = 1;
+    ra_vseq_end(os, began);
     ra_atomic_add(&l->hdr->blob_evictions, 1);
     return 1;
 }
@@ -1468,6 +1508,7 @@ ra_blob_rebuild(const ra_ledger_t *l, uint32_t stamp)
     /* the bodies versions hold: a block they own, whole */
     for (id = 1; id <= h->plan.sites; id++) {
         s = &RA_SITES(l)[id - 1];
+        s->vseq += s->vseq & 1;         /* no change is under way */
         for (k = 0; s->used && k < RA_VERSIONS; k++) {
             v = &s->versions[k];
             if (v->blob == 0) {
@@ -1481,6 +1522,7 @@ ra_blob_rebuild(const ra_ledger_t *l, uint32_t stamp)
             {
                 b->mark = ~stamp;
             } else {
+                s->vseq += 2;           /* a reader reads again */
                 v->blob = 0;
                 v->body_lost = v->hash != 0;
             }
@@ -1856,6 +1898,21 @@ ra_site_hinted(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
            ? s : NULL;
 }
 
+/* The record a hint names, when its slot still holds it */
+static ra_stat_slot_t *
+ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
+{
+    ra_stat_slot_t  *st = ra_stat_at(l, hint->stat);
+
+    return st != NULL && hint->tag != 0
+           && __atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
+           && __atomic_load_n(&st->site, __ATOMIC_RELAXED) == hint->site
+           && __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED)
+              == hint->epoch
+           && __atomic_load_n(&st->hash, __ATOMIC_RELAXED) == hint->tag
+           ? st : NULL;
+}
+
 uint32_t
 ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
 {
@@ -2173,14 +2230,10 @@ ra_ledger_count_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
     ra_hour_t       *b;
     ra_spark_t      *sp;
     ra_site_slot_t  *s;
-    ra_stat_slot_t  *st = ra_stat_at(l, hint->stat);
+    ra_stat_slot_t  *st;
 
-    if (st == NULL || now <= 0 || hint->tag == 0
-        || (s = ra_site_hinted(l, hint->site, hint->epoch)) == NULL
-        || !__atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
-        || __atomic_load_n(&st->site, __ATOMIC_RELAXED) != hint->site
-        || __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED) != hint->epoch
-        || __atomic_load_n(&st->hash, __ATOMIC_RELAXED) != hint->tag)
+    if (now <= 0 || (s = ra_site_hinted(l, hint->site, hint->epoch)) == NULL
+        || (st = ra_stat_hinted(l, hint)) == NULL)
     {
         return 0;                       /* another record, or none */
     }
@@ -2386,18 +2439,21 @@ void
 ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int status, int64_t now)
 {
+    int              began;
     ra_site_slot_t  *s = ra_site_at(l, site);
     ra_stat_slot_t  *st = ra_stat_at(l, stat);
 
     if (s == NULL || st == NULL) {
         return;
     }
+    began = ra_vseq_begin(s);
     st->last_fetch = now;
     st->last_fetch_status = (uint16_t) (status > 0 && status < 1000
                                         ? status : 0);
     st->last_fetch_version =
         ra_answer_of_status(status) != RA_ANSWER_UNREACHABLE && s->nversions
         ? s->versions[s->current].hash : 0;
+    ra_vseq_end(s, began);
     ra_ledger_count_locked(l, site, stat, RA_CNT_REQUESTS);
     ra_ledger_count_locked(l, site, stat, RA_CNT_ROBOTS_FETCHES);
 }
@@ -2477,20 +2533,15 @@ ra_version_out(const ra_version_slot_t *v, ra_version_t *out)
     memcpy(out->sha256, v->sha256, sizeof(out->sha256));
 }
 
-void
-ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
-    int64_t now, ra_ledger_state_t *out)
+/* What a verdict reads of a site and a record (ra_ledger_state_t). */
+static void
+ra_state_copy(const ra_site_slot_t *s, const ra_stat_slot_t *st,
+    ra_ledger_state_t *out)
 {
     unsigned                  k;
     const ra_version_slot_t  *v;
-    ra_site_slot_t           *s = ra_site_at(l, site);
-    ra_stat_slot_t           *st = ra_stat_at(l, stat);
 
     memset(out, 0, sizeof(*out));
-    out->current = -1;
-    if (s == NULL || st == NULL) {
-        return;
-    }
     /* only what a verdict reads (this runs on every judged request);
      * empty slots stay as the memset left them (hash 0) */
     for (k = 0; k < RA_VERSIONS; k++) {
@@ -2506,13 +2557,70 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     }
     out->current = s->nversions && s->current < RA_VERSIONS
                    && s->versions[s->current].hash ? s->current : -1;
-    out->prev_request = st->prev_request;
     out->last_fetch = st->last_fetch;
     out->last_fetch_version = st->last_fetch_version;
     out->last_fetch_status = st->last_fetch_status;
     out->failing_since = s->failures ? s->failing_since : 0;
-    out->pages_answered = s->pages_answered;
-    st->prev_request = now;
+    out->pages_answered = __atomic_load_n(&s->pages_answered,
+                                          __ATOMIC_RELAXED);
+}
+
+void
+ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int64_t now, ra_ledger_state_t *out)
+{
+    ra_site_slot_t           *s = ra_site_at(l, site);
+    ra_stat_slot_t           *st = ra_stat_at(l, stat);
+
+    memset(out, 0, sizeof(*out));
+    out->current = -1;
+    if (s == NULL || st == NULL) {
+        return;
+    }
+    /* a process died inside a change of it: none is under way now */
+    if (s->vseq & 1) {
+        __atomic_store_n(&s->vseq, s->vseq + 1, __ATOMIC_RELEASE);
+    }
+    ra_state_copy(s, st, out);
+    out->prev_request = __atomic_exchange_n(&st->prev_request, now,
+                                            __ATOMIC_RELAXED);
+}
+
+int
+ra_ledger_state_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+    int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out)
+{
+    uint32_t         q;
+    ra_site_slot_t  *s = ra_site_hinted(l, hint->site, hint->epoch);
+    ra_stat_slot_t  *st = ra_stat_hinted(l, hint);
+
+    if (s == NULL || st == NULL) {
+        return 0;
+    }
+    if (status >= 100 && status < 500) {
+        ra_atomic_later(&s->pages_answered, now);   /* as _page_locked() */
+    }
+    q = __atomic_load_n(&s->vseq, __ATOMIC_ACQUIRE);
+    if (q & 1) {
+        return 0;                       /* a change under way */
+    }
+    ra_state_copy(s, st, out);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&s->vseq, __ATOMIC_RELAXED) != q
+        || ra_site_hinted(l, hint->site, hint->epoch) == NULL
+        || ra_stat_hinted(l, hint) == NULL)
+    {
+        return 0;                       /* changed meanwhile */
+    }
+    out->prev_request = __atomic_exchange_n(&st->prev_request, now,
+                                            __ATOMIC_RELAXED);
+    ra_atomic_later(&s->last_seen, now);
+    ra_atomic_later(&st->last_seen, now);
+    if (verified_by != 0 && verified_by < RA_VERIFIED_BY_MAX) {
+        __atomic_store_n(&st->verified_by, (uint8_t) verified_by,
+                         __ATOMIC_RELAXED);
+    }
+    return 1;
 }
 
 ra_str_t
@@ -2593,8 +2701,58 @@ ra_ledger_version_hash(int status, ra_str_t body)
     return hash | 1;                    /* 0 marks an empty slot */
 }
 
+static int ra_answer_locked(ra_ledger_t *l, uint32_t site,
+    const ra_version_t *in, ra_str_t body, int64_t now);
+static void ra_answer_unchanged_locked(ra_ledger_t *l, uint32_t site,
+    int64_t now);
+static int ra_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+    ra_str_t coding, int64_t now);
+
 int
 ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
+    ra_str_t body, int64_t now)
+{
+    int              k, began;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    began = s != NULL && ra_vseq_begin(s);
+    k = ra_answer_locked(l, site, in, body, now);
+    if (s != NULL) {
+        ra_vseq_end(s, began);
+    }
+    return k;
+}
+
+void
+ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
+{
+    int              began;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    began = s != NULL && ra_vseq_begin(s);
+    ra_answer_unchanged_locked(l, site, now);
+    if (s != NULL) {
+        ra_vseq_end(s, began);
+    }
+}
+
+int
+ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+    ra_str_t coding, int64_t now)
+{
+    int              same, began;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    began = s != NULL && ra_vseq_begin(s);
+    same = ra_undecodable_locked(l, site, status, coding, now);
+    if (s != NULL) {
+        ra_vseq_end(s, began);
+    }
+    return same;
+}
+
+static int
+ra_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     ra_str_t body, int64_t now)
 {
     int                 k, slot, oldest;
@@ -2728,8 +2886,8 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     return slot;
 }
 
-void
-ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
+static void
+ra_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
 {
     ra_site_slot_t     *s = ra_site_at(l, site);
 
@@ -2753,8 +2911,8 @@ ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
     }
 }
 
-int
-ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+static int
+ra_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
     ra_str_t coding, int64_t now)
 {
     int              same;

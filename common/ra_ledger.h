@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       9
+#define RA_LEDGER_LAYOUT       10
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -644,6 +644,18 @@ typedef struct {
  * makes now the record's previous request. */
 void ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int64_t now, ra_ledger_state_t *out);
+
+/*
+ * The same without the lock, by a hint (ra_ledger_count_hinted()), with
+ * the site's page answered as ra_ledger_page_locked() (status), the
+ * record and its site seen at now (not moved in the LRU lists: the
+ * caller takes the lock now and then for that) and the record's
+ * verified_by (as ra_stat_key_t's): 1 when *out was read whole, between
+ * two changes of what it copies; 0 when the hint is refused or a change
+ * was under way (then ra_ledger_state_locked() under the lock).
+ */
+int ra_ledger_state_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+    int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out);
 
 /* The body of version k of a site (empty when it has none or it was
  * lost), valid while the lock is held. */
