@@ -1171,6 +1171,63 @@ ledger_hints_refused_after_reuse(void **state)
 }
 
 /*
+ * What a verdict reads, without the lock by a hint: the same as under it,
+ * a new version seen at once, the record's previous request moved on,
+ * the page answered; refused once the record's slot holds another.
+ */
+static void
+ledger_state_hinted(void **state)
+{
+    ra_ledger_t        l;
+    unsigned char     *r = region_new(256 * 1024, &l);
+    ra_ledger_hint_t   hint;
+    ra_ledger_state_t  a, b;
+    int64_t            t = T0 + 3 * H;
+
+    (void) state;
+    memset(&hint, 0, sizeof(hint));
+    hint.site = site(&l, "a.example", t);
+    hint.epoch = ra_ledger_site_epoch_locked(&l, hint.site);
+    hint.stat = stat(&l, hint.site, "TestBot", RA_VERIFY_VERIFIED, "TestBot",
+                     t);
+    hint.tag = ra_ledger_stat_tag_locked(&l, hint.stat);
+    answer(&l, hint.site, 200, "User-agent: *\nDisallow: /a\n", t);
+    ra_ledger_fetch_locked(&l, hint.site, hint.stat, 200, t + 1);
+
+    ra_ledger_state_locked(&l, hint.site, hint.stat, t + 2, &a);
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 3, 200, 0, &b), 1);
+    assert_int_equal(a.current, b.current);
+    assert_true(b.current >= 0);
+    assert_true(a.versions[a.current].hash == b.versions[b.current].hash);
+    assert_int_equal(b.last_fetch, t + 1);
+    assert_true(b.last_fetch_version == a.versions[a.current].hash);
+    assert_int_equal(b.prev_request, t + 2);
+    assert_int_equal(a.pages_answered, 0);
+    assert_int_equal(b.pages_answered, t + 3);
+
+    /* a new version in force: read at once */
+    answer(&l, hint.site, 200, "User-agent: *\nDisallow: /b\n", t + 4);
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 5, 0, 0, &b), 1);
+    assert_int_equal(b.prev_request, t + 3);
+    assert_true(b.versions[b.current].hash != a.versions[a.current].hash);
+    assert_true(b.versions[b.current].until == 0);
+    assert_true(b.versions[a.current].until == t + 4);
+    ra_ledger_state_locked(&l, hint.site, hint.stat, t + 6, &a);
+    assert_true(a.versions[a.current].hash == b.versions[b.current].hash);
+
+    /* 5xx answers: the failing run is read as it is */
+    answer(&l, hint.site, 503, "", t + 7);
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 8, 0, 0, &b), 1);
+    assert_int_equal(b.failing_since, t + 7);
+
+    /* another key's record in the slot: refused */
+    hint.tag ^= 1;
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 9, 0, 0, &b), 0);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
+/*
  * Hinted counts from two processes at once on one region (shared
  * memory, fork): every count lands, the structure holds.
  */
@@ -1264,6 +1321,7 @@ main(void)
         cmocka_unit_test(ledger_episodes),
         cmocka_unit_test(ledger_violation_evidence),
         cmocka_unit_test(ledger_hints_refused_after_reuse),
+        cmocka_unit_test(ledger_state_hinted),
         cmocka_unit_test(ledger_hinted_counts_across_processes),
     };
 
