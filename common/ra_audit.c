@@ -5,7 +5,10 @@
  * A request takes the ledger's lock twice at most: once to find its site
  * and stat records and copy what the verdict depends on (the site's
  * versions, the crawler's last fetch and previous request), once to count
- * the verdict.  In between, ra_judge() decides without the lock.  Rule
+ * the verdict.  In between, ra_judge() decides without the lock.  With
+ * this process's hints of the site and record found less than
+ * RA_SITE_TOUCH_MS ago, a browser's count, the read and a count that
+ * moves only counters take no lock (docs/design.md, "Locking").  Rule
  * sets are cached in this process by version hash; a version the verdict
  * needs and this process has not compiled has its body copied out under
  * the lock (a third, short hold), once, and is compiled outside it.  A
