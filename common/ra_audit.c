@@ -115,22 +115,25 @@ typedef struct {
 
 /*
  * The crawler records this process found last, by (crawler of the table,
- * verification, site): a hit is checked by the ledger against the
+ * or a generic bot's name, verification, site): a hit is checked by the
+ * ledger against the
  * record's key (ra_ledger_stat_again_locked()) instead of hashing the
  * key and walking its chain; for RA_SITE_TOUCH_MS after that, a request
  * reads what its verdict needs without the lock
  * (ra_ledger_state_hinted(), checked by the site's epoch and the
- * record's tag).  Generic bots, whose names are the User-Agent's, are
- * looked up by name.
+ * record's tag).
  */
 #define RA_STAT_HINTS         64
 
 typedef struct {
-    const ra_crawler_t  *crawler;       /* NULL: empty */
+    const ra_crawler_t  *crawler;       /* NULL: a generic bot's, by name */
     ra_ledger_hint_t     at;            /* the site's and record's ids, the
-                                           site's epoch, the record's tag */
+                                           site's epoch, the record's tag;
+                                           stat 0: empty */
     int64_t              touched;       /* last found under the lock */
     unsigned             verification;
+    uint8_t              name_len;      /* a generic bot's name */
+    unsigned char        name[RA_NAME_MAX];
 } ra_stat_hint_t;
 
 typedef struct {
@@ -1699,21 +1702,36 @@ ra_audit_full(ra_audit_t *au, const ra_request_t *req)
             (unsigned long long) t.stat_evictions);
 }
 
-/* A crawler's stat hint: by the crawler of the table, the site and the
- * verification */
+/* A crawler's stat hint: by the crawler of the table (a generic bot's by
+ * its name), the site and the verification */
 static ra_stat_hint_t *
 ra_stat_hint_of(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
-    unsigned verification)
+    const ra_stat_key_t *key)
 {
     uintptr_t  a = (uintptr_t) c;
 
+    if (c == NULL) {
+        a = (uintptr_t) ra_ua_hash(key->name.data, key->name.len);
+    }
     return &au->stat_hint[(a ^ (a >> 7) ^ sid * 0x9e3779b1u
-                           ^ verification * 31u) & (RA_STAT_HINTS - 1)];
+                           ^ key->verification * 31u) & (RA_STAT_HINTS - 1)];
+}
+
+/* Is the hint the one of key on site sid? */
+static int
+ra_stat_hint_is(const ra_stat_hint_t *hint, uint32_t sid,
+    const ra_crawler_t *c, const ra_stat_key_t *key)
+{
+    return hint->at.stat != 0 && hint->crawler == c && hint->at.site == sid
+           && hint->verification == key->verification
+           && (c != NULL
+               || (hint->name_len == key->name.len
+                   && memcmp(hint->name, key->name.data, key->name.len)
+                      == 0));
 }
 
 /* The crawler record of key on site, under the lock: by this process's
- * hint for a crawler of the table, else by its key (as
- * ra_ledger_stat_locked()). */
+ * hint, else by its key (as ra_ledger_stat_locked()). */
 static uint32_t
 ra_audit_stat_locked(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
     const ra_stat_key_t *key, int64_t now)
@@ -1721,25 +1739,28 @@ ra_audit_stat_locked(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
     uint32_t         tid;
     ra_stat_hint_t  *hint;
 
-    if (c == NULL) {
+    if (c == NULL && key->name.len > RA_NAME_MAX) {
         return ra_ledger_stat_locked(&au->ledger, sid, key, now);
     }
-    hint = ra_stat_hint_of(au, sid, c, key->verification);
-    if (hint->crawler == c && hint->at.site == sid
-        && hint->verification == key->verification)
-    {
+    hint = ra_stat_hint_of(au, sid, c, key);
+    if (ra_stat_hint_is(hint, sid, c, key)) {
         tid = ra_ledger_stat_again_locked(&au->ledger, sid, hint->at.stat,
                                           key, now);
     } else {
         tid = ra_ledger_stat_locked(&au->ledger, sid, key, now);
     }
-    hint->crawler = tid ? c : NULL;
+    hint->crawler = c;
     hint->at.site = sid;
     hint->at.epoch = ra_ledger_site_epoch_locked(&au->ledger, sid);
     hint->at.stat = tid;
     hint->at.tag = ra_ledger_stat_tag_locked(&au->ledger, tid);
     hint->touched = now;
     hint->verification = key->verification;
+    hint->name_len = 0;
+    if (c == NULL) {
+        hint->name_len = (uint8_t) key->name.len;
+        memcpy(hint->name, key->name.data, key->name.len);
+    }
     return tid;
 }
 
@@ -1757,7 +1778,9 @@ ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
     ra_stat_hint_t  *th;
     int64_t          now = req->time;
 
-    if (c == NULL || name.len == 0 || name.len > RA_SITE_NAME_MAX) {
+    if (name.len == 0 || name.len > RA_SITE_NAME_MAX
+        || (c == NULL && key->name.len > RA_NAME_MAX))
+    {
         return 0;
     }
     sh = ra_site_hint_of(au, name);
@@ -1767,11 +1790,9 @@ ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
     {
         return 0;
     }
-    th = ra_stat_hint_of(au, sh->id, c, key->verification);
-    if (th->crawler != c || th->at.site != sh->id
-        || th->at.epoch != sh->epoch
-        || th->verification != key->verification || now < th->touched
-        || now - th->touched >= RA_SITE_TOUCH_MS)
+    th = ra_stat_hint_of(au, sh->id, c, key);
+    if (!ra_stat_hint_is(th, sh->id, c, key) || th->at.epoch != sh->epoch
+        || now < th->touched || now - th->touched >= RA_SITE_TOUCH_MS)
     {
         return 0;
     }
