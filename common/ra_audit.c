@@ -103,6 +103,10 @@ typedef struct {
     int64_t        touched;             /* last found under the lock */
     uint16_t       len;
     unsigned char  name[RA_SITE_NAME_MAX];
+    /* what a verdict read of the site last, without the lock, and at
+     * which of its changes (ra_ledger_hint_t's facts; 0: none) */
+    uint32_t           facts_at;
+    ra_ledger_state_t  facts;
 } ra_site_hint_t;
 
 /*
@@ -1295,7 +1299,7 @@ static int
 ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
     ra_addr_t *addr, unsigned *verification)
 {
-    size_t             i, lists;
+    size_t             lists;
     uint64_t           h;
     ra_verify_hint_t  *vh;
 
@@ -1306,10 +1310,8 @@ ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
         *verification = (unsigned) ra_verify(au->conf.ranges, c, addr);
         return RA_OK;
     }
-    h = 0xcbf29ce484222325ULL ^ (uint64_t) (uintptr_t) c;
-    for (i = 0; i < text.len; i++) {
-        h = (h ^ text.data[i]) * 0x100000001b3ULL;
-    }
+    /* eight bytes a step, not one */
+    h = ra_ua_hash(text.data, text.len) ^ (uint64_t) (uintptr_t) c;
     vh = &au->verify_hint[(h * 0x9e3779b97f4a7c15ULL) >> 58];
     lists = au->conf.ranges != NULL ? ra_ranges_lists(au->conf.ranges) : 0;
     if (vh->crawler == c && vh->len == text.len && vh->lists == lists
@@ -1646,6 +1648,7 @@ ra_audit_site_locked(ra_audit_t *au, ra_str_t name, int64_t now, int create)
     hint->id = sid;
     hint->epoch = ra_ledger_site_epoch_locked(l, sid);
     hint->touched = now;
+    hint->facts_at = 0;
     hint->len = (uint16_t) name.len;
     memcpy(hint->name, name.data, name.len);
     return sid;
@@ -1797,8 +1800,20 @@ ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
         return 0;
     }
     *at = th->at;
-    return ra_ledger_state_hinted(&au->ledger, at, now, req->status,
-                                  key->verified_by, facts);
+    at->facts = sh->facts_at;
+    if (sh->facts_at) {
+        *facts = sh->facts;             /* the site's part read before */
+    }
+    if (!ra_ledger_state_hinted(&au->ledger, at, now, req->status,
+                                key->verified_by, facts))
+    {
+        return 0;
+    }
+    if (at->facts != sh->facts_at) {
+        sh->facts = *facts;
+        sh->facts_at = at->facts;
+    }
+    return 1;
 }
 
 /* The counters ra_count_locked() adds for this verdict (a mask of 1 <<

@@ -1887,7 +1887,7 @@ ra_atomic_later(int64_t *p, int64_t v)
 }
 
 /* The site's slot when it holds the site of that epoch, else NULL */
-static inline ra_site_slot_t *
+static inline __attribute__((always_inline)) ra_site_slot_t *
 ra_site_hinted(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
@@ -1899,7 +1899,7 @@ ra_site_hinted(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
 }
 
 /* The record a hint names, when its slot still holds it */
-static ra_stat_slot_t *
+static inline __attribute__((always_inline)) ra_stat_slot_t *
 ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
 {
     ra_stat_slot_t  *st = ra_stat_at(l, hint->stat);
@@ -2533,36 +2533,54 @@ ra_version_out(const ra_version_slot_t *v, ra_version_t *out)
     memcpy(out->sha256, v->sha256, sizeof(out->sha256));
 }
 
-/* What a verdict reads of a site and a record (ra_ledger_state_t). */
+/* What a verdict reads of a site (ra_ledger_state_t) */
 static void
-ra_state_copy(const ra_site_slot_t *s, const ra_stat_slot_t *st,
-    ra_ledger_state_t *out)
+ra_state_site(const ra_site_slot_t *s, ra_ledger_state_t *out)
 {
     unsigned                  k;
     const ra_version_slot_t  *v;
+    ra_version_fact_t        *f;
 
-    memset(out, 0, sizeof(*out));
     /* only what a verdict reads (this runs on every judged request);
-     * empty slots stay as the memset left them (hash 0) */
+     * empty slots read as hash 0 and nothing else */
     for (k = 0; k < RA_VERSIONS; k++) {
         v = &s->versions[k];
+        f = &out->versions[k];
         if (v->hash) {
-            out->versions[k].hash = v->hash;
-            out->versions[k].until = v->until;
-            out->versions[k].body_len = v->blob ? v->body_len : 0;
-            out->versions[k].status = v->status;
-            out->versions[k].answer = v->answer;
-            out->versions[k].body_lost = v->body_lost;
+            f->hash = v->hash;
+            f->until = v->until;
+            f->body_len = v->blob ? v->body_len : 0;
+            f->status = v->status;
+            f->answer = v->answer;
+            f->body_lost = v->body_lost;
+        } else {
+            memset(f, 0, sizeof(*f));
         }
     }
     out->current = s->nversions && s->current < RA_VERSIONS
                    && s->versions[s->current].hash ? s->current : -1;
+    out->failing_since = s->failures ? s->failing_since : 0;
+}
+
+/* ... and of a record */
+static void
+ra_state_stat(const ra_site_slot_t *s, const ra_stat_slot_t *st,
+    ra_ledger_state_t *out)
+{
     out->last_fetch = st->last_fetch;
     out->last_fetch_version = st->last_fetch_version;
     out->last_fetch_status = st->last_fetch_status;
-    out->failing_since = s->failures ? s->failing_since : 0;
     out->pages_answered = __atomic_load_n(&s->pages_answered,
                                           __ATOMIC_RELAXED);
+}
+
+static void
+ra_state_copy(const ra_site_slot_t *s, const ra_stat_slot_t *st,
+    ra_ledger_state_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    ra_state_site(s, out);
+    ra_state_stat(s, st, out);
 }
 
 void
@@ -2587,7 +2605,7 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
 }
 
 int
-ra_ledger_state_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
     int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out)
 {
     uint32_t         q;
@@ -2604,7 +2622,10 @@ ra_ledger_state_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
     if (q & 1) {
         return 0;                       /* a change under way */
     }
-    ra_state_copy(s, st, out);
+    if (hint->facts != q + 1) {
+        ra_state_site(s, out);
+    }
+    ra_state_stat(s, st, out);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (__atomic_load_n(&s->vseq, __ATOMIC_RELAXED) != q
         || ra_site_hinted(l, hint->site, hint->epoch) == NULL
@@ -2612,6 +2633,7 @@ ra_ledger_state_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
     {
         return 0;                       /* changed meanwhile */
     }
+    hint->facts = q + 1;
     out->prev_request = __atomic_exchange_n(&st->prev_request, now,
                                             __ATOMIC_RELAXED);
     ra_atomic_later(&s->last_seen, now);

@@ -562,6 +562,11 @@ typedef struct {
     uint32_t  epoch;            /* ra_ledger_site_epoch_locked() */
     uint32_t  stat;
     uint32_t  tag;              /* ra_ledger_stat_tag_locked() */
+    /* ra_ledger_state_hinted(): 1 + the change count of the site at which
+     * the caller's *out already holds the site's part (its versions,
+     * current, failing_since), so that it is not copied again; 0: it
+     * does not.  Set to the count read. */
+    uint32_t  facts;
 } ra_ledger_hint_t;
 
 /*
@@ -651,10 +656,11 @@ void ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
  * record and its site seen at now (not moved in the LRU lists: the
  * caller takes the lock now and then for that) and the record's
  * verified_by (as ra_stat_key_t's): 1 when *out was read whole, between
- * two changes of what it copies; 0 when the hint is refused or a change
- * was under way (then ra_ledger_state_locked() under the lock).
+ * two changes of what it copies (the site's part only when hint->facts
+ * does not say *out holds it already); 0 when the hint is refused or a
+ * change was under way (then ra_ledger_state_locked() under the lock).
  */
-int ra_ledger_state_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+int ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
     int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out);
 
 /* The body of version k of a site (empty when it has none or it was
