@@ -540,6 +540,7 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
 static uint64_t
 ra_ua_hash(const unsigned char *p, size_t n)
 {
+    size_t    all = n;
     uint64_t  h = 0x9e3779b97f4a7c15ULL ^ n, g = 0x2545f4914f6cdd1dULL, w, v;
 
     /* sixteen bytes a step, in two lanes */
@@ -557,9 +558,15 @@ ra_ua_hash(const unsigned char *p, size_t n)
         h = (h ^ w) * 0xff51afd7ed558ccdULL;
         h ^= h >> 32;
     }
+    /* the last bytes: the last eight (some hashed already) when there
+     * were that many, else one by one (p may be NULL when n is 0) */
     w = 0;
-    if (n) {
-        memcpy(&w, p, n);               /* p may be NULL when n is 0 */
+    if (n && all >= 8) {
+        memcpy(&w, p + n - 8, 8);
+    } else {
+        for ( /* void */ ; n; n--) {
+            w = w << 8 | *p++;
+        }
     }
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     return h ^ (h >> 29);
