@@ -1774,6 +1774,15 @@ ra_audit_stat_locked(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
     return tid;
 }
 
+/* The site's part of what a verdict reads (ra_ledger_hint_t's facts) */
+static void
+ra_site_facts(ra_ledger_state_t *to, const ra_ledger_state_t *from)
+{
+    memcpy(to->versions, from->versions, sizeof(to->versions));
+    to->current = from->current;
+    to->failing_since = from->failing_since;
+}
+
 /* What a crawler's verdict reads, without the lock: when this process
  * found its site and record under the lock less than RA_SITE_TOUCH_MS
  * ago and the ledger's slots still hold them.  1 with *at and *facts set;
@@ -1809,7 +1818,7 @@ ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
     *at = th->at;
     at->facts = sh->facts_at;
     if (sh->facts_at) {
-        *facts = sh->facts;             /* the site's part read before */
+        ra_site_facts(facts, &sh->facts);   /* read before */
     }
     if (!ra_ledger_state_hinted(&au->ledger, at, now, req->status,
                                 key->verified_by, facts))
@@ -1817,7 +1826,7 @@ ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
         return 0;
     }
     if (at->facts != sh->facts_at) {
-        sh->facts = *facts;
+        ra_site_facts(&sh->facts, facts);
         sh->facts_at = at->facts;
     }
     return 1;
