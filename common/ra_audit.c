@@ -24,6 +24,7 @@
 #include "ra_lint.h"
 #include "ra_refer.h"
 
+_Static_assert(RA_REFER_OPS <= 127, "an operator's index fits an int8_t");
 _Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
                "the ledger keeps a counter per referrer-table operator");
 
@@ -146,6 +147,22 @@ typedef struct {
 } ra_refer_hint_t;
 
 /*
+ * The operators of the Referers this process saw last, by the Referer's
+ * bytes (browsers send the same few: "https://www.google.com/"): a hit
+ * costs a hash and a compare, not the host's extraction and the table's
+ * patterns (ra_refer_match()).  Referers over RA_REFERER_HINT_MAX bytes
+ * are matched every time.
+ */
+#define RA_REFERER_HINTS      32
+#define RA_REFERER_HINT_MAX   64
+
+typedef struct {
+    uint8_t        len;                 /* 0: empty */
+    int8_t         op;
+    unsigned char  text[RA_REFERER_HINT_MAX];
+} ra_referer_hint_t;
+
+/*
  * The ranges' verdict on the crawler addresses this process saw last, by
  * the address's bytes as requests give it and the crawler: a hit costs a
  * hash and a compare, not inet_pton() and the ranges' searches.  The
@@ -190,6 +207,7 @@ struct ra_audit_s {
                                            process's verifications */
     ra_site_hint_t   site_hint[RA_SITE_HINTS];
     ra_refer_hint_t  refer_hint[RA_REFER_HINTS];
+    ra_referer_hint_t  referer_hint[RA_REFERER_HINTS];
     ra_stat_hint_t   stat_hint[RA_STAT_HINTS];
     ra_verify_hint_t verify_hint[RA_VERIFY_HINTS];
 };
@@ -1902,6 +1920,29 @@ ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     return id.kind != RA_UA_BROWSER;
 }
 
+/* Crawl-to-refer: the operator a browser's Referer names
+ * (ra_refer_match()), through this process's hints. */
+static int
+ra_audit_referer(ra_audit_t *au, ra_str_t referer)
+{
+    uint64_t            h;
+    ra_referer_hint_t  *rh;
+
+    if (referer.len == 0 || referer.len > RA_REFERER_HINT_MAX) {
+        return ra_refer_match(&au->refer, referer);
+    }
+    h = ra_ua_hash(referer.data, referer.len);
+    rh = &au->referer_hint[(h ^ (h >> 29)) & (RA_REFERER_HINTS - 1)];
+    if (rh->len != referer.len
+        || memcmp(rh->text, referer.data, referer.len) != 0)
+    {
+        rh->op = (int8_t) ra_refer_match(&au->refer, referer);
+        rh->len = (uint8_t) referer.len;
+        memcpy(rh->text, referer.data, referer.len);
+    }
+    return rh->op;
+}
+
 /* Crawl-to-refer: the operator a request of a table crawler (not an
  * impostor) counts for, when the referrer table names it; else -1.
  * Decided before the lock is taken. */
@@ -1985,7 +2026,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (id.kind == RA_UA_BROWSER || no_ua) {
         /* crawl-to-refer: a browser visit its Referer's operator sent */
         op = no_ua || req->referer.len == 0
-             ? -1 : ra_refer_match(&au->refer, req->referer);
+             ? -1 : ra_audit_referer(au, req->referer);
         if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
             return RA_OK;               /* nothing evicted: no note due */
         }

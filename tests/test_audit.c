@@ -582,6 +582,21 @@ verdict_referrals_counted(void **state)
     assert_int_equal(s.referral_crawls[g], 2);
     assert_int_equal(s.referral_crawls[m], 0);
     assert_int_equal(s.browser_requests, 9);
+
+    /* the same Referers again (this process's hints), in another order,
+     * and one too long to be hinted: each counted for its operator */
+    req_referred(f, ff, OUT, "/k", "https://notbing.com/", T0 + 14);
+    req_referred(f, ff, OUT, "/l", "https://www.bing.com/search?q=y", T0 + 15);
+    req_referred(f, ff, OUT, "/m", "https://www.google.com/", T0 + 16);
+    req_referred(f, ff, OUT, "/n", "https://www.google.com/", T0 + 17);
+    req_referred(f, ff, OUT, "/o", "https://google.evil.example/", T0 + 18);
+    req_referred(f, ff, OUT, "/p", "https://www.bing.com/search?q=a-question-"
+                 "long-enough-to-be-matched-every-time", T0 + 19);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.referrals[g], 5);
+    assert_int_equal(s.referrals[m], 3);
+    assert_int_equal(s.referrals[o], 1);
+    assert_int_equal(s.browser_requests, 15);
     fx_free(f);
 }
 
