@@ -5,7 +5,10 @@
  * A request takes the ledger's lock twice at most: once to find its site
  * and stat records and copy what the verdict depends on (the site's
  * versions, the crawler's last fetch and previous request), once to count
- * the verdict.  In between, ra_judge() decides without the lock.  Rule
+ * the verdict.  In between, ra_judge() decides without the lock.  With
+ * this process's hints of the site and record found less than
+ * RA_SITE_TOUCH_MS ago, a browser's count, the read and a count that
+ * moves only counters take no lock (docs/design.md, "Locking").  Rule
  * sets are cached in this process by version hash; a version the verdict
  * needs and this process has not compiled has its body copied out under
  * the lock (a third, short hold), once, and is compiled outside it.  A
@@ -21,6 +24,7 @@
 #include "ra_lint.h"
 #include "ra_refer.h"
 
+_Static_assert(RA_REFER_OPS <= 127, "an operator's index fits an int8_t");
 _Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
                "the ledger keeps a counter per referrer-table operator");
 
@@ -32,9 +36,10 @@ _Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
 
 /*
  * Identities of recent User-Agents, per process: traffic repeats a few
- * hundred User-Agents over and over, and a hit (a hash and a compare of
- * the exact bytes) costs a tenth of a pass of the automaton.  Direct
- * mapped, 1024 slots of at most 256 bytes: 280 KiB, whatever the traffic.
+ * hundred User-Agents over and over, and a hit (a hash of a sample of the
+ * bytes and a compare of all of them, ra_ua_key()) costs a fraction of a
+ * pass of the automaton.  512 sets of two ways, 1024 slots of at most 256
+ * bytes: 280 KiB, whatever the traffic.
  */
 #define RA_UA_SLOTS           1024
 #define RA_UA_MAX             256
@@ -46,7 +51,8 @@ typedef struct {
     uint16_t             tok_off;       /* the token, as a span of the UA */
     uint16_t             tok_len;
     uint8_t              kind;
-    uint8_t              used;
+    uint8_t              used;          /* 0: empty; 2: its set's way
+                                           filled last, 1: the other */
     unsigned char        ua[RA_UA_MAX];
 } ra_ua_slot_t;
 
@@ -86,13 +92,75 @@ typedef struct {
  * (ra_audit_site_locked()).
  */
 #define RA_SITE_HINTS         8
+/* A browser's request is counted by the hint without the lock
+ * (ra_ledger_browser_hinted()); once this long after the hint was last
+ * found or touched under the lock, it takes the lock to keep the site's
+ * place among the most recently used (eviction goes by that order). */
+#define RA_SITE_TOUCH_MS      1000
 
 typedef struct {
     uint32_t       id;
     uint32_t       epoch;               /* 0: empty */
+    int64_t        touched;             /* last found under the lock */
     uint16_t       len;
     unsigned char  name[RA_SITE_NAME_MAX];
+    /* what a verdict read of the site last, without the lock, and at
+     * which of its changes (ra_ledger_hint_t's facts; 0: none) */
+    uint32_t           facts_at;
+    ra_ledger_state_t  facts;
 } ra_site_hint_t;
+
+/*
+ * The referrer table's operator of a crawler of the table, by the
+ * crawler's address (the table lives as long as the engine): a hit costs
+ * a compare, not a case-insensitive compare with every operator's name
+ * (ra_refer_operator()).
+ */
+#define RA_REFER_HINTS        16
+
+/*
+ * The crawler records this process found last, by (crawler of the table,
+ * or a generic bot's name, verification, site): a hit is checked by the
+ * ledger against the
+ * record's key (ra_ledger_stat_again_locked()) instead of hashing the
+ * key and walking its chain; for RA_SITE_TOUCH_MS after that, a request
+ * reads what its verdict needs without the lock
+ * (ra_ledger_state_hinted(), checked by the site's epoch and the
+ * record's tag).
+ */
+#define RA_STAT_HINTS         64
+
+typedef struct {
+    const ra_crawler_t  *crawler;       /* NULL: a generic bot's, by name */
+    ra_ledger_hint_t     at;            /* the site's and record's ids, the
+                                           site's epoch, the record's tag;
+                                           stat 0: empty */
+    int64_t              touched;       /* last found under the lock */
+    unsigned             verification;
+    uint8_t              name_len;      /* a generic bot's name */
+    unsigned char        name[RA_NAME_MAX];
+} ra_stat_hint_t;
+
+typedef struct {
+    const ra_crawler_t  *crawler;       /* NULL: empty */
+    int                  op;
+} ra_refer_hint_t;
+
+/*
+ * The operators of the Referers this process saw last, by the Referer's
+ * bytes (browsers send the same few: "https://www.google.com/"): a hit
+ * costs a hash and a compare, not the host's extraction and the table's
+ * patterns (ra_refer_match()).  Referers over RA_REFERER_HINT_MAX bytes
+ * are matched every time.
+ */
+#define RA_REFERER_HINTS      32
+#define RA_REFERER_HINT_MAX   64
+
+typedef struct {
+    uint8_t        len;                 /* 0: empty */
+    int8_t         op;
+    unsigned char  text[RA_REFERER_HINT_MAX];
+} ra_referer_hint_t;
 
 /*
  * The ranges' verdict on the crawler addresses this process saw last, by
@@ -138,6 +206,9 @@ struct ra_audit_s {
     ra_sig_cache_t  *sig_cache;         /* with conf.sig_keys: this
                                            process's verifications */
     ra_site_hint_t   site_hint[RA_SITE_HINTS];
+    ra_refer_hint_t  refer_hint[RA_REFER_HINTS];
+    ra_referer_hint_t  referer_hint[RA_REFERER_HINTS];
+    ra_stat_hint_t   stat_hint[RA_STAT_HINTS];
     ra_verify_hint_t verify_hint[RA_VERIFY_HINTS];
 };
 
@@ -487,6 +558,7 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
 static uint64_t
 ra_ua_hash(const unsigned char *p, size_t n)
 {
+    size_t    all = n;
     uint64_t  h = 0x9e3779b97f4a7c15ULL ^ n, g = 0x2545f4914f6cdd1dULL, w, v;
 
     /* sixteen bytes a step, in two lanes */
@@ -504,12 +576,57 @@ ra_ua_hash(const unsigned char *p, size_t n)
         h = (h ^ w) * 0xff51afd7ed558ccdULL;
         h ^= h >> 32;
     }
+    /* the last bytes: the last eight (some hashed already) when there
+     * were that many, else one by one (p may be NULL when n is 0) */
     w = 0;
-    if (n) {
-        memcpy(&w, p, n);               /* p may be NULL when n is 0 */
+    if (n && all >= 8) {
+        memcpy(&w, p + n - 8, 8);
+    } else {
+        for ( /* void */ ; n; n--) {
+            w = w << 8 | *p++;
+        }
     }
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     return h ^ (h >> 29);
+}
+
+/*
+ * The identity cache's key: the length and a sample of the bytes, not
+ * all of them (a hit compares the exact bytes anyway, so a sample only
+ * has to tell apart the User-Agents that share a set): the last 32 bytes,
+ * where browsers and crawlers put their versions and names, and the
+ * words at a quarter, a half and three quarters of the length.  A shorter
+ * one is hashed whole.  Two User-Agents alike in all of these share a set
+ * of two ways (ra_identify()).
+ */
+static uint64_t
+ra_ua_key(const unsigned char *p, size_t n)
+{
+    uint64_t  h, g, w[4], v[4];
+
+    if (n < 48) {
+        return ra_ua_hash(p, n);
+    }
+    memcpy(w, p + n - 32, 32);
+    memcpy(&v[0], p + n / 4, 8);
+    memcpy(&v[1], p + n / 2, 8);
+    memcpy(&v[2], p + n / 2 + n / 4, 8);
+    v[3] = w[3] ^ (uint64_t) n;
+    h = (w[0] ^ v[0]) * 0xff51afd7ed558ccdULL;
+    g = (w[1] ^ v[1]) * 0xc4ceb9fe1a85ec53ULL;
+    h ^= (w[2] ^ v[2]) * 0x9e3779b97f4a7c15ULL;
+    g ^= v[3] * 0x2545f4914f6cdd1dULL;
+    h ^= g ^ (g >> 31);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 29);
+}
+
+/* Is the slot's User-Agent this one? */
+static int
+ra_ua_same(const ra_ua_slot_t *slot, uint64_t h, ra_str_t ua)
+{
+    return slot->hash == h && slot->len == ua.len && slot->used
+           && (ua.len == 0 || memcmp(slot->ua, ua.data, ua.len) == 0);
 }
 
 static void
@@ -522,11 +639,11 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
         (void) ra_crawlers_identify(au->conf.crawlers, ua, id);
         return;
     }
-    h = ra_ua_hash(ua.data, ua.len);
-    slot = &au->ua[h & (RA_UA_SLOTS - 1)];
-    if (slot->used && slot->hash == h && slot->len == ua.len
-        && (ua.len == 0 || memcmp(slot->ua, ua.data, ua.len) == 0))
-    {
+    /* two ways a set: a miss takes the way not filled last (used 2: the
+     * last one filled, 1: the other one) */
+    h = ra_ua_key(ua.data, ua.len);
+    slot = &au->ua[(h & (RA_UA_SLOTS / 2 - 1)) * 2];
+    if (ra_ua_same(slot, h, ua) || ra_ua_same(++slot, h, ua)) {
         id->kind = slot->kind;
         id->crawler = slot->crawler;
         id->token = ra_str(ua.data + slot->tok_off, slot->tok_len);
@@ -534,7 +651,14 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
     }
     (void) ra_crawlers_identify(au->conf.crawlers, ua, id);
 
-    slot->used = 1;
+    slot--;
+    if (slot->used == 2) {
+        slot->used = 1;
+        slot++;
+    } else if (slot[1].used) {
+        slot[1].used = 1;
+    }
+    slot->used = 2;
     slot->hash = h;
     slot->len = (uint16_t) ua.len;
     if (ua.len) {
@@ -1236,7 +1360,7 @@ static int
 ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
     ra_addr_t *addr, unsigned *verification)
 {
-    size_t             i, lists;
+    size_t             lists;
     uint64_t           h;
     ra_verify_hint_t  *vh;
 
@@ -1247,10 +1371,8 @@ ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
         *verification = (unsigned) ra_verify(au->conf.ranges, c, addr);
         return RA_OK;
     }
-    h = 0xcbf29ce484222325ULL ^ (uint64_t) (uintptr_t) c;
-    for (i = 0; i < text.len; i++) {
-        h = (h ^ text.data[i]) * 0x100000001b3ULL;
-    }
+    /* eight bytes a step, not one */
+    h = ra_ua_hash(text.data, text.len) ^ (uint64_t) (uintptr_t) c;
     vh = &au->verify_hint[(h * 0x9e3779b97f4a7c15ULL) >> 58];
     lists = au->conf.ranges != NULL ? ra_ranges_lists(au->conf.ranges) : 0;
     if (vh->crawler == c && vh->len == text.len && vh->lists == lists
@@ -1549,6 +1671,15 @@ ra_imp_gate(ra_imp_slot_t *slot, uint64_t h, const ra_crawler_t *crawler,
     return 0;
 }
 
+/* The hint a site's name as requests give it has (name.len in [1,
+ * RA_SITE_NAME_MAX]) */
+static ra_site_hint_t *
+ra_site_hint_of(ra_audit_t *au, ra_str_t name)
+{
+    return &au->site_hint[(name.len ^ name.data[name.len - 1])
+                          & (RA_SITE_HINTS - 1)];
+}
+
 /* The site's id, under the lock: by this process's hint when the ledger
  * still holds that site, else by name (created when create is set, as
  * ra_ledger_site_locked() does; else found only, 0 when absent). */
@@ -1563,13 +1694,13 @@ ra_audit_site_locked(ra_audit_t *au, ra_str_t name, int64_t now, int create)
         return create ? ra_ledger_site_locked(l, name, now)
                       : ra_ledger_site_find_locked(l, name, now);
     }
-    hint = &au->site_hint[(name.len ^ name.data[name.len - 1])
-                          & (RA_SITE_HINTS - 1)];
+    hint = ra_site_hint_of(au, name);
     if (hint->epoch != 0 && hint->len == name.len
         && memcmp(hint->name, name.data, name.len) == 0)
     {
         sid = ra_ledger_site_again_locked(l, hint->id, hint->epoch, now);
         if (sid != 0) {
+            hint->touched = now;
             return sid;
         }
     }
@@ -1577,9 +1708,42 @@ ra_audit_site_locked(ra_audit_t *au, ra_str_t name, int64_t now, int create)
                  : ra_ledger_site_find_locked(l, name, now);
     hint->id = sid;
     hint->epoch = ra_ledger_site_epoch_locked(l, sid);
+    hint->touched = now;
+    hint->facts_at = 0;
     hint->len = (uint16_t) name.len;
     memcpy(hint->name, name.data, name.len);
     return sid;
+}
+
+/*
+ * A browser's request (no_ua: of a client without a User-Agent) counted
+ * without the lock, when this process found its site under the lock less
+ * than RA_SITE_TOUCH_MS ago and the ledger's slot still holds it (its
+ * epoch): 1; else 0, nothing counted (the caller takes the lock).
+ */
+static int
+ra_audit_browser_hinted(ra_audit_t *au, const ra_request_t *req, int no_ua,
+    int op, unsigned target)
+{
+    ra_str_t         name = req->site;
+    ra_site_hint_t  *hint;
+
+    if (name.len == 0 || name.len > RA_SITE_NAME_MAX) {
+        return 0;
+    }
+    hint = ra_site_hint_of(au, name);
+    if (hint->epoch == 0 || hint->len != name.len
+        || req->time < hint->touched
+        || req->time - hint->touched >= RA_SITE_TOUCH_MS
+        || memcmp(hint->name, name.data, name.len) != 0)
+    {
+        return 0;
+    }
+    return ra_ledger_browser_hinted(&au->ledger, hint->id, hint->epoch, no_ua,
+                                    op >= 0 ? (unsigned) op : RA_REFER_SLOTS,
+                                    target & RA_TARGET_ROBOTS ? 0
+                                                              : req->status,
+                                    req->time);
 }
 
 /* One line a minute at most, whichever process sees the count move. */
@@ -1600,6 +1764,173 @@ ra_audit_full(ra_audit_t *au, const ra_request_t *req)
             (const char *) au->conf.zone_name.data,
             (unsigned long long) t.site_evictions,
             (unsigned long long) t.stat_evictions);
+}
+
+/* A crawler's stat hint: by the crawler of the table (a generic bot's by
+ * its name), the site and the verification */
+static ra_stat_hint_t *
+ra_stat_hint_of(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
+    const ra_stat_key_t *key)
+{
+    uintptr_t  a = (uintptr_t) c;
+
+    if (c == NULL) {
+        a = (uintptr_t) ra_ua_hash(key->name.data, key->name.len);
+    }
+    return &au->stat_hint[(a ^ (a >> 7) ^ sid * 0x9e3779b1u
+                           ^ key->verification * 31u) & (RA_STAT_HINTS - 1)];
+}
+
+/* Is the hint the one of key on site sid? */
+static int
+ra_stat_hint_is(const ra_stat_hint_t *hint, uint32_t sid,
+    const ra_crawler_t *c, const ra_stat_key_t *key)
+{
+    return hint->at.stat != 0 && hint->crawler == c && hint->at.site == sid
+           && hint->verification == key->verification
+           && (c != NULL
+               || (hint->name_len == key->name.len
+                   && memcmp(hint->name, key->name.data, key->name.len)
+                      == 0));
+}
+
+/* The crawler record of key on site, under the lock: by this process's
+ * hint, else by its key (as ra_ledger_stat_locked()). */
+static uint32_t
+ra_audit_stat_locked(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
+    const ra_stat_key_t *key, int64_t now)
+{
+    uint32_t         tid;
+    ra_stat_hint_t  *hint;
+
+    if (c == NULL && key->name.len > RA_NAME_MAX) {
+        return ra_ledger_stat_locked(&au->ledger, sid, key, now);
+    }
+    hint = ra_stat_hint_of(au, sid, c, key);
+    if (ra_stat_hint_is(hint, sid, c, key)) {
+        tid = ra_ledger_stat_again_locked(&au->ledger, sid, hint->at.stat,
+                                          key, now);
+    } else {
+        tid = ra_ledger_stat_locked(&au->ledger, sid, key, now);
+    }
+    hint->crawler = c;
+    hint->at.site = sid;
+    hint->at.epoch = ra_ledger_site_epoch_locked(&au->ledger, sid);
+    hint->at.stat = tid;
+    hint->at.tag = ra_ledger_stat_tag_locked(&au->ledger, tid);
+    hint->touched = now;
+    hint->verification = key->verification;
+    hint->name_len = 0;
+    if (c == NULL) {
+        hint->name_len = (uint8_t) key->name.len;
+        memcpy(hint->name, key->name.data, key->name.len);
+    }
+    return tid;
+}
+
+/* The site's part of what a verdict reads (ra_ledger_hint_t's facts) */
+static void
+ra_site_facts(ra_ledger_state_t *to, const ra_ledger_state_t *from)
+{
+    memcpy(to->versions, from->versions, sizeof(to->versions));
+    to->current = from->current;
+    to->failing_since = from->failing_since;
+}
+
+/* What a crawler's verdict reads, without the lock: when this process
+ * found its site and record under the lock less than RA_SITE_TOUCH_MS
+ * ago and the ledger's slots still hold them.  1 with *at and *facts set;
+ * else 0 (the caller takes the lock). */
+static int
+ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
+    const ra_crawler_t *c, const ra_stat_key_t *key, ra_ledger_hint_t *at,
+    ra_ledger_state_t *facts)
+{
+    ra_str_t         name = req->site;
+    ra_site_hint_t  *sh;
+    ra_stat_hint_t  *th;
+    int64_t          now = req->time;
+
+    if (name.len == 0 || name.len > RA_SITE_NAME_MAX
+        || (c == NULL && key->name.len > RA_NAME_MAX))
+    {
+        return 0;
+    }
+    sh = ra_site_hint_of(au, name);
+    if (sh->epoch == 0 || sh->len != name.len || now < sh->touched
+        || now - sh->touched >= RA_SITE_TOUCH_MS
+        || memcmp(sh->name, name.data, name.len) != 0)
+    {
+        return 0;
+    }
+    th = ra_stat_hint_of(au, sh->id, c, key);
+    if (!ra_stat_hint_is(th, sh->id, c, key) || th->at.epoch != sh->epoch
+        || now < th->touched || now - th->touched >= RA_SITE_TOUCH_MS)
+    {
+        return 0;
+    }
+    *at = th->at;
+    at->facts = sh->facts_at;
+    if (sh->facts_at) {
+        ra_site_facts(facts, &sh->facts);   /* read before */
+    }
+    if (!ra_ledger_state_hinted(&au->ledger, at, now, req->status,
+                                key->verified_by, facts))
+    {
+        return 0;
+    }
+    if (at->facts != sh->facts_at) {
+        ra_site_facts(&sh->facts, facts);
+        sh->facts_at = at->facts;
+    }
+    return 1;
+}
+
+/* The counters ra_count_locked() adds for this verdict (a mask of 1 <<
+ * ra_counter_e), when that is all the count step does: no ring, no
+ * alert, no rule hit; else 0 (count under the lock). */
+static uint32_t
+ra_count_mask(const ra_verdict_t *out, unsigned target)
+{
+    uint32_t  m = 1u << RA_CNT_REQUESTS;
+
+    if (out->alert || out->summary || out->line) {
+        return 0;
+    }
+    switch (out->verdict) {
+    case RA_VERDICT_COMPLIANT:
+        m |= 1u << RA_CNT_COMPLIANT;
+        break;
+    case RA_VERDICT_STALE:
+        m |= 1u << RA_CNT_STALE;
+        break;
+    case RA_VERDICT_EXEMPT:
+        m |= 1u << RA_CNT_EXEMPT;
+        break;
+    case RA_VERDICT_UNKNOWN:
+        m |= 1u << RA_CNT_UNKNOWN;
+        break;
+    default:
+        return 0;                       /* violation, unreachable: the
+                                           ring and the alerts */
+    }
+    if (out->flags & RA_FLAG_CRAWL_DELAY) {
+        m |= 1u << RA_CNT_CRAWL_DELAY;
+    }
+    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
+        m |= 1u << RA_CNT_NO_ROBOTS_FETCH;
+    }
+    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
+        m |= 1u << RA_CNT_UNREACHABLE_30D;
+    }
+    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
+        m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
+                    - RA_REFUSE_VIOLATION);
+    }
+    if (target & RA_TARGET_LLMS) {
+        m |= 1u << RA_CNT_LLMS_FETCHES;
+    }
+    return m;
 }
 
 int
@@ -1625,17 +1956,48 @@ ra_audit_site_wanted(ra_audit_t *au, ra_str_t site, ra_str_t user_agent,
     return id.kind != RA_UA_BROWSER;
 }
 
+/* Crawl-to-refer: the operator a browser's Referer names
+ * (ra_refer_match()), through this process's hints. */
+static int
+ra_audit_referer(ra_audit_t *au, ra_str_t referer)
+{
+    uint64_t            h;
+    ra_referer_hint_t  *rh;
+
+    if (referer.len == 0 || referer.len > RA_REFERER_HINT_MAX) {
+        return ra_refer_match(&au->refer, referer);
+    }
+    h = ra_ua_hash(referer.data, referer.len);
+    rh = &au->referer_hint[(h ^ (h >> 29)) & (RA_REFERER_HINTS - 1)];
+    if (rh->len != referer.len
+        || memcmp(rh->text, referer.data, referer.len) != 0)
+    {
+        rh->op = (int8_t) ra_refer_match(&au->refer, referer);
+        rh->len = (uint8_t) referer.len;
+        memcpy(rh->text, referer.data, referer.len);
+    }
+    return rh->op;
+}
+
 /* Crawl-to-refer: the operator a request of a table crawler (not an
  * impostor) counts for, when the referrer table names it; else -1.
  * Decided before the lock is taken. */
 static int
-ra_refer_crawler(const ra_audit_t *au, const ra_identity_t *id,
+ra_refer_crawler(ra_audit_t *au, const ra_identity_t *id,
     const ra_verdict_t *v)
 {
+    uintptr_t         a = (uintptr_t) id->crawler;
+    ra_refer_hint_t  *hint;
+
     if (id->crawler == NULL || v->verification == RA_VERIFY_IMPOSTOR) {
         return -1;
     }
-    return ra_refer_operator(&au->refer, id->crawler->operator_name);
+    hint = &au->refer_hint[(a ^ (a >> 6) ^ (a >> 11)) & (RA_REFER_HINTS - 1)];
+    if (hint->crawler != id->crawler) {
+        hint->crawler = id->crawler;
+        hint->op = ra_refer_operator(&au->refer, id->crawler->operator_name);
+    }
+    return hint->op;
 }
 
 int
@@ -1643,8 +2005,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
     int                  rc, no_ua, op;
     unsigned             k, target;
-    uint32_t             sid, tid;
+    uint32_t             sid, tid, mask;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
+    ra_ledger_hint_t     hint;
     ra_gather_t          x;
     ra_stat_key_t        key;
     ra_identity_t        id;
@@ -1699,7 +2062,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (id.kind == RA_UA_BROWSER || no_ua) {
         /* crawl-to-refer: a browser visit its Referer's operator sent */
         op = no_ua || req->referer.len == 0
-             ? -1 : ra_refer_match(&au->refer, req->referer);
+             ? -1 : ra_audit_referer(au, req->referer);
+        if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
+            return RA_OK;               /* nothing evicted: no note due */
+        }
         ra_ledger_lock(l);
         sid = ra_audit_site_locked(au, req->site, now,
                                    !au->conf.crawler_sites);
@@ -1740,9 +2106,18 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     g.scratch = au->conf.alloc;
     g.memo = &au->groups;
 
+    if (!(target & RA_TARGET_ROBOTS)
+        && ra_audit_state_hinted(au, req, id.crawler, &key, &hint, &g.facts))
+    {
+        /* read without the lock */
+        sid = hint.site;
+        tid = hint.stat;
+        ra_gather_busy(au, &g.facts);
+        goto judge;
+    }
     ra_ledger_lock(l);
     sid = ra_audit_site_locked(au, req->site, now, 1);
-    tid = ra_ledger_stat_locked(l, sid, &key, now);
+    tid = ra_audit_stat_locked(au, sid, id.crawler, &key, now);
     if (target & RA_TARGET_ROBOTS) {
         /* a robots.txt fetch: what it was served; an answer about the
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
@@ -1770,8 +2145,13 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_ledger_page_locked(l, sid, req->status, now);
     ra_ledger_state_locked(l, sid, tid, now, &g.facts);
     ra_gather_busy(au, &g.facts);
+    hint.site = sid;
+    hint.epoch = ra_ledger_site_epoch_locked(l, sid);
+    hint.stat = tid;
+    hint.tag = ra_ledger_stat_tag_locked(l, tid);
     ra_ledger_unlock(l);
 
+judge:
     /* judge, outside the lock (a version not compiled yet takes the lock
      * once more, to copy its body) */
     rc = ra_judge(&g, &who, path, now, out);
@@ -1788,7 +2168,16 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
     }
 
-    /* count */
+    /* count: without the lock when only counters move and the records
+     * found before are still there; else under it */
+    mask = ra_count_mask(out, target);
+    if (mask != 0 && rc != RA_ENOMEM
+        && ra_ledger_count_hinted(l, &hint, mask,
+                                  op >= 0 ? (unsigned) op : RA_REFER_SLOTS,
+                                  now, out->crawl_delay_ms, key.verified_by))
+    {
+        return rc;                      /* nothing evicted: no note due */
+    }
     ra_ledger_lock(l);
     sid = ra_audit_site_locked(au, req->site, now, 1);
     tid = ra_ledger_stat_again_locked(l, sid, tid, &key, now);

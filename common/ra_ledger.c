@@ -106,6 +106,10 @@ typedef struct {
     uint32_t           episode_next;    /* < RA_EPISODES */
     ra_episode_t       episodes[RA_EPISODES];      /* start set last */
     ra_spark_t         spark[RA_HOURS];            /* plain numbers */
+    /* layout 10: odd while what a verdict reads of the site (versions,
+     * current, failures, its records' last fetch) changes, under the
+     * lock; read without it by ra_ledger_state_hinted() */
+    uint32_t           vseq;
 } ra_site_slot_t;
 
 typedef struct {
@@ -627,6 +631,38 @@ ra_broken(const ra_ledger_t *l)
     __atomic_store_n(&l->hdr->broken, 1, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * A change of what a verdict reads of a site (ra_ledger_state_locked())
+ * runs between ra_vseq_begin() and ra_vseq_end(), under the lock: the
+ * site's vseq is odd meanwhile, so that a reader without the lock
+ * (ra_ledger_state_hinted()) that saw it odd, or saw it move, reads
+ * again under the lock.  A change inside another one of the same site
+ * leaves it odd (begin answers 0, and its end then does nothing).  A
+ * process that dies inside one leaves it odd: the next
+ * ra_ledger_state_locked() of the site, under the lock where no change
+ * can be under way, makes it even again.
+ */
+static int
+ra_vseq_begin(ra_site_slot_t *s)
+{
+    uint32_t  q = s->vseq;
+
+    if (q & 1) {
+        return 0;
+    }
+    __atomic_store_n(&s->vseq, q + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return 1;
+}
+
+static void
+ra_vseq_end(ra_site_slot_t *s, int began)
+{
+    if (began) {
+        __atomic_store_n(&s->vseq, s->vseq + 1, __ATOMIC_RELEASE);
+    }
+}
+
 
 /* ---- lock-free reads -------------------------------------------------- */
 
@@ -847,8 +883,9 @@ ra_version_drop(ra_ledger_t *l, ra_version_slot_t *v)
 static int
 ra_blob_evict_one(ra_ledger_t *l)
 {
+    int                 began;
     uint32_t            i, k;
-    ra_site_slot_t     *s;
+    ra_site_slot_t     *s, *os = NULL;
     ra_version_slot_t  *v, *oldest = NULL;
 
     for (i = 0; i < l->hdr->plan.sites; i++) {
@@ -862,16 +899,19 @@ ra_blob_evict_one(ra_ledger_t *l)
                 && (oldest == NULL || v->until < oldest->until))
             {
                 oldest = v;
+                os = s;
             }
         }
     }
     if (oldest == NULL) {
         return 0;
     }
+    began = ra_vseq_begin(os);
     ra_blob_free(l, oldest->blob);
     RA_STEP();
     oldest->blob = 0;
     oldest->body_lost = 1;
+    ra_vseq_end(os, began);
     ra_atomic_add(&l->hdr->blob_evictions, 1);
     return 1;
 }
@@ -1468,6 +1508,7 @@ ra_blob_rebuild(const ra_ledger_t *l, uint32_t stamp)
     /* the bodies versions hold: a block they own, whole */
     for (id = 1; id <= h->plan.sites; id++) {
         s = &RA_SITES(l)[id - 1];
+        s->vseq += s->vseq & 1;         /* no change is under way */
         for (k = 0; s->used && k < RA_VERSIONS; k++) {
             v = &s->versions[k];
             if (v->blob == 0) {
@@ -1481,6 +1522,7 @@ ra_blob_rebuild(const ra_ledger_t *l, uint32_t stamp)
             {
                 b->mark = ~stamp;
             } else {
+                s->vseq += 2;           /* a reader reads again */
                 v->blob = 0;
                 v->body_lost = v->hash != 0;
             }
@@ -1830,6 +1872,75 @@ ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site, int no_user_agent)
     ra_atomic_add(&l->hdr->requests, 1);
 }
 
+/* *p = v when v is later, whichever process writes last a later time */
+static void
+ra_atomic_later(int64_t *p, int64_t v)
+{
+    int64_t  cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+
+    while (v > cur
+           && !__atomic_compare_exchange_n(p, &cur, v, 1, __ATOMIC_RELAXED,
+                                           __ATOMIC_RELAXED))
+    {
+        /* cur is the value another process stored: compare again */
+    }
+}
+
+/* The site's slot when it holds the site of that epoch, else NULL */
+static inline __attribute__((always_inline)) ra_site_slot_t *
+ra_site_hinted(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    return s != NULL && epoch != 0
+           && __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) == epoch
+           && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE)
+           ? s : NULL;
+}
+
+/* The record a hint names, when its slot still holds it */
+static inline __attribute__((always_inline)) ra_stat_slot_t *
+ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
+{
+    ra_stat_slot_t  *st = ra_stat_at(l, hint->stat);
+
+    return st != NULL && hint->tag != 0
+           && __atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
+           && __atomic_load_n(&st->site, __ATOMIC_RELAXED) == hint->site
+           && __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED)
+              == hint->epoch
+           && __atomic_load_n(&st->hash, __ATOMIC_RELAXED) == hint->tag
+           ? st : NULL;
+}
+
+uint32_t
+ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
+{
+    return ra_site_hinted(l, site, epoch) != NULL ? site : 0;
+}
+
+int
+ra_ledger_browser_hinted(ra_ledger_t *l, uint32_t site, uint32_t epoch,
+    int no_user_agent, unsigned op, int status, int64_t now)
+{
+    ra_site_slot_t  *s = ra_site_hinted(l, site, epoch);
+
+    if (s == NULL) {
+        return 0;
+    }
+    ra_atomic_add(no_user_agent ? &s->no_user_agent : &s->browser_requests,
+                  1);
+    if (op < RA_REFER_SLOTS) {
+        ra_atomic_add(&s->referrals[op], 1);
+    }
+    if (status >= 100 && status < 500) {
+        ra_atomic_later(&s->pages_answered, now);
+    }
+    ra_atomic_later(&s->last_seen, now);
+    ra_atomic_add(&l->hdr->requests, 1);
+    return 1;
+}
+
 /* The record's hourly bucket of its last request (ra_hour_t): reset
  * when it held an older hour; a request older than the bucket's hour
  * (logs out of order by a day) is not counted in it. */
@@ -2101,16 +2212,85 @@ ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     }
 }
 
+uint32_t
+ra_ledger_stat_tag_locked(const ra_ledger_t *l, uint32_t stat)
+{
+    ra_stat_slot_t  *st = ra_stat_at(l, stat);
+
+    return st != NULL && st->used ? st->hash : 0;
+}
+
+int
+ra_ledger_count_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+    uint32_t counters, unsigned op, int64_t now, int32_t crawl_delay_ms,
+    unsigned verified_by)
+{
+    unsigned         c, generic;
+    uint32_t         hour, m;
+    ra_hour_t       *b;
+    ra_spark_t      *sp;
+    ra_site_slot_t  *s;
+    ra_stat_slot_t  *st;
+
+    if (now <= 0 || (s = ra_site_hinted(l, hint->site, hint->epoch)) == NULL
+        || (st = ra_stat_hinted(l, hint)) == NULL)
+    {
+        return 0;                       /* another record, or none */
+    }
+    hour = (uint32_t) (now / RA_HOUR_MS);
+    b = &st->hours[hour % RA_HOURS];
+    sp = &s->spark[hour % RA_HOURS];
+    /* what only the lock may change: a new hour's buckets (a reset), a
+     * 5xx/429 episode's crawlers, a budget summary that may be due */
+    if (__atomic_load_n(&b->hour, __ATOMIC_RELAXED) != hour
+        || __atomic_load_n(&sp->hour, __ATOMIC_RELAXED) != hour
+        || __atomic_load_n(&s->failures, __ATOMIC_RELAXED) != 0
+        || __atomic_load_n(&l->hdr->budget.suppressed, __ATOMIC_RELAXED) != 0)
+    {
+        return 0;
+    }
+    generic = ra_stat_cls(st) == RA_CLS_GENERIC;
+    for (m = counters & ((1u << RA_CNT_MAX) - 1); m != 0; m &= m - 1) {
+        c = (unsigned) __builtin_ctz(m);
+        ra_atomic_add(&st->counters[c], 1);
+        ra_atomic_add(&b->counters[c], 1);
+        ra_atomic_add(&s->counters[c], 1);
+        if (generic) {
+            ra_atomic_add(&s->generic[c], 1);
+        }
+    }
+    if (counters & (1u << RA_CNT_REQUESTS)) {
+        ra_atomic_add(&sp->requests, 1);
+        ra_atomic_add(&l->hdr->requests, 1);
+        ra_atomic_add(&l->hdr->crawler_requests, 1);
+    }
+    if (op < RA_REFER_SLOTS) {
+        ra_atomic_add(&s->referral_crawls[op], 1);
+    }
+    /* plain numbers: two processes adding the same crawler's request at
+     * the same instant may each miss the other's (a minute's count, a
+     * gap), never more (ra_polite_t) */
+    ra_polite_add(&st->polite, now);
+    if (crawl_delay_ms >= 0) {
+        __atomic_store_n(&st->crawl_delay_ms, crawl_delay_ms,
+                         __ATOMIC_RELAXED);
+    }
+    if (verified_by != 0 && verified_by < RA_VERIFIED_BY_MAX) {
+        __atomic_store_n(&st->verified_by, (uint8_t) verified_by,
+                         __ATOMIC_RELAXED);
+    }
+    ra_atomic_later(&st->last_seen, now);
+    return 1;
+}
+
 void
 ra_ledger_page_locked(ra_ledger_t *l, uint32_t site, int status,
     int64_t now)
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
 
-    if (s != NULL && status >= 100 && status < 500
-        && now > s->pages_answered)
-    {
-        s->pages_answered = now;
+    if (s != NULL && status >= 100 && status < 500) {
+        ra_atomic_later(&s->pages_answered, now);   /* hinted ones too */
     }
 }
 
@@ -2259,18 +2439,21 @@ void
 ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int status, int64_t now)
 {
+    int              began;
     ra_site_slot_t  *s = ra_site_at(l, site);
     ra_stat_slot_t  *st = ra_stat_at(l, stat);
 
     if (s == NULL || st == NULL) {
         return;
     }
+    began = ra_vseq_begin(s);
     st->last_fetch = now;
     st->last_fetch_status = (uint16_t) (status > 0 && status < 1000
                                         ? status : 0);
     st->last_fetch_version =
         ra_answer_of_status(status) != RA_ANSWER_UNREACHABLE && s->nversions
         ? s->versions[s->current].hash : 0;
+    ra_vseq_end(s, began);
     ra_ledger_count_locked(l, site, stat, RA_CNT_REQUESTS);
     ra_ledger_count_locked(l, site, stat, RA_CNT_ROBOTS_FETCHES);
 }
@@ -2350,12 +2533,60 @@ ra_version_out(const ra_version_slot_t *v, ra_version_t *out)
     memcpy(out->sha256, v->sha256, sizeof(out->sha256));
 }
 
+/* What a verdict reads of a site (ra_ledger_state_t) */
+static void
+ra_state_site(const ra_site_slot_t *s, ra_ledger_state_t *out)
+{
+    unsigned                  k;
+    const ra_version_slot_t  *v;
+    ra_version_fact_t        *f;
+
+    /* only what a verdict reads (this runs on every judged request);
+     * empty slots read as hash 0 and nothing else */
+    for (k = 0; k < RA_VERSIONS; k++) {
+        v = &s->versions[k];
+        f = &out->versions[k];
+        if (v->hash) {
+            f->hash = v->hash;
+            f->until = v->until;
+            f->body_len = v->blob ? v->body_len : 0;
+            f->status = v->status;
+            f->answer = v->answer;
+            f->body_lost = v->body_lost;
+        } else {
+            memset(f, 0, sizeof(*f));
+        }
+    }
+    out->current = s->nversions && s->current < RA_VERSIONS
+                   && s->versions[s->current].hash ? s->current : -1;
+    out->failing_since = s->failures ? s->failing_since : 0;
+}
+
+/* ... and of a record */
+static void
+ra_state_stat(const ra_site_slot_t *s, const ra_stat_slot_t *st,
+    ra_ledger_state_t *out)
+{
+    out->last_fetch = st->last_fetch;
+    out->last_fetch_version = st->last_fetch_version;
+    out->last_fetch_status = st->last_fetch_status;
+    out->pages_answered = __atomic_load_n(&s->pages_answered,
+                                          __ATOMIC_RELAXED);
+}
+
+static void
+ra_state_copy(const ra_site_slot_t *s, const ra_stat_slot_t *st,
+    ra_ledger_state_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    ra_state_site(s, out);
+    ra_state_stat(s, st, out);
+}
+
 void
 ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int64_t now, ra_ledger_state_t *out)
 {
-    unsigned                  k;
-    const ra_version_slot_t  *v;
     ra_site_slot_t           *s = ra_site_at(l, site);
     ra_stat_slot_t           *st = ra_stat_at(l, stat);
 
@@ -2364,28 +2595,54 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     if (s == NULL || st == NULL) {
         return;
     }
-    /* only what a verdict reads (this runs on every judged request);
-     * empty slots stay as the memset left them (hash 0) */
-    for (k = 0; k < RA_VERSIONS; k++) {
-        v = &s->versions[k];
-        if (v->hash) {
-            out->versions[k].hash = v->hash;
-            out->versions[k].until = v->until;
-            out->versions[k].body_len = v->blob ? v->body_len : 0;
-            out->versions[k].status = v->status;
-            out->versions[k].answer = v->answer;
-            out->versions[k].body_lost = v->body_lost;
-        }
+    /* a process died inside a change of it: none is under way now */
+    if (s->vseq & 1) {
+        __atomic_store_n(&s->vseq, s->vseq + 1, __ATOMIC_RELEASE);
     }
-    out->current = s->nversions && s->current < RA_VERSIONS
-                   && s->versions[s->current].hash ? s->current : -1;
-    out->prev_request = st->prev_request;
-    out->last_fetch = st->last_fetch;
-    out->last_fetch_version = st->last_fetch_version;
-    out->last_fetch_status = st->last_fetch_status;
-    out->failing_since = s->failures ? s->failing_since : 0;
-    out->pages_answered = s->pages_answered;
-    st->prev_request = now;
+    ra_state_copy(s, st, out);
+    out->prev_request = __atomic_exchange_n(&st->prev_request, now,
+                                            __ATOMIC_RELAXED);
+}
+
+int
+ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
+    int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out)
+{
+    uint32_t         q;
+    ra_site_slot_t  *s = ra_site_hinted(l, hint->site, hint->epoch);
+    ra_stat_slot_t  *st = ra_stat_hinted(l, hint);
+
+    if (s == NULL || st == NULL) {
+        return 0;
+    }
+    if (status >= 100 && status < 500) {
+        ra_atomic_later(&s->pages_answered, now);   /* as _page_locked() */
+    }
+    q = __atomic_load_n(&s->vseq, __ATOMIC_ACQUIRE);
+    if (q & 1) {
+        return 0;                       /* a change under way */
+    }
+    if (hint->facts != q + 1) {
+        ra_state_site(s, out);
+    }
+    ra_state_stat(s, st, out);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&s->vseq, __ATOMIC_RELAXED) != q
+        || ra_site_hinted(l, hint->site, hint->epoch) == NULL
+        || ra_stat_hinted(l, hint) == NULL)
+    {
+        return 0;                       /* changed meanwhile */
+    }
+    hint->facts = q + 1;
+    out->prev_request = __atomic_exchange_n(&st->prev_request, now,
+                                            __ATOMIC_RELAXED);
+    ra_atomic_later(&s->last_seen, now);
+    ra_atomic_later(&st->last_seen, now);
+    if (verified_by != 0 && verified_by < RA_VERIFIED_BY_MAX) {
+        __atomic_store_n(&st->verified_by, (uint8_t) verified_by,
+                         __ATOMIC_RELAXED);
+    }
+    return 1;
 }
 
 ra_str_t
@@ -2466,8 +2723,58 @@ ra_ledger_version_hash(int status, ra_str_t body)
     return hash | 1;                    /* 0 marks an empty slot */
 }
 
+static int ra_answer_locked(ra_ledger_t *l, uint32_t site,
+    const ra_version_t *in, ra_str_t body, int64_t now);
+static void ra_answer_unchanged_locked(ra_ledger_t *l, uint32_t site,
+    int64_t now);
+static int ra_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+    ra_str_t coding, int64_t now);
+
 int
 ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
+    ra_str_t body, int64_t now)
+{
+    int              k, began;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    began = s != NULL && ra_vseq_begin(s);
+    k = ra_answer_locked(l, site, in, body, now);
+    if (s != NULL) {
+        ra_vseq_end(s, began);
+    }
+    return k;
+}
+
+void
+ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
+{
+    int              began;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    began = s != NULL && ra_vseq_begin(s);
+    ra_answer_unchanged_locked(l, site, now);
+    if (s != NULL) {
+        ra_vseq_end(s, began);
+    }
+}
+
+int
+ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+    ra_str_t coding, int64_t now)
+{
+    int              same, began;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    began = s != NULL && ra_vseq_begin(s);
+    same = ra_undecodable_locked(l, site, status, coding, now);
+    if (s != NULL) {
+        ra_vseq_end(s, began);
+    }
+    return same;
+}
+
+static int
+ra_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     ra_str_t body, int64_t now)
 {
     int                 k, slot, oldest;
@@ -2601,8 +2908,8 @@ ra_ledger_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     return slot;
 }
 
-void
-ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
+static void
+ra_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
 {
     ra_site_slot_t     *s = ra_site_at(l, site);
 
@@ -2626,8 +2933,8 @@ ra_ledger_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
     }
 }
 
-int
-ra_ledger_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
+static int
+ra_undecodable_locked(ra_ledger_t *l, uint32_t site, int status,
     ra_str_t coding, int64_t now)
 {
     int              same;

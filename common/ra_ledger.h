@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       9
+#define RA_LEDGER_LAYOUT       10
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -528,6 +528,63 @@ uint32_t ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site,
 uint32_t ra_ledger_stat_again_locked(ra_ledger_t *l, uint32_t site,
     uint32_t stat, const ra_stat_key_t *key, int64_t now);
 
+/*
+ * Without the lock, by a process's hint (docs/design.md, "Hints"): the
+ * id when the slot still holds the site of that epoch
+ * (ra_ledger_site_epoch_locked()), else 0.  The answer may be stale the
+ * instant after: only what a stale answer cannot spoil may rely on it.
+ */
+uint32_t ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site,
+    uint32_t epoch);
+
+/*
+ * A browser's request counted without the lock, with atomics only, on
+ * the site its hint names: as ra_ledger_browser_locked(), then
+ * ra_ledger_referral_locked() for op (ignored from RA_REFER_SLOTS on),
+ * and ra_ledger_page_locked() for status (0: a robots.txt request, not a
+ * page); the site's last_seen is moved on, not its place in the LRU list
+ * (a caller takes the lock now and then to touch it).  1 when counted; 0
+ * when the hint is refused (the slot holds another site or none:
+ * nothing counted, look the site up under the lock).  A process that
+ * dies anywhere in it leaves the ledger consistent (at most some of its
+ * counts made).
+ */
+int ra_ledger_browser_hinted(ra_ledger_t *l, uint32_t site, uint32_t epoch,
+    int no_user_agent, unsigned op, int status, int64_t now);
+
+/* A stat record's tag (its key's hash; 0: no record): with its site's
+ * id and epoch, what tells a hint that the slot still holds it. */
+uint32_t ra_ledger_stat_tag_locked(const ra_ledger_t *l, uint32_t stat);
+
+/* Where a request's counts go, as found under the lock. */
+typedef struct {
+    uint32_t  site;
+    uint32_t  epoch;            /* ra_ledger_site_epoch_locked() */
+    uint32_t  stat;
+    uint32_t  tag;              /* ra_ledger_stat_tag_locked() */
+    /* ra_ledger_state_hinted(): 1 + the change count of the site at which
+     * the caller's *out already holds the site's part (its versions,
+     * current, failing_since), so that it is not copied again; 0: it
+     * does not.  Set to the count read. */
+    uint32_t  facts;
+} ra_ledger_hint_t;
+
+/*
+ * The count step of a judged request without the lock, with atomics, when
+ * only counters move: counters (a mask of 1 << ra_counter_e) on the
+ * record, its hour, its site (and the site's generic aggregate) as
+ * ra_ledger_count_locked() counts them, a referral of op (ignored from
+ * RA_REFER_SLOTS on) as ra_ledger_referral_locked(), the politeness and
+ * Crawl-delay as ra_ledger_polite_locked(), verified_by as the record's.
+ * 1 when counted; 0, nothing counted, when the hint is refused (the slot
+ * holds another record or site) or the count needs the lock (the hour's
+ * bucket is not this hour's, the site is in a 5xx/429 episode, a budget
+ * summary may be due): then count under the lock.
+ */
+int ra_ledger_count_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
+    uint32_t counters, unsigned op, int64_t now, int32_t crawl_delay_ms,
+    unsigned verified_by);
+
 /* Counts a request of a browser (no_user_agent: of a client that sent no
  * User-Agent, or "-"): the site's and the ledger's totals. */
 void ra_ledger_browser_locked(ra_ledger_t *l, uint32_t site,
@@ -592,6 +649,19 @@ typedef struct {
  * makes now the record's previous request. */
 void ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int64_t now, ra_ledger_state_t *out);
+
+/*
+ * The same without the lock, by a hint (ra_ledger_count_hinted()), with
+ * the site's page answered as ra_ledger_page_locked() (status), the
+ * record and its site seen at now (not moved in the LRU lists: the
+ * caller takes the lock now and then for that) and the record's
+ * verified_by (as ra_stat_key_t's): 1 when *out was read whole, between
+ * two changes of what it copies (the site's part only when hint->facts
+ * does not say *out holds it already); 0 when the hint is refused or a
+ * change was under way (then ra_ledger_state_locked() under the lock).
+ */
+int ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
+    int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out);
 
 /* The body of version k of a site (empty when it has none or it was
  * lost), valid while the lock is held. */

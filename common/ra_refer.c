@@ -11,6 +11,19 @@ extern const size_t         ra_referrers_builtin_len;
 #define ra_ishost(c)  (ra_isalpha(c) || ra_isdigit(c) || (c) == '-'        \
                        || (c) == '.' || (c) == '_')
 
+/* The last min(n, 8) bytes of p, lower-cased, the last in the low byte */
+static uint64_t
+ra_refer_tail(const unsigned char *p, size_t n)
+{
+    size_t    i, k = n < 8 ? n : 8;
+    uint64_t  t = 0;
+
+    for (i = n - k; i < n; i++) {
+        t = t << 8 | (unsigned char) ra_lower(p[i]);
+    }
+    return t;
+}
+
 static int
 ra_refer_valid(ra_str_t p)
 {
@@ -101,7 +114,14 @@ ra_refer_load(ra_refer_t *t, ra_str_t text, size_t *line, const char **msg)
                 *msg = "host: a host name, \"*\" only as its last label";
                 return RA_ERROR;
             }
+            op->tails[op->nhosts] = ra_refer_tail(val.data, val.len);
             op->hosts[op->nhosts++] = val;
+            if (val.data[val.len - 1] == '*') {
+                op->wild = 1;
+            } else {
+                op->lasts |= (uint64_t) 1
+                             << (ra_lower(val.data[val.len - 1]) & 63);
+            }
         } else {
             *msg = "unknown key (operator, host)";
             return RA_ERROR;
@@ -124,7 +144,8 @@ ra_refer_builtin(ra_refer_t *t)
 ra_str_t
 ra_refer_host(ra_str_t r)
 {
-    size_t  i, s = 0, e;
+    size_t  i, s = 0, e, colon;
+    int     bad;
 
     for (i = 0; i + 2 < r.len && i < 32; i++) {
         if (r.data[i] == ':' && r.data[i + 1] == '/' && r.data[i + 2] == '/') {
@@ -140,25 +161,40 @@ ra_refer_host(ra_str_t r)
     if (s == 0) {
         return ra_str(r.data, 0);
     }
-    for (e = s; e < r.len && r.data[e] != '/' && r.data[e] != '?'
-                && r.data[e] != '#'; e++)
-    {
-        if (r.data[e] == '@') {
-            s = e + 1;                  /* "user:pass@host" */
+    /* one pass: the authority ends at '/', '?' or '#'; the host follows
+     * the last '@' ("user:pass@host") and ends at its first ':' (the
+     * port); every byte of it a host name's */
+    colon = 0;
+    bad = 0;
+    for (e = s; e < r.len; e++) {
+        unsigned char  c = r.data[e];
+
+        if (ra_isalpha(c) || ra_isdigit(c)) {
+            continue;
+        }
+        if (c == '/' || c == '?' || c == '#') {
+            break;
+        }
+        if (c == '@') {
+            s = e + 1;
+            colon = 0;
+            bad = 0;
+        } else if (colon == 0) {
+            if (c == ':') {
+                colon = e;
+            } else {
+                bad |= !ra_ishost(c);
+            }
         }
     }
-    for (i = s; i < e && r.data[i] != ':'; i++) { /* void */ }
-    e = i;
+    if (colon) {
+        e = colon;
+    }
     if (e > s && r.data[e - 1] == '.') {
         e--;                            /* "www.google.com." */
     }
-    if (e == s || e - s > RA_REFER_HOST_MAX) {
+    if (bad || e == s || e - s > RA_REFER_HOST_MAX) {
         return ra_str(r.data, 0);
-    }
-    for (i = s; i < e; i++) {
-        if (!ra_ishost(r.data[i])) {
-            return ra_str(r.data, 0);
-        }
     }
     return ra_str(r.data + s, e - s);
 }
@@ -190,46 +226,70 @@ ra_refer_tld(ra_str_t t)
            && memchr(dot + 1, '.', t.len - i - 1) == NULL;
 }
 
+/* "NAME.*": NAME as a whole label of host, followed by a top-level
+ * domain (ra_refer_tld()) */
 static int
-ra_refer_pattern(ra_str_t pat, ra_str_t host)
+ra_refer_wild(ra_str_t pat, ra_str_t host)
 {
-    size_t  i, n;
+    size_t                i, n = pat.len - 2;      /* "google" of "google.*" */
+    const unsigned char  *dot;
 
-    if (pat.len >= 2 && pat.data[pat.len - 1] == '*') {
-        n = pat.len - 2;                /* "google" of "google.*" */
-        for (i = 0; i + n + 1 < host.len; i++) {
-            if ((i == 0 || host.data[i - 1] == '.')
-                && host.data[i + n] == '.'
-                && ra_strcaseeq(ra_str(host.data + i, n),
-                                ra_str(pat.data, n))
-                && ra_refer_tld(ra_str(host.data + i + n + 1,
-                                       host.len - i - n - 1)))
-            {
-                return 1;
-            }
+    /* at the start of each label */
+    for (i = 0; i + n + 1 < host.len; i = (size_t) (dot - host.data) + 1) {
+        if (host.data[i + n] == '.'
+            && ra_strcaseeq(ra_str(host.data + i, n), ra_str(pat.data, n))
+            && ra_refer_tld(ra_str(host.data + i + n + 1,
+                                   host.len - i - n - 1)))
+        {
+            return 1;
         }
-        return 0;
+        dot = memchr(host.data + i, '.', host.len - i);
+        if (dot == NULL) {
+            break;
+        }
     }
-    if (host.len < pat.len) {
-        return 0;
-    }
-    i = host.len - pat.len;
-    return (i == 0 || host.data[i - 1] == '.')
-           && ra_strcaseeq(ra_str(host.data + i, pat.len), pat);
+    return 0;
 }
 
 int
 ra_refer_match(const ra_refer_t *t, ra_str_t referer)
 {
-    ra_str_t  host = ra_refer_host(referer);
-    unsigned  i, k;
+    ra_str_t              host = ra_refer_host(referer), pat;
+    unsigned              i, k;
+    uint64_t              tail, mask, last;
+    const ra_refer_op_t  *op;
 
     if (host.len == 0) {
         return -1;
     }
+    tail = ra_refer_tail(host.data, host.len);
+    last = (uint64_t) 1 << (tail & 63);
     for (i = 0; i < t->nops; i++) {
-        for (k = 0; k < t->ops[i].nhosts; k++) {
-            if (ra_refer_pattern(t->ops[i].hosts[k], host)) {
+        op = &t->ops[i];
+        if (!op->wild && !(op->lasts & last)) {
+            continue;                   /* no pattern ends as host does */
+        }
+        for (k = 0; k < op->nhosts; k++) {
+            pat = op->hosts[k];
+            if (pat.len >= 2 && pat.data[pat.len - 1] == '*') {
+                if (ra_refer_wild(pat, host)) {
+                    return (int) i;
+                }
+                continue;
+            }
+            /* a suffix of host at a label's start: its last bytes first */
+            mask = pat.len >= 8 ? ~(uint64_t) 0
+                                : ((uint64_t) 1 << (8 * pat.len)) - 1;
+            if (host.len < pat.len || (tail & mask) != op->tails[k]
+                || (host.len > pat.len
+                    && host.data[host.len - pat.len - 1] != '.'))
+            {
+                continue;
+            }
+            if (pat.len <= 8
+                || ra_strcaseeq(ra_str(host.data + host.len - pat.len,
+                                       pat.len), pat))
+            {
                 return (int) i;
             }
         }

@@ -27,6 +27,13 @@ typedef struct {
     ra_str_t   name;                        /* the operator */
     ra_str_t   hosts[RA_REFER_HOSTS];       /* "example.com", "google.*" */
     unsigned   nhosts;
+    /* per host pattern: its last 8 bytes (fewer when shorter) lower-cased,
+     * the last in the low byte (ra_refer_match() compares them first) */
+    uint64_t   tails[RA_REFER_HOSTS];
+    /* bit (c & 63) for the last byte c of each of its patterns that is
+     * not "NAME.*"; wild: it has one of those */
+    uint64_t   lasts;
+    unsigned   wild;
 } ra_refer_op_t;
 
 typedef struct {

@@ -338,6 +338,56 @@ verdict_site_hint_after_eviction(void **state)
     fx_free(f);
 }
 
+/*
+ * The same within the time a hint counts browsers without the lock
+ * (RA_SITE_TOUCH_MS): engine a's hint for "a.example" is refused once
+ * engine b has evicted it and given its slot to another site, so a's
+ * next browser request recreates "a.example" and counts there, and no
+ * site of b's gets it.
+ */
+static void
+verdict_site_hint_refused_without_lock(void **state)
+{
+    fx_t              *f = fx_new(RA_LEDGER_MIN_SIZE);
+    ra_audit_t        *b;
+    ra_ledger_plan_t   plan;
+    ra_site_t          s;
+    uint32_t           i;
+    char               name[32];
+    const char        *browser = "Mozilla/5.0 (X11; Linux x86_64) Firefox/120";
+
+    (void) state;
+    fx_conf.crawler_sites = 0;
+    fx_reaudit(f);
+    b = ra_audit_create(&fx_conf, &f->ledger);
+    assert_non_null(b);
+    assert_int_equal(ra_ledger_plan(RA_LEDGER_MIN_SIZE, &plan), RA_OK);
+
+    /* the second and third counted by the hint, without the lock */
+    req_site(f->au, "a.example", browser, "/", T0);
+    req_site(f->au, "a.example", browser, "/", T0 + 1);
+    req_site(f->au, "a.example", browser, "/", T0 + 2);
+    s = site_of(f, "a.example");
+    assert_int_equal(s.browser_requests, 3);
+
+    for (i = 0; i < plan.sites + 1; i++) {
+        snprintf(name, sizeof(name), "b%u.example", i);
+        req_site(b, name, browser, "/", T0 + 3);
+    }
+    req_site(f->au, "a.example", browser, "/", T0 + 4);
+    req_site(f->au, "a.example", browser, "/", T0 + 5);
+    s = site_of(f, "a.example");
+    assert_int_equal(s.browser_requests, 2);
+    for (i = 2; i < plan.sites + 1; i++) {
+        snprintf(name, sizeof(name), "b%u.example", i);
+        s = site_of(f, name);
+        assert_int_equal(s.browser_requests, 1);
+    }
+    assert_int_equal(totals_of(f).requests, 5 + plan.sites + 1);
+    ra_audit_destroy(b);
+    fx_free(f);
+}
+
 static int  imp_locks, imp_unlocks;
 
 static void imp_lock(void *ctx) { (void) ctx; imp_locks++; }
@@ -532,6 +582,21 @@ verdict_referrals_counted(void **state)
     assert_int_equal(s.referral_crawls[g], 2);
     assert_int_equal(s.referral_crawls[m], 0);
     assert_int_equal(s.browser_requests, 9);
+
+    /* the same Referers again (this process's hints), in another order,
+     * and one too long to be hinted: each counted for its operator */
+    req_referred(f, ff, OUT, "/k", "https://notbing.com/", T0 + 14);
+    req_referred(f, ff, OUT, "/l", "https://www.bing.com/search?q=y", T0 + 15);
+    req_referred(f, ff, OUT, "/m", "https://www.google.com/", T0 + 16);
+    req_referred(f, ff, OUT, "/n", "https://www.google.com/", T0 + 17);
+    req_referred(f, ff, OUT, "/o", "https://google.evil.example/", T0 + 18);
+    req_referred(f, ff, OUT, "/p", "https://www.bing.com/search?q=a-question-"
+                 "long-enough-to-be-matched-every-time", T0 + 19);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.referrals[g], 5);
+    assert_int_equal(s.referrals[m], 3);
+    assert_int_equal(s.referrals[o], 1);
+    assert_int_equal(s.browser_requests, 15);
     fx_free(f);
 }
 
@@ -2599,6 +2664,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verdict_browser_counted_in_totals_only),
         cmocka_unit_test(verdict_site_hint_after_eviction),
+        cmocka_unit_test(verdict_site_hint_refused_without_lock),
         cmocka_unit_test(verdict_thread_engines_share_impostor_gate),
         cmocka_unit_test(verdict_robots_fetch_recorded),
         cmocka_unit_test(verdict_llms_fetch_counted),

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ra_test.h"
 #include "ra_ledger.h"
@@ -1027,6 +1030,277 @@ ledger_violation_evidence(void **state)
     free(r);
 }
 
+/* the snapshot's site of this name, or NULL */
+static const ra_site_t *
+snap_site(const ra_snapshot_t *snap, const char *name)
+{
+    uint32_t  i;
+
+    for (i = 0; i < snap->nsites; i++) {
+        if (snap->sites[i].name_len == strlen(name)
+            && memcmp(snap->sites[i].name, name, strlen(name)) == 0)
+        {
+            return &snap->sites[i];
+        }
+    }
+    return NULL;
+}
+
+/*
+ * A process's hint (site id and epoch, record id and tag) counts without
+ * the lock while its slots hold what they held; once the site is evicted
+ * and its slot reused by another site, the hint is refused and nothing is
+ * counted on the new occupant.  The hinted counts are the locked ones:
+ * the site's browsers, referrals, pages answered, the record's counters,
+ * its hour and the site's.
+ */
+static void
+ledger_hints_refused_after_reuse(void **state)
+{
+    ra_ledger_t        l;
+    unsigned char     *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    ra_ledger_plan_t   plan;
+    ra_ledger_hint_t   hint;
+    ra_snapshot_t      snap;
+    const ra_site_t   *s;
+    const ra_stat_t   *st;
+    uint32_t           a, i, other, epoch;
+    uint64_t           hours[RA_CNT_MAX];
+    char               name[32];
+    int64_t            t = T0 + 5 * H;
+
+    (void) state;
+    assert_int_equal(ra_ledger_plan(RA_LEDGER_MIN_SIZE, &plan), RA_OK);
+    a = site(&l, "a.example", t);
+    epoch = ra_ledger_site_epoch_locked(&l, a);
+    assert_int_not_equal(epoch, 0);
+    assert_int_equal(ra_ledger_site_hint(&l, a, epoch), a);
+    assert_int_equal(ra_ledger_site_hint(&l, a, epoch + 1), 0);
+    assert_int_equal(ra_ledger_site_hint(&l, 0, epoch), 0);
+    assert_int_equal(ra_ledger_site_hint(&l, plan.sites + 1, epoch), 0);
+
+    /* browsers: counted as ra_ledger_browser_locked() and the rest */
+    assert_int_equal(ra_ledger_browser_hinted(&l, a, epoch, 0, 3, 200, t), 1);
+    assert_int_equal(ra_ledger_browser_hinted(&l, a, epoch, 1, RA_REFER_SLOTS,
+                                              0, t + 1), 1);
+    assert_int_equal(ra_ledger_browser_hinted(&l, a, epoch, 0, 999, 503,
+                                              t + 2), 1);
+
+    /* a record: the first request of an hour resets its bucket under the
+     * lock, so the hint refuses it; then it counts */
+    memset(&hint, 0, sizeof(hint));
+    hint.site = a;
+    hint.epoch = epoch;
+    hint.stat = stat(&l, a, "TestBot", RA_VERIFY_VERIFIED, "TestBot", t);
+    hint.tag = ra_ledger_stat_tag_locked(&l, hint.stat);
+    assert_int_not_equal(hint.tag, 0);
+    assert_int_equal(ra_ledger_count_hinted(&l, &hint,
+                         1u << RA_CNT_REQUESTS | 1u << RA_CNT_COMPLIANT,
+                         RA_REFER_SLOTS, t, 0, 0), 0);
+    ra_ledger_count_locked(&l, a, hint.stat, RA_CNT_REQUESTS);
+    ra_ledger_count_locked(&l, a, hint.stat, RA_CNT_COMPLIANT);
+    assert_int_equal(ra_ledger_count_hinted(&l, &hint,
+                         1u << RA_CNT_REQUESTS | 1u << RA_CNT_COMPLIANT
+                         | 1u << RA_CNT_CRAWL_DELAY, 2, t + 1000, 2000,
+                         RA_VERIFIED_BY_RANGES), 1);
+    /* a wrong tag: another record */
+    hint.tag ^= 1;
+    assert_int_equal(ra_ledger_count_hinted(&l, &hint,
+                         1u << RA_CNT_REQUESTS, RA_REFER_SLOTS, t + 2000, 0,
+                         0), 0);
+    hint.tag ^= 1;
+
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    s = snap_site(&snap, "a.example");
+    assert_non_null(s);
+    assert_int_equal(s->browser_requests, 2);
+    assert_int_equal(s->no_user_agent, 1);
+    assert_int_equal(s->referrals[3], 1);
+    assert_int_equal(s->referral_crawls[2], 1);
+    assert_int_equal(s->pages_answered, t);       /* 503: not answered */
+    assert_int_equal(s->counters[RA_CNT_REQUESTS], 2);
+    assert_int_equal(s->counters[RA_CNT_COMPLIANT], 2);
+    assert_int_equal(s->counters[RA_CNT_CRAWL_DELAY], 1);
+    assert_int_equal(s->spark[(t / H) % RA_HOURS].requests, 2);
+    st = snap_stat(&snap, "a.example", "TestBot", RA_VERIFY_VERIFIED);
+    assert_non_null(st);
+    assert_int_equal(st->counters[RA_CNT_REQUESTS], 2);
+    assert_int_equal(st->counters[RA_CNT_CRAWL_DELAY], 1);
+    assert_int_equal(st->crawl_delay_ms, 2000);
+    assert_int_equal(st->verified_by, RA_VERIFIED_BY_RANGES);
+    assert_int_equal(st->last_seen, t + 1000);
+    ra_hours_sum(st->hours, t + 1000, 1, hours);
+    assert_int_equal(hours[RA_CNT_REQUESTS], 2);
+    assert_int_equal(hours[RA_CNT_COMPLIANT], 2);
+    assert_int_equal(snap.totals.requests, 5);
+    assert_int_equal(snap.totals.crawler_requests, 2);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+
+    /* other sites take every slot; one of them gets a's */
+    other = 0;
+    for (i = 0; i < plan.sites && other == 0; i++) {
+        snprintf(name, sizeof(name), "b%u.example", i);
+        if (site(&l, name, t + 10 + i) == a) {
+            other = a;
+        }
+    }
+    assert_int_equal(other, a);
+    assert_int_not_equal(ra_ledger_site_epoch_locked(&l, a), epoch);
+    (void) stat(&l, a, "TestBot", RA_VERIFY_VERIFIED, "TestBot", t + 100);
+    assert_int_equal(ra_ledger_site_hint(&l, a, epoch), 0);
+    assert_int_equal(ra_ledger_browser_hinted(&l, a, epoch, 0, 3, 200,
+                                              t + 200), 0);
+    assert_int_equal(ra_ledger_count_hinted(&l, &hint,
+                         1u << RA_CNT_REQUESTS, 3, t + 200, 0, 0), 0);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    assert_null(snap_site(&snap, "a.example"));
+    s = snap_site(&snap, name);
+    assert_non_null(s);
+    assert_int_equal(s->browser_requests, 0);
+    assert_int_equal(s->referrals[3], 0);
+    assert_int_equal(s->referral_crawls[3], 0);
+    assert_int_equal(s->counters[RA_CNT_REQUESTS], 0);
+    st = snap_stat(&snap, name, "TestBot", RA_VERIFY_VERIFIED);
+    assert_non_null(st);
+    assert_int_equal(st->counters[RA_CNT_REQUESTS], 0);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
+/*
+ * What a verdict reads, without the lock by a hint: the same as under it,
+ * a new version seen at once, the record's previous request moved on,
+ * the page answered; refused once the record's slot holds another.
+ */
+static void
+ledger_state_hinted(void **state)
+{
+    ra_ledger_t        l;
+    unsigned char     *r = region_new(256 * 1024, &l);
+    ra_ledger_hint_t   hint;
+    ra_ledger_state_t  a, b;
+    int64_t            t = T0 + 3 * H;
+
+    (void) state;
+    memset(&hint, 0, sizeof(hint));
+    hint.site = site(&l, "a.example", t);
+    hint.epoch = ra_ledger_site_epoch_locked(&l, hint.site);
+    hint.stat = stat(&l, hint.site, "TestBot", RA_VERIFY_VERIFIED, "TestBot",
+                     t);
+    hint.tag = ra_ledger_stat_tag_locked(&l, hint.stat);
+    answer(&l, hint.site, 200, "User-agent: *\nDisallow: /a\n", t);
+    ra_ledger_fetch_locked(&l, hint.site, hint.stat, 200, t + 1);
+
+    ra_ledger_state_locked(&l, hint.site, hint.stat, t + 2, &a);
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 3, 200, 0, &b), 1);
+    assert_int_equal(a.current, b.current);
+    assert_true(b.current >= 0);
+    assert_true(a.versions[a.current].hash == b.versions[b.current].hash);
+    assert_int_equal(b.last_fetch, t + 1);
+    assert_true(b.last_fetch_version == a.versions[a.current].hash);
+    assert_int_equal(b.prev_request, t + 2);
+    assert_int_equal(a.pages_answered, 0);
+    assert_int_equal(b.pages_answered, t + 3);
+
+    /* a new version in force: read at once */
+    answer(&l, hint.site, 200, "User-agent: *\nDisallow: /b\n", t + 4);
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 5, 0, 0, &b), 1);
+    assert_int_equal(b.prev_request, t + 3);
+    assert_true(b.versions[b.current].hash != a.versions[a.current].hash);
+    assert_true(b.versions[b.current].until == 0);
+    assert_true(b.versions[a.current].until == t + 4);
+    ra_ledger_state_locked(&l, hint.site, hint.stat, t + 6, &a);
+    assert_true(a.versions[a.current].hash == b.versions[b.current].hash);
+
+    /* 5xx answers: the failing run is read as it is */
+    answer(&l, hint.site, 503, "", t + 7);
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 8, 0, 0, &b), 1);
+    assert_int_equal(b.failing_since, t + 7);
+
+    /* another key's record in the slot: refused */
+    hint.tag ^= 1;
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 9, 0, 0, &b), 0);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
+/*
+ * Hinted counts from two processes at once on one region (shared
+ * memory, fork): every count lands, the structure holds.
+ */
+#define FORK_N  20000
+
+static void
+ledger_hinted_counts_across_processes(void **state)
+{
+    size_t             size = 256 * 1024;
+    unsigned char     *r;
+    ra_ledger_t        l;
+    ra_ledger_hint_t   hint;
+    ra_snapshot_t      snap;
+    const ra_site_t   *s;
+    const ra_stat_t   *st;
+    pid_t              pid[2];
+    int                k, i, status, bad;
+    int64_t            t = T0 + 7 * H;
+
+    (void) state;
+    r = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+             -1, 0);
+    assert_true(r != MAP_FAILED);
+    assert_int_equal(ra_ledger_format(r, size, T0), RA_OK);
+    ra_ledger_open(&l, r, NULL);
+    memset(&hint, 0, sizeof(hint));
+    hint.site = site(&l, "a.example", t);
+    hint.epoch = ra_ledger_site_epoch_locked(&l, hint.site);
+    hint.stat = stat(&l, hint.site, "TestBot", RA_VERIFY_VERIFIED, "TestBot",
+                     t);
+    hint.tag = ra_ledger_stat_tag_locked(&l, hint.stat);
+    ra_ledger_count_locked(&l, hint.site, hint.stat, RA_CNT_REQUESTS);
+
+    for (k = 0; k < 2; k++) {
+        pid[k] = fork();
+        assert_true(pid[k] >= 0);
+        if (pid[k] == 0) {
+            for (i = 0, bad = 0; i < FORK_N; i++) {
+                bad |= !ra_ledger_browser_hinted(&l, hint.site, hint.epoch,
+                                                 0, 1, 200, t + i);
+                bad |= !ra_ledger_count_hinted(&l, &hint,
+                           1u << RA_CNT_REQUESTS | 1u << RA_CNT_COMPLIANT,
+                           1, t + i, 0, 0);
+            }
+            _exit(bad);
+        }
+    }
+    for (k = 0; k < 2; k++) {
+        assert_int_equal(waitpid(pid[k], &status, 0), pid[k]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+
+    assert_null(ra_ledger_verify(&l));
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    s = snap_site(&snap, "a.example");
+    assert_non_null(s);
+    assert_int_equal(s->browser_requests, 2 * FORK_N);
+    assert_int_equal(s->referrals[1], 2 * FORK_N);
+    assert_int_equal(s->referral_crawls[1], 2 * FORK_N);
+    assert_int_equal(s->counters[RA_CNT_REQUESTS], 2 * FORK_N + 1);
+    assert_int_equal(s->counters[RA_CNT_COMPLIANT], 2 * FORK_N);
+    st = snap_stat(&snap, "a.example", "TestBot", RA_VERIFY_VERIFIED);
+    assert_non_null(st);
+    assert_int_equal(st->counters[RA_CNT_REQUESTS], 2 * FORK_N + 1);
+    assert_int_equal(st->counters[RA_CNT_COMPLIANT], 2 * FORK_N);
+    assert_int_equal(snap.totals.requests, 4 * FORK_N + 1);
+    assert_int_equal(snap.totals.crawler_requests, 2 * FORK_N + 1);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    munmap(r, size);
+}
+
 int
 main(void)
 {
@@ -1046,6 +1320,9 @@ main(void)
         cmocka_unit_test(ledger_hours),
         cmocka_unit_test(ledger_episodes),
         cmocka_unit_test(ledger_violation_evidence),
+        cmocka_unit_test(ledger_hints_refused_after_reuse),
+        cmocka_unit_test(ledger_state_hinted),
+        cmocka_unit_test(ledger_hinted_counts_across_processes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -300,6 +300,8 @@ ledger_writer_killed_at_every_step(void **state)
     unsigned        runs = 0;
     ra_totals_t     base;
     pid_t           pid;
+    ra_ledger_hint_t   hint;
+    ra_ledger_state_t  facts;
 
     (void) state;
 
@@ -311,6 +313,16 @@ ledger_writer_killed_at_every_step(void **state)
     assert_int_equal(ra_ledger_format(r, SIZE, T0), RA_OK);
     ra_ledger_open(&l, r, NULL);
     seed(&l);
+    /* a process's hint for Googlebot on keep.example (ra_audit.c's) */
+    memset(&hint, 0, sizeof(hint));
+    hint.site = site(&l, "keep.example", T0 + 3000);
+    hint.epoch = ra_ledger_site_epoch_locked(&l, hint.site);
+    hint.stat = rec(&l, hint.site, "Googlebot", RA_UA_KNOWN,
+                    RA_VERIFY_VERIFIED, T0 + 3000);
+    hint.tag = ra_ledger_stat_tag_locked(&l, hint.stat);
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, T0 + 3000, 0, 0,
+                                            &facts), 1);
+    assert_true(facts.current >= 0);
     memcpy(saved, r, SIZE);
     assert_true(google_violations(&l) == 5);
     ra_ledger_totals(&l, &t);
@@ -341,6 +353,12 @@ ledger_writer_killed_at_every_step(void **state)
             assert_int_equal(WEXITSTATUS(status), DIED);
             died++;
             runs++;
+            /* a writer that died changing what a verdict reads of the
+             * site: a reader without the lock reads under it instead */
+            if (op == OP_NEW_VERSION || op == OP_BODY_EVICTION) {
+                assert_int_equal(ra_ledger_state_hinted(&l, &hint, T0 + 4500,
+                                                        0, 0, &facts), 0);
+            }
 
             /* the next worker: the lock rebuilds, the structure holds */
             ra_ledger_lock(&l);
@@ -348,7 +366,13 @@ ledger_writer_killed_at_every_step(void **state)
                 fail_msg("%s, step %d: %s", op_names[op], step,
                          ra_ledger_verify(&l));
             }
+            /* ... until a reader under the lock finds none under way */
+            ra_ledger_state_locked(&l, hint.site, hint.stat, T0 + 4500,
+                                   &facts);
             ra_ledger_unlock(&l);
+            assert_int_equal(ra_ledger_state_hinted(&l, &hint, T0 + 4501, 0,
+                                                    0, &facts), 1);
+            assert_true(facts.current >= 0);
             ra_ledger_totals(&l, &t);
             assert_true(t.repairs >= 1);
             assert_true(t.stats_generic <= t.generic_max);
