@@ -246,8 +246,23 @@ static const struct {
 };
 
 #define ra_isalnum(c)  (ra_isalpha(c) || ra_isdigit(c))
-#define ra_istok(c)    (ra_isalnum(c) || (c) == '.' || (c) == '_'          \
+#define ra_istok_c(c)  (ra_isalnum(c) || (c) == '.' || (c) == '_'          \
                         || (c) == '-')
+
+/* ra_istok_c() of every byte: identify's scans over product tokens test
+ * it for every byte they read, a load is cheaper than five compares */
+#define RA_TOK4(c)   ra_istok_c(c), ra_istok_c((c) + 1), ra_istok_c((c) + 2), \
+                     ra_istok_c((c) + 3)
+#define RA_TOK16(c)  RA_TOK4(c), RA_TOK4((c) + 4), RA_TOK4((c) + 8),          \
+                     RA_TOK4((c) + 12)
+#define RA_TOK64(c)  RA_TOK16(c), RA_TOK16((c) + 16), RA_TOK16((c) + 32),     \
+                     RA_TOK16((c) + 48)
+
+static const uint8_t  ra_tok_tab[256] = {
+    RA_TOK64(0), RA_TOK64(64), RA_TOK64(128), RA_TOK64(192)
+};
+
+#define ra_istok(c)    (ra_tok_tab[(unsigned char) (c)])
 
 const char *
 ra_crawler_category_name(unsigned category)
@@ -1240,6 +1255,27 @@ ra_token_at(const unsigned char *p, size_t len, size_t at)
     return ra_str(p + s, e - s);
 }
 
+/* Whether p starts with lit (lower case, n bytes), any case: the
+ * core's ra_startswith_ci() walks a NUL-terminated prefix a byte at a
+ * time, and identify asks this of nearly every User-Agent. */
+static inline int
+ra_prefix_ci(const unsigned char *p, size_t len, const char *lit, size_t n)
+{
+    size_t  i;
+
+    if (len < n) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if ((unsigned char) (p[i] | 0x20) != (unsigned char) lit[i]
+            || !(ra_isalpha(p[i]) || p[i] == (unsigned char) lit[i]))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Where "(compatible; NAME" starts NAME, or len when absent.  It looks
  * for the ';' (rare) and then behind it for "compatible" (any case). */
 static size_t
@@ -1279,7 +1315,7 @@ ra_declared_token(const unsigned char *p, size_t len)
     if (at < len) {
         return ra_token_at(p, len, at);
     }
-    if (len > 0 && !ra_startswith_ci(ra_str(p, len), "mozilla")) {
+    if (len > 0 && !ra_prefix_ci(p, len, "mozilla", 7)) {
         return ra_token_at(p, len, 0);
     }
     return ra_str(p, 0);
@@ -1318,7 +1354,7 @@ ra_program_shape(const unsigned char *p, size_t len)
     if (len == 0) {
         return 0;
     }
-    if (!ra_startswith_ci(ra_str(p, len), "mozilla/")) {
+    if (!ra_prefix_ci(p, len, "mozilla/", 8)) {
         if (!ra_isalnum(p[0])) {
             return 0;
         }
@@ -1661,10 +1697,16 @@ ra_late_compatible(const unsigned char *p, size_t len)
     const unsigned char  *q;
     size_t                at;
 
-    if (len < 8 || !ra_startswith_ci(ra_str(p, len), "mozilla/")) {
+    if (!ra_prefix_ci(p, len, "mozilla/", 8)) {
         return ra_str(p, 0);
     }
     q = memchr(p, ')', len);
+    /* a "compatible;" before the ')' names nothing (from there on, NAME
+     * would be the ')' at the most), so without a ';' after it there is
+     * nothing to look for */
+    if (q == NULL || memchr(q, ';', len - (size_t) (q - p)) == NULL) {
+        return ra_str(p, 0);
+    }
     at = ra_compatible_at(p, len);
     if (q == NULL || at >= len || at < (size_t) (q - p)) {
         return ra_str(p, 0);
@@ -1834,25 +1876,28 @@ ra_scan_serial(const ra_crawlers_t *t, const unsigned char *p, size_t len,
 }
 
 /*
- * A lane's hits, kept without a branch (a mispredicted one, at every hit,
- * would drain both lanes): every byte writes its end and state to the
- * next slot, and "n" counts the slot in only when the state is a hit.
- * There is a slot for every byte a lane reads (User-Agents up to
- * RA_LANES_MAX bytes take the lanes), so no bound is checked per byte;
- * more than RA_LANE_HITS hits make the lanes' result moot.
+ * A lane's hits.  A hit is rare (a browser's User-Agent has none or one
+ * or two), so a branch keeps it: a byte costs its step and one compare,
+ * and the few mispredictions cost less than writing a slot for every
+ * byte.  A lane keeps its first RA_LANE_HITS hits and counts the others:
+ * more make the lanes' result moot.  User-Agents up to RA_LANES_MAX bytes
+ * take the lanes, so an end fits in 16 bits.
  */
 #define RA_LANES_MAX  1024
-#define RA_LANE_SLOTS (RA_LANES_MAX / 2 + RA_SYNC + 2)
 
 typedef struct {
     size_t     n;
-    uint32_t   hit[RA_LANE_SLOTS];      /* end << 16 | state */
+    uint32_t   hit[RA_LANE_HITS];       /* end << 16 | state */
 } ra_lane_t;
 
 #define ra_lane_keep(l, end, s)                                              \
     do {                                                                      \
-        (l).hit[(l).n] = (uint32_t) ((end) << 16 | (s));                      \
-        (l).n += (s) >= hit;                                                  \
+        if (__builtin_expect((s) >= hit, 0)) {                                \
+            if ((l).n < RA_LANE_HITS) {                                       \
+                (l).hit[(l).n] = (uint32_t) ((end) << 16 | (s));              \
+            }                                                                 \
+            (l).n++;                                                          \
+        }                                                                     \
     } while (0)
 
 /*
