@@ -55,6 +55,7 @@ extern const size_t         ra_crawlers_builtin_len;
 #define RA_LANES_MIN      32     /* shorter User-Agents: one chain */
 #define RA_SYNC           32     /* how far lane 0 reads on to meet lane 1 */
 #define RA_LANE_HITS      16     /* hits a lane keeps */
+#define RA_SLOT_HITS      16     /* hits ra_scan_slots() keeps a lane */
 
 typedef struct {
     const char  *text;
@@ -165,6 +166,8 @@ static const struct {
 };
 
 #define RA_NPREFIX  RA_NELTS(ra_ua_prefix)
+/* "Mozilla/5.0 (" not followed by "compatible; ": mostly browsers */
+#define RA_PRE_BROWSER  1
 #define RA_PRE_HIT  ((size_t) -1)
 
 /*
@@ -1922,18 +1925,6 @@ typedef struct {
         }                                                                     \
     } while (0)
 
-/* The hits among two bytes of each lane; out of line, so that the loop
- * that rarely calls it keeps its states in registers. */
-static void __attribute__((noinline))
-ra_lanes_keep4(ra_lane_t *lane, size_t i, size_t m, size_t x0, size_t s0,
-    size_t x1, size_t s1, size_t hit)
-{
-    ra_lane_keep(lane[0], i, x0);
-    ra_lane_keep(lane[0], i + 1, s0);
-    ra_lane_keep(lane[1], m + i, x1);
-    ra_lane_keep(lane[1], m + i + 1, s1);
-}
-
 /*
  * Two chains of dependent loads, one per half of the User-Agent, so that
  * each load's latency hides the other's (one chain waits on memory for
@@ -1980,18 +1971,20 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
         s1 = ra_step16(col, p1[i + 1], x1);
         seen[i] = (uint16_t) x1;
         seen[i + 1] = (uint16_t) s1;
-        if (__builtin_expect((x0 | x1 | s0 | s1) >= hit, 0)) {
-            ra_lanes_keep4(lane, i, m, x0, s0, x1, s1, hit);
-        }
+        ra_lane_keep(lane[0], i, x0);
+        ra_lane_keep(lane[1], m + i, x1);
+        ra_lane_keep(lane[0], i + 1, s0);
+        ra_lane_keep(lane[1], m + i + 1, s1);
     }
     for ( ; i + 2 <= m; i += 2) {
         x0 = ra_step16(col, p[i], s0);
         x1 = ra_step16(col, p1[i], s1);
         s0 = ra_step16(col, p[i + 1], x0);
         s1 = ra_step16(col, p1[i + 1], x1);
-        if (__builtin_expect((x0 | x1 | s0 | s1) >= hit, 0)) {
-            ra_lanes_keep4(lane, i, m, x0, s0, x1, s1, hit);
-        }
+        ra_lane_keep(lane[0], i, x0);
+        ra_lane_keep(lane[1], m + i, x1);
+        ra_lane_keep(lane[0], i + 1, s0);
+        ra_lane_keep(lane[1], m + i + 1, s1);
     }
     if (i < m) {
         s0 = ra_step16(col, p[i], s0);
@@ -2014,6 +2007,107 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     p -= a;
 
     if (i == w || lane[0].n > RA_LANE_HITS || lane[1].n > RA_LANE_HITS) {
+        return 0;
+    }
+
+    /* lane 0 stands before the meeting byte, lane 1 from it on */
+    meet[0] = 0;
+    meet[1] = m + i;
+    for (k = 0; k < 2; k++) {
+        for (j = 0; j < lane[k].n; j++) {
+            if (lane[k].hit[j] >> 16 >= meet[k]) {
+                ra_scan_hit(t, p, len, a + (lane[k].hit[j] >> 16),
+                            lane[k].hit[j] & 0xffff, st);
+            }
+        }
+    }
+    return 1;
+}
+
+/*
+ * ra_scan_lanes() for User-Agents that likely hold several hits (see
+ * ra_crawlers_identify()).  A lane's hits, kept without a branch (a mispredicted one, at every hit,
+ * would drain both lanes): every byte writes its end and state to the
+ * next slot, and "n" counts the slot in only when the state is a hit.
+ * There is a slot for every byte a lane reads (User-Agents up to
+ * RA_LANES_MAX bytes take the lanes), so no bound is checked per byte;
+ * more than RA_SLOT_HITS hits make the lanes' result moot.
+ */
+#define RA_LANE_SLOTS (RA_LANES_MAX / 2 + RA_SYNC + 2)
+
+typedef struct {
+    size_t     n;
+    uint32_t   hit[RA_LANE_SLOTS];      /* end << 16 | state */
+} ra_slots_t;
+
+#define ra_slot_keep(l, end, s)                                              \
+    do {                                                                      \
+        (l).hit[(l).n] = (uint32_t) ((end) << 16 | (s));                      \
+        (l).n += (s) >= hit;                                                  \
+    } while (0)
+
+/*
+ * ra_scan_lanes() with the hits kept in slots.  Two chains of dependent
+ * loads, one per half of the User-Agent, so that
+ * each load's latency hides the other's (one chain waits on memory for
+ * nearly all of its time).  Lane 1 starts at the root at the half and
+ * keeps its first states.  Then lane 0 reads on into the second half
+ * until its state is lane 1's at the same byte: from there on both are the
+ * same automaton on the same bytes, so lane 1's hits stand from that byte
+ * on, and the hits come out in the order of one chain.  0 when lane 0 did
+ * not meet lane 1 within RA_SYNC bytes or a lane kept too many hits:
+ * nothing was reported, the caller reads the User-Agent again with one
+ * chain.  The scan starts at byte a in state s; a hit's end (16 bits) is
+ * counted from a until it is reported.
+ */
+static int __attribute__((noinline))
+ra_scan_slots(const ra_crawlers_t *t, const unsigned char *p, size_t len,
+    size_t a, size_t s, ra_scan_t *st)
+{
+    const uint16_t *const  *col = t->ac.col;
+    const unsigned char    *p1;
+    ra_slots_t               lane[2];
+    uint16_t                seen[RA_SYNC];
+    size_t                  s0, s1, i, j, k, m, w, meet[2];
+    size_t                  hit = t->ac.hit;
+
+    m = (len - a) / 2;
+    w = m < RA_SYNC ? m : RA_SYNC;
+    p += a;
+    p1 = p + m;
+    s0 = s;
+    s1 = 0;
+    lane[0].n = 0;
+    lane[1].n = 0;
+
+    for (i = 0; i < w; i++) {
+        s0 = ra_step16(col, p[i], s0);
+        s1 = ra_step16(col, p1[i], s1);
+        seen[i] = (uint16_t) s1;
+        ra_slot_keep(lane[0], i, s0);
+        ra_slot_keep(lane[1], m + i, s1);
+    }
+    for ( ; i < m; i++) {
+        s0 = ra_step16(col, p[i], s0);
+        s1 = ra_step16(col, p1[i], s1);
+        ra_slot_keep(lane[0], i, s0);
+        ra_slot_keep(lane[1], m + i, s1);
+    }
+    for (i = 2 * m; i < len - a; i++) {
+        s1 = ra_step16(col, p[i], s1);
+        ra_slot_keep(lane[1], i, s1);
+    }
+
+    for (i = 0; i < w; i++) {
+        s0 = ra_step16(col, p1[i], s0);
+        if (s0 == seen[i]) {
+            break;
+        }
+        ra_slot_keep(lane[0], m + i, s0);
+    }
+    p -= a;
+
+    if (i == w || lane[0].n > RA_SLOT_HITS || lane[1].n > RA_SLOT_HITS) {
         return 0;
     }
 
@@ -2105,7 +2199,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         s = t->ac.pre[pk];
     }
     if (t->ac.t16 == NULL || len - a < RA_LANES_MIN || len - a > RA_LANES_MAX
-        || !ra_scan_lanes(t, p, len, a, s, &st))
+        || !(pk == RA_PRE_BROWSER ? ra_scan_lanes(t, p, len, a, s, &st)
+                                  : ra_scan_slots(t, p, len, a, s, &st)))
     {
         ra_scan_serial(t, p, len, a, s, &st);
     }
