@@ -25,8 +25,11 @@
  * of the next row, so that a byte costs one load (see ra_ac_t).  The time
  * goes to waiting for that load, byte after byte, so ra_crawlers_identify()
  * reads the two halves of a User-Agent as two independent chains of loads
- * (ra_scan_lanes()) and starts after the common "Mozilla/5.0 (" in the
- * state it leads to.
+ * and starts after the common "Mozilla/5.0 (" in the state it leads to.
+ * A browser's User-Agent has few hits, a branch keeps them
+ * (ra_scan_lanes()); a bot's has many, and a mispredicted branch at each
+ * would drain both chains, so those agents' lanes keep every byte's state
+ * in a slot (ra_scan_slots()).
  */
 #include <string.h>
 
