@@ -9,8 +9,7 @@
 #   NEW_BINARY defaults to build/robots-audit; UA files are read one
 #   User-Agent a line (.json: every string; access logs: the last quoted
 #   field; other files: every line, and also without a "- " list mark).
-#   Without UA files: ../shared/data's User-Agent sets and access logs,
-#   and those of $RA_UA_EXTRA (a directory of u-*.txt files) when set.
+#   Without UA files: ../shared/data's User-Agent sets and access logs.
 set -eu
 cd "$(dirname "$0")/.."
 D=${RA_SHARED_DATA:-../shared/data}
@@ -23,7 +22,7 @@ if [ $# -gt 0 ] && [ -f "$1" ] && [ -x "$1" ]; then
 fi
 if [ $# -eq 0 ]; then
     for f in "$D"/useragents/*/*.json "$D"/useragents/*/*.yml \
-             "$D"/logs/*/*log* ${RA_UA_EXTRA:+"$RA_UA_EXTRA"/u-*.txt}; do
+             "$D"/logs/*/*log*; do
         [ -f "$f" ] && set -- "$@" "$f"
     done
     [ $# -gt 0 ] || { echo "identify-same: skipped: no User-Agent files" \
