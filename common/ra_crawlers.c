@@ -1619,6 +1619,22 @@ ra_word_is(const unsigned char *p, size_t n, const char *w, size_t wn)
     return 1;
 }
 
+/* Whether the n bytes at p (4 <= n <= 8) are the word w (n lower-case
+ * letters), any case: two overlapping 4-byte compares, a letter's case
+ * bit forced on (for a letter, c | 0x20 is its lower case; no other byte
+ * turns into one). */
+static inline int
+ra_letters_ci(const unsigned char *p, const char *w, size_t n)
+{
+    uint32_t  a, b, wa, wb;
+
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    memcpy(&wa, w, 4);
+    memcpy(&wb, w + n - 4, 4);
+    return ((a | 0x20202020u) == wa) & ((b | 0x20202020u) == wb);
+}
+
 static ra_str_t
 ra_tool_suffix(const unsigned char *p, size_t len)
 {
@@ -1659,11 +1675,9 @@ ra_tool_suffix(const unsigned char *p, size_t len)
             }
         }
         name = ra_str(p + s, sl - s);
-        if ((name.len == 6 && (p[s] | 0x20) == 's'
-             && ra_word_is(p + s, 6, "safari", 6))
-            || (name.len == 7 && ra_word_is(p + s, 7, "firefox", 7))
-            || (name.len == 6 && (p[s] | 0x20) == 'c'
-                && ra_word_is(p + s, 6, "chrome", 6)))
+        if ((name.len == 6 && (ra_letters_ci(p + s, "safari", 6)
+                               || ra_letters_ci(p + s, "chrome", 6)))
+            || (name.len == 7 && ra_letters_ci(p + s, "firefox", 7)))
         {
             return found;
         }
