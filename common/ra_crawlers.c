@@ -1963,7 +1963,7 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     const unsigned char    *p1;
     ra_lane_t               lane[2];
     uint16_t                seen[RA_SYNC];
-    size_t                  s0, s1, x0, x1, i, j, k, m, w, meet[2];
+    size_t                  s0, s1, i, j, k, m, w, meet[2];
     size_t                  hit = t->ac.hit;
 
     m = (len - a) / 2;
@@ -1982,25 +1982,25 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
      * first), and then each is tested alone.
      */
     for (i = 0; i < w; i += 2) {
-        x0 = ra_step16(col, p[i], s0);
-        x1 = ra_step16(col, p1[i], s1);
-        s0 = ra_step16(col, p[i + 1], x0);
-        s1 = ra_step16(col, p1[i + 1], x1);
-        seen[i] = (uint16_t) x1;
-        seen[i + 1] = (uint16_t) s1;
-        ra_lane_keep(lane[0], i, x0);
-        ra_lane_keep(lane[1], m + i, x1);
+        s0 = ra_step16(col, p[i], s0);
+        ra_lane_keep(lane[0], i, s0);
+        s1 = ra_step16(col, p1[i], s1);
+        ra_lane_keep(lane[1], m + i, s1);
+        seen[i] = (uint16_t) s1;
+        s0 = ra_step16(col, p[i + 1], s0);
         ra_lane_keep(lane[0], i + 1, s0);
+        s1 = ra_step16(col, p1[i + 1], s1);
         ra_lane_keep(lane[1], m + i + 1, s1);
+        seen[i + 1] = (uint16_t) s1;
     }
     for ( ; i + 2 <= m; i += 2) {
-        x0 = ra_step16(col, p[i], s0);
-        x1 = ra_step16(col, p1[i], s1);
-        s0 = ra_step16(col, p[i + 1], x0);
-        s1 = ra_step16(col, p1[i + 1], x1);
-        ra_lane_keep(lane[0], i, x0);
-        ra_lane_keep(lane[1], m + i, x1);
+        s0 = ra_step16(col, p[i], s0);
+        ra_lane_keep(lane[0], i, s0);
+        s1 = ra_step16(col, p1[i], s1);
+        ra_lane_keep(lane[1], m + i, s1);
+        s0 = ra_step16(col, p[i + 1], s0);
         ra_lane_keep(lane[0], i + 1, s0);
+        s1 = ra_step16(col, p1[i + 1], s1);
         ra_lane_keep(lane[1], m + i + 1, s1);
     }
     if (i < m) {
