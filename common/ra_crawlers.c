@@ -25,8 +25,11 @@
  * of the next row, so that a byte costs one load (see ra_ac_t).  The time
  * goes to waiting for that load, byte after byte, so ra_crawlers_identify()
  * reads the two halves of a User-Agent as two independent chains of loads
- * (ra_scan_lanes()) and starts after the common "Mozilla/5.0 (" in the
- * state it leads to.
+ * and starts after the common "Mozilla/5.0 (" in the state it leads to.
+ * A browser's User-Agent has few hits, a branch keeps them
+ * (ra_scan_lanes()); a bot's has many, and a mispredicted branch at each
+ * would drain both chains, so those agents' lanes keep every byte's state
+ * in a slot (ra_scan_slots()).
  */
 #include <string.h>
 
@@ -55,6 +58,7 @@ extern const size_t         ra_crawlers_builtin_len;
 #define RA_LANES_MIN      32     /* shorter User-Agents: one chain */
 #define RA_SYNC           32     /* how far lane 0 reads on to meet lane 1 */
 #define RA_LANE_HITS      16     /* hits a lane keeps */
+#define RA_SLOT_HITS      16     /* hits ra_scan_slots() keeps a lane */
 
 typedef struct {
     const char  *text;
@@ -165,6 +169,8 @@ static const struct {
 };
 
 #define RA_NPREFIX  RA_NELTS(ra_ua_prefix)
+/* "Mozilla/5.0 (" not followed by "compatible; ": mostly browsers */
+#define RA_PRE_BROWSER  1
 #define RA_PRE_HIT  ((size_t) -1)
 
 /*
@@ -246,8 +252,23 @@ static const struct {
 };
 
 #define ra_isalnum(c)  (ra_isalpha(c) || ra_isdigit(c))
-#define ra_istok(c)    (ra_isalnum(c) || (c) == '.' || (c) == '_'          \
+#define ra_istok_c(c)  (ra_isalnum(c) || (c) == '.' || (c) == '_'          \
                         || (c) == '-')
+
+/* ra_istok_c() of every byte: identify's scans over product tokens test
+ * it for every byte they read, a load is cheaper than five compares */
+#define RA_TOK4(c)   ra_istok_c(c), ra_istok_c((c) + 1), ra_istok_c((c) + 2), \
+                     ra_istok_c((c) + 3)
+#define RA_TOK16(c)  RA_TOK4(c), RA_TOK4((c) + 4), RA_TOK4((c) + 8),          \
+                     RA_TOK4((c) + 12)
+#define RA_TOK64(c)  RA_TOK16(c), RA_TOK16((c) + 16), RA_TOK16((c) + 32),     \
+                     RA_TOK16((c) + 48)
+
+static const uint8_t  ra_tok_tab[256] = {
+    RA_TOK64(0), RA_TOK64(64), RA_TOK64(128), RA_TOK64(192)
+};
+
+#define ra_istok(c)    (ra_tok_tab[(unsigned char) (c)])
 
 const char *
 ra_crawler_category_name(unsigned category)
@@ -1240,6 +1261,47 @@ ra_token_at(const unsigned char *p, size_t len, size_t at)
     return ra_str(p + s, e - s);
 }
 
+/* Whether p starts with lit (lower case, n bytes), any case: the
+ * core's ra_startswith_ci() walks a NUL-terminated prefix a byte at a
+ * time, and identify asks this of nearly every User-Agent. */
+static inline int
+ra_prefix_ci(const unsigned char *p, size_t len, const char *lit, size_t n)
+{
+    size_t  i;
+
+    if (len < n) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if ((unsigned char) (p[i] | 0x20) != (unsigned char) lit[i]
+            || !(ra_isalpha(p[i]) || p[i] == (unsigned char) lit[i]))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ra_prefix_ci(p, len, "mozilla/", 8) in one 8-byte compare: the seven
+ * letters any case, then the '/'. */
+static inline int
+ra_mozilla_slash(const unsigned char *p, size_t len)
+{
+    static const unsigned char  lit[8] = "mozilla/";
+    static const unsigned char  fold[8] = {
+        0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0
+    };
+    uint64_t                    v, l, m;
+
+    if (len < 8) {
+        return 0;
+    }
+    memcpy(&v, p, 8);
+    memcpy(&l, lit, 8);
+    memcpy(&m, fold, 8);
+    return (v | m) == l;
+}
+
 /* Where "(compatible; NAME" starts NAME, or len when absent.  It looks
  * for the ';' (rare) and then behind it for "compatible" (any case). */
 static size_t
@@ -1279,7 +1341,7 @@ ra_declared_token(const unsigned char *p, size_t len)
     if (at < len) {
         return ra_token_at(p, len, at);
     }
-    if (len > 0 && !ra_startswith_ci(ra_str(p, len), "mozilla")) {
+    if (len > 0 && !ra_prefix_ci(p, len, "mozilla", 7)) {
         return ra_token_at(p, len, 0);
     }
     return ra_str(p, 0);
@@ -1318,7 +1380,7 @@ ra_program_shape(const unsigned char *p, size_t len)
     if (len == 0) {
         return 0;
     }
-    if (!ra_startswith_ci(ra_str(p, len), "mozilla/")) {
+    if (!ra_mozilla_slash(p, len)) {
         if (!ra_isalnum(p[0])) {
             return 0;
         }
@@ -1557,6 +1619,22 @@ ra_word_is(const unsigned char *p, size_t n, const char *w, size_t wn)
     return 1;
 }
 
+/* Whether the n bytes at p (4 <= n <= 8) are the word w (n lower-case
+ * letters), any case: two overlapping 4-byte compares, a letter's case
+ * bit forced on (for a letter, c | 0x20 is its lower case; no other byte
+ * turns into one). */
+static inline int
+ra_letters_ci(const unsigned char *p, const char *w, size_t n)
+{
+    uint32_t  a, b, wa, wb;
+
+    memcpy(&a, p, 4);
+    memcpy(&b, p + n - 4, 4);
+    memcpy(&wa, w, 4);
+    memcpy(&wb, w + n - 4, 4);
+    return ((a | 0x20202020u) == wa) & ((b | 0x20202020u) == wb);
+}
+
 static ra_str_t
 ra_tool_suffix(const unsigned char *p, size_t len)
 {
@@ -1597,9 +1675,9 @@ ra_tool_suffix(const unsigned char *p, size_t len)
             }
         }
         name = ra_str(p + s, sl - s);
-        if (ra_word_is(p + s, sl - s, "safari", 6)
-            || ra_word_is(p + s, sl - s, "firefox", 7)
-            || ra_word_is(p + s, sl - s, "chrome", 6))
+        if ((name.len == 6 && (ra_letters_ci(p + s, "safari", 6)
+                               || ra_letters_ci(p + s, "chrome", 6)))
+            || (name.len == 7 && ra_letters_ci(p + s, "firefox", 7)))
         {
             return found;
         }
@@ -1661,10 +1739,16 @@ ra_late_compatible(const unsigned char *p, size_t len)
     const unsigned char  *q;
     size_t                at;
 
-    if (len < 8 || !ra_startswith_ci(ra_str(p, len), "mozilla/")) {
+    if (!ra_mozilla_slash(p, len)) {
         return ra_str(p, 0);
     }
     q = memchr(p, ')', len);
+    /* a "compatible;" before the ')' names nothing (from there on, NAME
+     * would be the ')' at the most), so without a ';' after it there is
+     * nothing to look for */
+    if (q == NULL || memchr(q, ';', len - (size_t) (q - p)) == NULL) {
+        return ra_str(p, 0);
+    }
     at = ra_compatible_at(p, len);
     if (q == NULL || at >= len || at < (size_t) (q - p)) {
         return ra_str(p, 0);
@@ -1834,25 +1918,28 @@ ra_scan_serial(const ra_crawlers_t *t, const unsigned char *p, size_t len,
 }
 
 /*
- * A lane's hits, kept without a branch (a mispredicted one, at every hit,
- * would drain both lanes): every byte writes its end and state to the
- * next slot, and "n" counts the slot in only when the state is a hit.
- * There is a slot for every byte a lane reads (User-Agents up to
- * RA_LANES_MAX bytes take the lanes), so no bound is checked per byte;
- * more than RA_LANE_HITS hits make the lanes' result moot.
+ * A lane's hits.  A hit is rare (a browser's User-Agent has none or one
+ * or two), so a branch keeps it: a byte costs its step and one compare,
+ * and the few mispredictions cost less than writing a slot for every
+ * byte.  A lane keeps its first RA_LANE_HITS hits and counts the others:
+ * more make the lanes' result moot.  User-Agents up to RA_LANES_MAX bytes
+ * take the lanes, so an end fits in 16 bits.
  */
 #define RA_LANES_MAX  1024
-#define RA_LANE_SLOTS (RA_LANES_MAX / 2 + RA_SYNC + 2)
 
 typedef struct {
     size_t     n;
-    uint32_t   hit[RA_LANE_SLOTS];      /* end << 16 | state */
+    uint32_t   hit[RA_LANE_HITS];       /* end << 16 | state */
 } ra_lane_t;
 
 #define ra_lane_keep(l, end, s)                                              \
     do {                                                                      \
-        (l).hit[(l).n] = (uint32_t) ((end) << 16 | (s));                      \
-        (l).n += (s) >= hit;                                                  \
+        if (__builtin_expect((s) >= hit, 0)) {                                \
+            if ((l).n < RA_LANE_HITS) {                                       \
+                (l).hit[(l).n] = (uint32_t) ((end) << 16 | (s));              \
+            }                                                                 \
+            (l).n++;                                                          \
+        }                                                                     \
     } while (0)
 
 /*
@@ -1868,7 +1955,7 @@ typedef struct {
  * chain.  The scan starts at byte a in state s; a hit's end (16 bits) is
  * counted from a until it is reported.
  */
-static int
+static int __attribute__((noinline))
 ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     size_t a, size_t s, ra_scan_t *st)
 {
@@ -1880,7 +1967,7 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     size_t                  hit = t->ac.hit;
 
     m = (len - a) / 2;
-    w = m < RA_SYNC ? m : RA_SYNC;
+    w = (m < RA_SYNC ? m : RA_SYNC) & ~(size_t) 1;
     p += a;
     p1 = p + m;
     s0 = s;
@@ -1888,14 +1975,35 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     lane[0].n = 0;
     lane[1].n = 0;
 
-    for (i = 0; i < w; i++) {
+    /*
+     * Two bytes a lane at a time, and the four states tested at once: an
+     * OR of states below hit reaches hit only now and then (the shallow
+     * states, where a browser's bytes spend their time, are numbered
+     * first), and then each is tested alone.
+     */
+    for (i = 0; i < w; i += 2) {
         s0 = ra_step16(col, p[i], s0);
-        s1 = ra_step16(col, p1[i], s1);
-        seen[i] = (uint16_t) s1;
         ra_lane_keep(lane[0], i, s0);
+        s1 = ra_step16(col, p1[i], s1);
         ra_lane_keep(lane[1], m + i, s1);
+        seen[i] = (uint16_t) s1;
+        s0 = ra_step16(col, p[i + 1], s0);
+        ra_lane_keep(lane[0], i + 1, s0);
+        s1 = ra_step16(col, p1[i + 1], s1);
+        ra_lane_keep(lane[1], m + i + 1, s1);
+        seen[i + 1] = (uint16_t) s1;
     }
-    for ( ; i < m; i++) {
+    for ( ; i + 2 <= m; i += 2) {
+        s0 = ra_step16(col, p[i], s0);
+        ra_lane_keep(lane[0], i, s0);
+        s1 = ra_step16(col, p1[i], s1);
+        ra_lane_keep(lane[1], m + i, s1);
+        s0 = ra_step16(col, p[i + 1], s0);
+        ra_lane_keep(lane[0], i + 1, s0);
+        s1 = ra_step16(col, p1[i + 1], s1);
+        ra_lane_keep(lane[1], m + i + 1, s1);
+    }
+    if (i < m) {
         s0 = ra_step16(col, p[i], s0);
         s1 = ra_step16(col, p1[i], s1);
         ra_lane_keep(lane[0], i, s0);
@@ -1916,6 +2024,107 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     p -= a;
 
     if (i == w || lane[0].n > RA_LANE_HITS || lane[1].n > RA_LANE_HITS) {
+        return 0;
+    }
+
+    /* lane 0 stands before the meeting byte, lane 1 from it on */
+    meet[0] = 0;
+    meet[1] = m + i;
+    for (k = 0; k < 2; k++) {
+        for (j = 0; j < lane[k].n; j++) {
+            if (lane[k].hit[j] >> 16 >= meet[k]) {
+                ra_scan_hit(t, p, len, a + (lane[k].hit[j] >> 16),
+                            lane[k].hit[j] & 0xffff, st);
+            }
+        }
+    }
+    return 1;
+}
+
+/*
+ * ra_scan_lanes() for User-Agents that likely hold several hits (see
+ * ra_crawlers_identify()).  A lane's hits, kept without a branch (a mispredicted one, at every hit,
+ * would drain both lanes): every byte writes its end and state to the
+ * next slot, and "n" counts the slot in only when the state is a hit.
+ * There is a slot for every byte a lane reads (User-Agents up to
+ * RA_LANES_MAX bytes take the lanes), so no bound is checked per byte;
+ * more than RA_SLOT_HITS hits make the lanes' result moot.
+ */
+#define RA_LANE_SLOTS (RA_LANES_MAX / 2 + RA_SYNC + 2)
+
+typedef struct {
+    size_t     n;
+    uint32_t   hit[RA_LANE_SLOTS];      /* end << 16 | state */
+} ra_slots_t;
+
+#define ra_slot_keep(l, end, s)                                              \
+    do {                                                                      \
+        (l).hit[(l).n] = (uint32_t) ((end) << 16 | (s));                      \
+        (l).n += (s) >= hit;                                                  \
+    } while (0)
+
+/*
+ * ra_scan_lanes() with the hits kept in slots.  Two chains of dependent
+ * loads, one per half of the User-Agent, so that
+ * each load's latency hides the other's (one chain waits on memory for
+ * nearly all of its time).  Lane 1 starts at the root at the half and
+ * keeps its first states.  Then lane 0 reads on into the second half
+ * until its state is lane 1's at the same byte: from there on both are the
+ * same automaton on the same bytes, so lane 1's hits stand from that byte
+ * on, and the hits come out in the order of one chain.  0 when lane 0 did
+ * not meet lane 1 within RA_SYNC bytes or a lane kept too many hits:
+ * nothing was reported, the caller reads the User-Agent again with one
+ * chain.  The scan starts at byte a in state s; a hit's end (16 bits) is
+ * counted from a until it is reported.
+ */
+static int __attribute__((noinline))
+ra_scan_slots(const ra_crawlers_t *t, const unsigned char *p, size_t len,
+    size_t a, size_t s, ra_scan_t *st)
+{
+    const uint16_t *const  *col = t->ac.col;
+    const unsigned char    *p1;
+    ra_slots_t               lane[2];
+    uint16_t                seen[RA_SYNC];
+    size_t                  s0, s1, i, j, k, m, w, meet[2];
+    size_t                  hit = t->ac.hit;
+
+    m = (len - a) / 2;
+    w = m < RA_SYNC ? m : RA_SYNC;
+    p += a;
+    p1 = p + m;
+    s0 = s;
+    s1 = 0;
+    lane[0].n = 0;
+    lane[1].n = 0;
+
+    for (i = 0; i < w; i++) {
+        s0 = ra_step16(col, p[i], s0);
+        s1 = ra_step16(col, p1[i], s1);
+        seen[i] = (uint16_t) s1;
+        ra_slot_keep(lane[0], i, s0);
+        ra_slot_keep(lane[1], m + i, s1);
+    }
+    for ( ; i < m; i++) {
+        s0 = ra_step16(col, p[i], s0);
+        s1 = ra_step16(col, p1[i], s1);
+        ra_slot_keep(lane[0], i, s0);
+        ra_slot_keep(lane[1], m + i, s1);
+    }
+    for (i = 2 * m; i < len - a; i++) {
+        s1 = ra_step16(col, p[i], s1);
+        ra_slot_keep(lane[1], i, s1);
+    }
+
+    for (i = 0; i < w; i++) {
+        s0 = ra_step16(col, p1[i], s0);
+        if (s0 == seen[i]) {
+            break;
+        }
+        ra_slot_keep(lane[0], m + i, s0);
+    }
+    p -= a;
+
+    if (i == w || lane[0].n > RA_SLOT_HITS || lane[1].n > RA_SLOT_HITS) {
         return 0;
     }
 
@@ -2007,7 +2216,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         s = t->ac.pre[pk];
     }
     if (t->ac.t16 == NULL || len - a < RA_LANES_MIN || len - a > RA_LANES_MAX
-        || !ra_scan_lanes(t, p, len, a, s, &st))
+        || !(pk == RA_PRE_BROWSER ? ra_scan_lanes(t, p, len, a, s, &st)
+                                  : ra_scan_slots(t, p, len, a, s, &st)))
     {
         ra_scan_serial(t, p, len, a, s, &st);
     }

@@ -952,6 +952,57 @@ lanes_find_a_name_anywhere(void **state)
     free(ua);
 }
 
+/* Hits come out in the order of the text whichever way the scan reads
+ * it (two lanes keeping every byte's state in a slot after "Mozilla/5.0
+ * (compatible; ", two lanes keeping hits with a branch after another
+ * "Mozilla/5.0 (", or one chain): the product a generic bot names first
+ * is its token, wherever the two names lie. */
+static void
+lanes_keep_the_order_of_hits(void **state)
+{
+    static const char   *pre[] = {
+        "Mozilla/5.0 (compatible; ", "Mozilla/5.0 (X11; Linux x86_64) ",
+        "Zq/1 ",
+    };
+    static const char    filler[] = "lorem ipsum dolor sit amet ";
+    static const size_t  lens[] = { 34, 48, 64, 65, 101, 300, 1000, 1100 };
+    static const char    a[] = " AlphaCrawler/1.0", b[] = " BetaSpider/2.0";
+    char                 ua[1100];
+    size_t               k, li, len, pl, at1, at2, i, fl = sizeof(filler) - 1;
+    ra_identity_t        id;
+
+    (void) state;
+    for (k = 0; k < sizeof(pre) / sizeof(pre[0]); k++) {
+        pl = strlen(pre[k]);
+        for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+            len = lens[li];
+            for (at1 = pl; at1 + sizeof(a) - 1 + sizeof(b) - 1 <= len;
+                 at1 += len > 300 ? 41 : 3)
+            {
+                for (at2 = at1 + sizeof(a) - 1; at2 + sizeof(b) - 1 <= len;
+                     at2 += len > 300 ? 53 : 5)
+                {
+                    memcpy(ua, pre[k], pl);
+                    for (i = pl; i < len; i++) {
+                        ua[i] = filler[(i - pl) % fl];
+                    }
+                    memcpy(ua + at1, a, sizeof(a) - 1);
+                    memcpy(ua + at2, b, sizeof(b) - 1);
+                    if (ra_crawlers_identify(tab, ra_str(ua, len), &id)
+                        != RA_UA_GENERIC
+                        || !ra_strcaseeq(id.token, ra_str("AlphaCrawler", 12)))
+                    {
+                        fail_msg("'%s' length %zu, names at %zu and %zu: "
+                                 "token '%.*s'", pre[k], len, at1, at2,
+                                 (int) id.token.len,
+                                 (const char *) id.token.data);
+                    }
+                }
+            }
+        }
+    }
+}
+
 static void
 hostile_user_agents(void **state)
 {
@@ -1252,6 +1303,7 @@ main(void)
         cmocka_unit_test(no_false_positive_on_browsers),
         cmocka_unit_test(every_ai_robots_agent_is_known),
         cmocka_unit_test(lanes_find_a_name_anywhere),
+        cmocka_unit_test(lanes_keep_the_order_of_hits),
         cmocka_unit_test(hostile_user_agents),
         cmocka_unit_test(operator_files),
         cmocka_unit_test(policy_tokens),
