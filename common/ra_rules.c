@@ -61,6 +61,9 @@ typedef struct {
     uint32_t              rule;
     uint8_t               type;
     uint8_t               simple;       /* no '*' and no final '$' */
+    uint8_t               has_key;      /* key is set */
+    unsigned char         key;          /* a byte the wildcard part needs
+                                           (its first literal one) */
     ra_grams_t            need;         /* of the wildcard part */
 } ra_pat_t;
 
@@ -254,21 +257,28 @@ static const unsigned char  ra_url_plain[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0
 };
 
+/* Are p's eight bytes from i plain? */
+#define ra_url_plain8(p, i)                                                  \
+    (ra_url_plain[(p)[(i)]] & ra_url_plain[(p)[(i) + 1]]                     \
+     & ra_url_plain[(p)[(i) + 2]] & ra_url_plain[(p)[(i) + 3]]               \
+     & ra_url_plain[(p)[(i) + 4]] & ra_url_plain[(p)[(i) + 5]]               \
+     & ra_url_plain[(p)[(i) + 6]] & ra_url_plain[(p)[(i) + 7]])
+
 /* Is every byte of p plain (ra_url_plain)?  Eight at a time, one test
- * for the eight. */
+ * for the eight; the last bytes of a path of eight or more as its last
+ * eight (overlapping), not one by one. */
 static int
 ra_url_is_plain(const unsigned char *p, size_t n)
 {
     size_t  i;
 
     for (i = 0; i + 8 <= n; i += 8) {
-        if (!(ra_url_plain[p[i]] & ra_url_plain[p[i + 1]]
-              & ra_url_plain[p[i + 2]] & ra_url_plain[p[i + 3]]
-              & ra_url_plain[p[i + 4]] & ra_url_plain[p[i + 5]]
-              & ra_url_plain[p[i + 6]] & ra_url_plain[p[i + 7]]))
-        {
+        if (!ra_url_plain8(p, i)) {
             return 0;
         }
+    }
+    if (i < n && n >= 8) {
+        return ra_url_plain8(p, n - 8);
     }
     for ( /* void */ ; i < n; i++) {
         if (!ra_url_plain[p[i]]) {
@@ -703,6 +713,14 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     }
     p->lit = i;
     p->simple = i == pat.len;
+    p->has_key = 0;
+    for ( /* void */ ; i < pat.len; i++) {
+        if (pat.data[i] != '*' && !(pat.data[i] == '$' && i + 1 == pat.len)) {
+            p->has_key = 1;
+            p->key = pat.data[i];
+            break;
+        }
+    }
 
     ra_pat_pairs(p, &p->need);
 }
@@ -1762,6 +1780,53 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     sj->grams_ac = ix->ac;
 }
 
+/*
+ * A small index (a group of a few rules, as most files have): its
+ * patterns, in priority order, each compared where it starts; the first
+ * that matches is the best.  At most RA_SMALL_PATS patterns, each
+ * O(path + pattern) (ra_wild()): linear, without the trie walk and the
+ * automaton's pass over the whole path.
+ */
+#define RA_SMALL_PATS  8
+
+static void
+ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
+{
+    uint32_t         i;
+    const ra_pat_t  *p;
+
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        if (!ra_beats(p, best)) {
+            return;                     /* sorted: nothing after can win */
+        }
+        /* the literal prefix: its first and last bytes, then the rest */
+        if (p->lit > sj->plen
+            || (p->lit && (sj->path[0] != p->pat[0]
+                           || sj->path[p->lit - 1] != p->pat[p->lit - 1]))
+            || (p->lit > 2
+                && memcmp(sj->path + 1, p->pat + 1, p->lit - 2) != 0))
+        {
+            continue;
+        }
+        /* a wildcard part: its first literal byte must occur after the
+         * prefix before the whole is searched */
+        if (!p->simple
+            && ((p->has_key
+                 && memchr(sj->path + p->lit, p->key, sj->plen - p->lit)
+                    == NULL)
+                || !ra_wild(sj->path, sj->plen, p->lit, p->pat + p->lit,
+                            p->len - p->lit)))
+        {
+            continue;
+        }
+        best->prio = (int32_t) p->len;
+        best->rule = p->rule;
+        best->type = p->type;
+        return;
+    }
+}
+
 static void
 ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
 {
@@ -1774,6 +1839,11 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
     const uint8_t    *pc;
     const ra_node_t  *nd;
     const ra_edge_t  *e;
+
+    if (ix->npats <= RA_SMALL_PATS) {
+        ra_small_match(ix, sj, best);
+        return;
+    }
 
     n = 0;
     if (ix->ptab != NULL) {
