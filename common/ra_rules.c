@@ -264,28 +264,29 @@ static const unsigned char  ra_url_plain[256] = {
      & ra_url_plain[(p)[(i) + 4]] & ra_url_plain[(p)[(i) + 5]]               \
      & ra_url_plain[(p)[(i) + 6]] & ra_url_plain[(p)[(i) + 7]])
 
-/* Is every byte of p plain (ra_url_plain)?  Eight at a time, one test
- * for the eight; the last bytes of a path of eight or more as its last
- * eight (overlapping), not one by one. */
-static int
-ra_url_is_plain(const unsigned char *p, size_t n)
+/* How many of p's first bytes are known plain (ra_url_plain): n when
+ * every one is, else at most the offset of the first that is not.
+ * Eight at a time, one test for the eight; the last bytes of a path of
+ * eight or more as its last eight (overlapping), not one by one. */
+static size_t
+ra_url_plain_prefix(const unsigned char *p, size_t n)
 {
     size_t  i;
 
     for (i = 0; i + 8 <= n; i += 8) {
         if (!ra_url_plain8(p, i)) {
-            return 0;
+            return i;
         }
     }
     if (i < n && n >= 8) {
-        return ra_url_plain8(p, n - 8);
+        return ra_url_plain8(p, n - 8) ? n : i;
     }
     for ( /* void */ ; i < n; i++) {
         if (!ra_url_plain[p[i]]) {
-            return 0;
+            return i;
         }
     }
-    return 1;
+    return n;
 }
 
 /*
@@ -2024,7 +2025,7 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
     ra_match_t *out)
 {
     int                   rc;
-    size_t                need, plen;
+    size_t                need, plen, plain;
     uint32_t              set_id, k;
     ra_best_t             best;
     ra_subject_t          sj;
@@ -2038,6 +2039,7 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
     out->crawl_delay_ms = -1;
     rc = RA_OK;
     set_id = g->set;
+    plain = 0;
 
     /* the path as this mode compares it, with its leading '/' */
     if (mode == RA_MODE_GOOGLE) {
@@ -2057,8 +2059,10 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
         need = 3 * path.len + 1;
         if (need <= sizeof(stack) && path.len && path.data[0] == '/') {
             /* the common case: a path that is its own normal form is
-             * read where it is (one that is not is normalised below) */
-            if (ra_url_is_plain(path.data, path.len)) {
+             * read where it is (one that is not is normalised below,
+             * after its plain first bytes) */
+            plain = ra_url_plain_prefix(path.data, path.len);
+            if (plain == path.len) {
                 p = path.data;
                 plen = path.len;
                 buf = NULL;
@@ -2085,7 +2089,12 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
         memcpy(buf + plen, path.data, path.len);
         plen += path.len;
     } else {
-        plen += ra_norm_rfc(path, buf + plen, 1);
+        /* plain bytes are their own normal form, and no escape starts
+         * among them */
+        memcpy(buf + plen, path.data, plain);
+        plen += plain;
+        plen += ra_norm_rfc(ra_str(path.data + plain, path.len - plain),
+                            buf + plen, 1);
     }
     p = buf;
 
