@@ -62,6 +62,9 @@ typedef struct {
     uint8_t               type;
     uint8_t               simple;       /* no '*' and no final '$' */
     uint8_t               has_key;      /* key is set */
+    uint8_t               star_seg;     /* the wildcard part is '*' and
+                                           one segment (key its first
+                                           byte), nothing after */
     unsigned char         key;          /* a byte the wildcard part needs
                                            (its first literal one) */
     ra_grams_t            need;         /* of the wildcard part */
@@ -715,6 +718,9 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     p->lit = i;
     p->simple = i == pat.len;
     p->has_key = 0;
+    p->star_seg = i + 1 < pat.len && pat.data[i] == '*'
+                  && ra_star(pat.data + i + 1, pat.len - i - 1) == NULL
+                  && pat.data[pat.len - 1] != '$';
     for ( /* void */ ; i < pat.len; i++) {
         if (pat.data[i] != '*' && !(pat.data[i] == '$' && i + 1 == pat.len)) {
             p->has_key = 1;
@@ -1793,8 +1799,9 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
 static void
 ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
 {
-    uint32_t         i;
-    const ra_pat_t  *p;
+    uint32_t              i;
+    const ra_pat_t       *p;
+    const unsigned char  *q;
 
     for (i = 0; i < ix->npats; i++) {
         p = &ix->pats[i];
@@ -1811,15 +1818,22 @@ ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
             continue;
         }
         /* a wildcard part: its first literal byte must occur after the
-         * prefix before the whole is searched */
-        if (!p->simple
-            && ((p->has_key
-                 && memchr(sj->path + p->lit, p->key, sj->plen - p->lit)
-                    == NULL)
-                || !ra_wild(sj->path, sj->plen, p->lit, p->pat + p->lit,
-                            p->len - p->lit)))
-        {
-            continue;
+         * prefix before the whole is searched ("*SEG": SEG from there) */
+        if (!p->simple) {
+            q = p->has_key ? memchr(sj->path + p->lit, p->key,
+                                    sj->plen - p->lit)
+                           : NULL;
+            if (p->has_key && q == NULL) {
+                continue;
+            }
+            if (p->star_seg
+                ? ra_find(q, (size_t) (sj->path + sj->plen - q),
+                          p->pat + p->lit + 1, p->len - p->lit - 1) == NULL
+                : !ra_wild(sj->path, sj->plen, p->lit, p->pat + p->lit,
+                           p->len - p->lit))
+            {
+                continue;
+            }
         }
         best->prio = (int32_t) p->len;
         best->rule = p->rule;
