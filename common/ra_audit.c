@@ -880,6 +880,26 @@ ra_group_memo_forget(ra_group_memo_t *memo, const ra_rules_t *rs)
     }
 }
 
+/*
+ * The memo's slots go in pairs, the hash's and its neighbour, so that two
+ * crawlers whose hashes meet both stay.  A miss takes the first unless it
+ * holds a group of the same set (the second then gives way).
+ */
+static ra_group_memo_slot_t *
+ra_memo_victim(ra_group_memo_slot_t *s, ra_group_memo_slot_t *s2,
+    const ra_rules_t *rs)
+{
+    return s->rules == rs ? s2 : s;
+}
+
+static int
+ra_memo_token_is(const ra_group_memo_slot_t *s, const ra_rules_t *rs,
+    ra_str_t t)
+{
+    return s->rules == rs && s->key == NULL && s->token_len == t.len
+           && memcmp(s->token, t.data, t.len) == 0;
+}
+
 /* A generic bot's group: remembered by its one token's bytes */
 static void
 ra_judge_group_token(const ra_judge_state_t *g, const ra_rules_t *rs,
@@ -887,16 +907,18 @@ ra_judge_group_token(const ra_judge_state_t *g, const ra_rules_t *rs,
 {
     uint64_t               h;
     ra_str_t               t = who->tokens[0];
-    ra_group_memo_slot_t  *s;
+    ra_group_memo_slot_t  *s, *s2;
 
     /* a slot by length and three bytes (the bytes are compared) */
     h = (uint64_t) t.len << 24 ^ (uint64_t) t.data[0] << 16
         ^ (uint64_t) t.data[t.len / 2] << 8 ^ t.data[t.len - 1];
     h = (h ^ ((uint64_t) (uintptr_t) rs << 7)) * 0x9e3779b97f4a7c15ULL;
     s = &g->memo->slot[h >> 59];
-    if (s->rules != rs || s->key != NULL || s->token_len != t.len
-        || memcmp(s->token, t.data, t.len) != 0)
-    {
+    if (!ra_memo_token_is(s, rs, t)) {
+        s2 = &g->memo->slot[(h >> 59) ^ 1];
+        s = ra_memo_token_is(s2, rs, t) ? s2 : ra_memo_victim(s, s2, rs);
+    }
+    if (!ra_memo_token_is(s, rs, t)) {
         ra_rules_group(rs, who->tokens, 1, &s->group);
         s->rules = rs;
         s->key = NULL;
@@ -916,7 +938,7 @@ ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
     const ra_judge_who_t *who, ra_rules_group_t *grp)
 {
     uint64_t               h;
-    ra_group_memo_slot_t  *s;
+    ra_group_memo_slot_t  *s, *s2;
 
     if (g->memo != NULL && who->key == NULL && who->ntokens == 1
         && who->tokens[0].len && who->tokens[0].len <= RA_GROUP_MEMO_TOKEN)
@@ -931,6 +953,11 @@ ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
     h = ((uint64_t) (uintptr_t) who->key ^ ((uint64_t) (uintptr_t) rs << 7))
         * 0x9e3779b97f4a7c15ULL;
     s = &g->memo->slot[h >> 59];
+    if (s->rules != rs || s->key != who->key) {
+        s2 = &g->memo->slot[(h >> 59) ^ 1];
+        s = s2->rules == rs && s2->key == who->key
+            ? s2 : ra_memo_victim(s, s2, rs);
+    }
     if (s->rules != rs || s->key != who->key) {
         ra_rules_group(rs, who->tokens, who->ntokens, &s->group);
         s->rules = rs;

@@ -61,6 +61,12 @@ typedef struct {
     uint32_t              rule;
     uint8_t               type;
     uint8_t               simple;       /* no '*' and no final '$' */
+    uint8_t               has_key;      /* key is set */
+    uint8_t               star_seg;     /* the wildcard part is '*' and
+                                           one segment (key its first
+                                           byte), nothing after */
+    unsigned char         key;          /* a byte the wildcard part needs
+                                           (its first literal one) */
     ra_grams_t            need;         /* of the wildcard part */
 } ra_pat_t;
 
@@ -254,28 +260,36 @@ static const unsigned char  ra_url_plain[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0
 };
 
-/* Is every byte of p plain (ra_url_plain)?  Eight at a time, one test
- * for the eight. */
-static int
-ra_url_is_plain(const unsigned char *p, size_t n)
+/* Are p's eight bytes from i plain? */
+#define ra_url_plain8(p, i)                                                  \
+    (ra_url_plain[(p)[(i)]] & ra_url_plain[(p)[(i) + 1]]                     \
+     & ra_url_plain[(p)[(i) + 2]] & ra_url_plain[(p)[(i) + 3]]               \
+     & ra_url_plain[(p)[(i) + 4]] & ra_url_plain[(p)[(i) + 5]]               \
+     & ra_url_plain[(p)[(i) + 6]] & ra_url_plain[(p)[(i) + 7]])
+
+/* How many of p's first bytes are known plain (ra_url_plain): n when
+ * every one is, else at most the offset of the first that is not.
+ * Eight at a time, one test for the eight; the last bytes of a path of
+ * eight or more as its last eight (overlapping), not one by one. */
+static size_t
+ra_url_plain_prefix(const unsigned char *p, size_t n)
 {
     size_t  i;
 
     for (i = 0; i + 8 <= n; i += 8) {
-        if (!(ra_url_plain[p[i]] & ra_url_plain[p[i + 1]]
-              & ra_url_plain[p[i + 2]] & ra_url_plain[p[i + 3]]
-              & ra_url_plain[p[i + 4]] & ra_url_plain[p[i + 5]]
-              & ra_url_plain[p[i + 6]] & ra_url_plain[p[i + 7]]))
-        {
-            return 0;
+        if (!ra_url_plain8(p, i)) {
+            return i;
         }
+    }
+    if (i < n && n >= 8) {
+        return ra_url_plain8(p, n - 8) ? n : i;
     }
     for ( /* void */ ; i < n; i++) {
         if (!ra_url_plain[p[i]]) {
-            return 0;
+            return i;
         }
     }
-    return 1;
+    return n;
 }
 
 /*
@@ -703,6 +717,17 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     }
     p->lit = i;
     p->simple = i == pat.len;
+    p->has_key = 0;
+    p->star_seg = i + 1 < pat.len && pat.data[i] == '*'
+                  && ra_star(pat.data + i + 1, pat.len - i - 1) == NULL
+                  && pat.data[pat.len - 1] != '$';
+    for ( /* void */ ; i < pat.len; i++) {
+        if (pat.data[i] != '*' && !(pat.data[i] == '$' && i + 1 == pat.len)) {
+            p->has_key = 1;
+            p->key = pat.data[i];
+            break;
+        }
+    }
 
     ra_pat_pairs(p, &p->need);
 }
@@ -1762,6 +1787,61 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     sj->grams_ac = ix->ac;
 }
 
+/*
+ * A small index (a group of a few rules, as most files have): its
+ * patterns, in priority order, each compared where it starts; the first
+ * that matches is the best.  At most RA_SMALL_PATS patterns, each
+ * O(path + pattern) (ra_wild()): linear, without the trie walk and the
+ * automaton's pass over the whole path.
+ */
+#define RA_SMALL_PATS  8
+
+static void
+ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
+{
+    uint32_t              i;
+    const ra_pat_t       *p;
+    const unsigned char  *q;
+
+    for (i = 0; i < ix->npats; i++) {
+        p = &ix->pats[i];
+        if (!ra_beats(p, best)) {
+            return;                     /* sorted: nothing after can win */
+        }
+        /* the literal prefix: its first and last bytes, then the rest */
+        if (p->lit > sj->plen
+            || (p->lit && (sj->path[0] != p->pat[0]
+                           || sj->path[p->lit - 1] != p->pat[p->lit - 1]))
+            || (p->lit > 2
+                && memcmp(sj->path + 1, p->pat + 1, p->lit - 2) != 0))
+        {
+            continue;
+        }
+        /* a wildcard part: its first literal byte must occur after the
+         * prefix before the whole is searched ("*SEG": SEG from there) */
+        if (!p->simple) {
+            q = p->has_key ? memchr(sj->path + p->lit, p->key,
+                                    sj->plen - p->lit)
+                           : NULL;
+            if (p->has_key && q == NULL) {
+                continue;
+            }
+            if (p->star_seg
+                ? ra_find(q, (size_t) (sj->path + sj->plen - q),
+                          p->pat + p->lit + 1, p->len - p->lit - 1) == NULL
+                : !ra_wild(sj->path, sj->plen, p->lit, p->pat + p->lit,
+                           p->len - p->lit))
+            {
+                continue;
+            }
+        }
+        best->prio = (int32_t) p->len;
+        best->rule = p->rule;
+        best->type = p->type;
+        return;
+    }
+}
+
 static void
 ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
 {
@@ -1774,6 +1854,11 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
     const uint8_t    *pc;
     const ra_node_t  *nd;
     const ra_edge_t  *e;
+
+    if (ix->npats <= RA_SMALL_PATS) {
+        ra_small_match(ix, sj, best);
+        return;
+    }
 
     n = 0;
     if (ix->ptab != NULL) {
@@ -1954,7 +2039,7 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
     ra_match_t *out)
 {
     int                   rc;
-    size_t                need, plen;
+    size_t                need, plen, plain;
     uint32_t              set_id, k;
     ra_best_t             best;
     ra_subject_t          sj;
@@ -1968,6 +2053,7 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
     out->crawl_delay_ms = -1;
     rc = RA_OK;
     set_id = g->set;
+    plain = 0;
 
     /* the path as this mode compares it, with its leading '/' */
     if (mode == RA_MODE_GOOGLE) {
@@ -1987,8 +2073,10 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
         need = 3 * path.len + 1;
         if (need <= sizeof(stack) && path.len && path.data[0] == '/') {
             /* the common case: a path that is its own normal form is
-             * read where it is (one that is not is normalised below) */
-            if (ra_url_is_plain(path.data, path.len)) {
+             * read where it is (one that is not is normalised below,
+             * after its plain first bytes) */
+            plain = ra_url_plain_prefix(path.data, path.len);
+            if (plain == path.len) {
                 p = path.data;
                 plen = path.len;
                 buf = NULL;
@@ -2015,7 +2103,12 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
         memcpy(buf + plen, path.data, path.len);
         plen += path.len;
     } else {
-        plen += ra_norm_rfc(path, buf + plen, 1);
+        /* plain bytes are their own normal form, and no escape starts
+         * among them */
+        memcpy(buf + plen, path.data, plain);
+        plen += plain;
+        plen += ra_norm_rfc(ra_str(path.data + plain, path.len - plain),
+                            buf + plen, 1);
     }
     p = buf;
 
