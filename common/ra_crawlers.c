@@ -1943,6 +1943,27 @@ typedef struct {
     } while (0)
 
 /*
+ * The hits two lanes kept, in the order of one chain: lane 0's before the
+ * byte where the lanes met, lane 1's from it on (ends counted from a).
+ */
+static void
+ra_lanes_report(const ra_crawlers_t *t, const unsigned char *p, size_t len,
+    size_t a, const uint32_t *h0, size_t n0, const uint32_t *h1, size_t n1,
+    size_t meet, ra_scan_t *st)
+{
+    size_t  j;
+
+    for (j = 0; j < n0; j++) {
+        ra_scan_hit(t, p, len, a + (h0[j] >> 16), h0[j] & 0xffff, st);
+    }
+    for (j = 0; j < n1; j++) {
+        if (h1[j] >> 16 >= meet) {
+            ra_scan_hit(t, p, len, a + (h1[j] >> 16), h1[j] & 0xffff, st);
+        }
+    }
+}
+
+/*
  * Two chains of dependent loads, one per half of the User-Agent, so that
  * each load's latency hides the other's (one chain waits on memory for
  * nearly all of its time).  Lane 1 starts at the root at the half and
@@ -1963,7 +1984,7 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     const unsigned char    *p1;
     ra_lane_t               lane[2];
     uint16_t                seen[RA_SYNC];
-    size_t                  s0, s1, i, j, k, m, w, meet[2];
+    size_t                  s0, s1, i, m, w;
     size_t                  hit = t->ac.hit;
 
     m = (len - a) / 2;
@@ -2026,18 +2047,8 @@ ra_scan_lanes(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     if (i == w || lane[0].n > RA_LANE_HITS || lane[1].n > RA_LANE_HITS) {
         return 0;
     }
-
-    /* lane 0 stands before the meeting byte, lane 1 from it on */
-    meet[0] = 0;
-    meet[1] = m + i;
-    for (k = 0; k < 2; k++) {
-        for (j = 0; j < lane[k].n; j++) {
-            if (lane[k].hit[j] >> 16 >= meet[k]) {
-                ra_scan_hit(t, p, len, a + (lane[k].hit[j] >> 16),
-                            lane[k].hit[j] & 0xffff, st);
-            }
-        }
-    }
+    ra_lanes_report(t, p, len, a, lane[0].hit, lane[0].n, lane[1].hit,
+                    lane[1].n, m + i, st);
     return 1;
 }
 
@@ -2064,18 +2075,9 @@ typedef struct {
     } while (0)
 
 /*
- * ra_scan_lanes() with the hits kept in slots.  Two chains of dependent
- * loads, one per half of the User-Agent, so that
- * each load's latency hides the other's (one chain waits on memory for
- * nearly all of its time).  Lane 1 starts at the root at the half and
- * keeps its first states.  Then lane 0 reads on into the second half
- * until its state is lane 1's at the same byte: from there on both are the
- * same automaton on the same bytes, so lane 1's hits stand from that byte
- * on, and the hits come out in the order of one chain.  0 when lane 0 did
- * not meet lane 1 within RA_SYNC bytes or a lane kept too many hits:
- * nothing was reported, the caller reads the User-Agent again with one
- * chain.  The scan starts at byte a in state s; a hit's end (16 bits) is
- * counted from a until it is reported.
+ * ra_scan_lanes() with the hits kept in slots (the two chains, their
+ * meeting and the answer are the same): for User-Agents that likely hold
+ * several hits.
  */
 static int __attribute__((noinline))
 ra_scan_slots(const ra_crawlers_t *t, const unsigned char *p, size_t len,
@@ -2085,7 +2087,7 @@ ra_scan_slots(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     const unsigned char    *p1;
     ra_slots_t               lane[2];
     uint16_t                seen[RA_SYNC];
-    size_t                  s0, s1, i, j, k, m, w, meet[2];
+    size_t                  s0, s1, i, m, w;
     size_t                  hit = t->ac.hit;
 
     m = (len - a) / 2;
@@ -2127,18 +2129,8 @@ ra_scan_slots(const ra_crawlers_t *t, const unsigned char *p, size_t len,
     if (i == w || lane[0].n > RA_SLOT_HITS || lane[1].n > RA_SLOT_HITS) {
         return 0;
     }
-
-    /* lane 0 stands before the meeting byte, lane 1 from it on */
-    meet[0] = 0;
-    meet[1] = m + i;
-    for (k = 0; k < 2; k++) {
-        for (j = 0; j < lane[k].n; j++) {
-            if (lane[k].hit[j] >> 16 >= meet[k]) {
-                ra_scan_hit(t, p, len, a + (lane[k].hit[j] >> 16),
-                            lane[k].hit[j] & 0xffff, st);
-            }
-        }
-    }
+    ra_lanes_report(t, p, len, a, lane[0].hit, lane[0].n, lane[1].hit,
+                    lane[1].n, m + i, st);
     return 1;
 }
 
