@@ -51,16 +51,27 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
-    ngx_http_robots_audit_ctx_t  *ctx;
+    unsigned                            kind;
+    ngx_http_robots_audit_ctx_t        *ctx;
+    ngx_http_robots_audit_main_conf_t  *amcf;
 
     /* only a GET's answer may be captured: other methods, and locations
      * not audited, do not ask the core */
     if (r->method != NGX_HTTP_GET
-        || ngx_http_robots_audit_on(r, 0) == NULL
-        || !ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
-                                   ngx_http_robots_audit_str(r->unparsed_uri),
-                                   (int) r->headers_out.status,
-                                   r->headers_in.range != NULL))
+        || (amcf = ngx_http_robots_audit_on(r, 0)) == NULL)
+    {
+        return ngx_http_next_header_filter(r);
+    }
+
+    /* asked once: the log phase takes it (ra_request_t.target_kind) */
+    kind = ra_http_target_kind(ngx_http_robots_audit_str(r->unparsed_uri));
+    amcf->kind_r = r;
+    amcf->kind_uri = r->unparsed_uri.data;
+    amcf->kind = kind | RA_TARGET_KNOWN;
+
+    if (!ra_http_capture_wanted_kind(ngx_http_robots_audit_str(r->method_name),
+                                     kind, (int) r->headers_out.status,
+                                     r->headers_in.range != NULL))
     {
         return ngx_http_next_header_filter(r);
     }
