@@ -69,7 +69,8 @@ mra_headers(request_rec *r, ra_request_t *req)
 /* Judges and counts r (status: what the client got, 0 before the handler)
  * and writes its alerts; the verdict into *v. */
 static void
-mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
+mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
+    ra_verdict_t *v)
 {
     ra_buf_t      json;
     apr_size_t    n;
@@ -86,6 +87,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     req.status = status;
     req.enforce = enforce;
     req.where = r;
+    req.target_kind = kind;
     mra_headers(r, &req);
 
     /* out of memory: counted, not judged, and the core logs it */
@@ -112,17 +114,18 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
 int
 mra_fixups(request_rec *r)
 {
+    unsigned      kind;
     ra_verdict_t  v;
 
     if (r->main != NULL || r->prev != NULL || !mra_on(r)
         || !ra_enforce_any(mra_dconf(r)->enforce) || mra_server_page(r)
-        || ra_http_is_robots(mra_target(r)))
+        || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS))
     {
         return DECLINED;
     }
     /* the original request's: the one log_transaction gets */
     ap_set_module_config(r->request_config, &robots_audit_module, r);
-    mra_judge(r, 0, mra_dconf(r)->enforce, &v);
+    mra_judge(r, 0, mra_dconf(r)->enforce, kind, &v);
     if (!v.refused) {
         return DECLINED;
     }
@@ -139,7 +142,7 @@ mra_log_transaction(request_rec *r)
 
     if (!mra_on(r)
         || ap_get_module_config(r->request_config, &robots_audit_module)
-           != NULL
+           == (void *) r
         || mra_server_page(r))
     {
         return DECLINED;
@@ -147,6 +150,6 @@ mra_log_transaction(request_rec *r)
     for (last = r; last->next != NULL; last = last->next) {
         /* the status the client got is the last internal redirect's */
     }
-    mra_judge(r, last->status, 0, &v);
+    mra_judge(r, last->status, 0, mra_request_kind(r), &v);
     return DECLINED;
 }
