@@ -57,6 +57,10 @@ static apr_global_mutex_t   *mra_mutex;
 static int                   mra_zone_wanted;   /* RobotsAudit On somewhere,
                                                    or RobotsAuditZoneSize:
                                                    reset in pre_config */
+int                          mra_enforce_wanted;    /* RobotsAuditEnforce
+                                                       other than Off
+                                                       somewhere: fixups
+                                                       looks; likewise */
 
 
 /* ---- the host ----------------------------------------------------------- */
@@ -295,6 +299,7 @@ mra_set_enforce(cmd_parms *cmd, void *dv, const char *word)
         return apr_psprintf(cmd->pool, "%s: '%s': %s", cmd->cmd->name, word,
                             why);
     }
+    mra_enforce_wanted |= ra_enforce_any(((mra_dir_conf *) dv)->enforce);
     return NULL;
 }
 
@@ -513,6 +518,7 @@ mra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     (void) plog;
     (void) ptemp;
     mra_zone_wanted = 0;
+    mra_enforce_wanted = 0;
     mra_audit = NULL;
     mra_alert_file = NULL;
     rv = ap_mutex_register(pconf, MRA_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0);

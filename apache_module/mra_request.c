@@ -117,8 +117,9 @@ mra_fixups(request_rec *r)
     unsigned      kind;
     ra_verdict_t  v;
 
-    if (r->main != NULL || r->prev != NULL || !mra_on(r)
-        || !ra_enforce_any(mra_dconf(r)->enforce) || mra_server_page(r)
+    if (!mra_enforce_wanted || r->main != NULL || r->prev != NULL
+        || !mra_on(r) || !ra_enforce_any(mra_dconf(r)->enforce)
+        || mra_server_page(r)
         || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS))
     {
         return DECLINED;
