@@ -160,17 +160,12 @@ mra_engines_cleanup(void *data)
     return APR_SUCCESS;
 }
 
-ra_audit_t *
-mra_engine_take(void)
+/* a thread's first request: its own engine, else the child's (locked) */
+static __attribute__((noinline)) ra_audit_t *
+mra_engine_first(void)
 {
     ra_audit_conf_t  conf;
 
-    if (mra_tmutex == NULL) {
-        return mra_audit;       /* unthreaded: no thread-local to read */
-    }
-    if (mra_mine != NULL) {
-        return mra_mine;
-    }
     (void) apr_thread_mutex_lock(mra_tmutex);
     if (mra_engines != NULL) {
         conf = mra_audit_conf;
@@ -185,6 +180,19 @@ mra_engine_take(void)
         }
     }
     return mra_audit;           /* the child's, under the mutex */
+}
+
+/* what every request asks: no frame for the first request's struct */
+ra_audit_t *
+mra_engine_take(void)
+{
+    if (mra_tmutex == NULL) {
+        return mra_audit;       /* unthreaded: no thread-local to read */
+    }
+    if (mra_mine != NULL) {
+        return mra_mine;
+    }
+    return mra_engine_first();
 }
 
 void
