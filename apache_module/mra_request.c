@@ -111,14 +111,13 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
 /* RobotsAuditEnforce: judged here, before the handler, and not again at
  * log time.  robots.txt itself is never refused: it is counted with the
  * status it was served with, when it was served. */
-int
-mra_fixups(request_rec *r)
+static __attribute__((noinline)) int
+mra_fixups_judge(request_rec *r)
 {
     unsigned      kind;
     ra_verdict_t  v;
 
-    if (!mra_enforce_wanted || r->main != NULL || r->prev != NULL
-        || !mra_on(r) || !ra_enforce_any(mra_dconf(r)->enforce)
+    if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->enforce)
         || mra_server_page(r)
         || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS))
     {
@@ -133,6 +132,16 @@ mra_fixups(request_rec *r)
     ra_logf(&mra_host, r, RA_LOG_INFO, RA_TAG_ENFORCED, "refused: %s "
             "(enforce)", ra_refuse_name(v.refused));
     return HTTP_FORBIDDEN;
+}
+
+/* what every request asks first: most servers enforce nowhere */
+int
+mra_fixups(request_rec *r)
+{
+    if (!mra_enforce_wanted || r->main != NULL || r->prev != NULL) {
+        return DECLINED;
+    }
+    return mra_fixups_judge(r);
 }
 
 int
