@@ -372,13 +372,12 @@ ra_http_page_name(ra_str_t rest)
     return 0;
 }
 
-int
-ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
+/* the target's part of ra_http_server_page(): out of line, so that the
+ * handler alone (what Apache's glue asks every request) sets up no frame
+ * for the canonical path */
+static __attribute__((noinline)) int
+ra_http_server_path(ra_str_t target)
 {
-    static const ra_str_t  handlers[] = {
-        ra_string("server-status"), ra_string("server-info"),
-        ra_string("robots-audit-status")
-    };
     static const ra_str_t  paths[] = {
         ra_string("/server-status"), ra_string("/server-info"),
         ra_string("/nginx_status"), ra_string("/stub_status")
@@ -387,19 +386,6 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
     ra_str_t       path, query;
     unsigned char  buf[257];
 
-    if (own) {
-        return 1;
-    }
-    for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
-        if (handler.len == handlers[i].len
-            && memcmp(handler.data, handlers[i].data, handler.len) == 0)
-        {
-            return 1;
-        }
-    }
-    if (target.len == 0) {
-        return 0;               /* the handler alone (Apache's glue): "/" */
-    }
     target = ra_http_target_path(target);
     path = ra_canon_split(target, &query);
     if (!ra_canon_may_end(path, "so")) {
@@ -422,6 +408,31 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
         }
     }
     return 0;
+}
+
+int
+ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
+{
+    static const ra_str_t  handlers[] = {
+        ra_string("server-status"), ra_string("server-info"),
+        ra_string("robots-audit-status")
+    };
+    size_t  i;
+
+    if (own) {
+        return 1;
+    }
+    for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
+        if (handler.len == handlers[i].len
+            && memcmp(handler.data, handlers[i].data, handler.len) == 0)
+        {
+            return 1;
+        }
+    }
+    if (target.len == 0) {
+        return 0;               /* the handler alone (Apache's glue): "/" */
+    }
+    return ra_http_server_path(target);
 }
 
 /* Whether target's canonical path is "/" name (name: at most 16 bytes). */
