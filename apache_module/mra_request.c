@@ -77,7 +77,9 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     ra_audit_t   *au;
     ra_request_t  req;
 
-    memset(&req, 0, sizeof(req));
+    /* the fields up to referer set here and in mra_headers(), the rest
+     * cleared */
+    ra_request_clear_rest(&req);
     req.site = mra_site(r);
     /* when the request came (as the access log says), not a clock read */
     req.time = (int64_t) (r->request_time / 1000);

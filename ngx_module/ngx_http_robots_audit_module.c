@@ -390,7 +390,8 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
 
-    ngx_memzero(&req, sizeof(ra_request_t));
+    /* the fields up to referer set here, the rest cleared */
+    ra_request_clear_rest(&req);
     req.site = ngx_http_robots_audit_site(r);
     req.time = ngx_http_robots_audit_now(NULL);
     req.addr = ngx_http_robots_audit_str(r->connection->addr_text);

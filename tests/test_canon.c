@@ -860,6 +860,33 @@ request_kind_given(void **state)
                                        ra_str("/robots.txt", 11), 200, 0));
 }
 
+/* ra_request_clear_rest(): everything from signature on reads zero (as
+ * a cleared request), nothing before it is touched */
+static void
+request_clear_rest(void **state)
+{
+    size_t         i;
+    ra_request_t   req, zero;
+    unsigned char  *p = (unsigned char *) &req;
+
+    (void) state;
+    memset(&req, 0xa5, sizeof(req));
+    memset(&zero, 0, sizeof(zero));
+    ra_request_clear_rest(&req);
+    assert_int_equal(req.signature.len, 0);
+    assert_null(req.signature.data);
+    assert_int_equal(req.signature_input.len, 0);
+    assert_int_equal(req.signature_agent.len, 0);
+    assert_int_equal(req.authority.len, 0);
+    assert_int_equal(req.scheme.len, 0);
+    assert_int_equal(req.target_kind, 0);
+    assert_memory_equal(&req.signature, &zero.signature,
+                        sizeof(req) - offsetof(ra_request_t, signature));
+    for (i = 0; i < offsetof(ra_request_t, signature); i++) {
+        assert_int_equal(p[i], 0xa5);
+    }
+}
+
 /* ra_http_canonical() as its comment defines it, a byte at a time: a
  * '/' first, and before any '?' no '/' followed by '/' or '.', no '%'
  * but escapes that stay (two hex digits, of a byte neither unreserved
@@ -1086,6 +1113,7 @@ main(void)
         cmocka_unit_test(robots_spellings),
         cmocka_unit_test(target_kind_agrees),
         cmocka_unit_test(request_kind_given),
+        cmocka_unit_test(request_clear_rest),
         cmocka_unit_test(target_kind_fast_agrees),
         cmocka_unit_test(canonical_steps),
     };
