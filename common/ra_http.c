@@ -525,8 +525,12 @@ static const unsigned char  ra_kind_last[256] = {
     ['t'] = 1, ['s'] = 1, ['o'] = 1, ['.'] = 2, ['%'] = 2
 };
 
-static inline int __attribute__((always_inline))
-ra_http_kind_fast(ra_str_t target, unsigned *kind)
+/* the last segment of p[0, e) (n: the path's length, e: less its
+ * trailing slashes) when it ends like a name: out of line, so that what
+ * nearly every target takes (ra_http_kind_fast()) keeps no registers */
+static __attribute__((noinline)) int
+ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
+    unsigned *kind)
 {
     static const struct {
         ra_str_t  name;
@@ -540,7 +544,45 @@ ra_http_kind_fast(ra_str_t target, unsigned *kind)
         { ra_string("nginx_status"), RA_TARGET_SERVER_PAGE },
         { ra_string("stub_status"), RA_TARGET_SERVER_PAGE },
     };
-    size_t                e, i, k, n, seg;
+    size_t  i, k, seg;
+
+    /* the last segment, back to its '/': a '%' in it is walked */
+    for (i = e; i > 0 && p[i - 1] != '/'; i--) {
+        if (p[i - 1] == '%') {
+            return 0;
+        }
+        if (e - i >= RA_KIND_NAME_MAX + 2) {
+            /* 16 bytes without '%' or '/': at most two of them end a
+             * %2F, the others are longer than any name */
+            return 1;
+        }
+    }
+    seg = e - i;
+    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        if (seg == names[k].name.len
+            && memcmp(p + i, names[k].name.data, seg) == 0)
+        {
+            break;
+        }
+    }
+    if (k == sizeof(names) / sizeof(names[0])) {
+        return 1;               /* no name, no dot segment */
+    }
+    if (i != 0 || n - e > 1) {
+        return 0;               /* segments before it, or "//" after */
+    }
+    /* "name" or "name/": a trailing slash names the same server page,
+     * and no file */
+    if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
+        *kind = names[k].kind;
+    }
+    return 1;
+}
+
+static inline int __attribute__((always_inline))
+ra_http_kind_fast(ra_str_t target, unsigned *kind)
+{
+    size_t                e, n;
     ra_str_t              rest, query;
     const unsigned char  *p, *h;
 
@@ -591,37 +633,7 @@ ra_http_kind_fast(ra_str_t target, unsigned *kind)
     {
         return 1;
     }
-    /* the last segment, back to its '/': a '%' in it is walked */
-    for (i = e; i > 0 && p[i - 1] != '/'; i--) {
-        if (p[i - 1] == '%') {
-            return 0;
-        }
-        if (e - i >= RA_KIND_NAME_MAX + 2) {
-            /* 16 bytes without '%' or '/': at most two of them end a
-             * %2F, the others are longer than any name */
-            return 1;
-        }
-    }
-    seg = e - i;
-    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-        if (seg == names[k].name.len
-            && memcmp(p + i, names[k].name.data, seg) == 0)
-        {
-            break;
-        }
-    }
-    if (k == sizeof(names) / sizeof(names[0])) {
-        return 1;               /* no name, no dot segment */
-    }
-    if (i != 0 || n - e > 1) {
-        return 0;               /* segments before it, or "//" after */
-    }
-    /* "name" or "name/": a trailing slash names the same server page,
-     * and no file */
-    if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
-        *kind = names[k].kind;
-    }
-    return 1;
+    return ra_http_kind_name(p, e, n, kind);
 }
 
 int
