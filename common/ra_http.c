@@ -410,8 +410,12 @@ ra_http_server_path(ra_str_t target)
     return 0;
 }
 
-int
-ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
+/* the handlers of the servers' own pages, 11 to 19 bytes long */
+#define RA_PAGE_HANDLER_MIN  11
+#define RA_PAGE_HANDLER_MAX  19
+
+static __attribute__((noinline)) int
+ra_http_page_handler(ra_str_t handler)
 {
     static const ra_str_t  handlers[] = {
         ra_string("server-status"), ra_string("server-info"),
@@ -419,15 +423,27 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
     };
     size_t  i;
 
-    if (own) {
-        return 1;
-    }
     for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
         if (handler.len == handlers[i].len
             && memcmp(handler.data, handlers[i].data, handler.len) == 0)
         {
             return 1;
         }
+    }
+    return 0;
+}
+
+int
+ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
+{
+    /* most handlers (a content type, default-handler) are no such length:
+     * no call */
+    if (own
+        || (handler.len >= RA_PAGE_HANDLER_MIN
+            && handler.len <= RA_PAGE_HANDLER_MAX
+            && ra_http_page_handler(handler)))
+    {
+        return 1;
     }
     if (target.len == 0) {
         return 0;               /* the handler alone (Apache's glue): "/" */
