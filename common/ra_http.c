@@ -748,15 +748,6 @@ ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
            && !ra_http_answer_unchanged(status);
 }
 
-unsigned
-ra_http_request_kind(const ra_request_t *req)
-{
-    if (req->target_kind & RA_TARGET_KNOWN) {
-        return req->target_kind & ~(unsigned) RA_TARGET_KNOWN;
-    }
-    return ra_http_target_kind(req->uri);
-}
-
 int
 ra_http_answer_unchanged(int status)
 {

@@ -113,7 +113,13 @@ unsigned ra_http_target_kind(ra_str_t target);
 /* The kind of a request's target, asked once a request: req->target_kind
  * when the glue set it (RA_TARGET_KNOWN; the capture filter had to ask),
  * else ra_http_target_kind(req->uri).  Without RA_TARGET_KNOWN. */
-unsigned ra_http_request_kind(const ra_request_t *req);
+static inline unsigned
+ra_http_request_kind(const ra_request_t *req)
+{
+    return req->target_kind & RA_TARGET_KNOWN
+           ? req->target_kind & ~(unsigned) RA_TARGET_KNOWN
+           : ra_http_target_kind(req->uri);
+}
 
 /*
  * A server's glue sets every field of ra_request_t before signature on
