@@ -57,6 +57,10 @@ static apr_global_mutex_t   *mra_mutex;
 static int                   mra_zone_wanted;   /* RobotsAudit On somewhere,
                                                    or RobotsAuditZoneSize:
                                                    reset in pre_config */
+int                          mra_enforce_wanted;    /* RobotsAuditEnforce
+                                                       other than Off
+                                                       somewhere: fixups
+                                                       looks; likewise */
 
 
 /* ---- the host ----------------------------------------------------------- */
@@ -156,17 +160,12 @@ mra_engines_cleanup(void *data)
     return APR_SUCCESS;
 }
 
-ra_audit_t *
-mra_engine_take(void)
+/* a thread's first request: its own engine, else the child's (locked) */
+static __attribute__((noinline)) ra_audit_t *
+mra_engine_first(void)
 {
     ra_audit_conf_t  conf;
 
-    if (mra_tmutex == NULL) {
-        return mra_audit;       /* unthreaded: no thread-local to read */
-    }
-    if (mra_mine != NULL) {
-        return mra_mine;
-    }
     (void) apr_thread_mutex_lock(mra_tmutex);
     if (mra_engines != NULL) {
         conf = mra_audit_conf;
@@ -181,6 +180,19 @@ mra_engine_take(void)
         }
     }
     return mra_audit;           /* the child's, under the mutex */
+}
+
+/* what every request asks: no frame for the first request's struct */
+ra_audit_t *
+mra_engine_take(void)
+{
+    if (mra_tmutex == NULL) {
+        return mra_audit;       /* unthreaded: no thread-local to read */
+    }
+    if (mra_mine != NULL) {
+        return mra_mine;
+    }
+    return mra_engine_first();
 }
 
 void
@@ -295,6 +307,7 @@ mra_set_enforce(cmd_parms *cmd, void *dv, const char *word)
         return apr_psprintf(cmd->pool, "%s: '%s': %s", cmd->cmd->name, word,
                             why);
     }
+    mra_enforce_wanted |= ra_enforce_any(((mra_dir_conf *) dv)->enforce);
     return NULL;
 }
 
@@ -513,6 +526,7 @@ mra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     (void) plog;
     (void) ptemp;
     mra_zone_wanted = 0;
+    mra_enforce_wanted = 0;
     mra_audit = NULL;
     mra_alert_file = NULL;
     rv = ap_mutex_register(pconf, MRA_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0);

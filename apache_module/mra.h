@@ -84,6 +84,8 @@ extern ra_audit_t          *mra_audit;      /* NULL: this process does
                                                not audit */
 extern apr_thread_mutex_t  *mra_tmutex;     /* NULL: unthreaded */
 extern apr_file_t          *mra_alert_file;
+extern int                  mra_enforce_wanted; /* 0: fixups has nothing
+                                                   to do */
 
 /* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
 const char *mra_rdns_check(apr_pool_t *p, const char *server);
@@ -161,6 +163,10 @@ void mra_engine_give(ra_audit_t *au);
 int mra_fixups(request_rec *r);
 int mra_log_transaction(request_rec *r);
 void mra_insert_filter(request_rec *r);
+/* The kind of the original request r's target (ra_http_target_kind(),
+ * with RA_TARGET_KNOWN), asked once a request: kept in r's
+ * request_config, which holds r itself once judged in fixups */
+unsigned mra_request_kind(request_rec *r);
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
 int mra_status_handler(request_rec *r);
 int mra_status_hook(request_rec *r, int flags);

@@ -29,6 +29,31 @@ mra_original(request_rec *r)
     return r;
 }
 
+/* the values request_config points to: no allocation per request */
+static const unsigned  mra_kinds[8] = {
+    RA_TARGET_KNOWN | 0, RA_TARGET_KNOWN | 1, RA_TARGET_KNOWN | 2,
+    RA_TARGET_KNOWN | 3, RA_TARGET_KNOWN | 4, RA_TARGET_KNOWN | 5,
+    RA_TARGET_KNOWN | 6, RA_TARGET_KNOWN | 7,
+};
+
+unsigned
+mra_request_kind(request_rec *r)
+{
+    unsigned     kind;
+    const void  *c = ap_get_module_config(r->request_config,
+                                          &robots_audit_module);
+
+    if (c != NULL && c != (const void *) r) {
+        return *(const unsigned *) c;
+    }
+    kind = ra_http_target_kind(mra_target(r)) & 7;
+    if (c == NULL) {
+        ap_set_module_config(r->request_config, &robots_audit_module,
+                             (void *) &mra_kinds[kind]);
+    }
+    return kind | RA_TARGET_KNOWN;
+}
+
 /* Is the answer r is about to give the robots.txt to record? */
 static int
 mra_wanted(request_rec *r, int status)
@@ -38,8 +63,8 @@ mra_wanted(request_rec *r, int status)
     /* the tables last: every request asks, robots.txt ones go on; only
      * a GET's answer may be one (M_GET: GET or HEAD, the core tells) */
     return r->main == NULL && orig->method_number == M_GET && mra_on(orig)
-           && ra_http_capture_wanted(mra_cstr(orig->method), mra_target(orig),
-                                     status, 0)
+           && ra_http_capture_wanted_kind(mra_cstr(orig->method),
+                                          mra_request_kind(orig), status, 0)
            && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
            && apr_table_get(orig->headers_in, "Range") == NULL;
 }

@@ -69,14 +69,17 @@ mra_headers(request_rec *r, ra_request_t *req)
 /* Judges and counts r (status: what the client got, 0 before the handler)
  * and writes its alerts; the verdict into *v. */
 static void
-mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
+mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
+    ra_verdict_t *v)
 {
     ra_buf_t      json;
     apr_size_t    n;
     ra_audit_t   *au;
     ra_request_t  req;
 
-    memset(&req, 0, sizeof(req));
+    /* the fields up to referer set here and in mra_headers(), the rest
+     * cleared */
+    ra_request_clear_rest(&req);
     req.site = mra_site(r);
     /* when the request came (as the access log says), not a clock read */
     req.time = (int64_t) (r->request_time / 1000);
@@ -86,6 +89,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
     req.status = status;
     req.enforce = enforce;
     req.where = r;
+    req.target_kind = kind;
     mra_headers(r, &req);
 
     /* out of memory: counted, not judged, and the core logs it */
@@ -109,26 +113,37 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, ra_verdict_t *v)
 /* RobotsAuditEnforce: judged here, before the handler, and not again at
  * log time.  robots.txt itself is never refused: it is counted with the
  * status it was served with, when it was served. */
-int
-mra_fixups(request_rec *r)
+static __attribute__((noinline)) int
+mra_fixups_judge(request_rec *r)
 {
+    unsigned      kind;
     ra_verdict_t  v;
 
-    if (r->main != NULL || r->prev != NULL || !mra_on(r)
-        || !ra_enforce_any(mra_dconf(r)->enforce) || mra_server_page(r)
-        || ra_http_is_robots(mra_target(r)))
+    if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->enforce)
+        || mra_server_page(r)
+        || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS))
     {
         return DECLINED;
     }
     /* the original request's: the one log_transaction gets */
     ap_set_module_config(r->request_config, &robots_audit_module, r);
-    mra_judge(r, 0, mra_dconf(r)->enforce, &v);
+    mra_judge(r, 0, mra_dconf(r)->enforce, kind, &v);
     if (!v.refused) {
         return DECLINED;
     }
     ra_logf(&mra_host, r, RA_LOG_INFO, RA_TAG_ENFORCED, "refused: %s "
             "(enforce)", ra_refuse_name(v.refused));
     return HTTP_FORBIDDEN;
+}
+
+/* what every request asks first: most servers enforce nowhere */
+int
+mra_fixups(request_rec *r)
+{
+    if (!mra_enforce_wanted || r->main != NULL || r->prev != NULL) {
+        return DECLINED;
+    }
+    return mra_fixups_judge(r);
 }
 
 int
@@ -139,7 +154,7 @@ mra_log_transaction(request_rec *r)
 
     if (!mra_on(r)
         || ap_get_module_config(r->request_config, &robots_audit_module)
-           != NULL
+           == (void *) r
         || mra_server_page(r))
     {
         return DECLINED;
@@ -147,6 +162,6 @@ mra_log_transaction(request_rec *r)
     for (last = r; last->next != NULL; last = last->next) {
         /* the status the client got is the last internal redirect's */
     }
-    mra_judge(r, last->status, 0, &v);
+    mra_judge(r, last->status, 0, mra_request_kind(r), &v);
     return DECLINED;
 }

@@ -15,15 +15,12 @@ mra_page_free(void *data)
     return APR_SUCCESS;
 }
 
-int
-mra_status_handler(request_rec *r)
+static __attribute__((noinline)) int
+mra_status_serve(request_rec *r)
 {
     int                rc;
     ra_status_page_t  *pg;
 
-    if (!mra_is_status_handler(r)) {
-        return DECLINED;
-    }
     pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
     /* r->method, not r->method_number: M_GET covers HEAD */
     rc = ra_status_page_ranges(mra_audit != NULL ? &mra_ledger : NULL,
@@ -92,4 +89,11 @@ mra_status_hook(request_rec *r, int flags)
     }
     ra_buf_release(&out);
     return OK;
+}
+
+/* every request's handler phase asks: no frame unless it is the page */
+int
+mra_status_handler(request_rec *r)
+{
+    return mra_is_status_handler(r) ? mra_status_serve(r) : DECLINED;
 }

@@ -2055,8 +2055,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     out->budget.budget.site = out->budget.budget.total = 0;
     out->sig_result = RA_SIG_NONE;
     out->sig_why = "";
-    /* the servers' own pages are nobody's traffic */
-    target = ra_http_target_kind(req->uri);
+    /* the servers' own pages are nobody's traffic (the kind the glue
+     * asked already, if it did) */
+    target = ra_http_request_kind(req);
     if (target & RA_TARGET_SERVER_PAGE) {
         return RA_OK;
     }

@@ -372,13 +372,12 @@ ra_http_page_name(ra_str_t rest)
     return 0;
 }
 
-int
-ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
+/* the target's part of ra_http_server_page(): out of line, so that the
+ * handler alone (what Apache's glue asks every request) sets up no frame
+ * for the canonical path */
+static __attribute__((noinline)) int
+ra_http_server_path(ra_str_t target)
 {
-    static const ra_str_t  handlers[] = {
-        ra_string("server-status"), ra_string("server-info"),
-        ra_string("robots-audit-status")
-    };
     static const ra_str_t  paths[] = {
         ra_string("/server-status"), ra_string("/server-info"),
         ra_string("/nginx_status"), ra_string("/stub_status")
@@ -387,19 +386,6 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
     ra_str_t       path, query;
     unsigned char  buf[257];
 
-    if (own) {
-        return 1;
-    }
-    for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
-        if (handler.len == handlers[i].len
-            && memcmp(handler.data, handlers[i].data, handler.len) == 0)
-        {
-            return 1;
-        }
-    }
-    if (target.len == 0) {
-        return 0;               /* the handler alone (Apache's glue): "/" */
-    }
     target = ra_http_target_path(target);
     path = ra_canon_split(target, &query);
     if (!ra_canon_may_end(path, "so")) {
@@ -422,6 +408,47 @@ ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
         }
     }
     return 0;
+}
+
+/* the handlers of the servers' own pages, 11 to 19 bytes long */
+#define RA_PAGE_HANDLER_MIN  11
+#define RA_PAGE_HANDLER_MAX  19
+
+static __attribute__((noinline)) int
+ra_http_page_handler(ra_str_t handler)
+{
+    static const ra_str_t  handlers[] = {
+        ra_string("server-status"), ra_string("server-info"),
+        ra_string("robots-audit-status")
+    };
+    size_t  i;
+
+    for (i = 0; i < sizeof(handlers) / sizeof(handlers[0]); i++) {
+        if (handler.len == handlers[i].len
+            && memcmp(handler.data, handlers[i].data, handler.len) == 0)
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int
+ra_http_server_page(ra_str_t target, ra_str_t handler, int own)
+{
+    /* most handlers (a content type, default-handler) are no such length:
+     * no call */
+    if (own
+        || (handler.len >= RA_PAGE_HANDLER_MIN
+            && handler.len <= RA_PAGE_HANDLER_MAX
+            && ra_http_page_handler(handler)))
+    {
+        return 1;
+    }
+    if (target.len == 0) {
+        return 0;               /* the handler alone (Apache's glue): "/" */
+    }
+    return ra_http_server_path(target);
 }
 
 /* Whether target's canonical path is "/" name (name: at most 16 bytes). */
@@ -514,8 +541,12 @@ static const unsigned char  ra_kind_last[256] = {
     ['t'] = 1, ['s'] = 1, ['o'] = 1, ['.'] = 2, ['%'] = 2
 };
 
-static inline int __attribute__((always_inline))
-ra_http_kind_fast(ra_str_t target, unsigned *kind)
+/* the last segment of p[0, e) (n: the path's length, e: less its
+ * trailing slashes) when it ends like a name: out of line, so that what
+ * nearly every target takes (ra_http_kind_fast()) keeps no registers */
+static __attribute__((noinline)) int
+ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
+    unsigned *kind)
 {
     static const struct {
         ra_str_t  name;
@@ -529,7 +560,45 @@ ra_http_kind_fast(ra_str_t target, unsigned *kind)
         { ra_string("nginx_status"), RA_TARGET_SERVER_PAGE },
         { ra_string("stub_status"), RA_TARGET_SERVER_PAGE },
     };
-    size_t                e, i, k, n, seg;
+    size_t  i, k, seg;
+
+    /* the last segment, back to its '/': a '%' in it is walked */
+    for (i = e; i > 0 && p[i - 1] != '/'; i--) {
+        if (p[i - 1] == '%') {
+            return 0;
+        }
+        if (e - i >= RA_KIND_NAME_MAX + 2) {
+            /* 16 bytes without '%' or '/': at most two of them end a
+             * %2F, the others are longer than any name */
+            return 1;
+        }
+    }
+    seg = e - i;
+    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+        if (seg == names[k].name.len
+            && memcmp(p + i, names[k].name.data, seg) == 0)
+        {
+            break;
+        }
+    }
+    if (k == sizeof(names) / sizeof(names[0])) {
+        return 1;               /* no name, no dot segment */
+    }
+    if (i != 0 || n - e > 1) {
+        return 0;               /* segments before it, or "//" after */
+    }
+    /* "name" or "name/": a trailing slash names the same server page,
+     * and no file */
+    if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
+        *kind = names[k].kind;
+    }
+    return 1;
+}
+
+static inline int __attribute__((always_inline))
+ra_http_kind_fast(ra_str_t target, unsigned *kind)
+{
+    size_t                e, n;
     ra_str_t              rest, query;
     const unsigned char  *p, *h;
 
@@ -580,37 +649,7 @@ ra_http_kind_fast(ra_str_t target, unsigned *kind)
     {
         return 1;
     }
-    /* the last segment, back to its '/': a '%' in it is walked */
-    for (i = e; i > 0 && p[i - 1] != '/'; i--) {
-        if (p[i - 1] == '%') {
-            return 0;
-        }
-        if (e - i >= RA_KIND_NAME_MAX + 2) {
-            /* 16 bytes without '%' or '/': at most two of them end a
-             * %2F, the others are longer than any name */
-            return 1;
-        }
-    }
-    seg = e - i;
-    for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-        if (seg == names[k].name.len
-            && memcmp(p + i, names[k].name.data, seg) == 0)
-        {
-            break;
-        }
-    }
-    if (k == sizeof(names) / sizeof(names[0])) {
-        return 1;               /* no name, no dot segment */
-    }
-    if (i != 0 || n - e > 1) {
-        return 0;               /* segments before it, or "//" after */
-    }
-    /* "name" or "name/": a trailing slash names the same server page,
-     * and no file */
-    if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
-        *kind = names[k].kind;
-    }
-    return 1;
+    return ra_http_kind_name(p, e, n, kind);
 }
 
 int
@@ -707,15 +746,6 @@ ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
            && memcmp(method.data, get.data, 3) == 0
            && ra_http_answer_is_file(status)
            && !ra_http_answer_unchanged(status);
-}
-
-unsigned
-ra_http_request_kind(const ra_request_t *req)
-{
-    if (req->target_kind & RA_TARGET_KNOWN) {
-        return req->target_kind & ~(unsigned) RA_TARGET_KNOWN;
-    }
-    return ra_http_target_kind(req->uri);
 }
 
 int

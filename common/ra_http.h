@@ -15,6 +15,8 @@
 #ifndef RA_HTTP_H
 #define RA_HTTP_H
 
+#include <string.h>
+
 #include "ra_core.h"
 #include "ra_audit.h"
 #include "ra_buf.h"
@@ -111,7 +113,34 @@ unsigned ra_http_target_kind(ra_str_t target);
 /* The kind of a request's target, asked once a request: req->target_kind
  * when the glue set it (RA_TARGET_KNOWN; the capture filter had to ask),
  * else ra_http_target_kind(req->uri).  Without RA_TARGET_KNOWN. */
-unsigned ra_http_request_kind(const ra_request_t *req);
+static inline unsigned
+ra_http_request_kind(const ra_request_t *req)
+{
+    return req->target_kind & RA_TARGET_KNOWN
+           ? req->target_kind & ~(unsigned) RA_TARGET_KNOWN
+           : ra_http_target_kind(req->uri);
+}
+
+/*
+ * A server's glue sets every field of ra_request_t before signature on
+ * every request (site to referer) and clears the rest with this: the Web
+ * Bot Auth fields, authority, scheme, target_kind, and any field added
+ * after them.  A field added before signature would be left unset: the
+ * assertion below stops the build then (add fields at the end).
+ */
+_Static_assert(offsetof(ra_request_t, signature)
+               == offsetof(ra_request_t, referer) + sizeof(ra_str_t)
+               && offsetof(ra_request_t, referer)
+                  == 5 * sizeof(ra_str_t) + sizeof(int64_t)
+                     + sizeof(int) + sizeof(ra_enforce_t) + sizeof(void *),
+               "ra_request_t: the glue sets the fields before signature");
+
+static inline void
+ra_request_clear_rest(ra_request_t *req)
+{
+    memset(&req->signature, 0,
+           sizeof(*req) - offsetof(ra_request_t, signature));
+}
 
 /* The same answer, always by the walks of the three tests (the reference
  * ra_http_target_kind() is tested against: it decides most targets from

@@ -45,6 +45,12 @@ typedef struct {
     ngx_flag_t                   enforce_any;   /* robots_audit_enforce in
                                                    some location: the
                                                    preaccess phase runs */
+    /* the target's kind as the header filter asked it, for that request's
+     * log phase (which takes it; another request's header filter may
+     * replace it first: then it is asked again), compared, never read */
+    ngx_http_request_t          *kind_r;
+    u_char                      *kind_uri;
+    unsigned                     kind;          /* with RA_TARGET_KNOWN */
 } ngx_http_robots_audit_main_conf_t;
 
 

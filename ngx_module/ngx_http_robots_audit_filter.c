@@ -51,16 +51,27 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
-    ngx_http_robots_audit_ctx_t  *ctx;
+    unsigned                            kind;
+    ngx_http_robots_audit_ctx_t        *ctx;
+    ngx_http_robots_audit_main_conf_t  *amcf;
 
     /* only a GET's answer may be captured: other methods, and locations
      * not audited, do not ask the core */
     if (r->method != NGX_HTTP_GET
-        || ngx_http_robots_audit_on(r, 0) == NULL
-        || !ra_http_capture_wanted(ngx_http_robots_audit_str(r->method_name),
-                                   ngx_http_robots_audit_str(r->unparsed_uri),
-                                   (int) r->headers_out.status,
-                                   r->headers_in.range != NULL))
+        || (amcf = ngx_http_robots_audit_on(r, 0)) == NULL)
+    {
+        return ngx_http_next_header_filter(r);
+    }
+
+    /* asked once: the log phase takes it (ra_request_t.target_kind) */
+    kind = ra_http_target_kind(ngx_http_robots_audit_str(r->unparsed_uri));
+    amcf->kind_r = r;
+    amcf->kind_uri = r->unparsed_uri.data;
+    amcf->kind = kind | RA_TARGET_KNOWN;
+
+    if (!ra_http_capture_wanted_kind(ngx_http_robots_audit_str(r->method_name),
+                                     kind, (int) r->headers_out.status,
+                                     r->headers_in.range != NULL))
     {
         return ngx_http_next_header_filter(r);
     }
@@ -88,25 +99,18 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 }
 
 
-static ngx_int_t
-ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
+/* the bytes of a robots.txt answer being captured: out of line, so that
+ * every other answer's buffers pass without a frame */
+static __attribute__((noinline)) void
+ngx_http_robots_audit_capture(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx, ngx_chain_t *in)
 {
     off_t                               n;
     size_t                              keep;
     u_char                             *p;
     ngx_buf_t                          *b;
     ngx_chain_t                        *cl;
-    ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
-
-    if (r != r->main) {
-        return ngx_http_next_body_filter(r, in);
-    }
-
-    ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
-    if (ctx == NULL || !ctx->capture.active) {
-        return ngx_http_next_body_filter(r, in);
-    }
 
     for (cl = in; cl; cl = cl->next) {
         b = cl->buf;
@@ -144,6 +148,20 @@ ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
         if (b->last_buf) {
             ngx_http_robots_audit_record(r, ctx);
             break;
+        }
+    }
+}
+
+
+static ngx_int_t
+ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
+{
+    ngx_http_robots_audit_ctx_t  *ctx;
+
+    if (r == r->main) {
+        ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
+        if (ctx != NULL && ctx->capture.active) {
+            ngx_http_robots_audit_capture(r, ctx, in);
         }
     }
 

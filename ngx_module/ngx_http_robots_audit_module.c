@@ -378,7 +378,7 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
 
 static void
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
-    ngx_uint_t enforce, ra_verdict_t *v)
+    ngx_uint_t enforce, unsigned kind, ra_verdict_t *v)
 {
     ssize_t                             n;
     ra_buf_t                            json;
@@ -390,7 +390,8 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
 
-    ngx_memzero(&req, sizeof(ra_request_t));
+    /* the fields up to referer set here, the rest cleared */
+    ra_request_clear_rest(&req);
     req.site = ngx_http_robots_audit_site(r);
     req.time = ngx_http_robots_audit_now(NULL);
     req.addr = ngx_http_robots_audit_str(r->connection->addr_text);
@@ -406,6 +407,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     req.status = (int) status;
     req.enforce = enforce ? alcf->enforce : 0;
     req.where = r;
+    req.target_kind = kind;
     ngx_http_robots_audit_sig_headers(r, &req);
 
     (void) ra_audit_request(amcf->audit, &req, v);
@@ -462,9 +464,21 @@ ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
 static ngx_int_t
 ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 {
+    unsigned                            kind;
     ra_verdict_t                        v;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
+
+    /* the header filter's kind is this request's while it runs: taken
+     * here in any case, so that no later request at r's address finds it */
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+    kind = 0;
+    if (amcf->kind_r == r) {
+        if (amcf->kind_uri == r->unparsed_uri.data) {
+            kind = amcf->kind;
+        }
+        amcf->kind_r = NULL;
+    }
 
     amcf = ngx_http_robots_audit_on(r, 0);
     if (amcf == NULL) {
@@ -480,7 +494,8 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
     }
 
     ngx_http_robots_audit_judge(r, r->err_status ? (ngx_int_t) r->err_status
-                                : (ngx_int_t) r->headers_out.status, 0, &v);
+                                : (ngx_int_t) r->headers_out.status, 0,
+                                kind, &v);
 
     return NGX_OK;
 }
@@ -514,7 +529,7 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 
     ctx->counted = 1;
 
-    ngx_http_robots_audit_judge(r, 0, 1, &v);
+    ngx_http_robots_audit_judge(r, 0, 1, 0, &v);
 
     if (v.refused) {
         ra_logf(&amcf->host, r, RA_LOG_INFO, RA_TAG_ENFORCED,

@@ -811,6 +811,82 @@ target_kind_agrees(void **state)
     assert_int_equal(ra_http_target_kind(ra_str(NULL, 0)), 0);
 }
 
+/* ra_http_request_kind(): the glue's kind when it set one, else the
+ * target's; ra_http_capture_wanted_kind() with that kind says what
+ * ra_http_capture_wanted() says */
+static void
+request_kind_given(void **state)
+{
+    static const char  *const targets[] = {
+        "/robots.txt", "/%72obots.txt?x", "/a/../robots.txt", "/robots.txt/",
+        "/llms.txt", "/server-status", "/stub_status/", "/index.html", "",
+        "/robots.txt#x.css", "http://h/robots.txt",
+    };
+    static const char  *const methods[] = { "GET", "HEAD", "POST", "get" };
+    static const int    statuses[] = { 0, 200, 206, 304, 404, 412, 503 };
+    size_t        i, m, k, h;
+    unsigned      kind;
+    ra_str_t      t;
+    ra_request_t  req;
+
+    (void) state;
+    for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+        t = ra_str(targets[i], strlen(targets[i]));
+        memset(&req, 0, sizeof(req));
+        req.uri = t;
+        kind = ra_http_target_kind(t);
+        assert_int_equal(ra_http_request_kind(&req), kind);
+        req.target_kind = kind | RA_TARGET_KNOWN;
+        assert_int_equal(ra_http_request_kind(&req), kind);
+        /* the glue's answer is the one read, whatever the target */
+        req.target_kind = RA_TARGET_SERVER_PAGE | RA_TARGET_KNOWN;
+        assert_int_equal(ra_http_request_kind(&req), RA_TARGET_SERVER_PAGE);
+        req.target_kind = RA_TARGET_KNOWN;
+        assert_int_equal(ra_http_request_kind(&req), 0);
+        for (m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
+            for (k = 0; k < sizeof(statuses) / sizeof(statuses[0]); k++) {
+                for (h = 0; h < 2; h++) {
+                    ra_str_t  me = ra_str(methods[m], strlen(methods[m]));
+
+                    assert_int_equal(
+                        ra_http_capture_wanted_kind(me, kind, statuses[k],
+                                                    (int) h),
+                        ra_http_capture_wanted(me, t, statuses[k], (int) h));
+                }
+            }
+        }
+    }
+    assert_true(ra_http_capture_wanted(ra_str("GET", 3),
+                                       ra_str("/robots.txt", 11), 200, 0));
+}
+
+/* ra_request_clear_rest(): everything from signature on reads zero (as
+ * a cleared request), nothing before it is touched */
+static void
+request_clear_rest(void **state)
+{
+    size_t         i;
+    ra_request_t   req, zero;
+    unsigned char  *p = (unsigned char *) &req;
+
+    (void) state;
+    memset(&req, 0xa5, sizeof(req));
+    memset(&zero, 0, sizeof(zero));
+    ra_request_clear_rest(&req);
+    assert_int_equal(req.signature.len, 0);
+    assert_null(req.signature.data);
+    assert_int_equal(req.signature_input.len, 0);
+    assert_int_equal(req.signature_agent.len, 0);
+    assert_int_equal(req.authority.len, 0);
+    assert_int_equal(req.scheme.len, 0);
+    assert_int_equal(req.target_kind, 0);
+    assert_memory_equal(&req.signature, &zero.signature,
+                        sizeof(req) - offsetof(ra_request_t, signature));
+    for (i = 0; i < offsetof(ra_request_t, signature); i++) {
+        assert_int_equal(p[i], 0xa5);
+    }
+}
+
 /* ra_http_canonical() as its comment defines it, a byte at a time: a
  * '/' first, and before any '?' no '/' followed by '/' or '.', no '%'
  * but escapes that stay (two hex digits, of a byte neither unreserved
@@ -1036,6 +1112,8 @@ main(void)
         cmocka_unit_test(canon_random_against_rfc),
         cmocka_unit_test(robots_spellings),
         cmocka_unit_test(target_kind_agrees),
+        cmocka_unit_test(request_kind_given),
+        cmocka_unit_test(request_clear_rest),
         cmocka_unit_test(target_kind_fast_agrees),
         cmocka_unit_test(canonical_steps),
     };

@@ -39,6 +39,13 @@ server_pages(void **state)
     assert_true(ra_http_server_page(S(""), S("server-info"), 0));
     assert_false(ra_http_server_page(S(""), S("default-handler"), 0));
     assert_false(ra_http_server_page(ra_str(NULL, 0), S("text/html"), 0));
+    /* of the handlers' lengths, and not one of them */
+    assert_false(ra_http_server_page(S(""), S("server-statu"), 0));
+    assert_false(ra_http_server_page(S(""), S("server-infos"), 0));
+    assert_false(ra_http_server_page(S(""), S("robots-audit-statuz"), 0));
+    assert_false(ra_http_server_page(S(""), S("Server-Status"), 0));
+    assert_true(ra_http_server_page(S(""), S("server-status"), 0));
+    assert_true(ra_http_server_page(S(""), S("robots-audit-status"), 0));
     assert_true(ra_http_server_page(S("/anything"), S(""), 1));
 }
 
