@@ -147,6 +147,11 @@ typedef struct {
     ra_crawler_hit_t  rule_hits[RA_CRAWLER_RULE_LINES];  /* line set last */
     uint8_t   verified_by;                        /* the last method that
                                                      decided it */
+    uint32_t  tag;                                /* layout 11: a number
+                                                     from next_epoch at its
+                                                     creation, what a hint
+                                                     checks (its hash can be
+                                                     met by another key) */
 } ra_stat_slot_t;
 
 typedef struct {
@@ -1391,6 +1396,10 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
                                            key->token);
     st->first_seen = st->last_seen = now;
     ra_stat_verified_by(st, key);
+    st->tag = h->next_epoch++;
+    if (st->tag == 0) {
+        st->tag = h->next_epoch++;
+    }
     RA_STEP();
     __atomic_store_n(&st->used, 1, __ATOMIC_RELEASE);
     RA_STEP();
@@ -1909,7 +1918,7 @@ ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
            && __atomic_load_n(&st->site, __ATOMIC_RELAXED) == hint->site
            && __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED)
               == hint->epoch
-           && __atomic_load_n(&st->hash, __ATOMIC_RELAXED) == hint->tag
+           && __atomic_load_n(&st->tag, __ATOMIC_RELAXED) == hint->tag
            ? st : NULL;
 }
 
@@ -2217,7 +2226,7 @@ ra_ledger_stat_tag_locked(const ra_ledger_t *l, uint32_t stat)
 {
     ra_stat_slot_t  *st = ra_stat_at(l, stat);
 
-    return st != NULL && st->used ? st->hash : 0;
+    return st != NULL && st->used ? st->tag : 0;
 }
 
 int

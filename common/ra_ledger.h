@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       10
+#define RA_LEDGER_LAYOUT       11
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -552,8 +552,9 @@ uint32_t ra_ledger_site_hint(const ra_ledger_t *l, uint32_t site,
 int ra_ledger_browser_hinted(ra_ledger_t *l, uint32_t site, uint32_t epoch,
     int no_user_agent, unsigned op, int status, int64_t now);
 
-/* A stat record's tag (its key's hash; 0: no record): with its site's
- * id and epoch, what tells a hint that the slot still holds it. */
+/* A stat record's tag (a number given at its creation, not its key's
+ * hash, which another key can meet; 0: no record): with its site's id
+ * and epoch, what tells a hint that the slot still holds it. */
 uint32_t ra_ledger_stat_tag_locked(const ra_ledger_t *l, uint32_t stat);
 
 /* Where a request's counts go, as found under the lock. */

@@ -490,6 +490,45 @@ verdict_browser_counted_in_totals_only(void **state)
     fx_free(f);
 }
 
+/* The identity cache's key is the length and a sample of the bytes (the
+ * last 32, the words at a quarter, a half, three quarters): a User-Agent
+ * alike in all of these but not in its first bytes, found after the
+ * other, is identified as itself, not served the other's identity */
+static void
+verdict_identity_cache_sample_alike(void **state)
+{
+    static const char  browser[] = "Mozilla/5.0 (X11; Linux x86_64; "
+                                   "rv:120.0) Gecko/20100101 Firefox/120.0";
+    static const char  bot[] = "SpamBot/1.0 (X11; Linux x86_64; "
+                               "rv:120.0) Gecko/20100101 Firefox/120.0";
+    fx_t          *f = fx_new(1 << 20), *g = fx_new(1 << 20);
+    ra_verdict_t   v, w;
+    size_t         n = sizeof(browser) - 1;
+
+    (void) state;
+    /* the same length and sample, different first bytes */
+    assert_int_equal(sizeof(bot), sizeof(browser));
+    assert_true(n >= 48);
+    assert_memory_equal(bot + n - 32, browser + n - 32, 32);
+    assert_memory_equal(bot + n / 4, browser + n / 4, 8);
+    assert_memory_equal(bot + n / 2, browser + n / 2, 8);
+    assert_memory_equal(bot + n / 2 + n / 4, browser + n / 2 + n / 4, 8);
+    assert_memory_not_equal(bot, browser, 8);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    robots(g, "example.com", 200, "User-agent: *\nDisallow: /\n", T0);
+    w = req(g, bot, OUT, "/private", 200, T0 + 1);          /* uncached */
+    assert_int_not_equal(w.kind, RA_UA_BROWSER);
+    v = req(f, browser, OUT, "/private", 200, T0 + 1);
+    assert_int_equal(v.kind, RA_UA_BROWSER);
+    v = req(f, bot, OUT, "/private", 200, T0 + 2);
+    assert_int_equal(v.kind, w.kind);
+    assert_int_equal(v.verdict, w.verdict);
+    v = req(f, browser, OUT, "/private", 200, T0 + 3);
+    assert_int_equal(v.kind, RA_UA_BROWSER);
+    fx_free(f);
+    fx_free(g);
+}
+
 /* /llms.txt and /llms-full.txt: judged as any URL, and counted */
 static void
 verdict_llms_fetch_counted(void **state)
@@ -2663,6 +2702,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verdict_browser_counted_in_totals_only),
+        cmocka_unit_test(verdict_identity_cache_sample_alike),
         cmocka_unit_test(verdict_site_hint_after_eviction),
         cmocka_unit_test(verdict_site_hint_refused_without_lock),
         cmocka_unit_test(verdict_thread_engines_share_impostor_gate),

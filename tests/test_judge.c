@@ -784,6 +784,39 @@ judge_unreachable_30d(void **state)
     jx_free(x);
 }
 
+/* two generic tokens the memo cannot tell apart by its slot (the same
+ * length, first, middle and last bytes: the same pair of slots): each
+ * keeps its own group, in either order, again and again */
+static void
+judge_group_memo_token_slot_shared(void **state)
+{
+    jx_t             *x = jx_new(0);
+    ra_group_memo_t   memo;
+    ra_verdict_t      v;
+    ra_str_t          tokens[1];
+    int               i;
+
+    (void) state;
+    memset(&memo, 0, sizeof(memo));
+    x->g.memo = &memo;
+    jx_version(x, 0, "User-agent: TestBot\nDisallow: /a\n\n"
+                     "User-agent: *\nDisallow: /c\n", 0);
+    x->who.tokens = tokens;
+    x->who.key = NULL;
+    for (i = 0; i < 6; i++) {
+        /* "TxstBot": length 7, 'T', 't' at 3, 't' last, as "TestBot" */
+        tokens[0] = i % 2 ? (ra_str_t) ra_string("TxstBot")
+                          : (ra_str_t) ra_string("TestBot");
+        v = judge(x, "/a", NOW);
+        assert_int_equal(v.verdict, i % 2 ? RA_VERDICT_COMPLIANT
+                                          : RA_VERDICT_VIOLATION);
+        v = judge(x, "/c", NOW);
+        assert_int_equal(v.verdict, i % 2 ? RA_VERDICT_VIOLATION
+                                          : RA_VERDICT_COMPLIANT);
+    }
+    jx_free(x);
+}
+
 int
 main(void)
 {
@@ -807,6 +840,7 @@ main(void)
         cmocka_unit_test(judge_spellings_long),
         cmocka_unit_test(judge_group_memo),
         cmocka_unit_test(judge_group_memo_tokens),
+        cmocka_unit_test(judge_group_memo_token_slot_shared),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1228,6 +1228,79 @@ ledger_state_hinted(void **state)
 }
 
 /*
+ * A record's hint is refused once its slot holds another record, even
+ * one whose key hashes alike: "Bot269zbYwi" and "Bot8zcUuXWb" meet in
+ * the 32-bit hash of (site 1, unverifiable, name), and generic names are
+ * anyone's to send.  When the second is created in the first's slot (the
+ * first evicted as its class's oldest), the first's hint must neither
+ * count on it nor read its fetches (they decide "unreachable", "no
+ * robots.txt fetch" and which older version excuses a request).
+ */
+static void
+ledger_hint_refused_for_colliding_key(void **state)
+{
+    ra_ledger_t        l;
+    unsigned char     *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    ra_ledger_hint_t   hint;
+    ra_ledger_state_t  f;
+    ra_stat_key_t      key;
+    ra_totals_t        tot;
+    ra_snapshot_t      snap;
+    const ra_stat_t   *st;
+    uint32_t           a, x, y, i;
+    int64_t            t = T0 + 7 * H;
+
+    (void) state;
+    a = site(&l, "a.example", t);
+    assert_int_equal(a, 1);         /* the hash below is site 1's */
+    memset(&key, 0, sizeof(key));
+    key.verification = RA_VERIFY_UNVERIFIABLE;
+    key.kind = RA_UA_GENERIC;
+    key.category = RA_CAT_MAX;
+    key.name = S("Bot269zbYwi");
+    x = ra_ledger_stat_locked(&l, a, &key, t);
+    assert_int_not_equal(x, 0);
+    memset(&hint, 0, sizeof(hint));
+    hint.site = a;
+    hint.epoch = ra_ledger_site_epoch_locked(&l, a);
+    hint.stat = x;
+    hint.tag = ra_ledger_stat_tag_locked(&l, x);
+    ra_ledger_count_locked(&l, a, x, RA_CNT_REQUESTS);
+    assert_int_equal(ra_ledger_count_hinted(&l, &hint,
+                         1u << RA_CNT_REQUESTS, RA_REFER_SLOTS, t + 1, 0,
+                         0), 1);
+
+    /* other generic names until the class is full, x its oldest */
+    ra_ledger_totals(&l, &tot);
+    for (i = 1; i < tot.generic_max; i++) {
+        assert_int_not_equal(generic(&l, a, i, t + 1 + i), 0);
+    }
+    key.name = S("Bot8zcUuXWb");
+    y = ra_ledger_stat_locked(&l, a, &key, t + 2 + i);
+    assert_int_equal(y, x);         /* x evicted, its slot reused */
+    ra_ledger_count_locked(&l, a, y, RA_CNT_REQUESTS);
+    ra_ledger_fetch_locked(&l, a, y, 503, t + 3 + i);
+
+    /* x's hint: refused, nothing counted on y, y's fetch not read */
+    assert_int_equal(ra_ledger_count_hinted(&l, &hint,
+                         1u << RA_CNT_REQUESTS | 1u << RA_CNT_COMPLIANT,
+                         RA_REFER_SLOTS, t + 4 + i, 0, 0), 0);
+    memset(&f, 0, sizeof(f));
+    assert_int_equal(ra_ledger_state_hinted(&l, &hint, t + 5 + i, 0, 0, &f),
+                     0);
+    assert_int_equal(ra_ledger_snapshot(&l, &ra_malloc_allocator, 0, &snap),
+                     RA_OK);
+    st = snap_stat(&snap, "a.example", "Bot8zcUuXWb",
+                   RA_VERIFY_UNVERIFIABLE);
+    assert_non_null(st);
+    assert_int_equal(st->counters[RA_CNT_COMPLIANT], 0);
+    assert_int_equal(st->counters[RA_CNT_REQUESTS], 2);     /* its own */
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
+/*
  * Hinted counts from two processes at once on one region (shared
  * memory, fork): every count lands, the structure holds.
  */
@@ -1322,6 +1395,7 @@ main(void)
         cmocka_unit_test(ledger_violation_evidence),
         cmocka_unit_test(ledger_hints_refused_after_reuse),
         cmocka_unit_test(ledger_state_hinted),
+        cmocka_unit_test(ledger_hint_refused_for_colliding_key),
         cmocka_unit_test(ledger_hinted_counts_across_processes),
     };
 
