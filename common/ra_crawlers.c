@@ -1835,6 +1835,9 @@ ra_payload(const unsigned char *p, size_t len)
     const unsigned char        *q;
     size_t                      k, i;
 
+    if (len == 0) {
+        return 0;               /* p may be NULL: no memchr() on it */
+    }
     for (k = 0; k < sizeof(start); k++) {
         for (q = memchr(p, start[k], len); q != NULL;
              q = memchr(q + 1, start[k], len - (size_t) (q + 1 - p)))

@@ -1012,6 +1012,10 @@ hostile_user_agents(void **state)
     size_t          i;
 
     (void) state;
+    /* no User-Agent at all, as a span without bytes (NULL: no byte is
+     * read, UBSan checks the library calls) */
+    assert_int_equal(ra_crawlers_identify(tab, ra_str(NULL, 0), &id),
+                     RA_UA_BROWSER);
     /* 64 KiB: bounded scan, no crash; the crawler name early still counts */
     big = malloc(65536);
     assert_non_null(big);
