@@ -5,7 +5,7 @@
 # crawler, token and the User-Agent, one line each) and compares the
 # outputs byte for byte.  For changes to the identifier that must change
 # no answer.  Not part of `make test`.
-# Usage: bench/identify-same.sh OLD_BINARY [NEW_BINARY] [UA_FILE...]
+# Usage: scripts/identify-same.sh OLD_BINARY [NEW_BINARY] [UA_FILE...]
 #   NEW_BINARY defaults to build/robots-audit; UA files are read one
 #   User-Agent a line (.json: every string; access logs: the last quoted
 #   field; other files: every line, and also without a "- " list mark).
@@ -13,7 +13,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 D=${RA_SHARED_DATA:-../shared/data}
-old=${1:?usage: bench/identify-same.sh OLD_BINARY [NEW_BINARY] [UA_FILE...]}
+old=${1:?usage: scripts/identify-same.sh OLD_BINARY [NEW_BINARY] [UA_FILE...]}
 shift
 new=build/robots-audit
 if [ $# -gt 0 ] && [ -f "$1" ] && [ -x "$1" ]; then
