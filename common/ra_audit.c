@@ -602,23 +602,24 @@ ra_ua_hash(const unsigned char *p, size_t n)
 static uint64_t
 ra_ua_key(const unsigned char *p, size_t n)
 {
-    uint64_t  h, g, w[4], v[4];
+    uint64_t  a, b, c, d, e, f, g, x, y;
 
     if (n < 48) {
         return ra_ua_hash(p, n);
     }
-    memcpy(w, p + n - 32, 32);
-    memcpy(&v[0], p + n / 4, 8);
-    memcpy(&v[1], p + n / 2, 8);
-    memcpy(&v[2], p + n / 2 + n / 4, 8);
-    v[3] = w[3] ^ (uint64_t) n;
-    h = (w[0] ^ v[0]) * 0xff51afd7ed558ccdULL;
-    g = (w[1] ^ v[1]) * 0xc4ceb9fe1a85ec53ULL;
-    h ^= (w[2] ^ v[2]) * 0x9e3779b97f4a7c15ULL;
-    g ^= v[3] * 0x2545f4914f6cdd1dULL;
-    h ^= g ^ (g >> 31);
-    h *= 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 29);
+    /* loaded into scalars, not arrays: no copy through the stack (and no
+     * stack guard) on the hit path */
+    memcpy(&a, p + n - 32, 8);
+    memcpy(&b, p + n - 24, 8);
+    memcpy(&c, p + n - 16, 8);
+    memcpy(&d, p + n - 8, 8);
+    memcpy(&e, p + n / 4, 8);
+    memcpy(&f, p + n / 2, 8);
+    memcpy(&g, p + n / 2 + n / 4, 8);
+    x = (a ^ e) * 0xff51afd7ed558ccdULL ^ (c ^ g);
+    y = (b ^ f) * 0xc4ceb9fe1a85ec53ULL ^ (d ^ (uint64_t) n);
+    x = (x ^ (y << 23 | y >> 41)) * 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
 }
 
 /* Is the slot's User-Agent this one? */
@@ -629,29 +630,15 @@ ra_ua_same(const ra_ua_slot_t *slot, uint64_t h, ra_str_t ua)
            && (ua.len == 0 || memcmp(slot->ua, ua.data, ua.len) == 0);
 }
 
-static void
-ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
+/* A miss: the automaton's answer, kept in the way of the set not filled
+ * last (used 2: the last one filled, 1: the other one).  Out of line, so
+ * that the hit path stays a few registers and no stack frame. */
+static void __attribute__((noinline))
+ra_identify_miss(ra_audit_t *au, ra_ua_slot_t *slot, uint64_t h, ra_str_t ua,
+    ra_identity_t *id)
 {
-    uint64_t       h;
-    ra_ua_slot_t  *slot;
-
-    if (au->ua == NULL || ua.len > RA_UA_MAX) {
-        (void) ra_crawlers_identify(au->conf.crawlers, ua, id);
-        return;
-    }
-    /* two ways a set: a miss takes the way not filled last (used 2: the
-     * last one filled, 1: the other one) */
-    h = ra_ua_key(ua.data, ua.len);
-    slot = &au->ua[(h & (RA_UA_SLOTS / 2 - 1)) * 2];
-    if (ra_ua_same(slot, h, ua) || ra_ua_same(++slot, h, ua)) {
-        id->kind = slot->kind;
-        id->crawler = slot->crawler;
-        id->token = ra_str(ua.data + slot->tok_off, slot->tok_len);
-        return;
-    }
     (void) ra_crawlers_identify(au->conf.crawlers, ua, id);
 
-    slot--;
     if (slot->used == 2) {
         slot->used = 1;
         slot++;
@@ -676,6 +663,28 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
     } else {
         slot->tok_off = slot->tok_len = 0;
     }
+}
+
+static void
+ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
+{
+    uint64_t       h;
+    ra_ua_slot_t  *slot;
+
+    if (au->ua == NULL || ua.len > RA_UA_MAX) {
+        (void) ra_crawlers_identify(au->conf.crawlers, ua, id);
+        return;
+    }
+    /* two ways a set; a hit is confirmed by all the bytes */
+    h = ra_ua_key(ua.data, ua.len);
+    slot = &au->ua[(h & (RA_UA_SLOTS / 2 - 1)) * 2];
+    if (ra_ua_same(slot, h, ua) || ra_ua_same(++slot, h, ua)) {
+        id->kind = slot->kind;
+        id->crawler = slot->crawler;
+        id->token = ra_str(ua.data + slot->tok_off, slot->tok_len);
+        return;
+    }
+    ra_identify_miss(au, slot - 1, h, ua, id);
 }
 
 

@@ -283,10 +283,10 @@ ngx_http_robots_audit_sig_field(ngx_table_elt_t *h)
            ? 2 : 3;
 }
 
-/* The three fields and what a signature base covers; the core checks
- * nothing unless both Signature and Signature-Input are there */
-static void
-ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
+/* RFC 9110 5.3: the lines of one name are one list, joined with ", " as
+ * Apache does, up to what the core reads (rare: out of line) */
+static __attribute__((noinline)) void
+ngx_http_robots_audit_sig_join(ngx_http_request_t *r, ra_request_t *req)
 {
     u_char           *p;
     size_t            len[3] = { 0, 0, 0 }, cap, n;
@@ -296,28 +296,17 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
     ra_str_t         *f[3] = { &req->signature, &req->signature_input,
                                &req->signature_agent };
 
-    /* the first line of each, and the length of all of them joined (a
-     * name of another length or initial is none of them: no call) */
     for (part = &r->headers_in.headers.part; part; part = part->next) {
         h = part->elts;
         for (i = 0; i < part->nelts; i++) {
-            if ((h[i].key.len != 9 && h[i].key.len != 15)
-                || (h[i].key.data[0] | 0x20) != 's')
-            {
-                continue;
-            }
             k = ngx_http_robots_audit_sig_field(&h[i]);
             if (k < 3) {
-                if (lines[k]++ == 0) {
-                    *f[k] = ngx_http_robots_audit_str(h[i].value);
-                }
+                lines[k]++;
                 len[k] += (lines[k] > 1 ? 2 : 0) + h[i].value.len;
             }
         }
     }
 
-    /* RFC 9110 5.3: the lines of one name are one list, joined with ", "
-     * as Apache does, up to what the core reads */
     for (k = 0; k < 3; k++) {
         if (lines[k] < 2) {
             continue;
@@ -345,6 +334,47 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
                 f[k]->len += n;
             }
         }
+    }
+}
+
+/* The three fields and what a signature base covers; the core checks
+ * nothing unless both Signature and Signature-Input are there */
+static void
+ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
+{
+    ngx_uint_t        i, k, seen = 0, multi = 0;
+    ra_str_t         *f;
+    ngx_list_part_t  *part;
+    ngx_table_elt_t  *h;
+
+    /* the first line of each (a name of another length or initial is none
+     * of them: no call); a name seen twice is joined after */
+    for (part = &r->headers_in.headers.part; part; part = part->next) {
+        h = part->elts;
+        for (i = 0; i < part->nelts; i++) {
+            /* 9 or 15 (or 11, 13: sorted out by the name) */
+            if ((h[i].key.len | 6) != 15
+                || (h[i].key.data[0] | 0x20) != 's')
+            {
+                continue;
+            }
+            k = ngx_http_robots_audit_sig_field(&h[i]);
+            if (k >= 3) {
+                continue;
+            }
+            if (seen & ((ngx_uint_t) 1 << k)) {
+                multi = 1;
+                continue;
+            }
+            seen |= (ngx_uint_t) 1 << k;
+            f = k == 0 ? &req->signature
+                : k == 1 ? &req->signature_input : &req->signature_agent;
+            *f = ngx_http_robots_audit_str(h[i].value);
+        }
+    }
+
+    if (multi) {
+        ngx_http_robots_audit_sig_join(r, req);
     }
 
     if (req->signature.len == 0 || req->signature_input.len == 0) {
@@ -480,8 +510,9 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
         amcf->kind_r = NULL;
     }
 
-    amcf = ngx_http_robots_audit_on(r, 0);
-    if (amcf == NULL) {
+    /* the header filter stores a kind only when this is on for r: not
+     * asked again then */
+    if (kind == 0 && ngx_http_robots_audit_on(r, 0) == NULL) {
         return NGX_OK;
     }
 
