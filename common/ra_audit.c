@@ -170,7 +170,7 @@ typedef struct {
  * also holds how many lists they had, and is taken again if that
  * changed.
  */
-#define RA_VERIFY_HINTS       64
+#define RA_VERIFY_HINTS       256
 #define RA_VERIFY_HINT_TEXT   46        /* INET6_ADDRSTRLEN - 1 */
 
 typedef struct {
@@ -182,7 +182,7 @@ typedef struct {
     unsigned char        text[RA_VERIFY_HINT_TEXT];
 } ra_verify_hint_t;
 
-_Static_assert(RA_VERIFY_HINTS == 64, "a hint's index is a hash's top 6 bits");
+_Static_assert(RA_VERIFY_HINTS == 256, "a hint's index is a hash's top 8 bits");
 
 struct ra_audit_s {
     ra_audit_conf_t  conf;
@@ -1400,7 +1400,7 @@ ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
     }
     /* eight bytes a step, not one */
     h = ra_ua_hash(text.data, text.len) ^ (uint64_t) (uintptr_t) c;
-    vh = &au->verify_hint[(h * 0x9e3779b97f4a7c15ULL) >> 58];
+    vh = &au->verify_hint[(h * 0x9e3779b97f4a7c15ULL) >> 56];
     lists = au->conf.ranges != NULL ? ra_ranges_lists(au->conf.ranges) : 0;
     if (vh->crawler == c && vh->len == text.len && vh->lists == lists
         && memcmp(vh->text, text.data, text.len) == 0)
