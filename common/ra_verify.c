@@ -46,12 +46,57 @@ typedef struct {
 #define RA_KEY_PREFIX  1            /* "ipv4Prefix", "ipv6Prefix" */
 #define RA_KEY_LIST    2            /* "ipv4Prefixes", "ipv6Prefixes" */
 
+/* The usual dotted quad without a copy or inet_pton(): four decimal
+ * parts 0-255, no leading zero, nothing else.  A subset of what
+ * inet_pton(AF_INET) takes, with its answer; 0 for anything else (the
+ * caller asks inet_pton()). */
+static int
+ra_addr_quad(ra_str_t s, unsigned char v4[4])
+{
+    size_t     i = 0, part;
+    unsigned   v, d;
+
+    for (part = 0; part < 4; part++) {
+        if (part != 0) {
+            if (i == s.len || s.data[i] != '.') {
+                return 0;
+            }
+            i++;
+        }
+        if (i == s.len || (v = (unsigned) s.data[i] - '0') > 9) {
+            return 0;
+        }
+        i++;
+        /* a 0 stands alone: a digit after it is no '.' below */
+        if (v != 0 && i < s.len && (d = (unsigned) s.data[i] - '0') <= 9) {
+            v = v * 10 + d;
+            i++;
+            if (i < s.len && (d = (unsigned) s.data[i] - '0') <= 9) {
+                v = v * 10 + d;
+                i++;
+            }
+        }
+        if (v > 255) {
+            return 0;
+        }
+        v4[part] = (unsigned char) v;
+    }
+    return i == s.len;
+}
+
 int
 ra_addr_parse(ra_str_t s, ra_addr_t *out)
 {
     char            buf[64];
     unsigned char   v4[4];
 
+    if (s.len != 0 && ra_addr_quad(s, v4)) {
+        memset(out->b, 0, 10);
+        out->b[10] = 0xff;
+        out->b[11] = 0xff;
+        memcpy(out->b + 12, v4, 4);
+        return RA_OK;
+    }
     if (s.len == 0 || s.len >= sizeof(buf) || memchr(s.data, 0, s.len)) {
         return RA_ERROR;
     }

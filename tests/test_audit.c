@@ -388,6 +388,48 @@ verdict_site_hint_refused_without_lock(void **state)
     fx_free(f);
 }
 
+/*
+ * Names that share a site hint (same length, same last byte) and differ
+ * in one byte anywhere, short, 8 to 16 bytes (compared a word at a time)
+ * and long: each browser request within the hint's time counts for its
+ * own site, never for the one the hint held.
+ */
+static void
+verdict_site_hint_names_apart(void **state)
+{
+    fx_t              *f = fx_new(1 << 20);
+    static const size_t  lens[] = { 5, 8, 9, 12, 15, 16, 17, 40 };
+    size_t             li, j, n, nvar;
+    char               base[48], var[48];
+    int64_t            t = T0;
+    ra_site_t          s;
+    const char        *browser = "Mozilla/5.0 (X11; Linux x86_64) Firefox/120";
+
+    (void) state;
+    fx_conf.crawler_sites = 0;
+    fx_reaudit(f);
+    for (li = 0; li < sizeof(lens) / sizeof(lens[0]); li++) {
+        n = lens[li];
+        memset(base, 'a', n - 1);
+        base[n - 1] = 'e';
+        base[n] = '\0';
+        nvar = 0;
+        req_site(f->au, base, browser, "/", t++);
+        for (j = 0; j + 1 < n; j++) {
+            memcpy(var, base, n + 1);
+            var[j] = 'q';
+            req_site(f->au, var, browser, "/", t++);
+            req_site(f->au, base, browser, "/", t++);
+            nvar++;
+            s = site_of(f, var);
+            assert_int_equal(s.browser_requests, 1);
+        }
+        s = site_of(f, base);
+        assert_int_equal(s.browser_requests, 1 + nvar);
+    }
+    fx_free(f);
+}
+
 static int  imp_locks, imp_unlocks;
 
 static void imp_lock(void *ctx) { (void) ctx; imp_locks++; }
@@ -2705,6 +2747,7 @@ main(void)
         cmocka_unit_test(verdict_identity_cache_sample_alike),
         cmocka_unit_test(verdict_site_hint_after_eviction),
         cmocka_unit_test(verdict_site_hint_refused_without_lock),
+        cmocka_unit_test(verdict_site_hint_names_apart),
         cmocka_unit_test(verdict_thread_engines_share_impostor_gate),
         cmocka_unit_test(verdict_robots_fetch_recorded),
         cmocka_unit_test(verdict_llms_fetch_counted),

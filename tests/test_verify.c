@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <arpa/inet.h>
+
 #include "ra_test.h"
 #include "ra_verify.h"
 
@@ -56,6 +58,49 @@ addresses_parse(void **state)
     assert_int_equal(ra_addr_parse(ra_str("1.2.3.4\0", 8), &a), RA_ERROR);
     assert_int_equal(ra_addr_parse(ra_str("", 0), &a), RA_ERROR);
     assert_int_equal(ra_addr_parse(ra_str("::g", 3), &a), RA_ERROR);
+}
+
+/* Dotted quads (parsed without inet_pton()) and what looks like them:
+ * ra_addr_parse() answers as inet_pton() does, byte for byte. */
+static void
+addresses_as_inet_pton(void **state)
+{
+    static const char  *const texts[] = {
+        "0.0.0.0", "255.255.255.255", "66.249.64.1", "1.2.3.4", "9.99.199.0",
+        "256.1.1.1", "1.2.3.256", "01.2.3.4", "1.2.3.04", "1.2.3.00",
+        "0.0.0.00", "1000.1.1.1", "1.2.3.4.", ".1.2.3.4", "1..2.3", "1.2.3",
+        "1.2.3.4.5", "1.2.3.4 ", " 1.2.3.4", "1.2.3.a", "a.b.c.d", "1.2.3.-4",
+        "+1.2.3.4", "1.2.3.4/8", "::1", "::ffff:1.2.3.4", "1.2.3.4:80",
+        "0x1.2.3.4", "1.2.3.255", "199.200.201.202", "", ".", "...", "9"
+    };
+    size_t             i;
+    int                want;
+    ra_addr_t          a;
+    unsigned char      v4[4], v6[16], mapped[16];
+
+    (void) state;
+    for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        memset(&a, 0xaa, sizeof(a));
+        if (inet_pton(AF_INET, texts[i], v4) == 1) {
+            memset(mapped, 0, 10);
+            mapped[10] = mapped[11] = 0xff;
+            memcpy(mapped + 12, v4, 4);
+            want = RA_OK;
+        } else if (inet_pton(AF_INET6, texts[i], v6) == 1) {
+            memcpy(mapped, v6, 16);
+            want = RA_OK;
+        } else {
+            want = RA_ERROR;
+        }
+        assert_int_equal(ra_addr_parse(ra_str(texts[i], strlen(texts[i])),
+                                       &a), want);
+        if (want == RA_OK) {
+            assert_memory_equal(a.b, mapped, 16);
+        }
+    }
+    /* a span's end is the text's end, whatever follows it */
+    assert_int_equal(ra_addr_parse(ra_str("10.0.0.12", 8), &a), RA_OK);
+    assert_memory_equal(a.b + 12, "\x0a\x00\x00\x01", 4);
 }
 
 static void
@@ -334,6 +379,7 @@ main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(addresses_parse),
+        cmocka_unit_test(addresses_as_inet_pton),
         cmocka_unit_test(prefix_edges),
         cmocka_unit_test(hostile_json),
         cmocka_unit_test(verdicts),
