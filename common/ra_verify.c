@@ -84,6 +84,16 @@ ra_addr_quad(ra_str_t s, unsigned char v4[4])
     return i == s.len;
 }
 
+/* an IPv4 address as IPv6 holds it: ::ffff:a.b.c.d */
+static void
+ra_addr_mapped(ra_addr_t *out, const unsigned char v4[4])
+{
+    memset(out->b, 0, 10);
+    out->b[10] = 0xff;
+    out->b[11] = 0xff;
+    memcpy(out->b + 12, v4, 4);
+}
+
 int
 ra_addr_parse(ra_str_t s, ra_addr_t *out)
 {
@@ -91,10 +101,7 @@ ra_addr_parse(ra_str_t s, ra_addr_t *out)
     unsigned char   v4[4];
 
     if (s.len != 0 && ra_addr_quad(s, v4)) {
-        memset(out->b, 0, 10);
-        out->b[10] = 0xff;
-        out->b[11] = 0xff;
-        memcpy(out->b + 12, v4, 4);
+        ra_addr_mapped(out, v4);
         return RA_OK;
     }
     if (s.len == 0 || s.len >= sizeof(buf) || memchr(s.data, 0, s.len)) {
@@ -103,10 +110,7 @@ ra_addr_parse(ra_str_t s, ra_addr_t *out)
     memcpy(buf, s.data, s.len);
     buf[s.len] = '\0';
     if (inet_pton(AF_INET, buf, v4) == 1) {
-        memset(out->b, 0, 10);
-        out->b[10] = 0xff;
-        out->b[11] = 0xff;
-        memcpy(out->b + 12, v4, 4);
+        ra_addr_mapped(out, v4);
         return RA_OK;
     }
     if (inet_pton(AF_INET6, buf, out->b) == 1) {
