@@ -72,9 +72,11 @@ sub faults {
         close $fh;
         rename "$file.tmp", $file or die "rename: $!";
         # new bots until a process took the file, died and the next one
-        # rebuilt the ledger
+        # rebuilt the ledger (the process that took it may be one of
+        # several Apache children that gets few of these requests: up to
+        # 2000 of them, a passing step stops at its kill)
         my $seen = 0;
-        for (1 .. 400) {
+        for (1 .. 2000) {
             $bot++;
             eval { $h->get('/private/x', ua => "FaultBot$bot/1.0") };
             if (!-e $file
