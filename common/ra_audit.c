@@ -1514,6 +1514,54 @@ ra_budget_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     }
 }
 
+/*
+ * The counters of a judged request's record (a mask of 1 <<
+ * ra_counter_e): its request, its verdict's, its flags' and its refusal's.
+ * ra_count_locked() adds them under the lock, ra_count_mask() without it.
+ */
+static uint32_t
+ra_verdict_counters(const ra_verdict_t *out)
+{
+    uint32_t  m = 1u << RA_CNT_REQUESTS;
+
+    switch (out->verdict) {
+    case RA_VERDICT_COMPLIANT:
+        m |= 1u << RA_CNT_COMPLIANT;
+        break;
+    case RA_VERDICT_VIOLATION:
+        m |= 1u << RA_CNT_VIOLATION;
+        break;
+    case RA_VERDICT_STALE:
+        m |= 1u << RA_CNT_STALE;
+        break;
+    case RA_VERDICT_UNREACHABLE:
+        m |= 1u << RA_CNT_UNREACHABLE;
+        break;
+    case RA_VERDICT_EXEMPT:
+        m |= 1u << RA_CNT_EXEMPT;
+        break;
+    case RA_VERDICT_UNKNOWN:
+        m |= 1u << RA_CNT_UNKNOWN;
+        break;
+    default:
+        break;
+    }
+    if (out->flags & RA_FLAG_CRAWL_DELAY) {
+        m |= 1u << RA_CNT_CRAWL_DELAY;
+    }
+    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
+        m |= 1u << RA_CNT_NO_ROBOTS_FETCH;
+    }
+    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
+        m |= 1u << RA_CNT_UNREACHABLE_30D;
+    }
+    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
+        m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
+                    - RA_REFUSE_VIOLATION);
+    }
+    return m;
+}
+
 /* Counts the verdict; a violation also goes to the ring and, but for an
  * impostor's (ra_impostor_alert(), before the lock), may raise an alert;
  * any alert then meets the budgets.  Under the lock. */
@@ -1521,49 +1569,19 @@ static void
 ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     const ra_request_t *req, ra_verdict_t *out, const ra_ledger_state_t *f)
 {
+    unsigned           c;
+    uint32_t           m;
     ra_ledger_t       *l = &au->ledger;
     ra_gate_t         *g = NULL;
     ra_violation_t     vio;
     ra_alert_state_t   st;
 
-    ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
-    switch (out->verdict) {
-    case RA_VERDICT_COMPLIANT:
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_COMPLIANT);
-        break;
-    case RA_VERDICT_VIOLATION:
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_VIOLATION);
-        break;
-    case RA_VERDICT_STALE:
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_STALE);
-        break;
-    case RA_VERDICT_UNREACHABLE:
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_UNREACHABLE);
-        break;
-    case RA_VERDICT_EXEMPT:
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_EXEMPT);
-        break;
-    case RA_VERDICT_UNKNOWN:
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_UNKNOWN);
-        break;
-    default:
-        break;
-    }
-    if (out->flags & RA_FLAG_CRAWL_DELAY) {
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_CRAWL_DELAY);
-    }
-    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_NO_ROBOTS_FETCH);
-    }
-    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_UNREACHABLE_30D);
+    for (c = 0, m = ra_verdict_counters(out); m != 0; c++, m >>= 1) {
+        if (m & 1) {
+            ra_ledger_count_locked(l, sid, tid, (ra_counter_e) c);
+        }
     }
     ra_ledger_polite_locked(l, tid, req->time, out->crawl_delay_ms);
-    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
-        ra_ledger_count_locked(l, sid, tid, (ra_counter_e)
-                               (RA_CNT_REFUSED_VIOLATION + out->refused
-                                - RA_REFUSE_VIOLATION));
-    }
     /* the deciding line of the version judged against (ra_judge():
      * always the current one) */
     if (out->line && f->current >= 0 && f->current < RA_VERSIONS) {
@@ -1946,41 +1964,22 @@ ra_audit_state_hinted(ra_audit_t *au, const ra_request_t *req,
 static uint32_t
 ra_count_mask(const ra_verdict_t *out, unsigned target)
 {
-    uint32_t  m = 1u << RA_CNT_REQUESTS;
+    uint32_t  m;
 
     if (out->alert || out->summary || out->line) {
         return 0;
     }
     switch (out->verdict) {
     case RA_VERDICT_COMPLIANT:
-        m |= 1u << RA_CNT_COMPLIANT;
-        break;
     case RA_VERDICT_STALE:
-        m |= 1u << RA_CNT_STALE;
-        break;
     case RA_VERDICT_EXEMPT:
-        m |= 1u << RA_CNT_EXEMPT;
-        break;
     case RA_VERDICT_UNKNOWN:
-        m |= 1u << RA_CNT_UNKNOWN;
         break;
     default:
         return 0;                       /* violation, unreachable: the
                                            ring and the alerts */
     }
-    if (out->flags & RA_FLAG_CRAWL_DELAY) {
-        m |= 1u << RA_CNT_CRAWL_DELAY;
-    }
-    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
-        m |= 1u << RA_CNT_NO_ROBOTS_FETCH;
-    }
-    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
-        m |= 1u << RA_CNT_UNREACHABLE_30D;
-    }
-    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
-        m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
-                    - RA_REFUSE_VIOLATION);
-    }
+    m = ra_verdict_counters(out);
     if (target & RA_TARGET_LLMS) {
         m |= 1u << RA_CNT_LLMS_FETCHES;
     }
