@@ -111,6 +111,28 @@ static const ra_kw_t  ra_generic_kw[] = {
     { "webthumb", 0 }, { "unshorten", 0 }, { "expander", 0 },
     { "tester", 0 }, { "extractor", 0 }, { "analyzer", 0 },
     { "analyser", 0 }, { "grader", 0 }, { "examiner", 0 },
+    /* link resolvers and tracers, status checkers, health probes and
+     * monitors ("WebMon", not "WebMoney"; "check", not "checkout") */
+    { "resolver", 0 }, { "tracer", 0 }, { "httpstatus", 0 },
+    { "check", RA_KW_NOALPHA }, { "webmon", RA_KW_NOALPHA }, { "probe", 0 },
+    { "googlehc", 0 }, { "prometheus", 0 },
+    /* API clients and the HTTP libraries of apps and servers */
+    { "postman", 0 }, { "insomnia", 0 }, { "dart:io", 0 },
+    { "restsharp", 0 }, { "typhoeus", 0 }, { "faraday", 0 },
+    { "http.rb", 0 }, { "mechanize", 0 }, { "jakarta", 0 },
+    { "alamofire", 0 }, { "bits/", RA_KW_WSTART }, { "webdav", 0 },
+    { "powershell", 0 }, { "netweaver", 0 },
+    /* fediverse and chat servers fetching link previews, image proxies
+     * and embedders, page renderers */
+    { "mastodon", 0 }, { "pleroma", 0 }, { "misskey", 0 }, { "akkoma", 0 },
+    { "friendica", 0 }, { "gotosocial", 0 }, { "synapse", 0 },
+    { "nextcloud", 0 }, { "imgproxy", 0 }, { "imageproxy", 0 },
+    { "emailproxy", 0 }, { "mailproxy", 0 }, { "embedly", 0 },
+    { "iframely", 0 }, { "unfurl", 0 }, { "render", 0 }, { "favicon", 0 },
+    { "snippet", 0 }, { "thumbnail", 0 }, { "snapshot", 0 },
+    /* an address spelt out: "name at gmail dot com" */
+    { " dot com", RA_KW_URL }, { " dot net", RA_KW_URL },
+    { " dot org", RA_KW_URL },
     { "://", RA_KW_URL }, { "www.", RA_KW_URL }, { "(at)", RA_KW_URL },
     { "[at]", RA_KW_URL }, { "mailto:", RA_KW_URL },
     { "@", RA_KW_EMAIL | RA_KW_URL },
@@ -120,6 +142,7 @@ static const ra_kw_t  ra_generic_kw[] = {
     { ".uk", RA_KW_DOMAIN | RA_KW_URL }, { ".ru", RA_KW_DOMAIN | RA_KW_URL },
     { ".jp", RA_KW_DOMAIN | RA_KW_URL }, { ".info", RA_KW_DOMAIN | RA_KW_URL },
     { ".co", RA_KW_DOMAIN | RA_KW_URL },
+   
 };
 
 static const char  *ra_neutral_kw[] = {

@@ -449,6 +449,41 @@ generic_tool_names(void **state)
                          "OS X) AppleWebKit/536.26 (KHTML, like Gecko) "
                          "Version/6.0 Mobile/10A5376e Safari/8536.25 mixed-"
                          "content-scan", "mixed-content-scan"));
+    /* link resolvers and tracers, status checkers, monitors, HTTP
+     * libraries of apps, health probes, an address spelt out */
+    assert_true(token_is("IDG Twitter Links Resolver", "Resolver"));
+    assert_true(token_is("WhereGoes? Redirect Tracer/1.0", "Tracer"));
+    assert_true(token_is("Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.0"
+                         " ; BacklinkHttpStatus)", "BacklinkHttpStatus"));
+    assert_true(token_is("httpscheck (unknown version) CFNetwork/760.5.1 "
+                         "Darwin/15.5.0 (x86_64)", "httpscheck"));
+    assert_true(token_is("Mozilla/3.0 (compatible; WebMon 1.0.11; Windows "
+                         "XP)", "WebMon"));
+    assert_true(token_is("Polymail/1.47 (ctrlla.Polymail; build:64; OS X "
+                         "10.12.6) Alamofire/4.5.1", "Alamofire"));
+    assert_true(token_is("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36"
+                         " (KHTML, like Gecko) Chrome/120.0 Safari/537.36 "
+                         "kube-probe/1.29", "kube-probe"));
+    assert_int_equal(identify("Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:"
+                              "47.0) Gecko/20100101 Firefox/47.0 (caam dot "
+                              "crwlr at gmail dot com)").kind, RA_UA_GENERIC);
+    /* words that hold those and are not them */
+    assert_int_equal(identify("Mozilla/5.0 (X11; U; Linux i686; ru; rv:1.9.0."
+                              "5) Gecko/2008121621 Ubuntu/8.04 (hardy) Firefox"
+                              "/3.0.5 WebMoney Advisor").kind, RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/5.0 (Linux; Android 14; I2208 Build/"
+                              "UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML"
+                              ", like Gecko) Version/4.0 Chrome/114.0.5735.196"
+                              " Mobile Safari/537.36 csh-cashify-flutter csh-"
+                              "store-checkout").kind, RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/5.0 (Linux; Android 14; Tecno Camon i4"
+                              ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome"
+                              "/123.0.0.0 Mobile Safari/537.36").kind,
+                     RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/5.0 (Linux; Android 8.1.0; Capture+) "
+                              "AppleWebKit/537.36 (KHTML, like Gecko) Chrome"
+                              "/80.0.3987.87 Mobile Safari/537.36").kind,
+                     RA_UA_BROWSER);
     /* a device named "Google" and browsers stay browsers */
     assert_int_equal(identify("Mozilla/5.0 (Linux; Android 14; Pixel 8) "
                               "AppleWebKit/537.36 (KHTML, like Gecko) Chrome"
