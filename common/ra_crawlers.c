@@ -122,6 +122,7 @@ static const ra_kw_t  ra_generic_kw[] = {
     { "http.rb", 0 }, { "mechanize", 0 }, { "jakarta", 0 },
     { "alamofire", 0 }, { "bits/", RA_KW_WSTART }, { "webdav", 0 },
     { "powershell", 0 }, { "netweaver", 0 },
+    { "maven/", RA_KW_WSTART }, { "signalr", 0 }, { "seeker", 0 },
     /* fediverse and chat servers fetching link previews, image proxies
      * and embedders, page renderers */
     { "mastodon", 0 }, { "pleroma", 0 }, { "misskey", 0 }, { "akkoma", 0 },
@@ -130,6 +131,8 @@ static const ra_kw_t  ra_generic_kw[] = {
     { "emailproxy", 0 }, { "mailproxy", 0 }, { "embedly", 0 },
     { "iframely", 0 }, { "unfurl", 0 }, { "render", 0 }, { "favicon", 0 },
     { "snippet", 0 }, { "thumbnail", 0 }, { "snapshot", 0 },
+    /* a script where a name belongs: an XSS probe */
+    { "javascript:", RA_KW_URL },
     /* an address spelt out: "name at gmail dot com" */
     { " dot com", RA_KW_URL }, { " dot net", RA_KW_URL },
     { " dot org", RA_KW_URL },

@@ -467,6 +467,12 @@ generic_tool_names(void **state)
     assert_int_equal(identify("Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:"
                               "47.0) Gecko/20100101 Firefox/47.0 (caam dot "
                               "crwlr at gmail dot com)").kind, RA_UA_GENERIC);
+    assert_true(token_is("YahooSeeker-Testing/v3.9 (compatible; Mozilla 4.0;"
+                         " MSIE 5.5; Yahoo! Search - Web Search)",
+                         "YahooSeeker-Testing"));
+    assert_int_equal(identify("Mozilla/5.0 (Windows NT 10.0; Win64; x64) "
+                              "javascript:/*</script><svg/onload=alert(1)>")
+                     .kind, RA_UA_GENERIC);
     /* words that hold those and are not them */
     assert_int_equal(identify("Mozilla/5.0 (X11; U; Linux i686; ru; rv:1.9.0."
                               "5) Gecko/2008121621 Ubuntu/8.04 (hardy) Firefox"
