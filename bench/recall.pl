@@ -92,9 +92,10 @@ sub read_uas {
             my $s = $1;
             $s =~ s/^"(.*)"$/$1/ and $s =~ s/\\(.)/$1/g;
             $s =~ s/^'(.*)'$/$1/ and $s =~ s/''/'/g;
-            # a documented crawler; scanners and injection probes isbot
-            # lists in its "Glitches" section (tests/test_crawlers.c)
-            next if $s =~ m{Amzn-User/|Assetnote/|Laravel Reaver|PG_SLEEP\(|"<\?=print\(};
+            # a documented crawler, Lucidworks Fusion's web crawler
+            # (Anda); scanners and injection probes isbot lists in its
+            # "Glitches" section (tests/test_crawlers.c)
+            next if $s =~ m{Amzn-User/|Lucidworks-Anda/|Assetnote/|Laravel Reaver|PG_SLEEP\(|"<\?=print\(};
             push @out, [1, $s];
             next;
         }

@@ -1891,6 +1891,49 @@ ra_payload(const unsigned char *p, size_t len)
     return 1;
 }
 
+/*
+ * "Mozilla/4.0 (compatible; Name ...": the first comment's "compatible;"
+ * is followed by the client's name.  Browsers put theirs (MSIE,
+ * Konqueror, iCab, OmniWeb, ...) or their platform's there; any other
+ * name, or none ("(compatible;)"), is a program's: "(compatible; Owler/
+ * 0.4; +; )", "(compatible; Blog Search;)".  Known crawlers were found
+ * before this.  1 with the name (len 0 when there is none).
+ */
+static int
+ra_first_compatible(const unsigned char *p, size_t len, ra_str_t *token)
+{
+    static const char  *browser[] = {
+        "abrowse", "amiga-aweb", "fw", "gecko", "google", "ibrowse", "icab",
+        "konqueror", "linux", "macintosh", "mozilla", "ms-office", "msie",
+        "ncbrowser", "netpositive", "offbyone", "omniweb", "opera",
+        "polaris", "u", "windows", "x11", "yahoo!",
+    };
+    size_t  i, s, e, k;
+
+    if (len < 21 || p[0] != 'M' || memcmp(p, "Mozilla/", 8) != 0) {
+        return 0;
+    }
+    for (i = 8; i < len && (ra_isdigit(p[i]) || p[i] == '.'); i++) {
+        /* void */
+    }
+    if (i == 8 || len - i < 13 || memcmp(p + i, " (compatible;", 13) != 0) {
+        return 0;
+    }
+    for (s = i + 13; s < len && p[s] == ' '; s++) { /* void */ }
+    for (e = s; e < len && p[e] != ';' && p[e] != ')' && p[e] != ' '
+                && p[e] != '/'; e++)
+    {
+        /* void */
+    }
+    for (k = 0; k < RA_NELTS(browser); k++) {
+        if (ra_word_is(p + s, e - s, browser[k], strlen(browser[k]))) {
+            return 0;
+        }
+    }
+    *token = ra_str(p + s, e - s);
+    return 1;
+}
+
 /* What a User-Agent that names a platform still tells of a program: a
  * tool after the browser's tokens, a shape no browser sends, or a
  * scanner's payload.  Kept out of line: inlined, it slows the automaton's
@@ -1902,7 +1945,8 @@ ra_odd_browser(const unsigned char *p, size_t len, ra_str_t *token)
     if (token->len == 0) {
         *token = ra_late_compatible(p, len);
     }
-    return token->len > 0 || ra_not_a_browser(p, len) || ra_payload(p, len);
+    return token->len > 0 || ra_first_compatible(p, len, token)
+           || ra_not_a_browser(p, len) || ra_payload(p, len);
 }
 
 /* Every pattern ending at position end, where the automaton is in s. */

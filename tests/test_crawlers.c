@@ -471,6 +471,21 @@ generic_tool_names(void **state)
     assert_int_equal(identify("Mozilla/5.0 (Windows NT 10.0; Win64; x64) "
                               "javascript:/*</script><svg/onload=alert(1)>")
                      .kind, RA_UA_GENERIC);
+    /* "(compatible; Name" in the first comment: a browser's name or
+     * platform there, or a program's */
+    assert_true(token_is("Mozilla/5.0 (compatible; Owler/0.4; +; )",
+                         "Owler"));
+    assert_true(token_is("Mozilla/4.0 (compatible; Blog Search;)", "Blog"));
+    assert_int_equal(identify("Mozilla/4.0 (compatible;)").kind,
+                     RA_UA_GENERIC);
+    assert_int_equal(identify("Mozilla/4.0 (compatible; MSIE 8.0; Windows NT"
+                              " 6.1; Trident/4.0)").kind, RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/5.0 (compatible; Konqueror/4.5; Linux)"
+                              " KHTML/4.5.4 (like Gecko)").kind,
+                     RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/4.0 (compatible; Linux 2.6.22) NetFro"
+                              "nt/3.4 Kindle/2.0 (screen 600x800)").kind,
+                     RA_UA_BROWSER);
     /* words that hold those and are not them */
     assert_int_equal(identify("Mozilla/5.0 (X11; U; Linux i686; ru; rv:1.9.0."
                               "5) Gecko/2008121621 Ubuntu/8.04 (hardy) Firefox"
@@ -870,6 +885,8 @@ recall_on_crawler_user_agents(void **state)
  * and is skipped.  One entry is a documented crawler that isbot chose to
  * call a browser: Amazon's user-triggered AI agent Amzn-User, which
  * ai.robots.txt lists too; we identify it.  Its "Glitches" section holds
+ * a crawler, Lucidworks Fusion's web crawler ("(compatible; Lucidworks-
+ * Anda/2.0/0.10; +; )": a program's name where browsers put theirs), and
  * two scanners: Assetnote, which appends "Assetnote/1.0.0" to Chrome's
  * User-Agent (isbot's crawler fixtures list it too), and "Mozilla/5.0
  * (Laravel Reaver .env Presence)", a probe for leaked .env files, and
@@ -911,6 +928,7 @@ no_false_positive_on_browsers(void **state)
         }
         ua += 2;
         if (strstr(ua, "Amzn-User/") != NULL
+            || strstr(ua, "Lucidworks-Anda/") != NULL
             || strstr(ua, "Assetnote/") != NULL
             || strstr(ua, "Laravel Reaver") != NULL
             || strstr(ua, "PG_SLEEP(") != NULL
