@@ -142,6 +142,19 @@ mra_target(request_rec *r)
     return mra_cstr(r->unparsed_uri);
 }
 
+/* r->method: GET, most requests, without a strlen() (the bytes are read
+ * one by one up to GET's NUL: never past a shorter method's end) */
+static inline ra_str_t
+mra_method(const request_rec *r)
+{
+    const char  *m = r->method;
+
+    if (m[0] == 'G' && m[1] == 'E' && m[2] == 'T' && m[3] == '\0') {
+        return ra_str(m, 3);
+    }
+    return mra_cstr(m);
+}
+
 /* A server's own page by its handler (the status page, mod_status's,
  * mod_info's): never crawler traffic (ra_http_server_page()).  Their
  * default paths the core leaves alone itself (ra_audit_request()). */
@@ -167,6 +180,17 @@ void mra_insert_filter(request_rec *r);
  * with RA_TARGET_KNOWN), asked once a request: kept in r's
  * request_config, which holds r itself once judged in fixups */
 unsigned mra_request_kind(request_rec *r);
+/* What mra_request_kind() found for r, with RA_TARGET_KNOWN; 0 when
+ * nothing asked yet (the core then asks itself, ra_http_request_kind()).
+ * Not for a request judged in fixups (its request_config holds r). */
+static inline unsigned
+mra_request_kind_known(request_rec *r)
+{
+    const unsigned  *c = ap_get_module_config(r->request_config,
+                                              &robots_audit_module);
+
+    return c != NULL ? *c : 0;
+}
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
 int mra_status_handler(request_rec *r);
 int mra_status_hook(request_rec *r, int flags);

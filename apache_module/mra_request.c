@@ -84,7 +84,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     /* when the request came (as the access log says), not a clock read */
     req.time = (int64_t) (r->request_time / 1000);
     req.addr = mra_cstr(r->useragent_ip);
-    req.method = mra_cstr(r->method);
+    req.method = mra_method(r);
     req.uri = mra_target(r);
     req.status = status;
     req.enforce = enforce;
@@ -162,6 +162,7 @@ mra_log_transaction(request_rec *r)
     for (last = r; last->next != NULL; last = last->next) {
         /* the status the client got is the last internal redirect's */
     }
-    mra_judge(r, last->status, 0, mra_request_kind(r), &v);
+    /* the kind the capture filter asked for (a GET), else the core's */
+    mra_judge(r, last->status, 0, mra_request_kind_known(r), &v);
     return DECLINED;
 }
