@@ -128,8 +128,11 @@ mra_is_status_handler(request_rec *r)
 static inline ra_str_t
 mra_site(request_rec *r)
 {
-    return ra_sitenames_pick(&mra_sconf(r->server)->names,
-                             mra_cstr(r->hostname));
+    const ra_sitenames_t  *n = &mra_sconf(r->server)->names;
+
+    /* a host of one name: its Host is not even measured */
+    return ra_sitenames_one(n) ? n->primary
+                               : ra_sitenames_pick(n, mra_cstr(r->hostname));
 }
 
 /* The request target as received: the core reads its path, canonical
@@ -161,7 +164,9 @@ mra_method(const request_rec *r)
 static inline int
 mra_server_page(request_rec *r)
 {
-    return ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
+    /* no handler (a static file at log time): none of theirs */
+    return r->handler != NULL
+           && ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
 }
 
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */
