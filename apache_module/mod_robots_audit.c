@@ -182,25 +182,14 @@ mra_engine_first(void)
     return mra_audit;           /* the child's, under the mutex */
 }
 
-/* what every request asks: no frame for the first request's struct */
+/* a threaded child's request: no frame for the first request's struct */
 ra_audit_t *
-mra_engine_take(void)
+mra_engine_thread(void)
 {
-    if (mra_tmutex == NULL) {
-        return mra_audit;       /* unthreaded: no thread-local to read */
-    }
     if (mra_mine != NULL) {
         return mra_mine;
     }
     return mra_engine_first();
-}
-
-void
-mra_engine_give(ra_audit_t *au)
-{
-    if (mra_tmutex != NULL && au == mra_audit) {
-        (void) apr_thread_mutex_unlock(mra_tmutex);
-    }
 }
 
 /* apr_palloc() aligns to 8 bytes; the core wants memory aligned for any

@@ -174,8 +174,22 @@ ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 
 /* The engine to judge with: this thread's own (threaded MPMs), or the
  * child's, then under the thread mutex until mra_engine_give(). */
-ra_audit_t *mra_engine_take(void);
-void mra_engine_give(ra_audit_t *au);
+ra_audit_t *mra_engine_thread(void);
+
+static inline ra_audit_t *
+mra_engine_take(void)
+{
+    /* unthreaded: the child's, no thread-local to read */
+    return mra_tmutex == NULL ? mra_audit : mra_engine_thread();
+}
+
+static inline void
+mra_engine_give(ra_audit_t *au)
+{
+    if (mra_tmutex != NULL && au == mra_audit) {
+        (void) apr_thread_mutex_unlock(mra_tmutex);
+    }
+}
 
 /* hooks, registered by mod_robots_audit.c */
 int mra_fixups(request_rec *r);
