@@ -84,8 +84,6 @@ extern ra_audit_t          *mra_audit;      /* NULL: this process does
                                                not audit */
 extern apr_thread_mutex_t  *mra_tmutex;     /* NULL: unthreaded */
 extern apr_file_t          *mra_alert_file;
-extern int                  mra_enforce_wanted; /* 0: fixups has nothing
-                                                   to do */
 
 /* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
 const char *mra_rdns_check(apr_pool_t *p, const char *server);

@@ -136,11 +136,11 @@ mra_fixups_judge(request_rec *r)
     return HTTP_FORBIDDEN;
 }
 
-/* what every request asks first: most servers enforce nowhere */
+/* registered only when RobotsAuditEnforce is on somewhere */
 int
 mra_fixups(request_rec *r)
 {
-    if (!mra_enforce_wanted || r->main != NULL || r->prev != NULL) {
+    if (r->main != NULL || r->prev != NULL) {
         return DECLINED;
     }
     return mra_fixups_judge(r);
