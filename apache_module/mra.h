@@ -144,13 +144,16 @@ mra_target(request_rec *r)
 }
 
 /* r->method: GET, most requests, without a strlen() (the bytes are read
- * one by one up to GET's NUL: never past a shorter method's end) */
+ * one by one up to GET's NUL: never past a shorter method's end); none
+ * (a request line httpd could not read) reads "" */
 static inline ra_str_t
 mra_method(const request_rec *r)
 {
     const char  *m = r->method;
 
-    if (m[0] == 'G' && m[1] == 'E' && m[2] == 'T' && m[3] == '\0') {
+    if (m != NULL && m[0] == 'G' && m[1] == 'E' && m[2] == 'T'
+        && m[3] == '\0')
+    {
         return ra_str(m, 3);
     }
     return mra_cstr(m);
