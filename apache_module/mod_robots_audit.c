@@ -57,10 +57,11 @@ static apr_global_mutex_t   *mra_mutex;
 static int                   mra_zone_wanted;   /* RobotsAudit On somewhere,
                                                    or RobotsAuditZoneSize:
                                                    reset in pre_config */
-int                          mra_enforce_wanted;    /* RobotsAuditEnforce
+static int                   mra_enforce_wanted;    /* RobotsAuditEnforce
                                                        other than Off
-                                                       somewhere: fixups
-                                                       looks; likewise */
+                                                       somewhere: the
+                                                       fixups hook is in;
+                                                       likewise */
 
 
 /* ---- the host ----------------------------------------------------------- */
@@ -182,25 +183,14 @@ mra_engine_first(void)
     return mra_audit;           /* the child's, under the mutex */
 }
 
-/* what every request asks: no frame for the first request's struct */
+/* a threaded child's request: no frame for the first request's struct */
 ra_audit_t *
-mra_engine_take(void)
+mra_engine_thread(void)
 {
-    if (mra_tmutex == NULL) {
-        return mra_audit;       /* unthreaded: no thread-local to read */
-    }
     if (mra_mine != NULL) {
         return mra_mine;
     }
     return mra_engine_first();
-}
-
-void
-mra_engine_give(ra_audit_t *au)
-{
-    if (mra_tmutex != NULL && au == mra_audit) {
-        (void) apr_thread_mutex_unlock(mra_tmutex);
-    }
 }
 
 /* apr_palloc() aligns to 8 bytes; the core wants memory aligned for any
@@ -307,7 +297,15 @@ mra_set_enforce(cmd_parms *cmd, void *dv, const char *word)
         return apr_psprintf(cmd->pool, "%s: '%s': %s", cmd->cmd->name, word,
                             why);
     }
-    mra_enforce_wanted |= ra_enforce_any(((mra_dir_conf *) dv)->enforce);
+    if (!mra_enforce_wanted && ra_enforce_any(((mra_dir_conf *) dv)->enforce))
+    {
+        /* fixups only where something is enforced: every request asks
+         * every fixups hook.  Registered once a configuration pass (hooks
+         * are cleared before each; pre_config clears the flag) and sorted
+         * with the others after the directives are read. */
+        ap_hook_fixups(mra_fixups, NULL, NULL, APR_HOOK_LAST);
+        mra_enforce_wanted = 1;
+    }
     return NULL;
 }
 
@@ -853,7 +851,7 @@ mra_register_hooks(apr_pool_t *p)
     ap_hook_check_config(mra_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(mra_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(mra_child_init, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_fixups(mra_fixups, NULL, NULL, APR_HOOK_LAST);
+    /* fixups: by RobotsAuditEnforce (mra_set_enforce()) */
     ap_hook_handler(mra_status_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_insert_filter(mra_insert_filter, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_insert_error_filter(mra_insert_filter, NULL, NULL,

@@ -84,8 +84,6 @@ extern ra_audit_t          *mra_audit;      /* NULL: this process does
                                                not audit */
 extern apr_thread_mutex_t  *mra_tmutex;     /* NULL: unthreaded */
 extern apr_file_t          *mra_alert_file;
-extern int                  mra_enforce_wanted; /* 0: fixups has nothing
-                                                   to do */
 
 /* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
 const char *mra_rdns_check(apr_pool_t *p, const char *server);
@@ -128,8 +126,11 @@ mra_is_status_handler(request_rec *r)
 static inline ra_str_t
 mra_site(request_rec *r)
 {
-    return ra_sitenames_pick(&mra_sconf(r->server)->names,
-                             mra_cstr(r->hostname));
+    const ra_sitenames_t  *n = &mra_sconf(r->server)->names;
+
+    /* a host of one name: its Host is not even measured */
+    return ra_sitenames_one(n) ? n->primary
+                               : ra_sitenames_pick(n, mra_cstr(r->hostname));
 }
 
 /* The request target as received: the core reads its path, canonical
@@ -142,13 +143,31 @@ mra_target(request_rec *r)
     return mra_cstr(r->unparsed_uri);
 }
 
+/* r->method: GET, most requests, without a strlen() (the bytes are read
+ * one by one up to GET's NUL: never past a shorter method's end); none
+ * (a request line httpd could not read) reads "" */
+static inline ra_str_t
+mra_method(const request_rec *r)
+{
+    const char  *m = r->method;
+
+    if (m != NULL && m[0] == 'G' && m[1] == 'E' && m[2] == 'T'
+        && m[3] == '\0')
+    {
+        return ra_str(m, 3);
+    }
+    return mra_cstr(m);
+}
+
 /* A server's own page by its handler (the status page, mod_status's,
  * mod_info's): never crawler traffic (ra_http_server_page()).  Their
  * default paths the core leaves alone itself (ra_audit_request()). */
 static inline int
 mra_server_page(request_rec *r)
 {
-    return ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
+    /* no handler (a static file at log time): none of theirs */
+    return r->handler != NULL
+           && ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
 }
 
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */
@@ -156,8 +175,22 @@ ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 
 /* The engine to judge with: this thread's own (threaded MPMs), or the
  * child's, then under the thread mutex until mra_engine_give(). */
-ra_audit_t *mra_engine_take(void);
-void mra_engine_give(ra_audit_t *au);
+ra_audit_t *mra_engine_thread(void);
+
+static inline ra_audit_t *
+mra_engine_take(void)
+{
+    /* unthreaded: the child's, no thread-local to read */
+    return mra_tmutex == NULL ? mra_audit : mra_engine_thread();
+}
+
+static inline void
+mra_engine_give(ra_audit_t *au)
+{
+    if (mra_tmutex != NULL && au == mra_audit) {
+        (void) apr_thread_mutex_unlock(mra_tmutex);
+    }
+}
 
 /* hooks, registered by mod_robots_audit.c */
 int mra_fixups(request_rec *r);
@@ -167,6 +200,17 @@ void mra_insert_filter(request_rec *r);
  * with RA_TARGET_KNOWN), asked once a request: kept in r's
  * request_config, which holds r itself once judged in fixups */
 unsigned mra_request_kind(request_rec *r);
+/* What mra_request_kind() found for r, with RA_TARGET_KNOWN; 0 when
+ * nothing asked yet (the core then asks itself, ra_http_request_kind()).
+ * Not for a request judged in fixups (its request_config holds r). */
+static inline unsigned
+mra_request_kind_known(request_rec *r)
+{
+    const unsigned  *c = ap_get_module_config(r->request_config,
+                                              &robots_audit_module);
+
+    return c != NULL ? *c : 0;
+}
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
 int mra_status_handler(request_rec *r);
 int mra_status_hook(request_rec *r, int flags);

@@ -36,8 +36,8 @@ static const unsigned  mra_kinds[8] = {
     RA_TARGET_KNOWN | 6, RA_TARGET_KNOWN | 7,
 };
 
-unsigned
-mra_request_kind(request_rec *r)
+static inline __attribute__((always_inline)) unsigned
+mra_kind_ask(request_rec *r)
 {
     unsigned     kind;
     const void  *c = ap_get_module_config(r->request_config,
@@ -54,6 +54,12 @@ mra_request_kind(request_rec *r)
     return kind | RA_TARGET_KNOWN;
 }
 
+unsigned
+mra_request_kind(request_rec *r)
+{
+    return mra_kind_ask(r);
+}
+
 /* Is the answer r is about to give the robots.txt to record? */
 static int
 mra_wanted(request_rec *r, int status)
@@ -63,8 +69,8 @@ mra_wanted(request_rec *r, int status)
     /* the tables last: every request asks, robots.txt ones go on; only
      * a GET's answer may be one (M_GET: GET or HEAD, the core tells) */
     return r->main == NULL && orig->method_number == M_GET && mra_on(orig)
-           && ra_http_capture_wanted_kind(mra_cstr(orig->method),
-                                          mra_request_kind(orig), status, 0)
+           && ra_http_capture_wanted_kind(mra_method(orig),
+                                          mra_kind_ask(orig), status, 0)
            && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
            && apr_table_get(orig->headers_in, "Range") == NULL;
 }

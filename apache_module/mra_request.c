@@ -18,30 +18,38 @@ mra_headers(request_rec *r, ra_request_t *req)
     const apr_table_entry_t   *e = (const apr_table_entry_t *) a->elts;
 
     /* 0 User-Agent, 1 Referer, 2 Signature, 3 Signature-Input,
-     * 4 Signature-Agent */
+     * 4 Signature-Agent; the second letter first (k[0] is one, so k[1]
+     * is there): a browser's Upgrade-Insecure-Requests, Range and its
+     * half a dozen Sec-Fetch-* and Sec-CH-UA* fields are not compared */
     for (i = 0; i < a->nelts; i++) {
         k = e[i].key;
         switch (k[0] | 0x20) {
         case 'u':
-            if (f[0] == NULL && strcasecmp(k, "User-Agent") == 0) {
+            if (f[0] == NULL && (k[1] | 0x20) == 's'
+                && strcasecmp(k, "User-Agent") == 0)
+            {
                 f[0] = e[i].val;
             }
             break;
         case 'r':
-            if (f[1] == NULL && strcasecmp(k, "Referer") == 0) {
+            if (f[1] == NULL && (k[1] | 0x20) == 'e'
+                && strcasecmp(k, "Referer") == 0)
+            {
                 f[1] = e[i].val;
             }
             break;
         case 's':
-            if (f[2] == NULL && strcasecmp(k, "Signature") == 0) {
-                f[2] = e[i].val;
-            } else if (f[3] == NULL
-                       && strcasecmp(k, "Signature-Input") == 0)
-            {
+            if ((k[1] | 0x20) != 'i' || strncasecmp(k, "Signature", 9) != 0) {
+                break;
+            }
+            k += 9;
+            if (*k == '\0') {
+                if (f[2] == NULL) {
+                    f[2] = e[i].val;
+                }
+            } else if (f[3] == NULL && strcasecmp(k, "-Input") == 0) {
                 f[3] = e[i].val;
-            } else if (f[4] == NULL
-                       && strcasecmp(k, "Signature-Agent") == 0)
-            {
+            } else if (f[4] == NULL && strcasecmp(k, "-Agent") == 0) {
                 f[4] = e[i].val;
             }
             break;
@@ -84,7 +92,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     /* when the request came (as the access log says), not a clock read */
     req.time = (int64_t) (r->request_time / 1000);
     req.addr = mra_cstr(r->useragent_ip);
-    req.method = mra_cstr(r->method);
+    req.method = mra_method(r);
     req.uri = mra_target(r);
     req.status = status;
     req.enforce = enforce;
@@ -136,11 +144,11 @@ mra_fixups_judge(request_rec *r)
     return HTTP_FORBIDDEN;
 }
 
-/* what every request asks first: most servers enforce nowhere */
+/* registered only when RobotsAuditEnforce is on somewhere */
 int
 mra_fixups(request_rec *r)
 {
-    if (!mra_enforce_wanted || r->main != NULL || r->prev != NULL) {
+    if (r->main != NULL || r->prev != NULL) {
         return DECLINED;
     }
     return mra_fixups_judge(r);
@@ -162,6 +170,7 @@ mra_log_transaction(request_rec *r)
     for (last = r; last->next != NULL; last = last->next) {
         /* the status the client got is the last internal redirect's */
     }
-    mra_judge(r, last->status, 0, mra_request_kind(r), &v);
+    /* the kind the capture filter asked for (a GET), else the core's */
+    mra_judge(r, last->status, 0, mra_request_kind_known(r), &v);
     return DECLINED;
 }

@@ -48,10 +48,12 @@ ra_logf(const ra_host_t *h, void *where, ra_log_level_e level,
 size_t
 ra_log_unescape(unsigned char *p, size_t n)
 {
-    size_t  i, o;
-    int     hi, lo, c;
+    size_t                i, o;
+    int                   hi, lo, c;
+    const unsigned char  *bs = memchr(p, '\\', n);
 
-    for (i = 0, o = 0; i < n; ) {
+    /* the bytes before the first backslash stay as they are */
+    for (i = o = bs != NULL ? (size_t) (bs - p) : n; i < n; ) {
         if (p[i] == '\\' && i + 3 < n
             && p[i + 1] == 'x'
             && (hi = ra_hexval(p[i + 2])) >= 0

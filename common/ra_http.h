@@ -354,4 +354,12 @@ void ra_status_view(ra_str_t site, uint32_t limit, int fmt,
  * RA_OK, or RA_ERROR when absent.  Both '&' and ';' separate. */
 int ra_query_arg(ra_str_t query, const char *name, ra_str_t *value);
 
+/* Is every Host the primary to ra_sitenames_pick(), s having no exact
+ * name besides it?  The glue then need not measure the Host at all. */
+static inline int
+ra_sitenames_one(const ra_sitenames_t *s)
+{
+    return s->nnames == 0;
+}
+
 #endif /* RA_HTTP_H */

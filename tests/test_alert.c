@@ -303,6 +303,13 @@ alert_host_that_escapes(void **state)
     assert_int_equal(ra_log_unescape(t, sizeof(t) - 1), 26);
     assert_memory_equal(t, "a\\x22\x1b\r\\x00\xe2\x80\xae\\x41\\x7\\xZZ"
                         "\x7f", 26);
+    /* no backslash: as it is; bytes before the first one stay put */
+    memcpy(t, "plain text, no escape", 21);
+    assert_int_equal(ra_log_unescape(t, 21), 21);
+    assert_memory_equal(t, "plain text, no escape", 21);
+    memcpy(t, "uri=/x\\x01y\\", 12);
+    assert_int_equal(ra_log_unescape(t, 12), 9);
+    assert_memory_equal(t, "uri=/x\x01y\\", 9);
 
     fill(&r, &v);
     r.uri = (ra_str_t) ra_string("/\"q\"\\b\x1b\xff");

@@ -629,6 +629,49 @@ status_page(void **state)
     test_free(region);
 }
 
+/* ra_sitenames_one(): only when every Host picks the primary */
+static void
+sites_one(void **state)
+{
+    static const char *const  hosts[] = {
+        "", "example.com", "EXAMPLE.com.:80", "www.example.com",
+        "x.example.com", "[::1]:8080", "[::1]", "default", "evil.test", ":80",
+    };
+    size_t            i;
+    ra_sitenames_t    s;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+    const ra_alloc_t *a = ra_test_arena_alloc(arena);
+
+    (void) state;
+    /* a name, none, and a name with inexact ones only */
+    assert_int_equal(ra_sitenames_init(&s, a, S("example.com")), RA_OK);
+    assert_true(ra_sitenames_one(&s));
+    for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+        assert_true(ra_sitenames_pick(&s, cstr(hosts[i])).data
+                    == s.primary.data);
+    }
+    assert_int_equal(ra_sitenames_init(&s, a, S("")), RA_OK);
+    assert_true(ra_sitenames_one(&s));
+    for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+        assert_true(ra_sitenames_pick(&s, cstr(hosts[i])).data
+                    == s.primary.data);
+    }
+    assert_int_equal(ra_sitenames_init(&s, a, S("example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("*.example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("~^x\\.example")), RA_OK);
+    assert_true(ra_sitenames_one(&s));
+    for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+        assert_true(ra_sitenames_pick(&s, cstr(hosts[i])).data
+                    == s.primary.data);
+    }
+    /* one exact name more: its Host picks it */
+    assert_int_equal(ra_sitenames_add(&s, a, S("www.example.com")), RA_OK);
+    assert_false(ra_sitenames_one(&s));
+    assert_true(ra_sitenames_pick(&s, S("www.example.com")).data
+                != s.primary.data);
+    ra_test_arena_free(arena);
+}
+
 int
 main(void)
 {
@@ -641,6 +684,7 @@ main(void)
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
         cmocka_unit_test(sites_pick_agrees),
+        cmocka_unit_test(sites_one),
         cmocka_unit_test(capture_wanted_kind_agrees),
         cmocka_unit_test(query_args),
         cmocka_unit_test(status_page),
