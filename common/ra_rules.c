@@ -18,6 +18,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "ra_pool.h"
 #include "ra_rules.h"
@@ -290,6 +293,134 @@ ra_url_plain_prefix(const unsigned char *p, size_t n)
         }
     }
     return n;
+}
+
+/*
+ * ra_rules_path_shape(): 16 bytes a step where the machine has SSE2 (every
+ * x86-64 has), else one at a time.  The bytes that are not plain
+ * (ra_url_plain) as a few compares: c + 1 below 0x22 as a signed byte is
+ * c below 0x21 or from 0x7f, then 0x22-0x25 and 0x7b-0x7d (ranges moved
+ * onto the lowest signed bytes), '<' '>' and '\' '^' (each pair one
+ * compare of c | 2), '`' and '*'.
+ */
+#if defined(__SSE2__)
+static inline __m128i
+ra_shape_bad16(__m128i v)
+{
+    __m128i  b, o2;
+
+    b = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x01)),
+                       _mm_set1_epi8(0x22));
+    b = _mm_or_si128(b, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x5e)),
+                                       _mm_set1_epi8(-124)));
+    b = _mm_or_si128(b, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x05)),
+                                       _mm_set1_epi8(-125)));
+    o2 = _mm_or_si128(v, _mm_set1_epi8(0x02));
+    b = _mm_or_si128(b, _mm_cmpeq_epi8(o2, _mm_set1_epi8(0x3e)));
+    b = _mm_or_si128(b, _mm_cmpeq_epi8(o2, _mm_set1_epi8(0x5e)));
+    b = _mm_or_si128(b, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x60)));
+    return _mm_or_si128(b, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x2a)));
+}
+
+/* The "/" followed by '/' or '.' among v's 16 bytes (carry: the byte
+ * before them is a '/'), before the first '?' of them; *query set when
+ * there is one. */
+static inline unsigned
+ra_shape_dots16(__m128i v, unsigned carry, int *query)
+{
+    unsigned  s, sd, q, d;
+
+    s = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+    /* '.' 0x2e and '/' 0x2f: c | 1 is '/' */
+    sd = (unsigned) _mm_movemask_epi8(
+             _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x01)),
+                            _mm_set1_epi8('/')));
+    q = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
+    d = (s << 1 | carry) & sd;
+    if (q) {
+        d &= (q & (0u - q)) - 1;
+        *query = 1;
+    }
+    return d;
+}
+#endif
+
+unsigned
+ra_rules_path_shape(ra_str_t path)
+{
+    int                   query;
+    size_t                n = path.len;
+    unsigned              bad, dots;
+    const unsigned char  *p = path.data;
+
+    if (n == 0 || p[0] != '/') {
+        return 0;
+    }
+    query = 0;
+#if defined(__SSE2__)
+    {
+        size_t          i, at;
+        __m128i         v, b;
+        unsigned char   pad[16];
+
+        if (n < 16) {
+            /* the path, then 'a's: plain, and neither '/', '.' nor '?' */
+            memset(pad, 'a', sizeof(pad));
+            if (n >= 8) {
+                memcpy(pad, p, 8);
+                memcpy(pad + n - 8, p + n - 8, 8);
+            } else if (n >= 4) {
+                memcpy(pad, p, 4);
+                memcpy(pad + n - 4, p + n - 4, 4);
+            } else {
+                pad[n / 2] = p[n / 2];
+                pad[n - 1] = p[n - 1];
+                pad[0] = p[0];
+            }
+            v = _mm_loadu_si128((const __m128i *) (const void *) pad);
+            bad = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
+            dots = ra_shape_dots16(v, 0, &query);
+            return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS);
+        }
+        b = _mm_setzero_si128();
+        dots = 0;
+        for (i = 0; /* void */ ; i += 16) {
+            /* the last step reads the last 16 bytes, some again: what
+             * they add was added already */
+            at = i + 16 <= n ? i : n - 16;
+            v = _mm_loadu_si128((const __m128i *) (const void *) (p + at));
+            b = _mm_or_si128(b, ra_shape_bad16(v));
+            if (!query) {
+                dots |= ra_shape_dots16(v, at && p[at - 1] == '/', &query);
+            }
+            if (at + 16 >= n) {
+                break;
+            }
+        }
+        bad = (unsigned) _mm_movemask_epi8(b);
+        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS);
+    }
+#else
+    {
+        int     c;
+        size_t  i;
+
+        bad = 0;
+        dots = 0;
+        for (i = 0; i < n; i++) {
+            c = p[i];
+            bad |= !ra_url_plain[c];
+            if (!query) {
+                if (c == '?') {
+                    query = 1;
+                } else if (i && p[i - 1] == '/' && (c == '/' || c == '.')) {
+                    dots = 1;
+                }
+            }
+        }
+        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS);
+    }
+#endif
 }
 
 /*
@@ -2038,13 +2169,90 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
     const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
     ra_match_t *out)
 {
+    return ra_rules_match_shaped(rs, mode, g, path, 0, scratch, out);
+}
+
+/* The deciding rule, when one matched, into out (set up for the group). */
+static inline void
+ra_match_best(const ra_rules_t *rs, const ra_best_t *best, ra_match_t *out)
+{
+    const ra_rule_t  *rule;
+
+    if (best->prio < 0) {
+        out->why = RA_WHY_NO_MATCH;
+        return;
+    }
+    out->why = RA_WHY_RULE;
+    out->type = best->type;
+    out->allowed = best->type == RA_RULE_ALLOW;
+    rule = &rs->rules[best->rule];
+    out->priority = (uint32_t) best->prio;
+    out->line = rule->line;
+    out->pattern = rule->value;
+}
+
+static int ra_match_full(const ra_rules_t *rs, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, unsigned shape,
+    const ra_alloc_t *scratch, ra_match_t *out);
+
+/*
+ * The common case first, in a small frame: RA_MODE_RFC, a plain path
+ * (its own normal form, read where it is, within the size the full
+ * matcher reads in place), not /robots.txt, a group of one small index
+ * (ra_small_match()).  The rest goes to ra_match_full(), the same answer
+ * for these.
+ */
+int
+ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, unsigned shape,
+    const ra_alloc_t *scratch, ra_match_t *out)
+{
+    ra_best_t          best;
+    ra_subject_t       sj;
+    const ra_set_t    *set;
+    const ra_index_t  *ix;
+
+    if (mode != RA_MODE_RFC || !(shape & RA_PATH_PLAIN)
+        || 3 * path.len + 1 > RA_MATCH_STACK || g->set == RA_NONE
+        || (path.len >= 11 && path.data[1] == 'r'))
+    {
+        return ra_match_full(rs, mode, g, path, shape, scratch, out);
+    }
+    set = &rs->sets[g->set];
+    if (set->nrefs != 1) {
+        return ra_match_full(rs, mode, g, path, shape, scratch, out);
+    }
+    ix = &rs->index[mode][rs->refs[set->refs]];
+    if (ix->npats > RA_SMALL_PATS) {
+        return ra_match_full(rs, mode, g, path, shape, scratch, out);
+    }
+
+    memset(out, 0, sizeof(*out));
+    out->allowed = 1;
+    out->group = g->group;
+    out->group_line = set->line;
+    out->crawl_delay_ms = set->crawl_delay_ms;
+    best.prio = -1;
+    best.rule = RA_NONE;
+    best.type = RA_RULE_NONE;
+    sj.path = path.data;
+    sj.plen = path.len;
+    ra_small_match(ix, &sj, &best);
+    ra_match_best(rs, &best, out);
+    return RA_OK;
+}
+
+static int __attribute__((noinline))
+ra_match_full(const ra_rules_t *rs, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, unsigned shape,
+    const ra_alloc_t *scratch, ra_match_t *out)
+{
     int                   rc;
     size_t                need, plen, plain;
     uint32_t              set_id, k;
     ra_best_t             best;
     ra_subject_t          sj;
     const ra_set_t       *set;
-    const ra_rule_t      *rule;
     unsigned char         stack[RA_MATCH_STACK], *buf;
     const unsigned char  *p, *nul;
 
@@ -2075,7 +2283,8 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
             /* the common case: a path that is its own normal form is
              * read where it is (one that is not is normalised below,
              * after its plain first bytes) */
-            plain = ra_url_plain_prefix(path.data, path.len);
+            plain = (shape & RA_PATH_PLAIN)
+                    ? path.len : ra_url_plain_prefix(path.data, path.len);
             if (plain == path.len) {
                 p = path.data;
                 plen = path.len;
@@ -2151,18 +2360,7 @@ normalised:
         ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], &sj, &best);
     }
 
-    if (best.prio < 0) {
-        out->why = RA_WHY_NO_MATCH;
-        goto done;
-    }
-
-    out->why = RA_WHY_RULE;
-    out->type = best.type;
-    out->allowed = best.type == RA_RULE_ALLOW;
-    rule = &rs->rules[best.rule];
-    out->priority = (uint32_t) best.prio;
-    out->line = rule->line;
-    out->pattern = rule->value;
+    ra_match_best(rs, &best, out);
 
 done:
     if (buf != NULL && buf != stack) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ra_test.h"
+#include "ra_http.h"
 #include "ra_rules.h"
 
 #define G  RA_MODE_GOOGLE
@@ -730,11 +731,141 @@ ra_random_rules_agree_with_naive(void **state)
                                                 &m2), RA_OK);
                 assert_int_equal(m2.allowed, m.allowed);
                 assert_int_equal(m2.line, m.line);
+                /* rfc mode: the path's shape read once gives the same
+                 * answer as the matcher reading it itself */
+                assert_int_equal(ra_rules_match_group(rs, R, &g,
+                                                      ra_str(path, plen),
+                                                      NULL, &m), RA_OK);
+                assert_int_equal(ra_rules_match_shaped(rs, R, &g,
+                                     ra_str(path, plen),
+                                     ra_rules_path_shape(ra_str(path, plen)),
+                                     NULL, &m2), RA_OK);
+                assert_int_equal(m2.allowed, m.allowed);
+                assert_int_equal(m2.why, m.why);
+                assert_int_equal(m2.type, m.type);
+                assert_int_equal(m2.line, m.line);
+                assert_int_equal(m2.priority, m.priority);
+                assert_ptr_equal(m2.pattern.data, m.pattern.data);
+                assert_int_equal(m2.pattern.len, m.pattern.len);
+                assert_ptr_equal(m2.group.data, m.group.data);
+                assert_int_equal(m2.group.len, m.group.len);
+                assert_int_equal(m2.group_line, m.group_line);
+                assert_int_equal(m2.crawl_delay_ms, m.crawl_delay_ms);
             }
             ra_rules_free(rs);
         }
     }
     free(body);
+}
+
+/* ra_rules_path_shape()'s answer, byte by byte from its definition */
+static unsigned
+shape_of(const unsigned char *p, size_t n)
+{
+    size_t    i;
+    unsigned  plain = 1, dotless = 1, query = 0;
+
+    if (n == 0 || p[0] != '/') {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (p[i] <= 0x20 || p[i] >= 0x7f
+            || strchr("\"<>\\^`{|}#%*$", p[i]) != NULL)
+        {
+            plain = 0;
+        }
+        if (p[i] == '?') {
+            query = 1;
+        }
+        if (!query && i && p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')) {
+            dotless = 0;
+        }
+    }
+    return (plain ? RA_PATH_PLAIN : 0) | (dotless ? RA_PATH_DOTLESS : 0);
+}
+
+static unsigned
+shape_lit(const char *path)
+{
+    unsigned  r;
+    ra_str_t  x = ra_test_exact(path, strlen(path));
+
+    r = ra_rules_path_shape(x);
+    ra_test_exact_free(x);
+    return r;
+}
+
+/*
+ * A path's shape (16 bytes a step, the last ones read again, a short
+ * path padded) against its definition: every byte value at every place of
+ * paths up to 40 bytes, and random paths of '/', '.', '?', a letter and
+ * any byte, each in memory of its own length.  A plain, dotless path is
+ * canonical to ra_http_canonical(), which the judge then does not ask.
+ */
+static void
+ra_path_shape_by_definition(void **state)
+{
+    static const unsigned char  some[] = "/./.?a/%";
+    unsigned char               b[80];
+    size_t                      n, i, j, round;
+    unsigned                    want, got;
+    int                         c;
+    ra_str_t                    x;
+
+    (void) state;
+    assert_int_equal(ra_rules_path_shape(ra_str("", 0)), 0);
+    assert_int_equal(ra_rules_path_shape(ra_str(NULL, 0)), 0);
+    assert_int_equal(shape_lit("a/b"), 0);
+    assert_int_equal(shape_lit("/"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a/./b"),
+                     RA_PATH_PLAIN);
+    assert_int_equal(shape_lit("/a?u=http://h/./"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%20b"),
+                     RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/0123456789abcdef0123456789//"),
+                     RA_PATH_PLAIN);
+    assert_int_equal(shape_lit("/0123456789abcdef0123456789?//"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    for (n = 1; n <= 40; n++) {
+        for (i = 0; i < n; i++) {
+            for (c = 0; c < 256; c++) {
+                memset(b, 'a', n);
+                b[0] = '/';
+                b[i] = (unsigned char) c;
+                if (i > 0 && c == '.') {
+                    b[i - 1] = '/';     /* "/." at every place too */
+                }
+                x = ra_test_exact((const char *) b, n);
+                want = shape_of(b, n);
+                got = ra_rules_path_shape(x);
+                if (got != want) {
+                    fail_msg("byte 0x%02x at %zu of %zu: %u, expected %u", c,
+                             i, n, got, want);
+                }
+                ra_test_exact_free(x);
+            }
+        }
+    }
+    for (round = 0; round < 200000; round++) {
+        n = 1 + rnd(sizeof(b));
+        b[0] = '/';
+        for (j = 1; j < n; j++) {
+            b[j] = rnd(8) ? some[rnd(sizeof(some) - 1)]
+                          : (unsigned char) rnd(256);
+        }
+        x = ra_test_exact((const char *) b, n);
+        want = shape_of(b, n);
+        got = ra_rules_path_shape(x);
+        if (got != want) {
+            fail_msg("%.*s: %u, expected %u", (int) n, b, got, want);
+        }
+        if (got == (RA_PATH_PLAIN | RA_PATH_DOTLESS)) {
+            assert_true(ra_http_canonical(x));
+        }
+        ra_test_exact_free(x);
+    }
 }
 
 static void
@@ -800,6 +931,7 @@ main(void)
         cmocka_unit_test(ra_hostile_paths),
         cmocka_unit_test(ra_unmerged_groups_with_wildcards),
         cmocka_unit_test(ra_random_rules_agree_with_naive),
+        cmocka_unit_test(ra_path_shape_by_definition),
         cmocka_unit_test(ra_stats_and_empty_rule_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
