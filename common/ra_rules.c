@@ -130,7 +130,15 @@ typedef struct {
     uint16_t   *ptab;
     uint8_t    *pcls;
     uint32_t    pshift;
+    /* a small index's (RA_SMALL_PATS): per pattern, its literal prefix's
+     * first 8 bytes (0 past it) and the mask of those it has, to compare
+     * with a path's first 8 bytes in one step; NULL otherwise */
+    uint64_t   *head;
 } ra_index_t;
+
+/* An index of this many patterns or fewer is searched pattern by pattern
+ * (ra_small_match()) */
+#define RA_SMALL_PATS  8
 
 /* The groups that apply to one agent, as indexes to search. */
 typedef struct {
@@ -380,7 +388,8 @@ ra_rules_path_shape(ra_str_t path)
             v = _mm_loadu_si128((const __m128i *) (const void *) pad);
             bad = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
             dots = ra_shape_dots16(v, 0, &query);
-            return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS);
+            return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
+               | (query ? RA_PATH_QUERY : 0);
         }
         b = _mm_setzero_si128();
         dots = 0;
@@ -398,7 +407,8 @@ ra_rules_path_shape(ra_str_t path)
             }
         }
         bad = (unsigned) _mm_movemask_epi8(b);
-        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS);
+        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
+               | (query ? RA_PATH_QUERY : 0);
     }
 #else
     {
@@ -418,7 +428,8 @@ ra_rules_path_shape(ra_str_t path)
                 }
             }
         }
-        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS);
+        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
+               | (query ? RA_PATH_QUERY : 0);
     }
 #endif
 }
@@ -868,6 +879,38 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
  * children come out sorted because patterns are inserted in literal order,
  * so insertion only ever looks at a node's newest child.
  */
+/* A path's (or pattern's) first 8 bytes, 0 past its n: the same word on
+ * any machine for the same bytes. */
+static inline uint64_t
+ra_head8(const unsigned char *p, size_t n)
+{
+    size_t         i;
+    uint64_t       w;
+    unsigned char  b[8] = { 0 };
+
+    if (n >= 8) {
+        memcpy(&w, p, 8);
+        return w;
+    }
+    for (i = 0; i < n; i++) {
+        b[i] = p[i];
+    }
+    memcpy(&w, b, 8);
+    return w;
+}
+
+/* h[0]: the first 8 bytes of p's literal prefix, h[1]: their mask */
+static void
+ra_head_set(const ra_pat_t *p, uint64_t h[2])
+{
+    static const unsigned char  ones[8] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+    };
+
+    h[0] = ra_head8(p->pat, p->lit);
+    h[1] = ra_head8(ones, p->lit < 8 ? p->lit : 8);
+}
+
 static int
 ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
     ra_index_t *ix)
@@ -926,6 +969,17 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         ix->pats[j++] = ix->pats[i];
     }
     ix->npats = j;
+
+    if (ix->npats <= RA_SMALL_PATS) {
+        ix->head = ra_pool_get(pool, (ix->npats ? ix->npats : 1) * 2
+                                     * sizeof(uint64_t));
+        if (ix->head == NULL) {
+            return RA_ENOMEM;
+        }
+        for (i = 0; i < ix->npats; i++) {
+            ra_head_set(&ix->pats[i], &ix->head[2 * i]);
+        }
+    }
 
     /* trie over literal prefixes; at most one node per literal byte.  The
      * build's scratch arrays come straight from the caller's allocator and
@@ -1925,7 +1979,6 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
  * O(path + pattern) (ra_wild()): linear, without the trie walk and the
  * automaton's pass over the whole path.
  */
-#define RA_SMALL_PATS  8
 
 static void
 ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
@@ -2196,6 +2249,56 @@ static int ra_match_full(const ra_rules_t *rs, ra_mode_e mode,
     const ra_alloc_t *scratch, ra_match_t *out);
 
 /*
+ * ra_small_match() for a plain path of that shape and no match yet: the
+ * first pattern that matches, in priority order, is the best (its index,
+ * or -1).  A literal prefix is compared 8 bytes at a time; a wildcard
+ * part that needs a '?' does not match a path without one.
+ */
+static int
+ra_small_first(const ra_index_t *ix, const unsigned char *path, size_t plen,
+    unsigned shape)
+{
+    uint32_t              i;
+    uint64_t              w;
+    const uint64_t       *h = ix->head;
+    const ra_pat_t       *p;
+    const unsigned char  *q;
+
+    w = ra_head8(path, plen);
+    for (i = 0; i < ix->npats; i++, h += 2) {
+        p = &ix->pats[i];
+        if (p->lit > plen || ((w ^ h[0]) & h[1]) != 0
+            || (p->lit > 8 && memcmp(path + 8, p->pat + 8, p->lit - 8) != 0))
+        {
+            continue;
+        }
+        if (p->simple) {
+            return (int) i;
+        }
+        /* the wildcard part: its first literal byte must occur after the
+         * prefix before the whole is searched ("*SEG": SEG from there) */
+        q = NULL;
+        if (p->has_key) {
+            if (p->key == '?' && !(shape & RA_PATH_QUERY)) {
+                continue;
+            }
+            q = memchr(path + p->lit, p->key, plen - p->lit);
+            if (q == NULL) {
+                continue;
+            }
+        }
+        if (p->star_seg
+            ? ra_find(q, (size_t) (path + plen - q), p->pat + p->lit + 1,
+                      p->len - p->lit - 1) != NULL
+            : ra_wild(path, plen, p->lit, p->pat + p->lit, p->len - p->lit))
+        {
+            return (int) i;
+        }
+    }
+    return -1;
+}
+
+/*
  * The common case first, in a small frame: RA_MODE_RFC, a plain path
  * (its own normal form, read where it is, within the size the full
  * matcher reads in place), not /robots.txt, a group of one small index
@@ -2207,8 +2310,9 @@ ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
     const ra_rules_group_t *g, ra_str_t path, unsigned shape,
     const ra_alloc_t *scratch, ra_match_t *out)
 {
+    int                i;
     ra_best_t          best;
-    ra_subject_t       sj;
+    const ra_pat_t    *p;
     const ra_set_t    *set;
     const ra_index_t  *ix;
 
@@ -2232,12 +2336,15 @@ ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
     out->group = g->group;
     out->group_line = set->line;
     out->crawl_delay_ms = set->crawl_delay_ms;
-    best.prio = -1;
-    best.rule = RA_NONE;
-    best.type = RA_RULE_NONE;
-    sj.path = path.data;
-    sj.plen = path.len;
-    ra_small_match(ix, &sj, &best);
+    i = ra_small_first(ix, path.data, path.len, shape);
+    if (i < 0) {
+        out->why = RA_WHY_NO_MATCH;
+        return RA_OK;
+    }
+    p = &ix->pats[i];
+    best.prio = (int32_t) p->len;
+    best.rule = p->rule;
+    best.type = p->type;
     ra_match_best(rs, &best, out);
     return RA_OK;
 }

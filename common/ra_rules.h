@@ -139,13 +139,15 @@ int ra_rules_match_group(const ra_rules_t *rules, ra_mode_e mode,
  *                    is (no '%', '*' or '$', nor a byte that may not stand
  *                    raw in a URI): the path is its own normal form;
  *   RA_PATH_DOTLESS  before its first '?', no '/' is followed by '/' or
- *                    '.'.
+ *                    '.';
+ *   RA_PATH_QUERY    it holds a '?'.
  * One pass, no copy.  ra_rules_match_shaped() is ra_rules_match_group()
  * for a path whose shape is known: the same answer, without reading the
  * path again to learn it.
  */
 #define RA_PATH_PLAIN     0x01
 #define RA_PATH_DOTLESS   0x02
+#define RA_PATH_QUERY     0x04
 
 unsigned ra_rules_path_shape(ra_str_t path);
 

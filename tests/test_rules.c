@@ -781,7 +781,8 @@ shape_of(const unsigned char *p, size_t n)
             dotless = 0;
         }
     }
-    return (plain ? RA_PATH_PLAIN : 0) | (dotless ? RA_PATH_DOTLESS : 0);
+    return (plain ? RA_PATH_PLAIN : 0) | (dotless ? RA_PATH_DOTLESS : 0)
+           | (query ? RA_PATH_QUERY : 0);
 }
 
 static unsigned
@@ -821,13 +822,13 @@ ra_path_shape_by_definition(void **state)
     assert_int_equal(shape_lit("/a/./b"),
                      RA_PATH_PLAIN);
     assert_int_equal(shape_lit("/a?u=http://h/./"),
-                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
     assert_int_equal(shape_lit("/a%20b"),
                      RA_PATH_DOTLESS);
     assert_int_equal(shape_lit("/0123456789abcdef0123456789//"),
                      RA_PATH_PLAIN);
     assert_int_equal(shape_lit("/0123456789abcdef0123456789?//"),
-                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
     for (n = 1; n <= 40; n++) {
         for (i = 0; i < n; i++) {
             for (c = 0; c < 256; c++) {
@@ -861,7 +862,9 @@ ra_path_shape_by_definition(void **state)
         if (got != want) {
             fail_msg("%.*s: %u, expected %u", (int) n, b, got, want);
         }
-        if (got == (RA_PATH_PLAIN | RA_PATH_DOTLESS)) {
+        if ((got & (RA_PATH_PLAIN | RA_PATH_DOTLESS))
+            == (RA_PATH_PLAIN | RA_PATH_DOTLESS))
+        {
             assert_true(ra_http_canonical(x));
         }
         ra_test_exact_free(x);
