@@ -1027,8 +1027,9 @@ ra_allows(const ra_rules_t *rs, const ra_rules_group_t *grp,
  * released; without that memory, the canonical form of the path's first
  * RA_JUDGE_STACK - 1 bytes (as the matcher judges such a path on its
  * first bytes).  Not asked for a path of shape RA_JUDGE_CANONICAL
- * (ra_rules_path_shape(): a '/' first, no '%', and no "//" or "/." before
- * any '?'), which ra_http_canonical() finds canonical.
+ * (ra_rules_path_shape(): a '/' first, a '%' only in an escape both keep,
+ * and no "//" or "/." before any '?'), which ra_http_canonical() finds
+ * canonical.
  */
 #define RA_JUDGE_CANONICAL  (RA_PATH_PLAIN | RA_PATH_DOTLESS)
 

@@ -353,6 +353,72 @@ ra_shape_dots16(__m128i v, unsigned carry, int *query)
 }
 #endif
 
+/* One byte of a path that is not plain (ra_url_plain), at j: 0 unless it
+ * is a '%' that starts an escape RFC mode keeps as it is (upper-case hex
+ * of a byte not unreserved, "%20", "%2F"); an escape of '/' ("%2F",
+ * "%2f") before the first '?' (at q) sets *slash. */
+static int
+ra_shape_odd(const unsigned char *p, size_t n, size_t j, size_t q,
+    unsigned *slash)
+{
+    int  v;
+
+    if (p[j] != '%' || n - j < 3 || !ra_isxdigit(p[j + 1])
+        || !ra_isxdigit(p[j + 2]))
+    {
+        return 0;
+    }
+    v = ra_hexval(p[j + 1]) << 4 | ra_hexval(p[j + 2]);
+    if (v == '/' && j < q) {
+        *slash = 1;
+    }
+    return !ra_unreserved(v) && ra_upper(p[j + 1]) == p[j + 1]
+           && ra_upper(p[j + 2]) == p[j + 2];
+}
+
+/*
+ * The second look at a path with bytes that are not plain (rare): 1 when
+ * each is a '%' that starts an escape RFC mode keeps (ra_shape_odd()), so
+ * that the path is still its own normal form; *slash set when an escape
+ * of '/' comes before the first '?'.
+ */
+static int
+ra_shape_escapes(const unsigned char *p, size_t n, unsigned *slash)
+{
+    int                   ok = 1;
+    size_t                j, q;
+    const unsigned char  *qm;
+
+    qm = memchr(p, '?', n);
+    q = qm != NULL ? (size_t) (qm - p) : n;
+#if defined(__SSE2__)
+    if (n >= 16) {
+        size_t    i, at;
+        unsigned  m;
+
+        for (i = 0; /* void */ ; i += 16) {
+            at = i + 16 <= n ? i : n - 16;
+            m = (unsigned) _mm_movemask_epi8(ra_shape_bad16(
+                    _mm_loadu_si128((const __m128i *) (const void *)
+                                    (p + at))));
+            for ( /* void */ ; m != 0; m &= m - 1) {
+                j = at + (size_t) __builtin_ctz(m);
+                ok &= ra_shape_odd(p, n, j, q, slash);
+            }
+            if (at + 16 >= n) {
+                return ok;
+            }
+        }
+    }
+#endif
+    for (j = 0; j < n; j++) {
+        if (!ra_url_plain[p[j]]) {
+            ok &= ra_shape_odd(p, n, j, q, slash);
+        }
+    }
+    return ok;
+}
+
 unsigned
 ra_rules_path_shape(ra_str_t path)
 {
@@ -388,6 +454,9 @@ ra_rules_path_shape(ra_str_t path)
             v = _mm_loadu_si128((const __m128i *) (const void *) pad);
             bad = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
             dots = ra_shape_dots16(v, 0, &query);
+            if (bad) {
+                bad = !ra_shape_escapes(p, n, &dots);
+            }
             return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
                | (query ? RA_PATH_QUERY : 0);
         }
@@ -407,6 +476,9 @@ ra_rules_path_shape(ra_str_t path)
             }
         }
         bad = (unsigned) _mm_movemask_epi8(b);
+        if (bad) {
+            bad = !ra_shape_escapes(p, n, &dots);
+        }
         return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
                | (query ? RA_PATH_QUERY : 0);
     }
@@ -427,6 +499,9 @@ ra_rules_path_shape(ra_str_t path)
                     dots = 1;
                 }
             }
+        }
+        if (bad) {
+            bad = !ra_shape_escapes(p, n, &dots);
         }
         return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
                | (query ? RA_PATH_QUERY : 0);

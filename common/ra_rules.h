@@ -136,10 +136,12 @@ int ra_rules_match_group(const ra_rules_t *rules, ra_mode_e mode,
  * and for the caller's own questions (0 for a path that does not start
  * with '/'):
  *   RA_PATH_PLAIN    every byte stands in RA_MODE_RFC's normal form as it
- *                    is (no '%', '*' or '$', nor a byte that may not stand
- *                    raw in a URI): the path is its own normal form;
+ *                    is (no '*' or '$', nor a byte that may not stand raw
+ *                    in a URI, and a '%' only as an escape kept as it is:
+ *                    upper-case hex of a byte not unreserved, "%20"): the
+ *                    path is its own normal form;
  *   RA_PATH_DOTLESS  before its first '?', no '/' is followed by '/' or
- *                    '.';
+ *                    '.', and no escape is of a '/' ("%2F", "%2f");
  *   RA_PATH_QUERY    it holds a '?'.
  * One pass, no copy.  ra_rules_match_shaped() is ra_rules_match_group()
  * for a path whose shape is known: the same answer, without reading the

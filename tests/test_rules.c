@@ -762,23 +762,37 @@ ra_random_rules_agree_with_naive(void **state)
 static unsigned
 shape_of(const unsigned char *p, size_t n)
 {
-    size_t    i;
-    unsigned  plain = 1, dotless = 1, query = 0;
+    int           c, esc;
+    size_t        i;
+    unsigned      plain = 1, dotless = 1, query = 0;
+    const char   *hex = "0123456789ABCDEFabcdef";
 
     if (n == 0 || p[0] != '/') {
         return 0;
     }
     for (i = 0; i < n; i++) {
+        esc = p[i] == '%' && i + 2 < n && p[i + 1] && p[i + 2]
+              && strchr(hex, p[i + 1]) && strchr(hex, p[i + 2]);
+        c = esc ? ra_hexval(p[i + 1]) * 16 + ra_hexval(p[i + 2]) : -1;
+        if (p[i] == '?') {
+            query = 1;
+        }
+        if (!query && (c == '/' || (i && p[i - 1] == '/'
+                                    && (p[i] == '/' || p[i] == '.'))))
+        {
+            dotless = 0;
+        }
+        if (esc && strchr("0123456789ABCDEF", p[i + 1])
+            && strchr("0123456789ABCDEF", p[i + 2])
+            && ((c | 0x20) < 'a' || (c | 0x20) > 'z')
+            && (c < '0' || c > '9') && (c == 0 || !strchr("-._~", c)))
+        {
+            continue;           /* kept as it is in rfc mode */
+        }
         if (p[i] <= 0x20 || p[i] >= 0x7f
             || strchr("\"<>\\^`{|}#%*$", p[i]) != NULL)
         {
             plain = 0;
-        }
-        if (p[i] == '?') {
-            query = 1;
-        }
-        if (!query && i && p[i - 1] == '/' && (p[i] == '/' || p[i] == '.')) {
-            dotless = 0;
         }
     }
     return (plain ? RA_PATH_PLAIN : 0) | (dotless ? RA_PATH_DOTLESS : 0)
@@ -811,9 +825,22 @@ ra_path_shape_by_definition(void **state)
     size_t                      n, i, j, round;
     unsigned                    want, got;
     int                         c;
-    ra_str_t                    x;
+    ra_str_t                    x, agent = ra_string("FooBot");
+    ra_rules_t                 *rs;
+    ra_rules_group_t            g;
+    ra_match_t                  m, m2;
+    /* rules with escapes, as written and as normalised, for both the
+     * small direct path (FooBot, 6 rules) and the trie (*, 9 rules) */
+    ra_str_t                    body = ra_string(
+        "user-agent: FooBot\ndisallow: /a%20\ndisallow: /%3e\n"
+        "allow: /*%20a\ndisallow: /*%2F\nallow: /a/%41\ndisallow: /*?a\n"
+        "user-agent: *\ndisallow: /%2f\ndisallow: /a%3E$\nallow: /a\n"
+        "disallow: /*%25\nallow: /%7E\ndisallow: /*.a\nallow: /./\n"
+        "disallow: /a/a\ndisallow: /*%20%20\n");
 
     (void) state;
+    assert_int_equal(ra_rules_compile(body, &ra_malloc_allocator, &rs, NULL),
+                     RA_OK);
     assert_int_equal(ra_rules_path_shape(ra_str("", 0)), 0);
     assert_int_equal(ra_rules_path_shape(ra_str(NULL, 0)), 0);
     assert_int_equal(shape_lit("a/b"), 0);
@@ -824,7 +851,22 @@ ra_path_shape_by_definition(void **state)
     assert_int_equal(shape_lit("/a?u=http://h/./"),
                      RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
     assert_int_equal(shape_lit("/a%20b"),
-                     RA_PATH_DOTLESS);
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%3Eb%7B"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%3eb"), RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%41b"), RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%2Fb"), RA_PATH_PLAIN);
+    assert_int_equal(shape_lit("/a%2fb"), 0);
+    assert_int_equal(shape_lit("/a?b%2Fc%2F"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
+    assert_int_equal(shape_lit("/a/0123456789abcdef?b%2Fc%2F%3A"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
+    assert_int_equal(shape_lit("/a/0123456789abcdef%2F?b%2Fc%2F%3A"),
+                     RA_PATH_PLAIN | RA_PATH_QUERY);
+    assert_int_equal(shape_lit("/a%2"), RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/tags/why%20did%20this%20take%20all%20night"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
     assert_int_equal(shape_lit("/0123456789abcdef0123456789//"),
                      RA_PATH_PLAIN);
     assert_int_equal(shape_lit("/0123456789abcdef0123456789?//"),
@@ -855,6 +897,12 @@ ra_path_shape_by_definition(void **state)
         for (j = 1; j < n; j++) {
             b[j] = rnd(8) ? some[rnd(sizeof(some) - 1)]
                           : (unsigned char) rnd(256);
+            if (b[j] == '%' && j + 2 < n && rnd(2)) {
+                /* an escape: kept ("%20") or not ("%2f", "%41", "%2F") */
+                b[j + 1] = (unsigned char) "0123456789ABCDEFabcdef"[rnd(22)];
+                b[j + 2] = (unsigned char) "0123456789ABCDEFabcdef"[rnd(22)];
+                j += 2;
+            }
         }
         x = ra_test_exact((const char *) b, n);
         want = shape_of(b, n);
@@ -867,8 +915,22 @@ ra_path_shape_by_definition(void **state)
         {
             assert_true(ra_http_canonical(x));
         }
+        /* a plain path, read where it is, is judged as its normal form */
+        for (j = 0; j < 2; j++) {
+            ra_rules_group(rs, &agent, 1, &g);
+            assert_int_equal(ra_rules_match_group(rs, R, &g, x, NULL, &m),
+                             RA_OK);
+            assert_int_equal(ra_rules_match_shaped(rs, R, &g, x, got, NULL,
+                                                   &m2), RA_OK);
+            assert_int_equal(m2.allowed, m.allowed);
+            assert_int_equal(m2.why, m.why);
+            assert_int_equal(m2.line, m.line);
+            agent = ra_str("Other", 5);
+        }
+        agent = ra_str("FooBot", 6);
         ra_test_exact_free(x);
     }
+    ra_rules_free(rs);
 }
 
 static void
