@@ -977,7 +977,7 @@ ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
 
 /* One spelling of the path (its shape: ra_rules_path_shape(), or 0)
  * against rs (group grp), for who. */
-static int
+static inline int
 ra_allows_one(const ra_rules_t *rs, const ra_rules_group_t *grp,
     const ra_judge_who_t *who, ra_str_t path, unsigned shape,
     const ra_alloc_t *scratch, ra_match_t *m)
@@ -998,24 +998,35 @@ ra_allows_one(const ra_rules_t *rs, const ra_rules_group_t *grp,
     return m->allowed;
 }
 
+/* The canonical spelling, once the path as received is allowed: m is
+ * its match when it is not.  Out of line: most paths have none. */
+static int __attribute__((noinline))
+ra_allows_canon(const ra_rules_t *rs, const ra_rules_group_t *grp,
+    const ra_judge_who_t *who, ra_str_t canon, const ra_alloc_t *scratch,
+    ra_match_t *m)
+{
+    ra_match_t  mc;
+
+    if (!ra_allows_one(rs, grp, who, canon, 0, scratch, &mc)) {
+        *m = mc;
+        return 0;
+    }
+    return 1;
+}
+
 /* Both spellings: allowed when each is; m is the match of the one that
  * is not (the path as received first, of that shape). canon.data NULL:
- * the same. */
-static int
+ * the same.  In the judge's own frame: a call less a request. */
+static inline __attribute__((always_inline)) int
 ra_allows(const ra_rules_t *rs, const ra_rules_group_t *grp,
     const ra_judge_who_t *who, ra_str_t path, unsigned shape, ra_str_t canon,
     const ra_alloc_t *scratch, ra_match_t *m)
 {
-    ra_match_t  mc;
-
     if (!ra_allows_one(rs, grp, who, path, shape, scratch, m)) {
         return 0;
     }
-    if (canon.data != NULL
-        && !ra_allows_one(rs, grp, who, canon, 0, scratch, &mc))
-    {
-        *m = mc;
-        return 0;
+    if (canon.data != NULL) {
+        return ra_allows_canon(rs, grp, who, canon, scratch, m);
     }
     return 1;
 }
