@@ -910,7 +910,7 @@ ra_memo_token_is(const ra_group_memo_slot_t *s, const ra_rules_t *rs,
 }
 
 /* A generic bot's group: remembered by its one token's bytes */
-static void
+static void __attribute__((noinline))
 ra_judge_group_token(const ra_judge_state_t *g, const ra_rules_t *rs,
     const ra_judge_who_t *who, ra_rules_group_t *grp)
 {
@@ -941,8 +941,9 @@ ra_judge_group_token(const ra_judge_state_t *g, const ra_rules_t *rs,
     }
 }
 
-/* The group who reads in rs: the memo's, else chosen (and remembered) */
-static void
+/* The group who reads in rs: the memo's, else chosen (and remembered).
+ * In the judge's own frame. */
+static inline __attribute__((always_inline)) void
 ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
     const ra_judge_who_t *who, ra_rules_group_t *grp)
 {
