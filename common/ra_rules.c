@@ -332,9 +332,10 @@ ra_shape_bad16(__m128i v)
 
 /* The "/" followed by '/' or '.' among v's 16 bytes (carry: the byte
  * before them is a '/'), before the first '?' of them; *query set when
- * there is one. */
+ * there is one, *q its place (v's bytes from at). */
 static inline unsigned
-ra_shape_dots16(__m128i v, unsigned carry, int *query)
+ra_shape_dots16(__m128i v, unsigned carry, int *query, size_t at,
+    size_t *qat)
 {
     unsigned  s, sd, q, d;
 
@@ -348,6 +349,7 @@ ra_shape_dots16(__m128i v, unsigned carry, int *query)
     if (q) {
         d &= (q & (0u - q)) - 1;
         *query = 1;
+        *qat = at + (size_t) __builtin_ctz(q);
     }
     return d;
 }
@@ -376,65 +378,42 @@ ra_shape_odd(const unsigned char *p, size_t n, size_t j, size_t q,
            && ra_upper(p[j + 2]) == p[j + 2];
 }
 
-/*
- * The second look at a path with bytes that are not plain (rare): 1 when
- * each is a '%' that starts an escape RFC mode keeps (ra_shape_odd()), so
- * that the path is still its own normal form; *slash set when an escape
- * of '/' comes before the first '?'.
- */
-static int
-ra_shape_escapes(const unsigned char *p, size_t n, unsigned *slash)
-{
-    int                   ok = 1;
-    size_t                j, q;
-    const unsigned char  *qm;
-
-    qm = memchr(p, '?', n);
-    q = qm != NULL ? (size_t) (qm - p) : n;
 #if defined(__SSE2__)
-    if (n >= 16) {
-        size_t    i, at;
-        unsigned  m;
+/* The bytes of m (v's bytes that are not plain, from at): 1 when each is
+ * an escape kept as it is (ra_shape_odd(); q: the first '?' or past it) */
+static int __attribute__((noinline))
+ra_shape_odd16(const unsigned char *p, size_t n, size_t at, unsigned m,
+    size_t q, unsigned *slash)
+{
+    int  ok = 1;
 
-        for (i = 0; /* void */ ; i += 16) {
-            at = i + 16 <= n ? i : n - 16;
-            m = (unsigned) _mm_movemask_epi8(ra_shape_bad16(
-                    _mm_loadu_si128((const __m128i *) (const void *)
-                                    (p + at))));
-            for ( /* void */ ; m != 0; m &= m - 1) {
-                j = at + (size_t) __builtin_ctz(m);
-                ok &= ra_shape_odd(p, n, j, q, slash);
-            }
-            if (at + 16 >= n) {
-                return ok;
-            }
-        }
-    }
-#endif
-    for (j = 0; j < n; j++) {
-        if (!ra_url_plain[p[j]]) {
-            ok &= ra_shape_odd(p, n, j, q, slash);
-        }
+    for ( /* void */ ; m != 0; m &= m - 1) {
+        ok &= ra_shape_odd(p, n, at + (size_t) __builtin_ctz(m), q, slash);
     }
     return ok;
 }
+#endif
 
 unsigned
 ra_rules_path_shape(ra_str_t path)
 {
-    int                   query;
-    size_t                n = path.len;
-    unsigned              bad, dots;
+    int                   query, ok;
+    size_t                n = path.len, qat;
+    unsigned              dots;
     const unsigned char  *p = path.data;
 
     if (n == 0 || p[0] != '/') {
         return 0;
     }
     query = 0;
+    qat = n;                    /* the first '?', once found */
+    ok = 1;
+    dots = 0;
 #if defined(__SSE2__)
     {
         size_t          i, at;
-        __m128i         v, b;
+        unsigned        m;
+        __m128i         v;
         unsigned char   pad[16];
 
         if (n < 16) {
@@ -452,61 +431,60 @@ ra_rules_path_shape(ra_str_t path)
                 pad[0] = p[0];
             }
             v = _mm_loadu_si128((const __m128i *) (const void *) pad);
-            bad = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
-            dots = ra_shape_dots16(v, 0, &query);
-            if (bad) {
-                bad = !ra_shape_escapes(p, n, &dots);
+            dots = ra_shape_dots16(v, 0, &query, 0, &qat);
+            m = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
+            if (m) {
+                ok = ra_shape_odd16(p, n, 0, m, qat, &dots);
             }
-            return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
-               | (query ? RA_PATH_QUERY : 0);
+            goto shaped;
         }
-        b = _mm_setzero_si128();
-        dots = 0;
         for (i = 0; /* void */ ; i += 16) {
             /* the last step reads the last 16 bytes, some again: what
              * they add was added already */
             at = i + 16 <= n ? i : n - 16;
             v = _mm_loadu_si128((const __m128i *) (const void *) (p + at));
-            b = _mm_or_si128(b, ra_shape_bad16(v));
             if (!query) {
-                dots |= ra_shape_dots16(v, at && p[at - 1] == '/', &query);
+                dots |= ra_shape_dots16(v, at && p[at - 1] == '/', &query,
+                                        at, &qat);
+            }
+            /* bytes that are not plain (rare): escapes kept as they are
+             * leave the path its own normal form */
+            m = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
+            if (m) {
+                ok &= ra_shape_odd16(p, n, at, m, qat, &dots);
             }
             if (at + 16 >= n) {
                 break;
             }
         }
-        bad = (unsigned) _mm_movemask_epi8(b);
-        if (bad) {
-            bad = !ra_shape_escapes(p, n, &dots);
-        }
-        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
-               | (query ? RA_PATH_QUERY : 0);
     }
 #else
     {
-        int     c;
-        size_t  i;
+        int                   c;
+        size_t                i;
+        const unsigned char  *qm;
 
-        bad = 0;
-        dots = 0;
+        qm = memchr(p, '?', n);
+        if (qm != NULL) {
+            query = 1;
+            qat = (size_t) (qm - p);
+        }
         for (i = 0; i < n; i++) {
             c = p[i];
-            bad |= !ra_url_plain[c];
-            if (!query) {
-                if (c == '?') {
-                    query = 1;
-                } else if (i && p[i - 1] == '/' && (c == '/' || c == '.')) {
-                    dots = 1;
-                }
+            if (!ra_url_plain[c]) {
+                ok &= ra_shape_odd(p, n, i, qat, &dots);
+            }
+            if (i < qat && i && p[i - 1] == '/' && (c == '/' || c == '.')) {
+                dots = 1;
             }
         }
-        if (bad) {
-            bad = !ra_shape_escapes(p, n, &dots);
-        }
-        return (bad ? 0 : RA_PATH_PLAIN) | (dots ? 0 : RA_PATH_DOTLESS)
-               | (query ? RA_PATH_QUERY : 0);
     }
 #endif
+#if defined(__SSE2__)
+shaped:
+#endif
+    return (ok ? RA_PATH_PLAIN : 0) | (dots ? 0 : RA_PATH_DOTLESS)
+           | (query ? RA_PATH_QUERY : 0);
 }
 
 /*
