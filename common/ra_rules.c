@@ -2270,13 +2270,6 @@ ra_rules_match(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     return ra_rules_match_group(rs, mode, &g, path, scratch, out);
 }
 
-int
-ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
-    const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
-    ra_match_t *out)
-{
-    return ra_rules_match_shaped(rs, mode, g, path, 0, scratch, out);
-}
 
 /* The deciding rule, when one matched, into out (set up for the group). */
 static inline void
@@ -2296,10 +2289,6 @@ ra_match_best(const ra_rules_t *rs, const ra_best_t *best, ra_match_t *out)
     out->line = rule->line;
     out->pattern = rule->value;
 }
-
-static int ra_match_full(const ra_rules_t *rs, ra_mode_e mode,
-    const ra_rules_group_t *g, ra_str_t path, unsigned shape,
-    const ra_alloc_t *scratch, ra_match_t *out);
 
 /*
  * ra_small_match() for a plain path of that shape and no match yet: the
@@ -2355,13 +2344,13 @@ ra_small_first(const ra_index_t *ix, const unsigned char *path, size_t plen,
  * The common case first, in a small frame: RA_MODE_RFC, a plain path
  * (its own normal form, read where it is, within the size the full
  * matcher reads in place), not /robots.txt, a group of one small index
- * (ra_small_match()).  The rest goes to ra_match_full(), the same answer
- * for these.
+ * (ra_small_match()).  The rest goes to ra_rules_match_group(), the same
+ * answer for these.
  */
-int
-ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
-    const ra_rules_group_t *g, ra_str_t path, unsigned shape,
-    const ra_alloc_t *scratch, ra_match_t *out)
+static inline __attribute__((always_inline)) int
+ra_match_plain(const ra_rules_t *rs, const ra_rules_group_t *g,
+    ra_str_t path, unsigned shape, const ra_alloc_t *scratch,
+    ra_match_t *out)
 {
     int                i;
     ra_best_t          best;
@@ -2369,19 +2358,18 @@ ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
     const ra_set_t    *set;
     const ra_index_t  *ix;
 
-    if (mode != RA_MODE_RFC || !(shape & RA_PATH_PLAIN)
-        || 3 * path.len + 1 > RA_MATCH_STACK || g->set == RA_NONE
+    if (3 * path.len + 1 > RA_MATCH_STACK || g->set == RA_NONE
         || (path.len >= 11 && path.data[1] == 'r'))
     {
-        return ra_match_full(rs, mode, g, path, shape, scratch, out);
+        return ra_rules_match_group(rs, RA_MODE_RFC, g, path, scratch, out);
     }
     set = &rs->sets[g->set];
     if (set->nrefs != 1) {
-        return ra_match_full(rs, mode, g, path, shape, scratch, out);
+        return ra_rules_match_group(rs, RA_MODE_RFC, g, path, scratch, out);
     }
-    ix = &rs->index[mode][rs->refs[set->refs]];
+    ix = &rs->index[RA_MODE_RFC][rs->refs[set->refs]];
     if (ix->npats > RA_SMALL_PATS) {
-        return ra_match_full(rs, mode, g, path, shape, scratch, out);
+        return ra_rules_match_group(rs, RA_MODE_RFC, g, path, scratch, out);
     }
 
     memset(out, 0, sizeof(*out));
@@ -2402,10 +2390,21 @@ ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
     return RA_OK;
 }
 
-static int __attribute__((noinline))
-ra_match_full(const ra_rules_t *rs, ra_mode_e mode,
+int
+ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
     const ra_rules_group_t *g, ra_str_t path, unsigned shape,
     const ra_alloc_t *scratch, ra_match_t *out)
+{
+    if (mode == RA_MODE_RFC && (shape & RA_PATH_PLAIN)) {
+        return ra_match_plain(rs, g, path, shape, scratch, out);
+    }
+    return ra_rules_match_group(rs, mode, g, path, scratch, out);
+}
+
+int
+ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
+    ra_match_t *out)
 {
     int                   rc;
     size_t                need, plen, plain;
@@ -2443,8 +2442,7 @@ ra_match_full(const ra_rules_t *rs, ra_mode_e mode,
             /* the common case: a path that is its own normal form is
              * read where it is (one that is not is normalised below,
              * after its plain first bytes) */
-            plain = (shape & RA_PATH_PLAIN)
-                    ? path.len : ra_url_plain_prefix(path.data, path.len);
+            plain = ra_url_plain_prefix(path.data, path.len);
             if (plain == path.len) {
                 p = path.data;
                 plen = path.len;
