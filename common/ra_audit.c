@@ -910,7 +910,7 @@ ra_memo_token_is(const ra_group_memo_slot_t *s, const ra_rules_t *rs,
 }
 
 /* A generic bot's group: remembered by its one token's bytes */
-static void
+static void __attribute__((noinline))
 ra_judge_group_token(const ra_judge_state_t *g, const ra_rules_t *rs,
     const ra_judge_who_t *who, ra_rules_group_t *grp)
 {
@@ -941,8 +941,9 @@ ra_judge_group_token(const ra_judge_state_t *g, const ra_rules_t *rs,
     }
 }
 
-/* The group who reads in rs: the memo's, else chosen (and remembered) */
-static void
+/* The group who reads in rs: the memo's, else chosen (and remembered).
+ * In the judge's own frame. */
+static inline __attribute__((always_inline)) void
 ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
     const ra_judge_who_t *who, ra_rules_group_t *grp)
 {
@@ -975,15 +976,17 @@ ra_judge_group(const ra_judge_state_t *g, const ra_rules_t *rs,
     *grp = s->group;
 }
 
-/* One spelling of the path against rs (group grp), for who. */
-static int
+/* One spelling of the path (its shape: ra_rules_path_shape(), or 0)
+ * against rs (group grp), for who. */
+static inline int
 ra_allows_one(const ra_rules_t *rs, const ra_rules_group_t *grp,
-    const ra_judge_who_t *who, ra_str_t path, const ra_alloc_t *scratch,
-    ra_match_t *m)
+    const ra_judge_who_t *who, ra_str_t path, unsigned shape,
+    const ra_alloc_t *scratch, ra_match_t *m)
 {
     /* a path too long for the stack without scratch memory is judged on
      * its first RA_MATCH_STACK bytes */
-    (void) ra_rules_match_group(rs, RA_MODE_RFC, grp, path, scratch, m);
+    (void) ra_rules_match_shaped(rs, RA_MODE_RFC, grp, path, shape, scratch,
+                                 m);
     /* AdsBot-Google and kin never read the "*" group: nothing applies */
     if ((who->flags & RA_CRAWLER_IGNORES_STAR)
         && m->group.len == 1 && m->group.data[0] == '*')
@@ -996,23 +999,35 @@ ra_allows_one(const ra_rules_t *rs, const ra_rules_group_t *grp,
     return m->allowed;
 }
 
-/* Both spellings: allowed when each is; m is the match of the one that
- * is not (the path as received first). canon.data NULL: the same. */
-static int
-ra_allows(const ra_rules_t *rs, const ra_rules_group_t *grp,
-    const ra_judge_who_t *who, ra_str_t path, ra_str_t canon,
-    const ra_alloc_t *scratch, ra_match_t *m)
+/* The canonical spelling, once the path as received is allowed: m is
+ * its match when it is not.  Out of line: most paths have none. */
+static int __attribute__((noinline))
+ra_allows_canon(const ra_rules_t *rs, const ra_rules_group_t *grp,
+    const ra_judge_who_t *who, ra_str_t canon, const ra_alloc_t *scratch,
+    ra_match_t *m)
 {
     ra_match_t  mc;
 
-    if (!ra_allows_one(rs, grp, who, path, scratch, m)) {
-        return 0;
-    }
-    if (canon.data != NULL
-        && !ra_allows_one(rs, grp, who, canon, scratch, &mc))
-    {
+    if (!ra_allows_one(rs, grp, who, canon, 0, scratch, &mc)) {
         *m = mc;
         return 0;
+    }
+    return 1;
+}
+
+/* Both spellings: allowed when each is; m is the match of the one that
+ * is not (the path as received first, of that shape). canon.data NULL:
+ * the same.  In the judge's own frame: a call less a request. */
+static inline __attribute__((always_inline)) int
+ra_allows(const ra_rules_t *rs, const ra_rules_group_t *grp,
+    const ra_judge_who_t *who, ra_str_t path, unsigned shape, ra_str_t canon,
+    const ra_alloc_t *scratch, ra_match_t *m)
+{
+    if (!ra_allows_one(rs, grp, who, path, shape, scratch, m)) {
+        return 0;
+    }
+    if (canon.data != NULL) {
+        return ra_allows_canon(rs, grp, who, canon, scratch, m);
     }
     return 1;
 }
@@ -1023,8 +1038,13 @@ ra_allows(const ra_rules_t *rs, const ra_rules_group_t *grp,
  * or for a longer path to memory from scratch, returned in *heap to be
  * released; without that memory, the canonical form of the path's first
  * RA_JUDGE_STACK - 1 bytes (as the matcher judges such a path on its
- * first bytes).
+ * first bytes).  Not asked for a path of shape RA_JUDGE_CANONICAL
+ * (ra_rules_path_shape(): a '/' first, a '%' only in an escape both keep,
+ * and no "//" or "/." before any '?'), which ra_http_canonical() finds
+ * canonical.
  */
+#define RA_JUDGE_CANONICAL  (RA_PATH_PLAIN | RA_PATH_DOTLESS)
+
 static ra_str_t
 ra_judge_canon(ra_str_t path, const ra_alloc_t *scratch,
     unsigned char *stack, unsigned char **heap)
@@ -1055,13 +1075,19 @@ ra_judge_allows(const ra_rules_t *rs, const ra_judge_who_t *who,
     ra_str_t path, const ra_alloc_t *scratch, ra_match_t *m)
 {
     int               allowed;
+    unsigned          shape;
     ra_str_t          canon;
     ra_rules_group_t  grp;
     unsigned char     stack[RA_JUDGE_STACK], *heap;
 
-    canon = ra_judge_canon(path, scratch, stack, &heap);
+    shape = ra_rules_path_shape(path);
+    canon = ra_str(NULL, 0);
+    heap = NULL;
+    if ((shape & RA_JUDGE_CANONICAL) != RA_JUDGE_CANONICAL) {
+        canon = ra_judge_canon(path, scratch, stack, &heap);
+    }
     ra_rules_group(rs, who->tokens, who->ntokens, &grp);
-    allowed = ra_allows(rs, &grp, who, path, canon, scratch, m);
+    allowed = ra_allows(rs, &grp, who, path, shape, canon, scratch, m);
     if (heap != NULL) {
         ra_free(scratch, heap);
     }
@@ -1101,6 +1127,7 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
     int64_t now, ra_verdict_t *out)
 {
     int                       k, rc;
+    unsigned                  shape;
     ra_str_t                  canon;
     ra_match_t                m, mv;
     ra_rules_group_t          grp;
@@ -1135,7 +1162,10 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
         out->verdict = RA_VERDICT_UNREACHABLE;
 
     } else {
-        canon = ra_judge_canon(path, g->scratch, stack, &heap);
+        shape = ra_rules_path_shape(path);
+        if ((shape & RA_JUDGE_CANONICAL) != RA_JUDGE_CANONICAL) {
+            canon = ra_judge_canon(path, g->scratch, stack, &heap);
+        }
         rs = NULL;
         if (f->current >= 0 && f->current < RA_VERSIONS) {
             rc = ra_judge_rules(g, (unsigned) f->current, &rs);
@@ -1148,8 +1178,8 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
             out->verdict = RA_VERDICT_UNKNOWN;
         } else {
             ra_judge_group(g, rs, who, &grp);
-            out->verdict = ra_allows(rs, &grp, who, path, canon, g->scratch,
-                                     &m)
+            out->verdict = ra_allows(rs, &grp, who, path, shape, canon,
+                                     g->scratch, &m)
                            ? RA_VERDICT_COMPLIANT : RA_VERDICT_VIOLATION;
         }
         /* a copy: resolving older versions may release this set */
@@ -1182,7 +1212,9 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
                 continue;
             }
             ra_judge_group(g, rs, who, &grp);
-            if (ra_allows(rs, &grp, who, path, canon, g->scratch, &mv)) {
+            if (ra_allows(rs, &grp, who, path, shape, canon, g->scratch,
+                          &mv))
+            {
                 out->verdict = RA_VERDICT_STALE;
             }
         }

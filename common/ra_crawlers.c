@@ -1668,11 +1668,39 @@ ra_letters_ci(const unsigned char *p, const char *w, size_t n)
     return ((a | 0x20202020u) == wa) & ((b | 0x20202020u) == wb);
 }
 
+/*
+ * Where the last '(' or ')' of p's n bytes is, plus one; 0 when there is
+ * none.  Eight bytes a step from the end: c | 1 is ')' for both, and a
+ * word's bytes equal to it are found exactly (no borrow between bytes),
+ * the highest first.
+ */
+static size_t
+ra_after_last_paren(const unsigned char *p, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t  w, x;
+
+    for ( /* void */ ; n >= 8; n -= 8) {
+        memcpy(&w, p + n - 8, 8);
+        w = (w | 0x0101010101010101ULL) ^ 0x2929292929292929ULL;
+        x = ~(((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | w
+              | 0x7f7f7f7f7f7f7f7fULL);
+        if (x != 0) {
+            return n - 8 + (size_t) (63 - __builtin_clzll(x)) / 8 + 1;
+        }
+    }
+#endif
+    for ( /* void */ ; n > 0 && p[n - 1] != '(' && p[n - 1] != ')'; n--) {
+        /* void */
+    }
+    return n;
+}
+
 static ra_str_t
 ra_tool_suffix(const unsigned char *p, size_t len)
 {
     ra_str_t  found = ra_str(p, 0), name;
-    size_t    e = len, s, sl, k, i;
+    size_t    e = len, s, sl, k, odd;
 
     for (k = 0; k < 8; k++) {
         while (e > 0 && p[e - 1] == ' ') {
@@ -1680,9 +1708,7 @@ ra_tool_suffix(const unsigned char *p, size_t len)
         }
         if (k == 0 && e > 0 && p[e - 1] == ')') {
             /* the tool's own comment: "Name/1.0 (contact; ...)" */
-            for (s = e - 1; s > 0 && p[s - 1] != '(' && p[s - 1] != ')'; s--) {
-                /* void */
-            }
+            s = ra_after_last_paren(p, e - 1);
             if (s > 2 && p[s - 1] == '(' && p[s - 2] == ' '
                 && ra_isdigit(p[s - 3]))
             {
@@ -1690,22 +1716,27 @@ ra_tool_suffix(const unsigned char *p, size_t len)
                 continue;
             }
         }
-        for (s = e; s > 0 && p[s - 1] != ' '; s--) { /* void */ }
+        /* the product from its end back to a ' ', in one pass: sl is its
+         * first byte that is not a token byte (e when none), odd counts
+         * them */
+        sl = e;
+        odd = 0;
+        for (s = e; s > 0 && p[s - 1] != ' '; s--) {
+            if (!ra_istok(p[s - 1])) {
+                sl = s - 1;
+                odd++;
+            }
+        }
         if (e - s >= 6 && p[e - 1] == ')'
             && ra_word_is(p + e - 6, 6, "gecko)", 6))
         {
             return found;
         }
-        for (sl = s; sl < e && ra_istok(p[sl]); sl++) { /* void */ }
-        if (sl == s || sl + 1 >= e || p[sl] != '/' || !ra_isalpha(p[s])
-            || !ra_isdigit(p[sl + 1]))
+        /* "Name/version": the '/' the only byte of it not a token byte */
+        if (odd != 1 || sl == s || sl + 1 >= e || p[sl] != '/'
+            || !ra_isalpha(p[s]) || !ra_isdigit(p[sl + 1]))
         {
             return ra_str(p, 0);
-        }
-        for (i = sl + 1; i < e; i++) {
-            if (!ra_istok(p[i])) {
-                return ra_str(p, 0);
-            }
         }
         name = ra_str(p + s, sl - s);
         if ((name.len == 6 && (ra_letters_ci(p + s, "safari", 6)

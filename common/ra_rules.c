@@ -18,6 +18,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "ra_pool.h"
 #include "ra_rules.h"
@@ -127,7 +130,15 @@ typedef struct {
     uint16_t   *ptab;
     uint8_t    *pcls;
     uint32_t    pshift;
+    /* a small index's (RA_SMALL_PATS): per pattern, its literal prefix's
+     * first 8 bytes (0 past it) and the mask of those it has, to compare
+     * with a path's first 8 bytes in one step; NULL otherwise */
+    uint64_t   *head;
 } ra_index_t;
+
+/* An index of this many patterns or fewer is searched pattern by pattern
+ * (ra_small_match()) */
+#define RA_SMALL_PATS  8
 
 /* The groups that apply to one agent, as indexes to search. */
 typedef struct {
@@ -290,6 +301,190 @@ ra_url_plain_prefix(const unsigned char *p, size_t n)
         }
     }
     return n;
+}
+
+/*
+ * ra_rules_path_shape(): 16 bytes a step where the machine has SSE2 (every
+ * x86-64 has), else one at a time.  The bytes that are not plain
+ * (ra_url_plain) as a few compares: c + 1 below 0x22 as a signed byte is
+ * c below 0x21 or from 0x7f, then 0x22-0x25 and 0x7b-0x7d (ranges moved
+ * onto the lowest signed bytes), '<' '>' and '\' '^' (each pair one
+ * compare of c | 2), '`' and '*'.
+ */
+#if defined(__SSE2__)
+static inline __m128i
+ra_shape_bad16(__m128i v)
+{
+    __m128i  b, o2;
+
+    b = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x01)),
+                       _mm_set1_epi8(0x22));
+    b = _mm_or_si128(b, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x5e)),
+                                       _mm_set1_epi8(-124)));
+    b = _mm_or_si128(b, _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x05)),
+                                       _mm_set1_epi8(-125)));
+    o2 = _mm_or_si128(v, _mm_set1_epi8(0x02));
+    b = _mm_or_si128(b, _mm_cmpeq_epi8(o2, _mm_set1_epi8(0x3e)));
+    b = _mm_or_si128(b, _mm_cmpeq_epi8(o2, _mm_set1_epi8(0x5e)));
+    b = _mm_or_si128(b, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x60)));
+    return _mm_or_si128(b, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x2a)));
+}
+
+/* The "/" followed by '/' or '.' among v's 16 bytes (carry: the byte
+ * before them is a '/'), before the first '?' of them; *query set when
+ * there is one, *q its place (v's bytes from at). */
+static inline unsigned
+ra_shape_dots16(__m128i v, unsigned carry, int *query, size_t at,
+    size_t *qat)
+{
+    unsigned  s, sd, q, d;
+
+    s = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+    /* '.' 0x2e and '/' 0x2f: c | 1 is '/' */
+    sd = (unsigned) _mm_movemask_epi8(
+             _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x01)),
+                            _mm_set1_epi8('/')));
+    q = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
+    d = (s << 1 | carry) & sd;
+    if (q) {
+        d &= (q & (0u - q)) - 1;
+        *query = 1;
+        *qat = at + (size_t) __builtin_ctz(q);
+    }
+    return d;
+}
+#endif
+
+/* One byte of a path that is not plain (ra_url_plain), at j: 0 unless it
+ * is a '%' that starts an escape RFC mode keeps as it is (upper-case hex
+ * of a byte not unreserved, "%20", "%2F"); an escape of '/' ("%2F",
+ * "%2f") before the first '?' (at q) sets *slash. */
+static int
+ra_shape_odd(const unsigned char *p, size_t n, size_t j, size_t q,
+    unsigned *slash)
+{
+    int  v;
+
+    if (p[j] != '%' || n - j < 3 || !ra_isxdigit(p[j + 1])
+        || !ra_isxdigit(p[j + 2]))
+    {
+        return 0;
+    }
+    v = ra_hexval(p[j + 1]) << 4 | ra_hexval(p[j + 2]);
+    if (v == '/' && j < q) {
+        *slash = 1;
+    }
+    return !ra_unreserved(v) && ra_upper(p[j + 1]) == p[j + 1]
+           && ra_upper(p[j + 2]) == p[j + 2];
+}
+
+#if defined(__SSE2__)
+/* The bytes of m (v's bytes that are not plain, from at): 1 when each is
+ * an escape kept as it is (ra_shape_odd(); q: the first '?' or past it) */
+static int __attribute__((noinline))
+ra_shape_odd16(const unsigned char *p, size_t n, size_t at, unsigned m,
+    size_t q, unsigned *slash)
+{
+    int  ok = 1;
+
+    for ( /* void */ ; m != 0; m &= m - 1) {
+        ok &= ra_shape_odd(p, n, at + (size_t) __builtin_ctz(m), q, slash);
+    }
+    return ok;
+}
+#endif
+
+unsigned
+ra_rules_path_shape(ra_str_t path)
+{
+    int                   query, ok;
+    size_t                n = path.len, qat;
+    unsigned              dots;
+    const unsigned char  *p = path.data;
+
+    if (n == 0 || p[0] != '/') {
+        return 0;
+    }
+    query = 0;
+    qat = n;                    /* the first '?', once found */
+    ok = 1;
+    dots = 0;
+#if defined(__SSE2__)
+    {
+        size_t          i, at;
+        unsigned        m;
+        __m128i         v;
+        unsigned char   pad[16];
+
+        if (n < 16) {
+            /* the path, then 'a's: plain, and neither '/', '.' nor '?' */
+            memset(pad, 'a', sizeof(pad));
+            if (n >= 8) {
+                memcpy(pad, p, 8);
+                memcpy(pad + n - 8, p + n - 8, 8);
+            } else if (n >= 4) {
+                memcpy(pad, p, 4);
+                memcpy(pad + n - 4, p + n - 4, 4);
+            } else {
+                pad[n / 2] = p[n / 2];
+                pad[n - 1] = p[n - 1];
+                pad[0] = p[0];
+            }
+            v = _mm_loadu_si128((const __m128i *) (const void *) pad);
+            dots = ra_shape_dots16(v, 0, &query, 0, &qat);
+            m = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
+            if (m) {
+                ok = ra_shape_odd16(p, n, 0, m, qat, &dots);
+            }
+            goto shaped;
+        }
+        for (i = 0; /* void */ ; i += 16) {
+            /* the last step reads the last 16 bytes, some again: what
+             * they add was added already */
+            at = i + 16 <= n ? i : n - 16;
+            v = _mm_loadu_si128((const __m128i *) (const void *) (p + at));
+            if (!query) {
+                dots |= ra_shape_dots16(v, at && p[at - 1] == '/', &query,
+                                        at, &qat);
+            }
+            /* bytes that are not plain (rare): escapes kept as they are
+             * leave the path its own normal form */
+            m = (unsigned) _mm_movemask_epi8(ra_shape_bad16(v));
+            if (m) {
+                ok &= ra_shape_odd16(p, n, at, m, qat, &dots);
+            }
+            if (at + 16 >= n) {
+                break;
+            }
+        }
+    }
+#else
+    {
+        int                   c;
+        size_t                i;
+        const unsigned char  *qm;
+
+        qm = memchr(p, '?', n);
+        if (qm != NULL) {
+            query = 1;
+            qat = (size_t) (qm - p);
+        }
+        for (i = 0; i < n; i++) {
+            c = p[i];
+            if (!ra_url_plain[c]) {
+                ok &= ra_shape_odd(p, n, i, qat, &dots);
+            }
+            if (i < qat && i && p[i - 1] == '/' && (c == '/' || c == '.')) {
+                dots = 1;
+            }
+        }
+    }
+#endif
+#if defined(__SSE2__)
+shaped:
+#endif
+    return (ok ? RA_PATH_PLAIN : 0) | (dots ? 0 : RA_PATH_DOTLESS)
+           | (query ? RA_PATH_QUERY : 0);
 }
 
 /*
@@ -737,6 +932,38 @@ ra_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
  * children come out sorted because patterns are inserted in literal order,
  * so insertion only ever looks at a node's newest child.
  */
+/* A path's (or pattern's) first 8 bytes, 0 past its n: the same word on
+ * any machine for the same bytes. */
+static inline uint64_t
+ra_head8(const unsigned char *p, size_t n)
+{
+    size_t         i;
+    uint64_t       w;
+    unsigned char  b[8] = { 0 };
+
+    if (n >= 8) {
+        memcpy(&w, p, 8);
+        return w;
+    }
+    for (i = 0; i < n; i++) {
+        b[i] = p[i];
+    }
+    memcpy(&w, b, 8);
+    return w;
+}
+
+/* h[0]: the first 8 bytes of p's literal prefix, h[1]: their mask */
+static void
+ra_head_set(const ra_pat_t *p, uint64_t h[2])
+{
+    static const unsigned char  ones[8] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+    };
+
+    h[0] = ra_head8(p->pat, p->lit);
+    h[1] = ra_head8(ones, p->lit < 8 ? p->lit : 8);
+}
+
 static int
 ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
     ra_index_t *ix)
@@ -795,6 +1022,17 @@ ra_index_build(ra_rules_t *rs, int m, const uint32_t *groups, size_t ngroups,
         ix->pats[j++] = ix->pats[i];
     }
     ix->npats = j;
+
+    if (ix->npats <= RA_SMALL_PATS) {
+        ix->head = ra_pool_get(pool, (ix->npats ? ix->npats : 1) * 2
+                                     * sizeof(uint64_t));
+        if (ix->head == NULL) {
+            return RA_ENOMEM;
+        }
+        for (i = 0; i < ix->npats; i++) {
+            ra_head_set(&ix->pats[i], &ix->head[2 * i]);
+        }
+    }
 
     /* trie over literal prefixes; at most one node per literal byte.  The
      * build's scratch arrays come straight from the caller's allocator and
@@ -1794,7 +2032,6 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
  * O(path + pattern) (ra_wild()): linear, without the trie walk and the
  * automaton's pass over the whole path.
  */
-#define RA_SMALL_PATS  8
 
 static void
 ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
@@ -2033,6 +2270,137 @@ ra_rules_match(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     return ra_rules_match_group(rs, mode, &g, path, scratch, out);
 }
 
+
+/* The deciding rule, when one matched, into out (set up for the group). */
+static inline void
+ra_match_best(const ra_rules_t *rs, const ra_best_t *best, ra_match_t *out)
+{
+    const ra_rule_t  *rule;
+
+    if (best->prio < 0) {
+        out->why = RA_WHY_NO_MATCH;
+        return;
+    }
+    out->why = RA_WHY_RULE;
+    out->type = best->type;
+    out->allowed = best->type == RA_RULE_ALLOW;
+    rule = &rs->rules[best->rule];
+    out->priority = (uint32_t) best->prio;
+    out->line = rule->line;
+    out->pattern = rule->value;
+}
+
+/*
+ * ra_small_match() for a plain path of that shape and no match yet: the
+ * first pattern that matches, in priority order, is the best (its index,
+ * or -1).  A literal prefix is compared 8 bytes at a time; a wildcard
+ * part that needs a '?' does not match a path without one.
+ */
+static int
+ra_small_first(const ra_index_t *ix, const unsigned char *path, size_t plen,
+    unsigned shape)
+{
+    uint32_t              i;
+    uint64_t              w;
+    const uint64_t       *h = ix->head;
+    const ra_pat_t       *p;
+    const unsigned char  *q;
+
+    w = ra_head8(path, plen);
+    for (i = 0; i < ix->npats; i++, h += 2) {
+        p = &ix->pats[i];
+        if (p->lit > plen || ((w ^ h[0]) & h[1]) != 0
+            || (p->lit > 8 && memcmp(path + 8, p->pat + 8, p->lit - 8) != 0))
+        {
+            continue;
+        }
+        if (p->simple) {
+            return (int) i;
+        }
+        /* the wildcard part: its first literal byte must occur after the
+         * prefix before the whole is searched ("*SEG": SEG from there) */
+        q = NULL;
+        if (p->has_key) {
+            if (p->key == '?' && !(shape & RA_PATH_QUERY)) {
+                continue;
+            }
+            q = memchr(path + p->lit, p->key, plen - p->lit);
+            if (q == NULL) {
+                continue;
+            }
+        }
+        if (p->star_seg
+            ? ra_find(q, (size_t) (path + plen - q), p->pat + p->lit + 1,
+                      p->len - p->lit - 1) != NULL
+            : ra_wild(path, plen, p->lit, p->pat + p->lit, p->len - p->lit))
+        {
+            return (int) i;
+        }
+    }
+    return -1;
+}
+
+/*
+ * The common case first, in a small frame: RA_MODE_RFC, a plain path
+ * (its own normal form, read where it is, within the size the full
+ * matcher reads in place), not /robots.txt, a group of one small index
+ * (ra_small_match()).  The rest goes to ra_rules_match_group(), the same
+ * answer for these.
+ */
+static inline __attribute__((always_inline)) int
+ra_match_plain(const ra_rules_t *rs, const ra_rules_group_t *g,
+    ra_str_t path, unsigned shape, const ra_alloc_t *scratch,
+    ra_match_t *out)
+{
+    int                i;
+    ra_best_t          best;
+    const ra_pat_t    *p;
+    const ra_set_t    *set;
+    const ra_index_t  *ix;
+
+    if (3 * path.len + 1 > RA_MATCH_STACK || g->set == RA_NONE
+        || (path.len >= 11 && path.data[1] == 'r'))
+    {
+        return ra_rules_match_group(rs, RA_MODE_RFC, g, path, scratch, out);
+    }
+    set = &rs->sets[g->set];
+    if (set->nrefs != 1) {
+        return ra_rules_match_group(rs, RA_MODE_RFC, g, path, scratch, out);
+    }
+    ix = &rs->index[RA_MODE_RFC][rs->refs[set->refs]];
+    if (ix->npats > RA_SMALL_PATS) {
+        return ra_rules_match_group(rs, RA_MODE_RFC, g, path, scratch, out);
+    }
+
+    memset(out, 0, sizeof(*out));
+    out->allowed = 1;
+    out->group = g->group;
+    out->group_line = set->line;
+    out->crawl_delay_ms = set->crawl_delay_ms;
+    i = ra_small_first(ix, path.data, path.len, shape);
+    if (i < 0) {
+        out->why = RA_WHY_NO_MATCH;
+        return RA_OK;
+    }
+    p = &ix->pats[i];
+    best.prio = (int32_t) p->len;
+    best.rule = p->rule;
+    best.type = p->type;
+    ra_match_best(rs, &best, out);
+    return RA_OK;
+}
+
+int
+ra_rules_match_shaped(const ra_rules_t *rs, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, unsigned shape,
+    const ra_alloc_t *scratch, ra_match_t *out)
+{
+    if (mode == RA_MODE_RFC && (shape & RA_PATH_PLAIN)) {
+        return ra_match_plain(rs, g, path, shape, scratch, out);
+    }
+    return ra_rules_match_group(rs, mode, g, path, scratch, out);
+}
+
 int
 ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
     const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
@@ -2044,7 +2412,6 @@ ra_rules_match_group(const ra_rules_t *rs, ra_mode_e mode,
     ra_best_t             best;
     ra_subject_t          sj;
     const ra_set_t       *set;
-    const ra_rule_t      *rule;
     unsigned char         stack[RA_MATCH_STACK], *buf;
     const unsigned char  *p, *nul;
 
@@ -2151,18 +2518,7 @@ normalised:
         ra_index_match(&rs->index[mode][rs->refs[set->refs + k]], &sj, &best);
     }
 
-    if (best.prio < 0) {
-        out->why = RA_WHY_NO_MATCH;
-        goto done;
-    }
-
-    out->why = RA_WHY_RULE;
-    out->type = best.type;
-    out->allowed = best.type == RA_RULE_ALLOW;
-    rule = &rs->rules[best.rule];
-    out->priority = (uint32_t) best.prio;
-    out->line = rule->line;
-    out->pattern = rule->value;
+    ra_match_best(rs, &best, out);
 
 done:
     if (buf != NULL && buf != stack) {

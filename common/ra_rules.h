@@ -131,6 +131,32 @@ int ra_rules_match_group(const ra_rules_t *rules, ra_mode_e mode,
     const ra_rules_group_t *g, ra_str_t path, const ra_alloc_t *scratch,
     ra_match_t *out);
 
+/*
+ * What a request path holds, read once for the matches of one request
+ * and for the caller's own questions (0 for a path that does not start
+ * with '/'):
+ *   RA_PATH_PLAIN    every byte stands in RA_MODE_RFC's normal form as it
+ *                    is (no '*' or '$', nor a byte that may not stand raw
+ *                    in a URI, and a '%' only as an escape kept as it is:
+ *                    upper-case hex of a byte not unreserved, "%20"): the
+ *                    path is its own normal form;
+ *   RA_PATH_DOTLESS  before its first '?', no '/' is followed by '/' or
+ *                    '.', and no escape is of a '/' ("%2F", "%2f");
+ *   RA_PATH_QUERY    it holds a '?'.
+ * One pass, no copy.  ra_rules_match_shaped() is ra_rules_match_group()
+ * for a path whose shape is known: the same answer, without reading the
+ * path again to learn it.
+ */
+#define RA_PATH_PLAIN     0x01
+#define RA_PATH_DOTLESS   0x02
+#define RA_PATH_QUERY     0x04
+
+unsigned ra_rules_path_shape(ra_str_t path);
+
+int ra_rules_match_shaped(const ra_rules_t *rules, ra_mode_e mode,
+    const ra_rules_group_t *g, ra_str_t path, unsigned shape,
+    const ra_alloc_t *scratch, ra_match_t *out);
+
 /* The part of a URL that robots.txt rules see (google/robotstxt
  * GetPathParamsQuery): path, params and query, without the fragment.
  * "http://h/a?b#c" -> "/a?b"; "" or "http://h" -> "/".  The result is a

@@ -5,7 +5,8 @@
  * allocator.  Invariants: a verdict exists in both modes; the deciding
  * line is a line of the file; allowed iff no disallow rule decided; a
  * decision has a rule type and a pattern; rfc mode allows /robots.txt; the
- * group chosen once (ra_rules_group) gives the same answer.
+ * group chosen once (ra_rules_group) gives the same answer, and so does
+ * the path's shape read once (ra_rules_match_shaped).
  * The URL as a request target: its canonical path (ra_http_canon) is no
  * longer than the path + 1, starts with '/', is its own canonical form
  * (when it has no bad escape);
@@ -87,6 +88,16 @@ check(const ra_rules_t *rs, ra_mode_e mode, const ra_str_t *agents,
     FZ_CHECK(m2.allowed == m.allowed && m2.line == m.line && m2.why == m.why
              && m2.group_line == m.group_line
              && m2.group.len == m.group.len);
+
+    /* the path's shape read once (ra_rules_path_shape()): the same */
+    rc = ra_rules_match_shaped(rs, mode, &g, path, ra_rules_path_shape(path),
+                               &ra_malloc_allocator, &m2);
+    FZ_CHECK(rc == RA_OK);
+    FZ_CHECK(m2.allowed == m.allowed && m2.line == m.line && m2.why == m.why
+             && m2.type == m.type && m2.priority == m.priority
+             && m2.group_line == m.group_line
+             && m2.group.len == m.group.len
+             && m2.crawl_delay_ms == m.crawl_delay_ms);
 }
 
 static void
@@ -101,6 +112,13 @@ check_canon(const ra_rules_t *rs, const ra_str_t *agents, ra_str_t url)
     ra_judge_who_t   who;
 
     path = ra_http_target_path(url);
+    /* a plain path without dot segments or an escaped '/' before its
+     * query is canonical as it stands (the judge then asks no more) */
+    if ((ra_rules_path_shape(path) & (RA_PATH_PLAIN | RA_PATH_DOTLESS))
+        == (RA_PATH_PLAIN | RA_PATH_DOTLESS))
+    {
+        FZ_CHECK(ra_http_canonical(path));
+    }
     dst = malloc(path.len + 1);
     FZ_CHECK(dst != NULL);
     n = ra_http_canon(path, dst, &f);

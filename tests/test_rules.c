@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ra_test.h"
+#include "ra_http.h"
 #include "ra_rules.h"
 
 #define G  RA_MODE_GOOGLE
@@ -730,11 +731,206 @@ ra_random_rules_agree_with_naive(void **state)
                                                 &m2), RA_OK);
                 assert_int_equal(m2.allowed, m.allowed);
                 assert_int_equal(m2.line, m.line);
+                /* rfc mode: the path's shape read once gives the same
+                 * answer as the matcher reading it itself */
+                assert_int_equal(ra_rules_match_group(rs, R, &g,
+                                                      ra_str(path, plen),
+                                                      NULL, &m), RA_OK);
+                assert_int_equal(ra_rules_match_shaped(rs, R, &g,
+                                     ra_str(path, plen),
+                                     ra_rules_path_shape(ra_str(path, plen)),
+                                     NULL, &m2), RA_OK);
+                assert_int_equal(m2.allowed, m.allowed);
+                assert_int_equal(m2.why, m.why);
+                assert_int_equal(m2.type, m.type);
+                assert_int_equal(m2.line, m.line);
+                assert_int_equal(m2.priority, m.priority);
+                assert_ptr_equal(m2.pattern.data, m.pattern.data);
+                assert_int_equal(m2.pattern.len, m.pattern.len);
+                assert_ptr_equal(m2.group.data, m.group.data);
+                assert_int_equal(m2.group.len, m.group.len);
+                assert_int_equal(m2.group_line, m.group_line);
+                assert_int_equal(m2.crawl_delay_ms, m.crawl_delay_ms);
             }
             ra_rules_free(rs);
         }
     }
     free(body);
+}
+
+/* ra_rules_path_shape()'s answer, byte by byte from its definition */
+static unsigned
+shape_of(const unsigned char *p, size_t n)
+{
+    int           c, esc;
+    size_t        i;
+    unsigned      plain = 1, dotless = 1, query = 0;
+    const char   *hex = "0123456789ABCDEFabcdef";
+
+    if (n == 0 || p[0] != '/') {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        esc = p[i] == '%' && i + 2 < n && p[i + 1] && p[i + 2]
+              && strchr(hex, p[i + 1]) && strchr(hex, p[i + 2]);
+        c = esc ? ra_hexval(p[i + 1]) * 16 + ra_hexval(p[i + 2]) : -1;
+        if (p[i] == '?') {
+            query = 1;
+        }
+        if (!query && (c == '/' || (i && p[i - 1] == '/'
+                                    && (p[i] == '/' || p[i] == '.'))))
+        {
+            dotless = 0;
+        }
+        if (esc && strchr("0123456789ABCDEF", p[i + 1])
+            && strchr("0123456789ABCDEF", p[i + 2])
+            && ((c | 0x20) < 'a' || (c | 0x20) > 'z')
+            && (c < '0' || c > '9') && (c == 0 || !strchr("-._~", c)))
+        {
+            continue;           /* kept as it is in rfc mode */
+        }
+        if (p[i] <= 0x20 || p[i] >= 0x7f
+            || strchr("\"<>\\^`{|}#%*$", p[i]) != NULL)
+        {
+            plain = 0;
+        }
+    }
+    return (plain ? RA_PATH_PLAIN : 0) | (dotless ? RA_PATH_DOTLESS : 0)
+           | (query ? RA_PATH_QUERY : 0);
+}
+
+static unsigned
+shape_lit(const char *path)
+{
+    unsigned  r;
+    ra_str_t  x = ra_test_exact(path, strlen(path));
+
+    r = ra_rules_path_shape(x);
+    ra_test_exact_free(x);
+    return r;
+}
+
+/*
+ * A path's shape (16 bytes a step, the last ones read again, a short
+ * path padded) against its definition: every byte value at every place of
+ * paths up to 40 bytes, and random paths of '/', '.', '?', a letter and
+ * any byte, each in memory of its own length.  A plain, dotless path is
+ * canonical to ra_http_canonical(), which the judge then does not ask.
+ */
+static void
+ra_path_shape_by_definition(void **state)
+{
+    static const unsigned char  some[] = "/./.?a/%";
+    unsigned char               b[80];
+    size_t                      n, i, j, round;
+    unsigned                    want, got;
+    int                         c;
+    ra_str_t                    x, agent = ra_string("FooBot");
+    ra_rules_t                 *rs;
+    ra_rules_group_t            g;
+    ra_match_t                  m, m2;
+    /* rules with escapes, as written and as normalised, for both the
+     * small direct path (FooBot, 6 rules) and the trie (*, 9 rules) */
+    ra_str_t                    body = ra_string(
+        "user-agent: FooBot\ndisallow: /a%20\ndisallow: /%3e\n"
+        "allow: /*%20a\ndisallow: /*%2F\nallow: /a/%41\ndisallow: /*?a\n"
+        "user-agent: *\ndisallow: /%2f\ndisallow: /a%3E$\nallow: /a\n"
+        "disallow: /*%25\nallow: /%7E\ndisallow: /*.a\nallow: /./\n"
+        "disallow: /a/a\ndisallow: /*%20%20\n");
+
+    (void) state;
+    assert_int_equal(ra_rules_compile(body, &ra_malloc_allocator, &rs, NULL),
+                     RA_OK);
+    assert_int_equal(ra_rules_path_shape(ra_str("", 0)), 0);
+    assert_int_equal(ra_rules_path_shape(ra_str(NULL, 0)), 0);
+    assert_int_equal(shape_lit("a/b"), 0);
+    assert_int_equal(shape_lit("/"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a/./b"),
+                     RA_PATH_PLAIN);
+    assert_int_equal(shape_lit("/a?u=http://h/./"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
+    assert_int_equal(shape_lit("/a%20b"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%3Eb%7B"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%3eb"), RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%41b"), RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/a%2Fb"), RA_PATH_PLAIN);
+    assert_int_equal(shape_lit("/a%2fb"), 0);
+    assert_int_equal(shape_lit("/a?b%2Fc%2F"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
+    assert_int_equal(shape_lit("/a/0123456789abcdef?b%2Fc%2F%3A"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
+    assert_int_equal(shape_lit("/a/0123456789abcdef%2F?b%2Fc%2F%3A"),
+                     RA_PATH_PLAIN | RA_PATH_QUERY);
+    assert_int_equal(shape_lit("/a%2"), RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/tags/why%20did%20this%20take%20all%20night"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS);
+    assert_int_equal(shape_lit("/0123456789abcdef0123456789//"),
+                     RA_PATH_PLAIN);
+    assert_int_equal(shape_lit("/0123456789abcdef0123456789?//"),
+                     RA_PATH_PLAIN | RA_PATH_DOTLESS | RA_PATH_QUERY);
+    for (n = 1; n <= 40; n++) {
+        for (i = 0; i < n; i++) {
+            for (c = 0; c < 256; c++) {
+                memset(b, 'a', n);
+                b[0] = '/';
+                b[i] = (unsigned char) c;
+                if (i > 0 && c == '.') {
+                    b[i - 1] = '/';     /* "/." at every place too */
+                }
+                x = ra_test_exact((const char *) b, n);
+                want = shape_of(b, n);
+                got = ra_rules_path_shape(x);
+                if (got != want) {
+                    fail_msg("byte 0x%02x at %zu of %zu: %u, expected %u", c,
+                             i, n, got, want);
+                }
+                ra_test_exact_free(x);
+            }
+        }
+    }
+    for (round = 0; round < 200000; round++) {
+        n = 1 + rnd(sizeof(b));
+        b[0] = '/';
+        for (j = 1; j < n; j++) {
+            b[j] = rnd(8) ? some[rnd(sizeof(some) - 1)]
+                          : (unsigned char) rnd(256);
+            if (b[j] == '%' && j + 2 < n && rnd(2)) {
+                /* an escape: kept ("%20") or not ("%2f", "%41", "%2F") */
+                b[j + 1] = (unsigned char) "0123456789ABCDEFabcdef"[rnd(22)];
+                b[j + 2] = (unsigned char) "0123456789ABCDEFabcdef"[rnd(22)];
+                j += 2;
+            }
+        }
+        x = ra_test_exact((const char *) b, n);
+        want = shape_of(b, n);
+        got = ra_rules_path_shape(x);
+        if (got != want) {
+            fail_msg("%.*s: %u, expected %u", (int) n, b, got, want);
+        }
+        if ((got & (RA_PATH_PLAIN | RA_PATH_DOTLESS))
+            == (RA_PATH_PLAIN | RA_PATH_DOTLESS))
+        {
+            assert_true(ra_http_canonical(x));
+        }
+        /* a plain path, read where it is, is judged as its normal form */
+        for (j = 0; j < 2; j++) {
+            ra_rules_group(rs, &agent, 1, &g);
+            assert_int_equal(ra_rules_match_group(rs, R, &g, x, NULL, &m),
+                             RA_OK);
+            assert_int_equal(ra_rules_match_shaped(rs, R, &g, x, got, NULL,
+                                                   &m2), RA_OK);
+            assert_int_equal(m2.allowed, m.allowed);
+            assert_int_equal(m2.why, m.why);
+            assert_int_equal(m2.line, m.line);
+            agent = ra_str("Other", 5);
+        }
+        agent = ra_str("FooBot", 6);
+        ra_test_exact_free(x);
+    }
+    ra_rules_free(rs);
 }
 
 static void
@@ -800,6 +996,7 @@ main(void)
         cmocka_unit_test(ra_hostile_paths),
         cmocka_unit_test(ra_unmerged_groups_with_wildcards),
         cmocka_unit_test(ra_random_rules_agree_with_naive),
+        cmocka_unit_test(ra_path_shape_by_definition),
         cmocka_unit_test(ra_stats_and_empty_rule_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
