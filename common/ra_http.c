@@ -985,6 +985,19 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
     if (!ra_site_name_exact(name)) {
         return RA_OK;
     }
+    /* the primary, or a name given twice, would never be picked here
+     * (ra_sitenames_pick() tries them before): not kept, not tried */
+    if (name.len > RA_SITE_NAME_MAX) {
+        name.len = RA_SITE_NAME_MAX;
+    }
+    if (ra_strcaseeq(name, s->primary)) {
+        return RA_OK;
+    }
+    for (cap = 0; cap < s->nnames; cap++) {
+        if (ra_strcaseeq(name, s->names[cap])) {
+            return RA_OK;
+        }
+    }
     if (s->nnames == s->cap) {
         cap = s->cap ? s->cap * 2 : 4;
         names = ra_alloc(a, cap * sizeof(ra_str_t));
@@ -1005,22 +1018,63 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
     return RA_OK;
 }
 
+/* Do 8 bytes of a host, lower-cased as ra_lower() does, read 8 bytes of
+ * a name, with no ':' among the host's? */
+static inline int
+ra_site_word_is(const unsigned char *h, const unsigned char *c)
+{
+    const uint64_t  ones = 0x0101010101010101ULL,
+                    high = 0x8080808080808080ULL;
+    uint64_t        x, y, b7, up, colon;
+
+    memcpy(&x, h, 8);
+    memcpy(&y, c, 8);
+    /* 'A'..'Z' (no byte >= 0x80) get 0x20; no carry between bytes */
+    b7 = x & ~high;
+    up = (b7 + ones * (0x80 - 'A')) & ~(b7 + ones * (0x80 - 'Z' - 1))
+         & ~x & high;
+    colon = x ^ (ones * ':');
+    colon = (colon - ones) & ~colon & high;     /* a ':' byte (or one
+                                                   borrowed into: only
+                                                   after a ':') */
+    return ((x | up >> 2) ^ y) == 0 && colon == 0;
+}
+
+/* Do a host's n bytes, lower-cased, read a name's, without a ':' among
+ * them?  8 at a time when there are 8 and the first is the same (out
+ * of line: a host of another length never comes here). */
+static __attribute__((noinline)) int
+ra_site_bytes_are(const unsigned char *h, const unsigned char *c, size_t n)
+{
+    size_t  i;
+
+    if (n < 8 || ra_lower(h[0]) != c[0]) {
+        for (i = 0; i < n; i++) {
+            if (ra_lower(h[i]) != c[i] || h[i] == ':') {
+                return 0;       /* a ':' there would have cut the host */
+            }
+        }
+        return 1;
+    }
+    for (i = 0; i + 8 <= n; i += 8) {
+        if (!ra_site_word_is(h + i, c + i)) {
+            return 0;
+        }
+    }
+    return i == n || ra_site_word_is(h + n - 8, c + n - 8);
+}
+
 /* Does host, cut at its first ':' and less one trailing '.' (when more
  * than that is left), read name (lower-cased)?  One pass over the bytes
- * they share: most hosts differ at the first. */
+ * they share. */
 static inline int
 ra_site_is(ra_str_t host, ra_str_t name)
 {
-    size_t                i, n = name.len;
+    size_t                n = name.len;
     const unsigned char  *h = host.data, *c = name.data;
 
-    if (n > host.len) {
+    if (n > host.len || !ra_site_bytes_are(h, c, n)) {
         return 0;
-    }
-    for (i = 0; i < n; i++) {
-        if (ra_lower(h[i]) != c[i] || h[i] == ':') {
-            return 0;           /* a ':' there would have cut the host */
-        }
     }
     if (n == host.len || h[n] == ':') {
         /* the host is name; its own trailing '.' would have gone */

@@ -271,7 +271,8 @@ typedef struct {
  * RA_OK or RA_ENOMEM. */
 int ra_sitenames_init(ra_sitenames_t *s, const ra_alloc_t *a,
     ra_str_t primary);
-/* Adds one more name the server answers to; inexact ones are skipped. */
+/* Adds one more name the server answers to; inexact ones are skipped, and
+ * so are the primary and a name added before (never picked by them). */
 int ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name);
 /* Is the name exact (not a wildcard, not a regular expression)? */
 int ra_site_name_exact(ra_str_t name);

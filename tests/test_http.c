@@ -277,7 +277,13 @@ sites(void **state)
     assert_int_equal(ra_sitenames_add(&s, a, S("a.example.com")), RA_OK);
     assert_int_equal(ra_sitenames_add(&s, a, S("b.example.com")), RA_OK);
     assert_int_equal(ra_sitenames_add(&s, a, S("c.example.com")), RA_OK);
-    assert_int_equal(s.nnames, 5);              /* two inexact skipped */
+    /* two inexact skipped, and the primary again */
+    assert_int_equal(s.nnames, 4);
+    assert_int_equal(ra_sitenames_add(&s, a, S("B.Example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("EXAMPLE.COM")), RA_OK);
+    assert_int_equal(s.nnames, 4);              /* nor any name twice */
+    got = ra_sitenames_pick(&s, S("example.com"));
+    assert_ptr_equal(got.data, s.primary.data);
 
     got = ra_sitenames_pick(&s, S("www.example.com"));
     assert_int_equal(got.len, 15);
@@ -302,6 +308,94 @@ sites(void **state)
     assert_int_equal(got.len, 7);
     assert_memory_equal(got.data, "default", 7);
 
+    ra_test_arena_free(arena);
+}
+
+/* ra_site_is() as it read byte by byte: the reference of the test below */
+static int
+ref_site_is(ra_str_t host, ra_str_t name)
+{
+    size_t                i, n = name.len;
+    const unsigned char  *h = host.data, *c = name.data;
+
+    if (n > host.len) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (ra_lower(h[i]) != c[i] || h[i] == ':') {
+            return 0;
+        }
+    }
+    if (n == host.len || h[n] == ':') {
+        return !(n > 1 && c[n - 1] == '.');
+    }
+    return h[n] == '.' && (n + 1 == host.len || h[n + 1] == ':');
+}
+
+/* A server's names of 1 to 24 bytes against hosts that differ from them
+ * in one byte anywhere (case, ':', bytes >= 0x80 whose low bits are a
+ * letter, a letter's neighbours) or in what follows: picked as a byte
+ * by byte comparison picks them */
+static void
+sites_bytewise(void **state)
+{
+    static const unsigned char  subst[] = {
+        ':', 0xc1, 0xda, 0xe1, 0xba, '@', '[', '`', '{', 'A', 'Z', 'a', 'z',
+        '.', '-', '0', 0x00, 0x7f, 0xff, 0x80, 0x3a | 0x80
+    };
+    static const char *const    tails[] = { "", ":80", ".", ".:80", "x",
+                                            ":", "..", "." };
+    unsigned char     name[32], host[64];
+    size_t            n, i, k, t, tl;
+    ra_str_t          got;
+    ra_sitenames_t    s;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+    const ra_alloc_t *a = ra_test_arena_alloc(arena);
+    int               want;
+
+    (void) state;
+    for (n = 1; n <= 24; n++) {
+        for (i = 0; i < n; i++) {
+            name[i] = (unsigned char) "abcdefghijklmnopqrstuvwxyz0123-."[
+                          (i * 7 + n) % 32];
+        }
+        name[0] = 'q';
+        assert_int_equal(ra_sitenames_init(&s, a, S("primary.test")), RA_OK);
+        assert_int_equal(ra_sitenames_add(&s, a, ra_str(name, n)), RA_OK);
+        if (s.nnames != 1) {
+            continue;                   /* not an exact name */
+        }
+        for (t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+            tl = strlen(tails[t]);
+            /* i == n: the name as it is, upper-cased */
+            for (i = 0; i <= n; i++) {
+                for (k = 0; k < sizeof(subst) + 1; k++) {
+                    memcpy(host, name, n);
+                    if (i == n) {
+                        size_t  j;
+
+                        for (j = 0; j < n; j += 1 + k % 3) {
+                            if (host[j] >= 'a' && host[j] <= 'z') {
+                                host[j] ^= 0x20;
+                            }
+                        }
+                    } else if (k < sizeof(subst)) {
+                        host[i] = subst[k];
+                    } else {
+                        host[i] ^= 0x20;
+                    }
+                    memcpy(host + n, tails[t], tl);
+                    want = ref_site_is(ra_str(host, n + tl), s.names[0]);
+                    got = ra_sitenames_pick(&s, ra_str(host, n + tl));
+                    if (want) {
+                        assert_ptr_equal(got.data, s.names[0].data);
+                    } else {
+                        assert_ptr_not_equal(got.data, s.names[0].data);
+                    }
+                }
+            }
+        }
+    }
     ra_test_arena_free(arena);
 }
 
@@ -640,6 +734,7 @@ main(void)
         cmocka_unit_test(capture_buffer),
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
+        cmocka_unit_test(sites_bytewise),
         cmocka_unit_test(sites_pick_agrees),
         cmocka_unit_test(capture_wanted_kind_agrees),
         cmocka_unit_test(query_args),
