@@ -2707,13 +2707,25 @@ ra_ledger_find_version_locked(const ra_ledger_t *l, uint32_t site,
 
 /* ---- robots.txt answers ------------------------------------------------ */
 
+/* FNV-1a, 8 bytes a turn (a captured robots.txt is hashed on every
+ * fetch: the same values, half the instructions) */
 static uint64_t
 ra_hash64(uint64_t h, const unsigned char *p, size_t n)
 {
-    size_t  i;
+    const uint64_t  prime = 1099511628211ULL;
 
-    for (i = 0; i < n; i++) {
-        h = (h ^ p[i]) * 1099511628211ULL;
+    for (; n >= 8; n -= 8, p += 8) {
+        h = (h ^ p[0]) * prime;
+        h = (h ^ p[1]) * prime;
+        h = (h ^ p[2]) * prime;
+        h = (h ^ p[3]) * prime;
+        h = (h ^ p[4]) * prime;
+        h = (h ^ p[5]) * prime;
+        h = (h ^ p[6]) * prime;
+        h = (h ^ p[7]) * prime;
+    }
+    for (; n != 0; n--, p++) {
+        h = (h ^ *p) * prime;
     }
     return h;
 }
