@@ -595,8 +595,9 @@ ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
     return 1;
 }
 
+/* plain: the target has no '?' and no '#' (ra_http_path_kind()) */
 static inline int __attribute__((always_inline))
-ra_http_kind_fast(ra_str_t target, unsigned *kind)
+ra_http_kind_fast(ra_str_t target, unsigned *kind, int plain)
 {
     size_t                e, n;
     ra_str_t              rest, query;
@@ -608,13 +609,15 @@ ra_http_kind_fast(ra_str_t target, unsigned *kind)
     if (n && p[0] == '/') {
         /* origin-form, what servers are sent: the path before any '?'
          * and '#' (ra_http_target_path() and ra_canon_split() in one) */
-        h = memchr(p, '?', n);
-        if (h != NULL) {
-            n = (size_t) (h - p);
-        }
-        h = memchr(p, '#', n);
-        if (h != NULL) {
-            n = (size_t) (h - p);
+        if (!plain) {
+            h = memchr(p, '?', n);
+            if (h != NULL) {
+                n = (size_t) (h - p);
+            }
+            h = memchr(p, '#', n);
+            if (h != NULL) {
+                n = (size_t) (h - p);
+            }
         }
         p++;
         n--;
@@ -657,7 +660,7 @@ ra_http_is_robots(ra_str_t target)
 {
     unsigned  kind;
 
-    if (ra_http_kind_fast(target, &kind)) {
+    if (ra_http_kind_fast(target, &kind, 0)) {
         return (kind & RA_TARGET_ROBOTS) != 0;
     }
     return ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
@@ -669,7 +672,7 @@ ra_http_is_llms(ra_str_t target)
 {
     unsigned  kind;
 
-    if (ra_http_kind_fast(target, &kind)) {
+    if (ra_http_kind_fast(target, &kind, 0)) {
         return (kind & RA_TARGET_LLMS) != 0;
     }
     return ra_http_is_root_file(target, ra_str("llms.txt", 8))
@@ -702,11 +705,22 @@ ra_http_target_kind(ra_str_t target)
 {
     unsigned  kind;
 
-    if (ra_http_kind_fast(target, &kind)) {
+    if (ra_http_kind_fast(target, &kind, 0)) {
         return kind;
     }
     /* escapes, dot segments, doubled slashes: each walk on its own */
     return ra_http_target_kind_walk(target);
+}
+
+unsigned
+ra_http_path_kind(ra_str_t path)
+{
+    unsigned  kind;
+
+    if (ra_http_kind_fast(path, &kind, 1)) {
+        return kind;
+    }
+    return ra_http_target_kind_walk(path);
 }
 
 int

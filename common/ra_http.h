@@ -110,6 +110,11 @@ int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
 
 unsigned ra_http_target_kind(ra_str_t target);
 
+/* The same for a target without '?' and '#' (what a server's parser found
+ * before the query, when no '#' came before it): no search for them.
+ * ra_http_path_kind(path) == ra_http_target_kind(path + "?" + anything). */
+unsigned ra_http_path_kind(ra_str_t path);
+
 /* The kind of a request's target, asked once a request: req->target_kind
  * when the glue set it (RA_TARGET_KNOWN; the capture filter had to ask),
  * else ra_http_target_kind(req->uri).  Without RA_TARGET_KNOWN. */

@@ -311,6 +311,70 @@ sites(void **state)
     ra_test_arena_free(arena);
 }
 
+/* A target's kind from its path alone (the part before '?', no '#' in
+ * it) is its kind: ra_http_path_kind(path) == ra_http_target_kind(path
+ * "?" query), for targets made of names, escapes, dot segments and empty
+ * segments, with and without a query (which may name a file too) */
+static void
+path_kind_is_target_kind(void **state)
+{
+    static const char *const  segs[] = {
+        "robots.txt", "llms.txt", "llms-full.txt", "server-status",
+        "server-info", "nginx_status", "stub_status", "robot%73.txt",
+        "%2Frobots.txt", "..", ".", "", "a", "ROBOTS.TXT", "x.js",
+        "index.html", "robots.txt%3F", "%72obots.txt", "favicon.ico",
+        "llms.tx", "status", "%2e%2e", "robots.txt;x", "aaaaaaaaaaaaaaaaaaaaa"
+    };
+    static const char *const  queries[] = {
+        "", "?", "?x=1", "?/robots.txt", "?a#b", "??", "?robots.txt#x"
+    };
+    char       t[256];
+    size_t     n, q, k, i;
+    unsigned   seed = 12345, want, got;
+
+    (void) state;
+    for (i = 0; i < 20000; i++) {
+        n = 0;
+        t[n++] = '/';
+        for (k = 0, seed = seed * 1103515245u + 12345u; k < 1 + (seed >> 16) % 4;
+             k++)
+        {
+            const char  *sg;
+
+            seed = seed * 1103515245u + 12345u;
+            sg = segs[(seed >> 16) % (sizeof(segs) / sizeof(segs[0]))];
+            if (k > 0) {
+                t[n++] = '/';
+            }
+            memcpy(t + n, sg, strlen(sg));
+            n += strlen(sg);
+        }
+        seed = seed * 1103515245u + 12345u;
+        if ((seed >> 16) % 5 == 0) {
+            t[n++] = '/';
+        }
+        q = n;
+        seed = seed * 1103515245u + 12345u;
+        k = (seed >> 16) % (sizeof(queries) / sizeof(queries[0]));
+        memcpy(t + n, queries[k], strlen(queries[k]));
+        n += strlen(queries[k]);
+        want = ra_http_target_kind(ra_str(t, n));
+        got = ra_http_path_kind(ra_str(t, q));
+        if (want != got) {
+            fail_msg("%.*s: path kind %u, target kind %u", (int) n, t, got,
+                     want);
+        }
+        assert_int_equal(ra_http_path_kind(ra_str(t, q)),
+                         ra_http_target_kind_walk(ra_str(t, n)));
+    }
+    assert_int_equal(ra_http_path_kind(S("/robots.txt")), RA_TARGET_ROBOTS);
+    assert_int_equal(ra_http_path_kind(S("/llms-full.txt")), RA_TARGET_LLMS);
+    assert_int_equal(ra_http_path_kind(S("/server-status/")),
+                     RA_TARGET_SERVER_PAGE);
+    assert_int_equal(ra_http_path_kind(S("/a/robots.txt")), 0);
+    assert_int_equal(ra_http_path_kind(S("")), 0);
+}
+
 /* ra_site_is() as it read byte by byte: the reference of the test below */
 static int
 ref_site_is(ra_str_t host, ra_str_t name)
@@ -735,6 +799,7 @@ main(void)
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
         cmocka_unit_test(sites_bytewise),
+        cmocka_unit_test(path_kind_is_target_kind),
         cmocka_unit_test(sites_pick_agrees),
         cmocka_unit_test(capture_wanted_kind_agrees),
         cmocka_unit_test(query_args),
