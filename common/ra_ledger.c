@@ -2583,15 +2583,6 @@ ra_state_stat(const ra_site_slot_t *s, const ra_stat_slot_t *st,
                                           __ATOMIC_RELAXED);
 }
 
-static void
-ra_state_copy(const ra_site_slot_t *s, const ra_stat_slot_t *st,
-    ra_ledger_state_t *out)
-{
-    memset(out, 0, sizeof(*out));
-    ra_state_site(s, out);
-    ra_state_stat(s, st, out);
-}
-
 void
 ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int64_t now, ra_ledger_state_t *out)
@@ -2608,7 +2599,9 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     if (s->vseq & 1) {
         __atomic_store_n(&s->vseq, s->vseq + 1, __ATOMIC_RELEASE);
     }
-    ra_state_copy(s, st, out);
+    /* cleared above */
+    ra_state_site(s, out);
+    ra_state_stat(s, st, out);
     out->prev_request = __atomic_exchange_n(&st->prev_request, now,
                                             __ATOMIC_RELAXED);
 }
