@@ -1098,41 +1098,57 @@ ra_site_is(ra_str_t host, ra_str_t name)
     return h[n] == '.' && (n + 1 == host.len || h[n + 1] == ':');
 }
 
-ra_str_t
-ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
+/* "[::1]:80" keeps "[::1]" (out of line, as the names' loop below: the
+ * usual host reads the primary name, or none, without a frame) */
+static __attribute__((noinline)) ra_str_t
+ra_sitenames_pick6(const ra_sitenames_t *s, ra_str_t host)
 {
     size_t    i;
     uint32_t  k;
 
-    /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
-    if (host.len && host.data[0] == '[') {
-        for (i = 0; i < host.len && host.data[i] != ']'; i++) {
-            /* void */
-        }
-        host.len = i < host.len ? i + 1 : host.len;
-        if (host.len > 1 && host.data[host.len - 1] == '.') {
-            host.len--;
-        }
-        if (ra_strcaseeq(host, s->primary)) {
-            return s->primary;
-        }
-        for (k = 0; k < s->nnames; k++) {
-            if (ra_strcaseeq(host, s->names[k])) {
-                return s->names[k];
-            }
-        }
+    for (i = 0; i < host.len && host.data[i] != ']'; i++) {
+        /* void */
+    }
+    host.len = i < host.len ? i + 1 : host.len;
+    if (host.len > 1 && host.data[host.len - 1] == '.') {
+        host.len--;
+    }
+    if (ra_strcaseeq(host, s->primary)) {
         return s->primary;
     }
-    /* the name or the primary; an empty host (":80") reads neither */
-    if (host.len == 0 || ra_site_is(host, s->primary)) {
-        return s->primary;
+    for (k = 0; k < s->nnames; k++) {
+        if (ra_strcaseeq(host, s->names[k])) {
+            return s->names[k];
+        }
     }
+    return s->primary;
+}
+
+static __attribute__((noinline)) ra_str_t
+ra_sitenames_pick_name(const ra_sitenames_t *s, ra_str_t host)
+{
+    uint32_t  k;
+
     for (k = 0; k < s->nnames; k++) {
         if (ra_site_is(host, s->names[k])) {
             return s->names[k];
         }
     }
     return s->primary;
+}
+
+ra_str_t
+ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
+{
+    /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
+    if (host.len && host.data[0] == '[') {
+        return ra_sitenames_pick6(s, host);
+    }
+    /* the name or the primary; an empty host (":80") reads neither */
+    if (host.len == 0 || s->nnames == 0 || ra_site_is(host, s->primary)) {
+        return s->primary;
+    }
+    return ra_sitenames_pick_name(s, host);
 }
 
 
