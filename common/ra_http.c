@@ -541,12 +541,16 @@ static const unsigned char  ra_kind_last[256] = {
     ['t'] = 1, ['s'] = 1, ['o'] = 1, ['.'] = 2, ['%'] = 2
 };
 
+/* The kind fast paths' answer: the target's kind (RA_TARGET_*), or
+ * RA_KIND_WALK: escapes, dot segments or doubled slashes to walk (a
+ * return value, not an out parameter: no frame for the usual target) */
+#define RA_KIND_WALK  (-1)
+
 /* the last segment of p[0, e) (n: the path's length, e: less its
  * trailing slashes) when it ends like a name: out of line, so that what
  * nearly every target takes (ra_http_kind_fast()) keeps no registers */
 static __attribute__((noinline)) int
-ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
-    unsigned *kind)
+ra_http_kind_name(const unsigned char *p, size_t e, size_t n)
 {
     static const struct {
         ra_str_t  name;
@@ -565,12 +569,12 @@ ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
     /* the last segment, back to its '/': a '%' in it is walked */
     for (i = e; i > 0 && p[i - 1] != '/'; i--) {
         if (p[i - 1] == '%') {
-            return 0;
+            return RA_KIND_WALK;
         }
         if (e - i >= RA_KIND_NAME_MAX + 2) {
             /* 16 bytes without '%' or '/': at most two of them end a
              * %2F, the others are longer than any name */
-            return 1;
+            return 0;
         }
     }
     seg = e - i;
@@ -582,28 +586,37 @@ ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
         }
     }
     if (k == sizeof(names) / sizeof(names[0])) {
-        return 1;               /* no name, no dot segment */
+        return 0;               /* no name, no dot segment */
     }
     if (i != 0 || n - e > 1) {
-        return 0;               /* segments before it, or "//" after */
+        return RA_KIND_WALK;               /* segments before it, or "//" after */
     }
     /* "name" or "name/": a trailing slash names the same server page,
      * and no file */
     if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
-        *kind = names[k].kind;
+        return (int) names[k].kind;
     }
-    return 1;
+    return 0;
+}
+
+/* Another form than origin-form: the path before any '?' and '#' (out of
+ * line: its query's address is taken) */
+static __attribute__((noinline)) ra_str_t
+ra_http_kind_path(ra_str_t target)
+{
+    ra_str_t  query;
+
+    return ra_canon_split(ra_http_target_path(target), &query);
 }
 
 /* plain: the target has no '?' and no '#' (ra_http_path_kind()) */
 static inline int __attribute__((always_inline))
-ra_http_kind_fast(ra_str_t target, unsigned *kind, int plain)
+ra_http_kind_fast(ra_str_t target, int plain)
 {
     size_t                e, n;
-    ra_str_t              rest, query;
+    ra_str_t              rest;
     const unsigned char  *p, *h;
 
-    *kind = 0;
     p = target.data;
     n = target.len;
     if (n && p[0] == '/') {
@@ -622,45 +635,45 @@ ra_http_kind_fast(ra_str_t target, unsigned *kind, int plain)
         p++;
         n--;
     } else {
-        rest = ra_canon_split(ra_http_target_path(target), &query);
+        rest = ra_http_kind_path(target);
         p = rest.data;
         n = rest.len;
     }
     for (e = n; e && p[e - 1] == '/'; e--) { /* void */ }
     if (e < RA_KIND_NAME_MIN) {
-        return 1;               /* no name fits, however it is spelt */
+        return 0;               /* no name fits, however it is spelt */
     }
     /* its last two bytes as they read: an escape may end at either */
     switch (ra_kind_last[p[e - 1]]) {
     case 0:
         if (p[e - 3] != '%') {
-            return 1;
+            return 0;
         }
-        return 0;
+        return RA_KIND_WALK;
     case 2:
-        return 0;
+        return RA_KIND_WALK;
     default:
         break;
     }
     if (p[e - 3] == '%' || p[e - 4] == '%') {
-        return 0;
+        return RA_KIND_WALK;
     }
     /* "xt", "us", "fo": ".js", ".css", ".ico" stop here */
     if (!((p[e - 2] == 'x' && p[e - 1] == 't')
           || (p[e - 2] == 'u' && p[e - 1] == 's')
           || (p[e - 2] == 'f' && p[e - 1] == 'o')))
     {
-        return 1;
+        return 0;
     }
-    return ra_http_kind_name(p, e, n, kind);
+    return ra_http_kind_name(p, e, n);
 }
 
 int
 ra_http_is_robots(ra_str_t target)
 {
-    unsigned  kind;
+    int  kind = ra_http_kind_fast(target, 0);
 
-    if (ra_http_kind_fast(target, &kind, 0)) {
+    if (kind != RA_KIND_WALK) {
         return (kind & RA_TARGET_ROBOTS) != 0;
     }
     return ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
@@ -670,9 +683,9 @@ ra_http_is_robots(ra_str_t target)
 int
 ra_http_is_llms(ra_str_t target)
 {
-    unsigned  kind;
+    int  kind = ra_http_kind_fast(target, 0);
 
-    if (ra_http_kind_fast(target, &kind, 0)) {
+    if (kind != RA_KIND_WALK) {
         return (kind & RA_TARGET_LLMS) != 0;
     }
     return ra_http_is_root_file(target, ra_str("llms.txt", 8))
@@ -703,10 +716,10 @@ ra_http_target_kind_walk(ra_str_t target)
 unsigned
 ra_http_target_kind(ra_str_t target)
 {
-    unsigned  kind;
+    int  kind = ra_http_kind_fast(target, 0);
 
-    if (ra_http_kind_fast(target, &kind, 0)) {
-        return kind;
+    if (kind != RA_KIND_WALK) {
+        return (unsigned) kind;
     }
     /* escapes, dot segments, doubled slashes: each walk on its own */
     return ra_http_target_kind_walk(target);
@@ -715,10 +728,10 @@ ra_http_target_kind(ra_str_t target)
 unsigned
 ra_http_path_kind(ra_str_t path)
 {
-    unsigned  kind;
+    int  kind = ra_http_kind_fast(path, 1);
 
-    if (ra_http_kind_fast(path, &kind, 1)) {
-        return kind;
+    if (kind != RA_KIND_WALK) {
+        return (unsigned) kind;
     }
     return ra_http_target_kind_walk(path);
 }
