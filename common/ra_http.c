@@ -764,12 +764,11 @@ ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
 }
 
 int
-ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
-    int has_range)
+ra_http_capture_wanted_answer(ra_str_t method, int status, int has_range)
 {
     static const ra_str_t  get = ra_string("GET");
 
-    return (kind & RA_TARGET_ROBOTS) && !has_range && method.len == get.len
+    return !has_range && method.len == get.len
            && memcmp(method.data, get.data, 3) == 0
            && ra_http_answer_is_file(status)
            && !ra_http_answer_unchanged(status);

@@ -186,10 +186,21 @@ int ra_http_answer_is_file(int status);
 int ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
     int has_range);
 
+/* Its part that is not the target's: a GET without Range, answered with
+ * the file (ra_http_answer_is_file(), not 304 or 206). */
+int ra_http_capture_wanted_answer(ra_str_t method, int status,
+    int has_range);
+
 /* The same with the target's kind asked already (ra_http_target_kind(),
  * RA_TARGET_KNOWN or not): the glue keeps it for ra_request_t. */
-int ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
-    int has_range);
+static inline int
+ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
+    int has_range)
+{
+    /* the kind first, without a call: most answers are not robots.txt */
+    return (kind & RA_TARGET_ROBOTS)
+           && ra_http_capture_wanted_answer(method, status, has_range);
+}
 
 /*
  * Does a robots.txt answer with this status say that the file in force is
