@@ -1149,18 +1149,29 @@ ra_sitenames_pick_name(const ra_sitenames_t *s, ra_str_t host)
     return s->primary;
 }
 
-ra_str_t
-ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
+static __attribute__((noinline)) ra_str_t
+ra_sitenames_pick_host(const ra_sitenames_t *s, ra_str_t host)
 {
     /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
     if (host.len && host.data[0] == '[') {
         return ra_sitenames_pick6(s, host);
     }
     /* the name or the primary; an empty host (":80") reads neither */
-    if (host.len == 0 || s->nnames == 0 || ra_site_is(host, s->primary)) {
+    if (host.len == 0 || ra_site_is(host, s->primary)) {
         return s->primary;
     }
     return ra_sitenames_pick_name(s, host);
+}
+
+ra_str_t
+ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
+{
+    /* a server of one name (the primary: ra_sitenames_add() keeps no
+     * other copy of it) is that name whatever the host reads (no frame) */
+    if (s->nnames == 0) {
+        return s->primary;
+    }
+    return ra_sitenames_pick_host(s, host);
 }
 
 

@@ -302,6 +302,18 @@ sites(void **state)
     got = ra_sitenames_pick(&s, S("[::1]:8080"));
     assert_memory_equal(got.data, "example.com", 11);
 
+    /* a server of one name (given again as server_name lists it): that
+     * name for any host */
+    assert_int_equal(ra_sitenames_init(&s, a, S("One.example")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("one.EXAMPLE")), RA_OK);
+    assert_int_equal(s.nnames, 0);
+    got = ra_sitenames_pick(&s, S("one.example:80"));
+    assert_memory_equal(got.data, "one.example", 11);
+    got = ra_sitenames_pick(&s, S("[::1]:80"));
+    assert_memory_equal(got.data, "one.example", 11);
+    got = ra_sitenames_pick(&s, S("127.0.0.1"));
+    assert_memory_equal(got.data, "one.example", 11);
+
     /* a server without a name */
     assert_int_equal(ra_sitenames_init(&s, a, S("")), RA_OK);
     got = ra_sitenames_pick(&s, S("anything"));
