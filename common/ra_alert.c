@@ -302,6 +302,9 @@ ra_alert_budget_parse(ra_str_t site, ra_str_t total, ra_alert_budget_t *out)
 
 /* ---- lines --------------------------------------------------------------- */
 
+/* a string literal, its length known (no strlen()) */
+#define RA_BUF_LIT(b, lit)  ra_buf_add(b, lit, sizeof(lit) - 1)
+
 const char *
 ra_alert_tag(const ra_verdict_t *v)
 {
@@ -426,7 +429,7 @@ ra_alert_verified_by(ra_buf_t *b, const ra_verdict_t *v, int json)
             ra_buf_cstr(b, ",\"verified_by\":null");
         }
     } else {
-        ra_buf_cstr(b, " verified_by=");
+        RA_BUF_LIT(b, " verified_by=");
         ra_buf_cstr(b, *m ? m : "none");
     }
 }
@@ -437,31 +440,31 @@ ra_alert_body(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
 {
     /* no printf: a line's numbers through ra_buf_u64() */
     ra_buf_cstr(b, ra_verdict_name(v->verdict));
-    ra_buf_cstr(b, " site=\"");
+    RA_BUF_LIT(b, " site=\"");
     ra_buf_log(b, r->site);
-    ra_buf_cstr(b, "\" crawler=\"");
+    RA_BUF_LIT(b, "\" crawler=\"");
     ra_buf_log(b, v->name);
-    ra_buf_cstr(b, "\" verification=");
+    RA_BUF_LIT(b, "\" verification=");
     ra_buf_cstr(b, ra_verify_name((int) v->verification));
-    ra_buf_cstr(b, " client=");
+    RA_BUF_LIT(b, " client=");
     ra_buf_log(b, r->addr);
-    ra_buf_cstr(b, " method=");
+    RA_BUF_LIT(b, " method=");
     ra_buf_log(b, ra_alert_method(r));
-    ra_buf_cstr(b, " uri=\"");
+    RA_BUF_LIT(b, " uri=\"");
     ra_buf_log(b, ra_alert_uri(r));
     ra_buf_ch(b, '"');
     if (r->uri.len > RA_ALERT_URI_MAX) {
-        ra_buf_cstr(b, " uri_bytes=");
+        RA_BUF_LIT(b, " uri_bytes=");
         ra_buf_u64(b, r->uri.len);
     }
-    ra_buf_cstr(b, " rule=");
+    RA_BUF_LIT(b, " rule=");
     ra_alert_rule(b, v, 0);
-    ra_buf_cstr(b, " line=");
+    RA_BUF_LIT(b, " line=");
     ra_buf_u64(b, v->line);
-    ra_buf_cstr(b, " suppressed=");
+    RA_BUF_LIT(b, " suppressed=");
     ra_buf_u64(b, v->suppressed);
     if (v->refused) {
-        ra_buf_cstr(b, " refused=true");
+        RA_BUF_LIT(b, " refused=true");
     }
     ra_alert_sig(b, v, 0);
     ra_alert_verified_by(b, v, 0);
