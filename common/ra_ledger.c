@@ -2629,9 +2629,15 @@ ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
     }
     ra_state_stat(s, st, out);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    /* the same slots (their places do not move): do they still hold
+     * what the hint names? */
     if (__atomic_load_n(&s->vseq, __ATOMIC_RELAXED) != q
-        || ra_site_hinted(l, hint->site, hint->epoch) == NULL
-        || ra_stat_hinted(l, hint) == NULL)
+        || __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) != hint->epoch
+        || !__atomic_load_n(&s->used, __ATOMIC_ACQUIRE)
+        || !__atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
+        || __atomic_load_n(&st->site, __ATOMIC_RELAXED) != hint->site
+        || __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED) != hint->epoch
+        || __atomic_load_n(&st->tag, __ATOMIC_RELAXED) != hint->tag)
     {
         return 0;                       /* changed meanwhile */
     }
