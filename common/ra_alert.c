@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Alert lines (ra_alert.h).  The text line is built in two parts, the
- * "robots-audit: [tag] " prefix and the body after it, so that
- * ra_alert_emit() can hand the body to ra_logf(), which adds the same
- * prefix: whoever writes it, the line is the same.
+ * "robots-audit: [tag] " prefix and the body after it; ra_alert_emit()
+ * writes the prefix as ra_logf() does, and the body after it in the same
+ * buffer (no printf): whoever writes it, the line is the same.
  */
 #include <string.h>
 #include <time.h>
@@ -302,6 +302,9 @@ ra_alert_budget_parse(ra_str_t site, ra_str_t total, ra_alert_budget_t *out)
 
 /* ---- lines --------------------------------------------------------------- */
 
+/* a string literal, its length known (no strlen()) */
+#define RA_BUF_LIT(b, lit)  ra_buf_add(b, lit, sizeof(lit) - 1)
+
 const char *
 ra_alert_tag(const ra_verdict_t *v)
 {
@@ -426,7 +429,8 @@ ra_alert_verified_by(ra_buf_t *b, const ra_verdict_t *v, int json)
             ra_buf_cstr(b, ",\"verified_by\":null");
         }
     } else {
-        ra_buf_printf(b, " verified_by=%s", *m ? m : "none");
+        RA_BUF_LIT(b, " verified_by=");
+        ra_buf_cstr(b, *m ? m : "none");
     }
 }
 
@@ -434,25 +438,34 @@ ra_alert_verified_by(ra_buf_t *b, const ra_verdict_t *v, int json)
 static void
 ra_alert_body(ra_buf_t *b, const ra_request_t *r, const ra_verdict_t *v)
 {
-    ra_buf_printf(b, "%s site=\"", ra_verdict_name(v->verdict));
+    /* no printf: a line's numbers through ra_buf_u64() */
+    ra_buf_cstr(b, ra_verdict_name(v->verdict));
+    RA_BUF_LIT(b, " site=\"");
     ra_buf_log(b, r->site);
-    ra_buf_cstr(b, "\" crawler=\"");
+    RA_BUF_LIT(b, "\" crawler=\"");
     ra_buf_log(b, v->name);
-    ra_buf_printf(b, "\" verification=%s client=", ra_verify_name(
-                      (int) v->verification));
+    RA_BUF_LIT(b, "\" verification=");
+    ra_buf_cstr(b, ra_verify_name((int) v->verification));
+    RA_BUF_LIT(b, " client=");
     ra_buf_log(b, r->addr);
-    ra_buf_cstr(b, " method=");
+    RA_BUF_LIT(b, " method=");
     ra_buf_log(b, ra_alert_method(r));
-    ra_buf_cstr(b, " uri=\"");
+    RA_BUF_LIT(b, " uri=\"");
     ra_buf_log(b, ra_alert_uri(r));
     ra_buf_ch(b, '"');
     if (r->uri.len > RA_ALERT_URI_MAX) {
-        ra_buf_printf(b, " uri_bytes=%zu", r->uri.len);
+        RA_BUF_LIT(b, " uri_bytes=");
+        ra_buf_u64(b, r->uri.len);
     }
-    ra_buf_cstr(b, " rule=");
+    RA_BUF_LIT(b, " rule=");
     ra_alert_rule(b, v, 0);
-    ra_buf_printf(b, " line=%u suppressed=%u%s", v->line, v->suppressed,
-                  v->refused ? " refused=true" : "");
+    RA_BUF_LIT(b, " line=");
+    ra_buf_u64(b, v->line);
+    RA_BUF_LIT(b, " suppressed=");
+    ra_buf_u64(b, v->suppressed);
+    if (v->refused) {
+        RA_BUF_LIT(b, " refused=true");
+    }
     ra_alert_sig(b, v, 0);
     ra_alert_verified_by(b, v, 0);
 }
@@ -594,19 +607,59 @@ ra_alert_summary_json(ra_buf_t *b, const ra_request_t *r,
     ra_buf_cstr(b, "}\n");
 }
 
+/* The longest "robots-audit: [tag] " ra_alert_emit() writes itself */
+#define RA_ALERT_HEAD_MAX  (sizeof(RA_LOG_PREFIX) + 64)
+
+/* Starts a text line in line[]: "robots-audit: [tag] " (at most
+ * RA_ALERT_HEAD_MAX bytes, as ra_logf() writes it) and b over the
+ * RA_HOST_LINE_MAX bytes after it for the body. */
+static void
+ra_alert_head(ra_buf_t *b, unsigned char *line, const char *tag)
+{
+    size_t  n = sizeof(RA_LOG_PREFIX) - 1, t = strlen(tag);
+
+    if (t > RA_ALERT_HEAD_MAX - n - 3) {
+        t = RA_ALERT_HEAD_MAX - n - 3;  /* the tags are words */
+    }
+    memcpy(line, RA_LOG_PREFIX, n);
+    line[n++] = '[';
+    memcpy(line + n, tag, t);
+    n += t;
+    line[n++] = ']';
+    line[n++] = ' ';
+    ra_alert_fixed(b, line + n, RA_HOST_LINE_MAX);
+}
+
+/* The line to h->log as ra_logf(h, where, RA_LOG_WARN, tag, "%.*s",
+ * body) hands it (cut at RA_HOST_LINE_MAX - 1 bytes, a host's own
+ * escapes undone), without printf. */
+static void
+ra_alert_log(const ra_host_t *h, void *where, unsigned char *line,
+    const ra_buf_t *b)
+{
+    size_t  n = (size_t) (b->data - line) + b->len;
+
+    if (n >= RA_HOST_LINE_MAX) {
+        n = RA_HOST_LINE_MAX - 1;       /* cut */
+    }
+    if (h->log_escapes) {
+        n = ra_log_unescape(line, n);
+    }
+    h->log(h, where, RA_LOG_WARN, ra_str(line, n));
+}
+
 void
 ra_alert_emit(const ra_host_t *h, const ra_request_t *r,
     const ra_verdict_t *v, ra_buf_t *json)
 {
     ra_buf_t       b;
-    unsigned char  line[RA_HOST_LINE_MAX];
+    unsigned char  line[RA_ALERT_HEAD_MAX + RA_HOST_LINE_MAX];
 
     if (v->alert) {
         if (h != NULL && h->log != NULL) {
-            ra_alert_fixed(&b, line, sizeof(line));
+            ra_alert_head(&b, line, ra_alert_tag_any(v));
             ra_alert_body(&b, r, v);
-            ra_logf(h, r->where, RA_LOG_WARN, ra_alert_tag_any(v), "%.*s",
-                    (int) b.len, (const char *) b.data);
+            ra_alert_log(h, r->where, line, &b);
         }
         if (json != NULL) {
             ra_alert_json(json, r, v);
@@ -614,10 +667,9 @@ ra_alert_emit(const ra_host_t *h, const ra_request_t *r,
     }
     if (v->summary) {
         if (h != NULL && h->log != NULL) {
-            ra_alert_fixed(&b, line, sizeof(line));
+            ra_alert_head(&b, line, RA_TAG_ALERT_BUDGET);
             ra_alert_summary_text(&b, v);
-            ra_logf(h, r->where, RA_LOG_WARN, RA_TAG_ALERT_BUDGET, "%.*s",
-                    (int) b.len, (const char *) b.data);
+            ra_alert_log(h, r->where, line, &b);
         }
         if (json != NULL) {
             ra_alert_summary_json(json, r, v);

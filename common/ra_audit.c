@@ -210,7 +210,16 @@ struct ra_audit_s {
     ra_referer_hint_t  referer_hint[RA_REFERER_HINTS];
     ra_stat_hint_t   stat_hint[RA_STAT_HINTS];
     ra_verify_hint_t verify_hint[RA_VERIFY_HINTS];
+    /* the last robots.txt body with rules this process hashed (up to
+     * RA_BODY_MEMO_MAX bytes): the same bytes again (the usual capture)
+     * are compared, not hashed */
+    unsigned char   *body_memo;
+    size_t           body_memo_len;
+    size_t           body_memo_cap;
+    uint64_t         body_memo_hash;
 };
+
+#define RA_BODY_MEMO_MAX  (64 * 1024)
 
 static const char  *const ra_verdict_names[] = {
     "none", "fetch", "compliant", "violation", "stale", "unreachable",
@@ -422,6 +431,7 @@ ra_audit_destroy(ra_audit_t *au)
         ra_rules_free(au->cache[i].rules);
     }
     ra_free(au->conf.alloc, au->zone);
+    ra_free(au->conf.alloc, au->body_memo);
     ra_free(au->conf.alloc, au->ua);
     ra_free(au->conf.alloc, au->sig_cache);
     if (au->conf.impostors_of == NULL) {
@@ -772,6 +782,40 @@ ra_audit_undecodable(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     return RA_OK;
 }
 
+/* ra_ledger_version_hash(status, body), by the last body's when these are
+ * its bytes (a 2xx answer's hash is its body's, whatever the status) */
+static uint64_t
+ra_audit_version_hash(ra_audit_t *au, int status, ra_str_t body)
+{
+    uint64_t        h;
+    unsigned char  *p;
+
+    if (body.len == 0 || body.len > RA_BODY_MEMO_MAX
+        || ra_answer_of_status(status) != RA_ANSWER_RULES)
+    {
+        return ra_ledger_version_hash(status, body);
+    }
+    if (au->body_memo_len == body.len
+        && memcmp(au->body_memo, body.data, body.len) == 0)
+    {
+        return au->body_memo_hash;
+    }
+    h = ra_ledger_version_hash(status, body);
+    if (au->body_memo_cap < body.len) {
+        p = ra_alloc(au->conf.alloc, body.len);
+        if (p == NULL) {
+            return h;                   /* the memo as it was */
+        }
+        ra_free(au->conf.alloc, au->body_memo);
+        au->body_memo = p;
+        au->body_memo_cap = body.len;
+    }
+    memcpy(au->body_memo, body.data, body.len);
+    au->body_memo_len = body.len;
+    au->body_memo_hash = h;
+    return h;
+}
+
 int
 ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now)
@@ -806,7 +850,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
 
     memset(&v, 0, sizeof(v));
     ra_version_from_answer(&v, ans);
-    hash = ra_ledger_version_hash(ans->status, ans->body);
+    hash = ra_audit_version_hash(au, ans->status, ans->body);
     v.hash = hash;                      /* not hashed again under the lock */
 
     /* the same version again (the usual case): no need to lint it */
@@ -1932,11 +1976,26 @@ ra_audit_stat_locked(ra_audit_t *au, uint32_t sid, const ra_crawler_t *c,
     return tid;
 }
 
-/* The site's part of what a verdict reads (ra_ledger_hint_t's facts) */
+/* The site's part of what a verdict reads (ra_ledger_hint_t's facts):
+ * the versions in 16-byte moves (what gcc makes of this memcpy() on the
+ * hinted path is a "rep movsl", one instruction every 4 bytes) */
 static void
 ra_site_facts(ra_ledger_state_t *to, const ra_ledger_state_t *from)
 {
-    memcpy(to->versions, from->versions, sizeof(to->versions));
+    typedef uint64_t  ra_move16_t __attribute__((vector_size(16),
+                                                 aligned(8)));
+    enum { n = sizeof(to->versions) };
+    ra_move16_t           w;
+    size_t                i;
+    unsigned char        *t = (unsigned char *) to->versions;
+    const unsigned char  *f = (const unsigned char *) from->versions;
+
+    _Static_assert(n % 16 == 0, "ra_version_fact_t: 16-byte moves");
+#pragma GCC unroll 16
+    for (i = 0; i < n; i += 16) {
+        memcpy(&w, f + i, 16);
+        memcpy(t + i, &w, 16);
+    }
     to->current = from->current;
     to->failing_since = from->failing_since;
 }

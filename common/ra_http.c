@@ -541,12 +541,16 @@ static const unsigned char  ra_kind_last[256] = {
     ['t'] = 1, ['s'] = 1, ['o'] = 1, ['.'] = 2, ['%'] = 2
 };
 
+/* The kind fast paths' answer: the target's kind (RA_TARGET_*), or
+ * RA_KIND_WALK: escapes, dot segments or doubled slashes to walk (a
+ * return value, not an out parameter: no frame for the usual target) */
+#define RA_KIND_WALK  (-1)
+
 /* the last segment of p[0, e) (n: the path's length, e: less its
  * trailing slashes) when it ends like a name: out of line, so that what
  * nearly every target takes (ra_http_kind_fast()) keeps no registers */
 static __attribute__((noinline)) int
-ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
-    unsigned *kind)
+ra_http_kind_name(const unsigned char *p, size_t e, size_t n)
 {
     static const struct {
         ra_str_t  name;
@@ -565,12 +569,12 @@ ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
     /* the last segment, back to its '/': a '%' in it is walked */
     for (i = e; i > 0 && p[i - 1] != '/'; i--) {
         if (p[i - 1] == '%') {
-            return 0;
+            return RA_KIND_WALK;
         }
         if (e - i >= RA_KIND_NAME_MAX + 2) {
             /* 16 bytes without '%' or '/': at most two of them end a
              * %2F, the others are longer than any name */
-            return 1;
+            return 0;
         }
     }
     seg = e - i;
@@ -582,82 +586,94 @@ ra_http_kind_name(const unsigned char *p, size_t e, size_t n,
         }
     }
     if (k == sizeof(names) / sizeof(names[0])) {
-        return 1;               /* no name, no dot segment */
+        return 0;               /* no name, no dot segment */
     }
     if (i != 0 || n - e > 1) {
-        return 0;               /* segments before it, or "//" after */
+        return RA_KIND_WALK;               /* segments before it, or "//" after */
     }
     /* "name" or "name/": a trailing slash names the same server page,
      * and no file */
     if (n == e || names[k].kind == RA_TARGET_SERVER_PAGE) {
-        *kind = names[k].kind;
+        return (int) names[k].kind;
     }
-    return 1;
+    return 0;
 }
 
+/* Another form than origin-form: the path before any '?' and '#' (out of
+ * line: its query's address is taken) */
+static __attribute__((noinline)) ra_str_t
+ra_http_kind_path(ra_str_t target)
+{
+    ra_str_t  query;
+
+    return ra_canon_split(ra_http_target_path(target), &query);
+}
+
+/* plain: the target has no '?' and no '#' (ra_http_path_kind()) */
 static inline int __attribute__((always_inline))
-ra_http_kind_fast(ra_str_t target, unsigned *kind)
+ra_http_kind_fast(ra_str_t target, int plain)
 {
     size_t                e, n;
-    ra_str_t              rest, query;
+    ra_str_t              rest;
     const unsigned char  *p, *h;
 
-    *kind = 0;
     p = target.data;
     n = target.len;
     if (n && p[0] == '/') {
         /* origin-form, what servers are sent: the path before any '?'
          * and '#' (ra_http_target_path() and ra_canon_split() in one) */
-        h = memchr(p, '?', n);
-        if (h != NULL) {
-            n = (size_t) (h - p);
-        }
-        h = memchr(p, '#', n);
-        if (h != NULL) {
-            n = (size_t) (h - p);
+        if (!plain) {
+            h = memchr(p, '?', n);
+            if (h != NULL) {
+                n = (size_t) (h - p);
+            }
+            h = memchr(p, '#', n);
+            if (h != NULL) {
+                n = (size_t) (h - p);
+            }
         }
         p++;
         n--;
     } else {
-        rest = ra_canon_split(ra_http_target_path(target), &query);
+        rest = ra_http_kind_path(target);
         p = rest.data;
         n = rest.len;
     }
     for (e = n; e && p[e - 1] == '/'; e--) { /* void */ }
     if (e < RA_KIND_NAME_MIN) {
-        return 1;               /* no name fits, however it is spelt */
+        return 0;               /* no name fits, however it is spelt */
     }
     /* its last two bytes as they read: an escape may end at either */
     switch (ra_kind_last[p[e - 1]]) {
     case 0:
         if (p[e - 3] != '%') {
-            return 1;
+            return 0;
         }
-        return 0;
+        return RA_KIND_WALK;
     case 2:
-        return 0;
+        return RA_KIND_WALK;
     default:
         break;
     }
     if (p[e - 3] == '%' || p[e - 4] == '%') {
-        return 0;
+        return RA_KIND_WALK;
     }
     /* "xt", "us", "fo": ".js", ".css", ".ico" stop here */
     if (!((p[e - 2] == 'x' && p[e - 1] == 't')
           || (p[e - 2] == 'u' && p[e - 1] == 's')
           || (p[e - 2] == 'f' && p[e - 1] == 'o')))
     {
-        return 1;
+        return 0;
     }
-    return ra_http_kind_name(p, e, n, kind);
+    return ra_http_kind_name(p, e, n);
 }
 
 int
 ra_http_is_robots(ra_str_t target)
 {
-    unsigned  kind;
+    int  kind = ra_http_kind_fast(target, 0);
 
-    if (ra_http_kind_fast(target, &kind)) {
+    if (kind != RA_KIND_WALK) {
         return (kind & RA_TARGET_ROBOTS) != 0;
     }
     return ra_http_is_root_file(target, ra_str(ra_robots_path.data + 1,
@@ -667,9 +683,9 @@ ra_http_is_robots(ra_str_t target)
 int
 ra_http_is_llms(ra_str_t target)
 {
-    unsigned  kind;
+    int  kind = ra_http_kind_fast(target, 0);
 
-    if (ra_http_kind_fast(target, &kind)) {
+    if (kind != RA_KIND_WALK) {
         return (kind & RA_TARGET_LLMS) != 0;
     }
     return ra_http_is_root_file(target, ra_str("llms.txt", 8))
@@ -700,13 +716,24 @@ ra_http_target_kind_walk(ra_str_t target)
 unsigned
 ra_http_target_kind(ra_str_t target)
 {
-    unsigned  kind;
+    int  kind = ra_http_kind_fast(target, 0);
 
-    if (ra_http_kind_fast(target, &kind)) {
-        return kind;
+    if (kind != RA_KIND_WALK) {
+        return (unsigned) kind;
     }
     /* escapes, dot segments, doubled slashes: each walk on its own */
     return ra_http_target_kind_walk(target);
+}
+
+unsigned
+ra_http_path_kind(ra_str_t path)
+{
+    int  kind = ra_http_kind_fast(path, 1);
+
+    if (kind != RA_KIND_WALK) {
+        return (unsigned) kind;
+    }
+    return ra_http_target_kind_walk(path);
 }
 
 int
@@ -737,12 +764,11 @@ ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
 }
 
 int
-ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
-    int has_range)
+ra_http_capture_wanted_answer(ra_str_t method, int status, int has_range)
 {
     static const ra_str_t  get = ra_string("GET");
 
-    return (kind & RA_TARGET_ROBOTS) && !has_range && method.len == get.len
+    return !has_range && method.len == get.len
            && memcmp(method.data, get.data, 3) == 0
            && ra_http_answer_is_file(status)
            && !ra_http_answer_unchanged(status);
@@ -985,6 +1011,19 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
     if (!ra_site_name_exact(name)) {
         return RA_OK;
     }
+    /* the primary, or a name given twice, would never be picked here
+     * (ra_sitenames_pick() tries them before): not kept, not tried */
+    if (name.len > RA_SITE_NAME_MAX) {
+        name.len = RA_SITE_NAME_MAX;
+    }
+    if (ra_strcaseeq(name, s->primary)) {
+        return RA_OK;
+    }
+    for (cap = 0; cap < s->nnames; cap++) {
+        if (ra_strcaseeq(name, s->names[cap])) {
+            return RA_OK;
+        }
+    }
     if (s->nnames == s->cap) {
         cap = s->cap ? s->cap * 2 : 4;
         names = ra_alloc(a, cap * sizeof(ra_str_t));
@@ -1005,22 +1044,63 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
     return RA_OK;
 }
 
+/* Do 8 bytes of a host, lower-cased as ra_lower() does, read 8 bytes of
+ * a name, with no ':' among the host's? */
+static inline int
+ra_site_word_is(const unsigned char *h, const unsigned char *c)
+{
+    const uint64_t  ones = 0x0101010101010101ULL,
+                    high = 0x8080808080808080ULL;
+    uint64_t        x, y, b7, up, colon;
+
+    memcpy(&x, h, 8);
+    memcpy(&y, c, 8);
+    /* 'A'..'Z' (no byte >= 0x80) get 0x20; no carry between bytes */
+    b7 = x & ~high;
+    up = (b7 + ones * (0x80 - 'A')) & ~(b7 + ones * (0x80 - 'Z' - 1))
+         & ~x & high;
+    colon = x ^ (ones * ':');
+    colon = (colon - ones) & ~colon & high;     /* a ':' byte (or one
+                                                   borrowed into: only
+                                                   after a ':') */
+    return ((x | up >> 2) ^ y) == 0 && colon == 0;
+}
+
+/* Do a host's n bytes, lower-cased, read a name's, without a ':' among
+ * them?  8 at a time when there are 8 and the first is the same (out
+ * of line: a host of another length never comes here). */
+static __attribute__((noinline)) int
+ra_site_bytes_are(const unsigned char *h, const unsigned char *c, size_t n)
+{
+    size_t  i;
+
+    if (n < 8 || ra_lower(h[0]) != c[0]) {
+        for (i = 0; i < n; i++) {
+            if (ra_lower(h[i]) != c[i] || h[i] == ':') {
+                return 0;       /* a ':' there would have cut the host */
+            }
+        }
+        return 1;
+    }
+    for (i = 0; i + 8 <= n; i += 8) {
+        if (!ra_site_word_is(h + i, c + i)) {
+            return 0;
+        }
+    }
+    return i == n || ra_site_word_is(h + n - 8, c + n - 8);
+}
+
 /* Does host, cut at its first ':' and less one trailing '.' (when more
  * than that is left), read name (lower-cased)?  One pass over the bytes
- * they share: most hosts differ at the first. */
+ * they share. */
 static inline int
 ra_site_is(ra_str_t host, ra_str_t name)
 {
-    size_t                i, n = name.len;
+    size_t                n = name.len;
     const unsigned char  *h = host.data, *c = name.data;
 
-    if (n > host.len) {
+    if (n > host.len || !ra_site_bytes_are(h, c, n)) {
         return 0;
-    }
-    for (i = 0; i < n; i++) {
-        if (ra_lower(h[i]) != c[i] || h[i] == ':') {
-            return 0;           /* a ':' there would have cut the host */
-        }
     }
     if (n == host.len || h[n] == ':') {
         /* the host is name; its own trailing '.' would have gone */
@@ -1030,41 +1110,68 @@ ra_site_is(ra_str_t host, ra_str_t name)
     return h[n] == '.' && (n + 1 == host.len || h[n + 1] == ':');
 }
 
-ra_str_t
-ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
+/* "[::1]:80" keeps "[::1]" (out of line, as the names' loop below: the
+ * usual host reads the primary name, or none, without a frame) */
+static __attribute__((noinline)) ra_str_t
+ra_sitenames_pick6(const ra_sitenames_t *s, ra_str_t host)
 {
     size_t    i;
     uint32_t  k;
 
-    /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
-    if (host.len && host.data[0] == '[') {
-        for (i = 0; i < host.len && host.data[i] != ']'; i++) {
-            /* void */
-        }
-        host.len = i < host.len ? i + 1 : host.len;
-        if (host.len > 1 && host.data[host.len - 1] == '.') {
-            host.len--;
-        }
-        if (ra_strcaseeq(host, s->primary)) {
-            return s->primary;
-        }
-        for (k = 0; k < s->nnames; k++) {
-            if (ra_strcaseeq(host, s->names[k])) {
-                return s->names[k];
-            }
-        }
+    for (i = 0; i < host.len && host.data[i] != ']'; i++) {
+        /* void */
+    }
+    host.len = i < host.len ? i + 1 : host.len;
+    if (host.len > 1 && host.data[host.len - 1] == '.') {
+        host.len--;
+    }
+    if (ra_strcaseeq(host, s->primary)) {
         return s->primary;
     }
-    /* the name or the primary; an empty host (":80") reads neither */
-    if (host.len == 0 || ra_site_is(host, s->primary)) {
-        return s->primary;
+    for (k = 0; k < s->nnames; k++) {
+        if (ra_strcaseeq(host, s->names[k])) {
+            return s->names[k];
+        }
     }
+    return s->primary;
+}
+
+static __attribute__((noinline)) ra_str_t
+ra_sitenames_pick_name(const ra_sitenames_t *s, ra_str_t host)
+{
+    uint32_t  k;
+
     for (k = 0; k < s->nnames; k++) {
         if (ra_site_is(host, s->names[k])) {
             return s->names[k];
         }
     }
     return s->primary;
+}
+
+static __attribute__((noinline)) ra_str_t
+ra_sitenames_pick_host(const ra_sitenames_t *s, ra_str_t host)
+{
+    /* "Example.COM.:8080" names example.com; "[::1]:80" keeps "[::1]" */
+    if (host.len && host.data[0] == '[') {
+        return ra_sitenames_pick6(s, host);
+    }
+    /* the name or the primary; an empty host (":80") reads neither */
+    if (host.len == 0 || ra_site_is(host, s->primary)) {
+        return s->primary;
+    }
+    return ra_sitenames_pick_name(s, host);
+}
+
+ra_str_t
+ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
+{
+    /* a server of one name (the primary: ra_sitenames_add() keeps no
+     * other copy of it) is that name whatever the host reads (no frame) */
+    if (s->nnames == 0) {
+        return s->primary;
+    }
+    return ra_sitenames_pick_host(s, host);
 }
 
 

@@ -110,6 +110,11 @@ int ra_http_server_page(ra_str_t target, ra_str_t handler, int own);
 
 unsigned ra_http_target_kind(ra_str_t target);
 
+/* The same for a target without '?' and '#' (what a server's parser found
+ * before the query, when no '#' came before it): no search for them.
+ * ra_http_path_kind(path) == ra_http_target_kind(path + "?" + anything). */
+unsigned ra_http_path_kind(ra_str_t path);
+
 /* The kind of a request's target, asked once a request: req->target_kind
  * when the glue set it (RA_TARGET_KNOWN; the capture filter had to ask),
  * else ra_http_target_kind(req->uri).  Without RA_TARGET_KNOWN. */
@@ -138,8 +143,22 @@ _Static_assert(offsetof(ra_request_t, signature)
 static inline void
 ra_request_clear_rest(ra_request_t *req)
 {
-    memset(&req->signature, 0,
-           sizeof(*req) - offsetof(ra_request_t, signature));
+    /* in 16-byte stores (a memset() of this size is a "rep stos", one
+     * instruction a word); the fields are 8-byte words */
+    typedef uint64_t  ra_zero16_t __attribute__((vector_size(16),
+                                                 aligned(8)));
+    enum { n = sizeof(*req) - offsetof(ra_request_t, signature) };
+    const ra_zero16_t  z = { 0, 0 };
+    unsigned char     *p = (unsigned char *) &req->signature;
+    size_t             i;
+
+    _Static_assert(n % 8 == 0, "ra_request_t: a tail of 8-byte words");
+    for (i = 0; i + 16 <= n; i += 16) {
+        memcpy(p + i, &z, 16);
+    }
+    if (n % 16) {
+        memcpy(p + n - 8, &z, 8);
+    }
 }
 
 /* The same answer, always by the walks of the three tests (the reference
@@ -167,10 +186,21 @@ int ra_http_answer_is_file(int status);
 int ra_http_capture_wanted(ra_str_t method, ra_str_t target, int status,
     int has_range);
 
+/* Its part that is not the target's: a GET without Range, answered with
+ * the file (ra_http_answer_is_file(), not 304 or 206). */
+int ra_http_capture_wanted_answer(ra_str_t method, int status,
+    int has_range);
+
 /* The same with the target's kind asked already (ra_http_target_kind(),
  * RA_TARGET_KNOWN or not): the glue keeps it for ra_request_t. */
-int ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
-    int has_range);
+static inline int
+ra_http_capture_wanted_kind(ra_str_t method, unsigned kind, int status,
+    int has_range)
+{
+    /* the kind first, without a call: most answers are not robots.txt */
+    return (kind & RA_TARGET_ROBOTS)
+           && ra_http_capture_wanted_answer(method, status, has_range);
+}
 
 /*
  * Does a robots.txt answer with this status say that the file in force is
@@ -271,7 +301,8 @@ typedef struct {
  * RA_OK or RA_ENOMEM. */
 int ra_sitenames_init(ra_sitenames_t *s, const ra_alloc_t *a,
     ra_str_t primary);
-/* Adds one more name the server answers to; inexact ones are skipped. */
+/* Adds one more name the server answers to; inexact ones are skipped, and
+ * so are the primary and a name added before (never picked by them). */
 int ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name);
 /* Is the name exact (not a wildcard, not a regular expression)? */
 int ra_site_name_exact(ra_str_t name);

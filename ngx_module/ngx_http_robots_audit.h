@@ -92,8 +92,6 @@ NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
 
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
-NGX_HTTP_RA_LOCAL ngx_http_robots_audit_main_conf_t *ngx_http_robots_audit_on(
-    ngx_http_request_t *r, ngx_uint_t enforce);
 NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);
 NGX_HTTP_RA_LOCAL int64_t ngx_http_robots_audit_now(const ra_host_t *h);
 NGX_HTTP_RA_LOCAL int ngx_http_robots_audit_rdns_start(const ra_host_t *h,
@@ -101,6 +99,28 @@ NGX_HTTP_RA_LOCAL int ngx_http_robots_audit_rdns_start(const ra_host_t *h,
 
 
 #define ngx_http_robots_audit_str(s)  ra_str((s).data, (s).len)
+
+
+/* the main request of an audited location, not the status page (the
+ * core leaves the servers' other pages alone: ra_http_target_kind());
+ * inline: the header filter asks it of every GET */
+static ngx_inline ngx_http_robots_audit_main_conf_t *
+ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
+{
+    ngx_http_robots_audit_loc_conf_t   *alcf;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+
+    if (r != r->main || alcf->enable != 1 || amcf->audit == NULL
+        || (enforce && !ra_enforce_any(alcf->enforce)) || alcf->status)
+    {
+        return NULL;
+    }
+
+    return amcf;
+}
 
 
 #endif /* _NGX_HTTP_ROBOTS_AUDIT_H_INCLUDED_ */

@@ -48,6 +48,29 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
 }
 
 
+/* r's target kind: from the part before the query when nginx's parser
+ * met no '#', '%' or dot segment (complex_uri, quoted_uri) before its
+ * '?' (args_start) or the end, which the core need not search for */
+static ngx_inline unsigned
+ngx_http_robots_audit_kind(ngx_http_request_t *r)
+{
+    ra_str_t  u = ngx_http_robots_audit_str(r->unparsed_uri);
+
+    if (r->complex_uri || r->quoted_uri) {
+        return ra_http_target_kind(u);
+    }
+    if (r->args_start != NULL) {
+        if (r->args_start <= u.data || r->args_start > u.data + u.len
+            || r->args_start[-1] != '?')
+        {
+            return ra_http_target_kind(u);
+        }
+        u.len = (size_t) (r->args_start - 1 - u.data);
+    }
+    return ra_http_path_kind(u);
+}
+
+
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
@@ -64,7 +87,7 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
     }
 
     /* asked once: the log phase takes it (ra_request_t.target_kind) */
-    kind = ra_http_target_kind(ngx_http_robots_audit_str(r->unparsed_uri));
+    kind = ngx_http_robots_audit_kind(r);
     amcf->kind_r = r;
     amcf->kind_uri = r->unparsed_uri.data;
     amcf->kind = kind | RA_TARGET_KNOWN;

@@ -470,27 +470,6 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 }
 
 
-/* the main request of an audited location, not the status page (the
- * core leaves the servers' other pages alone: ra_http_target_kind()) */
-ngx_http_robots_audit_main_conf_t *
-ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
-{
-    ngx_http_robots_audit_loc_conf_t   *alcf;
-    ngx_http_robots_audit_main_conf_t  *amcf;
-
-    alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
-    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
-
-    if (r != r->main || alcf->enable != 1 || amcf->audit == NULL
-        || (enforce && !ra_enforce_any(alcf->enforce)) || alcf->status)
-    {
-        return NULL;
-    }
-
-    return amcf;
-}
-
-
 static ngx_int_t
 ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 {

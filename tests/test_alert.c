@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Alert lines: stable tag, every hostile byte escaped, valid JSON. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ra_test.h"
@@ -322,6 +323,64 @@ alert_host_that_escapes(void **state)
     cap.host.log_escapes = 1;
     ra_alert_emit(&cap.host, &r, &v, NULL);
     assert_non_null(strstr(cap.line, " uri=\"/%22q%22%5cb\x1b\xff\" "));
+}
+
+/* a line longer than a host takes: cut where ra_logf() cuts it (the
+ * first RA_HOST_LINE_MAX - 1 bytes of ra_alert_text()'s), then a host's
+ * own escapes undone; numbers and refused as ra_alert_text() writes them */
+static void
+alert_emit_cut_as_logf(void **state)
+{
+    ra_request_t   r;
+    ra_verdict_t   v;
+    ra_buf_t       text;
+    cap_host_t     cap;
+    unsigned char  site[700], want[RA_HOST_LINE_MAX];
+    size_t         n;
+    int            esc;
+
+    (void) state;
+    fill(&r, &v);
+    memset(site, 0xe9, sizeof(site));
+    r.site = ra_str(site, sizeof(site));
+    v.refused = RA_REFUSE_VIOLATION;
+    v.line = 4294967295u;
+    v.suppressed = 0;
+    memset(&cap, 0, sizeof(cap));
+    cap.host.ctx = &cap;
+    cap.host.log = cap_log;
+    cap.host.heap = ra_malloc_allocator;
+    ra_buf_init(&text, &ra_malloc_allocator, 0, 0);
+    ra_alert_text(&text, &r, &v);
+    assert_true(text.len > RA_HOST_LINE_MAX);
+    for (esc = 0; esc < 2; esc++) {
+        cap.host.log_escapes = (unsigned) esc;
+        ra_alert_emit(&cap.host, &r, &v, NULL);
+        n = RA_HOST_LINE_MAX - 1;
+        memcpy(want, text.data, n);
+        if (esc) {
+            n = ra_log_unescape(want, n);
+        }
+        assert_int_equal(cap.len, n);
+        assert_memory_equal(cap.line, want, n);
+    }
+
+    /* short: the whole line, its numbers in decimal */
+    r.site = (ra_str_t) ra_string("example.com");
+    r.uri.len = 70000;
+    r.uri.data = (const unsigned char *) calloc(1, r.uri.len);
+    assert_non_null(r.uri.data);
+    text.len = 0;
+    ra_alert_text(&text, &r, &v);
+    cap.host.log_escapes = 0;
+    ra_alert_emit(&cap.host, &r, &v, NULL);
+    assert_int_equal(cap.len, text.len);
+    assert_memory_equal(cap.line, text.data, text.len);
+    assert_non_null(strstr(cap.line, " uri_bytes=70000 rule=\"disallow: /x\""
+                           " line=4294967295 suppressed=0 refused=true "
+                           "verified_by=none"));
+    free((void *) r.uri.data);
+    ra_buf_release(&text);
 }
 
 /* ---- budgets, on a fake clock ------------------------------------------ */
@@ -714,6 +773,7 @@ main(void)
         cmocka_unit_test(alert_emit_through_host),
         cmocka_unit_test(alert_method_is_cut),
         cmocka_unit_test(alert_host_that_escapes),
+        cmocka_unit_test(alert_emit_cut_as_logf),
         cmocka_unit_test(bucket_arithmetic),
         cmocka_unit_test(budget_take_and_summary),
         cmocka_unit_test(budget_reserve_for_verified),

@@ -931,6 +931,51 @@ verdict_unreachable_window_12h(void **state)
     fx_free(f);
 }
 
+/* The versions a site's captures make are their bodies' hashes, however
+ * they alternate (the engine compares a body with the last it hashed
+ * instead of hashing it again): A, B (A's length, one byte apart), A, A
+ * with another 2xx, B */
+static void
+robots_versions_alternate(void **state)
+{
+    fx_t        *f = fx_new(1 << 20);
+    ra_site_t    s;
+    const char  *a = "User-agent: *\nDisallow: /a\n";
+    const char  *b = "User-agent: *\nDisallow: /b\n";
+    uint64_t     ha = ra_ledger_version_hash(200, ra_str(a, strlen(a)));
+    uint64_t     hb = ra_ledger_version_hash(200, ra_str(b, strlen(b)));
+    unsigned     k, seen_a, seen_b;
+
+    (void) state;
+    assert_true(ha != hb);
+    robots(f, "example.com", 200, a, T0);
+    s = site_of(f, "example.com");
+    assert_true(s.versions[s.current].hash == ha);
+    robots(f, "example.com", 200, b, T0 + 1000);
+    s = site_of(f, "example.com");
+    assert_true(s.versions[s.current].hash == hb);
+    robots(f, "example.com", 200, a, T0 + 2000);
+    s = site_of(f, "example.com");
+    assert_true(s.versions[s.current].hash == ha);
+    robots(f, "example.com", 203, a, T0 + 3000);
+    s = site_of(f, "example.com");
+    assert_true(s.versions[s.current].hash == ha);
+    robots(f, "example.com", 200, b, T0 + 4000);
+    s = site_of(f, "example.com");
+    assert_true(s.versions[s.current].hash == hb);
+    for (k = 0, seen_a = seen_b = 0; k < s.nversions; k++) {
+        seen_a += s.versions[k].hash == ha;
+        seen_b += s.versions[k].hash == hb;
+    }
+    assert_int_equal(seen_a, 1);
+    assert_int_equal(seen_b, 1);
+    /* another site's same body: its own version, the same hash */
+    robots(f, "other.test", 200, b, T0 + 5000);
+    s = site_of(f, "other.test");
+    assert_true(s.versions[s.current].hash == hb);
+    fx_free(f);
+}
+
 /* a 5xx answer is shown as it was (status, its own Content-Type and
  * size) while the last good version stays in force, with its SHA-256 */
 static void
@@ -2763,6 +2808,7 @@ main(void)
         cmocka_unit_test(verdict_request_errors_are_not_fetches),
         cmocka_unit_test(verdict_unknown_without_robots),
         cmocka_unit_test(verdict_last_answer_apart_from_version),
+        cmocka_unit_test(robots_versions_alternate),
         cmocka_unit_test(verdict_no_user_agent_counted_apart),
         cmocka_unit_test(verdict_initial_file_never_replaces_capture),
         cmocka_unit_test(verdict_404_allows_everything),

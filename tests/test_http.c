@@ -277,7 +277,13 @@ sites(void **state)
     assert_int_equal(ra_sitenames_add(&s, a, S("a.example.com")), RA_OK);
     assert_int_equal(ra_sitenames_add(&s, a, S("b.example.com")), RA_OK);
     assert_int_equal(ra_sitenames_add(&s, a, S("c.example.com")), RA_OK);
-    assert_int_equal(s.nnames, 5);              /* two inexact skipped */
+    /* two inexact skipped, and the primary again */
+    assert_int_equal(s.nnames, 4);
+    assert_int_equal(ra_sitenames_add(&s, a, S("B.Example.com")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("EXAMPLE.COM")), RA_OK);
+    assert_int_equal(s.nnames, 4);              /* nor any name twice */
+    got = ra_sitenames_pick(&s, S("example.com"));
+    assert_ptr_equal(got.data, s.primary.data);
 
     got = ra_sitenames_pick(&s, S("www.example.com"));
     assert_int_equal(got.len, 15);
@@ -296,12 +302,176 @@ sites(void **state)
     got = ra_sitenames_pick(&s, S("[::1]:8080"));
     assert_memory_equal(got.data, "example.com", 11);
 
+    /* a server of one name (given again as server_name lists it): that
+     * name for any host */
+    assert_int_equal(ra_sitenames_init(&s, a, S("One.example")), RA_OK);
+    assert_int_equal(ra_sitenames_add(&s, a, S("one.EXAMPLE")), RA_OK);
+    assert_int_equal(s.nnames, 0);
+    got = ra_sitenames_pick(&s, S("one.example:80"));
+    assert_memory_equal(got.data, "one.example", 11);
+    got = ra_sitenames_pick(&s, S("[::1]:80"));
+    assert_memory_equal(got.data, "one.example", 11);
+    got = ra_sitenames_pick(&s, S("127.0.0.1"));
+    assert_memory_equal(got.data, "one.example", 11);
+
     /* a server without a name */
     assert_int_equal(ra_sitenames_init(&s, a, S("")), RA_OK);
     got = ra_sitenames_pick(&s, S("anything"));
     assert_int_equal(got.len, 7);
     assert_memory_equal(got.data, "default", 7);
 
+    ra_test_arena_free(arena);
+}
+
+/* A target's kind from its path alone (the part before '?', no '#' in
+ * it) is its kind: ra_http_path_kind(path) == ra_http_target_kind(path
+ * "?" query), for targets made of names, escapes, dot segments and empty
+ * segments, with and without a query (which may name a file too) */
+static void
+path_kind_is_target_kind(void **state)
+{
+    static const char *const  segs[] = {
+        "robots.txt", "llms.txt", "llms-full.txt", "server-status",
+        "server-info", "nginx_status", "stub_status", "robot%73.txt",
+        "%2Frobots.txt", "..", ".", "", "a", "ROBOTS.TXT", "x.js",
+        "index.html", "robots.txt%3F", "%72obots.txt", "favicon.ico",
+        "llms.tx", "status", "%2e%2e", "robots.txt;x", "aaaaaaaaaaaaaaaaaaaaa"
+    };
+    static const char *const  queries[] = {
+        "", "?", "?x=1", "?/robots.txt", "?a#b", "??", "?robots.txt#x"
+    };
+    char       t[256];
+    size_t     n, q, k, i;
+    unsigned   seed = 12345, want, got;
+
+    (void) state;
+    for (i = 0; i < 20000; i++) {
+        n = 0;
+        t[n++] = '/';
+        for (k = 0, seed = seed * 1103515245u + 12345u; k < 1 + (seed >> 16) % 4;
+             k++)
+        {
+            const char  *sg;
+
+            seed = seed * 1103515245u + 12345u;
+            sg = segs[(seed >> 16) % (sizeof(segs) / sizeof(segs[0]))];
+            if (k > 0) {
+                t[n++] = '/';
+            }
+            memcpy(t + n, sg, strlen(sg));
+            n += strlen(sg);
+        }
+        seed = seed * 1103515245u + 12345u;
+        if ((seed >> 16) % 5 == 0) {
+            t[n++] = '/';
+        }
+        q = n;
+        seed = seed * 1103515245u + 12345u;
+        k = (seed >> 16) % (sizeof(queries) / sizeof(queries[0]));
+        memcpy(t + n, queries[k], strlen(queries[k]));
+        n += strlen(queries[k]);
+        want = ra_http_target_kind(ra_str(t, n));
+        got = ra_http_path_kind(ra_str(t, q));
+        if (want != got) {
+            fail_msg("%.*s: path kind %u, target kind %u", (int) n, t, got,
+                     want);
+        }
+        assert_int_equal(ra_http_path_kind(ra_str(t, q)),
+                         ra_http_target_kind_walk(ra_str(t, n)));
+    }
+    assert_int_equal(ra_http_path_kind(S("/robots.txt")), RA_TARGET_ROBOTS);
+    assert_int_equal(ra_http_path_kind(S("/llms-full.txt")), RA_TARGET_LLMS);
+    assert_int_equal(ra_http_path_kind(S("/server-status/")),
+                     RA_TARGET_SERVER_PAGE);
+    assert_int_equal(ra_http_path_kind(S("/a/robots.txt")), 0);
+    assert_int_equal(ra_http_path_kind(S("")), 0);
+}
+
+/* ra_site_is() as it read byte by byte: the reference of the test below */
+static int
+ref_site_is(ra_str_t host, ra_str_t name)
+{
+    size_t                i, n = name.len;
+    const unsigned char  *h = host.data, *c = name.data;
+
+    if (n > host.len) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (ra_lower(h[i]) != c[i] || h[i] == ':') {
+            return 0;
+        }
+    }
+    if (n == host.len || h[n] == ':') {
+        return !(n > 1 && c[n - 1] == '.');
+    }
+    return h[n] == '.' && (n + 1 == host.len || h[n + 1] == ':');
+}
+
+/* A server's names of 1 to 24 bytes against hosts that differ from them
+ * in one byte anywhere (case, ':', bytes >= 0x80 whose low bits are a
+ * letter, a letter's neighbours) or in what follows: picked as a byte
+ * by byte comparison picks them */
+static void
+sites_bytewise(void **state)
+{
+    static const unsigned char  subst[] = {
+        ':', 0xc1, 0xda, 0xe1, 0xba, '@', '[', '`', '{', 'A', 'Z', 'a', 'z',
+        '.', '-', '0', 0x00, 0x7f, 0xff, 0x80, 0x3a | 0x80
+    };
+    static const char *const    tails[] = { "", ":80", ".", ".:80", "x",
+                                            ":", "..", "." };
+    unsigned char     name[32], host[64];
+    size_t            n, i, k, t, tl;
+    ra_str_t          got;
+    ra_sitenames_t    s;
+    ra_test_arena_t  *arena = ra_test_arena_new();
+    const ra_alloc_t *a = ra_test_arena_alloc(arena);
+    int               want;
+
+    (void) state;
+    for (n = 1; n <= 24; n++) {
+        for (i = 0; i < n; i++) {
+            name[i] = (unsigned char) "abcdefghijklmnopqrstuvwxyz0123-."[
+                          (i * 7 + n) % 32];
+        }
+        name[0] = 'q';
+        assert_int_equal(ra_sitenames_init(&s, a, S("primary.test")), RA_OK);
+        assert_int_equal(ra_sitenames_add(&s, a, ra_str(name, n)), RA_OK);
+        if (s.nnames != 1) {
+            continue;                   /* not an exact name */
+        }
+        for (t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+            tl = strlen(tails[t]);
+            /* i == n: the name as it is, upper-cased */
+            for (i = 0; i <= n; i++) {
+                for (k = 0; k < sizeof(subst) + 1; k++) {
+                    memcpy(host, name, n);
+                    if (i == n) {
+                        size_t  j;
+
+                        for (j = 0; j < n; j += 1 + k % 3) {
+                            if (host[j] >= 'a' && host[j] <= 'z') {
+                                host[j] ^= 0x20;
+                            }
+                        }
+                    } else if (k < sizeof(subst)) {
+                        host[i] = subst[k];
+                    } else {
+                        host[i] ^= 0x20;
+                    }
+                    memcpy(host + n, tails[t], tl);
+                    want = ref_site_is(ra_str(host, n + tl), s.names[0]);
+                    got = ra_sitenames_pick(&s, ra_str(host, n + tl));
+                    if (want) {
+                        assert_ptr_equal(got.data, s.names[0].data);
+                    } else {
+                        assert_ptr_not_equal(got.data, s.names[0].data);
+                    }
+                }
+            }
+        }
+    }
     ra_test_arena_free(arena);
 }
 
@@ -683,6 +853,8 @@ main(void)
         cmocka_unit_test(capture_buffer),
         cmocka_unit_test(capture_out_of_memory),
         cmocka_unit_test(sites),
+        cmocka_unit_test(sites_bytewise),
+        cmocka_unit_test(path_kind_is_target_kind),
         cmocka_unit_test(sites_pick_agrees),
         cmocka_unit_test(sites_one),
         cmocka_unit_test(capture_wanted_kind_agrees),

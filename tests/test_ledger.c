@@ -1374,11 +1374,40 @@ ledger_hinted_counts_across_processes(void **state)
     munmap(r, size);
 }
 
+/* A version's hash is FNV-1a over its answer's class and (2xx) its body,
+ * whatever the body's length (8 bytes a turn and the rest) */
+static void
+ledger_version_hash_is_fnv1a(void **state)
+{
+    unsigned char  body[41];
+    uint8_t        answer;
+    uint64_t       h;
+    size_t         n, i;
+
+    (void) state;
+    for (i = 0; i < sizeof(body); i++) {
+        body[i] = (unsigned char) (i * 37 + 200);
+    }
+    for (n = 0; n <= sizeof(body); n++) {
+        answer = (uint8_t) ra_answer_of_status(200);
+        h = (14695981039346656037ULL ^ answer) * 1099511628211ULL;
+        for (i = 0; i < n; i++) {
+            h = (h ^ body[i]) * 1099511628211ULL;
+        }
+        assert_true(ra_ledger_version_hash(200, ra_str(body, n)) == (h | 1));
+    }
+    /* not 2xx: the class alone */
+    answer = (uint8_t) ra_answer_of_status(404);
+    h = (14695981039346656037ULL ^ answer) * 1099511628211ULL;
+    assert_true(ra_ledger_version_hash(404, ra_str(body, 9)) == (h | 1));
+}
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(ledger_totals),
+        cmocka_unit_test(ledger_version_hash_is_fnv1a),
         cmocka_unit_test(ledger_full_note_once_per_interval),
         cmocka_unit_test(ledger_snapshot_names_its_sites),
         cmocka_unit_test(ledger_verified_by),
