@@ -51,6 +51,7 @@ extern const size_t         ra_crawlers_builtin_len;
 #define RA_KW_EMAIL       0x10   /* "@": needs a whole address */
 #define RA_KW_DOMAIN      0x20   /* ".com": needs a host name before it */
 #define RA_KW_NEXT        0x40   /* names no product: the next token does */
+#define RA_KW_DIGIT       0x80   /* a digit must follow */
 
 #define RA_MAX_HITS       16
 #define RA_MAX_NEUTRAL    8
@@ -143,12 +144,19 @@ static const ra_kw_t  ra_generic_kw[] = {
    
 };
 
-static const char  *ra_neutral_kw[] = {
-    "cubot", "camscanner", "mozacfetch", ".net clr",
-    /* phones with "bot" in their model names, a browser's privacy add-on,
-     * products named after their domain, an embedded IE's vendor */
-    "m bot", "b bot", "vr bot", "idbot", "xbot_", "masking-agent",
-    "web.de/", "battle.net/", "bsalsa.com",
+static const ra_kw_t  ra_neutral_kw[] = {
+    { "cubot", 0 }, { "camscanner", 0 }, { "mozacfetch", 0 },
+    { ".net clr", 0 },
+    /* phones with "bot" in their model names ("B BOT 50", "M bot Tab 103",
+     * "IDbot553": words of their own, not "Custom bot", "Web bot",
+     * "AndroidBot"), a browser's privacy add-on, products named after
+     * their domain, an embedded IE's vendor */
+    { "m bot", RA_KW_WSTART | RA_KW_NOALNUM },
+    { "b bot", RA_KW_WSTART | RA_KW_NOALNUM },
+    { "vr bot", RA_KW_WSTART | RA_KW_NOALNUM },
+    { "idbot", RA_KW_WSTART | RA_KW_DIGIT }, { "xbot_", 0 },
+    { "masking-agent", 0 }, { "web.de/", 0 }, { "battle.net/", 0 },
+    { "bsalsa.com", 0 },
 };
 
 /* Operating systems, devices and engines: a browser names at least one. */
@@ -800,9 +808,9 @@ ra_each_pattern(ra_crawlers_t *t,
         }
     }
     for (i = 0; i < RA_NELTS(ra_neutral_kw); i++) {
-        p.s = ra_str(ra_neutral_kw[i], strlen(ra_neutral_kw[i]));
+        p.s = ra_str(ra_neutral_kw[i].text, strlen(ra_neutral_kw[i].text));
         p.kind = RA_PAT_NEUTRAL;
-        p.flags = 0;
+        p.flags = (uint8_t) ra_neutral_kw[i].flags;
         p.value = (uint16_t) i;
         if ((rc = fn(t, &p, ctx)) != RA_OK) {
             return rc;
@@ -1216,6 +1224,11 @@ ra_scan_match(const ra_pat_t *pat, const unsigned char *p, size_t len,
     }
     if ((pat->flags & (RA_KW_NOALNUM | RA_KW_DOMAIN)) && end + 1 < len
         && (ra_isalnum(p[end + 1]) || p[end + 1] == '_'))
+    {
+        return;
+    }
+    if ((pat->flags & RA_KW_DIGIT) && (end + 1 >= len
+                                       || !ra_isdigit(p[end + 1])))
     {
         return;
     }

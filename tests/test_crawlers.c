@@ -546,6 +546,53 @@ generic_tool_names(void **state)
                      RA_UA_BROWSER);
 }
 
+/* The phones named "bot" ("B BOT 50", "M bot Tab 103", "IDbot553") are
+ * neutral as words of their own: a bot whose name ends in "m", "b" or
+ * "id" before "bot" ("Custom bot", "Web bot", "AndroidBot") is still one
+ * (review3: "m bot" and "idbot" matched inside words, and these went
+ * uncounted as browsers). */
+static void
+neutral_words_are_words(void **state)
+{
+    static const char  *bots[] = {
+        "Mozilla/5.0 (X11; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/1"
+        "15.0 Custom bot",
+        "Mozilla/5.0 (Windows NT 10.0) Telegram bot",
+        "Mozilla/5.0 (X11; Linux x86_64) Web bot",
+        "Mozilla/5.0 (X11; Linux x86_64) rapidbot",
+        "AndroidBot/1.0",
+        "Mozilla/5.0 (Linux; Android 12) AppleWebKit/537.36 (KHTML, like Gec"
+        "ko) Chrome/120 Mobile Safari/537.36 AndroidBot",
+    };
+    static const char  *phones[] = {
+        "Mozilla/5.0 (Linux; Android 6.0; B BOT 50 Build/MRA58K) AppleWebKit"
+        "/537.36 (KHTML, like Gecko) Chrome/62.0.3202.84 Mobile Safari/537.36",
+        "Mozilla/5.0 (Linux; Android 9; M bot Tab 103 Build/PPR1.180610.011)"
+        " AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Safari/"
+        "537.36",
+        "Mozilla/5.0 (Linux; Android 10; IDbot553 Build/QP1A.190711.020) App"
+        "leWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Mobile Safa"
+        "ri/537.36",
+    };
+    size_t  i;
+    int     bad = 0;
+
+    (void) state;
+    for (i = 0; i < sizeof(bots) / sizeof(bots[0]); i++) {
+        if (identify(bots[i]).kind == RA_UA_BROWSER) {
+            print_message("taken for a browser: %s\n", bots[i]);
+            bad++;
+        }
+    }
+    for (i = 0; i < sizeof(phones) / sizeof(phones[0]); i++) {
+        if (identify(phones[i]).kind != RA_UA_BROWSER) {
+            print_message("taken for a bot: %s\n", phones[i]);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
 /* Apps that fetch for an agent or a feed, and clients of systems that
  * probe a URL themselves: table entries, with their purpose. */
 static void
@@ -1401,6 +1448,7 @@ main(void)
         cmocka_unit_test(operator_files),
         cmocka_unit_test(policy_tokens),
         cmocka_unit_test(purposes),
+        cmocka_unit_test(neutral_words_are_words),
     };
 
     return cmocka_run_group_tests(tests, setup_arena_table,
