@@ -1939,11 +1939,14 @@ ra_payload(const unsigned char *p, size_t len)
  * "Mozilla/4.0 (compatible; Name ...": the first comment's "compatible;"
  * is followed by the client's name.  Browsers put theirs (MSIE,
  * Konqueror, iCab, OmniWeb, ...) or their platform's there; any other
- * name, or none ("(compatible;)"), is a program's: "(compatible; Owler/
- * 0.4; +; )", "(compatible; Blog Search;)".  Known crawlers were found
- * before this.  1 with the name (len 0 when there is none).
+ * name, or none ("(compatible;)"), in a User-Agent that names no platform
+ * (the caller asks) is a program's: "(compatible; Owler/0.4; +; )",
+ * "(compatible; Blog Search;)".  An old browser of a name not listed
+ * names its platform ("(compatible; Teleca Q7; Brew 3.1.5; ...)",
+ * "(compatible; Lotus-Notes/6.0; Windows-NT)").  Known crawlers were
+ * found before this.  1 with the name (len 0 when there is none).
  */
-static int
+static int __attribute__((noinline))
 ra_first_compatible(const unsigned char *p, size_t len, ra_str_t *token)
 {
     static const char  *browser[] = {
@@ -1989,8 +1992,7 @@ ra_odd_browser(const unsigned char *p, size_t len, ra_str_t *token)
     if (token->len == 0) {
         *token = ra_late_compatible(p, len);
     }
-    return token->len > 0 || ra_first_compatible(p, len, token)
-           || ra_not_a_browser(p, len) || ra_payload(p, len);
+    return token->len > 0 || ra_not_a_browser(p, len) || ra_payload(p, len);
 }
 
 /* Every pattern ending at position end, where the automaton is in s. */
@@ -2373,7 +2375,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
 
     if (st.nhits > covered
         || (!ra_has_platform(&t->plat, p, len, pk)
-            && ra_program_shape(p, len))
+            && (ra_program_shape(p, len)
+                || ra_first_compatible(p, len, &out->token)))
         || ra_odd_browser(p, len, &out->token))
     {
         out->kind = RA_UA_GENERIC;

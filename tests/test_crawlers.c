@@ -486,6 +486,14 @@ generic_tool_names(void **state)
     assert_int_equal(identify("Mozilla/4.0 (compatible; Linux 2.6.22) NetFro"
                               "nt/3.4 Kindle/2.0 (screen 600x800)").kind,
                      RA_UA_BROWSER);
+    /* an old browser of a name not listed names its platform */
+    assert_int_equal(identify("Mozilla/4.0 (compatible; Teleca Q7; Brew 3.1."
+                              "5; U; en) 240X400 LGE VX9700").kind,
+                     RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/4.0 (compatible; Lotus-Notes/6.0; Win"
+                              "dows-NT)").kind, RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/4.0 (compatible; Voyager; AmigaOS)")
+                     .kind, RA_UA_BROWSER);
     /* words that hold those and are not them */
     assert_int_equal(identify("Mozilla/5.0 (X11; U; Linux i686; ru; rv:1.9.0."
                               "5) Gecko/2008121621 Ubuntu/8.04 (hardy) Firefox"
