@@ -630,24 +630,6 @@ ra_alert_head(ra_buf_t *b, unsigned char *line, const char *tag)
     ra_alert_fixed(b, line + n, RA_HOST_LINE_MAX);
 }
 
-/* The line to h->log as ra_logf(h, where, RA_LOG_WARN, tag, "%.*s",
- * body) hands it (cut at RA_HOST_LINE_MAX - 1 bytes, a host's own
- * escapes undone), without printf. */
-static void
-ra_alert_log(const ra_host_t *h, void *where, unsigned char *line,
-    const ra_buf_t *b)
-{
-    size_t  n = (size_t) (b->data - line) + b->len;
-
-    if (n >= RA_HOST_LINE_MAX) {
-        n = RA_HOST_LINE_MAX - 1;       /* cut */
-    }
-    if (h->log_escapes) {
-        n = ra_log_unescape(line, n);
-    }
-    h->log(h, where, RA_LOG_WARN, ra_str(line, n));
-}
-
 void
 ra_alert_emit(const ra_host_t *h, const ra_request_t *r,
     const ra_verdict_t *v, ra_buf_t *json)
@@ -659,7 +641,8 @@ ra_alert_emit(const ra_host_t *h, const ra_request_t *r,
         if (h != NULL && h->log != NULL) {
             ra_alert_head(&b, line, ra_alert_tag_any(v));
             ra_alert_body(&b, r, v);
-            ra_alert_log(h, r->where, line, &b);
+            ra_log_line(h, r->where, RA_LOG_WARN, line,
+                        (size_t) (b.data - line) + b.len);
         }
         if (json != NULL) {
             ra_alert_json(json, r, v);
@@ -669,7 +652,8 @@ ra_alert_emit(const ra_host_t *h, const ra_request_t *r,
         if (h != NULL && h->log != NULL) {
             ra_alert_head(&b, line, RA_TAG_ALERT_BUDGET);
             ra_alert_summary_text(&b, v);
-            ra_alert_log(h, r->where, line, &b);
+            ra_log_line(h, r->where, RA_LOG_WARN, line,
+                        (size_t) (b.data - line) + b.len);
         }
         if (json != NULL) {
             ra_alert_summary_json(json, r, v);

@@ -35,14 +35,20 @@ ra_logf(const ra_host_t *h, void *where, ra_log_level_e level,
     if (k < 0) {
         k = 0;
     }
-    n += k;
-    if ((size_t) n >= sizeof(line)) {
-        n = sizeof(line) - 1;           /* cut */
+    ra_log_line(h, where, level, (unsigned char *) line, (size_t) n + k);
+}
+
+void
+ra_log_line(const ra_host_t *h, void *where, ra_log_level_e level,
+    unsigned char *line, size_t n)
+{
+    if (n >= RA_HOST_LINE_MAX) {
+        n = RA_HOST_LINE_MAX - 1;       /* cut */
     }
     if (h->log_escapes) {
-        n = (int) ra_log_unescape((unsigned char *) line, (size_t) n);
+        n = ra_log_unescape(line, n);
     }
-    h->log(h, where, level, ra_str(line, (size_t) n));
+    h->log(h, where, level, ra_str(line, n));
 }
 
 size_t

@@ -127,6 +127,13 @@ void ra_logf(const ra_host_t *h, void *where, ra_log_level_e level,
     const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* Hands line[0..n) ("robots-audit: [tag] ...", as ra_logf() formats it)
+ * to h->log: cut at RA_HOST_LINE_MAX - 1 bytes and, for a host whose log
+ * escapes bytes itself (log_escapes), unescaped in place.  What ra_logf()
+ * does with its line; for a writer that formats its own (ra_alert.c). */
+void ra_log_line(const ra_host_t *h, void *where, ra_log_level_e level,
+    unsigned char *line, size_t n);
+
 /* Turns the \xHH escapes of bytes 0x01..0x1f and 0x7f..0xff in p[0..n)
  * back into those bytes, in place, for a host whose log escapes them
  * itself (log_escapes); returns the new length. */
