@@ -1895,16 +1895,32 @@ ra_atomic_later(int64_t *p, int64_t v)
     }
 }
 
+/* Does the site's slot hold the site of that epoch? */
+static inline __attribute__((always_inline)) int
+ra_site_holds(const ra_site_slot_t *s, uint32_t epoch)
+{
+    return __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) == epoch
+           && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE);
+}
+
+/* Does the record's slot hold the record the hint names? */
+static inline __attribute__((always_inline)) int
+ra_stat_holds(const ra_stat_slot_t *st, const ra_ledger_hint_t *hint)
+{
+    return __atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
+           && __atomic_load_n(&st->site, __ATOMIC_RELAXED) == hint->site
+           && __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED)
+              == hint->epoch
+           && __atomic_load_n(&st->tag, __ATOMIC_RELAXED) == hint->tag;
+}
+
 /* The site's slot when it holds the site of that epoch, else NULL */
 static inline __attribute__((always_inline)) ra_site_slot_t *
 ra_site_hinted(const ra_ledger_t *l, uint32_t site, uint32_t epoch)
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
 
-    return s != NULL && epoch != 0
-           && __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) == epoch
-           && __atomic_load_n(&s->used, __ATOMIC_ACQUIRE)
-           ? s : NULL;
+    return s != NULL && epoch != 0 && ra_site_holds(s, epoch) ? s : NULL;
 }
 
 /* The record a hint names, when its slot still holds it */
@@ -1913,12 +1929,7 @@ ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
 {
     ra_stat_slot_t  *st = ra_stat_at(l, hint->stat);
 
-    return st != NULL && hint->tag != 0
-           && __atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
-           && __atomic_load_n(&st->site, __ATOMIC_RELAXED) == hint->site
-           && __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED)
-              == hint->epoch
-           && __atomic_load_n(&st->tag, __ATOMIC_RELAXED) == hint->tag
+    return st != NULL && hint->tag != 0 && ra_stat_holds(st, hint)
            ? st : NULL;
 }
 
@@ -2632,12 +2643,7 @@ ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
     /* the same slots (their places do not move): do they still hold
      * what the hint names? */
     if (__atomic_load_n(&s->vseq, __ATOMIC_RELAXED) != q
-        || __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE) != hint->epoch
-        || !__atomic_load_n(&s->used, __ATOMIC_ACQUIRE)
-        || !__atomic_load_n(&st->used, __ATOMIC_ACQUIRE)
-        || __atomic_load_n(&st->site, __ATOMIC_RELAXED) != hint->site
-        || __atomic_load_n(&st->site_epoch, __ATOMIC_RELAXED) != hint->epoch
-        || __atomic_load_n(&st->tag, __ATOMIC_RELAXED) != hint->tag)
+        || !ra_site_holds(s, hint->epoch) || !ra_stat_holds(st, hint))
     {
         return 0;                       /* changed meanwhile */
     }
