@@ -1082,15 +1082,14 @@ ra_allows(const ra_rules_t *rs, const ra_rules_group_t *grp,
  * or for a longer path to memory from scratch, returned in *heap to be
  * released; without that memory, the canonical form of the path's first
  * RA_JUDGE_STACK - 1 bytes (as the matcher judges such a path on its
- * first bytes).  Not asked for a path of shape RA_JUDGE_CANONICAL
- * (ra_rules_path_shape(): a '/' first, a '%' only in an escape both keep,
- * and no "//" or "/." before any '?'), which ra_http_canonical() finds
- * canonical.
+ * first bytes).  A path of shape RA_JUDGE_CANONICAL (ra_rules_path_shape():
+ * a '/' first, a '%' only in an escape both keep, and no "//" or "/."
+ * before any '?') is canonical to ra_http_canonical() without asking it.
  */
 #define RA_JUDGE_CANONICAL  (RA_PATH_PLAIN | RA_PATH_DOTLESS)
 
 static ra_str_t
-ra_judge_canon(ra_str_t path, const ra_alloc_t *scratch,
+ra_judge_canon(ra_str_t path, unsigned shape, const ra_alloc_t *scratch,
     unsigned char *stack, unsigned char **heap)
 {
     size_t          n;
@@ -1098,7 +1097,9 @@ ra_judge_canon(ra_str_t path, const ra_alloc_t *scratch,
     unsigned char  *buf;
 
     *heap = NULL;
-    if (ra_http_canonical(path)) {
+    if ((shape & RA_JUDGE_CANONICAL) == RA_JUDGE_CANONICAL
+        || ra_http_canonical(path))
+    {
         return ra_str(NULL, 0);         /* the common case: no copy */
     }
     buf = stack;
@@ -1125,11 +1126,7 @@ ra_judge_allows(const ra_rules_t *rs, const ra_judge_who_t *who,
     unsigned char     stack[RA_JUDGE_STACK], *heap;
 
     shape = ra_rules_path_shape(path);
-    canon = ra_str(NULL, 0);
-    heap = NULL;
-    if ((shape & RA_JUDGE_CANONICAL) != RA_JUDGE_CANONICAL) {
-        canon = ra_judge_canon(path, scratch, stack, &heap);
-    }
+    canon = ra_judge_canon(path, shape, scratch, stack, &heap);
     ra_rules_group(rs, who->tokens, who->ntokens, &grp);
     allowed = ra_allows(rs, &grp, who, path, shape, canon, scratch, m);
     if (heap != NULL) {
@@ -1207,9 +1204,7 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
 
     } else {
         shape = ra_rules_path_shape(path);
-        if ((shape & RA_JUDGE_CANONICAL) != RA_JUDGE_CANONICAL) {
-            canon = ra_judge_canon(path, g->scratch, stack, &heap);
-        }
+        canon = ra_judge_canon(path, shape, g->scratch, stack, &heap);
         rs = NULL;
         if (f->current >= 0 && f->current < RA_VERSIONS) {
             rc = ra_judge_rules(g, (unsigned) f->current, &rs);
