@@ -141,7 +141,6 @@ static const ra_kw_t  ra_generic_kw[] = {
     { ".uk", RA_KW_DOMAIN | RA_KW_URL }, { ".ru", RA_KW_DOMAIN | RA_KW_URL },
     { ".jp", RA_KW_DOMAIN | RA_KW_URL }, { ".info", RA_KW_DOMAIN | RA_KW_URL },
     { ".co", RA_KW_DOMAIN | RA_KW_URL },
-   
 };
 
 static const ra_kw_t  ra_neutral_kw[] = {
@@ -769,10 +768,33 @@ typedef struct {
     uint16_t  value;
 } ra_pat_src_t;
 
+typedef int (*ra_pat_fn_t)(ra_crawlers_t *t, const ra_pat_src_t *p,
+    void *ctx);
+
+/* Calls fn for each of a vocabulary's n words, as patterns of that kind */
+static int
+ra_each_kw(ra_crawlers_t *t, const ra_kw_t *kw, size_t n, unsigned kind,
+    ra_pat_fn_t fn, void *ctx)
+{
+    ra_pat_src_t  p;
+    size_t        i;
+    int           rc;
+
+    for (i = 0; i < n; i++) {
+        p.s = ra_str(kw[i].text, strlen(kw[i].text));
+        p.kind = (uint8_t) kind;
+        p.flags = (uint8_t) kw[i].flags;
+        p.value = (uint16_t) i;
+        if ((rc = fn(t, &p, ctx)) != RA_OK) {
+            return rc;
+        }
+    }
+    return RA_OK;
+}
+
 /* Calls fn for every pattern: the table's pieces, then the vocabularies. */
 static int
-ra_each_pattern(ra_crawlers_t *t,
-    int (*fn)(ra_crawlers_t *t, const ra_pat_src_t *p, void *ctx), void *ctx)
+ra_each_pattern(ra_crawlers_t *t, ra_pat_fn_t fn, void *ctx)
 {
     ra_pat_src_t  p;
     size_t        i, j;
@@ -789,14 +811,10 @@ ra_each_pattern(ra_crawlers_t *t,
             }
         }
     }
-    for (i = 0; i < RA_NELTS(ra_generic_kw); i++) {
-        p.s = ra_str(ra_generic_kw[i].text, strlen(ra_generic_kw[i].text));
-        p.kind = RA_PAT_GENERIC;
-        p.flags = (uint8_t) ra_generic_kw[i].flags;
-        p.value = (uint16_t) i;
-        if ((rc = fn(t, &p, ctx)) != RA_OK) {
-            return rc;
-        }
+    if ((rc = ra_each_kw(t, ra_generic_kw, RA_NELTS(ra_generic_kw),
+                         RA_PAT_GENERIC, fn, ctx)) != RA_OK)
+    {
+        return rc;
     }
     for (i = 0; i < RA_NELTS(ra_platform_kw); i++) {
         p.s = ra_str(ra_platform_kw[i], strlen(ra_platform_kw[i]));
@@ -807,16 +825,8 @@ ra_each_pattern(ra_crawlers_t *t,
             return rc;
         }
     }
-    for (i = 0; i < RA_NELTS(ra_neutral_kw); i++) {
-        p.s = ra_str(ra_neutral_kw[i].text, strlen(ra_neutral_kw[i].text));
-        p.kind = RA_PAT_NEUTRAL;
-        p.flags = (uint8_t) ra_neutral_kw[i].flags;
-        p.value = (uint16_t) i;
-        if ((rc = fn(t, &p, ctx)) != RA_OK) {
-            return rc;
-        }
-    }
-    return RA_OK;
+    return ra_each_kw(t, ra_neutral_kw, RA_NELTS(ra_neutral_kw),
+                      RA_PAT_NEUTRAL, fn, ctx);
 }
 
 /*
