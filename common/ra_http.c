@@ -589,7 +589,7 @@ ra_http_kind_name(const unsigned char *p, size_t e, size_t n)
         return 0;               /* no name, no dot segment */
     }
     if (i != 0 || n - e > 1) {
-        return RA_KIND_WALK;               /* segments before it, or "//" after */
+        return RA_KIND_WALK;    /* segments before it, or "//" after */
     }
     /* "name" or "name/": a trailing slash names the same server page,
      * and no file */
@@ -1005,7 +1005,7 @@ ra_site_name_exact(ra_str_t name)
 int
 ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
 {
-    uint32_t   cap;
+    uint32_t   cap, k;
     ra_str_t  *names;
 
     if (!ra_site_name_exact(name)) {
@@ -1019,8 +1019,8 @@ ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name)
     if (ra_strcaseeq(name, s->primary)) {
         return RA_OK;
     }
-    for (cap = 0; cap < s->nnames; cap++) {
-        if (ra_strcaseeq(name, s->names[cap])) {
+    for (k = 0; k < s->nnames; k++) {
+        if (ra_strcaseeq(name, s->names[k])) {
             return RA_OK;
         }
     }
@@ -1168,7 +1168,7 @@ ra_sitenames_pick(const ra_sitenames_t *s, ra_str_t host)
 {
     /* a server of one name (the primary: ra_sitenames_add() keeps no
      * other copy of it) is that name whatever the host reads (no frame) */
-    if (s->nnames == 0) {
+    if (ra_sitenames_one(s)) {
         return s->primary;
     }
     return ra_sitenames_pick_host(s, host);
