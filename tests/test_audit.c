@@ -938,6 +938,10 @@ verdict_unreachable_window_12h(void **state)
 static void
 robots_versions_alternate(void **state)
 {
+    static const struct {
+        int  status;
+        int  b;                 /* 0: body a, 1: body b */
+    } steps[] = { { 200, 0 }, { 200, 1 }, { 200, 0 }, { 203, 0 }, { 200, 1 } };
     fx_t        *f = fx_new(1 << 20);
     ra_site_t    s;
     const char  *a = "User-agent: *\nDisallow: /a\n";
@@ -948,21 +952,12 @@ robots_versions_alternate(void **state)
 
     (void) state;
     assert_true(ha != hb);
-    robots(f, "example.com", 200, a, T0);
-    s = site_of(f, "example.com");
-    assert_true(s.versions[s.current].hash == ha);
-    robots(f, "example.com", 200, b, T0 + 1000);
-    s = site_of(f, "example.com");
-    assert_true(s.versions[s.current].hash == hb);
-    robots(f, "example.com", 200, a, T0 + 2000);
-    s = site_of(f, "example.com");
-    assert_true(s.versions[s.current].hash == ha);
-    robots(f, "example.com", 203, a, T0 + 3000);
-    s = site_of(f, "example.com");
-    assert_true(s.versions[s.current].hash == ha);
-    robots(f, "example.com", 200, b, T0 + 4000);
-    s = site_of(f, "example.com");
-    assert_true(s.versions[s.current].hash == hb);
+    for (k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+        robots(f, "example.com", steps[k].status, steps[k].b ? b : a,
+               T0 + 1000 * (int64_t) k);
+        s = site_of(f, "example.com");
+        assert_true(s.versions[s.current].hash == (steps[k].b ? hb : ha));
+    }
     for (k = 0, seen_a = seen_b = 0; k < s.nversions; k++) {
         seen_a += s.versions[k].hash == ha;
         seen_b += s.versions[k].hash == hb;

@@ -799,15 +799,27 @@ status_page(void **state)
     test_free(region);
 }
 
-/* ra_sitenames_one(): only when every Host picks the primary */
+/* ra_sitenames_one() says so, and every Host picks the primary */
 static void
-sites_one(void **state)
+assert_one_name(const ra_sitenames_t *s)
 {
     static const char *const  hosts[] = {
         "", "example.com", "EXAMPLE.com.:80", "www.example.com",
         "x.example.com", "[::1]:8080", "[::1]", "default", "evil.test", ":80",
     };
-    size_t            i;
+    size_t  i;
+
+    assert_true(ra_sitenames_one(s));
+    for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+        assert_true(ra_sitenames_pick(s, cstr(hosts[i])).data
+                    == s->primary.data);
+    }
+}
+
+/* ra_sitenames_one(): only when every Host picks the primary */
+static void
+sites_one(void **state)
+{
     ra_sitenames_t    s;
     ra_test_arena_t  *arena = ra_test_arena_new();
     const ra_alloc_t *a = ra_test_arena_alloc(arena);
@@ -815,25 +827,13 @@ sites_one(void **state)
     (void) state;
     /* a name, none, and a name with inexact ones only */
     assert_int_equal(ra_sitenames_init(&s, a, S("example.com")), RA_OK);
-    assert_true(ra_sitenames_one(&s));
-    for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
-        assert_true(ra_sitenames_pick(&s, cstr(hosts[i])).data
-                    == s.primary.data);
-    }
+    assert_one_name(&s);
     assert_int_equal(ra_sitenames_init(&s, a, S("")), RA_OK);
-    assert_true(ra_sitenames_one(&s));
-    for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
-        assert_true(ra_sitenames_pick(&s, cstr(hosts[i])).data
-                    == s.primary.data);
-    }
+    assert_one_name(&s);
     assert_int_equal(ra_sitenames_init(&s, a, S("example.com")), RA_OK);
     assert_int_equal(ra_sitenames_add(&s, a, S("*.example.com")), RA_OK);
     assert_int_equal(ra_sitenames_add(&s, a, S("~^x\\.example")), RA_OK);
-    assert_true(ra_sitenames_one(&s));
-    for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
-        assert_true(ra_sitenames_pick(&s, cstr(hosts[i])).data
-                    == s.primary.data);
-    }
+    assert_one_name(&s);
     /* one exact name more: its Host picks it */
     assert_int_equal(ra_sitenames_add(&s, a, S("www.example.com")), RA_OK);
     assert_false(ra_sitenames_one(&s));
