@@ -1010,6 +1010,12 @@ ra_site_hash_of(const ra_site_slot_t *s)
                                                     : RA_SITE_NAME_MAX, 0);
 }
 
+/*
+ * A record is a (site, verification, name); the name in any case: a
+ * generic bot's is the bytes it sends ("Ruby", "ruby", "RUBY"), one tool
+ * whatever the case, whose robots.txt fetch under one spelling counts for
+ * its requests under another.  The table's names have one spelling.
+ */
 static uint32_t
 ra_stat_hash_of(uint32_t site, unsigned verification, const char *name,
     size_t len)
@@ -1019,7 +1025,16 @@ ra_stat_hash_of(uint32_t site, unsigned verification, const char *name,
     h = ra_hash32(h, (const unsigned char *) &site, sizeof(site), 0);
     h = (h ^ verification) * 16777619u;
     return ra_hash32(h, (const unsigned char *) name,
-                     len < RA_NAME_MAX ? len : RA_NAME_MAX, 0);
+                     len < RA_NAME_MAX ? len : RA_NAME_MAX, 1);
+}
+
+static int
+ra_stat_is(const ra_stat_slot_t *st, uint32_t site, const ra_stat_key_t *key,
+    size_t n)
+{
+    return st->site == site && st->verification == key->verification
+           && st->name_len == n
+           && ra_strcaseeq(ra_str(st->name, n), ra_str(key->name.data, n));
 }
 
 /* One byte, written whole: a reader sees the old method or the new. */
@@ -1299,10 +1314,8 @@ ra_ledger_stat_again_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     ra_site_slot_t  *s = ra_site_at(l, site);
 
     n = key->name.len < RA_NAME_MAX ? key->name.len : RA_NAME_MAX;
-    if (st != NULL && s != NULL && s->used && st->used && st->site == site
-        && st->site_epoch == s->epoch
-        && st->verification == key->verification && st->name_len == n
-        && memcmp(st->name, key->name.data, n) == 0)
+    if (st != NULL && s != NULL && s->used && st->used
+        && st->site_epoch == s->epoch && ra_stat_is(st, site, key, n))
     {
         ra_stat_touch(l, st, stat, key, now);
         return stat;
@@ -1333,10 +1346,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
          id && id <= h->plan.stats && steps; id = st->hnext, steps--)
     {
         st = &stats[id - 1];
-        if (st->hash == hv && st->site == site
-            && st->verification == key->verification
-            && st->name_len == n && memcmp(st->name, key->name.data, n) == 0)
-        {
+        if (st->hash == hv && ra_stat_is(st, site, key, n)) {
             ra_stat_touch(l, st, id, key, now);
             return id;
         }

@@ -901,6 +901,36 @@ verdict_fetch_older_than_24h_falls_back(void **state)
     fx_free(f);
 }
 
+/* a generic bot's name in any case is one bot: what "Ruby" fetched is
+ * what "ruby" and "RUBY" read (no "never fetched robots.txt"), and the
+ * three are one record, shown as first seen */
+static void
+verdict_generic_name_any_case(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_stat_t      st;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    v = req(f, "Ruby", IN, "/robots.txt", 200, T0 + 1);
+    assert_int_equal(v.kind, RA_UA_GENERIC);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    v = req(f, "ruby", IN, "/x/1", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
+    v = req(f, "RUBY", OUT, "/y", 200, T0 + 3);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_int_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
+    st = stat_of(f, "Ruby", RA_VERIFY_UNVERIFIABLE);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 3);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 1);
+    assert_int_equal(st.counters[RA_CNT_VIOLATION], 1);
+    assert_int_equal(st.counters[RA_CNT_NO_ROBOTS_FETCH], 0);
+    assert_int_equal(totals_of(f).stats, 1);
+    fx_free(f);
+}
+
 /* unreachable: 5xx or 429 to this crawler, then crawling within 12 h */
 static void
 verdict_unreachable_window_12h(void **state)
@@ -2799,6 +2829,7 @@ main(void)
         cmocka_unit_test(verdict_violation_when_fetched_version_disallows),
         cmocka_unit_test(verdict_stale_window_24h_without_fetch),
         cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
+        cmocka_unit_test(verdict_generic_name_any_case),
         cmocka_unit_test(verdict_unreachable_window_12h),
         cmocka_unit_test(verdict_request_errors_are_not_fetches),
         cmocka_unit_test(verdict_unknown_without_robots),
