@@ -1945,6 +1945,71 @@ ra_payload(const unsigned char *p, size_t len)
     return 1;
 }
 
+/* What browsers (or their platforms) put after "(compatible; ". */
+static int
+ra_compatible_browser(ra_str_t t)
+{
+    static const char  *browser[] = {
+        "abrowse", "amiga-aweb", "fw", "gecko", "google", "ibrowse", "icab",
+        "konqueror", "linux", "macintosh", "mozilla", "ms-office", "msie",
+        "ncbrowser", "netpositive", "offbyone", "omniweb", "opera",
+        "polaris", "u", "windows", "x11", "yahoo!",
+    };
+    size_t  k;
+
+    for (k = 0; k < RA_NELTS(browser); k++) {
+        if (ra_word_is(t.data, t.len, browser[k], strlen(browser[k]))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * The host of the address a URL hit at "at" is part of ("://", "www.",
+ * ".com", "@"): "http://www.changedetection.com/bot.html" names
+ * changedetection.com (len 0 when it holds no dot or starts with no
+ * letter: an address, "file:///").
+ */
+static ra_str_t
+ra_url_host(const unsigned char *p, size_t len, size_t at)
+{
+    size_t  s, e, i, dots;
+
+#define ra_ishost(c)  (ra_isalnum(c) || (c) == '.' || (c) == '-')
+    if (at + 3 <= len && memcmp(p + at, "://", 3) == 0) {
+        s = at + 3;
+    } else {
+        for (s = at + (p[at] == '@'); s > 0 && ra_ishost(p[s - 1]); s--) {
+            /* void */
+        }
+    }
+    for (e = s; e < len && ra_ishost(p[e]); e++) {
+        /* void */
+    }
+#undef ra_ishost
+    if (e - s > 4 && ra_prefix_ci(p + s, e - s, "www.", 4)) {
+        s += 4;
+    }
+    while (e > s && p[e - 1] == '.') {
+        e--;
+    }
+    /* its last three labels: a scanner's callback host is minted per
+     * probe ("w96nc2...k.b.inty.io"), one name serves them all */
+    for (i = e, dots = 0; i > s; i--) {
+        if (p[i - 1] == '.' && ++dots == 3) {
+            s = i;
+            break;
+        }
+    }
+    if (e == s || e - s > RA_TOKEN_MAX || !ra_isalpha(p[s])
+        || memchr(p + s, '.', e - s) == NULL)
+    {
+        return ra_str(p, 0);
+    }
+    return ra_str(p + s, e - s);
+}
+
 /*
  * "Mozilla/4.0 (compatible; Name ...": the first comment's "compatible;"
  * is followed by the client's name.  Browsers put theirs (MSIE,
@@ -1959,13 +2024,7 @@ ra_payload(const unsigned char *p, size_t len)
 static int __attribute__((noinline))
 ra_first_compatible(const unsigned char *p, size_t len, ra_str_t *token)
 {
-    static const char  *browser[] = {
-        "abrowse", "amiga-aweb", "fw", "gecko", "google", "ibrowse", "icab",
-        "konqueror", "linux", "macintosh", "mozilla", "ms-office", "msie",
-        "ncbrowser", "netpositive", "offbyone", "omniweb", "opera",
-        "polaris", "u", "windows", "x11", "yahoo!",
-    };
-    size_t  i, s, e, k;
+    size_t  i, s, e;
 
     if (len < 21 || p[0] != 'M' || memcmp(p, "Mozilla/", 8) != 0) {
         return 0;
@@ -1982,10 +2041,8 @@ ra_first_compatible(const unsigned char *p, size_t len, ra_str_t *token)
     {
         /* void */
     }
-    for (k = 0; k < RA_NELTS(browser); k++) {
-        if (ra_word_is(p + s, e - s, browser[k], strlen(browser[k]))) {
-            return 0;
-        }
+    if (ra_compatible_browser(ra_str(p + s, e - s))) {
+        return 0;
     }
     *token = ra_str(p + s, e - s);
     return 1;
@@ -2327,10 +2384,11 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     const unsigned char  *p = ua.data;
     ra_scan_t             st;
     ra_str_t              tok;
-    size_t                len, k, pk, a, s;
+    size_t                len, k, pk, a, s, url_at;
     unsigned              j, h, covered;
 
     len = ua.len < RA_CRAWLERS_MAX_UA ? ua.len : RA_CRAWLERS_MAX_UA;
+    url_at = len;
     st.best = -1;
     st.best_len = 0;
     st.nhits = 0;
@@ -2373,6 +2431,9 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
             st.hit_flags[h] = 0xff;        /* masked */
             continue;
         }
+        if ((st.hit_flags[h] & RA_KW_URL) && url_at == len) {
+            url_at = st.hit_start[h];
+        }
         if (out->token.len == 0 && !(st.hit_flags[h] & RA_KW_URL)) {
             k = st.hit_start[h];
             tok = (st.hit_flags[h] & RA_KW_NEXT) ? ra_next_token(p, len, k)
@@ -2391,7 +2452,15 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     {
         out->kind = RA_UA_GENERIC;
         if (out->token.len == 0) {
+            /* a browser's word or nothing: the address it gives names
+             * it ("(compatible; MSIE 6.0; ... http://host/bot.html)") */
             out->token = ra_declared_token(p, len);
+            tok = url_at < len && (out->token.len == 0
+                                   || ra_compatible_browser(out->token))
+                  ? ra_url_host(p, len, url_at) : ra_str(p, 0);
+            if (tok.len) {
+                out->token = tok;
+            }
         }
         out->token = ra_token_name(out->token);
         return RA_UA_GENERIC;

@@ -357,6 +357,31 @@ generic_bots_and_their_tokens(void **state)
     assert_true(token_is("grpc-node/1.24.2 grpc-c/8.0.0 (linux; chttp2)",
                          "grpc-node"));
 
+    /* a name of its own wins over its address; an address names a bot
+     * that declares only a browser's words, or nothing (one record each,
+     * not one "MSIE" or "-" for all of them: a fetch of robots.txt by
+     * one would count for the other's requests) */
+    assert_true(token_is("Mozilla/5.0 (compatible; Zeta/1.0; "
+                         "+https://www.zeta.example/crawler.html)", "Zeta"));
+    assert_true(token_is("Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1;"
+                         " SV1;  http://www.changedetection.com/bot.html )",
+                         "changedetection.com"));
+    assert_true(token_is("Mozilla/5.0 (X11; U; Linux x86_64; en-US; rv:1.9."
+                         "0.19; aggregator:Spinn3r (Spinn3r 3.1); http://"
+                         "spinn3r.com/robot) Gecko/2010040121 Firefox/3.0.19",
+                         "spinn3r.com"));
+    assert_true(token_is("Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/"
+                         "537.36 (KHTML, like Gecko) Chrome/32.0.1700.76 "
+                         "Safari/537.36,gzip(gfe) (via docs.google.com/"
+                         "viewer)", "docs.google.com"));
+    /* a callback host minted per probe: its last three labels */
+    assert_true(token_is("<x href='http://w96nc2ztw5a0gxzd.b.inty.io/'>",
+                         "b.inty.io"));
+    assert_true(token_is("'Cloud mapping experiment. Contact research@"
+                         "pdrlabs.net'", "pdrlabs.net"));
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1;"
+                         " http://192.0.2.1/x)", "MSIE"));
+
     /* a tool's Name/version after a browser's own tokens */
     assert_true(token_is("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) "
                          "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0"
