@@ -8,6 +8,7 @@
 #
 # usage: bench/recall.pl [--bin build/robots-audit] [--before OLD_BINARY]
 #            [--verbose look] [--tune LIST]... [--not-bots REGEX]
+#            [--others FILE]
 #            [crawlers:FILE]... [browsers:FILE]...
 #   crawlers:FILE  one crawler User-Agent a line: recall = share found
 #                  (identified as a crawler or a generic bot)
@@ -24,6 +25,11 @@
 # blind) takes the lines it matches out of the crawler lists, for lists
 # that hold browsers by mistake (myip.ms's holds 311 User-Agents of Cubot
 # phones: a maker whose name holds "bot"); each set says how many went.
+# --others FILE (one Perl regular expression a line, case blind: another
+# project's bot patterns) says, for each set, how many of the held-out
+# half's misses the patterns match (crawlers) or how many of the browsers
+# taken for browsers they would take for bots: a count, never the lines,
+# to tell whether the misses are bots others know without reading them.
 use strict;
 use warnings;
 use Digest::MD5 qw(md5);
@@ -35,6 +41,7 @@ my $before;
 my @sets;
 my @tune;
 my $notbots;
+my $others;
 while (@ARGV) {
     my $a = shift @ARGV;
     if ($a eq '--bin') { $bin = shift @ARGV; next; }
@@ -42,7 +49,9 @@ while (@ARGV) {
     if ($a eq '--before') { $before = shift @ARGV; next; }
     if ($a eq '--tune') { push @tune, shift @ARGV; next; }
     if ($a eq '--not-bots') { $notbots = shift @ARGV; next; }
+    if ($a eq '--others') { $others = shift @ARGV; next; }
     die "usage: $0 [--bin BIN] [--before BIN] [--verbose look] "
+        . "[--tune LIST] [--not-bots REGEX] [--others FILE] "
         . "crawlers:FILE|browsers:FILE ...\n"
         unless $a =~ /^(crawlers|browsers):(.+)$/;
     push @sets, [$1, $2];
@@ -58,6 +67,19 @@ if (!@sets) {
 }
 die "$0: $bin not found (run make)\n" unless -x $bin;
 die "$0: $before not found\n" if defined $before && !-x $before;
+my $other_re;
+if (defined $others) {
+    my @alt;
+    open(my $fh, '<', $others) or die "$others: $!\n";
+    while (my $l = <$fh>) {
+        chomp $l;
+        next if $l eq '' || $l =~ /^#/;
+        push @alt, "(?:$l)" if defined eval { qr/$l/ };
+    }
+    die "$others: no pattern\n" unless @alt;
+    $other_re = join('|', @alt);
+    $other_re = qr/$other_re/i;
+}
 
 # Lines of a file: plain lines, the "instances" strings of
 # crawler-user-agents.json, or the "- UA" items of isbot's YAML.
@@ -163,6 +185,7 @@ for my $set (@sets) {
     my @runs = ((defined $before ? answers($before, \@uas, $file) : ()),
                 answers($bin, \@uas, $file));
     my %n = (look => 0, held => 0);
+    my %other = (look => 0, held => 0);
     my %w = (look => 0, held => 0);
     my @hit = map { { look => 0, held => 0 } } @runs;
     my @whit = map { { look => 0, held => 0 } } @runs;
@@ -177,6 +200,11 @@ for my $set (@sets) {
             $whit[$r]{$half} += $weight;
         }
         my $bot = $runs[-1][$i];
+        if (defined $other_re && ($kind eq 'browsers' || $half eq 'held')
+            && !$bot && $ua =~ $other_re)
+        {
+            $other{$half}++;
+        }
         if ($verbose eq 'look' && $half eq 'look'
             && ($kind eq 'crawlers' ? !$bot : $bot))
         {
@@ -205,6 +233,14 @@ for my $set (@sets) {
         printf "%-9s %s  %5d %s  %s\n", $kind, $label, $n{$half},
             ($kind eq 'crawlers' ? 'crawlers' : 'browsers'),
             join('  ->  ', @fig);
+    }
+    if (defined $other_re) {
+        my $missed = $n{held} - $hit[-1]{held};
+        printf "  --others: %s\n", $kind eq 'crawlers'
+            ? "match $other{held} of the held-out half's $missed misses"
+            : sprintf("would take %d of the %d browsers for bots",
+                      $other{look} + $other{held},
+                      $n{look} + $n{held} - $hit[-1]{look} - $hit[-1]{held});
     }
     print "  ($file", ($gone ? ", $gone lines matching --not-bots left out" : ''), ")\n";
 }
