@@ -2048,6 +2048,39 @@ ra_first_compatible(const unsigned char *p, size_t len, ra_str_t *token)
     return 1;
 }
 
+/*
+ * "SimplePie/1.3.1 (Feed Parser; http://simplepie.org)": a word of the
+ * first product's comment describes the product, which names it; tok, the
+ * word, otherwise (a browser's or a platform's product first: "Dalvik/2.1.0
+ * (Linux; ...; SomeBot ...)").
+ */
+static ra_str_t
+ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
+{
+    ra_str_t  first;
+    size_t    i, at = (size_t) (tok.data - p);
+
+    if (at == 0 || at > len || !ra_isalpha(p[0])
+        || ra_prefix_ci(p, len, "mozilla", 7))
+    {
+        return tok;
+    }
+    first = ra_token_at(p, len, 0);
+    if (first.len == 0 || first.len + 2 > len || p[first.len] != '/'
+        || !ra_isdigit(p[first.len + 1]) || ra_compatible_browser(first)
+        || ra_is_browser_suffix(first.data, first.len))
+    {
+        return tok;
+    }
+    for (i = first.len; i < at && p[i] != '('; i++) {
+        /* void */
+    }
+    if (i == at || memchr(p + i, ')', at - i) != NULL) {
+        return tok;
+    }
+    return first;
+}
+
 /* What a User-Agent that names a platform still tells of a program: a
  * tool after the browser's tokens, a shape no browser sends, or a
  * scanner's payload.  Kept out of line: inlined, it slows the automaton's
@@ -2451,13 +2484,26 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         || ra_odd_browser(p, len, &out->token))
     {
         out->kind = RA_UA_GENERIC;
-        if (out->token.len == 0) {
+        if (out->token.len) {
+            out->token = ra_own_product(p, len, out->token);
+        } else {
             /* a browser's word or nothing: the address it gives names
              * it ("(compatible; MSIE 6.0; ... http://host/bot.html)") */
             out->token = ra_declared_token(p, len);
             tok = url_at < len && (out->token.len == 0
                                    || ra_compatible_browser(out->token))
                   ? ra_url_host(p, len, url_at) : ra_str(p, 0);
+            if (tok.len == 0 && out->token.len
+                && ra_compatible_browser(out->token)
+                && (size_t) (out->token.data - p) == ra_compatible_at(p, len))
+            {
+                /* "(compatible; U; Hootsuite-WebFeed/1.0; mailto:...)" */
+                tok = ra_next_token(p, len, (size_t) (out->token.data - p)
+                                            + out->token.len);
+                if (ra_compatible_browser(tok)) {
+                    tok.len = 0;
+                }
+            }
             if (tok.len) {
                 out->token = tok;
             }

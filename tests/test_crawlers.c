@@ -381,6 +381,22 @@ generic_bots_and_their_tokens(void **state)
                          "pdrlabs.net'", "pdrlabs.net"));
     assert_true(token_is("Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1;"
                          " http://192.0.2.1/x)", "MSIE"));
+    assert_true(token_is("Mozilla/5.0 (compatible; U; Hootsuite-WebFeed/1.0;"
+                         " mailto:abuse@hootsuite.com)", "Hootsuite-WebFeed"));
+    /* a word of the first product's comment describes the product */
+    assert_true(token_is("SimplePie/1.5 (Feed Parser; http://simplepie.org; "
+                         "Allow like Gecko) Build/20170417072931",
+                         "SimplePie"));
+    assert_true(token_is("jetmon/1.0 (Jetpack Site Uptime Monitor by "
+                         "WordPress.com)", "jetmon"));
+    assert_true(token_is("cobweb/1.2.0 (ruby/2.5.1 nokogiri/1.10.9)",
+                         "cobweb"));
+    /* not a platform's product, nor a word outside the comment */
+    assert_true(token_is("Dalvik/2.1.0 (Linux; U; Android 9; Some-Crawler "
+                         "Build/PPR1.180610.011)", "Some-Crawler"));
+    assert_true(token_is("Dalvik/2.1.0 (Linux; U; Android 9; SM-G960F Build/"
+                         "PPR1.180610.011) SomeCrawler/1.0", "SomeCrawler"));
+    assert_true(token_is("Google One", "Google"));
 
     /* a tool's Name/version after a browser's own tokens */
     assert_true(token_is("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) "
