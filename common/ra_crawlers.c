@@ -284,6 +284,7 @@ static const struct {
 };
 
 #define ra_isalnum(c)  (ra_isalpha(c) || ra_isdigit(c))
+#define ra_ishost(c)   (ra_isalnum(c) || (c) == '.' || (c) == '-')
 #define ra_istok_c(c)  (ra_isalnum(c) || (c) == '.' || (c) == '_'          \
                         || (c) == '-')
 
@@ -1976,7 +1977,6 @@ ra_url_host(const unsigned char *p, size_t len, size_t at)
 {
     size_t  s, e, i, dots;
 
-#define ra_ishost(c)  (ra_isalnum(c) || (c) == '.' || (c) == '-')
     if (at + 3 <= len && memcmp(p + at, "://", 3) == 0) {
         s = at + 3;
     } else {
@@ -1987,7 +1987,6 @@ ra_url_host(const unsigned char *p, size_t len, size_t at)
     for (e = s; e < len && ra_ishost(p[e]); e++) {
         /* void */
     }
-#undef ra_ishost
     if (e - s > 4 && ra_prefix_ci(p + s, e - s, "www.", 4)) {
         s += 4;
     }
@@ -2079,6 +2078,34 @@ ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
         return tok;
     }
     return first;
+}
+
+/*
+ * The name of a generic bot no keyword named: the one it declares; when
+ * that is a browser's word or nothing, the address it gives (url_at: the
+ * first address's hit, len when none): "(compatible; MSIE 6.0; ...
+ * http://www.changedetection.com/bot.html)" is changedetection.com, so
+ * that such bots are not one "MSIE" or "-" whose robots.txt fetches count
+ * for each other; else the name after "(compatible; U; ".
+ */
+static ra_str_t
+ra_declared_name(const unsigned char *p, size_t len, size_t url_at)
+{
+    ra_str_t  d = ra_declared_token(p, len), t;
+    size_t    at = (size_t) (d.data - p);
+
+    if (d.len && !ra_compatible_browser(d)) {
+        return d;
+    }
+    t = url_at < len ? ra_url_host(p, len, url_at) : ra_str(p, 0);
+    if (t.len == 0 && d.len && at == ra_compatible_at(p, len)) {
+        /* "(compatible; U; Hootsuite-WebFeed/1.0; mailto:...)" */
+        t = ra_next_token(p, len, at + d.len);
+        if (ra_compatible_browser(t)) {
+            t.len = 0;
+        }
+    }
+    return t.len ? t : d;
 }
 
 /* What a User-Agent that names a platform still tells of a program: a
@@ -2484,30 +2511,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         || ra_odd_browser(p, len, &out->token))
     {
         out->kind = RA_UA_GENERIC;
-        if (out->token.len) {
-            out->token = ra_own_product(p, len, out->token);
-        } else {
-            /* a browser's word or nothing: the address it gives names
-             * it ("(compatible; MSIE 6.0; ... http://host/bot.html)") */
-            out->token = ra_declared_token(p, len);
-            tok = url_at < len && (out->token.len == 0
-                                   || ra_compatible_browser(out->token))
-                  ? ra_url_host(p, len, url_at) : ra_str(p, 0);
-            if (tok.len == 0 && out->token.len
-                && ra_compatible_browser(out->token)
-                && (size_t) (out->token.data - p) == ra_compatible_at(p, len))
-            {
-                /* "(compatible; U; Hootsuite-WebFeed/1.0; mailto:...)" */
-                tok = ra_next_token(p, len, (size_t) (out->token.data - p)
-                                            + out->token.len);
-                if (ra_compatible_browser(tok)) {
-                    tok.len = 0;
-                }
-            }
-            if (tok.len) {
-                out->token = tok;
-            }
-        }
+        out->token = out->token.len ? ra_own_product(p, len, out->token)
+                                    : ra_declared_name(p, len, url_at);
         out->token = ra_token_name(out->token);
         return RA_UA_GENERIC;
     }
