@@ -1952,9 +1952,10 @@ ra_compatible_browser(ra_str_t t)
 {
     static const char  *browser[] = {
         "abrowse", "amiga-aweb", "fw", "gecko", "google", "ibrowse", "icab",
-        "konqueror", "linux", "macintosh", "mozilla", "ms-office", "msie",
-        "ncbrowser", "netpositive", "offbyone", "omniweb", "opera",
-        "polaris", "u", "windows", "x11", "yahoo!",
+        "konqueror", "linux", "lotus-notes", "macintosh", "mozilla",
+        "ms-office", "msie", "ncbrowser", "netpositive", "offbyone",
+        "omniweb", "opera", "polaris", "u", "voyager", "windows", "x11",
+        "yahoo!",
     };
     size_t  k;
 
@@ -2012,16 +2013,21 @@ ra_url_host(const unsigned char *p, size_t len, size_t at)
 /*
  * "Mozilla/4.0 (compatible; Name ...": the first comment's "compatible;"
  * is followed by the client's name.  Browsers put theirs (MSIE,
- * Konqueror, iCab, OmniWeb, ...) or their platform's there; any other
- * name, or none ("(compatible;)"), in a User-Agent that names no platform
- * (the caller asks) is a program's: "(compatible; Owler/0.4; +; )",
- * "(compatible; Blog Search;)".  An old browser of a name not listed
- * names its platform ("(compatible; Teleca Q7; Brew 3.1.5; ...)",
- * "(compatible; Lotus-Notes/6.0; Windows-NT)").  Known crawlers were
- * found before this.  1 with the name (len 0 when there is none).
+ * Konqueror, iCab, OmniWeb, Lotus Notes, Voyager, ...) or their platform's
+ * there; any other name, or none ("(compatible;)"), in a User-Agent that
+ * names no platform (the caller asks) is a program's: "(compatible;
+ * Owler/0.4; +; )", "(compatible; Blog Search;)".  An old browser of a
+ * name not listed names its platform and more ("(compatible; Teleca Q7;
+ * Brew 3.1.5; U; en) 480X800 LGE VX11000"); a User-Agent that is that
+ * comment alone (alone: the caller asks) is a program's whatever platform
+ * it names: "(compatible; Zollard; Linux)", "(compatible; SuperCleaner
+ * 2.95; Windows NT 5.1)", "(compatible; GoogleToolbar 7.5...; Windows 6.1;
+ * MSIE 9.11...)".  Known crawlers were found before this.  1 with the
+ * name (len 0 when there is none).
  */
 static int __attribute__((noinline))
-ra_first_compatible(const unsigned char *p, size_t len, ra_str_t *token)
+ra_first_compatible(const unsigned char *p, size_t len, int alone,
+    ra_str_t *token)
 {
     size_t  i, s, e;
 
@@ -2042,6 +2048,17 @@ ra_first_compatible(const unsigned char *p, size_t len, ra_str_t *token)
     }
     if (ra_compatible_browser(ra_str(p + s, e - s))) {
         return 0;
+    }
+    if (alone) {
+        /* nothing after the comment, which nothing opens again */
+        while (len > e && p[len - 1] == ' ') {
+            len--;
+        }
+        if (p[len - 1] != ')' || memchr(p + e, ')', len - 1 - e) != NULL
+            || memchr(p + e, '(', len - 1 - e) != NULL)
+        {
+            return 0;
+        }
     }
     *token = ra_str(p + s, e - s);
     return 1;
@@ -2507,7 +2524,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     if (st.nhits > covered
         || (!ra_has_platform(&t->plat, p, len, pk)
             && (ra_program_shape(p, len)
-                || ra_first_compatible(p, len, &out->token)))
+                || ra_first_compatible(p, len, 0, &out->token)))
+        || ra_first_compatible(p, len, 1, &out->token)
         || ra_odd_browser(p, len, &out->token))
     {
         out->kind = RA_UA_GENERIC;

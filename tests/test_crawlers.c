@@ -535,6 +535,13 @@ generic_tool_names(void **state)
                               "dows-NT)").kind, RA_UA_BROWSER);
     assert_int_equal(identify("Mozilla/4.0 (compatible; Voyager; AmigaOS)")
                      .kind, RA_UA_BROWSER);
+    /* the comment alone, whatever platform it names, is a program's */
+    assert_true(token_is("Mozilla/5.0 (compatible; Zollard; Linux)",
+                         "Zollard"));
+    assert_true(token_is("Mozilla/4.0 (compatible; SuperCleaner 2.96; "
+                         "Windows NT 5.1)", "SuperCleaner"));
+    assert_int_equal(identify("Mozilla/4.0 (compatible; Lotus-Notes/6.0; Win"
+                              "dows-NT) ").kind, RA_UA_BROWSER);
     /* words that hold those and are not them */
     assert_int_equal(identify("Mozilla/5.0 (X11; U; Linux i686; ru; rv:1.9.0."
                               "5) Gecko/2008121621 Ubuntu/8.04 (hardy) Firefox"
