@@ -1379,23 +1379,6 @@ ra_compatible_at(const unsigned char *p, size_t len)
     return len;
 }
 
-/* The product a client declares when no keyword names one: the NAME of
- * "compatible; NAME", else the first product of a non-Mozilla agent. */
-static ra_str_t
-ra_declared_token(const unsigned char *p, size_t len)
-{
-    size_t  at;
-
-    at = ra_compatible_at(p, len);
-    if (at < len) {
-        return ra_token_at(p, len, at);
-    }
-    if (len > 0 && !ra_prefix_ci(p, len, "mozilla", 7)) {
-        return ra_token_at(p, len, 0);
-    }
-    return ra_str(p, 0);
-}
-
 /* Words and nothing else ("Hello, world"): no product, no version, no
  * digit; with no platform either, no browser sends that. */
 static int
@@ -1624,7 +1607,8 @@ static const char  *ra_browser_suffix[] = {
     "zenkit", "zune",
 };
 
-static int
+/* inlined: its caller on every browser's path is ra_odd_browser() */
+static inline __attribute__((always_inline)) int
 ra_is_browser_suffix(const unsigned char *p, size_t n)
 {
     size_t               lo = 0, hi = RA_NELTS(ra_browser_suffix), mid, i;
@@ -1946,21 +1930,28 @@ ra_payload(const unsigned char *p, size_t len)
     return 1;
 }
 
-/* What browsers (or their platforms) put after "(compatible; ". */
+/* What browsers (or their platforms) put after "(compatible; ", by
+ * length: the words of length n are from len_at[n] to len_at[n + 1]. */
 static int
 ra_compatible_browser(ra_str_t t)
 {
     static const char  *browser[] = {
-        "abrowse", "amiga-aweb", "fw", "gecko", "google", "ibrowse", "icab",
-        "konqueror", "linux", "lotus-notes", "macintosh", "mozilla",
-        "ms-office", "msie", "ncbrowser", "netpositive", "offbyone",
-        "omniweb", "opera", "polaris", "u", "voyager", "windows", "x11",
-        "yahoo!",
+        "u", "fw", "x11", "icab", "msie", "gecko", "linux", "opera",
+        "google", "yahoo!", "abrowse", "ibrowse", "mozilla", "omniweb",
+        "polaris", "voyager", "windows", "offbyone", "konqueror",
+        "macintosh", "ms-office", "ncbrowser", "amiga-aweb", "lotus-notes",
+        "netpositive",
+    };
+    static const uint8_t  len_at[] = {
+        0, 0, 1, 2, 3, 5, 8, 10, 17, 18, 22, 23, 25,
     };
     size_t  k;
 
-    for (k = 0; k < RA_NELTS(browser); k++) {
-        if (ra_word_is(t.data, t.len, browser[k], strlen(browser[k]))) {
+    if (t.len == 0 || t.len + 1 >= sizeof(len_at)) {
+        return 0;
+    }
+    for (k = len_at[t.len]; k < len_at[t.len + 1]; k++) {
+        if (ra_word_is(t.data, t.len, browser[k], t.len)) {
             return 1;
         }
     }
@@ -2049,16 +2040,12 @@ ra_first_compatible(const unsigned char *p, size_t len, int alone,
     if (ra_compatible_browser(ra_str(p + s, e - s))) {
         return 0;
     }
-    if (alone) {
-        /* nothing after the comment, which nothing opens again */
-        while (len > e && p[len - 1] == ' ') {
-            len--;
-        }
-        if (p[len - 1] != ')' || memchr(p + e, ')', len - 1 - e) != NULL
-            || memchr(p + e, '(', len - 1 - e) != NULL)
-        {
-            return 0;
-        }
+    /* alone: the comment ends the User-Agent (its last byte is its ')') */
+    if (alone && (e >= len || p[len - 1] != ')'
+                  || memchr(p + e, ')', len - 1 - e) != NULL
+                  || memchr(p + e, '(', len - 1 - e) != NULL))
+    {
+        return 0;
     }
     *token = ra_str(p + s, e - s);
     return 1;
@@ -2077,46 +2064,60 @@ ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
     size_t    i, at = (size_t) (tok.data - p);
 
     if (at == 0 || at > len || !ra_isalpha(p[0])
-        || ra_prefix_ci(p, len, "mozilla", 7))
+        || ((p[0] | 0x20) == 'm' && ra_prefix_ci(p, len, "mozilla", 7)))
     {
         return tok;
     }
     first = ra_token_at(p, len, 0);
     if (first.len == 0 || first.len + 2 > len || p[first.len] != '/'
-        || !ra_isdigit(p[first.len + 1]) || ra_compatible_browser(first)
-        || ra_is_browser_suffix(first.data, first.len))
+        || !ra_isdigit(p[first.len + 1]))
     {
         return tok;
     }
     for (i = first.len; i < at && p[i] != '('; i++) {
         /* void */
     }
-    if (i == at || memchr(p + i, ')', at - i) != NULL) {
+    if (i == at || memchr(p + i, ')', at - i) != NULL
+        || ra_compatible_browser(first)
+        || ra_is_browser_suffix(first.data, first.len))
+    {
         return tok;
     }
     return first;
 }
 
 /*
- * The name of a generic bot no keyword named: the one it declares; when
- * that is a browser's word or nothing, the address it gives (url_at: the
- * first address's hit, len when none): "(compatible; MSIE 6.0; ...
- * http://www.changedetection.com/bot.html)" is changedetection.com, so
- * that such bots are not one "MSIE" or "-" whose robots.txt fetches count
- * for each other; else the name after "(compatible; U; ".
+ * The name of a generic bot no keyword named: the product it declares,
+ * the NAME of "compatible; NAME", else the first product of a non-Mozilla
+ * agent.  When that is a browser's word ("compatible; MSIE 6.0") or
+ * nothing, the address it gives (url_at: the first address's hit, len when
+ * none): "(compatible; MSIE 6.0; ... http://www.changedetection.com/
+ * bot.html)" is changedetection.com, so that such bots are not one "MSIE"
+ * or "-" whose robots.txt fetches count for each other; else the name
+ * after the browser's word ("(compatible; U; Hootsuite-WebFeed/1.0;
+ * mailto:...)").
  */
 static ra_str_t
 ra_declared_name(const unsigned char *p, size_t len, size_t url_at)
 {
-    ra_str_t  d = ra_declared_token(p, len), t;
-    size_t    at = (size_t) (d.data - p);
+    size_t    at = ra_compatible_at(p, len);
+    ra_str_t  d = ra_str(p, 0), t = ra_str(p, 0);
 
-    if (d.len && !ra_compatible_browser(d)) {
-        return d;
+    if (at < len) {
+        d = ra_token_at(p, len, at);
+        if (d.len && !ra_compatible_browser(d)) {
+            return d;
+        }
+    } else if (len > 0 && !ra_prefix_ci(p, len, "mozilla", 7)) {
+        d = ra_token_at(p, len, 0);
+        if (d.len) {
+            return d;
+        }
     }
-    t = url_at < len ? ra_url_host(p, len, url_at) : ra_str(p, 0);
-    if (t.len == 0 && d.len && at == ra_compatible_at(p, len)) {
-        /* "(compatible; U; Hootsuite-WebFeed/1.0; mailto:...)" */
+    if (url_at < len) {
+        t = ra_url_host(p, len, url_at);
+    }
+    if (t.len == 0 && d.len) {
         t = ra_next_token(p, len, at + d.len);
         if (ra_compatible_browser(t)) {
             t.len = 0;
@@ -2525,7 +2526,8 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         || (!ra_has_platform(&t->plat, p, len, pk)
             && (ra_program_shape(p, len)
                 || ra_first_compatible(p, len, 0, &out->token)))
-        || ra_first_compatible(p, len, 1, &out->token)
+        || (pk != RA_PRE_BROWSER && len > 0 && p[len - 1] == ')'
+            && ra_first_compatible(p, len, 1, &out->token))
         || ra_odd_browser(p, len, &out->token))
     {
         out->kind = RA_UA_GENERIC;
