@@ -55,7 +55,9 @@ int ra_refer_builtin(ra_refer_t *t);
 
 /* The host of a Referer ("https://www.google.fr/search?q=x" ->
  * "www.google.fr"): after "scheme://" and any "user@", up to '/', ':',
- * '?', '#' or the end; len 0 when there is none or it is longer than
+ * '?', '#', a backslash (a browser's '/') or the end, less one final
+ * '.'; len 0 when there is none, it holds a byte that is not a host
+ * name's (an escape, UTF-8) or an empty label, or it is longer than
  * RA_REFER_HOST_MAX. */
 ra_str_t ra_refer_host(ra_str_t referer);
 
