@@ -1674,6 +1674,9 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     vio.verified_by = (uint8_t) out->verified_by;
     vio.last_fetch = f->last_fetch;
     vio.verdict = (uint8_t) out->verdict;
+    /* as its record's key.category (ra_purpose_match()) */
+    vio.purpose = out->crawler != NULL && out->crawler->category < RA_CAT_MAX
+                  ? (uint8_t) (out->crawler->category + 1) : 0;
     vio.name_len = (uint8_t) ra_str_cut(vio.name, RA_NAME_MAX, out->name);
     vio.method_len = (uint8_t) ra_str_cut(vio.method, RA_METHOD_MAX,
                                             req->method);
