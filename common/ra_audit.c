@@ -2203,8 +2203,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
     if (id.kind == RA_UA_BROWSER || no_ua) {
-        /* crawl-to-refer: a browser visit its Referer's operator sent */
-        op = no_ua || req->referer.len == 0
+        /* crawl-to-refer: a browser visit its Referer's operator sent
+         * (once: not its redirects nor its ranges) */
+        op = no_ua || req->referer.len == 0 || !ra_refer_visit(req->status)
              ? -1 : ra_audit_referer(au, req->referer);
         if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
             return RA_OK;               /* nothing evicted: no note due */

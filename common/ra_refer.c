@@ -306,6 +306,18 @@ ra_refer_match(const ra_refer_t *t, ra_str_t referer)
 }
 
 int
+ra_refer_visit(int status)
+{
+    switch (status) {
+    case 206:
+    case 301: case 302: case 303: case 307: case 308:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+int
 ra_refer_operator(const ra_refer_t *t, ra_str_t name)
 {
     unsigned  i;

@@ -65,6 +65,14 @@ ra_str_t ra_refer_host(ra_str_t referer);
  * host first; -1 when none does (or no host). */
 int ra_refer_match(const ra_refer_t *t, ra_str_t referer);
 
+/* Whether a browser request answered status is a visit its Referer's
+ * operator sent, once: not a redirect (301, 302, 303, 307, 308: the
+ * browser asks for the target with the same Referer) nor a part of a
+ * document (206: a PDF viewer reads the file it got whole in ranges, each
+ * with the Referer); a revalidation (304), an error or an answer not
+ * known yet (0) is. */
+int ra_refer_visit(int status);
+
 /* The index of the operator of this name (case-insensitive); -1 when the
  * table has none. */
 int ra_refer_operator(const ra_refer_t *t, ra_str_t name);
