@@ -101,6 +101,10 @@ typedef struct {
     uint32_t   first;           /* index into rules */
     uint32_t   nrules;
     unsigned   global:1;        /* has a "*" user-agent */
+    unsigned   prefs:1;         /* has Content-Signal or Content-Usage
+                                   lines */
+    unsigned   ruled:1;         /* has an Allow or Disallow line, empty
+                                   ones too */
 } ra_lint_group_t;
 
 typedef struct {
@@ -1391,6 +1395,12 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 static int
 ra_lint_ai_pref(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 {
+    if ((ra_lint_is(ln->key_text, "content-signal")
+         || ra_lint_is(ln->key_text, "content-usage"))
+        && ctx->ngroups && ctx->ngroups <= ctx->groups_cap)
+    {
+        ctx->groups[ctx->ngroups - 1].prefs = 1;
+    }
     if (ra_lint_is(ln->key_text, "content-signal")) {
         ra_lint_content_signal(ctx, ln);
         return 1;
@@ -1507,6 +1517,8 @@ ra_lint_user_agent(ra_lint_ctx_t *ctx, const ra_line_t *ln)
             g->first = ctx->nrules;
             g->nrules = 0;
             g->global = 0;
+            g->prefs = 0;
+            g->ruled = 0;
         }
         ctx->ngroups++;
         ctx->in_rules = 0;
@@ -1809,6 +1821,9 @@ ra_lint_rule(ra_lint_ctx_t *ctx, const ra_line_t *ln)
         return RA_OK;
     }
     ctx->in_rules = 1;
+    if (ctx->ngroups <= ctx->groups_cap) {
+        ctx->groups[ctx->ngroups - 1].ruled = 1;
+    }
     if (ln->value.len == 0) {
         return RA_OK;       /* "Disallow:" allows everything, as intended */
     }
@@ -2435,8 +2450,11 @@ ra_lint_binary_finding(ra_lint_ctx_t *ctx, ra_str_t body, const char *what)
  * "Allow: /"), the group drops that rule.  "Disallow: /" of "*" is left
  * out: closing the site to all but named crawlers is a common intent
  * (disallow-all reports it); so is a group that allows everything in so
- * many words (only "Disallow:" or "Allow: /", or no rule at all).  The matcher decides, so merging and
- * longest-match are Google's; calls are bounded by RA_LINT_STAR_BUDGET.
+ * many words (only "Disallow:" or "Allow: /", or no rule at all) -- but
+ * not one with no rule and AI-preference lines: written to state how its
+ * crawler may use content, it lets that crawler fetch what "*" disallows.
+ * The matcher decides, so merging and longest-match are Google's; calls
+ * are bounded by RA_LINT_STAR_BUDGET.
  */
 
 typedef struct {
@@ -2479,7 +2497,7 @@ ra_lint_star_token(ra_lint_star_ctx_t *st, const ra_line_t *ln, ra_str_t tok)
             break;
         }
     }
-    if (i == g->nrules) {
+    if (i == g->nrules && !(g->prefs && !g->ruled)) {
         return;     /* no rule or "Allow: /": everything, on purpose */
     }
     gline = g->line;
@@ -2531,8 +2549,11 @@ ra_lint_star_token(ra_lint_star_ctx_t *st, const ra_line_t *ln, ra_str_t tok)
         "'%s' follows this group and not '*' (a crawler obeys only the "
         "most specific group that names it): it may fetch what '*' "
         "disallows with %s; repeat %s in this group if %s meant for it "
-        "too", ra_lint_quote(t, tok), list, nd == 1 ? "that rule" : "them",
-        nd == 1 ? "it is" : "they are");
+        "too%s", ra_lint_quote(t, tok), list,
+        nd == 1 ? "that rule" : "them", nd == 1 ? "it is" : "they are",
+        g->prefs && !g->ruled ? " (its Content-Signal or Content-Usage "
+                                "lines are no Allow or Disallow: they keep "
+                                "none of '*')" : "");
 }
 
 static int

@@ -1438,6 +1438,46 @@ test_content_usage_syntax(void **state)
     run_done(&r);
 }
 
+/* A group written only to state preferences for a crawler has no rule:
+ * the crawler follows it and not '*', so every rule of '*' is dropped for
+ * it (Content-Signal and Content-Usage lines are no Allow or Disallow);
+ * a group with no line at all is left alone (it merges with the next, or
+ * allows everything on purpose) */
+static void
+test_pref_group_drops_star(void **state)
+{
+    static const char  body[] =
+        "User-agent: *\n"                                       /* 1 */
+        "Disallow: /private/\n"                                 /* 2 */
+        "\n"
+        "User-agent: ClaudeBot\n"                               /* 4 */
+        "Disallow:\n"                                           /* 5 */
+        "Content-Usage: train-ai=n\n"                           /* 6 */
+        "\n"
+        "User-agent: BarBot\n"                                  /* 8 */
+        "Disallow: /private/\n"                                 /* 9 */
+        "Content-Usage: train-ai=n\n"                           /* 10 */
+        "\n"
+        "User-agent: GPTBot\n"                                  /* 12 */
+        "Content-Signal: ai-train=no\n";                        /* 13 */
+    lint_run_t                r;
+    const ra_lint_finding_t  *f;
+
+    (void) state;
+    run_lint(&r, body, sizeof(body) - 1, NULL);
+    if (getenv("RA_TEST_VERBOSE")) {
+        dump(&r.lint);
+    }
+    f = finding_at(&r.lint, RA_LC_GROUP_REPLACES_STAR, 12);
+    assert_non_null(f);
+    assert_true(msg_has(f, "'Disallow: /private/' (line 2)"));
+    assert_true(msg_has(f, "no Allow or Disallow"));
+    /* "Disallow:" allows everything in so many words: meant; BarBot's
+     * group repeats the rule */
+    assert_int_equal(count_code(&r.lint, RA_LC_GROUP_REPLACES_STAR, -1), 1);
+    run_done(&r);
+}
+
 static void
 test_policy_tokens(void **state)
 {
@@ -1550,6 +1590,7 @@ main(void)
         cmocka_unit_test(test_content_signal),
         cmocka_unit_test(test_content_usage),
         cmocka_unit_test(test_content_usage_syntax),
+        cmocka_unit_test(test_pref_group_drops_star),
         cmocka_unit_test(test_policy_tokens),
         cmocka_unit_test(test_prefs_bounded),
     };
