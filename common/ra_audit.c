@@ -1674,6 +1674,9 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     vio.verified_by = (uint8_t) out->verified_by;
     vio.last_fetch = f->last_fetch;
     vio.verdict = (uint8_t) out->verdict;
+    /* as its record's key.category (ra_purpose_match()) */
+    vio.purpose = out->crawler != NULL && out->crawler->category < RA_CAT_MAX
+                  ? (uint8_t) (out->crawler->category + 1) : 0;
     vio.name_len = (uint8_t) ra_str_cut(vio.name, RA_NAME_MAX, out->name);
     vio.method_len = (uint8_t) ra_str_cut(vio.method, RA_METHOD_MAX,
                                             req->method);
@@ -2200,8 +2203,9 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
     if (id.kind == RA_UA_BROWSER || no_ua) {
-        /* crawl-to-refer: a browser visit its Referer's operator sent */
-        op = no_ua || req->referer.len == 0
+        /* crawl-to-refer: a browser visit its Referer's operator sent
+         * (once: not its redirects nor its ranges) */
+        op = no_ua || req->referer.len == 0 || !ra_refer_visit(req->status)
              ? -1 : ra_audit_referer(au, req->referer);
         if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
             return RA_OK;               /* nothing evicted: no note due */

@@ -178,6 +178,7 @@ typedef struct {
     uint8_t   verified_by;                /* layout 8 */
     int64_t   last_fetch;
     unsigned char  robots_sha256[32];
+    uint8_t   purpose;                    /* layout 12 */
 } ra_vio_slot_t;
 
 /* The region's header.  Only offsets, sizes and atomics. */
@@ -3050,6 +3051,7 @@ ra_ledger_violation_locked(ra_ledger_t *l, uint32_t site,
                                                      : RA_PATTERN_MAX;
     memcpy(x->pattern, v->pattern, x->pattern_len);
     x->last_fetch = v->last_fetch;
+    x->purpose = v->purpose;
     if (s->nversions && s->current < RA_VERSIONS
         && s->versions[s->current].hash != 0)
     {
@@ -3170,6 +3172,7 @@ ra_vio_out(const ra_vio_slot_t *x, uint32_t site, ra_violation_t *out)
     memcpy(out->pattern, x->pattern, RA_PATTERN_MAX);
     out->last_fetch = x->last_fetch;
     memcpy(out->robots_sha256, x->robots_sha256, 32);
+    out->purpose = x->purpose;
 }
 
 /* Violations newest first by time; of the same time, the ring's order
@@ -3602,6 +3605,11 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         if (!s->used || s->epoch != x->site_epoch) {
             continue;
         }
+        if (view != NULL && view->purpose != 0
+            && x->purpose != view->purpose)
+        {
+            continue;           /* ?purpose=: another purpose's */
+        }
         r = rank[x->site] - 1;
         snap->sites[r].violations_total++;
         if (view != NULL && view->crawler.data != NULL
@@ -3703,4 +3711,22 @@ ra_snapshot_purpose(ra_snapshot_t *snap, unsigned purpose)
         j++;
     }
     snap->nstats = j;
+    for (i = 0; i < snap->nsites; i++) {
+        snap->sites[i].violations_total = 0;
+    }
+    for (i = 0, j = 0; i < snap->nviolations; i++) {
+        const ra_violation_t  *x = &snap->violations[i];
+
+        if (x->purpose != purpose) {
+            continue;
+        }
+        if (x->site && x->site <= snap->nsites) {
+            snap->sites[x->site - 1].violations_total++;
+        }
+        if (i != j) {
+            snap->violations[j] = *x;
+        }
+        j++;
+    }
+    snap->nviolations = j;
 }

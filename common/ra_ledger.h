@@ -356,6 +356,9 @@ typedef struct {
     /* set by the ledger: the SHA-256 of the site's version in force
      * when it was recorded (zeros: none) */
     unsigned char  robots_sha256[32];
+    /* layout 12: set by the caller: the crawler's purpose, as
+     * ra_snapshot_view_t.purpose counts it (0: a generic bot's) */
+    uint8_t   purpose;
 } ra_violation_t;
 
 /* Capacities, chosen from the region's size by ra_ledger_plan(). */
@@ -852,7 +855,8 @@ typedef struct {
                                    every known crawler's record is kept) */
     unsigned   purpose;         /* 0: every record; else only the table's
                                    crawlers of category purpose - 1
-                                   (ra_crawler_category_e; ?purpose=) */
+                                   (ra_crawler_category_e; ?purpose=),
+                                   and their violations */
 } ra_snapshot_view_t;
 
 /* Everything (view NULL), as the CLI wants it. */
@@ -867,8 +871,9 @@ void ra_snapshot_free(ra_snapshot_t *snap, const ra_alloc_t *a);
  * ra_crawler_category_e + 1: table crawlers of that category)? */
 int ra_purpose_match(unsigned purpose, unsigned kind, unsigned category);
 
-/* Keeps only the records of purpose (as ra_purpose_match()) in snap, and
- * counts each site's stats_total anew (logs --purpose). */
+/* Keeps only the records of purpose (as ra_purpose_match()) and the
+ * violations of their crawlers in snap, and counts each site's
+ * stats_total anew (logs --purpose). */
 void ra_snapshot_purpose(ra_snapshot_t *snap, unsigned purpose);
 
 #endif /* RA_LEDGER_H */

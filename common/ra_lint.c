@@ -84,6 +84,8 @@ static const ra_lint_code_def_t  ra_lint_codes[RA_LINT_NCODES] = {
 #define RA_LINT_MSG_MAX     1024    /* one message, bytes: 4 quotes fit */
 #define RA_LINT_QUOTE_MAX   40      /* file bytes quoted in a message */
 #define RA_LINT_QBUF        (RA_LINT_QUOTE_MAX * 4 + 8)
+/* Content-Usage paths of a group compared for repeats */
+#define RA_LINT_USAGE_PATHS 16
 
 typedef struct {
     uint32_t        line;
@@ -99,6 +101,10 @@ typedef struct {
     uint32_t   first;           /* index into rules */
     uint32_t   nrules;
     unsigned   global:1;        /* has a "*" user-agent */
+    unsigned   prefs:1;         /* has Content-Signal or Content-Usage
+                                   lines */
+    unsigned   ruled:1;         /* has an Allow or Disallow line, empty
+                                   ones too */
 } ra_lint_group_t;
 
 typedef struct {
@@ -118,6 +124,14 @@ typedef struct {
     unsigned            in_rules:1;     /* current group has had a rule */
     ra_str_t            group_agent;    /* its first User-agent value */
     unsigned            signals_seen;   /* Content-Signal categories in it */
+    /* its Content-Usage rules' paths (the first RA_LINT_USAGE_PATHS),
+     * the categories stated for each and whether all allow them: rules
+     * of the same path combine */
+    ra_str_t            usage_paths[RA_LINT_USAGE_PATHS];
+    uint32_t            usage_lines[RA_LINT_USAGE_PATHS];
+    uint8_t             usage_seen[RA_LINT_USAGE_PATHS];
+    uint8_t             usage_allow[RA_LINT_USAGE_PATHS];
+    unsigned            nusage;
     const ra_crawlers_t *crawlers;      /* policy tokens; NULL: none */
 
     /* the line the 500 KiB cut falls in, when it is cut mid-line */
@@ -856,7 +870,10 @@ ra_lint_content_signal(ra_lint_ctx_t *ctx, const ra_line_t *ln)
             ra_lint_add(ctx, RA_LC_CONTENT_SIGNAL, ln->line, col, 0,
                 "unknown content signal '%s': Cloudflare's Content Signals "
                 "Policy defines search, ai-input and ai-train; readers "
-                "ignore it", ra_lint_quote(q, key));
+                "ignore it%s", ra_lint_quote(q, key),
+                ra_lint_is(key, "train-ai")
+                ? " (train-ai is Content-Usage's name; Content-Signal's is "
+                  "ai-train)" : "");
             bad = 1;
             continue;
         }
@@ -864,8 +881,10 @@ ra_lint_content_signal(ra_lint_ctx_t *ctx, const ra_line_t *ln)
         if (yes < 0) {
             ra_lint_add(ctx, RA_LC_CONTENT_SIGNAL, ln->line, col, 0,
                 "content signal %s='%s': the value is yes or no; readers "
-                "take no preference from it", ra_lint_signal_names[c],
-                ra_lint_quote(q, val));
+                "take no preference from it%s", ra_lint_signal_names[c],
+                ra_lint_quote(q, val),
+                ra_lint_is(val, "y") || ra_lint_is(val, "n")
+                ? " (y and n are Content-Usage's values)" : "");
             bad = 1;
             continue;
         }
@@ -916,21 +935,363 @@ ra_lint_eq_cs(ra_str_t s, const char *lit)
     return s.len == n && memcmp(s.data, lit, n) == 0;
 }
 
+/* ---- a Structured Fields dictionary (RFC 9651 4.2.2), as a
+ * Content-Usage value is one: what a reader parses or rejects whole.
+ * Linear, no memory; a member's value is the span of its bare item or
+ * inner list, parameters left out (y is the token y, "y" a string). */
+
+typedef struct {
+    const unsigned char  *p;
+    size_t                i, n;
+    const char           *why;      /* NULL: no error yet */
+} ra_sf_t;
+
+#define ra_sf_lc(c)   ((c) >= 'a' && (c) <= 'z')
+
+static int
+ra_sf_fail(ra_sf_t *sf, const char *why)
+{
+    sf->why = why;
+    return 0;
+}
+
+static void
+ra_sf_sp(ra_sf_t *sf)
+{
+    while (sf->i < sf->n && sf->p[sf->i] == ' ') {
+        sf->i++;
+    }
+}
+
+/* key = ( lcalpha / "*" ) *( lcalpha / DIGIT / "_" / "-" / "." / "*" ) */
+static int
+ra_sf_key(ra_sf_t *sf, ra_str_t *key)
+{
+    size_t  s = sf->i;
+    int     c;
+
+    if (sf->i == sf->n) {
+        return ra_sf_fail(sf, "a label is missing");
+    }
+    c = sf->p[sf->i];
+    if (!(ra_sf_lc(c) || c == '*')) {
+        return ra_sf_fail(sf, c >= 'A' && c <= 'Z'
+                              ? "a label is lower case (labels are "
+                                "case-sensitive)"
+                              : "a label starts with a-z or '*'");
+    }
+    for (sf->i++; sf->i < sf->n; sf->i++) {
+        c = sf->p[sf->i];
+        if (!(ra_sf_lc(c) || ra_isdigit(c) || c == '_' || c == '-'
+              || c == '.' || c == '*'))
+        {
+            break;
+        }
+    }
+    if (sf->i < sf->n && sf->p[sf->i] >= 'A' && sf->p[sf->i] <= 'Z') {
+        return ra_sf_fail(sf, "a label is lower case (labels are "
+                              "case-sensitive)");
+    }
+    *key = ra_str(sf->p + s, sf->i - s);
+    return 1;
+}
+
+/* a bare item: integer, decimal, string, token, byte sequence, boolean,
+ * date or display string (RFC 9651 4.2.3.1) */
+static int
+ra_sf_bare(ra_sf_t *sf)
+{
+    const unsigned char  *p = sf->p;
+    size_t                n = sf->n, d = 0, f = 0;
+    int                   c;
+
+    if (sf->i == n) {
+        return ra_sf_fail(sf, "a value is missing");
+    }
+    c = p[sf->i];
+    if (c == ' ') {
+        return ra_sf_fail(sf, "a space after '='");
+    }
+    if (c == '@' || c == '-' || ra_isdigit(c)) {
+        sf->i += c == '@';
+        sf->i += sf->i < n && p[sf->i] == '-';
+        for (; sf->i < n && ra_isdigit(p[sf->i]); sf->i++) {
+            d++;
+        }
+        if (c != '@' && sf->i < n && p[sf->i] == '.' && d && d <= 12) {
+            for (sf->i++; sf->i < n && ra_isdigit(p[sf->i]); sf->i++) {
+                f++;
+            }
+            return f >= 1 && f <= 3 ? 1 : ra_sf_fail(sf, "a bad number");
+        }
+        return d >= 1 && d <= 15 ? 1 : ra_sf_fail(sf, "a bad number");
+    }
+    if (c == '"' || (c == '%' && sf->i + 1 < n && p[sf->i + 1] == '"')) {
+        sf->i += c == '%' ? 2 : 1;
+        for (; sf->i < n; sf->i++) {
+            int  b = p[sf->i];
+
+            if (b == '"') {
+                sf->i++;
+                return 1;
+            }
+            if (b < 0x20 || b > 0x7e) {
+                return ra_sf_fail(sf, "a byte a string may not hold");
+            }
+            if (c == '"' && b == '\\') {
+                if (sf->i + 1 == n
+                    || (p[sf->i + 1] != '"' && p[sf->i + 1] != '\\'))
+                {
+                    return ra_sf_fail(sf, "a bad escape in a string");
+                }
+                sf->i++;
+            } else if (c == '%' && b == '%') {
+                if (sf->i + 2 >= n || !ra_isxdigit(p[sf->i + 1])
+                    || !ra_isxdigit(p[sf->i + 2])
+                    || (p[sf->i + 1] >= 'A' && p[sf->i + 1] <= 'F')
+                    || (p[sf->i + 2] >= 'A' && p[sf->i + 2] <= 'F'))
+                {
+                    return ra_sf_fail(sf, "a bad escape in a string");
+                }
+                sf->i += 2;
+            }
+        }
+        return ra_sf_fail(sf, "a string is not closed");
+    }
+    if (c == '*' || ra_isalpha(c)) {
+        /* token: tchar, ':' and '/' */
+        for (sf->i++; sf->i < n; sf->i++) {
+            c = p[sf->i];
+            if (!(ra_isalpha(c) || ra_isdigit(c) || c == ':' || c == '/'
+                  || (c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL)))
+            {
+                break;
+            }
+        }
+        return 1;
+    }
+    if (c == ':') {
+        for (sf->i++; sf->i < n; sf->i++) {
+            c = p[sf->i];
+            if (c == ':') {
+                sf->i++;
+                return 1;
+            }
+            if (!(ra_isalpha(c) || ra_isdigit(c) || c == '+' || c == '/'
+                  || c == '='))
+            {
+                break;
+            }
+        }
+        return ra_sf_fail(sf, "a bad byte sequence");
+    }
+    if (c == '?') {
+        if (sf->i + 1 < n && (p[sf->i + 1] == '0' || p[sf->i + 1] == '1')) {
+            sf->i += 2;
+            return 1;
+        }
+        return ra_sf_fail(sf, "a bad boolean");
+    }
+    return ra_sf_fail(sf, "a value that is no token, string, number or "
+                          "boolean");
+}
+
+/* *( ";" *SP key [ "=" bare-item ] ) */
+static int
+ra_sf_params(ra_sf_t *sf)
+{
+    ra_str_t  key;
+
+    while (sf->i < sf->n && sf->p[sf->i] == ';') {
+        sf->i++;
+        ra_sf_sp(sf);
+        if (!ra_sf_key(sf, &key)) {
+            if (sf->i == sf->n || sf->p[sf->i] == ',') {
+                sf->why = "a ';' without a parameter";
+            }
+            return 0;
+        }
+        if (sf->i < sf->n && sf->p[sf->i] == '=') {
+            sf->i++;
+            if (!ra_sf_bare(sf)) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* the value of a member: an item or an inner list, with parameters */
+static int
+ra_sf_value(ra_sf_t *sf, ra_str_t *val)
+{
+    size_t  s = sf->i;
+
+    if (sf->i < sf->n && sf->p[sf->i] == '(') {
+        sf->i++;
+        for ( ;; ) {
+            ra_sf_sp(sf);
+            if (sf->i == sf->n) {
+                return ra_sf_fail(sf, "an inner list is not closed");
+            }
+            if (sf->p[sf->i] == ')') {
+                sf->i++;
+                break;
+            }
+            if (!ra_sf_bare(sf) || !ra_sf_params(sf)) {
+                return 0;
+            }
+            if (sf->i < sf->n && sf->p[sf->i] != ' '
+                && sf->p[sf->i] != ')')
+            {
+                return ra_sf_fail(sf, "an inner list's items are not "
+                                      "apart");
+            }
+        }
+    } else if (!ra_sf_bare(sf)) {
+        return 0;
+    }
+    *val = ra_str(sf->p + s, sf->i - s);
+    return ra_sf_params(sf);
+}
+
+/* The next member: 1 with key and val (empty: a bare key, the boolean
+ * true), 0 at the end, -1 when the dictionary does not parse (sf->why,
+ * at sf->i). */
+static int
+ra_sf_next(ra_sf_t *sf, ra_str_t *key, ra_str_t *val)
+{
+    if (sf->why != NULL) {
+        return -1;
+    }
+    if (sf->i == sf->n) {
+        return 0;
+    }
+    if (sf->i > 0) {
+        /* after a member: OWS, ',' and OWS, then another member */
+        while (sf->i < sf->n && (sf->p[sf->i] == ' '
+                                 || sf->p[sf->i] == '\t'))
+        {
+            sf->i++;
+        }
+        if (sf->i == sf->n) {
+            return 0;
+        }
+        if (sf->p[sf->i] != ',') {
+            ra_sf_fail(sf, sf->p[sf->i] == '='
+                           ? "a space before '='"
+                           : "no ',' between two members");
+            return -1;
+        }
+        sf->i++;
+        while (sf->i < sf->n && (sf->p[sf->i] == ' '
+                                 || sf->p[sf->i] == '\t'))
+        {
+            sf->i++;
+        }
+        if (sf->i == sf->n) {
+            ra_sf_fail(sf, "a trailing ','");
+            return -1;
+        }
+    }
+    if (!ra_sf_key(sf, key)) {
+        return -1;
+    }
+    *val = ra_str(sf->p + sf->i, 0);
+    if (sf->i < sf->n && sf->p[sf->i] == '=') {
+        sf->i++;
+        if (!ra_sf_value(sf, val)) {
+            return -1;
+        }
+    } else if (!ra_sf_params(sf)) {
+        return -1;
+    }
+    return 1;
+}
+
 static const char  *ra_lint_usage_names[] = { "train-ai", "search" };
 static const char  *ra_lint_usage_what[] = { "AI model training",
                                              "search" };
+
+/* Content-Signal's words in a Content-Usage line, and the other way */
+static const char *
+ra_lint_usage_mixup(ra_str_t key)
+{
+    if (ra_lint_eq_cs(key, "ai-train")) {
+        return " (ai-train is Content-Signal's name; Content-Usage's is "
+               "train-ai)";
+    }
+    if (ra_lint_eq_cs(key, "ai-input")) {
+        return " (ai-input is Content-Signal's; the aipref vocabulary has "
+               "no such category)";
+    }
+    return "";
+}
+
+/*
+ * A category this group's rule for the same path stated already: the
+ * rules combine, the most restrictive preference applies
+ * (draft-ietf-aipref-attach 3.1), which a reader of either line alone
+ * would not guess.  The first RA_LINT_USAGE_PATHS paths of a group are
+ * compared.
+ */
+static void
+ra_lint_usage_again(ra_lint_ctx_t *ctx, const ra_line_t *ln, ra_str_t pspan,
+    const char *path, unsigned seen, const int *pref)
+{
+    unsigned  i, c, allow = 0;
+
+    for (c = 0; c < 2; c++) {
+        allow |= (seen & (1u << c)) && pref[c] ? 1u << c : 0;
+    }
+    for (i = 0; i < ctx->nusage; i++) {
+        if (ctx->usage_paths[i].len == pspan.len
+            && memcmp(ctx->usage_paths[i].data, pspan.data, pspan.len) == 0)
+        {
+            break;
+        }
+    }
+    if (i == ctx->nusage) {
+        if (ctx->nusage < RA_LINT_USAGE_PATHS) {
+            ctx->usage_paths[i] = pspan;
+            ctx->usage_lines[i] = ln->line;
+            ctx->usage_seen[i] = (uint8_t) seen;
+            ctx->usage_allow[i] = (uint8_t) allow;
+            ctx->nusage++;
+        }
+        return;
+    }
+    for (c = 0; c < 2; c++) {
+        if (seen & ctx->usage_seen[i] & (1u << c)) {
+            ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line,
+                ra_lint_col(ln, ln->key_text.data), 0,
+                "'%s' is stated for %s%s%s on line %u too, in this group: "
+                "readers combine the two rules and the most restrictive "
+                "applies (%s %s; draft-ietf-aipref-attach)",
+                ra_lint_usage_names[c], path[0] ? "'" : "",
+                path[0] ? path : "every path", path[0] ? "'" : "",
+                ctx->usage_lines[i], ra_lint_usage_what[c],
+                allow & ctx->usage_allow[i] & (1u << c) ? "allowed"
+                                                        : "not allowed");
+        }
+    }
+    ctx->usage_allow[i] = (uint8_t) ((ctx->usage_allow[i] & allow)
+                                     | (ctx->usage_allow[i] & ~seen)
+                                     | (allow & ~ctx->usage_seen[i]));
+    ctx->usage_seen[i] |= (uint8_t) seen;
+}
 
 static void
 ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 {
     char        q[RA_LINT_QBUF], k[RA_LINT_QBUF], path[RA_LINT_QBUF];
     char        said[200];
-    ra_str_t    v = ln->value, list, item, key, val;
-    const unsigned char *eq, *semi;
+    ra_str_t    v = ln->value, list, key, val, pspan;
+    ra_sf_t     sf;
     uint32_t    col = ra_lint_col(ln, ln->key_text.data);
     unsigned    c, seen = 0;
     size_t      i, n = 0;
-    int         y, pref[2] = { 0, 0 };
+    int         y, rc, pref[2] = { 0, 0 };
 
     if (ctx->ngroups == 0) {
         ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line, col, 0,
@@ -941,11 +1302,13 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
     }
     path[0] = '\0';
     list = v;
+    pspan = ra_str(v.data, 0);
     if (v.len && v.data[0] == '/') {
         for (i = 0; i < v.len && v.data[i] != ' ' && v.data[i] != '\t'; i++) {
             /* void */
         }
-        ra_lint_quote(path, ra_str(v.data, i));
+        pspan = ra_str(v.data, i);
+        ra_lint_quote(path, pspan);
         list = ra_lint_trim(ra_str(v.data + i, v.len - i));
     }
     if (list.len == 0) {
@@ -954,33 +1317,28 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
             "search=y|n (draft-ietf-aipref-vocab)");
         return;
     }
+    /* the whole value parses, or it states nothing */
+    memset(&sf, 0, sizeof(sf));
+    sf.p = list.data;
+    sf.n = list.len;
+    while ((rc = ra_sf_next(&sf, &key, &val)) > 0) {
+        /* void */
+    }
+    if (rc < 0) {
+        ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line,
+            ra_lint_col(ln, list.data + (sf.i < sf.n ? sf.i : sf.n - 1)), 0,
+            "Content-Usage '%s' does not parse as a Structured Fields "
+            "dictionary (RFC 9651: %s): readers take no preference from "
+            "the line, every category stays unknown",
+            ra_lint_quote(q, list), sf.why);
+        return;
+    }
     said[0] = '\0';
-    while (ra_lint_next_item(&list, &item)) {
-        col = ra_lint_col(ln, item.data);
-        semi = item.len ? memchr(item.data, ';', item.len) : NULL;
-        if (semi != NULL) {         /* parameters: ignored */
-            item = ra_lint_trim(ra_str(item.data,
-                                       (size_t) (semi - item.data)));
-        }
-        eq = item.len ? memchr(item.data, '=', item.len) : NULL;
-        key = ra_lint_trim(eq ? ra_str(item.data, (size_t) (eq - item.data))
-                              : item);
-        val = eq ? ra_lint_trim(ra_str(eq + 1, item.len
-                                       - (size_t) (eq - item.data) - 1))
-                 : ra_str("", 0);
-        for (i = 0; i < key.len; i++) {
-            if (key.data[i] >= 'A' && key.data[i] <= 'Z') {
-                break;
-            }
-        }
-        if (key.len == 0 || i < key.len) {
-            ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line, col, 0,
-                "Content-Usage label '%s' is not a lower-case token: the "
-                "preference does not parse and every category stays "
-                "unknown (labels are case-sensitive)",
-                ra_lint_quote(q, key));
-            return;
-        }
+    memset(&sf, 0, sizeof(sf));
+    sf.p = list.data;
+    sf.n = list.len;
+    while (ra_sf_next(&sf, &key, &val) > 0) {
+        col = ra_lint_col(ln, key.data);
         for (c = 0; c < 2; c++) {
             if (ra_lint_eq_cs(key, ra_lint_usage_names[c])) {
                 break;
@@ -989,16 +1347,18 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
         if (c == 2) {
             ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line, col, 0,
                 "unknown usage category '%s': draft-ietf-aipref-vocab "
-                "defines train-ai and search; readers ignore it",
-                ra_lint_quote(q, key));
+                "defines train-ai and search; readers ignore it%s",
+                ra_lint_quote(q, key), ra_lint_usage_mixup(key));
             continue;
         }
         y = ra_lint_eq_cs(val, "y") ? 1 : ra_lint_eq_cs(val, "n") ? 0 : -1;
         if (y < 0) {
             ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line, col, 0,
                 "%s='%s': the value is the token y or n; the preference "
-                "for %s stays unknown", ra_lint_usage_names[c],
-                ra_lint_quote(q, val), ra_lint_usage_what[c]);
+                "for %s stays unknown%s", ra_lint_usage_names[c],
+                ra_lint_quote(q, val), ra_lint_usage_what[c],
+                ra_lint_eq_cs(val, "yes") || ra_lint_eq_cs(val, "no")
+                ? " (yes and no are Content-Signal's values)" : "");
             seen &= ~(1u << c);
             continue;
         }
@@ -1013,6 +1373,7 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
     if (seen == 0) {
         return;
     }
+    ra_lint_usage_again(ctx, ln, pspan, path, seen, pref);
     for (c = 0; c < 2; c++) {
         if (seen & (1u << c)) {
             n += (size_t) snprintf(said + n, sizeof(said) - n, "%s%s %s",
@@ -1034,6 +1395,12 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 static int
 ra_lint_ai_pref(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 {
+    if ((ra_lint_is(ln->key_text, "content-signal")
+         || ra_lint_is(ln->key_text, "content-usage"))
+        && ctx->ngroups && ctx->ngroups <= ctx->groups_cap)
+    {
+        ctx->groups[ctx->ngroups - 1].prefs = 1;
+    }
     if (ra_lint_is(ln->key_text, "content-signal")) {
         ra_lint_content_signal(ctx, ln);
         return 1;
@@ -1150,11 +1517,14 @@ ra_lint_user_agent(ra_lint_ctx_t *ctx, const ra_line_t *ln)
             g->first = ctx->nrules;
             g->nrules = 0;
             g->global = 0;
+            g->prefs = 0;
+            g->ruled = 0;
         }
         ctx->ngroups++;
         ctx->in_rules = 0;
         ctx->group_agent = v;
         ctx->signals_seen = 0;
+        ctx->nusage = 0;
     }
     ctx->out->summary.agents++;
 
@@ -1451,6 +1821,9 @@ ra_lint_rule(ra_lint_ctx_t *ctx, const ra_line_t *ln)
         return RA_OK;
     }
     ctx->in_rules = 1;
+    if (ctx->ngroups <= ctx->groups_cap) {
+        ctx->groups[ctx->ngroups - 1].ruled = 1;
+    }
     if (ln->value.len == 0) {
         return RA_OK;       /* "Disallow:" allows everything, as intended */
     }
@@ -2077,8 +2450,11 @@ ra_lint_binary_finding(ra_lint_ctx_t *ctx, ra_str_t body, const char *what)
  * "Allow: /"), the group drops that rule.  "Disallow: /" of "*" is left
  * out: closing the site to all but named crawlers is a common intent
  * (disallow-all reports it); so is a group that allows everything in so
- * many words (only "Disallow:" or "Allow: /", or no rule at all).  The matcher decides, so merging and
- * longest-match are Google's; calls are bounded by RA_LINT_STAR_BUDGET.
+ * many words (only "Disallow:" or "Allow: /", or no rule at all) -- but
+ * not one with no rule and AI-preference lines: written to state how its
+ * crawler may use content, it lets that crawler fetch what "*" disallows.
+ * The matcher decides, so merging and longest-match are Google's; calls
+ * are bounded by RA_LINT_STAR_BUDGET.
  */
 
 typedef struct {
@@ -2121,7 +2497,7 @@ ra_lint_star_token(ra_lint_star_ctx_t *st, const ra_line_t *ln, ra_str_t tok)
             break;
         }
     }
-    if (i == g->nrules) {
+    if (i == g->nrules && !(g->prefs && !g->ruled)) {
         return;     /* no rule or "Allow: /": everything, on purpose */
     }
     gline = g->line;
@@ -2173,8 +2549,11 @@ ra_lint_star_token(ra_lint_star_ctx_t *st, const ra_line_t *ln, ra_str_t tok)
         "'%s' follows this group and not '*' (a crawler obeys only the "
         "most specific group that names it): it may fetch what '*' "
         "disallows with %s; repeat %s in this group if %s meant for it "
-        "too", ra_lint_quote(t, tok), list, nd == 1 ? "that rule" : "them",
-        nd == 1 ? "it is" : "they are");
+        "too%s", ra_lint_quote(t, tok), list,
+        nd == 1 ? "that rule" : "them", nd == 1 ? "it is" : "they are",
+        g->prefs && !g->ruled ? " (its Content-Signal or Content-Usage "
+                                "lines are no Allow or Disallow: they keep "
+                                "none of '*')" : "");
 }
 
 static int

@@ -161,9 +161,11 @@ ra_refer_host(ra_str_t r)
     if (s == 0) {
         return ra_str(r.data, 0);
     }
-    /* one pass: the authority ends at '/', '?' or '#'; the host follows
-     * the last '@' ("user:pass@host") and ends at its first ':' (the
-     * port); every byte of it a host name's */
+    /* one pass: the authority ends at '/', '?', '#' or a backslash
+     * (which a browser reads as '/': "https://evil.example" backslash
+     * "@google.com/" goes to evil.example); the host follows the last
+     * '@' ("user:pass@host") and ends at its first ':' (the port); every
+     * byte of it a host name's, no label empty */
     colon = 0;
     bad = 0;
     for (e = s; e < r.len; e++) {
@@ -172,7 +174,7 @@ ra_refer_host(ra_str_t r)
         if (ra_isalpha(c) || ra_isdigit(c)) {
             continue;
         }
-        if (c == '/' || c == '?' || c == '#') {
+        if (c == '/' || c == '?' || c == '#' || c == '\\') {
             break;
         }
         if (c == '@') {
@@ -183,7 +185,8 @@ ra_refer_host(ra_str_t r)
             if (c == ':') {
                 colon = e;
             } else {
-                bad |= !ra_ishost(c);
+                bad |= !ra_ishost(c)
+                       || (c == '.' && (e == s || r.data[e - 1] == '.'));
             }
         }
     }
@@ -199,8 +202,11 @@ ra_refer_host(ra_str_t r)
     return ra_str(r.data + s, e - s);
 }
 
-/* Is t a top-level domain as "NAME.*" means it: one label, or two when
- * the first has at most three bytes ("co.uk", "com.au")? */
+/* Is t a top-level domain as "NAME.*" means it: one label ("de",
+ * "com"), or "co." or "com." and a country's two letters ("co.uk",
+ * "com.au": how Google, Yandex and Yahoo name their country sites)?
+ * Not any short label before a name: google.foo.com is a host of
+ * foo.com, which anyone may own. */
 static int
 ra_refer_tld(ra_str_t t)
 {
@@ -222,8 +228,10 @@ ra_refer_tld(ra_str_t t)
         return 1;
     }
     i = (size_t) (dot - t.data);
-    return i > 0 && i <= 3 && i + 1 < t.len
-           && memchr(dot + 1, '.', t.len - i - 1) == NULL;
+    return (ra_strcaseeq(ra_str(t.data, i), ra_str("co", 2))
+            || ra_strcaseeq(ra_str(t.data, i), ra_str("com", 3)))
+           && t.len - i - 1 == 2
+           && ra_isalpha(dot[1]) && ra_isalpha(dot[2]);
 }
 
 /* "NAME.*": NAME as a whole label of host, followed by a top-level
@@ -295,6 +303,18 @@ ra_refer_match(const ra_refer_t *t, ra_str_t referer)
         }
     }
     return -1;
+}
+
+int
+ra_refer_visit(int status)
+{
+    switch (status) {
+    case 206:
+    case 301: case 302: case 303: case 307: case 308:
+        return 0;
+    default:
+        return 1;
+    }
 }
 
 int

@@ -55,13 +55,23 @@ int ra_refer_builtin(ra_refer_t *t);
 
 /* The host of a Referer ("https://www.google.fr/search?q=x" ->
  * "www.google.fr"): after "scheme://" and any "user@", up to '/', ':',
- * '?', '#' or the end; len 0 when there is none or it is longer than
+ * '?', '#', a backslash (a browser's '/') or the end, less one final
+ * '.'; len 0 when there is none, it holds a byte that is not a host
+ * name's (an escape, UTF-8) or an empty label, or it is longer than
  * RA_REFER_HOST_MAX. */
 ra_str_t ra_refer_host(ra_str_t referer);
 
 /* The operator (index into t->ops) whose pattern matches the Referer's
  * host first; -1 when none does (or no host). */
 int ra_refer_match(const ra_refer_t *t, ra_str_t referer);
+
+/* Whether a browser request answered status is a visit its Referer's
+ * operator sent, once: not a redirect (301, 302, 303, 307, 308: the
+ * browser asks for the target with the same Referer) nor a part of a
+ * document (206: a PDF viewer reads the file it got whole in ranges, each
+ * with the Referer); a revalidation (304), an error or an answer not
+ * known yet (0) is. */
+int ra_refer_visit(int status);
 
 /* The index of the operator of this name (case-insensitive); -1 when the
  * table has none. */

@@ -595,10 +595,10 @@ verdict_llms_fetch_counted(void **state)
     fx_free(f);
 }
 
-/* A request with a Referer (crawl-to-refer) */
+/* A request with a Referer (crawl-to-refer), answered status */
 static void
-req_referred(fx_t *f, const char *ua, const char *addr, const char *uri,
-    const char *referer, int64_t t)
+req_referred_status(fx_t *f, const char *ua, const char *addr,
+    const char *uri, const char *referer, int status, int64_t t)
 {
     ra_request_t  r;
     ra_verdict_t  v;
@@ -610,9 +610,16 @@ req_referred(fx_t *f, const char *ua, const char *addr, const char *uri,
     r.user_agent = ra_str(ua, strlen(ua));
     r.method = (ra_str_t) ra_string("GET");
     r.uri = ra_str(uri, strlen(uri));
-    r.status = 200;
+    r.status = status;
     r.referer = ra_str(referer, strlen(referer));
     assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+}
+
+static void
+req_referred(fx_t *f, const char *ua, const char *addr, const char *uri,
+    const char *referer, int64_t t)
+{
+    req_referred_status(f, ua, addr, uri, referer, 200, t);
 }
 
 /* crawl-to-refer: browser visits referred by an operator's hosts, beside
@@ -678,6 +685,30 @@ verdict_referrals_counted(void **state)
     assert_int_equal(s.referrals[m], 3);
     assert_int_equal(s.referrals[o], 1);
     assert_int_equal(s.browser_requests, 15);
+
+    /* one visit, one referral: a redirect's target is requested with the
+     * same Referer, and a document read in ranges (a PDF viewer's 206s
+     * after its 200) is the same visit; a revalidated page (304) or a
+     * missing one (404) is a visit */
+    req_referred_status(f, ff, OUT, "/q", "https://www.google.com/", 301,
+                        T0 + 20);
+    req_referred_status(f, ff, OUT, "/q/", "https://www.google.com/", 302,
+                        T0 + 21);
+    req_referred_status(f, ff, OUT, "/r", "https://www.google.com/", 307,
+                        T0 + 22);
+    req_referred_status(f, ff, OUT, "/s.pdf", "https://www.google.com/", 206,
+                        T0 + 23);
+    req_referred_status(f, ff, OUT, "/s.pdf", "https://www.google.com/", 206,
+                        T0 + 24);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.referrals[g], 5);
+    req_referred_status(f, ff, OUT, "/t", "https://www.google.com/", 304,
+                        T0 + 25);
+    req_referred_status(f, ff, OUT, "/u", "https://www.google.com/", 404,
+                        T0 + 26);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.referrals[g], 7);
+    assert_int_equal(s.browser_requests, 22);
     fx_free(f);
 }
 

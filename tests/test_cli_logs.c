@@ -460,6 +460,11 @@ test_referrals_and_purpose(void **state)
          "compatible; GPTBot/1.1; +https://openai.com/gptbot)");
     LINE(10, "/i", "-", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko);"
          " compatible; ChatGPT-User/1.0; +https://openai.com/bot");
+    /* a violation of each: --purpose keeps its crawlers' only */
+    LINE(11, "/files/by-googlebot", "-", "Mozilla/5.0 (compatible; "
+         "Googlebot/2.1; +http://www.google.com/bot.html)");
+    LINE(12, "/files/by-gptbot", "-", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, "
+         "like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)");
 #undef LINE
     fclose(f);
 
@@ -467,11 +472,12 @@ test_referrals_and_purpose(void **state)
         path);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "\"referrals\":[{\"operator\":\"Google\","
-                                  "\"referrals\":2,\"crawler_requests\":2},"
+                                  "\"referrals\":2,\"crawler_requests\":3},"
                                   "{\"operator\":\"Microsoft\",\"referrals\""
                                   ":1,\"crawler_requests\":0},{\"operator\":"
                                   "\"OpenAI\",\"referrals\":1,"
-                                  "\"crawler_requests\":2}]"));
+                                  "\"crawler_requests\":3}]"));
+    assert_non_null(strstr(r.out, "/files/by-googlebot"));
     assert_non_null(strstr(r.out, "\"crawler\":\"GPTBot\",\"token\":"
                                   "\"GPTBot\",\"kind\":\"known\","
                                   "\"category\":\"ai-training\","
@@ -486,6 +492,21 @@ test_referrals_and_purpose(void **state)
     assert_null(strstr(r.out, "\"crawler\":\"ChatGPT-User\""));
     assert_non_null(strstr(r.out, "\"crawlers_shown\":1,"
                                   "\"crawlers_total\":1"));
+    assert_non_null(strstr(r.out, "\"uri\":\"/files/by-gptbot\""));
+    assert_null(strstr(r.out, "/files/by-googlebot"));
+    free(r.out);
+    /* the violations' CSV and text too */
+    run(&r, CLI " logs --robots " ROBOTS " --format csv --purpose "
+        "ai-training %s 2>/dev/null", path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ",GPTBot,"));
+    assert_null(strstr(r.out, "Googlebot"));
+    free(r.out);
+    run(&r, CLI " logs --robots " ROBOTS " --purpose search %s 2>/dev/null",
+        path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "/files/by-googlebot"));
+    assert_null(strstr(r.out, "/files/by-gptbot"));
     free(r.out);
     run(&r, CLI " logs --robots " ROBOTS " --purpose ai-user %s 2>/dev/null",
         path);
@@ -498,7 +519,7 @@ test_referrals_and_purpose(void **state)
     assert_non_null(strstr(r.out, "robots_audit_referrals_total{site="
                                   "\"default\",operator=\"Google\"} 2\n"));
     assert_non_null(strstr(r.out, "robots_audit_purpose_requests_total{site="
-                                  "\"default\",purpose=\"ai-training\"} 1\n"));
+                                  "\"default\",purpose=\"ai-training\"} 2\n"));
     free(r.out);
     run(&r, CLI " logs --robots " ROBOTS " --purpose scraping %s 2>&1",
         path);

@@ -764,6 +764,30 @@ status_page(void **state)
         key.category = RA_CAT_MAX;
         st = ra_ledger_stat_locked(&l, site, &key, 1700000000000LL);
         ra_ledger_count_locked(&l, site, st, RA_CNT_REQUESTS);
+        /* a violation of each: ?purpose= shows its crawlers' only */
+        {
+            static const char  *who[] = { "SearchOne", "AgentTwo",
+                                          "somebot" };
+            static const char  *uri[] = { "/v-search", "/v-agent",
+                                          "/v-generic" };
+            static const uint8_t  purpose[] = { RA_CAT_SEARCH + 1,
+                                                RA_CAT_AI_USER + 1, 0 };
+            ra_violation_t  v;
+            unsigned        k;
+
+            for (k = 0; k < 3; k++) {
+                memset(&v, 0, sizeof(v));
+                v.time = 1700000000000LL + k;
+                v.verdict = RA_VERDICT_VIOLATION;
+                v.name_len = (uint8_t) strlen(who[k]);
+                memcpy(v.name, who[k], v.name_len);
+                v.uri_len = (uint16_t) strlen(uri[k]);
+                memcpy(v.uri, uri[k], v.uri_len);
+                v.uri_full_len = v.uri_len;
+                v.purpose = purpose[k];
+                ra_ledger_violation_locked(&l, site, &v);
+            }
+        }
         ra_ledger_unlock(&l);
     }
     ra_status_page(&l, NULL, S("GET"), S("format=json&purpose=ai-user"),
@@ -775,6 +799,18 @@ status_page(void **state)
     assert_non_null(memstr(p.body.data, p.body.len,
                                    "\"crawlers_shown\":1,"
                                    "\"crawlers_total\":1"));
+    assert_non_null(memstr(p.body.data, p.body.len, "\"/v-agent\""));
+    assert_null(memstr(p.body.data, p.body.len, "/v-search"));
+    assert_null(memstr(p.body.data, p.body.len, "/v-generic"));
+    assert_non_null(memstr(p.body.data, p.body.len,
+                           "\"recent_violations_shown\":1,"
+                           "\"recent_violations_total\":1"));
+    ra_status_page_free(&p);
+    ra_status_page(&l, NULL, S("GET"), S("format=csv&purpose=search"),
+                   1700000000000LL, &ra_malloc_allocator, &p);
+    assert_int_equal(p.status, 200);
+    assert_non_null(memstr(p.body.data, p.body.len, "/v-search"));
+    assert_null(memstr(p.body.data, p.body.len, "/v-agent"));
     ra_status_page_free(&p);
     ra_status_page(&l, NULL, S("GET"), S("format=prometheus&purpose=search"),
                    1700000000000LL, &ra_malloc_allocator, &p);
@@ -788,6 +824,7 @@ status_page(void **state)
                    &ra_malloc_allocator, &p);
     assert_non_null(memstr(p.body.data, p.body.len, "\"AgentTwo\""));
     assert_non_null(memstr(p.body.data, p.body.len, "\"SearchOne\""));
+    assert_non_null(memstr(p.body.data, p.body.len, "/v-generic"));
     ra_status_page_free(&p);
     ra_status_page(&l, NULL, S("GET"), S("purpose=scraping"), 0,
                    &ra_malloc_allocator, &p);

@@ -1315,6 +1315,169 @@ test_content_usage(void **state)
     run_done(&r);
 }
 
+/* A Content-Usage value is a Structured Fields dictionary (RFC 9651): a
+ * line that does not parse states nothing, however readable; one that
+ * parses is read member by member (a ',' inside a string splits none);
+ * rules for the same path combine; each vocabulary's words in the other's
+ * line are named */
+static void
+test_content_usage_syntax(void **state)
+{
+    static const char  body[] =
+        "User-Agent: *\n"                                       /* 1 */
+        "Content-Usage: train-ai = n\n"                         /* 2 */
+        "Content-Usage: /a train-ai=n,\n"                       /* 3 */
+        "Content-Usage: /b search=y;\n"                         /* 4 */
+        "Content-Usage: /c 9x=n, train-ai=n\n"                  /* 5 */
+        "Content-Usage: /d train-ai=n search=y\n"               /* 6 */
+        "Content-Usage: /e foo=\"a,b\", train-ai=n\n"           /* 7 */
+        "Content-Usage: /f train-ai=?1\n"                       /* 8 */
+        "Content-Usage: /g *x=y, train-ai=n;a;b=?0, search=n\n" /* 9 */
+        "Content-Usage: /h ai-train=n\n"                        /* 10 */
+        "Disallow: /z\n";
+    static const char  again[] =
+        "User-Agent: *\n"                                       /* 1 */
+        "Content-Usage: /x train-ai=n\n"                        /* 2 */
+        "Content-Usage: /x train-ai=y, search=y\n"              /* 3 */
+        "Content-Usage: /x search=y\n"                          /* 4 */
+        "Content-Usage: train-ai=n\n"                           /* 5 */
+        "Content-Usage: search=y\n"                             /* 6 */
+        "Disallow: /z\n"                                        /* 7 */
+        "Content-Usage: /i train-ai=no\n"                       /* 8 */
+        "Content-Usage: /j x=(a b;c \"d\"), search=y\n"         /* 9 */
+        "\n"
+        "User-agent: b\n"                                       /* 11 */
+        "Content-Usage: /x train-ai=y\n"                        /* 12 */
+        "Content-Signal: train-ai=no, search=n\n"               /* 13 */
+        "Disallow: /z\n";
+    static const unsigned  broken[] = { 2, 3, 4, 5, 6 };
+    lint_run_t                r;
+    const ra_lint_finding_t  *f;
+    size_t                    i;
+
+    (void) state;
+    run_lint(&r, body, sizeof(body) - 1, NULL);
+    if (getenv("RA_TEST_VERBOSE")) {
+        dump(&r.lint);
+    }
+    /* does not parse: one warning, nothing stated, nothing kept */
+    for (i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+        f = finding_at(&r.lint, RA_LC_CONTENT_USAGE, broken[i]);
+        assert_non_null(f);
+        assert_true(msg_has(f, "does not parse"));
+        assert_true(msg_has(f, "every category stays unknown"));
+        assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_USAGE,
+                                    broken[i]), 1);
+        assert_null(finding_at(&r.lint, RA_LC_AI_PREFERENCE, broken[i]));
+    }
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 2),
+                        "space"));
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 3),
+                        "trailing ','"));
+    /* a ',' in a string: one unknown label, training not allowed */
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_USAGE, 7), 1);
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 7),
+                        "'foo'"));
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_AI_PREFERENCE, 7),
+                        "AI model training not allowed"));
+    /* a boolean is no y or n */
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 8),
+                        "train-ai='?1'"));
+    /* labels from '*', parameters of any kind */
+    f = finding_at(&r.lint, RA_LC_AI_PREFERENCE, 9);
+    assert_non_null(f);
+    assert_true(msg_has(f, "AI model training not allowed, search not "
+                           "allowed"));
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_USAGE, 9), 1);
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 9),
+                        "'*x'"));
+    /* Content-Signal's word in a Content-Usage line */
+    f = finding_at(&r.lint, RA_LC_CONTENT_USAGE, 10);
+    assert_non_null(f);
+    assert_true(msg_has(f, "Content-Signal's name; Content-Usage's is "
+                           "train-ai"));
+    assert_int_equal(count_code(&r.lint, RA_LC_UNKNOWN_KEY, -1), 0);
+    assert_int_equal(r.lint.nprefs, 2);          /* lines 7, 9 */
+    run_done(&r);
+
+    run_lint(&r, again, sizeof(again) - 1, NULL);
+    if (getenv("RA_TEST_VERBOSE")) {
+        dump(&r.lint);
+    }
+    /* a category stated twice for one path of a group: the rules
+     * combine, the most restrictive applies; another category, another
+     * path or another group's rule is no repeat */
+    assert_null(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 2));
+    f = finding_at(&r.lint, RA_LC_CONTENT_USAGE, 3);
+    assert_non_null(f);
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_USAGE, 3), 1);
+    assert_true(msg_has(f, "'train-ai' is stated for '/x' on line 2"));
+    assert_true(msg_has(f, "most restrictive"));
+    assert_true(msg_has(f, "AI model training not allowed"));
+    f = finding_at(&r.lint, RA_LC_CONTENT_USAGE, 4);
+    assert_non_null(f);
+    assert_true(msg_has(f, "'search' is stated for '/x' on line 2"));
+    assert_true(msg_has(f, "search allowed"));
+    assert_null(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 5));
+    assert_null(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 6));
+    assert_null(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 12));
+    /* y and n, not yes and no */
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_CONTENT_USAGE, 8),
+                        "yes and no are Content-Signal's"));
+    /* an inner list */
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_USAGE, 9), 1);
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_AI_PREFERENCE, 9),
+                        "search allowed"));
+    /* Content-Usage's words in a Content-Signal line */
+    assert_int_equal(count_code(&r.lint, RA_LC_CONTENT_SIGNAL, 13), 2);
+    f = finding_at(&r.lint, RA_LC_CONTENT_SIGNAL, 13);
+    assert_true(msg_has(f, "Content-Usage's name; Content-Signal's is "
+                           "ai-train"));
+    assert_true(msg_has(&r.lint.findings[f - r.lint.findings + 1],
+                        "y and n are Content-Usage's"));
+    run_done(&r);
+}
+
+/* A group written only to state preferences for a crawler has no rule:
+ * the crawler follows it and not '*', so every rule of '*' is dropped for
+ * it (Content-Signal and Content-Usage lines are no Allow or Disallow);
+ * a group with no line at all is left alone (it merges with the next, or
+ * allows everything on purpose) */
+static void
+test_pref_group_drops_star(void **state)
+{
+    static const char  body[] =
+        "User-agent: *\n"                                       /* 1 */
+        "Disallow: /private/\n"                                 /* 2 */
+        "\n"
+        "User-agent: ClaudeBot\n"                               /* 4 */
+        "Disallow:\n"                                           /* 5 */
+        "Content-Usage: train-ai=n\n"                           /* 6 */
+        "\n"
+        "User-agent: BarBot\n"                                  /* 8 */
+        "Disallow: /private/\n"                                 /* 9 */
+        "Content-Usage: train-ai=n\n"                           /* 10 */
+        "\n"
+        "User-agent: GPTBot\n"                                  /* 12 */
+        "Content-Signal: ai-train=no\n";                        /* 13 */
+    lint_run_t                r;
+    const ra_lint_finding_t  *f;
+
+    (void) state;
+    run_lint(&r, body, sizeof(body) - 1, NULL);
+    if (getenv("RA_TEST_VERBOSE")) {
+        dump(&r.lint);
+    }
+    f = finding_at(&r.lint, RA_LC_GROUP_REPLACES_STAR, 12);
+    assert_non_null(f);
+    assert_true(msg_has(f, "'Disallow: /private/' (line 2)"));
+    assert_true(msg_has(f, "no Allow or Disallow"));
+    /* "Disallow:" allows everything in so many words: meant; BarBot's
+     * group repeats the rule */
+    assert_int_equal(count_code(&r.lint, RA_LC_GROUP_REPLACES_STAR, -1), 1);
+    run_done(&r);
+}
+
 static void
 test_policy_tokens(void **state)
 {
@@ -1426,6 +1589,8 @@ main(void)
         cmocka_unit_test(test_stress_details),
         cmocka_unit_test(test_content_signal),
         cmocka_unit_test(test_content_usage),
+        cmocka_unit_test(test_content_usage_syntax),
+        cmocka_unit_test(test_pref_group_drops_star),
         cmocka_unit_test(test_policy_tokens),
         cmocka_unit_test(test_prefs_bounded),
     };

@@ -132,6 +132,69 @@ operators_of_referers(void **state)
     assert_string_equal(who("google.com"), "-");
 }
 
+/* Referers a look-alike, a crafted URL or an odd spelling makes of
+ * another site: no operator's (the brief's attacker list) */
+static void
+hostile_referers(void **state)
+{
+    char    *huge;
+    size_t   n = 1u << 20;
+
+    (void) state;
+    /* a label "google" before a registrable name is that name's host:
+     * anyone may own foo.com and name a host google.foo.com; the
+     * two-label top-level domains of "NAME.*" are co.CC and com.CC */
+    assert_string_equal(who("https://google.foo.com/"), "-");
+    assert_string_equal(who("https://google.abc.net/x"), "-");
+    assert_string_equal(who("https://www.google.net.evil/"), "-");
+    assert_string_equal(who("https://google.co.evil/"), "-");
+    assert_string_equal(who("https://google.com.a/"), "-");
+    assert_string_equal(who("https://yandex.xyz.org/"), "-");
+    assert_string_equal(who("https://search.yahoo.abc.net/"), "-");
+    /* the real two-label ones still are */
+    assert_string_equal(who("https://www.google.co.jp/"), "Google");
+    assert_string_equal(who("https://www.google.com.au/"), "Google");
+    assert_string_equal(who("https://yandex.com.tr/"), "Yandex");
+    /* userinfo and query tricks */
+    assert_string_equal(who("https://google.com@evil.example/"), "-");
+    assert_string_equal(who("https://www.google.com:443@evil.example/"),
+                        "-");
+    assert_string_equal(who("https://evil.example/?q=google.com"), "-");
+    assert_string_equal(who("https://evil.example/#@google.com"), "-");
+    assert_string_equal(who("https://evil.example/@google.com"), "-");
+    /* a '\\' ends the authority of an http(s) URL as '/' does (WHATWG
+     * URL: browsers go to evil.example), so the '@' after it is the
+     * path's */
+    assert_string_equal(who("https://evil.example\\@google.com/"), "-");
+    assert_string_equal(who("https://evil.example\\.google.com/"), "-");
+    /* look-alikes, escapes, IDN */
+    assert_string_equal(who("https://google.com.evil.example./"), "-");
+    assert_string_equal(who("https://GOOGLE.COM.EVIL.EXAMPLE/"), "-");
+    assert_string_equal(who("https://www.%67oogle.com/"), "-");
+    assert_string_equal(who("https://www.google%2Ecom/"), "-");
+    assert_string_equal(who("https://www.g\xd0\xbe\xd0\xbegle.com/"), "-");
+    assert_string_equal(who("https://xn--ggle-55da.com/"), "-");
+    assert_string_equal(who("https://www.google.com../"), "-");
+    assert_string_equal(who("https://.google.com/"), "-");
+    assert_string_equal(who("https://www..google.com/"), "-");
+    assert_string_equal(who("https://x@.google.com/"), "-");
+    /* the same host however it is cased, with its root's dot */
+    assert_string_equal(who("https://WWW.Google.DE./"), "Google");
+    assert_string_equal(who("HTTPS://WWW.BING.COM./search"), "Microsoft");
+    /* huge: no host past 253 bytes, and linear */
+    huge = malloc(n + 1);
+    assert_non_null(huge);
+    memcpy(huge, "https://", 8);
+    memset(huge + 8, 'a', n - 8 - 11);
+    memcpy(huge + n - 11, ".google.com", 11);
+    huge[n] = '\0';
+    assert_string_equal(who(huge), "-");
+    memset(huge + 8, '@', n - 8 - 10);
+    memcpy(huge + n - 10, "google.com", 10);
+    assert_string_equal(who(huge), "Google");   /* after the last '@' */
+    free(huge);
+}
+
 static void
 table_files(void **state)
 {
@@ -192,6 +255,7 @@ main(void)
         cmocka_unit_test(builtin_loads_and_names_table_operators),
         cmocka_unit_test(hosts_of_referers),
         cmocka_unit_test(operators_of_referers),
+        cmocka_unit_test(hostile_referers),
         cmocka_unit_test(table_files),
     };
 

@@ -59,11 +59,26 @@ sub scenario {
         'robots.txt served';
     $h->get('/index.html', ua => $GOOGLEBOT);
     $h->get('/llms.txt', ua => $GPTBOT);
+    # every spelling the server maps to the same file counts, as for
+    # robots.txt; another file does not
+    for my $p ('//llms.txt', '/llms.txt?x=1', '/%6Clms.txt', '/./llms.txt',
+               '/a/../llms.txt') {
+        is $h->get($p, ua => $GPTBOT)->{status}, 200, "$p: the file";
+    }
+    $h->get('/docs/llms.txt', ua => $GPTBOT);
+    $h->get('/LLMS.TXT', ua => $GPTBOT);
     is $ref->('https://www.google.de/search?q=x'), 200, 'referred visit';
     $ref->('https://www.google.com/');
     $ref->('https://gemini.google.com/app');
     $ref->('https://chatgpt.com/');
     $ref->('https://google.evil.example/');         # a look-alike
+    # Referers that name another host (or none) count for no one
+    $ref->('https://google.com@evil.example/');
+    $ref->('https://evil.example/?q=google.com');
+    $ref->('https://google.foo.com/');
+    $ref->('https://evil.example\\@google.com/');
+    $ref->('https://www.%67oogle.com/');
+    $ref->('https://' . ('a' x 4000) . '.google.com/');
     # a crawler's own Referer is no referral
     $h->get('/index.html', ua => $GOOGLEBOT,
             headers => { Referer => 'https://www.google.com/' });
@@ -74,14 +89,14 @@ sub scenario {
     is $refs{Google}{crawler_requests}, 3,
         'Google: 3 crawler requests beside them (robots.txt, 2 pages)';
     is $refs{OpenAI}{referrals}, 1, 'OpenAI: 1 referral';
-    is $refs{OpenAI}{crawler_requests}, 1, 'OpenAI: GPTBot\'s request';
+    is $refs{OpenAI}{crawler_requests}, 8, 'OpenAI: GPTBot\'s requests';
     is scalar(keys %refs), 2, 'no other operator';
     my %purpose = map { $_->{crawler} => $_->{purpose} }
                   @{ $site->{crawlers} };
     is $purpose{Googlebot}, 'search', 'Googlebot: search';
     is $purpose{GPTBot}, 'ai-training', 'GPTBot: ai-training';
     my ($gpt) = grep { $_->{crawler} eq 'GPTBot' } @{ $site->{crawlers} };
-    is $gpt->{llms_fetches}, 1, 'llms.txt fetch counted';
+    is $gpt->{llms_fetches}, 6, 'llms.txt fetches counted, every spelling';
 
     # ?purpose= keeps one purpose; a purpose that is none answers 400
     my $r = $h->get('/ra-status?format=json&purpose=ai-training');
@@ -109,9 +124,9 @@ sub scenario {
         'robots_audit_referrals_total';
     like $p, qr/^robots_audit_referral_crawler_requests_total\{site="localhost",operator="Google"\} 3$/m,
         'robots_audit_referral_crawler_requests_total';
-    like $p, qr/^robots_audit_purpose_requests_total\{site="localhost",purpose="ai-training"\} 1$/m,
+    like $p, qr/^robots_audit_purpose_requests_total\{site="localhost",purpose="ai-training"\} 8$/m,
         'robots_audit_purpose_requests_total';
-    like $p, qr/^robots_audit_llms_fetches_total\{site="localhost",crawler="GPTBot"\} 1$/m,
+    like $p, qr/^robots_audit_llms_fetches_total\{site="localhost",crawler="GPTBot"\} 6$/m,
         'robots_audit_llms_fetches_total';
 
     my $html = $h->get('/ra-status')->{content};
