@@ -22,6 +22,21 @@ typedef struct {
 } lint_run_t;
 
 static void
+dump(const ra_lint_t *l)
+{
+    uint32_t  i;
+
+    for (i = 0; i < l->nfindings; i++) {
+        print_message("  %u:%u %s [%s] %.*s\n", l->findings[i].line,
+                      l->findings[i].column,
+                      ra_lint_severity_name(l->findings[i].severity),
+                      ra_lint_code_name(l->findings[i].code),
+                      (int) l->findings[i].message.len,
+                      (const char *) l->findings[i].message.data);
+    }
+}
+
+static void
 run_lint(lint_run_t *r, const void *body, size_t len,
     const ra_lint_http_t *http)
 {
@@ -30,6 +45,9 @@ run_lint(lint_run_t *r, const void *body, size_t len,
     r->body = ra_test_exact(body, len);
     assert_int_equal(ra_lint(r->body, http, ra_test_arena_alloc(r->arena),
                              &r->lint), RA_OK);
+    if (getenv("RA_TEST_VERBOSE")) {
+        dump(&r->lint);
+    }
 }
 
 static void
@@ -68,21 +86,6 @@ msg_has(const ra_lint_finding_t *f, const char *needle)
         }
     }
     return 0;
-}
-
-static void
-dump(const ra_lint_t *l)
-{
-    uint32_t  i;
-
-    for (i = 0; i < l->nfindings; i++) {
-        print_message("  %u:%u %s [%s] %.*s\n", l->findings[i].line,
-                      l->findings[i].column,
-                      ra_lint_severity_name(l->findings[i].severity),
-                      ra_lint_code_name(l->findings[i].code),
-                      (int) l->findings[i].message.len,
-                      (const char *) l->findings[i].message.data);
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1274,9 +1277,6 @@ test_content_usage(void **state)
 
     (void) state;
     run_lint(&r, body, sizeof(body) - 1, NULL);
-    if (getenv("RA_TEST_VERBOSE")) {
-        dump(&r.lint);
-    }
     f = finding_at(&r.lint, RA_LC_AI_PREFERENCE, 2);
     assert_non_null(f);
     assert_true(msg_has(f, "AI model training not allowed"));
@@ -1357,9 +1357,6 @@ test_content_usage_syntax(void **state)
 
     (void) state;
     run_lint(&r, body, sizeof(body) - 1, NULL);
-    if (getenv("RA_TEST_VERBOSE")) {
-        dump(&r.lint);
-    }
     /* does not parse: one warning, nothing stated, nothing kept */
     for (i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
         f = finding_at(&r.lint, RA_LC_CONTENT_USAGE, broken[i]);
@@ -1401,9 +1398,6 @@ test_content_usage_syntax(void **state)
     run_done(&r);
 
     run_lint(&r, again, sizeof(again) - 1, NULL);
-    if (getenv("RA_TEST_VERBOSE")) {
-        dump(&r.lint);
-    }
     /* a category stated twice for one path of a group: the rules
      * combine, the most restrictive applies; another category, another
      * path or another group's rule is no repeat */
@@ -1465,9 +1459,6 @@ test_pref_group_drops_star(void **state)
 
     (void) state;
     run_lint(&r, body, sizeof(body) - 1, NULL);
-    if (getenv("RA_TEST_VERBOSE")) {
-        dump(&r.lint);
-    }
     f = finding_at(&r.lint, RA_LC_GROUP_REPLACES_STAR, 12);
     assert_non_null(f);
     assert_true(msg_has(f, "'Disallow: /private/' (line 2)"));
