@@ -702,8 +702,6 @@ static const struct {
     { "request-rate", "a never-standardised extension" },
     { "visit-time", "a never-standardised extension" },
     { "cache-delay", "a never-standardised extension" },
-    { "content-signal", "a content-usage signal, not a crawl rule" },
-    { "content-usage", "a content-usage signal, not a crawl rule" },
 };
 
 static const char *ra_lint_meta_keys[] = {

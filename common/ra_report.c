@@ -1127,13 +1127,16 @@ ra_rep_prom_ai(ra_rep_t *r)
 
     ra_rep_prom_family(r->b, "robots_audit_purpose_requests_total",
         "counter", "Crawler requests by the purpose of the crawler "
-        "(its table category; purpose=\"generic\": generic bots).");
+        "(its table category; purpose=\"generic\": generic bots; "
+        "impostors excluded: they are not the crawler they name).");
     for (si = 0; si < snap->nsites; si++) {
         memset(per, 0, sizeof(per));
         for (i = r->first[si]; i < r->first[si + 1]; i++) {
             const ra_stat_t  *st = r->ents[i].st;
 
-            if (st->kind == RA_UA_KNOWN && st->category < RA_CAT_MAX) {
+            if (st->kind == RA_UA_KNOWN && st->category < RA_CAT_MAX
+                && st->verification != RA_VERIFY_IMPOSTOR)
+            {
                 per[st->category] += st->counters[RA_CNT_REQUESTS];
             }
         }

@@ -1450,8 +1450,9 @@ test_purpose_referrals_llms(void **state)
     assert_non_null(strstr(s, "\nrobots_audit_referral_crawler_requests_total"
                               "{site=\"example.com\",operator=\"Google\"} "
                               "20\n"));
-    /* Googlebot, verified and impostor: 100 + 10 */
-    assert_non_null(strstr(s, ",purpose=\"search\"} 110\n"));
+    /* Googlebot's 100; the impostor's 10 are no crawler's of a purpose */
+    assert_non_null(strstr(s, ",purpose=\"search\"} 100\n"));
+    assert_null(strstr(s, ",purpose=\"search\"} 110\n"));
     assert_non_null(strstr(s, "{site=\"example.com\",purpose=\"ai-user\"} "
                               "20\n"));
     /* 24 + 15 */
