@@ -110,7 +110,11 @@ typedef struct {
      * current, failures, its records' last fetch) changes, under the
      * lock; read without it by ra_ledger_state_hinted() */
     uint32_t           vseq;
+    /* layout 12: requests by purpose (ra_site_t), atomics */
+    uint64_t           purpose_requests[RA_PURPOSES];
 } ra_site_slot_t;
+
+_Static_assert(RA_PURPOSES == RA_CAT_MAX, "RA_PURPOSES is RA_CAT_MAX");
 
 typedef struct {
     /* what a hash chain's walk reads, in the slot's first cache line:
@@ -2209,12 +2213,23 @@ ra_ledger_referral_locked(ra_ledger_t *l, uint32_t site, unsigned op,
     }
 }
 
+/* The site's purpose counter a request of st adds to: a table crawler's
+ * that is not an impostor (NULL for the rest). */
+static uint64_t *
+ra_purpose_of(ra_site_slot_t *s, const ra_stat_slot_t *st)
+{
+    return st->kind == RA_UA_KNOWN && st->category < RA_PURPOSES
+           && st->verification != RA_VERIFY_IMPOSTOR
+           ? &s->purpose_requests[st->category] : NULL;
+}
+
 void
 ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     ra_counter_e c)
 {
     ra_site_slot_t  *s = ra_site_at(l, site);
     ra_stat_slot_t  *st = ra_stat_at(l, stat);
+    uint64_t        *pc;
 
     if ((unsigned) c >= RA_CNT_MAX) {
         return;
@@ -2235,6 +2250,11 @@ ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
          * however many generic records come and go */
         if (st != NULL && st->used && ra_stat_cls(st) == RA_CLS_GENERIC) {
             ra_atomic_add(&s->generic[c], 1);
+        }
+        if (c == RA_CNT_REQUESTS && st != NULL && st->used
+            && (pc = ra_purpose_of(s, st)) != NULL)
+        {
+            ra_atomic_add(pc, 1);
         }
     }
     if (c == RA_CNT_REQUESTS) {
@@ -2258,6 +2278,7 @@ ra_ledger_count_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
 {
     unsigned         c, generic;
     uint32_t         hour, m;
+    uint64_t        *pc;
     ra_hour_t       *b;
     ra_spark_t      *sp;
     ra_site_slot_t  *s;
@@ -2294,6 +2315,9 @@ ra_ledger_count_hinted(ra_ledger_t *l, const ra_ledger_hint_t *hint,
         ra_atomic_add(&sp->requests, 1);
         ra_atomic_add(&l->hdr->requests, 1);
         ra_atomic_add(&l->hdr->crawler_requests, 1);
+        if ((pc = ra_purpose_of(s, st)) != NULL) {
+            ra_atomic_add(pc, 1);
+        }
     }
     if (op < RA_REFER_SLOTS) {
         ra_atomic_add(&s->referral_crawls[op], 1);
@@ -3081,6 +3105,9 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     out->no_user_agent = ra_atomic_read(&s->no_user_agent);
     for (k = 0; k < RA_CNT_MAX; k++) {
         out->generic[k] = ra_atomic_read(&s->generic[k]);
+    }
+    for (k = 0; k < RA_PURPOSES; k++) {
+        out->purpose_requests[k] = ra_atomic_read(&s->purpose_requests[k]);
     }
     out->created = s->created;
     out->last_seen = s->last_seen;

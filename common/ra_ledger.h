@@ -48,6 +48,7 @@
 #define RA_CODING_MAX          32      /* Content-Encoding kept */
 #define RA_VERSIONS            8       /* robots.txt versions per site */
 #define RA_URI_MAX             256     /* bytes of a violating URI kept */
+#define RA_PURPOSES            12      /* RA_CAT_MAX of ra_crawlers.h */
 #define RA_METHOD_MAX          16
 #define RA_ADDR_TEXT_MAX       46      /* INET6_ADDRSTRLEN */
 #define RA_PATTERN_MAX         96      /* bytes of the deciding rule kept */
@@ -302,6 +303,10 @@ typedef struct {
     uint32_t      episode_next;
     ra_episode_t  episodes[RA_EPISODES];
     ra_spark_t    spark[RA_HOURS];
+    /* layout 12: the requests of the table's crawlers by their purpose
+     * (ra_crawler_category_e), impostors' left out, evicted records'
+     * kept: robots_audit_purpose_requests_total only rises */
+    uint64_t      purpose_requests[RA_PURPOSES];
 } ra_site_t;
 
 typedef struct {

@@ -1130,15 +1130,9 @@ ra_rep_prom_ai(ra_rep_t *r)
         "(its table category; purpose=\"generic\": generic bots; "
         "impostors excluded: they are not the crawler they name).");
     for (si = 0; si < snap->nsites; si++) {
-        memset(per, 0, sizeof(per));
-        for (i = r->first[si]; i < r->first[si + 1]; i++) {
-            const ra_stat_t  *st = r->ents[i].st;
-
-            if (st->kind == RA_UA_KNOWN && st->category < RA_CAT_MAX
-                && st->verification != RA_VERIFY_IMPOSTOR)
-            {
-                per[st->category] += st->counters[RA_CNT_REQUESTS];
-            }
+        /* the site's own sums: never evicted, so each only rises */
+        for (k = 0; k < RA_CAT_MAX; k++) {
+            per[k] = snap->sites[si].purpose_requests[k];
         }
         per[RA_CAT_MAX] = snap->sites[si].generic[RA_CNT_REQUESTS];
         for (k = 0; k <= RA_CAT_MAX; k++) {

@@ -962,6 +962,35 @@ verdict_generic_name_any_case(void **state)
     fx_free(f);
 }
 
+/* the site's requests by purpose: the table's crawlers' (verified or
+ * unverifiable), not an impostor's, not a generic bot's; hinted and
+ * locked counts alike (robots_audit_purpose_requests_total) */
+static void
+ledger_purpose_requests_per_site(void **state)
+{
+    fx_t       *f = fx_new(1 << 20);
+    ra_site_t   s;
+    int         i;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    for (i = 0; i < 3; i++) {
+        req(f, BOT, IN, "/a", 200, T0 + 1 + i);          /* verified */
+    }
+    req(f, BOT, OUT, "/a", 200, T0 + 10);               /* impostor */
+    req(f, BOT, OUT, "/x", 200, T0 + 11);
+    req(f, "AskBot/1.0", OUT, "/a", 200, T0 + 12);     /* unverifiable */
+    req(f, "curl/8.5.0", OUT, "/a", 200, T0 + 13);     /* generic */
+    req(f, "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
+        "Firefox/120.0", OUT, "/a", 200, T0 + 14);     /* browser */
+    s = site_of(f, "example.com");
+    assert_int_equal(s.purpose_requests[RA_CAT_SEARCH], 3);
+    assert_int_equal(s.purpose_requests[RA_CAT_AI_USER], 1);
+    assert_int_equal(s.purpose_requests[RA_CAT_TOOL], 0);
+    assert_int_equal(s.generic[RA_CNT_REQUESTS], 1);
+    fx_free(f);
+}
+
 /* unreachable: 5xx or 429 to this crawler, then crawling within 12 h */
 static void
 verdict_unreachable_window_12h(void **state)
@@ -2861,6 +2890,7 @@ main(void)
         cmocka_unit_test(verdict_stale_window_24h_without_fetch),
         cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
         cmocka_unit_test(verdict_generic_name_any_case),
+        cmocka_unit_test(ledger_purpose_requests_per_site),
         cmocka_unit_test(verdict_unreachable_window_12h),
         cmocka_unit_test(verdict_request_errors_are_not_fetches),
         cmocka_unit_test(verdict_unknown_without_robots),
