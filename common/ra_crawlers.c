@@ -2051,11 +2051,30 @@ ra_first_compatible(const unsigned char *p, size_t len, int alone,
     return 1;
 }
 
+/* Whether t is a whole word of ra_platform_kw[] ("Chrome", "Safari",
+ * "Dalvik", "Lynx"): a browser's, an engine's or a platform's product,
+ * which every bot that starts with it would share.  Asked of a generic
+ * bot's first product only. */
+static int
+ra_platform_word(ra_str_t t)
+{
+    size_t  k;
+
+    for (k = 0; k < RA_NELTS(ra_platform_kw); k++) {
+        if (ra_word_is(t.data, t.len, ra_platform_kw[k],
+                       strlen(ra_platform_kw[k])))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /*
  * "SimplePie/1.3.1 (Feed Parser; http://simplepie.org)": a word of the
  * first product's comment describes the product, which names it; tok, the
  * word, otherwise (a browser's or a platform's product first: "Dalvik/2.1.0
- * (Linux; ...; SomeBot ...)").
+ * (Linux; ...; SomeBot ...)", "Chrome/120.0 (...; SomeBot/1.0)").
  */
 static ra_str_t
 ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
@@ -2079,7 +2098,8 @@ ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
     }
     if (i == at || memchr(p + i, ')', at - i) != NULL
         || ra_compatible_browser(first)
-        || ra_is_browser_suffix(first.data, first.len))
+        || ra_is_browser_suffix(first.data, first.len)
+        || ra_platform_word(first))
     {
         return tok;
     }

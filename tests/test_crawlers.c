@@ -396,6 +396,17 @@ generic_bots_and_their_tokens(void **state)
                          "Build/PPR1.180610.011)", "Some-Crawler"));
     assert_true(token_is("Dalvik/2.1.0 (Linux; U; Android 9; SM-G960F Build/"
                          "PPR1.180610.011) SomeCrawler/1.0", "SomeCrawler"));
+    /* a browser's or a platform's product first names no bot: every bot
+     * that starts so would be one "Chrome" or "Safari" */
+    assert_true(token_is("Chrome/120.0 (X11; Linux x86_64; SomeBot/1.0)",
+                         "SomeBot"));
+    assert_true(token_is("Chrome/120.0 (OtherBot; +http://other.example)",
+                         "OtherBot"));
+    assert_true(token_is("Safari/537.36 (compatible; ExampleBot)",
+                         "ExampleBot"));
+    assert_true(token_is("Firefox/120.0 (compatible; FooCrawler)",
+                         "FooCrawler"));
+    assert_true(token_is("Lynx/2.8.9 (Web Spider of Example)", "Spider"));
     assert_true(token_is("Google One", "Google"));
 
     /* a tool's Name/version after a browser's own tokens */
