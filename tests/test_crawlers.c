@@ -381,6 +381,15 @@ generic_bots_and_their_tokens(void **state)
                          "pdrlabs.net'", "pdrlabs.net"));
     assert_true(token_is("Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1;"
                          " http://192.0.2.1/x)", "MSIE"));
+    /* the first address that names a host, not the first address: two
+     * bots that give only a mailto: were one "MSIE" */
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 6.0; mailto:bot@"
+                         "alpha.example.com)", "alpha.example.com"));
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 6.0; mailto:crawler@"
+                         "beta.example.org)", "beta.example.org"));
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 6.0; +https://1.2.3."
+                         "4/ ; http://www.epsilon.example/)",
+                         "epsilon.example"));
     assert_true(token_is("Mozilla/5.0 (compatible; U; Hootsuite-WebFeed/1.0;"
                          " mailto:abuse@hootsuite.com)", "Hootsuite-WebFeed"));
     /* a word of the first product's comment describes the product */
