@@ -252,7 +252,8 @@ ra_wi_row_cmp(const void *a, const void *b)
 }
 
 /* The row of a generic bot's token, as the ledger keys it (cut to
- * RA_NAME_MAX; "generic" when it declared none). */
+ * RA_NAME_MAX, in any case: ra_stat_is(); "generic" when it declared
+ * none). */
 static ra_wi_row_t *
 ra_wi_generic_row(ra_wi_ctx_t *x, ra_str_t token)
 {
@@ -267,9 +268,7 @@ ra_wi_generic_row(ra_wi_ctx_t *x, ra_str_t token)
     }
     for (i = 0; i < x->ngeneric; i++) {
         row = &x->rows[x->ncrawlers + i];
-        if (row->name_len == token.len
-            && memcmp(row->name, token.data, token.len) == 0)
-        {
+        if (ra_strcaseeq(ra_str(row->name, row->name_len), token)) {
             return row;
         }
     }

@@ -56,6 +56,7 @@ extern const size_t         ra_crawlers_builtin_len;
 #define RA_MAX_HITS       16
 #define RA_MAX_NEUTRAL    8
 #define RA_TOKEN_MAX      64
+#define RA_HOST_MAX       253    /* a host name's bytes (ra_url_host()) */
 #define RA_LANES_MIN      32     /* shorter User-Agents: one chain */
 #define RA_SYNC           32     /* how far lane 0 reads on to meet lane 1 */
 #define RA_LANE_HITS      16     /* hits a lane keeps */
@@ -1962,7 +1963,8 @@ ra_compatible_browser(ra_str_t t)
  * The host of the address a URL hit at "at" is part of ("://", "www.",
  * ".com", "@"): "http://www.changedetection.com/bot.html" names
  * changedetection.com (len 0 when it holds no dot or starts with no
- * letter: an address, "file:///").
+ * letter: an address, "file:///"; or when the run of host bytes around
+ * the hit is longer than a host name, read no further than that).
  */
 static ra_str_t
 ra_url_host(const unsigned char *p, size_t len, size_t at)
@@ -1973,11 +1975,15 @@ ra_url_host(const unsigned char *p, size_t len, size_t at)
         s = at + 3;
     } else {
         for (s = at + (p[at] == '@'); s > 0 && ra_ishost(p[s - 1]); s--) {
-            /* void */
+            if (s + RA_HOST_MAX <= at) {
+                return ra_str(p, 0);
+            }
         }
     }
     for (e = s; e < len && ra_ishost(p[e]); e++) {
-        /* void */
+        if (e - s >= RA_HOST_MAX) {
+            return ra_str(p, 0);
+        }
     }
     if (e - s > 4 && ra_prefix_ci(p + s, e - s, "www.", 4)) {
         s += 4;
@@ -2051,11 +2057,30 @@ ra_first_compatible(const unsigned char *p, size_t len, int alone,
     return 1;
 }
 
+/* Whether t is a whole word of ra_platform_kw[] ("Chrome", "Safari",
+ * "Dalvik", "Lynx"): a browser's, an engine's or a platform's product,
+ * which every bot that starts with it would share.  Asked of a generic
+ * bot's first product only. */
+static int
+ra_platform_word(ra_str_t t)
+{
+    size_t  k;
+
+    for (k = 0; k < RA_NELTS(ra_platform_kw); k++) {
+        if (ra_word_is(t.data, t.len, ra_platform_kw[k],
+                       strlen(ra_platform_kw[k])))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /*
  * "SimplePie/1.3.1 (Feed Parser; http://simplepie.org)": a word of the
  * first product's comment describes the product, which names it; tok, the
  * word, otherwise (a browser's or a platform's product first: "Dalvik/2.1.0
- * (Linux; ...; SomeBot ...)").
+ * (Linux; ...; SomeBot ...)", "Chrome/120.0 (...; SomeBot/1.0)").
  */
 static ra_str_t
 ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
@@ -2079,29 +2104,58 @@ ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
     }
     if (i == at || memchr(p + i, ')', at - i) != NULL
         || ra_compatible_browser(first)
-        || ra_is_browser_suffix(first.data, first.len))
+        || ra_is_browser_suffix(first.data, first.len)
+        || ra_platform_word(first))
     {
         return tok;
     }
     return first;
 }
 
+/* The host of the first address among the scan's hits (any: the first
+ * that names one); len 0 when it names none.  Masked hits are 0xff; at
+ * most RA_MAX_HITS reads of RA_HOST_MAX bytes each way. */
+static ra_str_t
+ra_first_host(const unsigned char *p, size_t len, const ra_scan_t *st,
+    int any)
+{
+    size_t    first = len;
+    ra_str_t  t = ra_str(p, 0), u;
+    unsigned  h;
+
+    for (h = 0; h < st->nhits; h++) {
+        if (st->hit_flags[h] == 0xff || !(st->hit_flags[h] & RA_KW_URL)
+            || st->hit_start[h] >= first)
+        {
+            continue;
+        }
+        u = ra_url_host(p, len, st->hit_start[h]);
+        if (u.len || !any) {
+            t = u;
+            first = st->hit_start[h];
+        }
+    }
+    return t;
+}
+
 /*
  * The name of a generic bot no keyword named: the product it declares,
  * the NAME of "compatible; NAME", else the first product of a non-Mozilla
  * agent.  When that is a browser's word ("compatible; MSIE 6.0") or
- * nothing, the address it gives (url_at: the first address's hit, len when
- * none): "(compatible; MSIE 6.0; ... http://www.changedetection.com/
- * bot.html)" is changedetection.com, so that such bots are not one "MSIE"
- * or "-" whose robots.txt fetches count for each other; else the name
+ * nothing, the host of the first address it gives (st: the scan's hits,
+ * the addresses' among them): "(compatible; MSIE 6.0; ...
+ * http://www.changedetection.com/bot.html)" is changedetection.com, so
+ * that such bots are not one "MSIE" or "-" whose robots.txt fetches count
+ * for each other; else (it names none: "mailto:", "1.2.3.4") the name
  * after the browser's word ("(compatible; U; Hootsuite-WebFeed/1.0;
- * mailto:...)").
+ * mailto:...)"); else the first host any address names ("(compatible;
+ * MSIE 6.0; mailto:bot@a.example.com)" is a.example.com).
  */
 static ra_str_t
-ra_declared_name(const unsigned char *p, size_t len, size_t url_at)
+ra_declared_name(const unsigned char *p, size_t len, const ra_scan_t *st)
 {
     size_t    at = ra_compatible_at(p, len);
-    ra_str_t  d = ra_str(p, 0), t = ra_str(p, 0);
+    ra_str_t  d = ra_str(p, 0), t;
 
     if (at < len) {
         d = ra_token_at(p, len, at);
@@ -2114,14 +2168,15 @@ ra_declared_name(const unsigned char *p, size_t len, size_t url_at)
             return d;
         }
     }
-    if (url_at < len) {
-        t = ra_url_host(p, len, url_at);
-    }
+    t = ra_first_host(p, len, st, 0);
     if (t.len == 0 && d.len) {
         t = ra_next_token(p, len, at + d.len);
         if (ra_compatible_browser(t)) {
             t.len = 0;
         }
+    }
+    if (t.len == 0) {
+        t = ra_first_host(p, len, st, 1);
     }
     return t.len ? t : d;
 }
@@ -2462,11 +2517,10 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     const unsigned char  *p = ua.data;
     ra_scan_t             st;
     ra_str_t              tok;
-    size_t                len, k, pk, a, s, url_at;
+    size_t                len, k, pk, a, s;
     unsigned              j, h, covered;
 
     len = ua.len < RA_CRAWLERS_MAX_UA ? ua.len : RA_CRAWLERS_MAX_UA;
-    url_at = len;
     st.best = -1;
     st.best_len = 0;
     st.nhits = 0;
@@ -2509,9 +2563,6 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
             st.hit_flags[h] = 0xff;        /* masked */
             continue;
         }
-        if ((st.hit_flags[h] & RA_KW_URL) && url_at == len) {
-            url_at = st.hit_start[h];
-        }
         if (out->token.len == 0 && !(st.hit_flags[h] & RA_KW_URL)) {
             k = st.hit_start[h];
             tok = (st.hit_flags[h] & RA_KW_NEXT) ? ra_next_token(p, len, k)
@@ -2532,7 +2583,7 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
     {
         out->kind = RA_UA_GENERIC;
         out->token = out->token.len ? ra_own_product(p, len, out->token)
-                                    : ra_declared_name(p, len, url_at);
+                                    : ra_declared_name(p, len, &st);
         out->token = ra_token_name(out->token);
         return RA_UA_GENERIC;
     }

@@ -1019,7 +1019,11 @@ ra_site_hash_of(const ra_site_slot_t *s)
  * A record is a (site, verification, name); the name in any case: a
  * generic bot's is the bytes it sends ("Ruby", "ruby", "RUBY"), one tool
  * whatever the case, whose robots.txt fetch under one spelling counts for
- * its requests under another.  The table's names have one spelling.
+ * its requests under another.  The table's names have one spelling.  A
+ * generic bot's name is never a table crawler's (ra_stat_is()): anyone's
+ * program may call itself "kangaroo-bot" or "Kangaroo-Bot", which the
+ * table's Kangaroo-Bot (User-Agent "Kangaroo Bot") is not; the hash
+ * leaves the kind out, the two share a chain.
  */
 static uint32_t
 ra_stat_hash_of(uint32_t site, unsigned verification, const char *name,
@@ -1038,6 +1042,7 @@ ra_stat_is(const ra_stat_slot_t *st, uint32_t site, const ra_stat_key_t *key,
     size_t n)
 {
     return st->site == site && st->verification == key->verification
+           && (st->kind == RA_UA_GENERIC) == (key->kind == RA_UA_GENERIC)
            && st->name_len == n
            && ra_strcaseeq(ra_str(st->name, n), ra_str(key->name.data, n));
 }

@@ -502,7 +502,8 @@ typedef struct {
     ra_str_t   name;            /* crawler name or generic token (cut to
                                    RA_NAME_MAX) */
     unsigned   verification;    /* ra_verify_e */
-    /* set when the record is created */
+    /* set when the record is created; whether it is RA_UA_GENERIC is
+     * part of the key (a generic bot is never a table crawler) */
     unsigned   kind;            /* ra_ua_kind_e */
     unsigned   category;        /* ra_crawler_category_e */
     ra_str_t   token;           /* robots.txt token (cut to RA_NAME_MAX) */

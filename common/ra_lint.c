@@ -1033,7 +1033,7 @@ ra_sf_bare(ra_sf_t *sf)
                 sf->i++;
                 return 1;
             }
-            if (b < 0x20 || b > 0x7e) {
+            if (b < 0x20 || b > 0x7e || (c == '%' && b == '\\')) {
                 return ra_sf_fail(sf, "a byte a string may not hold");
             }
             if (c == '"' && b == '\\') {

@@ -991,6 +991,61 @@ ledger_purpose_requests_per_site(void **state)
     fx_free(f);
 }
 
+/*
+ * A generic bot whose name is a table crawler's (in any case) is not that
+ * crawler: "Kangaroo-Bot" of the table sends "Kangaroo Bot/1.0", another
+ * program "kangaroo-bot/1.0" (a generic bot of that name, unverifiable as
+ * the table crawler with no ranges).  The generic one's robots.txt fetch
+ * does not count for the crawler (whose request stays "never fetched
+ * robots.txt"), nor does its record take the crawler's requests: each has
+ * its own, the crawler's of the table kind and purpose (?purpose=, the
+ * purpose metric), the other generic.
+ */
+static void
+verdict_generic_name_not_a_table_crawler(void **state)
+{
+    static const char   table[] =
+        "crawler Kangaroo-Bot\nua Kangaroo Bot\ncategory ai-training\n";
+    fx_t               *f = fx_new(1 << 20);
+    ra_crawlers_t      *c;
+    ra_crawlers_err_t   cerr;
+    ra_verdict_t        v;
+    ra_stat_t           st;
+    const char         *real = "Mozilla/5.0 (compatible; Kangaroo Bot/1.0)";
+
+    (void) state;
+    c = ra_crawlers_create(ra_test_arena_alloc(f->arena));
+    assert_int_equal(ra_crawlers_add(c, ra_str(table, sizeof(table) - 1),
+                                     &cerr), RA_OK);
+    assert_int_equal(ra_crawlers_compile(c, &cerr), RA_OK);
+    fx_conf.crawlers = c;
+    fx_reaudit(f);
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+
+    v = req(f, "kangaroo-bot/1.0", OUT, "/robots.txt", 200, T0 + 1);
+    assert_int_equal(v.kind, RA_UA_GENERIC);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    v = req(f, real, OUT, "/x/1", 200, T0 + 2);
+    assert_int_equal(v.kind, RA_UA_KNOWN);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_int_not_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
+    v = req(f, "Kangaroo-Bot/1.0", OUT, "/y", 200, T0 + 3);
+    assert_int_equal(v.kind, RA_UA_GENERIC);
+    assert_int_equal(v.flags & RA_FLAG_NO_ROBOTS_FETCH, 0);
+
+    st = stat_of(f, "Kangaroo-Bot", RA_VERIFY_UNVERIFIABLE);
+    assert_int_equal(st.kind, RA_UA_KNOWN);
+    assert_int_equal(st.category, RA_CAT_AI_TRAINING);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 1);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 0);
+    st = stat_of(f, "kangaroo-bot", RA_VERIFY_UNVERIFIABLE);
+    assert_int_equal(st.kind, RA_UA_GENERIC);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 2);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 1);
+    assert_int_equal(totals_of(f).stats, 2);
+    fx_free(f);
+}
+
 /* unreachable: 5xx or 429 to this crawler, then crawling within 12 h */
 static void
 verdict_unreachable_window_12h(void **state)
@@ -2891,6 +2946,7 @@ main(void)
         cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
         cmocka_unit_test(verdict_generic_name_any_case),
         cmocka_unit_test(ledger_purpose_requests_per_site),
+        cmocka_unit_test(verdict_generic_name_not_a_table_crawler),
         cmocka_unit_test(verdict_unreachable_window_12h),
         cmocka_unit_test(verdict_request_errors_are_not_fetches),
         cmocka_unit_test(verdict_unknown_without_robots),

@@ -728,6 +728,57 @@ test_generic_names_order_politeness(void **state)
     unlink(prop);
 }
 
+/* A generic bot's name in any case is one bot for whatif as for logs (the
+ * ledger's key): "Ruby/2.7" and "ruby/2.7" are one row of 2 requests, shown
+ * with the spelling that came first */
+static void
+test_generic_name_any_case_whatif(void **state)
+{
+    static const char  lines[] =
+        "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
+        "200 10 \"-\" \"Ruby/2.7\"\n"
+        "1.2.3.4 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
+        "200 10 \"-\" \"ruby/2.7\"\n";
+    char         logp[] = "/tmp/ra-case-log-XXXXXX";
+    char         cur[] = "/tmp/ra-case-cur-XXXXXX";
+    char         prop[] = "/tmp/ra-case-prop-XXXXXX";
+    run_t        r;
+    int          fd;
+
+    (void) state;
+    need_cli();
+    fd = mkstemp(logp);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, lines, sizeof(lines) - 1),
+                     (ssize_t) sizeof(lines) - 1);
+    close(fd);
+    fd = mkstemp(cur);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n", 34),
+                     34);
+    close(fd);
+    fd = mkstemp(prop);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "User-agent: *\nDisallow: /\n", 26), 26);
+    close(fd);
+
+    run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n  Ruby (generic) "));
+    assert_null(strstr(r.out, "\n  ruby (generic) "));
+    free(r.out);
+    run(&r, CLI " whatif --current %s --proposed %s --format json %s "
+        "2>/dev/null", cur, prop, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "{\"crawler\":\"Ruby\","
+                                  "\"kind\":\"generic\",\"requests\":2"));
+    assert_null(strstr(r.out, "\"crawler\":\"ruby\""));
+    free(r.out);
+    unlink(logp);
+    unlink(cur);
+    unlink(prop);
+}
+
 /* Issue 19, item 5: a log in which robots.txt answers 503 for 31 days
  * while the site's pages answer 200: from day 30 on, Googlebot's requests
  * are judged as if there were no robots.txt (compliant, unreachable_30d),
@@ -1573,6 +1624,7 @@ main(void)
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
         cmocka_unit_test(test_generic_names_order_politeness),
+        cmocka_unit_test(test_generic_name_any_case_whatif),
         cmocka_unit_test(test_unreachable_30d),
         cmocka_unit_test(test_spellings),
         cmocka_unit_test(test_vhosts),

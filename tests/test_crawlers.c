@@ -381,6 +381,15 @@ generic_bots_and_their_tokens(void **state)
                          "pdrlabs.net'", "pdrlabs.net"));
     assert_true(token_is("Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1;"
                          " http://192.0.2.1/x)", "MSIE"));
+    /* the first address that names a host, not the first address: two
+     * bots that give only a mailto: were one "MSIE" */
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 6.0; mailto:bot@"
+                         "alpha.example.com)", "alpha.example.com"));
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 6.0; mailto:crawler@"
+                         "beta.example.org)", "beta.example.org"));
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 6.0; +https://1.2.3."
+                         "4/ ; http://www.epsilon.example/)",
+                         "epsilon.example"));
     assert_true(token_is("Mozilla/5.0 (compatible; U; Hootsuite-WebFeed/1.0;"
                          " mailto:abuse@hootsuite.com)", "Hootsuite-WebFeed"));
     /* a word of the first product's comment describes the product */
@@ -396,6 +405,17 @@ generic_bots_and_their_tokens(void **state)
                          "Build/PPR1.180610.011)", "Some-Crawler"));
     assert_true(token_is("Dalvik/2.1.0 (Linux; U; Android 9; SM-G960F Build/"
                          "PPR1.180610.011) SomeCrawler/1.0", "SomeCrawler"));
+    /* a browser's or a platform's product first names no bot: every bot
+     * that starts so would be one "Chrome" or "Safari" */
+    assert_true(token_is("Chrome/120.0 (X11; Linux x86_64; SomeBot/1.0)",
+                         "SomeBot"));
+    assert_true(token_is("Chrome/120.0 (OtherBot; +http://other.example)",
+                         "OtherBot"));
+    assert_true(token_is("Safari/537.36 (compatible; ExampleBot)",
+                         "ExampleBot"));
+    assert_true(token_is("Firefox/120.0 (compatible; FooCrawler)",
+                         "FooCrawler"));
+    assert_true(token_is("Lynx/2.8.9 (Web Spider of Example)", "Spider"));
     assert_true(token_is("Google One", "Google"));
 
     /* a tool's Name/version after a browser's own tokens */

@@ -350,6 +350,50 @@ ledger_violations_by_time(void **state)
 
 /* a snapshot's stats and violations name sites by index + 1 in it; the
  * violations of an evicted site go with it */
+/*
+ * A generic bot's record is never a table crawler's, whatever the case of
+ * the name: (site, "Kangaroo-Bot", unverifiable) of the table and a
+ * generic "kangaroo-bot" (or "Kangaroo-Bot") are two records, each found
+ * again as itself, by key and by id (a hint), and the structure holds.
+ */
+static void
+ledger_generic_never_a_table_record(void **state)
+{
+    ra_ledger_t      l;
+    unsigned char   *r = region_new(RA_LEDGER_MIN_SIZE, &l);
+    ra_stat_key_t    known, gen;
+    uint32_t         a, k, g;
+
+    (void) state;
+    a = site(&l, "a.example", T0);
+    memset(&known, 0, sizeof(known));
+    known.name = ra_str("Kangaroo-Bot", 12);
+    known.verification = RA_VERIFY_UNVERIFIABLE;
+    known.kind = RA_UA_KNOWN;
+    known.category = RA_CAT_AI_TRAINING;
+    known.token = ra_str("Kangaroo", 8);
+    gen = known;
+    gen.name = ra_str("kangaroo-bot", 12);
+    gen.kind = RA_UA_GENERIC;
+    gen.category = RA_CAT_MAX;
+    gen.token = gen.name;
+
+    g = ra_ledger_stat_locked(&l, a, &gen, T0);
+    k = ra_ledger_stat_locked(&l, a, &known, T0 + 1);
+    assert_int_not_equal(g, 0);
+    assert_int_not_equal(k, 0);
+    assert_int_not_equal(k, g);
+    gen.name = ra_str("Kangaroo-Bot", 12);
+    assert_int_equal(ra_ledger_stat_locked(&l, a, &gen, T0 + 2), g);
+    assert_int_equal(ra_ledger_stat_again_locked(&l, a, g, &gen, T0 + 3), g);
+    assert_int_equal(ra_ledger_stat_again_locked(&l, a, g, &known, T0 + 4),
+                     k);
+    assert_int_equal(ra_ledger_stat_again_locked(&l, a, k, &gen, T0 + 5), g);
+    assert_int_equal(ra_ledger_stat_locked(&l, a, &known, T0 + 6), k);
+    assert_null(ra_ledger_verify(&l));
+    free(r);
+}
+
 /* A record keeps the method that last decided its verification (issue
  * 16): a request decided by none leaves it, another method replaces it,
  * and the snapshot copies it. */
@@ -1411,6 +1455,7 @@ main(void)
         cmocka_unit_test(ledger_full_note_once_per_interval),
         cmocka_unit_test(ledger_snapshot_names_its_sites),
         cmocka_unit_test(ledger_verified_by),
+        cmocka_unit_test(ledger_generic_never_a_table_record),
         cmocka_unit_test(ledger_politeness),
         cmocka_unit_test(ledger_violations_by_time),
         cmocka_unit_test(ledger_alert_gate),

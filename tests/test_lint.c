@@ -1334,6 +1334,8 @@ test_content_usage_syntax(void **state)
         "Content-Usage: /f train-ai=?1\n"                       /* 8 */
         "Content-Usage: /g *x=y, train-ai=n;a;b=?0, search=n\n" /* 9 */
         "Content-Usage: /h ai-train=n\n"                        /* 10 */
+        "Content-Usage: /k x=%\"a\\b\", train-ai=n\n"            /* 11 */
+        "Content-Usage: /l x=%\"caf%c3%a9\", train-ai=n\n"         /* 12 */
         "Disallow: /z\n";
     static const char  again[] =
         "User-Agent: *\n"                                       /* 1 */
@@ -1350,7 +1352,8 @@ test_content_usage_syntax(void **state)
         "Content-Usage: /x train-ai=y\n"                        /* 12 */
         "Content-Signal: train-ai=no, search=n\n"               /* 13 */
         "Disallow: /z\n";
-    static const unsigned  broken[] = { 2, 3, 4, 5, 6 };
+    /* 11: a display string holds no backslash (RFC 9651 3.3.8) */
+    static const unsigned  broken[] = { 2, 3, 4, 5, 6, 11 };
     lint_run_t                r;
     const ra_lint_finding_t  *f;
     size_t                    i;
@@ -1394,7 +1397,10 @@ test_content_usage_syntax(void **state)
     assert_true(msg_has(f, "Content-Signal's name; Content-Usage's is "
                            "train-ai"));
     assert_int_equal(count_code(&r.lint, RA_LC_UNKNOWN_KEY, -1), 0);
-    assert_int_equal(r.lint.nprefs, 2);          /* lines 7, 9 */
+    /* a display string, escapes in lower case */
+    assert_true(msg_has(finding_at(&r.lint, RA_LC_AI_PREFERENCE, 12),
+                        "AI model training not allowed"));
+    assert_int_equal(r.lint.nprefs, 3);          /* lines 7, 9, 12 */
     run_done(&r);
 
     run_lint(&r, again, sizeof(again) - 1, NULL);
