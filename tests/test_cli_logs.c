@@ -41,6 +41,18 @@ need_cli(void)
     }
 }
 
+/* A new temporary file (path: a mkstemp() template) holding text. */
+static void
+tmp_text(char *path, const char *text)
+{
+    size_t  n = strlen(text);
+    int     fd = mkstemp(path);
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, n), (ssize_t) n);
+    close(fd);
+}
+
 static void
 run(run_t *r, const char *fmt, ...)
 {
@@ -620,17 +632,12 @@ test_whatif(void **state)
     scan_t       sc;
     sums_t       s;
     run_t        r;
-    int          fd;
 
     (void) state;
     need_cli();
     log = elastic();
     scan_googlebot(log, &sc);
-    fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, prop, sizeof(prop) - 1),
-                     (ssize_t) sizeof(prop) - 1);
-    close(fd);
+    tmp_text(path, prop);
 
     run(&r, CLI " whatif --current " ROBOTS " --proposed %s --format json "
         "%s 2>/dev/null", path, log);
@@ -669,24 +676,13 @@ test_generic_names_order_politeness(void **state)
     char         prop[] = "/tmp/ra-gen-prop-XXXXXX";
     const char  *a, *b;
     run_t        r;
-    int          fd;
 
     (void) state;
     need_cli();
-    fd = mkstemp(logp);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, lines, sizeof(lines) - 1),
-                     (ssize_t) sizeof(lines) - 1);
-    close(fd);
-    fd = mkstemp(cur);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n"
-                           "Crawl-delay: 10\n", 51), 51);
-    close(fd);
-    fd = mkstemp(prop);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "User-agent: *\nDisallow: /\n", 26), 26);
-    close(fd);
+    tmp_text(logp, lines);
+    tmp_text(cur, "User-agent: *\nDisallow: /private/\n"
+                 "Crawl-delay: 10\n");
+    tmp_text(prop, "User-agent: *\nDisallow: /\n");
 
     run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
     assert_int_equal(r.status, 0);
@@ -743,24 +739,12 @@ test_generic_name_any_case_whatif(void **state)
     char         cur[] = "/tmp/ra-case-cur-XXXXXX";
     char         prop[] = "/tmp/ra-case-prop-XXXXXX";
     run_t        r;
-    int          fd;
 
     (void) state;
     need_cli();
-    fd = mkstemp(logp);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, lines, sizeof(lines) - 1),
-                     (ssize_t) sizeof(lines) - 1);
-    close(fd);
-    fd = mkstemp(cur);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n", 34),
-                     34);
-    close(fd);
-    fd = mkstemp(prop);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "User-agent: *\nDisallow: /\n", 26), 26);
-    close(fd);
+    tmp_text(logp, lines);
+    tmp_text(cur, "User-agent: *\nDisallow: /private/\n");
+    tmp_text(prop, "User-agent: *\nDisallow: /\n");
 
     run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
     assert_int_equal(r.status, 0);
@@ -815,11 +799,7 @@ test_unreachable_30d(void **state)
                 gb);
     }
     fclose(f);
-    fd = mkstemp(rob);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "User-agent: *\nDisallow: /private/\n", 34),
-                     34);
-    close(fd);
+    tmp_text(rob, "User-agent: *\nDisallow: /private/\n");
 
     run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", rob, logp);
     assert_int_equal(r.status, 0);
@@ -876,15 +856,8 @@ test_spellings(void **state)
         fputs(line, f);
     }
     fclose(f);
-    fd = mkstemp(cur);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "User-agent: *\nDisallow:\n", 24), 24);
-    close(fd);
-    fd = mkstemp(prop);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, "User-agent: *\nDisallow: /files/\n", 33),
-                     33);
-    close(fd);
+    tmp_text(cur, "User-agent: *\nDisallow:\n");
+    tmp_text(prop, "User-agent: *\nDisallow: /files/\n");
 
     run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", prop, logp);
     assert_int_equal(r.status, 0);
