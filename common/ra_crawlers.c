@@ -1500,12 +1500,19 @@ ra_next_token(const unsigned char *p, size_t len, size_t at)
 }
 
 /* A declared name without its version: "ruby-1.9.3-p327" is "ruby",
- * "Bot_2" is "Bot"; "Go-http-client" and "MJ12bot" stay as they are. */
+ * "Bot_2" is "Bot"; "Go-http-client" and "MJ12bot" stay as they are, and
+ * so does a host name ("crawl-1.example.net": its last label letters). */
 static ra_str_t
 ra_token_name(ra_str_t t)
 {
     size_t  i;
 
+    for (i = t.len; i > 0 && ra_isalpha(t.data[i - 1]); i--) {
+        /* void */
+    }
+    if (i > 1 && i < t.len && t.data[i - 1] == '.') {
+        return t;
+    }
     for (i = 1; i + 1 < t.len; i++) {
         if ((t.data[i] == '-' || t.data[i] == '_' || t.data[i] == '.')
             && ra_isdigit(t.data[i + 1]))
@@ -2112,12 +2119,41 @@ ra_own_product(const unsigned char *p, size_t len, ra_str_t tok)
     return first;
 }
 
-/* The host of the first address among the scan's hits (any: the first
- * that names one); len 0 when it names none.  Masked hits are 0xff; at
- * most RA_MAX_HITS reads of RA_HOST_MAX bytes each way. */
+/* Hosts (and their subdomains) every kind of tool links to, its code or
+ * its author's profile: one of them names no bot.  ra_first_host() in
+ * RA_HOST_SITE mode. */
+static int
+ra_shared_host(ra_str_t h)
+{
+    static const char  *shared[] = {
+        "x.com", "t.me", "gitlab.com", "github.com", "google.com",
+        "twitter.com", "codeberg.org", "facebook.com", "linkedin.com",
+        "bitbucket.org", "sourceforge.net",
+    };
+    size_t  k, n;
+
+    for (k = 0; k < RA_NELTS(shared); k++) {
+        n = strlen(shared[k]);
+        if (h.len >= n && ra_word_is(h.data + h.len - n, n, shared[k], n)
+            && (h.len == n || h.data[h.len - n - 1] == '.'))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+#define RA_HOST_FIRST  0        /* the first address's host (len 0: none) */
+#define RA_HOST_ANY    1        /* the first host any address names */
+#define RA_HOST_SITE   2        /* ... any site's address: not a mail
+                                   address's, not a ra_shared_host() */
+
+/* The host of an address among the scan's hits, as mode says; len 0
+ * when there is none.  Masked hits are 0xff; at most RA_MAX_HITS reads
+ * of RA_HOST_MAX bytes each way. */
 static ra_str_t
 ra_first_host(const unsigned char *p, size_t len, const ra_scan_t *st,
-    int any)
+    int mode)
 {
     size_t    first = len;
     ra_str_t  t = ra_str(p, 0), u;
@@ -2130,7 +2166,12 @@ ra_first_host(const unsigned char *p, size_t len, const ra_scan_t *st,
             continue;
         }
         u = ra_url_host(p, len, st->hit_start[h]);
-        if (u.len || !any) {
+        if (mode == RA_HOST_SITE && u.len
+            && ((u.data > p && u.data[-1] == '@') || ra_shared_host(u)))
+        {
+            u.len = 0;
+        }
+        if (u.len || mode == RA_HOST_FIRST) {
             t = u;
             first = st->hit_start[h];
         }
@@ -2168,7 +2209,7 @@ ra_declared_name(const unsigned char *p, size_t len, const ra_scan_t *st)
             return d;
         }
     }
-    t = ra_first_host(p, len, st, 0);
+    t = ra_first_host(p, len, st, RA_HOST_FIRST);
     if (t.len == 0 && d.len) {
         t = ra_next_token(p, len, at + d.len);
         if (ra_compatible_browser(t)) {
@@ -2176,9 +2217,67 @@ ra_declared_name(const unsigned char *p, size_t len, const ra_scan_t *st)
         }
     }
     if (t.len == 0) {
-        t = ra_first_host(p, len, st, 1);
+        t = ra_first_host(p, len, st, RA_HOST_ANY);
     }
     return t.len ? t : d;
+}
+
+/* Whether t, a generic bot's name, is only a word for what it is
+ * ("Crawler", "bot", "monitoring", "https"): every bot that says so
+ * would be one record, whose robots.txt fetches count for the others'. */
+static int
+ra_bare_word(ra_str_t t)
+{
+    static const char  *bare[] = {
+        "bot", "bots", "robot", "robots", "crawl", "crawler", "crawlers",
+        "webcrawler", "spider", "webspider", "spyder", "scraper", "fetch",
+        "fetcher", "preview", "agent", "check", "checker", "monitor",
+        "monitoring", "http", "https", "scanner", "parser", "indexer",
+        "validator", "tester", "probe", "archiver", "downloader",
+    };
+    size_t  k;
+
+    for (k = 0; k < RA_NELTS(bare); k++) {
+        if (ra_word_is(t.data, t.len, bare[k], strlen(bare[k]))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * A name for a generic bot that calls itself only what it is (tok:
+ * ra_bare_word()): the product it declares with a version ("(compatible;
+ * Vagabondo/2.1; webcrawler at ...)", "Chimu/1.0 robot (...)"); else the
+ * host of the site it gives ("Audisto Crawler (...; +https://audisto.com/
+ * bot)", "(compatible; Yahoo Ad monitoring; https://help.yahoo.com/...)",
+ * "https://researchcyber.net/"), not a mail address's nor a code host's
+ * ("Curly HTTP Client (https://github.com/...)" is Curly); else the
+ * first word it declares ("Algolia Crawler/1.0.0" is Algolia); else tok.
+ */
+static ra_str_t
+ra_bare_name(const unsigned char *p, size_t len, const ra_scan_t *st,
+    ra_str_t tok)
+{
+    size_t    at = ra_compatible_at(p, len), e;
+    ra_str_t  d = ra_str(p, 0), h;
+
+    if (at < len) {
+        d = ra_token_at(p, len, at);
+    } else if (!ra_prefix_ci(p, len, "mozilla", 7)) {
+        d = ra_token_at(p, len, 0);
+    }
+    if (d.len && (ra_bare_word(d) || ra_compatible_browser(d)
+                  || ra_platform_word(d)))
+    {
+        d.len = 0;
+    }
+    e = d.len ? (size_t) (d.data - p) + d.len : 0;
+    if (d.len && e + 1 < len && p[e] == '/' && ra_isdigit(p[e + 1])) {
+        return d;
+    }
+    h = ra_first_host(p, len, st, RA_HOST_SITE);
+    return h.len ? h : d.len ? d : tok;
 }
 
 /* What a User-Agent that names a platform still tells of a program: a
@@ -2585,6 +2684,9 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         out->token = out->token.len ? ra_own_product(p, len, out->token)
                                     : ra_declared_name(p, len, &st);
         out->token = ra_token_name(out->token);
+        if (ra_bare_word(out->token)) {
+            out->token = ra_token_name(ra_bare_name(p, len, &st, out->token));
+        }
         return RA_UA_GENERIC;
     }
 

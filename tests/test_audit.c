@@ -962,6 +962,33 @@ verdict_generic_name_any_case(void **state)
     fx_free(f);
 }
 
+/* two bots that each call themselves "Crawler" are two bots: Algolia's
+ * robots.txt fetch is not Audisto's, whose request stays "never fetched
+ * robots.txt" (they were one "Crawler" record) */
+static void
+verdict_bare_word_bots_apart(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
+    v = req(f, "Algolia Crawler/1.0.0", IN, "/robots.txt", 200, T0 + 1);
+    assert_int_equal(v.kind, RA_UA_GENERIC);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    v = req(f, "Audisto Crawler (desktop; +https://audisto.com/bot)", IN,
+            "/a", 200, T0 + 2);
+    assert_int_equal(v.kind, RA_UA_GENERIC);
+    assert_int_equal(v.verdict, RA_VERDICT_COMPLIANT);
+    assert_true(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    assert_int_equal(stat_of(f, "Algolia", RA_VERIFY_UNVERIFIABLE)
+                     .counters[RA_CNT_ROBOTS_FETCHES], 1);
+    assert_int_equal(stat_of(f, "audisto.com", RA_VERIFY_UNVERIFIABLE)
+                     .counters[RA_CNT_NO_ROBOTS_FETCH], 1);
+    assert_int_equal(totals_of(f).stats, 2);
+    fx_free(f);
+}
+
 /* the site's requests by purpose: the table's crawlers' (verified or
  * unverifiable), not an impostor's, not a generic bot's; hinted and
  * locked counts alike (robots_audit_purpose_requests_total) */
@@ -2945,6 +2972,7 @@ main(void)
         cmocka_unit_test(verdict_stale_window_24h_without_fetch),
         cmocka_unit_test(verdict_fetch_older_than_24h_falls_back),
         cmocka_unit_test(verdict_generic_name_any_case),
+        cmocka_unit_test(verdict_bare_word_bots_apart),
         cmocka_unit_test(ledger_purpose_requests_per_site),
         cmocka_unit_test(verdict_generic_name_not_a_table_crawler),
         cmocka_unit_test(verdict_unreachable_window_12h),

@@ -392,6 +392,37 @@ generic_bots_and_their_tokens(void **state)
                          "epsilon.example"));
     assert_true(token_is("Mozilla/5.0 (compatible; U; Hootsuite-WebFeed/1.0;"
                          " mailto:abuse@hootsuite.com)", "Hootsuite-WebFeed"));
+    /* a bot that calls itself only what it is ("Crawler", "bot",
+     * "monitoring") is named by a product it declares with a version, the
+     * site it gives, or the first word it declares: one "Crawler" for
+     * Algolia's and Audisto's would count one's robots.txt fetches for
+     * the other's requests */
+    assert_true(token_is("Algolia Crawler/1.0.0", "Algolia"));
+    assert_true(token_is("Audisto Crawler (mobile; +https://audisto.com/bot)",
+                         "audisto.com"));
+    assert_true(token_is("Superfeedr bot/2.0 http://superfeedr.com - Make "
+                         "your feeds realtime", "superfeedr.com"));
+    assert_true(token_is("Mozilla/5.0 (compatible; Yahoo Ad monitoring; "
+                         "https://help.yahoo.com/kb/yahoo-ad-monitoring-"
+                         "SLN24857.html)", "help.yahoo.com"));
+    assert_true(token_is("Mozilla/5.0 (compatible; Vagabondo/2.1; webcrawler"
+                         " at wise-guys dot nl)", "Vagabondo"));
+    assert_true(token_is("Chimu/1.0 robot (http://www.80.cm/bot.htm)",
+                         "Chimu"));
+    assert_true(token_is("https://researchcyber.net/", "researchcyber.net"));
+    /* a host keeps its digits; a code host or a mail address names no
+     * bot */
+    assert_true(token_is("Mozilla/5.0 (compatible; 007ac9 Crawler; http://"
+                         "crawler.007ac9.net/)", "crawler.007ac9.net"));
+    assert_true(token_is("Curly HTTP Client (https://github.com/m3dev/curly)",
+                         "Curly"));
+    assert_true(token_is("Mozilla/5.0 (compatible; Finderbots finder bot; "
+                         "+http://wiki.github.com/bixo/bixo/bixocrawler)",
+                         "Finderbots"));
+    assert_true(token_is("BrightEdge Crawler/1.0 (crawler@brightedge.com)",
+                         "BrightEdge"));
+    /* nothing else to go by: the word */
+    assert_true(token_is("BOT/0.1 (BOT for JCE)", "BOT"));
     /* a word of the first product's comment describes the product */
     assert_true(token_is("SimplePie/1.5 (Feed Parser; http://simplepie.org; "
                          "Allow like Gecko) Build/20170417072931",
