@@ -1505,18 +1505,18 @@ ra_next_token(const unsigned char *p, size_t len, size_t at)
 static ra_str_t
 ra_token_name(ra_str_t t)
 {
-    size_t  i;
+    size_t  i, e;
 
-    for (i = t.len; i > 0 && ra_isalpha(t.data[i - 1]); i--) {
-        /* void */
-    }
-    if (i > 1 && i < t.len && t.data[i - 1] == '.') {
-        return t;
-    }
     for (i = 1; i + 1 < t.len; i++) {
         if ((t.data[i] == '-' || t.data[i] == '_' || t.data[i] == '.')
             && ra_isdigit(t.data[i + 1]))
         {
+            for (e = t.len; e > i && ra_isalpha(t.data[e - 1]); e--) {
+                /* void */
+            }
+            if (e > i + 1 && e < t.len && t.data[e - 1] == '.') {
+                return t;               /* a host name */
+            }
             t.len = i;
             break;
         }
@@ -2074,8 +2074,9 @@ ra_platform_word(ra_str_t t)
     size_t  k;
 
     for (k = 0; k < RA_NELTS(ra_platform_kw); k++) {
-        if (ra_word_is(t.data, t.len, ra_platform_kw[k],
-                       strlen(ra_platform_kw[k])))
+        if (t.len && ra_lower(t.data[0]) == (unsigned char) ra_platform_kw[k][0]
+            && ra_word_is(t.data, t.len, ra_platform_kw[k],
+                          strlen(ra_platform_kw[k])))
         {
             return 1;
         }
@@ -2228,17 +2229,24 @@ ra_declared_name(const unsigned char *p, size_t len, const ra_scan_t *st)
 static int
 ra_bare_word(ra_str_t t)
 {
+    /* by length: len_at[n] is the first of length n */
     static const char  *bare[] = {
-        "bot", "bots", "robot", "robots", "crawl", "crawler", "crawlers",
-        "webcrawler", "spider", "webspider", "spyder", "scraper", "fetch",
-        "fetcher", "preview", "agent", "check", "checker", "monitor",
-        "monitoring", "http", "https", "scanner", "parser", "indexer",
-        "validator", "tester", "probe", "archiver", "downloader",
+        "bot", "bots", "http", "robot", "crawl", "fetch", "agent", "check",
+        "https", "probe", "robots", "spider", "spyder", "parser", "tester",
+        "crawler", "scraper", "fetcher", "preview", "checker", "monitor",
+        "scanner", "indexer", "crawlers", "archiver", "webspider",
+        "validator", "webcrawler", "monitoring", "downloader",
+    };
+    static const uint8_t  len_at[] = {
+        0, 0, 0, 0, 1, 3, 10, 15, 23, 25, 27, 30,
     };
     size_t  k;
 
-    for (k = 0; k < RA_NELTS(bare); k++) {
-        if (ra_word_is(t.data, t.len, bare[k], strlen(bare[k]))) {
+    if (t.len < 3 || t.len + 1 >= sizeof(len_at)) {
+        return 0;
+    }
+    for (k = len_at[t.len]; k < len_at[t.len + 1]; k++) {
+        if (ra_word_is(t.data, t.len, bare[k], t.len)) {
             return 1;
         }
     }
