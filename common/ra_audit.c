@@ -2204,9 +2204,17 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
      * browser nor a crawler that can be judged */
     if (id.kind == RA_UA_BROWSER || no_ua) {
         /* crawl-to-refer: a browser visit its Referer's operator sent
-         * (once: not its redirects nor its ranges) */
-        op = no_ua || req->referer.len == 0 || !ra_refer_visit(req->status)
-             ? -1 : ra_audit_referer(au, req->referer);
+         * (once: not its redirects nor its ranges), else the operator
+         * its target's utm_source names */
+        op = -1;
+        if (!no_ua && ra_refer_visit(req->status)) {
+            if (req->referer.len) {
+                op = ra_audit_referer(au, req->referer);
+            }
+            if (op < 0) {
+                op = ra_refer_match_target(&au->refer, req->uri);
+            }
+        }
         if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
             return RA_OK;               /* nothing evicted: no note due */
         }

@@ -48,6 +48,23 @@ ra_refer_valid(ra_str_t p)
     return p.data[p.len - 1] != '.';
 }
 
+/* a utm_source value of the table: 1 to 64 bytes of [A-Za-z0-9._-] */
+static int
+ra_refer_utm_valid(ra_str_t v)
+{
+    size_t  i;
+
+    if (v.len == 0 || v.len > 64) {
+        return 0;
+    }
+    for (i = 0; i < v.len; i++) {
+        if (!ra_ishost(v.data[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int
 ra_refer_load(ra_refer_t *t, ra_str_t text, size_t *line, const char **msg)
 {
@@ -122,8 +139,22 @@ ra_refer_load(ra_refer_t *t, ra_str_t text, size_t *line, const char **msg)
                 op->lasts |= (uint64_t) 1
                              << (ra_lower(val.data[val.len - 1]) & 63);
             }
+        } else if (key.len == 3 && memcmp(key.data, "utm", 3) == 0) {
+            if (op == NULL) {
+                *msg = "utm before any operator";
+                return RA_ERROR;
+            }
+            if (op->nutms == RA_REFER_UTMS) {
+                *msg = "more than 4 utm values for one operator";
+                return RA_ERROR;
+            }
+            if (!ra_refer_utm_valid(val)) {
+                *msg = "utm: 1 to 64 letters, digits, '.', '-' or '_'";
+                return RA_ERROR;
+            }
+            op->utms[op->nutms++] = val;
         } else {
-            *msg = "unknown key (operator, host)";
+            *msg = "unknown key (operator, host, utm)";
             return RA_ERROR;
         }
     }
@@ -301,6 +332,52 @@ ra_refer_match(const ra_refer_t *t, ra_str_t referer)
                 return (int) i;
             }
         }
+    }
+    return -1;
+}
+
+int
+ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
+{
+    static const char     name[] = "utm_source=";
+    const unsigned char  *q, *end, *v, *e;
+    ra_str_t              value;
+    unsigned              i, k;
+
+    if (target.len == 0) {
+        return -1;
+    }
+    /* the query: from the first '?' to a '#' (none after one) */
+    end = memchr(target.data, '#', target.len);
+    if (end == NULL) {
+        end = target.data + target.len;
+    }
+    q = memchr(target.data, '?', (size_t) (end - target.data));
+    if (q == NULL) {
+        return -1;
+    }
+    /* each parameter of the query, from after its '?' or '&' */
+    for (q++; q < end; q = e + 1) {
+        e = memchr(q, '&', (size_t) (end - q));
+        if (e == NULL) {
+            e = end;
+        }
+        if ((size_t) (e - q) <= sizeof(name) - 1
+            || !ra_strcaseeq(ra_str(q, sizeof(name) - 1),
+                             ra_str(name, sizeof(name) - 1)))
+        {
+            continue;
+        }
+        v = q + sizeof(name) - 1;
+        value = ra_str(v, (size_t) (e - v));
+        for (i = 0; i < t->nops; i++) {
+            for (k = 0; k < t->ops[i].nutms; k++) {
+                if (ra_strcaseeq(t->ops[i].utms[k], value)) {
+                    return (int) i;
+                }
+            }
+        }
+        return -1;                      /* the first utm_source only */
     }
     return -1;
 }

@@ -22,6 +22,7 @@
                                        counters per site */
 #define RA_REFER_HOSTS      16      /* patterns per operator */
 #define RA_REFER_HOST_MAX   253     /* bytes of a host name compared */
+#define RA_REFER_UTMS       4       /* utm_source values per operator */
 
 typedef struct {
     ra_str_t   name;                        /* the operator */
@@ -34,6 +35,10 @@ typedef struct {
      * not "NAME.*"; wild: it has one of those */
     uint64_t   lasts;
     unsigned   wild;
+    /* the utm_source values the operator adds to the links it shows
+     * ("chatgpt.com") */
+    ra_str_t   utms[RA_REFER_UTMS];
+    unsigned   nutms;
 } ra_refer_op_t;
 
 typedef struct {
@@ -43,10 +48,11 @@ typedef struct {
 
 /* Loads a table from text (kept: the spans point into it).  RA_OK, or
  * RA_ERROR with *line (1-based) and *msg (static) saying what is wrong:
- * a pattern before any operator, a key other than operator/host, more
- * than RA_REFER_OPS operators or RA_REFER_HOSTS patterns, an empty or
- * over-long name, a pattern that is not a host name ("*" only as the
- * last label). */
+ * a pattern before any operator, a key other than operator/host/utm,
+ * more than RA_REFER_OPS operators, RA_REFER_HOSTS patterns or
+ * RA_REFER_UTMS utm values, an empty or over-long name, a pattern that is
+ * not a host name ("*" only as the last label), a utm value that is not
+ * 1 to 64 bytes of letters, digits, '.', '-' or '_'. */
 int ra_refer_load(ra_refer_t *t, ra_str_t text, size_t *line,
     const char **msg);
 
@@ -64,6 +70,13 @@ ra_str_t ra_refer_host(ra_str_t referer);
 /* The operator (index into t->ops) whose pattern matches the Referer's
  * host first; -1 when none does (or no host). */
 int ra_refer_match(const ra_refer_t *t, ra_str_t referer);
+
+/* The operator whose "utm" value the request target's utm_source
+ * parameter holds (case-insensitive, whole value: "/a?utm_source=
+ * chatgpt.com&x=1"): ChatGPT adds it to the links it cites, and its pages
+ * often send no Referer.  -1 when none does, or the target has no query.
+ * Reads the target once. */
+int ra_refer_match_target(const ra_refer_t *t, ra_str_t target);
 
 /* Whether a browser request answered status is a visit its Referer's
  * operator sent, once: not a redirect (301, 302, 303, 307, 308: the

@@ -712,6 +712,45 @@ verdict_referrals_counted(void **state)
     fx_free(f);
 }
 
+/* ChatGPT's links carry utm_source=chatgpt.com, and its pages often send
+ * no Referer: such a browser visit is OpenAI's referral; a Referer that
+ * names an operator comes first; a redirect, a range, a crawler or no
+ * User-Agent is no visit */
+static void
+verdict_utm_source_referrals(void **state)
+{
+    static const char  ff[] = "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) "
+                              "Gecko/20100101 Firefox/120.0";
+    fx_t      *f = fx_new(1 << 20);
+    ra_site_t  s;
+    ra_refer_t t;
+    int        g, o;
+
+    (void) state;
+    assert_int_equal(ra_refer_builtin(&t), RA_OK);
+    g = ra_refer_operator(&t, (ra_str_t) ra_string("Google"));
+    o = ra_refer_operator(&t, (ra_str_t) ra_string("OpenAI"));
+    assert_true(g >= 0 && o >= 0);
+
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /private\n", T0);
+    req_referred(f, ff, OUT, "/a?utm_source=chatgpt.com", "", T0 + 1);
+    req_referred(f, ff, OUT, "/b?utm_source=chatgpt.com", "-", T0 + 2);
+    req_referred(f, ff, OUT, "/c?utm_source=chatgpt.com",
+                 "https://example.com/", T0 + 3);
+    req_referred(f, ff, OUT, "/d?utm_source=chatgpt.com",
+                 "https://www.google.com/", T0 + 4);
+    req_referred(f, ff, OUT, "/e?utm_source=chatgpt.com.evil.example", "",
+                 T0 + 5);
+    req_referred_status(f, ff, OUT, "/f?utm_source=chatgpt.com", "", 302,
+                        T0 + 6);
+    req_referred(f, "", OUT, "/g?utm_source=chatgpt.com", "", T0 + 7);
+    req_referred(f, BOT, IN, "/h?utm_source=chatgpt.com", "", T0 + 8);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.referrals[o], 3);
+    assert_int_equal(s.referrals[g], 1);
+    fx_free(f);
+}
+
 /* a /robots.txt request is a fetch: time, status, version served */
 static void
 verdict_robots_fetch_recorded(void **state)
@@ -2964,6 +3003,7 @@ main(void)
         cmocka_unit_test(verdict_robots_fetch_recorded),
         cmocka_unit_test(verdict_llms_fetch_counted),
         cmocka_unit_test(verdict_referrals_counted),
+        cmocka_unit_test(verdict_utm_source_referrals),
         cmocka_unit_test(verdict_compliant_and_violation_single_version),
         cmocka_unit_test(verdict_alerts_rate_limited_with_count),
         cmocka_unit_test(verdict_spellings_through_the_engine),

@@ -248,6 +248,76 @@ table_files(void **state)
 #undef LOAD
 }
 
+/* the operator a target's utm_source names (ra_test_exact: the target
+ * alone in its allocation, so ASan sees any read past it) */
+static const char *
+utm_who(const char *target)
+{
+    ra_str_t     s = ra_test_exact(target, strlen(target));
+    int          i = ra_refer_match_target(&tab, s);
+    static char  name[80];
+
+    ra_test_exact_free(s);
+    if (i < 0) {
+        return "-";
+    }
+    snprintf(name, sizeof(name), "%.*s", (int) tab.ops[i].name.len,
+             (const char *) tab.ops[i].name.data);
+    return name;
+}
+
+/* ChatGPT's links carry utm_source=chatgpt.com (its pages often send no
+ * Referer): the whole value of the first utm_source parameter, in any
+ * case; nothing else in the target */
+static void
+utm_source_of_targets(void **state)
+{
+    ra_refer_t   t;
+    size_t       line;
+    const char  *msg;
+
+    (void) state;
+    assert_int_equal(ra_refer_builtin(&tab), RA_OK);
+    assert_string_equal(utm_who("/a?utm_source=chatgpt.com"), "OpenAI");
+    assert_string_equal(utm_who("/a?x=1&utm_source=chatgpt.com&y=2"),
+                        "OpenAI");
+    assert_string_equal(utm_who("/a?UTM_SOURCE=ChatGPT.com#top"), "OpenAI");
+    assert_string_equal(utm_who("/a?utm_source=chatgpt.com#x&y"), "OpenAI");
+    /* not the value: a longer one, a prefix, another parameter, the
+     * path, the fragment */
+    assert_string_equal(utm_who("/a?utm_source=chatgpt.com.evil.example"),
+                        "-");
+    assert_string_equal(utm_who("/a?utm_source=chatgpt"), "-");
+    assert_string_equal(utm_who("/a?xutm_source=chatgpt.com"), "-");
+    assert_string_equal(utm_who("/utm_source=chatgpt.com"), "-");
+    assert_string_equal(utm_who("/a#?utm_source=chatgpt.com"), "-");
+    assert_string_equal(utm_who("/a?#utm_source=chatgpt.com"), "-");
+    assert_string_equal(utm_who("/a?utm_source="), "-");
+    assert_string_equal(utm_who("/a?utm_source"), "-");
+    assert_string_equal(utm_who("/a?"), "-");
+    assert_string_equal(utm_who("?"), "-");
+    assert_string_equal(utm_who(""), "-");
+    /* the first utm_source is the visit's */
+    assert_string_equal(utm_who("/a?utm_source=news&utm_source=chatgpt.com"),
+                        "-");
+    /* a table's utm lines */
+#define LOAD(text)                                                         \
+    ra_refer_load(&t, (ra_str_t) ra_string(text), &line, &msg)
+    assert_int_equal(LOAD("operator A\nhost a.example\nutm a-app\n"),
+                     RA_OK);
+    assert_int_equal(t.ops[0].nutms, 1);
+    assert_int_equal(ra_refer_match_target(&t, (ra_str_t) ra_string(
+                         "/?utm_source=A-APP")), 0);
+    assert_int_equal(LOAD("utm a\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nutm a b\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nutm a&b\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nutm\n"), RA_ERROR);
+    assert_int_equal(LOAD("operator A\nutm a\nutm b\nutm c\nutm d\n"
+                          "utm e\n"), RA_ERROR);
+    assert_int_equal(line, 6);
+#undef LOAD
+}
+
 int
 main(void)
 {
@@ -257,6 +327,7 @@ main(void)
         cmocka_unit_test(operators_of_referers),
         cmocka_unit_test(hostile_referers),
         cmocka_unit_test(table_files),
+        cmocka_unit_test(utm_source_of_targets),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,6 +79,11 @@ sub scenario {
     $ref->('https://evil.example\\@google.com/');
     $ref->('https://www.%67oogle.com/');
     $ref->('https://' . ('a' x 4000) . '.google.com/');
+    # ChatGPT's links carry utm_source=chatgpt.com and often no Referer;
+    # a longer value is not it
+    is $h->get('/index.html?utm_source=chatgpt.com', ua => $BROWSER)->{status},
+        200, 'a visit from a ChatGPT link';
+    $h->get('/index.html?utm_source=chatgpt.com.evil.example', ua => $BROWSER);
     # a crawler's own Referer is no referral
     $h->get('/index.html', ua => $GOOGLEBOT,
             headers => { Referer => 'https://www.google.com/' });
@@ -88,7 +93,8 @@ sub scenario {
     is $refs{Google}{referrals}, 3, 'Google: 3 referrals';
     is $refs{Google}{crawler_requests}, 3,
         'Google: 3 crawler requests beside them (robots.txt, 2 pages)';
-    is $refs{OpenAI}{referrals}, 1, 'OpenAI: 1 referral';
+    is $refs{OpenAI}{referrals}, 2,
+        'OpenAI: 2 referrals (a Referer, a utm_source)';
     is $refs{OpenAI}{crawler_requests}, 8, 'OpenAI: GPTBot\'s requests';
     is scalar(keys %refs), 2, 'no other operator';
     my %purpose = map { $_->{crawler} => $_->{purpose} }
