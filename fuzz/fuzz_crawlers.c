@@ -6,7 +6,8 @@
  * accepted, its own text and a few fixed User-Agents are identified.  A
  * known crawler has an id, a name and a token; a generic bot's token is
  * a span of the User-Agent.  The same bytes are a Referer for
- * crawl-to-refer's matching (ra_refer.h), or, after a first byte 0x02, a
+ * crawl-to-refer's matching (ra_refer.h) and a request target for its
+ * utm_source, or, after a first byte 0x02, a
  * referrer table file.
  */
 #include "fuzz.h"
@@ -27,6 +28,11 @@ referer(const ra_refer_t *t, ra_str_t r)
     FZ_CHECK(host.len == 0 || fz_within(host, r.data, r.len));
     FZ_CHECK(op >= -1 && op < (int) t->nops);
     FZ_CHECK(host.len > 0 || op == -1);
+    /* the same bytes as a request target: a utm_source names an
+     * operator of the table or none, and needs a '?' */
+    op = ra_refer_match_target(t, r);
+    FZ_CHECK(op >= -1 && op < (int) t->nops);
+    FZ_CHECK(op == -1 || memchr(r.data, '?', r.len) != NULL);
 }
 
 static void
