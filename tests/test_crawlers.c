@@ -141,7 +141,7 @@ static const top_case_t  top50[] = {
     { "Mozilla/5.0 (compatible; Google-InspectionTool/1.0)",
       "Google-InspectionTool", "Google-InspectionTool", "Googlebot",
       RA_CAT_TOOL },
-    { "GoogleOther", "GoogleOther", "GoogleOther", NULL, RA_CAT_SEARCH },
+    { "GoogleOther", "GoogleOther", "GoogleOther", NULL, RA_CAT_TOOL },
     { "AdsBot-Google (+http://www.google.com/adsbot.html)", "AdsBot-Google",
       "AdsBot-Google", NULL, RA_CAT_TOOL },
     { "Mozilla/5.0 (iPhone; CPU iPhone OS 14_7_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1 (compatible; AdsBot-Google-Mobile; +http://www.google.com/mobile/adsbot.html)",
