@@ -176,6 +176,9 @@ static const char  *ra_platform_kw[] = {
     "lynx", "links", "mosaic", "cfnetwork", "dalvik", "player", "msoffice",
     "googleapp", "gecko", "konqueror", "msie", "trident", "presto", "khtml",
     "webkit", "chrome", "firefox", "safari", "maui", "wap browser",
+    /* Japanese carriers' phones ("DoCoMo/1.0/P501i", "SoftBank/1.0/821SC/
+     * ...", "KDDI-CA39 UP.Browser/6.2") */
+    "docomo", "softbank", "vodafone", "j-phone", "kddi", "willcom",
 };
 
 #define RA_NELTS(a)  (sizeof(a) / sizeof((a)[0]))
@@ -1219,6 +1222,35 @@ ra_is_email(const unsigned char *p, size_t len, size_t at)
     return dots > 0 && tld >= 2;
 }
 
+/* Whether "KHTML" and a separator (", ", " ", "%2C ": how logs spell the
+ * comma) end just before position at: only a WebKit engine's comment
+ * says "(KHTML, like Gecko; ...". */
+static int
+ra_after_khtml(const unsigned char *p, size_t at)
+{
+    size_t  k = at;
+
+    while (k > 0 && p[k - 1] == ' ') {
+        k--;
+    }
+    if (k > 0 && p[k - 1] == ',') {
+        k--;
+    } else if (k >= 3 && p[k - 3] == '%' && p[k - 2] == '2'
+               && (p[k - 1] == 'C' || p[k - 1] == 'c'))
+    {
+        k -= 3;
+    }
+    if (k < 5) {
+        return 0;
+    }
+    for (at = 0; at < 5; at++) {
+        if (ra_lower(p[k - 5 + at]) != (unsigned char) "khtml"[at]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void
 ra_scan_match(const ra_pat_t *pat, const unsigned char *p, size_t len,
     size_t end, ra_scan_t *st)
@@ -1266,6 +1298,11 @@ ra_scan_match(const ra_pat_t *pat, const unsigned char *p, size_t len,
             return;
         }
         if (pat->flags & RA_KW_NEXT) {
+            /* "(KHTML, like Gecko; Name": a phone's own "(H11T; like
+             * Gecko; Wireless)" names no program */
+            if (!ra_after_khtml(p, start)) {
+                return;
+            }
             start = end + 1;              /* the token after it */
         }
         if (st->nhits < RA_MAX_HITS) {
@@ -1555,7 +1592,7 @@ static const char  *ra_browser_suffix[] = {
     "crkey", "cronet", "crosarc", "cunaguaro", "cx_vlc", "cyberfox", "dalvik",
     "darwin", "ddg", "de.mobile.android.app", "digaplus", "dillo", "dlnadoc",
     "dmanager", "dooble", "doughnut", "down", "downie", "duckduckgo", "dynamo",
-    "edg", "edga", "edge", "edgw", "efte", "emacs", "epic", "epiphany",
+    "edg", "edga", "edge", "edgios", "edgw", "efte", "emacs", "epic", "epiphany",
     "espial", "exampleapp", "excel", "exkb", "exoplayerlib", "expo",
     "extension", "fancyplayer", "fdm", "feeddlerpro", "feeddlerrss",
     "feedstation", "fennec", "files", "firephp", "firetorrent", "flamesky",

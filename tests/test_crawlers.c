@@ -606,6 +606,32 @@ generic_tool_names(void **state)
                               ") AppleWebKit/537.36 (KHTML, like Gecko) Chrome"
                               "/123.0.0.0 Mobile Safari/537.36").kind,
                      RA_UA_BROWSER);
+    /* "(KHTML, like Gecko; Name": a program names itself where a WebKit
+     * browser closes the comment (as logs spell the comma too); a phone's
+     * own "like Gecko;" names none */
+    assert_true(token_is("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko;"
+                         " ExamplePreview) Chrome/41.0 Safari/537.36",
+                         "ExamplePreview"));
+    assert_true(token_is("Mozilla/5.0 AppleWebKit/537.36 (KHTML like Gecko; "
+                         "ExamplePreview) Chrome/41.0 Safari/537.36",
+                         "ExamplePreview"));
+    assert_true(token_is("Mozilla/5.0 AppleWebKit/537.36 (KHTML%2C like "
+                         "Gecko; ExamplePreview) Chrome/41.0 Safari/537.36",
+                         "ExamplePreview"));
+    assert_int_equal(identify("emobile/1.0.0 (H11T; like Gecko; Wireless) "
+                              "NetFront/3.4").kind, RA_UA_BROWSER);
+    assert_int_equal(identify("IAC/1.0 (H31IA;like Gecko;OpenBrowser) WWW "
+                              "Browser/ver1.0").kind, RA_UA_BROWSER);
+    /* Japanese carriers' phones name their carrier; Edge on iOS after
+     * Safari's product */
+    assert_int_equal(identify("SoftBank/1.0/821SC/SCJ001/SN000000000000000 "
+                              "Flash/Flash-Lite/2.0").kind, RA_UA_BROWSER);
+    assert_int_equal(identify("DoCoMo/2.0 P903i(c100;TB;W24H12)").kind,
+                     RA_UA_BROWSER);
+    assert_int_equal(identify("Mozilla/5.0 (iPhone; CPU iPhone OS 10_3_2 like"
+                              " Mac OS X) AppleWebKit/603.2.4 (KHTML, like "
+                              "Gecko) Mobile/14F89 Safari/603.2.4 EdgiOS/41.1"
+                              ".35.1").kind, RA_UA_BROWSER);
     assert_int_equal(identify("Mozilla/5.0 (Linux; Android 8.1.0; Capture+) "
                               "AppleWebKit/537.36 (KHTML, like Gecko) Chrome"
                               "/80.0.3987.87 Mobile Safari/537.36").kind,
