@@ -841,7 +841,7 @@ typedef struct {
  * lock is held for one pass over the stat table (reading each record's
  * site and two counters) and one over the violation ring; only what is
  * kept is copied, and the busiest records are chosen by bounded heaps,
- * never by sorting the table.
+ * never by sorting the table.  (every: no bound, the CLI's.)
  */
 typedef struct {
     ra_str_t   site;            /* data != NULL: only the site of this
