@@ -675,6 +675,7 @@ static int
 ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
 {
     ra_snapshot_t            snap;
+    ra_snapshot_view_t       view;
     ra_report_opts_t         opts;
     ra_buf_t                 out;
     const ra_lint_t        **lints;
@@ -682,14 +683,18 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
     unsigned                 i;
     int                      rc = 0;
 
-    /* bodies: the HTML shows each robots.txt in force, JSON its lines */
-    if (ra_ledger_snapshot(&x->ledger, &ra_malloc_allocator, 1, &snap)
-        != RA_OK)
+    /* every record and violation, of --purpose's crawlers when given (as
+     * the status page's ?purpose=); bodies: the HTML shows each
+     * robots.txt in force, JSON its lines */
+    memset(&view, 0, sizeof(view));
+    view.every = 1;
+    view.purpose = x->purpose;
+    if (ra_ledger_snapshot_view(&x->ledger, &ra_malloc_allocator, 1, &view,
+                                &snap) != RA_OK)
     {
         ra_cli_error(RA_LOGS_CMD, "out of memory");
         return -1;
     }
-    ra_snapshot_purpose(&snap, x->purpose);
 
     /* the findings of each site's file, for a site that serves it as
      * rules */

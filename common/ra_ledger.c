@@ -3417,6 +3417,9 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     ra_vio_slot_t       *x, *y;
     ra_version_slot_t   *v;
     ra_ledger_hdr_t     *h = l->hdr;
+    /* what bounds the snapshot (view keeps narrowing it) */
+    const ra_snapshot_view_t  *bound = view != NULL && !view->every
+                                       ? view : NULL;
 
     memset(snap, 0, sizeof(*snap));
     if (view != NULL && view->site.data != NULL) {
@@ -3428,8 +3431,8 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     ra_ledger_totals(l, &snap->totals);
     cap_sites = h->site_count;
     if (view != NULL) {
-        if (view->max_sites < cap_sites) {
-            cap_sites = view->max_sites;
+        if (bound != NULL && bound->max_sites < cap_sites) {
+            cap_sites = bound->max_sites;
         }
         if (want.data != NULL && cap_sites > 1) {
             cap_sites = 1;
@@ -3482,7 +3485,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     /* records: every one, or per site the busiest and the worst (bounded
      * heaps), or every known crawler's and one "generic" per site and
      * verification */
-    if (view == NULL) {
+    if (bound == NULL) {
         nstats_cap = h->stat_count;
     } else if (view->fold_generic) {
         nstats_cap = (size_t) snap->nsites * RA_VERIFY_KINDS;
@@ -3508,7 +3511,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     if (snap->stats == NULL) {
         goto unlock;
     }
-    if (view != NULL && view->fold_generic) {
+    if (bound != NULL && bound->fold_generic) {
         /* slots [0, nsites * 3): the sites' generic records, squeezed
          * out below when unused */
         memset(snap->stats, 0,
@@ -3535,7 +3538,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         {
             continue;           /* ?crawler=: another crawler's */
         }
-        if (view == NULL) {
+        if (bound == NULL) {
             if (snap->nstats < nstats_cap) {
                 ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
             }
@@ -3562,7 +3565,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         }
     }
 
-    if (view != NULL && view->fold_generic) {
+    if (bound != NULL && bound->fold_generic) {
         /* squeeze out the generic slots no record was folded into */
         for (i = 0, j = 0; i < snap->nstats; i++) {
             if (i < snap->nsites * RA_VERIFY_KINDS
@@ -3576,7 +3579,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
             j++;
         }
         snap->nstats = j;
-    } else if (view != NULL) {
+    } else if (bound != NULL) {
         /* the busiest, then the worst that are not among them */
         for (r = 0; r < snap->nsites; r++) {
             ra_top_t  *busy = &top[(size_t) r * per];
@@ -3600,7 +3603,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
 
     /* the ring, newest first; entries of evicted sites are dropped */
     nvio_cap = h->plan.violations;
-    if (view != NULL && (size_t) snap->nsites * view->max_violations
+    if (bound != NULL && (size_t) snap->nsites * bound->max_violations
                         < nvio_cap)
     {
         nvio_cap = (size_t) snap->nsites * view->max_violations;
@@ -3651,7 +3654,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         {
             continue;
         }
-        if ((view == NULL || vn[r] < view->max_violations)
+        if ((bound == NULL || vn[r] < bound->max_violations)
             && snap->nviolations < nvio_cap)
         {
             vn[r]++;
@@ -3665,7 +3668,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
             snap->truncated = 1;
         }
     }
-    if (view != NULL && !view->fold_generic) {
+    if (bound != NULL && !bound->fold_generic) {
         for (r = 0; r < snap->nsites; r++) {
             n = hn[2 * r] + hn[2 * r + 1];
             if (snap->sites[r].stats_total > n) {
@@ -3715,50 +3718,4 @@ int
 ra_purpose_match(unsigned purpose, unsigned kind, unsigned category)
 {
     return purpose == 0 || (kind == RA_UA_KNOWN && category + 1 == purpose);
-}
-
-void
-ra_snapshot_purpose(ra_snapshot_t *snap, unsigned purpose)
-{
-    uint32_t  i, j;
-
-    if (purpose == 0) {
-        return;
-    }
-    for (i = 0; i < snap->nsites; i++) {
-        snap->sites[i].stats_total = 0;
-    }
-    for (i = 0, j = 0; i < snap->nstats; i++) {
-        const ra_stat_t  *st = &snap->stats[i];
-
-        if (!ra_purpose_match(purpose, st->kind, st->category)) {
-            continue;
-        }
-        if (st->site && st->site <= snap->nsites) {
-            snap->sites[st->site - 1].stats_total++;
-        }
-        if (i != j) {
-            snap->stats[j] = snap->stats[i];
-        }
-        j++;
-    }
-    snap->nstats = j;
-    for (i = 0; i < snap->nsites; i++) {
-        snap->sites[i].violations_total = 0;
-    }
-    for (i = 0, j = 0; i < snap->nviolations; i++) {
-        const ra_violation_t  *x = &snap->violations[i];
-
-        if (x->purpose != purpose) {
-            continue;
-        }
-        if (x->site && x->site <= snap->nsites) {
-            snap->sites[x->site - 1].violations_total++;
-        }
-        if (i != j) {
-            snap->violations[j] = *x;
-        }
-        j++;
-    }
-    snap->nviolations = j;
 }

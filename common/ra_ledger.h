@@ -841,7 +841,7 @@ typedef struct {
  * lock is held for one pass over the stat table (reading each record's
  * site and two counters) and one over the violation ring; only what is
  * kept is copied, and the busiest records are chosen by bounded heaps,
- * never by sorting the table.
+ * never by sorting the table.  (every: no bound, the CLI's.)
  */
 typedef struct {
     ra_str_t   site;            /* data != NULL: only the site of this
@@ -861,11 +861,16 @@ typedef struct {
                                    every known crawler's record is kept) */
     unsigned   purpose;         /* 0: every record; else only the table's
                                    crawlers of category purpose - 1
-                                   (ra_crawler_category_e; ?purpose=),
-                                   and their violations */
+                                   (ra_crawler_category_e; ?purpose=,
+                                   logs --purpose), and the violations
+                                   recorded with that purpose */
+    unsigned   every:1;         /* no bound: every record and violation,
+                                   as view NULL (the CLI's), narrowed by
+                                   site, crawler and purpose alone; the
+                                   max_* and fold_generic do not apply */
 } ra_snapshot_view_t;
 
-/* Everything (view NULL), as the CLI wants it. */
+/* Everything (view NULL). */
 int ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
     ra_snapshot_t *snap);
 /* What view keeps; view NULL: everything.  RA_OK or RA_ENOMEM. */
@@ -874,12 +879,10 @@ int ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
 void ra_snapshot_free(ra_snapshot_t *snap, const ra_alloc_t *a);
 
 /* Does a record of this kind and category have purpose (0: any; else
- * ra_crawler_category_e + 1: table crawlers of that category)? */
+ * ra_crawler_category_e + 1: table crawlers of that category)?  An
+ * impostor's record has the purpose of the crawler it claims to be (kept
+ * as evidence), though robots_audit_purpose_requests_total leaves its
+ * requests out. */
 int ra_purpose_match(unsigned purpose, unsigned kind, unsigned category);
-
-/* Keeps only the records of purpose (as ra_purpose_match()) and the
- * violations of their crawlers in snap, and counts each site's
- * stats_total anew (logs --purpose). */
-void ra_snapshot_purpose(ra_snapshot_t *snap, unsigned purpose);
 
 #endif /* RA_LEDGER_H */

@@ -2130,10 +2130,13 @@ ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
 
     ra_buf_cstr(b, "  ");
     ra_rep_text_cell(b, name, 32);
-    ra_buf_printf(b, " %-12s %9llu %6llu %9llu %9llu %6llu %7llu %6llu "
-                  "%7llu %6llu %8llu", verif,
+    ra_buf_printf(b, " %-12s %-16s %9llu %6llu %5llu %9llu %9llu %6llu "
+                  "%7llu %6llu %7llu %6llu %8llu", verif,
+                  st != NULL && ra_rep_purpose(st) != NULL
+                  ? ra_rep_purpose(st) : "-",
                   (unsigned long long) c[RA_CNT_REQUESTS],
                   (unsigned long long) c[RA_CNT_ROBOTS_FETCHES],
+                  (unsigned long long) c[RA_CNT_LLMS_FETCHES],
                   (unsigned long long) c[RA_CNT_COMPLIANT],
                   (unsigned long long) c[RA_CNT_VIOLATION],
                   (unsigned long long) c[RA_CNT_STALE],
@@ -2187,9 +2190,10 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
     if (r->first[si] == r->first[si + 1]) {
         ra_buf_cstr(b, "  no crawler seen\n");
     } else {
-        ra_buf_printf(b, "  %-32s %-12s %9s %6s %9s %9s %6s %7s %6s %7s %6s "
-                      "%8s %7s %8s %-10s %s\n", "crawler", "verification",
-                      "requests", "robots", "compliant", "violation", "stale",
+        ra_buf_printf(b, "  %-32s %-12s %-16s %9s %6s %5s %9s %9s %6s %7s "
+                      "%6s %7s %6s %8s %7s %8s %-10s %s\n", "crawler",
+                      "verification", "purpose", "requests", "robots", "llms",
+                      "compliant", "violation", "stale",
                       "unreach", "exempt", "unknown", "delay", "no-fetch",
                       "ok", "peak/min", "gap", "crawl-delay");
     }
@@ -3341,6 +3345,16 @@ ra_rep_csv_cell(ra_buf_t *b, ra_str_t v)
     }
 }
 
+/* The purpose the violation was recorded with (its crawler's table
+ * category); nothing for a generic bot's. */
+static void
+ra_rep_csv_purpose(ra_buf_t *b, const ra_violation_t *x)
+{
+    if (x->purpose != 0 && x->purpose <= RA_CAT_MAX) {
+        ra_buf_cstr(b, ra_crawler_category_name(x->purpose - 1u));
+    }
+}
+
 static void
 ra_rep_csv_row(ra_buf_t *b, const ra_site_t *s, const ra_violation_t *x)
 {
@@ -3370,6 +3384,8 @@ ra_rep_csv_row(ra_buf_t *b, const ra_site_t *s, const ra_violation_t *x)
     if (x->last_fetch) {
         ra_rep_iso(b, x->last_fetch);
     }
+    ra_buf_ch(b, ',');
+    ra_rep_csv_purpose(b, x);
     ra_buf_cstr(b, "\r\n");
 }
 

@@ -129,9 +129,10 @@ typedef struct {
     const struct ra_ranges_s *ranges;
 } ra_report_opts_t;
 
-/* The CSV's header line (issue 18), without its CRLF. */
+/* The CSV's header line (issue 18), without its CRLF; columns are only
+ * ever added at the end (scripts index them by position). */
 #define RA_REPORT_CSV_HEADER  "time,site,crawler,verification,verified_by," \
-    "client,method,uri,rule,line,robots_sha256,last_robots_fetch"
+    "client,method,uri,rule,line,robots_sha256,last_robots_fetch,purpose"
 
 /* Renders snap in format fmt, appending to out.  RA_OK, RA_ENOMEM (the
  * scratch allocator failed; out holds a partial report), RA_ERROR (bad

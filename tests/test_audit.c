@@ -1028,15 +1028,65 @@ verdict_bare_word_bots_apart(void **state)
     fx_free(f);
 }
 
-/* the site's requests by purpose: the table's crawlers' (verified or
+/* A snapshot of a view of purpose (every: the CLI's, unbounded; else
+ * bounded as the status page's) of the one site: its records, of which
+ * impostors, and its violations, of which impostors'; the site's
+ * recounted totals agree. */
+static void
+purpose_view(fx_t *f, int every, unsigned purpose, uint32_t *nstats,
+    uint32_t *impostors, uint32_t *nvio, uint32_t *vio_impostors)
+{
+    ra_snapshot_view_t  view;
+    ra_snapshot_t       snap;
+    uint32_t            i;
+
+    memset(&view, 0, sizeof(view));
+    if (every) {
+        view.every = 1;                 /* the bounds (0 here) do not apply */
+    } else {
+        view.max_sites = 10;
+        view.max_crawlers = 10;
+        view.max_violators = 10;
+        view.max_violations = 10;
+    }
+    view.purpose = purpose;
+    assert_int_equal(ra_ledger_snapshot_view(&f->ledger, &ra_malloc_allocator,
+                                             0, &view, &snap), RA_OK);
+    assert_int_equal(snap.nsites, 1);
+    *nstats = snap.nstats;
+    *nvio = snap.nviolations;
+    *impostors = *vio_impostors = 0;
+    for (i = 0; i < snap.nstats; i++) {
+        *impostors += snap.stats[i].verification == RA_VERIFY_IMPOSTOR;
+    }
+    for (i = 0; i < snap.nviolations; i++) {
+        *vio_impostors += snap.violations[i].verification
+                          == RA_VERIFY_IMPOSTOR;
+    }
+    assert_int_equal(snap.sites[0].stats_total, snap.nstats);
+    assert_int_equal(snap.sites[0].violations_total, snap.nviolations);
+    assert_false(snap.truncated);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+}
+
+/*
+ * the site's requests by purpose: the table's crawlers' (verified or
  * unverifiable), not an impostor's, not a generic bot's; hinted and
- * locked counts alike (robots_audit_purpose_requests_total) */
+ * locked counts alike (robots_audit_purpose_requests_total,
+ * ra_purpose_of()).  The filter (?purpose=, logs --purpose,
+ * ra_purpose_match()) on the other hand keeps an impostor's record and
+ * violation under the purpose of the crawler it claims to be, as evidence;
+ * the CLI's view (every) and the status page's bounded one alike; purpose
+ * 0 is everything, as view NULL.  Both decisions are meant.
+ */
 static void
 ledger_purpose_requests_per_site(void **state)
 {
-    fx_t       *f = fx_new(1 << 20);
-    ra_site_t   s;
-    int         i;
+    fx_t           *f = fx_new(1 << 20);
+    ra_site_t       s;
+    ra_snapshot_t   all;
+    uint32_t        n, imp, nv, vimp;
+    int             i, every;
 
     (void) state;
     robots(f, "example.com", 200, "User-agent: *\nDisallow: /x\n", T0);
@@ -1046,7 +1096,7 @@ ledger_purpose_requests_per_site(void **state)
     req(f, BOT, OUT, "/a", 200, T0 + 10);               /* impostor */
     req(f, BOT, OUT, "/x", 200, T0 + 11);
     req(f, "AskBot/1.0", OUT, "/a", 200, T0 + 12);     /* unverifiable */
-    req(f, "curl/8.5.0", OUT, "/a", 200, T0 + 13);     /* generic */
+    req(f, "curl/8.5.0", OUT, "/x", 200, T0 + 13);     /* generic */
     req(f, "Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 "
         "Firefox/120.0", OUT, "/a", 200, T0 + 14);     /* browser */
     s = site_of(f, "example.com");
@@ -1054,6 +1104,29 @@ ledger_purpose_requests_per_site(void **state)
     assert_int_equal(s.purpose_requests[RA_CAT_AI_USER], 1);
     assert_int_equal(s.purpose_requests[RA_CAT_TOOL], 0);
     assert_int_equal(s.generic[RA_CNT_REQUESTS], 1);
+
+    for (every = 0; every < 2; every++) {
+        /* TestBot's records, the impostor's among them, and the
+         * impostor's violation; not the generic bot's */
+        purpose_view(f, every, RA_CAT_SEARCH + 1, &n, &imp, &nv, &vimp);
+        assert_int_equal(n, 2);
+        assert_int_equal(imp, 1);
+        assert_int_equal(nv, 1);
+        assert_int_equal(vimp, 1);
+        purpose_view(f, every, RA_CAT_AI_USER + 1, &n, &imp, &nv, &vimp);
+        assert_int_equal(n, 1);
+        assert_int_equal(nv, 0);
+        purpose_view(f, every, RA_CAT_TOOL + 1, &n, &imp, &nv, &vimp);
+        assert_int_equal(n, 0);
+        assert_int_equal(nv, 0);
+    }
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &all), RA_OK);
+    purpose_view(f, 1, 0, &n, &imp, &nv, &vimp);
+    assert_int_equal(n, all.nstats);
+    assert_int_equal(nv, all.nviolations);
+    assert_int_equal(nv, 2);            /* the impostor's and curl's */
+    ra_snapshot_free(&all, &ra_malloc_allocator);
     fx_free(f);
 }
 

@@ -541,6 +541,90 @@ test_referrals_and_purpose(void **state)
     unlink(path);
 }
 
+/* issue 17 in the text and CSV reports: the llms.txt fetches (the JSON's
+ * llms_fetches) and the purpose of each crawler row, "-" for a generic
+ * bot; the purpose each violation was recorded with, the CSV's last
+ * column, empty for a generic bot's; --purpose keeps one purpose's */
+static void
+test_text_csv_llms_purpose(void **state)
+{
+#define GPTBOT "\"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; " \
+               "compatible; GPTBot/1.1; +https://openai.com/gptbot)\"\n"
+    static const char  lines[] =
+        "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /llms.txt HTTP/1.1\" "
+        "200 10 \"-\" " GPTBOT
+        "1.2.3.4 - - [23/Nov/2026:10:00:01 +0000] \"GET /private/x "
+        "HTTP/1.1\" 200 10 \"-\" " GPTBOT
+        "1.2.3.5 - - [23/Nov/2026:10:00:02 +0000] \"GET /private/y "
+        "HTTP/1.1\" 200 10 \"-\" \"ExampleSurveyBot/1.0 "
+        "(+https://example.com/bot)\"\n";
+#undef GPTBOT
+    char   logp[] = "/tmp/ra-llms-log-XXXXXX";
+    char   rob[] = "/tmp/ra-llms-rob-XXXXXX";
+    run_t  r;
+
+    (void) state;
+    need_cli();
+    tmp_text(logp, lines);
+    tmp_text(rob, "User-agent: *\nDisallow: /private/\n");
+
+    run(&r, CLI " logs --robots %s %s 2>/dev/null", rob, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n  crawler                          "
+                                  "verification purpose           "
+                                  "requests robots  llms compliant "
+                                  "violation  stale unreach "));
+    /* requests 2, robots 0, llms 1, compliant 1, violation 1 */
+    assert_non_null(strstr(r.out, "\n  GPTBot                           "
+                                  "unverifiable ai-training              "
+                                  "2      0     1         1         1 "));
+    assert_non_null(strstr(r.out, "\n  ExampleSurveyBot (generic)       "
+                                  "unverifiable -                        "
+                                  "1      0     0         0         1 "));
+    free(r.out);
+
+    run(&r, CLI " logs --robots %s --format csv %s 2>/dev/null", rob, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, ",last_robots_fetch,purpose\r\n"));
+    assert_non_null(strstr(r.out, ",GPTBot,unverifiable,,1.2.3.4,GET,"
+                                  "/private/x,/private/,2,efc4db5408347a17"
+                                  "597d7618522f084512d5d8d9ff46135129e293e4"
+                                  "dee3355a,,ai-training\r\n"));
+    assert_non_null(strstr(r.out, ",ExampleSurveyBot,unverifiable,,1.2.3.5,"
+                                  "GET,/private/y,/private/,2,efc4db5408347a"
+                                  "17597d7618522f084512d5d8d9ff46135129e293"
+                                  "e4dee3355a,,\r\n"));
+    free(r.out);
+
+    /* one purpose: its crawler's row and violation, the site's totals
+     * recounted */
+    run(&r, CLI " logs --robots %s --purpose ai-training %s 2>/dev/null",
+        rob, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n  GPTBot "));
+    assert_null(strstr(r.out, "ExampleSurveyBot"));
+    assert_null(strstr(r.out, "showing "));
+    free(r.out);
+    run(&r, CLI " logs --robots %s --purpose ai-training --format json %s "
+        "2>/dev/null", rob, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"crawlers_shown\":1,"
+                                  "\"crawlers_total\":1,"));
+    assert_non_null(strstr(r.out, "\"recent_violations_shown\":1,"
+                                  "\"recent_violations_total\":1"));
+    free(r.out);
+    run(&r, CLI " logs --robots %s --purpose search --format json %s "
+        "2>/dev/null", rob, logp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"crawlers\":[]"));
+    assert_non_null(strstr(r.out, "\"crawlers_shown\":0,"
+                                  "\"crawlers_total\":0,"));
+    assert_non_null(strstr(r.out, "\"recent_violations\":[]"));
+    free(r.out);
+    unlink(logp);
+    unlink(rob);
+}
+
 static void
 test_formats(void **state)
 {
@@ -566,7 +650,7 @@ test_formats(void **state)
     assert_non_null(strstr(r.out, "</html>\n"));
     free(r.out);
 
-    /* the violations as CSV: the header, then rows of 12 cells, each
+    /* the violations as CSV: the header, then rows of 13 cells, each
      * with the rule and line that decided and the robots.txt's SHA-256 */
     run(&r, CLI " logs --robots " ROBOTS " --format csv %s 2>/dev/null",
         log);
@@ -585,7 +669,7 @@ test_formats(void **state)
             quoted ^= *p == '"';
             commas += *p == ',' && !quoted;
         }
-        assert_int_equal(commas, 11);
+        assert_int_equal(commas, 12);
         samples++;
         files += strstr(line, ",/files/,6,802f725d627a7ce1a68e98c64d6ebc956f"
                               "760689f314e818e668461daaa8d12f,") != NULL;
@@ -1594,6 +1678,7 @@ main(void)
         cmocka_unit_test(test_robots_from_first_line),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_referrals_and_purpose),
+        cmocka_unit_test(test_text_csv_llms_purpose),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_whatif),
         cmocka_unit_test(test_generic_names_order_politeness),

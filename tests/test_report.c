@@ -422,7 +422,8 @@ test_issue18(void **state)
     f.vios[0].verified_by = RA_VERIFIED_BY_RANGES;
     f.vios[0].last_fetch = 1431857000000LL;
     memset(f.vios[0].robots_sha256, 0xab, 32);
-    SET(f.vios[1].name, f.vios[1].name_len, "=cmd|x");
+    f.vios[0].purpose = RA_CAT_SEARCH + 1;     /* a table crawler's */
+    SET(f.vios[1].name, f.vios[1].name_len, "=cmd|x");  /* generic: 0 */
     SET(f.vios[1].uri, f.vios[1].uri_len, "/a,\"b\"\r\n");
     f.vios[1].addr_len = 3;
 
@@ -489,11 +490,13 @@ test_issue18(void **state)
     out = render(&f, RA_REPORT_CSV, &o, &n);
     assert_true(strncmp(out, "time,site,crawler,verification,verified_by,"
                         "client,method,uri,rule,line,robots_sha256,"
-                        "last_robots_fetch\r\n", 98) == 0);
+                        "last_robots_fetch,purpose\r\n", 106) == 0);
     assert_non_null(strstr(out, "\r\n2015-05-17T10:05:03Z,\"<script>alert"
                            "(\"\"x\"\")</script>\\x01\\x1b[31m"));
+    /* the last column: the violation's purpose, empty for a generic bot */
     assert_non_null(strstr(out, ",'=cmd|x,unverifiable,,66.,\"G\"\"ET<\","
-                           "\"/a,\"\"b\"\"\\x0d\\x0a\",/<x>,2,,\r\n"));
+                           "\"/a,\"\"b\"\"\\x0d\\x0a\",/<x>,2,,,\r\n"));
+    assert_non_null(strstr(out, "abababab,2015-05-17T10:03:20Z,search\r\n"));
     assert_non_null(strstr(out, ",verified,ranges,"));
     assert_null(strstr(out, "orphan"));
     free(out);

@@ -17,7 +17,7 @@ use warnings;
 use Digest::SHA qw(sha256_hex);
 use JSON::PP;
 use Test::More;
-use RA::Scenario qw($GOOGLEBOT $BROWSER run_variants);
+use RA::Scenario qw($GOOGLEBOT $BROWSER $SURVEY run_variants);
 use RA::Upstream;
 
 my $HDR = "Content-Type: text/plain\r\n";
@@ -85,6 +85,7 @@ sub scenario {
     $get->('/private/a', $GOOGLEBOT) for 1 .. 2;    # line 2: violations
     $get->('/private/ok', $GOOGLEBOT);              # line 3: allowed
     $get->('/private/b', $BINGBOT);                 # line 2: violation
+    $get->('/private/b', $SURVEY);                  # a generic bot's too
     $get->('/', $BROWSER);
 
     # an episode: robots.txt answers 503 to Googlebot, who crawls on, and
@@ -104,7 +105,7 @@ sub scenario {
     my $rb = $s->{robots};
     is_deeply $rb->{rule_hits}, [
         { line => 2, type => 'disallow', pattern => '/private',
-          matched => 3, violations => 3 },
+          matched => 4, violations => 4 },
         { line => 3, type => 'allow', pattern => '/private/ok',
           matched => 1, violations => 0 },
     ], 'rule_hits: per line, how often it decided, and the violations';
@@ -199,33 +200,38 @@ sub scenario {
         like $r->{headers}{'content-type'}, qr{^text/csv}, '... text/csv';
         my @rows = split /\r\n/, $r->{content};
         is shift(@rows), 'time,site,crawler,verification,verified_by,'
-            . 'client,method,uri,rule,line,robots_sha256,last_robots_fetch',
-            '... the header';
+            . 'client,method,uri,rule,line,robots_sha256,last_robots_fetch,'
+            . 'purpose', '... the header';
         my @mine = grep { (split /,/)[1] eq $SITE } @rows;
-        is scalar @mine, 3, '... three violations of the site (no '
+        is scalar @mine, 4, '... four violations of the site (no '
             . 'unreachable verdict)';
         my %n;
         for (@mine) {
             my @f = split /,/, $_, -1;
-            is scalar @f, 12, '... 12 cells';
+            is scalar @f, 13, '... 13 cells';
             like $f[0], $ISO, '... time';
             is "@f[5,6,8,9,10]", join(' ', '127.0.0.1', 'GET', '/private',
                                       2, sha256_hex($RULES)),
                 '... client, method, rule, line, robots_sha256';
             $n{"$f[2] $f[3] $f[4] $f[7]" . ($f[11] =~ $ISO ? ' fetched'
-                                            : $f[11] eq '' ? '' : ' ?')}++;
+                                            : $f[11] eq '' ? '' : ' ?')
+               . " purpose=$f[12]"}++;
         }
+        # the purpose: the table crawler's category, a generic bot's empty
         is_deeply \%n, {
-            'Googlebot verified ranges /private/a fetched' => 2,
-            'bingbot unverifiable  /private/b' => 1,
-        }, '... crawler, verification, verified_by, uri, last fetch';
+            'Googlebot verified ranges /private/a fetched purpose=search' => 2,
+            'bingbot unverifiable  /private/b purpose=search' => 1,
+            'ExampleSurveyBot unverifiable  /private/b purpose=' => 1,
+        }, '... crawler, verification, verified_by, uri, last fetch, '
+            . 'purpose';
         if ($q !~ /site=/) {
             is scalar @rows, scalar @mine, 'only this site has violations';
         }
     }
     my $other = $h->get("$h->{status_path}?format=csv&site=nowhere.test");
     is $other->{content}, "time,site,crawler,verification,verified_by,"
-        . "client,method,uri,rule,line,robots_sha256,last_robots_fetch\r\n",
+        . "client,method,uri,rule,line,robots_sha256,last_robots_fetch,"
+        . "purpose\r\n",
         '?site= of an unknown site: the header only';
 
     # 4. order and navigation
@@ -237,7 +243,7 @@ sub scenario {
     like $html, qr{<a href="#site-status\.test">status\.test</a>},
         'summary: the site links to its section';
     like $html, qr{<section id="site-status\.test">}, '... its anchor';
-    like $html, qr{<span class="ln">2</span>Disallow: /private<span class="hit bad">3 disallowed, 3 violations</span>},
+    like $html, qr{<span class="ln">2</span>Disallow: /private<span class="hit bad">4 disallowed, 4 violations</span>},
         'robots.txt in force, line 2 with its counts';
     like $html, qr{<span class="ln">3</span>Allow: /private/ok<span class="hit">1 allowed</span>},
         '... line 3';
@@ -246,7 +252,7 @@ sub scenario {
     like $html, qr{id="legend"}, 'legend';
     (my $shown = $html) =~ s/ style="[^"]*"//g;     # bars' widths
     unlike $shown, qr/\d\.\d%/, 'percentages rounded';
-    like $shown, qr{<td>50%</td>}, '... 2 of 4 judged compliant: 50%';
+    like $shown, qr{<td>45%</td>}, '... 5 of 11 judged compliant: 45%';
 
     unlike $h->error_log, $ad->crash_re, 'no crash or emergency';
     $h->stop;
