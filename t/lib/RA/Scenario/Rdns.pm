@@ -12,7 +12,8 @@ package RA::Scenario::Rdns;
 #              impostor
 #   127.0.3.4  no answer at all (the server drops the query): unverifiable
 #
-# The first request from each is judged before its answer arrives and
+# The first request from each is judged before its answer arrives (the
+# server holds its answers until then) and
 # counts as unverifiable (docs/design.md, "Reverse DNS"); once answered,
 # the next one is judged by the cached answer, with no new query.  The
 # status page's JSON counts the lookups.
@@ -51,7 +52,8 @@ sub scenario {
         a    => { 'bot-1.crawl.yandex.net' => [ '127.0.0.1' ],
                   'vm-2.cloud.example'     => [ '127.0.1.2' ],
                   'fake.yandex.ru'         => [ '127.0.9.9' ] },
-        drop => [ '127.0.3.4' ]);
+        drop => [ '127.0.3.4' ],
+        hold => 1);
     my $h = $ad->harness($v, {
             audit          => 1,
             robots_file    => '%%DIR%%/htdocs/robots.txt',
@@ -78,6 +80,7 @@ sub scenario {
                         . 'unverifiable';
     ok !$h->crawler_stats($j, 'localhost', 'YandexBot', 'verified'),
         '... none verified yet';
+    $dns->release;
 
     # the answers: three addresses answered, one never (the resolver's
     # timeout ends it)
