@@ -1975,6 +1975,25 @@ ra_payload(const unsigned char *p, size_t len)
     return 1;
 }
 
+/* Whether t is one of words (lower case, by length: len_at[n] is the
+ * first of length n, and n_at entries make len_at), in any case. */
+static int
+ra_word_of(ra_str_t t, const char *const *words, const uint8_t *len_at,
+    size_t n_at)
+{
+    size_t  k;
+
+    if (t.len == 0 || t.len + 1 >= n_at) {
+        return 0;
+    }
+    for (k = len_at[t.len]; k < len_at[t.len + 1]; k++) {
+        if (ra_word_is(t.data, t.len, words[k], t.len)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* What browsers (or their platforms) put after "(compatible; ", by
  * length: the words of length n are from len_at[n] to len_at[n + 1]. */
 static int
@@ -1990,17 +2009,8 @@ ra_compatible_browser(ra_str_t t)
     static const uint8_t  len_at[] = {
         0, 0, 1, 2, 3, 5, 8, 10, 17, 18, 22, 23, 25,
     };
-    size_t  k;
 
-    if (t.len == 0 || t.len + 1 >= sizeof(len_at)) {
-        return 0;
-    }
-    for (k = len_at[t.len]; k < len_at[t.len + 1]; k++) {
-        if (ra_word_is(t.data, t.len, browser[k], t.len)) {
-            return 1;
-        }
-    }
-    return 0;
+    return ra_word_of(t, browser, len_at, sizeof(len_at));
 }
 
 /*
@@ -2277,17 +2287,8 @@ ra_bare_word(ra_str_t t)
     static const uint8_t  len_at[] = {
         0, 0, 0, 0, 1, 3, 10, 15, 23, 25, 27, 30,
     };
-    size_t  k;
 
-    if (t.len < 3 || t.len + 1 >= sizeof(len_at)) {
-        return 0;
-    }
-    for (k = len_at[t.len]; k < len_at[t.len + 1]; k++) {
-        if (ra_word_is(t.data, t.len, bare[k], t.len)) {
-            return 1;
-        }
-    }
-    return 0;
+    return ra_word_of(t, bare, len_at, sizeof(len_at));
 }
 
 /*

@@ -11,11 +11,13 @@
 
 static ra_refer_t  tab;
 
+/* The operator match() finds for text ("-": none), text alone in its
+ * allocation so that ASan sees any read past it */
 static const char *
-who(const char *referer)
+operator_of(int (*match)(const ra_refer_t *, ra_str_t), const char *text)
 {
-    ra_str_t     s = ra_test_exact(referer, strlen(referer));
-    int          i = ra_refer_match(&tab, s);
+    ra_str_t     s = ra_test_exact(text, strlen(text));
+    int          i = match(&tab, s);
     static char  name[80];
 
     ra_test_exact_free(s);
@@ -25,6 +27,12 @@ who(const char *referer)
     snprintf(name, sizeof(name), "%.*s", (int) tab.ops[i].name.len,
              (const char *) tab.ops[i].name.data);
     return name;
+}
+
+static const char *
+who(const char *referer)
+{
+    return operator_of(ra_refer_match, referer);
 }
 
 static void
@@ -248,22 +256,11 @@ table_files(void **state)
 #undef LOAD
 }
 
-/* the operator a target's utm_source names (ra_test_exact: the target
- * alone in its allocation, so ASan sees any read past it) */
+/* the operator a target's utm_source names */
 static const char *
 utm_who(const char *target)
 {
-    ra_str_t     s = ra_test_exact(target, strlen(target));
-    int          i = ra_refer_match_target(&tab, s);
-    static char  name[80];
-
-    ra_test_exact_free(s);
-    if (i < 0) {
-        return "-";
-    }
-    snprintf(name, sizeof(name), "%.*s", (int) tab.ops[i].name.len,
-             (const char *) tab.ops[i].name.data);
-    return name;
+    return operator_of(ra_refer_match_target, target);
 }
 
 /* ChatGPT's links carry utm_source=chatgpt.com (its pages often send no
