@@ -1324,11 +1324,13 @@ ra_scan_match(const ra_pat_t *pat, const unsigned char *p, size_t len,
 }
 
 /* The product token around position at: [A-Za-z0-9._-]+, starting with a
- * letter, not part of a path or address; len 0 when there is none. */
+ * letter (with digit: or a digit, when a letter follows: "200PleaseBot",
+ * "7Siters"; never a version), not part of a path or address; len 0 when
+ * there is none. */
 static ra_str_t
-ra_token_at(const unsigned char *p, size_t len, size_t at)
+ra_token_span(const unsigned char *p, size_t len, size_t at, int digit)
 {
-    size_t  s = at, e = at;
+    size_t  s = at, e = at, i;
 
     while (s > 0 && ra_istok(p[s - 1])) {
         s--;
@@ -1339,13 +1341,39 @@ ra_token_at(const unsigned char *p, size_t len, size_t at)
     while (e > s && (p[e - 1] == '.' || p[e - 1] == '-' || p[e - 1] == '_')) {
         e--;
     }
-    if (e == s || e - s > RA_TOKEN_MAX || !ra_isalpha(p[s])
+    if (e == s || e - s > RA_TOKEN_MAX
         || (s > 0 && (p[s - 1] == '/' || p[s - 1] == ':' || p[s - 1] == '@'
                       || p[s - 1] == '=' || p[s - 1] == '.')))
     {
         return ra_str(p, 0);
     }
+    if (!ra_isalpha(p[s])) {
+        if (!digit || !ra_isdigit(p[s]) || (s > 0 && p[s - 1] == '%')) {
+            return ra_str(p, 0);        /* "%20Downloader": an escape's */
+        }
+        for (i = s + 1; i < e && !ra_isalpha(p[i]); i++) {
+            /* void */
+        }
+        if (i == e) {
+            return ra_str(p, 0);        /* "1.2.3", "2008032620" */
+        }
+    }
     return ra_str(p + s, e - s);
+}
+
+/* A token that may start a shape: a letter first ("(compatible; 360SE)"
+ * late in a browser's User-Agent names no program) */
+static ra_str_t
+ra_token_at(const unsigned char *p, size_t len, size_t at)
+{
+    return ra_token_span(p, len, at, 0);
+}
+
+/* A token that names a bot already found */
+static ra_str_t
+ra_name_at(const unsigned char *p, size_t len, size_t at)
+{
+    return ra_token_span(p, len, at, 1);
 }
 
 /* Whether p starts with lit (lower case, n bytes), any case: the
@@ -1533,7 +1561,7 @@ ra_next_token(const unsigned char *p, size_t len, size_t at)
             }
         }
     }
-    return i < len ? ra_token_at(p, len, i) : ra_str(p, 0);
+    return i < len ? ra_name_at(p, len, i) : ra_str(p, 0);
 }
 
 /* A declared name without its version: "ruby-1.9.3-p327" is "ruby",
@@ -2016,9 +2044,10 @@ ra_compatible_browser(ra_str_t t)
 /*
  * The host of the address a URL hit at "at" is part of ("://", "www.",
  * ".com", "@"): "http://www.changedetection.com/bot.html" names
- * changedetection.com (len 0 when it holds no dot or starts with no
- * letter: an address, "file:///"; or when the run of host bytes around
- * the hit is longer than a host name, read no further than that).
+ * changedetection.com, "http://www.80legs.com/" 80legs.com (len 0 when
+ * it holds no dot or its last label starts with no letter: an address,
+ * "file:///"; or when the run of host bytes around the hit is longer
+ * than a host name, read no further than that).
  */
 static ra_str_t
 ra_url_host(const unsigned char *p, size_t len, size_t at)
@@ -2039,6 +2068,9 @@ ra_url_host(const unsigned char *p, size_t len, size_t at)
             return ra_str(p, 0);
         }
     }
+    if (s > 0 && p[s - 1] == '%' && e - s > 2) {
+        s += 2;                         /* "%2Fexample.com": an escape's */
+    }
     if (e - s > 4 && ra_prefix_ci(p + s, e - s, "www.", 4)) {
         s += 4;
     }
@@ -2053,9 +2085,16 @@ ra_url_host(const unsigned char *p, size_t len, size_t at)
             break;
         }
     }
-    if (e == s || e - s > RA_TOKEN_MAX || !ra_isalpha(p[s])
+    if (e == s || e - s > RA_TOKEN_MAX || !ra_isalnum(p[s])
         || memchr(p + s, '.', e - s) == NULL)
     {
+        return ra_str(p, 0);
+    }
+    /* a name ("80legs.com"), not an address: its last label a letter's */
+    for (i = e; p[i - 1] != '.'; i--) {
+        /* void */
+    }
+    if (i == e || !ra_isalpha(p[i])) {
         return ra_str(p, 0);
     }
     return ra_str(p + s, e - s);
@@ -2247,12 +2286,12 @@ ra_declared_name(const unsigned char *p, size_t len, const ra_scan_t *st)
     ra_str_t  d = ra_str(p, 0), t;
 
     if (at < len) {
-        d = ra_token_at(p, len, at);
+        d = ra_name_at(p, len, at);
         if (d.len && !ra_compatible_browser(d)) {
             return d;
         }
     } else if (len > 0 && !ra_prefix_ci(p, len, "mozilla", 7)) {
-        d = ra_token_at(p, len, 0);
+        d = ra_name_at(p, len, 0);
         if (d.len) {
             return d;
         }
@@ -2309,9 +2348,9 @@ ra_bare_name(const unsigned char *p, size_t len, const ra_scan_t *st,
     ra_str_t  d = ra_str(p, 0), h;
 
     if (at < len) {
-        d = ra_token_at(p, len, at);
+        d = ra_name_at(p, len, at);
     } else if (!ra_prefix_ci(p, len, "mozilla", 7)) {
-        d = ra_token_at(p, len, 0);
+        d = ra_name_at(p, len, 0);
     }
     if (d.len && (ra_bare_word(d) || ra_compatible_browser(d)
                   || ra_platform_word(d)))
@@ -2711,7 +2750,7 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         if (out->token.len == 0 && !(st.hit_flags[h] & RA_KW_URL)) {
             k = st.hit_start[h];
             tok = (st.hit_flags[h] & RA_KW_NEXT) ? ra_next_token(p, len, k)
-                                                  : ra_token_at(p, len, k);
+                                                  : ra_name_at(p, len, k);
             if (tok.len) {
                 out->token = tok;
             }

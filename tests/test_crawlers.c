@@ -421,6 +421,25 @@ generic_bots_and_their_tokens(void **state)
                          "Finderbots"));
     assert_true(token_is("BrightEdge Crawler/1.0 (crawler@brightedge.com)",
                          "BrightEdge"));
+    /* a name may start with a digit, a letter after it; a host too,
+     * when its last label is a name's (not an address's) */
+    assert_true(token_is("Mozilla/5.0 (compatible; 200PleaseBot/1.0; "
+                         "+http://www.200please.com/bot)", "200PleaseBot"));
+    assert_true(token_is("7Siters/1.2 ( https://7ooo.ru/siters/ )",
+                         "7Siters"));
+    assert_true(token_is("Mozilla/5.0 (compatible; 008/0.83; http://www.80"
+                         "legs.com/webcrawler.html) Gecko/2008032620",
+                         "80legs.com"));
+    assert_true(token_is("Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1;"
+                         " http://192.0.2.1/x)", "MSIE"));
+    assert_true(token_is("RealPlayer%20Downloader/1569 CFNetwork/720.3.13 "
+                         "Darwin/14.3.0 (x86_64)", "RealPlayer"));
+    /* but a digit-first word late in a browser's User-Agent is no
+     * program's name */
+    assert_int_equal(identify("Mozilla/5.0 (Windows NT 10.0; Win64; x64) "
+                              "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/"
+                              "120.0.0.0 Safari/537.36 (compatible; 360SE)")
+                     .kind, RA_UA_BROWSER);
     /* nothing else to go by: the word */
     assert_true(token_is("BOT/0.1 (BOT for JCE)", "BOT"));
     /* a word of the first product's comment describes the product */
