@@ -300,6 +300,16 @@ utm_source_of_targets(void **state)
     /* the first utm_source is the visit's */
     assert_string_equal(utm_who("/a?utm_source=news&utm_source=chatgpt.com"),
                         "-");
+    /* an empty one too: a later one is not the visit's either */
+    assert_string_equal(utm_who("/a?utm_source=&utm_source=chatgpt.com"),
+                        "-");
+    assert_string_equal(utm_who("/a?utm_source&utm_source=chatgpt.com"),
+                        "-");
+    assert_string_equal(utm_who("/a?utm_source=#&utm_source=chatgpt.com"),
+                        "-");
+    /* the parameter last, up to the end of the target or a '#' */
+    assert_string_equal(utm_who("/a?utm_source=chatgpt.com&"), "OpenAI");
+    assert_string_equal(utm_who("/a?&&utm_source=chatgpt.com"), "OpenAI");
     /* a table's utm lines */
 #define LOAD(text)                                                         \
     ra_refer_load(&t, (ra_str_t) ra_string(text), &line, &msg)
