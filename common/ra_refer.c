@@ -390,6 +390,35 @@ ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
     return -1;
 }
 
+/* h less a leading "www." (any case) */
+static ra_str_t
+ra_refer_no_www(ra_str_t h)
+{
+    if (h.len > 4 && ra_strcaseeq(ra_str(h.data, 4), ra_str("www.", 4))) {
+        return ra_str(h.data + 4, h.len - 4);
+    }
+    return h;
+}
+
+int
+ra_refer_same_site(ra_str_t referer, ra_str_t site)
+{
+    ra_str_t              h = ra_refer_host(referer);
+    const unsigned char  *colon;
+
+    if (h.len == 0 || site.len == 0) {
+        return 0;
+    }
+    colon = memchr(site.data, ':', site.len);
+    if (colon != NULL) {
+        site.len = (size_t) (colon - site.data);
+    }
+    if (site.len && site.data[site.len - 1] == '.') {
+        site.len--;
+    }
+    return ra_strcaseeq(ra_refer_no_www(h), ra_refer_no_www(site));
+}
+
 int
 ra_refer_visit(int status)
 {
