@@ -2205,13 +2205,13 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (id.kind == RA_UA_BROWSER || no_ua) {
         /* crawl-to-refer: a browser visit its Referer's operator sent
          * (once: not its redirects nor its ranges), else the operator
-         * its target's utm_source names */
+         * its target's utm_source names (not from the site's own page) */
         op = -1;
         if (!no_ua && ra_refer_visit(req->status)) {
             if (req->referer.len) {
                 op = ra_audit_referer(au, req->referer);
             }
-            if (op < 0) {
+            if (op < 0 && !ra_refer_same_site(req->referer, req->site)) {
                 op = ra_refer_match_target(&au->refer, req->uri);
             }
         }

@@ -1565,12 +1565,14 @@ ra_next_token(const unsigned char *p, size_t len, size_t at)
 }
 
 /* A declared name without its version: "ruby-1.9.3-p327" is "ruby",
- * "Bot_2" is "Bot"; "Go-http-client" and "MJ12bot" stay as they are, and
- * so does a host name ("crawl-1.example.net": its last label letters). */
+ * "Bot_2" is "Bot", "Bot-1.2.beta" is "Bot"; "Go-http-client" and
+ * "MJ12bot" stay as they are, and so does a host name
+ * ("crawl-1.example.net": its last label letters, a letter in the label
+ * before). */
 static ra_str_t
 ra_token_name(ra_str_t t)
 {
-    size_t  i, e;
+    size_t  i, e, k;
 
     for (i = 1; i + 1 < t.len; i++) {
         if ((t.data[i] == '-' || t.data[i] == '_' || t.data[i] == '.')
@@ -1580,7 +1582,14 @@ ra_token_name(ra_str_t t)
                 /* void */
             }
             if (e > i + 1 && e < t.len && t.data[e - 1] == '.') {
-                return t;               /* a host name */
+                for (k = e - 1; k > i + 1 && t.data[k - 1] != '.'
+                                && !ra_isalpha(t.data[k - 1]); k--)
+                {
+                    /* void */
+                }
+                if (ra_isalpha(t.data[k - 1])) {
+                    return t;           /* a host name */
+                }
             }
             t.len = i;
             break;
@@ -2230,6 +2239,21 @@ ra_shared_host(ra_str_t h)
     return 0;
 }
 
+/* Whether h, a host ra_url_host() read in p, is a mail address's: an '@'
+ * before the run of host bytes it ends (the host read drops a "www." and
+ * keeps the last three labels: "bot@www.a.example", "bot@x.y.a.example").
+ * At most RA_HOST_MAX reads: the run is no longer. */
+static int
+ra_mail_host(const unsigned char *p, ra_str_t h)
+{
+    size_t  s = (size_t) (h.data - p), n;
+
+    for (n = 0; s > 0 && ra_ishost(p[s - 1]) && n < RA_HOST_MAX; n++) {
+        s--;
+    }
+    return s > 0 && p[s - 1] == '@';
+}
+
 #define RA_HOST_FIRST  0        /* the first address's host (len 0: none) */
 #define RA_HOST_ANY    1        /* the first host any address names */
 #define RA_HOST_SITE   2        /* ... any site's address: not a mail
@@ -2254,7 +2278,7 @@ ra_first_host(const unsigned char *p, size_t len, const ra_scan_t *st,
         }
         u = ra_url_host(p, len, st->hit_start[h]);
         if (mode == RA_HOST_SITE && u.len
-            && ((u.data > p && u.data[-1] == '@') || ra_shared_host(u)))
+            && (ra_mail_host(p, u) || ra_shared_host(u)))
         {
             u.len = 0;
         }

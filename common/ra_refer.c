@@ -356,20 +356,28 @@ ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
     if (q == NULL) {
         return -1;
     }
-    /* each parameter of the query, from after its '?' or '&' */
+    /* each parameter of the query, from after its '?' or '&' (q never
+     * past end: e + 1 only when e is an '&' before it) */
     for (q++; q < end; q = e + 1) {
         e = memchr(q, '&', (size_t) (end - q));
         if (e == NULL) {
             e = end;
         }
-        if ((size_t) (e - q) <= sizeof(name) - 1
-            || !ra_strcaseeq(ra_str(q, sizeof(name) - 1),
-                             ra_str(name, sizeof(name) - 1)))
+        /* "utm_source", "utm_source=" or "utm_source=VALUE": the first
+         * is the visit's, whatever its value */
+        if ((size_t) (e - q) < sizeof(name) - 2
+            || !ra_strcaseeq(ra_str(q, sizeof(name) - 2),
+                             ra_str(name, sizeof(name) - 2))
+            || ((size_t) (e - q) > sizeof(name) - 2
+                && q[sizeof(name) - 2] != '='))
         {
+            if (e == end) {
+                break;
+            }
             continue;
         }
-        v = q + sizeof(name) - 1;
-        value = ra_str(v, (size_t) (e - v));
+        v = (size_t) (e - q) > sizeof(name) - 2 ? q + sizeof(name) - 1 : e;
+        value = ra_str(v, (size_t) (e - v));    /* no table value is empty */
         for (i = 0; i < t->nops; i++) {
             for (k = 0; k < t->ops[i].nutms; k++) {
                 if (ra_strcaseeq(t->ops[i].utms[k], value)) {
@@ -380,6 +388,35 @@ ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
         return -1;                      /* the first utm_source only */
     }
     return -1;
+}
+
+/* h less a leading "www." (any case) */
+static ra_str_t
+ra_refer_no_www(ra_str_t h)
+{
+    if (h.len > 4 && ra_strcaseeq(ra_str(h.data, 4), ra_str("www.", 4))) {
+        return ra_str(h.data + 4, h.len - 4);
+    }
+    return h;
+}
+
+int
+ra_refer_same_site(ra_str_t referer, ra_str_t site)
+{
+    ra_str_t              h = ra_refer_host(referer);
+    const unsigned char  *colon;
+
+    if (h.len == 0 || site.len == 0) {
+        return 0;
+    }
+    colon = memchr(site.data, ':', site.len);
+    if (colon != NULL) {
+        site.len = (size_t) (colon - site.data);
+    }
+    if (site.len && site.data[site.len - 1] == '.') {
+        site.len--;
+    }
+    return ra_strcaseeq(ra_refer_no_www(h), ra_refer_no_www(site));
 }
 
 int

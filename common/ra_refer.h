@@ -78,6 +78,13 @@ int ra_refer_match(const ra_refer_t *t, ra_str_t referer);
  * Reads the target once. */
 int ra_refer_match_target(const ra_refer_t *t, ra_str_t target);
 
+/* Whether a Referer is a page of the site itself: its host is the site's
+ * name (the request's site, less a ":port"), any case, either with or
+ * without a leading "www.".  Such a visit came from the site's own page
+ * (its links keep a utm_source, a form sent back): not a new arrival,
+ * whatever its target's utm_source says. */
+int ra_refer_same_site(ra_str_t referer, ra_str_t site);
+
 /* Whether a browser request answered status is a visit its Referer's
  * operator sent, once: not a redirect (301, 302, 303, 307, 308: the
  * browser asks for the target with the same Referer) nor a part of a

@@ -28,6 +28,8 @@ referer(const ra_refer_t *t, ra_str_t r)
     FZ_CHECK(host.len == 0 || fz_within(host, r.data, r.len));
     FZ_CHECK(op >= -1 && op < (int) t->nops);
     FZ_CHECK(host.len > 0 || op == -1);
+    /* a Referer is of the site its host names, and of no site without one */
+    FZ_CHECK(ra_refer_same_site(r, host) == (host.len > 0));
     /* the same bytes as a request target: a utm_source names an
      * operator of the table or none, and needs a '?' */
     op = ra_refer_match_target(t, r);

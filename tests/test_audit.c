@@ -715,7 +715,9 @@ verdict_referrals_counted(void **state)
 /* ChatGPT's links carry utm_source=chatgpt.com, and its pages often send
  * no Referer: such a browser visit is OpenAI's referral; a Referer that
  * names an operator comes first; a redirect, a range, a crawler or no
- * User-Agent is no visit */
+ * User-Agent is no visit, nor is a navigation from the site's own page
+ * (a site that keeps the parameter on its links, a form sent back to
+ * it: the visit it belongs to was counted on arrival) */
 static void
 verdict_utm_source_referrals(void **state)
 {
@@ -736,7 +738,16 @@ verdict_utm_source_referrals(void **state)
     req_referred(f, ff, OUT, "/a?utm_source=chatgpt.com", "", T0 + 1);
     req_referred(f, ff, OUT, "/b?utm_source=chatgpt.com", "-", T0 + 2);
     req_referred(f, ff, OUT, "/c?utm_source=chatgpt.com",
-                 "https://example.com/", T0 + 3);
+                 "https://example.com/a?utm_source=chatgpt.com", T0 + 3);
+    req_referred(f, ff, OUT, "/c2?utm_source=chatgpt.com",
+                 "https://WWW.Example.com./a", T0 + 3);
+    req_referred(f, ff, OUT, "/c3?utm_source=chatgpt.com",
+                 "http://example.com:8080/a", T0 + 3);
+    /* another site's page, or one that only ends like this one's name */
+    req_referred(f, ff, OUT, "/c4?utm_source=chatgpt.com",
+                 "https://blog.example.org/", T0 + 3);
+    req_referred(f, ff, OUT, "/c5?utm_source=chatgpt.com",
+                 "https://notexample.com/", T0 + 3);
     req_referred(f, ff, OUT, "/d?utm_source=chatgpt.com",
                  "https://www.google.com/", T0 + 4);
     req_referred(f, ff, OUT, "/e?utm_source=chatgpt.com.evil.example", "",
@@ -746,7 +757,7 @@ verdict_utm_source_referrals(void **state)
     req_referred(f, "", OUT, "/g?utm_source=chatgpt.com", "", T0 + 7);
     req_referred(f, BOT, IN, "/h?utm_source=chatgpt.com", "", T0 + 8);
     s = site_of(f, "example.com");
-    assert_int_equal(s.referrals[o], 3);
+    assert_int_equal(s.referrals[o], 4);        /* /a, /b, /c4, /c5 */
     assert_int_equal(s.referrals[g], 1);
     fx_free(f);
 }

@@ -442,6 +442,23 @@ generic_bots_and_their_tokens(void **state)
                      .kind, RA_UA_BROWSER);
     /* nothing else to go by: the word */
     assert_true(token_is("BOT/0.1 (BOT for JCE)", "BOT"));
+    /* a mail address is skipped however long its host or with "www."
+     * (the host read keeps its last three labels, drops a "www."): the
+     * name is not the mail provider's */
+    assert_true(token_is("BrightEdge Crawler/1.0 (crawler@www.brightedge."
+                         "com)", "BrightEdge"));
+    assert_true(token_is("Algolia Crawler (ops@bots.mail.algolia.com)",
+                         "Algolia"));
+    assert_true(token_is("Crawler (ops@bots.mail.example.com; +https://"
+                         "www.site.example/bot)", "site.example"));
+    /* a version whose last part is letters is no host name: one record
+     * for every release of a bot, as "Bot-2.1" and "Bot-2.2" are */
+    assert_true(token_is("ExampleBot-1.2.beta (+http://example.org/bot)",
+                         "ExampleBot"));
+    assert_true(token_is("Mozilla/5.0 (compatible; ExampleBot-2.0.rc; "
+                         "+http://example.org/bot)", "ExampleBot"));
+    assert_true(token_is("Mozilla/5.0 (compatible; crawl-1.example.net "
+                         "bot)", "crawl-1.example.net"));
     /* a word of the first product's comment describes the product */
     assert_true(token_is("SimplePie/1.5 (Feed Parser; http://simplepie.org; "
                          "Allow like Gecko) Build/20170417072931",

@@ -297,6 +297,16 @@ utm_source_of_targets(void **state)
     /* the first utm_source is the visit's */
     assert_string_equal(utm_who("/a?utm_source=news&utm_source=chatgpt.com"),
                         "-");
+    /* an empty one too: a later one is not the visit's either */
+    assert_string_equal(utm_who("/a?utm_source=&utm_source=chatgpt.com"),
+                        "-");
+    assert_string_equal(utm_who("/a?utm_source&utm_source=chatgpt.com"),
+                        "-");
+    assert_string_equal(utm_who("/a?utm_source=#&utm_source=chatgpt.com"),
+                        "-");
+    /* the parameter last, up to the end of the target or a '#' */
+    assert_string_equal(utm_who("/a?utm_source=chatgpt.com&"), "OpenAI");
+    assert_string_equal(utm_who("/a?&&utm_source=chatgpt.com"), "OpenAI");
     /* a table's utm lines */
 #define LOAD(text)                                                         \
     ra_refer_load(&t, (ra_str_t) ra_string(text), &line, &msg)
@@ -315,6 +325,39 @@ utm_source_of_targets(void **state)
 #undef LOAD
 }
 
+/* a Referer of the site's own page: its host is the site's name */
+static int
+same(const char *referer, const char *site)
+{
+    ra_str_t  r = ra_test_exact(referer, strlen(referer));
+    ra_str_t  s = ra_test_exact(site, strlen(site));
+    int       yes = ra_refer_same_site(r, s);
+
+    ra_test_exact_free(r);
+    ra_test_exact_free(s);
+    return yes;
+}
+
+static void
+referer_of_the_site(void **state)
+{
+    (void) state;
+    assert_true(same("https://example.com/a?utm_source=chatgpt.com",
+                     "example.com"));
+    assert_true(same("https://WWW.EXAMPLE.COM./", "example.com"));
+    assert_true(same("http://example.com:8080/", "www.example.com:8080"));
+    assert_true(same("https://user@example.com", "Example.com."));
+    assert_false(same("https://notexample.com/", "example.com"));
+    assert_false(same("https://example.com.evil.example/", "example.com"));
+    assert_false(same("https://evil.example/?r=https://example.com/",
+                      "example.com"));
+    assert_false(same("https://example.com/", ""));
+    assert_false(same("-", "example.com"));
+    assert_false(same("", "example.com"));
+    assert_false(same("https://www.example.com/", "www."));
+    assert_false(same("https://www.x/", "x.y"));
+}
+
 int
 main(void)
 {
@@ -325,6 +368,7 @@ main(void)
         cmocka_unit_test(hostile_referers),
         cmocka_unit_test(table_files),
         cmocka_unit_test(utm_source_of_targets),
+        cmocka_unit_test(referer_of_the_site),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,6 +84,9 @@ sub scenario {
     is $h->get('/index.html?utm_source=chatgpt.com', ua => $BROWSER)->{status},
         200, 'a visit from a ChatGPT link';
     $h->get('/index.html?utm_source=chatgpt.com.evil.example', ua => $BROWSER);
+    # nor a navigation from the site's own page that keeps the parameter
+    $h->get('/index.html?utm_source=chatgpt.com', ua => $BROWSER,
+            headers => { Referer => 'http://localhost/?utm_source=chatgpt.com' });
     # a crawler's own Referer is no referral
     $h->get('/index.html', ua => $GOOGLEBOT,
             headers => { Referer => 'https://www.google.com/' });
