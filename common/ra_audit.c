@@ -2207,12 +2207,18 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
          * (once: not its redirects nor its ranges), else the operator
          * its target's utm_source names (not from the site's own page) */
         op = -1;
-        if (!no_ua && ra_refer_visit(req->status)) {
+        if (!no_ua) {
             if (req->referer.len) {
                 op = ra_audit_referer(au, req->referer);
             }
-            if (op < 0 && !ra_refer_same_site(req->referer, req->site)) {
-                op = ra_refer_match_target(&au->refer, req->uri);
+            if (op < 0
+                && (op = ra_refer_match_target(&au->refer, req->uri)) >= 0
+                && ra_refer_same_site(req->referer, req->site))
+            {
+                op = -1;
+            }
+            if (op >= 0 && !ra_refer_visit(req->status)) {
+                op = -1;
             }
         }
         if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {

@@ -347,14 +347,15 @@ ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
     if (target.len == 0) {
         return -1;
     }
-    /* the query: from the first '?' to a '#' (none after one) */
-    end = memchr(target.data, '#', target.len);
+    /* the query: from the first '?' (most targets have none: one memchr)
+     * to a '#'; none after a '#' */
+    q = memchr(target.data, '?', target.len);
+    if (q == NULL || memchr(target.data, '#', (size_t) (q - target.data))) {
+        return -1;
+    }
+    end = memchr(q, '#', (size_t) (target.data + target.len - q));
     if (end == NULL) {
         end = target.data + target.len;
-    }
-    q = memchr(target.data, '?', (size_t) (end - target.data));
-    if (q == NULL) {
-        return -1;
     }
     /* each parameter of the query, from after its '?' or '&' (q never
      * past end: e + 1 only when e is an '&' before it) */
