@@ -1222,6 +1222,27 @@ ra_is_email(const unsigned char *p, size_t len, size_t at)
     return dots > 0 && tld >= 2;
 }
 
+/* Whether p starts with lit (lower case, n bytes), any case: the
+ * core's ra_startswith_ci() walks a NUL-terminated prefix a byte at a
+ * time, and identify asks this of nearly every User-Agent. */
+static inline int
+ra_prefix_ci(const unsigned char *p, size_t len, const char *lit, size_t n)
+{
+    size_t  i;
+
+    if (len < n) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if ((unsigned char) (p[i] | 0x20) != (unsigned char) lit[i]
+            || !(ra_isalpha(p[i]) || p[i] == (unsigned char) lit[i]))
+        {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Whether "KHTML" and a separator (", ", " ", "%2C ": how logs spell the
  * comma) end just before position at: only a WebKit engine's comment
  * says "(KHTML, like Gecko; ...". */
@@ -1240,15 +1261,7 @@ ra_after_khtml(const unsigned char *p, size_t at)
     {
         k -= 3;
     }
-    if (k < 5) {
-        return 0;
-    }
-    for (at = 0; at < 5; at++) {
-        if (ra_lower(p[k - 5 + at]) != (unsigned char) "khtml"[at]) {
-            return 0;
-        }
-    }
-    return 1;
+    return k >= 5 && ra_prefix_ci(p + k - 5, 5, "khtml", 5);
 }
 
 static void
@@ -1374,27 +1387,6 @@ static ra_str_t
 ra_name_at(const unsigned char *p, size_t len, size_t at)
 {
     return ra_token_span(p, len, at, 1);
-}
-
-/* Whether p starts with lit (lower case, n bytes), any case: the
- * core's ra_startswith_ci() walks a NUL-terminated prefix a byte at a
- * time, and identify asks this of nearly every User-Agent. */
-static inline int
-ra_prefix_ci(const unsigned char *p, size_t len, const char *lit, size_t n)
-{
-    size_t  i;
-
-    if (len < n) {
-        return 0;
-    }
-    for (i = 0; i < n; i++) {
-        if ((unsigned char) (p[i] | 0x20) != (unsigned char) lit[i]
-            || !(ra_isalpha(p[i]) || p[i] == (unsigned char) lit[i]))
-        {
-            return 0;
-        }
-    }
-    return 1;
 }
 
 /* ra_prefix_ci(p, len, "mozilla/", 8) in one 8-byte compare: the seven
@@ -2290,6 +2282,22 @@ ra_first_host(const unsigned char *p, size_t len, const ra_scan_t *st,
     return t;
 }
 
+/* The product a client declares: the NAME of "compatible; NAME" (*at:
+ * where it starts; len when there is none), else the first product of a
+ * non-Mozilla agent. */
+static ra_str_t
+ra_declared_token(const unsigned char *p, size_t len, size_t *at)
+{
+    *at = ra_compatible_at(p, len);
+    if (*at < len) {
+        return ra_name_at(p, len, *at);
+    }
+    if (len > 0 && !ra_prefix_ci(p, len, "mozilla", 7)) {
+        return ra_name_at(p, len, 0);
+    }
+    return ra_str(p, 0);
+}
+
 /*
  * The name of a generic bot no keyword named: the product it declares,
  * the NAME of "compatible; NAME", else the first product of a non-Mozilla
@@ -2306,19 +2314,11 @@ ra_first_host(const unsigned char *p, size_t len, const ra_scan_t *st,
 static ra_str_t
 ra_declared_name(const unsigned char *p, size_t len, const ra_scan_t *st)
 {
-    size_t    at = ra_compatible_at(p, len);
-    ra_str_t  d = ra_str(p, 0), t;
+    size_t    at;
+    ra_str_t  d = ra_declared_token(p, len, &at), t;
 
-    if (at < len) {
-        d = ra_name_at(p, len, at);
-        if (d.len && !ra_compatible_browser(d)) {
-            return d;
-        }
-    } else if (len > 0 && !ra_prefix_ci(p, len, "mozilla", 7)) {
-        d = ra_name_at(p, len, 0);
-        if (d.len) {
-            return d;
-        }
+    if (d.len && (at == len || !ra_compatible_browser(d))) {
+        return d;
     }
     t = ra_first_host(p, len, st, RA_HOST_FIRST);
     if (t.len == 0 && d.len) {
@@ -2368,14 +2368,9 @@ static ra_str_t
 ra_bare_name(const unsigned char *p, size_t len, const ra_scan_t *st,
     ra_str_t tok)
 {
-    size_t    at = ra_compatible_at(p, len), e;
-    ra_str_t  d = ra_str(p, 0), h;
+    size_t    at, e;
+    ra_str_t  d = ra_declared_token(p, len, &at), h;
 
-    if (at < len) {
-        d = ra_name_at(p, len, at);
-    } else if (!ra_prefix_ci(p, len, "mozilla", 7)) {
-        d = ra_name_at(p, len, 0);
-    }
     if (d.len && (ra_bare_word(d) || ra_compatible_browser(d)
                   || ra_platform_word(d)))
     {

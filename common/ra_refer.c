@@ -339,7 +339,8 @@ ra_refer_match(const ra_refer_t *t, ra_str_t referer)
 int
 ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
 {
-    static const char     name[] = "utm_source=";
+    static const char     name[] = "utm_source";
+    const size_t          n = sizeof(name) - 1;
     const unsigned char  *q, *end, *v, *e;
     ra_str_t              value;
     unsigned              i, k;
@@ -357,38 +358,34 @@ ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
     if (end == NULL) {
         end = target.data + target.len;
     }
-    /* each parameter of the query, from after its '?' or '&' (q never
-     * past end: e + 1 only when e is an '&' before it) */
-    for (q++; q < end; q = e + 1) {
+    /* each parameter of the query, from after its '?' or '&' */
+    for (q++; ; q = e + 1) {
         e = memchr(q, '&', (size_t) (end - q));
         if (e == NULL) {
             e = end;
         }
         /* "utm_source", "utm_source=" or "utm_source=VALUE": the first
          * is the visit's, whatever its value */
-        if ((size_t) (e - q) < sizeof(name) - 2
-            || !ra_strcaseeq(ra_str(q, sizeof(name) - 2),
-                             ra_str(name, sizeof(name) - 2))
-            || ((size_t) (e - q) > sizeof(name) - 2
-                && q[sizeof(name) - 2] != '='))
+        if ((size_t) (e - q) >= n
+            && ra_strcaseeq(ra_str(q, n), ra_str(name, n))
+            && (q + n == e || q[n] == '='))
         {
-            if (e == end) {
-                break;
-            }
-            continue;
-        }
-        v = (size_t) (e - q) > sizeof(name) - 2 ? q + sizeof(name) - 1 : e;
-        value = ra_str(v, (size_t) (e - v));    /* no table value is empty */
-        for (i = 0; i < t->nops; i++) {
-            for (k = 0; k < t->ops[i].nutms; k++) {
-                if (ra_strcaseeq(t->ops[i].utms[k], value)) {
-                    return (int) i;
+            v = q + n < e ? q + n + 1 : e;
+            value = ra_str(v, (size_t) (e - v));  /* none in the table is
+                                                     empty */
+            for (i = 0; i < t->nops; i++) {
+                for (k = 0; k < t->ops[i].nutms; k++) {
+                    if (ra_strcaseeq(t->ops[i].utms[k], value)) {
+                        return (int) i;
+                    }
                 }
             }
+            return -1;
         }
-        return -1;                      /* the first utm_source only */
+        if (e == end) {
+            return -1;
+        }
     }
-    return -1;
 }
 
 /* h less a leading "www." (any case) */
