@@ -3487,7 +3487,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
      * verification */
     if (bound == NULL) {
         nstats_cap = h->stat_count;
-    } else if (view->fold_generic) {
+    } else if (bound->fold_generic) {
         nstats_cap = (size_t) snap->nsites * RA_VERIFY_KINDS;
         for (i = 0; i < h->plan.stats; i++) {
             st = &RA_STATS(l)[i];
@@ -3498,7 +3498,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
             }
         }
     } else {
-        per = view->max_crawlers + view->max_violators;
+        per = bound->max_crawlers + bound->max_violators;
         nstats_cap = (size_t) snap->nsites * per;
         top = ra_alloc(a, nstats_cap * sizeof(ra_top_t));
         hn = ra_alloc(a, ((size_t) snap->nsites * 2 + 1) * sizeof(uint32_t));
@@ -3542,7 +3542,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
             if (snap->nstats < nstats_cap) {
                 ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
             }
-        } else if (view->fold_generic) {
+        } else if (bound->fold_generic) {
             if (st->kind == RA_UA_GENERIC) {
                 ra_stat_fold(st, r + 1, &snap->stats[r * RA_VERIFY_KINDS
                                          + st->verification
@@ -3552,14 +3552,14 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
             }
         } else {
             ra_top_offer(&top[(size_t) r * per], &hn[2 * r],
-                         view->max_crawlers,
+                         bound->max_crawlers,
                          ra_atomic_read(&st->counters[RA_CNT_REQUESTS]),
                          st->last_seen, i + 1);
             bad = ra_atomic_read(&st->counters[RA_CNT_VIOLATION])
                   + ra_atomic_read(&st->counters[RA_CNT_UNREACHABLE]);
             if (bad) {
-                ra_top_offer(&top[(size_t) r * per + view->max_crawlers],
-                             &hn[2 * r + 1], view->max_violators, bad,
+                ra_top_offer(&top[(size_t) r * per + bound->max_crawlers],
+                             &hn[2 * r + 1], bound->max_violators, bad,
                              st->last_seen, i + 1);
             }
         }
@@ -3583,7 +3583,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         /* the busiest, then the worst that are not among them */
         for (r = 0; r < snap->nsites; r++) {
             ra_top_t  *busy = &top[(size_t) r * per];
-            ra_top_t  *worst = busy + view->max_crawlers;
+            ra_top_t  *worst = busy + bound->max_crawlers;
 
             for (k = 0; k < hn[2 * r]; k++) {
                 ra_stat_out(&RA_STATS(l)[busy[k].id - 1], r + 1,
@@ -3606,7 +3606,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     if (bound != NULL && (size_t) snap->nsites * bound->max_violations
                         < nvio_cap)
     {
-        nvio_cap = (size_t) snap->nsites * view->max_violations;
+        nvio_cap = (size_t) snap->nsites * bound->max_violations;
     }
     snap->violations = ra_alloc(a, (nvio_cap + 1) * sizeof(ra_violation_t));
     if (snap->violations == NULL) {

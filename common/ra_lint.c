@@ -961,6 +961,15 @@ ra_sf_sp(ra_sf_t *sf)
     }
 }
 
+/* OWS: spaces and tabs, around a dictionary's ',' */
+static void
+ra_sf_ows(ra_sf_t *sf)
+{
+    while (sf->i < sf->n && (sf->p[sf->i] == ' ' || sf->p[sf->i] == '\t')) {
+        sf->i++;
+    }
+}
+
 /* key = ( lcalpha / "*" ) *( lcalpha / DIGIT / "_" / "-" / "." / "*" ) */
 static int
 ra_sf_key(ra_sf_t *sf, ra_str_t *key)
@@ -1167,11 +1176,7 @@ ra_sf_next(ra_sf_t *sf, ra_str_t *key, ra_str_t *val)
     }
     if (sf->i > 0) {
         /* after a member: OWS, ',' and OWS, then another member */
-        while (sf->i < sf->n && (sf->p[sf->i] == ' '
-                                 || sf->p[sf->i] == '\t'))
-        {
-            sf->i++;
-        }
+        ra_sf_ows(sf);
         if (sf->i == sf->n) {
             return 0;
         }
@@ -1182,11 +1187,7 @@ ra_sf_next(ra_sf_t *sf, ra_str_t *key, ra_str_t *val)
             return -1;
         }
         sf->i++;
-        while (sf->i < sf->n && (sf->p[sf->i] == ' '
-                                 || sf->p[sf->i] == '\t'))
-        {
-            sf->i++;
-        }
+        ra_sf_ows(sf);
         if (sf->i == sf->n) {
             ra_sf_fail(sf, "a trailing ','");
             return -1;
@@ -1393,21 +1394,20 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 static int
 ra_lint_ai_pref(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 {
-    if ((ra_lint_is(ln->key_text, "content-signal")
-         || ra_lint_is(ln->key_text, "content-usage"))
-        && ctx->ngroups && ctx->ngroups <= ctx->groups_cap)
-    {
+    int  signal = ra_lint_is(ln->key_text, "content-signal");
+
+    if (!signal && !ra_lint_is(ln->key_text, "content-usage")) {
+        return 0;
+    }
+    if (ctx->ngroups && ctx->ngroups <= ctx->groups_cap) {
         ctx->groups[ctx->ngroups - 1].prefs = 1;
     }
-    if (ra_lint_is(ln->key_text, "content-signal")) {
+    if (signal) {
         ra_lint_content_signal(ctx, ln);
-        return 1;
-    }
-    if (ra_lint_is(ln->key_text, "content-usage")) {
+    } else {
         ra_lint_content_usage(ctx, ln);
-        return 1;
     }
-    return 0;
+    return 1;
 }
 
 /* The table's policy entry for tok, or NULL. */

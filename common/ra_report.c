@@ -2122,18 +2122,18 @@ static void
 ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
     const uint64_t *c, const ra_stat_t *st, int64_t now)
 {
-    uint64_t  judged = ra_rep_judged(c);
-    unsigned  pm;
-    uint32_t  peak;
-    int64_t   gap;
-    size_t    start;
+    uint64_t     judged = ra_rep_judged(c);
+    unsigned     pm;
+    uint32_t     peak;
+    int64_t      gap;
+    size_t       start;
+    const char  *purpose = st != NULL ? ra_rep_purpose(st) : NULL;
 
     ra_buf_cstr(b, "  ");
     ra_rep_text_cell(b, name, 32);
     ra_buf_printf(b, " %-12s %-16s %9llu %6llu %5llu %9llu %9llu %6llu "
                   "%7llu %6llu %7llu %6llu %8llu", verif,
-                  st != NULL && ra_rep_purpose(st) != NULL
-                  ? ra_rep_purpose(st) : "-",
+                  purpose != NULL ? purpose : "-",
                   (unsigned long long) c[RA_CNT_REQUESTS],
                   (unsigned long long) c[RA_CNT_ROBOTS_FETCHES],
                   (unsigned long long) c[RA_CNT_LLMS_FETCHES],
