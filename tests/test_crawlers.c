@@ -937,6 +937,31 @@ browsers_are_not_bots(void **state)
         "Viber/12.8.0.1 CFNetwork/1121.2.2 Darwin/19.3.0",
         /* words naming a platform are no phrase */
         "Procast (iOS)",
+        /* text and niche browsers: people, whom enforce must never refuse
+         * as generic bots */
+        "w3m/0.5.3+git20230121",
+        "Lynx/2.9.0dev.12 libwww-FM/2.14 SSL-MM/1.4.1 GNUTLS/3.7.9",
+        "Links (2.29; Linux 6.1.0-13-amd64 x86_64; GNU C 12.2; text)",
+        "ELinks/0.16.1.1 (textmode; Linux 6.1.0 x86_64; 80x24-2)",
+        "Mozilla/5.0 (compatible; Dillo 3.0.5)",
+        "Dillo/3.2.0",
+        "NetSurf/3.10 (Linux)",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like "
+        "Gecko) NetSurf/3.11",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like "
+        "Gecko) Ladybird/1.0",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML"
+        ", like Gecko) Chrome/109.0.0.0 Safari/537.36 SLBrowser/9.0.3.5211 "
+        "SLBChan/105",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:102.0) Gecko/20100101 "
+        "Goanna/6.5 Firefox/102.0 PaleMoon/32.5.0",
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like "
+        "Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36 "
+        "Falkon/3.1.0",
+        "Mozilla/5.0 (X11; Linux x86_64) KHTML/5.110.0 (like Gecko) "
+        "Konqueror/22.12",
+        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64) AppleWebKit/605.1.15 (KHTML"
+        ", like Gecko) Version/17.0 Safari/605.1.15 Epiphany/45.0",
     };
     size_t  i;
 
