@@ -44,6 +44,8 @@ APLOG_USE_MODULE(robots_audit);
 #define MRA_ZONE_NAME      "the ledger (RobotsAuditZoneSize)"
 #define MRA_FILTER         "ROBOTS_AUDIT_CAPTURE"
 #define MRA_NOTE_CAPTURED  "robots-audit-captured"
+/* ... and handed to the core, which bound the client to it */
+#define MRA_NOTE_RECORDED  "robots-audit-recorded"
 
 /* The glue's own lines: "robots-audit: [TAG] ...", with Apache's status
  * text when rv is an APR error.  tag is an RA_TAG_* macro. */
@@ -212,6 +214,8 @@ mra_request_kind_known(request_rec *r)
     return c != NULL ? *c : 0;
 }
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
+void mra_request(request_rec *r, int status, unsigned kind,
+    ra_request_t *req);
 int mra_status_handler(request_rec *r);
 int mra_status_hook(request_rec *r, int flags);
 

@@ -107,6 +107,7 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
     request_rec  *orig = mra_original(r);
     ra_audit_t   *au;
     ra_answer_t   ans;
+    ra_request_t  req;
 
     c->done = 1;
     if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
@@ -121,12 +122,15 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
                 "capturing robots.txt");
         return;
     }
-    ans.client = 1;
-    ans.user_agent = mra_cstr(apr_table_get(orig->headers_in, "User-Agent"));
-    /* out of memory: the core logs it */
+    /* the client is bound by this answer now, before its next request
+     * can be judged on another connection; out of memory: the core logs
+     * it */
+    mra_request(orig, r->status, 0, &req);
+    ans.req = &req;
     au = mra_engine_take();
-    (void) ra_audit_robots(au, mra_site(orig), &ans, ra_host_now(&mra_host));
+    (void) ra_audit_robots(au, req.site, &ans, ra_host_now(&mra_host));
     mra_engine_give(au);
+    apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
 }
 
 apr_status_t

@@ -74,6 +74,27 @@ mra_headers(request_rec *r, ra_request_t *req)
     }
 }
 
+/* r as the core reads it (status: what the client got, 0 before the
+ * handler; enforce and recorded are the caller's) */
+void
+mra_request(request_rec *r, int status, unsigned kind, ra_request_t *req)
+{
+    /* the fields up to referer set here and in mra_headers(), the rest
+     * cleared */
+    ra_request_clear_rest(req);
+    req->site = mra_site(r);
+    /* when the request came (as the access log says), not a clock read */
+    req->time = (int64_t) (r->request_time / 1000);
+    req->addr = mra_cstr(r->useragent_ip);
+    req->method = mra_method(r);
+    req->uri = mra_target(r);
+    req->status = status;
+    req->enforce = 0;
+    req->where = r;
+    req->target_kind = kind;
+    mra_headers(r, req);
+}
+
 /* Judges and counts r (status: what the client got, 0 before the handler)
  * and writes its alerts; the verdict into *v. */
 static void
@@ -85,20 +106,13 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     ra_audit_t   *au;
     ra_request_t  req;
 
-    /* the fields up to referer set here and in mra_headers(), the rest
-     * cleared */
-    ra_request_clear_rest(&req);
-    req.site = mra_site(r);
-    /* when the request came (as the access log says), not a clock read */
-    req.time = (int64_t) (r->request_time / 1000);
-    req.addr = mra_cstr(r->useragent_ip);
-    req.method = mra_method(r);
-    req.uri = mra_target(r);
-    req.status = status;
+    mra_request(r, status, kind, &req);
     req.enforce = enforce;
-    req.where = r;
-    req.target_kind = kind;
-    mra_headers(r, &req);
+    /* a robots.txt answer the capture handed to the core: it bound the
+     * crawler when the answer went out, and this only counts it */
+    if (kind == 0 || (kind & RA_TARGET_ROBOTS)) {
+        req.recorded = apr_table_get(r->notes, MRA_NOTE_RECORDED) != NULL;
+    }
 
     /* out of memory: counted, not judged, and the core logs it */
     au = mra_engine_take();

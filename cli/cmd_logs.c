@@ -352,25 +352,6 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         }
     }
 
-    /* the robots.txt request as the audit knows it (ra_http_is_robots) */
-    if (wanted && ra_http_is_robots(uri)) {
-        memset(&ans, 0, sizeof(ans));
-        /* 304, 206: the crawler's copy is still the file */
-        ans.status = ra_http_answer_unchanged(rec.status) ? 200 : rec.status;
-        ans.client = 1;
-        ans.user_agent = ua;
-        ans.content_type = ra_str(NULL, 0);
-        if (ans.status >= 200 && ans.status < 300 && rb != NULL) {
-            ans.body = rb->text;
-        }
-        /* a site without a file: what a 2xx served is not known */
-        if ((rb != NULL || ans.status < 200 || ans.status >= 300)
-            && ra_audit_robots(x->au, site, &ans, rec.time) != RA_OK)
-        {
-            x->nomem++;
-        }
-    }
-
     memset(&req, 0, sizeof(req));       /* enforce, where, signature: none */
     req.site = site;
     req.time = rec.time;
@@ -382,6 +363,26 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     req.uri = uri;
     req.status = rec.status;
     req.referer = rec.referer.data ? rec.referer : ra_str("", 0);
+
+    /* the robots.txt request as the audit knows it (ra_http_is_robots) */
+    if (wanted && ra_http_is_robots(uri)) {
+        memset(&ans, 0, sizeof(ans));
+        /* 304, 206: the crawler's copy is still the file */
+        ans.status = ra_http_answer_unchanged(rec.status) ? 200 : rec.status;
+        ans.req = &req;
+        ans.content_type = ra_str(NULL, 0);
+        if (ans.status >= 200 && ans.status < 300 && rb != NULL) {
+            ans.body = rb->text;
+        }
+        /* a site without a file: what a 2xx served is not known */
+        if (rb != NULL || ans.status < 200 || ans.status >= 300) {
+            if (ra_audit_robots(x->au, site, &ans, rec.time) != RA_OK) {
+                x->nomem++;
+            }
+            req.recorded = 1;
+        }
+    }
+
     if (ra_audit_request(x->au, &req, &v) != RA_OK) {
         x->nomem++;
     }

@@ -700,6 +700,16 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
 
 /* ---- robots.txt answers ------------------------------------------------ */
 
+static int ra_audit_client(ra_audit_t *au, const ra_request_t *req,
+    ra_verdict_t *out, ra_identity_t *id, ra_sig_verdict_t *sv);
+static void ra_audit_key(ra_audit_t *au, const ra_identity_t *id,
+    const ra_request_t *req, const ra_sig_verdict_t *sv, ra_verdict_t *out,
+    ra_str_t *tokens, ra_judge_who_t *who, ra_stat_key_t *key);
+static uint32_t ra_audit_site_locked(ra_audit_t *au, ra_str_t name,
+    int64_t now, int create);
+static uint32_t ra_audit_stat_locked(ra_audit_t *au, uint32_t sid,
+    const ra_crawler_t *c, const ra_stat_key_t *key, int64_t now);
+
 static void
 ra_version_from_answer(ra_version_t *v, const ra_answer_t *ans)
 {
@@ -816,13 +826,14 @@ ra_audit_version_hash(ra_audit_t *au, int status, ra_str_t body)
     return h;
 }
 
-int
-ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
-    int64_t now)
+/* Records an answer that is the site's: lints it, stores it as the
+ * current version when it is new (hash: its version's). */
+static int
+ra_audit_record(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
+    uint64_t hash, int64_t now)
 {
     int             rc;
     uint32_t        sid;
-    uint64_t        hash;
     ra_lint_t       lint;
     ra_version_t    v, old;
     ra_lint_http_t  http;
@@ -831,26 +842,9 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     if (ans->undecodable && !ans->initial) {
         return ra_audit_undecodable(au, site, ans, now);
     }
-    if (ans->client && ra_answer_of_status(ans->status)
-                       == RA_ANSWER_UNREACHABLE)
-    {
-        /* a failure is evidence only when a crawler met it: a browser
-         * or a client without a User-Agent gets a rate limit's 503 as
-         * easily, and would start the 30-day clock for every crawler */
-        ra_identity_t  id;
-
-        if (ra_ua_absent(ans->user_agent)) {
-            return RA_OK;
-        }
-        ra_identify(au, ans->user_agent, &id);
-        if (id.kind == RA_UA_BROWSER) {
-            return RA_OK;
-        }
-    }
 
     memset(&v, 0, sizeof(v));
     ra_version_from_answer(&v, ans);
-    hash = ra_audit_version_hash(au, ans->status, ans->body);
     v.hash = hash;                      /* not hashed again under the lock */
 
     /* the same version again (the usual case): no need to lint it */
@@ -903,6 +897,98 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     if (rc == RA_ENOMEM) {
         ra_logf(au->conf.host, NULL, RA_LOG_ERR, RA_TAG_NOMEM,
                 "out of memory recording robots.txt");
+    }
+    return rc;
+}
+
+/* Does the request target carry a query?  "/robots.txt?x" is not the
+ * file crawlers read, whatever a backend answers to it. */
+static int
+ra_target_has_query(ra_str_t target)
+{
+    return target.len != 0 && memchr(target.data, '?', target.len) != NULL;
+}
+
+/* A GET (or a method the log did not say): the only fetch of a file. */
+static int
+ra_method_fetches(ra_str_t method)
+{
+    return method.len == 0
+           || (method.len == 3 && memcmp(method.data, "GET", 3) == 0);
+}
+
+static uint64_t
+ra_text_hash(ra_str_t t)
+{
+    return ra_ua_hash(t.data, t.len);
+}
+
+int
+ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
+    int64_t now)
+{
+    int                  rc, everyone, crawler;
+    unsigned             answer;
+    uint32_t             sid, tid;
+    uint64_t             hash, bound;
+    ra_str_t             tokens[RA_TOKENS_MAX];
+    ra_verdict_t         cv;
+    ra_identity_t        id;
+    ra_judge_who_t       who;
+    ra_stat_key_t        key;
+    ra_sig_verdict_t     sv;
+    ra_ledger_t         *l = &au->ledger;
+    const ra_request_t  *req = ans->req;
+
+    answer = ra_answer_of_status(ans->status);
+    hash = ra_audit_version_hash(au, ans->status, ans->body);
+    if (req == NULL) {
+        return ra_audit_record(au, site, ans, hash, now);
+    }
+    if (ra_target_has_query(req->uri) || !ra_method_fetches(req->method)) {
+        return RA_OK;                   /* not the file: nobody's */
+    }
+
+    memset(&cv, 0, sizeof(cv));
+    crawler = ra_audit_client(au, req, &cv, &id, &sv);
+    if (!crawler && answer == RA_ANSWER_UNREACHABLE) {
+        /* a failure is evidence only when a crawler met it: a browser
+         * or a client without a User-Agent gets a rate limit's 503 as
+         * easily */
+        return RA_OK;
+    }
+    if (crawler) {
+        ra_audit_key(au, &id, req, &sv, &cv, tokens, &who, &key);
+    }
+
+    /* a 2xx is the site's file; any other answer is the site's only when
+     * a verified crawler got it, or a second client after a first */
+    everyone = 1;
+    if (answer != RA_ANSWER_RULES
+        && !(crawler && id.kind == RA_UA_KNOWN
+             && cv.verification == RA_VERIFY_VERIFIED))
+    {
+        ra_ledger_lock(l);
+        sid = ra_ledger_site_locked(l, site, now);
+        everyone = ra_ledger_answer_everyone_locked(l, sid, hash,
+                       ra_text_hash(req->addr), ra_text_hash(req->user_agent),
+                       now);
+        ra_ledger_unlock(l);
+    }
+    rc = everyone ? ra_audit_record(au, site, ans, hash, now) : RA_OK;
+
+    /* the crawler is bound by what it got: this version (a 2xx that could
+     * not be decoded: the one in force), "allow all", or a failure its
+     * status says */
+    if (crawler) {
+        bound = answer == RA_ANSWER_UNREACHABLE
+                || (answer == RA_ANSWER_RULES && ans->undecodable)
+                ? 0 : hash;
+        ra_ledger_lock(l);
+        sid = ra_audit_site_locked(au, site, now, 1);
+        tid = ra_audit_stat_locked(au, sid, id.crawler, &key, now);
+        ra_ledger_bind_locked(l, sid, tid, ans->status, bound, now);
+        ra_ledger_unlock(l);
     }
     return rc;
 }
@@ -1167,7 +1253,7 @@ int
 ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
     int64_t now, ra_verdict_t *out)
 {
-    int                       k, rc;
+    int                       k, rc, fetched, held;
     unsigned                  shape;
     ra_str_t                  canon;
     ra_match_t                m, mv;
@@ -1226,13 +1312,18 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
 
         /* an older copy excuses the request when it allows both
          * spellings */
+        fetched = f->last_fetch && now - f->last_fetch < RA_DAY_MS;
+        held = 0;
         for (k = 0; out->verdict == RA_VERDICT_VIOLATION && k < RA_VERSIONS;
              k++)
         {
+            if (fetched && f->versions[k].hash == f->last_fetch_version) {
+                held = 1;
+            }
             if (k == f->current || f->versions[k].hash == 0) {
                 continue;
             }
-            if (f->last_fetch && now - f->last_fetch < RA_DAY_MS) {
+            if (fetched) {
                 /* it fetched: only what it was served counts */
                 if (f->versions[k].hash != f->last_fetch_version) {
                     continue;
@@ -1256,6 +1347,15 @@ ra_judge(const ra_judge_state_t *g, const ra_judge_who_t *who, ra_str_t path,
             {
                 out->verdict = RA_VERDICT_STALE;
             }
+        }
+        /* what it was served is none of the site's versions: an answer
+         * only it got ("allow all" for a 403 to its User-Agent), or a
+         * copy evicted since; either may allow the path, and no rule of
+         * the site can show it did not */
+        if (out->verdict == RA_VERDICT_VIOLATION && fetched && !held
+            && f->last_fetch_version != 0)
+        {
+            out->verdict = RA_VERDICT_STALE;
         }
     }
 
@@ -1553,6 +1653,56 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     if (out->name.len > RA_NAME_MAX) {
         out->name.len = RA_NAME_MAX;
     }
+}
+
+/* Who sent req, by its User-Agent and a signature it carries (checked
+ * once; a valid one of an origin the table names is that crawler's,
+ * whatever its User-Agent: signed agents send a browser's): *id, *sv and
+ * out's kind and signature fields.  0 for a browser or a client without
+ * a User-Agent, which are no crawler; 1 for a crawler or a generic bot. */
+static int
+ra_audit_client(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out,
+    ra_identity_t *id, ra_sig_verdict_t *sv)
+{
+    int                  no_ua;
+    const ra_crawler_t  *sc;
+
+    ra_identify(au, req->user_agent, id);
+    memset(sv, 0, sizeof(*sv));
+    sv->result = RA_SIG_NONE;
+    sv->why = "";
+    no_ua = ra_ua_absent(req->user_agent);
+    if (req->signature.len != 0 && req->signature_input.len != 0) {
+        ra_audit_sig(au, req, sv);
+        out->sig_result = sv->result;
+        out->sig_why = sv->why;
+        if (id->kind != RA_UA_KNOWN
+            && (sc = ra_sig_crawler(au->conf.crawlers, sv)) != NULL)
+        {
+            id->kind = RA_UA_KNOWN;
+            id->crawler = sc;
+            id->token = sc->tokens[0];
+            no_ua = 0;
+        }
+    }
+    out->kind = id->kind;
+    return !(id->kind == RA_UA_BROWSER || no_ua);
+}
+
+/* A crawler's claim checked (ra_audit_who()) and the key of its record */
+static void
+ra_audit_key(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
+    const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
+    ra_judge_who_t *who, ra_stat_key_t *key)
+{
+    ra_audit_who(au, id, req, sv, out, tokens, who);
+    memset(key, 0, sizeof(*key));
+    key->name = out->name;
+    key->verification = out->verification;
+    key->kind = id->kind;
+    key->category = id->crawler ? id->crawler->category : RA_CAT_MAX;
+    key->token = who->ntokens ? tokens[0] : ra_str("", 0);
+    key->verified_by = out->verified_by;
 }
 
 /* An alert that passed its gate goes out when the budgets have a line
@@ -2156,7 +2306,6 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     ra_judge_who_t       who;
     ra_judge_state_t     g;
     ra_sig_verdict_t     sv;
-    const ra_crawler_t  *sc;
     ra_ledger_t         *l = &au->ledger;
     int64_t              now = req->time;
 
@@ -2176,33 +2325,10 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (target & RA_TARGET_SERVER_PAGE) {
         return RA_OK;
     }
-    ra_identify(au, req->user_agent, &id);
-
-    /* a signed request: checked once; a valid signature of an origin the
-     * table names is that crawler's, whatever its User-Agent (signed
-     * agents send a browser's) */
-    memset(&sv, 0, sizeof(sv));
-    sv.result = RA_SIG_NONE;
-    sv.why = "";
-    no_ua = ra_ua_absent(req->user_agent);
-    if (req->signature.len != 0 && req->signature_input.len != 0) {
-        ra_audit_sig(au, req, &sv);
-        out->sig_result = sv.result;
-        out->sig_why = sv.why;
-        if (id.kind != RA_UA_KNOWN
-            && (sc = ra_sig_crawler(au->conf.crawlers, &sv)) != NULL)
-        {
-            id.kind = RA_UA_KNOWN;
-            id.crawler = sc;
-            id.token = sc->tokens[0];
-            no_ua = 0;
-        }
-    }
-    out->kind = id.kind;
-
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
-    if (id.kind == RA_UA_BROWSER || no_ua) {
+    if (!ra_audit_client(au, req, out, &id, &sv)) {
+        no_ua = ra_ua_absent(req->user_agent);
         /* crawl-to-refer: a browser visit its Referer's operator sent
          * (once: not its redirects nor its ranges), else the operator
          * its target's utm_source names (not from the site's own page) */
@@ -2240,15 +2366,8 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     }
 
     /* who it is, what it reads, whether it is who it claims to be */
-    ra_audit_who(au, &id, req, &sv, out, tokens, &who);
+    ra_audit_key(au, &id, req, &sv, out, tokens, &who, &key);
     op = ra_refer_crawler(au, &id, out);
-    memset(&key, 0, sizeof(key));
-    key.name = out->name;
-    key.verification = out->verification;
-    key.kind = id.kind;
-    key.category = id.crawler ? id.crawler->category : RA_CAT_MAX;
-    key.token = who.ntokens ? tokens[0] : ra_str("", 0);
-    key.verified_by = out->verified_by;
 
     path = ra_http_target_path(req->uri);
 
@@ -2279,8 +2398,17 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (target & RA_TARGET_ROBOTS) {
         /* a robots.txt fetch: what it was served; an answer about the
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
-         * counted, not taken for what the crawler read */
-        if (ra_http_answer_is_file(req->status)) {
+         * counted, not taken for what the crawler read; a HEAD or a
+         * query fetches no file (a request, not a fetch) */
+        if (ra_target_has_query(req->uri)
+            || !ra_method_fetches(req->method))
+        {
+            ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
+        } else if (req->recorded) {
+            /* bound when its answer went out (ra_audit_robots()) */
+            ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
+            ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
+        } else if (ra_http_answer_is_file(req->status)) {
             /* 304, 206: the version in force, and robots.txt answers
              * (not captured: the modules see no new file) */
             if (ra_http_answer_unchanged(req->status)) {

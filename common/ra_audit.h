@@ -172,6 +172,9 @@ typedef struct {
                                        RA_TARGET_KNOWN (ra_http.h), when
                                        the glue asked already; 0: not
                                        asked (ra_http_request_kind()) */
+    unsigned        recorded;       /* 1: its robots.txt answer went to
+                                       ra_audit_robots(), which bound the
+                                       crawler to it: counted only */
 } ra_request_t;
 
 /*
@@ -454,17 +457,33 @@ typedef struct {
                                        so that a reload never replaces
                                        what the server was seen to
                                        serve */
-    unsigned      client:1;         /* the answer to a client's request,
-                                       whose User-Agent is user_agent: a
-                                       5xx/429 to a browser or to no
-                                       User-Agent is not recorded (any
-                                       client can provoke one: a rate
-                                       limit's 503) */
-    ra_str_t      user_agent;
+    /* the client's request this answered (status: the answer's), when
+     * it answered one; NULL for what the site is configured to serve
+     * (robots_audit_robots_file, logs --robots) */
+    const ra_request_t  *req;
 } ra_answer_t;
 
-/* Records what site answered for /robots.txt: lints it, stores it as the
- * current version when it is new.  An undecodable answer changes no
+/*
+ * Records what site answered for /robots.txt (docs/design.md, "Whose
+ * answer binds whom").  With ans->req, the answer to a client's request:
+ *
+ *   - a target with a query ("/robots.txt?lang=de") changes nothing:
+ *     crawlers read /robots.txt alone;
+ *   - a 2xx is the site's file: it becomes the site's version in force;
+ *   - any other answer is the site's only when the site gives it to
+ *     everyone: to a verified crawler, or to a second client (another
+ *     address and another User-Agent) after a first with no answer
+ *     recorded between them (ra_ledger_answer_everyone_locked()); else it
+ *     binds only the client that got it (a 403 to a blocked User-Agent
+ *     lets that client crawl all, and moves nobody else's verdicts; a
+ *     503 opens its own 12-hour window, not the site's episode);
+ *   - a crawler (not a browser) is bound by what it got at once, before
+ *     the request is logged, so that its next request on another
+ *     connection already reads it; ra_audit_request() then only counts
+ *     the request (req->recorded, which the caller sets).
+ *
+ * Without ans->req the answer is the site's (the configured file).  A 2xx
+ * is linted and stored as the current version when it is new.  An undecodable answer changes no
  * version: the site keeps the one in force and is marked undecodable
  * (the status page's badge and lint finding, an RA202 line when it starts)
  * until an answer decodes again.  RA_OK or RA_ENOMEM (recorded without

@@ -57,6 +57,9 @@ typedef struct {
     uint32_t  rules;
     uint32_t  sitemaps;
     unsigned char  sha256[32];
+    /* layout 13: the last time a verified crawler was served this
+     * version; such a version is evicted last (ra_version_victim()) */
+    int64_t   verified_fetch;
 } ra_version_slot_t;
 
 typedef struct {
@@ -112,6 +115,13 @@ typedef struct {
     uint32_t           vseq;
     /* layout 12: requests by purpose (ra_site_t), atomics */
     uint64_t           purpose_requests[RA_PURPOSES];
+    /* layout 13: an answer other than 2xx that one client got and the
+     * site has not yet been seen to give anyone else
+     * (ra_ledger_answer_everyone_locked()); pending_hash 0: none */
+    uint64_t           pending_hash;
+    uint64_t           pending_client;  /* hashes of its address */
+    uint64_t           pending_ua;      /* ... and of its User-Agent */
+    int64_t            pending_at;
 } ra_site_slot_t;
 
 _Static_assert(RA_PURPOSES == RA_CAT_MAX, "RA_PURPOSES is RA_CAT_MAX");
@@ -2496,26 +2506,71 @@ ra_polite_read(const ra_polite_t *p, int64_t now, uint32_t *peak,
 
 
 void
-ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
-    int status, int64_t now)
+ra_ledger_bind_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int status, uint64_t version, int64_t now)
 {
     int              began;
+    unsigned         k;
     ra_site_slot_t  *s = ra_site_at(l, site);
     ra_stat_slot_t  *st = ra_stat_at(l, stat);
 
     if (s == NULL || st == NULL) {
         return;
     }
+    if (ra_answer_of_status(status) == RA_ANSWER_UNREACHABLE) {
+        version = 0;                    /* its status says it all */
+    } else if (version == 0 && s->nversions) {
+        version = s->versions[s->current].hash;
+    }
     began = ra_vseq_begin(s);
     st->last_fetch = now;
     st->last_fetch_status = (uint16_t) (status > 0 && status < 1000
                                         ? status : 0);
-    st->last_fetch_version =
-        ra_answer_of_status(status) != RA_ANSWER_UNREACHABLE && s->nversions
-        ? s->versions[s->current].hash : 0;
+    st->last_fetch_version = version;
     ra_vseq_end(s, began);
+    /* what a verified crawler may still be reading stays in the ledger */
+    if (version != 0 && st->verification == RA_VERIFY_VERIFIED) {
+        for (k = 0; k < s->nversions && k < RA_VERSIONS; k++) {
+            if (s->versions[k].hash == version) {
+                s->versions[k].verified_fetch = now;
+                break;
+            }
+        }
+    }
+}
+
+void
+ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int status, int64_t now)
+{
+    if (ra_site_at(l, site) == NULL || ra_stat_at(l, stat) == NULL) {
+        return;
+    }
+    ra_ledger_bind_locked(l, site, stat, status, 0, now);
     ra_ledger_count_locked(l, site, stat, RA_CNT_REQUESTS);
     ra_ledger_count_locked(l, site, stat, RA_CNT_ROBOTS_FETCHES);
+}
+
+int
+ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
+    uint64_t hash, uint64_t client, uint64_t ua, int64_t now)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s == NULL || !s->used) {
+        return 0;
+    }
+    if (s->pending_hash == hash && s->pending_client != client
+        && s->pending_ua != ua)
+    {
+        return 1;       /* cleared when ra_ledger_answer_locked() records
+                           it */
+    }
+    s->pending_hash = hash;
+    s->pending_client = client;
+    s->pending_ua = ua;
+    s->pending_at = now;
+    return 0;
 }
 
 int
@@ -2843,7 +2898,7 @@ static int
 ra_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     ra_str_t body, int64_t now)
 {
-    int                 k, slot, oldest;
+    int                 k, slot, oldest, pinned;
     uint8_t             answer;
     uint64_t            hash;
     ra_site_slot_t     *s = ra_site_at(l, site);
@@ -2852,6 +2907,7 @@ ra_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     if (s == NULL || !s->used) {
         return -1;
     }
+    s->pending_hash = 0;                /* no longer anyone's alone */
     s->robots_date = now;
     s->robots_status = in->status;
     s->last_size = in->size;
@@ -2901,22 +2957,31 @@ ra_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
     }
 
     if (slot < 0) {
-        /* a free slot, else the version replaced longest ago */
+        /* a free slot, else the version replaced longest ago that no
+         * verified crawler was served in the last 24 hours: a site whose
+         * every answer differs (a time stamp in a comment) replaces only
+         * those; else the version replaced longest ago */
         oldest = -1;
+        pinned = -1;
         for (k = 0; k < RA_VERSIONS; k++) {
             v = &s->versions[k];
             if (v->hash == 0) {
                 slot = k;
                 break;
             }
-            if (v != cur && (oldest < 0 || v->until
-                                           < s->versions[oldest].until))
-            {
+            if (v == cur) {
+                continue;
+            }
+            if (v->verified_fetch && now - v->verified_fetch < RA_DAY_MS) {
+                if (pinned < 0 || v->until < s->versions[pinned].until) {
+                    pinned = k;
+                }
+            } else if (oldest < 0 || v->until < s->versions[oldest].until) {
                 oldest = k;
             }
         }
         if (slot < 0) {
-            slot = oldest;
+            slot = oldest >= 0 ? oldest : pinned;
             ra_version_drop(l, &s->versions[slot]);
         }
         v = &s->versions[slot];

@@ -40,7 +40,7 @@
 #include "ra_host.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       12
+#define RA_LEDGER_LAYOUT       13
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
@@ -627,6 +627,31 @@ void ra_ledger_count_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
  * the answer was unreachable); counts a request and a fetch. */
 void ra_ledger_fetch_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int status, int64_t now);
+
+/*
+ * What the record's crawler was served for robots.txt, and when, without
+ * counting anything (ra_audit_robots() binds a crawler when its answer
+ * goes out; the request is counted when it is logged): version is the
+ * hash of what it got (ra_ledger_version_hash()), which need not be one
+ * of the site's versions (an answer only this crawler got), or 0 for the
+ * site's current one.  A 5xx/429 status binds no version: the status
+ * decides.  A verified crawler's version is kept in the ledger for 24
+ * hours, whatever else the site serves meanwhile.
+ */
+void ra_ledger_bind_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
+    int status, uint64_t version, int64_t now);
+
+/*
+ * Is an answer other than 2xx (hash: ra_ledger_version_hash() of its
+ * status) given to everyone, so that it is the site's robots.txt?  1 when
+ * the site gave the same answer last to another client (client: a hash of
+ * its address) with another User-Agent (ua: a hash of it), and no answer
+ * was recorded for the site between them; else 0, and this client's
+ * answer is the one pending.  The caller records it
+ * (ra_ledger_answer_locked()) only on 1, or for a verified crawler.
+ */
+int ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
+    uint64_t hash, uint64_t client, uint64_t ua, int64_t now);
 
 /* A version as a verdict reads it: a ra_version_t's fields the judge
  * and its rule-set cache use, and no others (ra_ledger_find_version_locked()

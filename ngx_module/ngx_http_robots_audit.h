@@ -74,6 +74,8 @@ typedef struct {
  * (error_page after an enforced 403), as realip's does */
 typedef struct {
     unsigned                     counted:1;     /* judged in preaccess */
+    unsigned                     recorded:1;    /* its robots.txt answer
+                                                   handed to the core */
     ra_capture_t                 capture;       /* a /robots.txt answer */
     ra_alloc_t                   alloc;         /* the request's pool */
 } ngx_http_robots_audit_ctx_t;
@@ -93,6 +95,8 @@ NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
 NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);
+NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request(ngx_http_request_t *r,
+    ngx_int_t status, unsigned kind, ra_request_t *req);
 NGX_HTTP_RA_LOCAL int64_t ngx_http_robots_audit_now(const ra_host_t *h);
 NGX_HTTP_RA_LOCAL int ngx_http_robots_audit_rdns_start(const ra_host_t *h,
     void *where, const uint8_t addr[16]);

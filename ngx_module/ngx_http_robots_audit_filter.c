@@ -21,6 +21,7 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx)
 {
     ra_answer_t                         ans;
+    ra_request_t                        req;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
@@ -38,13 +39,12 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
         return;
     }
 
-    ans.client = 1;
-    ans.user_agent = r->headers_in.user_agent
-                     ? ngx_http_robots_audit_str(
-                           r->headers_in.user_agent->value)
-                     : ra_str("", 0);
-    (void) ra_audit_robots(amcf->audit, ngx_http_robots_audit_site(r), &ans,
-                           ngx_http_robots_audit_now(NULL));
+    /* the client is bound by this answer now, before its next request
+     * can be judged on another connection */
+    ngx_http_robots_audit_request(r, ans.status, 0, &req);
+    ans.req = &req;
+    (void) ra_audit_robots(amcf->audit, req.site, &ans, req.time);
+    ctx->recorded = 1;
 }
 
 

@@ -406,6 +406,33 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
 #endif
 }
 
+/* r as the core reads it (status: what the client got, 0 before the
+ * content; enforce and recorded are the caller's) */
+void
+ngx_http_robots_audit_request(ngx_http_request_t *r, ngx_int_t status,
+    unsigned kind, ra_request_t *req)
+{
+    /* the fields up to referer set here, the rest cleared */
+    ra_request_clear_rest(req);
+    req->site = ngx_http_robots_audit_site(r);
+    req->time = ngx_http_robots_audit_now(NULL);
+    req->addr = ngx_http_robots_audit_str(r->connection->addr_text);
+    req->user_agent = r->headers_in.user_agent
+                      ? ngx_http_robots_audit_str(
+                            r->headers_in.user_agent->value)
+                      : ra_str("", 0);
+    req->method = ngx_http_robots_audit_str(r->method_name);
+    req->uri = ngx_http_robots_audit_str(r->unparsed_uri);
+    req->referer = r->headers_in.referer
+                   ? ngx_http_robots_audit_str(r->headers_in.referer->value)
+                   : ra_str("", 0);
+    req->status = (int) status;
+    req->enforce = 0;
+    req->where = r;
+    req->target_kind = kind;
+    ngx_http_robots_audit_sig_headers(r, req);
+}
+
 static void
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ngx_uint_t enforce, unsigned kind, ra_verdict_t *v)
@@ -414,31 +441,23 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ra_buf_t                            json;
     ra_request_t                        req;
     ngx_open_file_t                    *file;
+    ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_loc_conf_t   *alcf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
 
-    /* the fields up to referer set here, the rest cleared */
-    ra_request_clear_rest(&req);
-    req.site = ngx_http_robots_audit_site(r);
-    req.time = ngx_http_robots_audit_now(NULL);
-    req.addr = ngx_http_robots_audit_str(r->connection->addr_text);
-    req.user_agent = r->headers_in.user_agent
-                     ? ngx_http_robots_audit_str(
-                           r->headers_in.user_agent->value)
-                     : ra_str("", 0);
-    req.method = ngx_http_robots_audit_str(r->method_name);
-    req.uri = ngx_http_robots_audit_str(r->unparsed_uri);
-    req.referer = r->headers_in.referer
-                  ? ngx_http_robots_audit_str(r->headers_in.referer->value)
-                  : ra_str("", 0);
-    req.status = (int) status;
+    ngx_http_robots_audit_request(r, status, kind, &req);
     req.enforce = enforce ? alcf->enforce : 0;
-    req.where = r;
-    req.target_kind = kind;
-    ngx_http_robots_audit_sig_headers(r, &req);
+    /* a robots.txt answer the capture handed to the core: it bound the
+     * crawler when the answer went out, and this only counts it (a kind
+     * of 0 was not asked: another request's header filter ran between) */
+    if ((kind == 0 || (kind & RA_TARGET_ROBOTS))
+        && (ctx = ngx_http_robots_audit_get_ctx(r, 0)) != NULL)
+    {
+        req.recorded = ctx->recorded;
+    }
 
     (void) ra_audit_request(amcf->audit, &req, v);
 

@@ -41,7 +41,10 @@ sub scenario {
     my $dead = RA::Harness::free_port();     # nothing listens there
     my $h = RA::Harness->new(
         server => 'apache', mpm => $mpm, workers => 2, ports => 2,
-        http => join('', "RobotsAudit On\nRobotsAuditAlertInterval 1ms\n",
+        # this machine is Googlebot: its answers are the sites' (one
+        # unverified client's 503 or 404 would be its own)
+        http => join('', "RobotsAudit On\nRobotsAuditAlertInterval 1ms\n"
+                       . "RobotsAuditIPRanges \"%%DIR%%/googlebot.json\"\n",
             vhost('proxied.test',
                 "    ProxyPass /robots.txt http://127.0.0.1:%%PORT1%%/robots.txt"),
             vhost('down.test',
@@ -75,6 +78,8 @@ EOF
             'errors/404.txt'        => "no robots here\n",
             'empty/.keep'           => '',
             'initial-robots.txt'    => $INITIAL,
+            'googlebot.json'        =>
+                '{"prefixes":[{"ipv4Prefix":"127.0.0.0/8"}]}',
         },
     );
     $h->start;

@@ -1893,20 +1893,41 @@ verdict_unreachable_30d(void **state)
     fx_free(f);
 }
 
-/* A robots.txt answer as the modules capture it: to a client with this
- * User-Agent */
-static void
-robots_to(fx_t *f, const char *ua, int status, int64_t t)
+/* An answer to a client's request for a robots.txt target as the
+ * modules handle it: captured when it goes out (ra_audit_robots()), then
+ * counted when it is logged (ra_audit_request()); the logged verdict */
+static ra_verdict_t
+answer_to(fx_t *f, const char *ua, const char *addr, const char *method,
+    const char *uri, int status, const char *body, int64_t t)
 {
-    ra_answer_t  a;
+    ra_answer_t   a;
+    ra_request_t  r;
+    ra_verdict_t  v;
 
+    memset(&r, 0, sizeof(r));
+    r.site = (ra_str_t) ra_string("example.com");
+    r.time = t;
+    r.addr = ra_str(addr, strlen(addr));
+    r.user_agent = ra_str(ua, strlen(ua));
+    r.method = ra_str(method, strlen(method));
+    r.uri = ra_str(uri, strlen(uri));
+    r.status = status;
     memset(&a, 0, sizeof(a));
     a.status = status;
-    a.body = ra_str("", 0);
-    a.client = 1;
-    a.user_agent = ra_str(ua, strlen(ua));
-    assert_int_equal(ra_audit_robots(f->au, (ra_str_t)
-                                     ra_string("example.com"), &a, t), RA_OK);
+    a.body = ra_str(body, strlen(body));
+    a.content_type = (ra_str_t) ra_string("text/plain");
+    a.req = &r;
+    assert_int_equal(ra_audit_robots(f->au, r.site, &a, t), RA_OK);
+    r.recorded = 1;
+    assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
+    return v;
+}
+
+/* ... a GET /robots.txt answered with status and no body */
+static void
+robots_to(fx_t *f, const char *ua, const char *addr, int status, int64_t t)
+{
+    (void) answer_to(f, ua, addr, "GET", "/robots.txt", status, "", t);
 }
 
 /* review finding 7: one 5xx, then crawlers fetch robots.txt only with
@@ -1932,7 +1953,7 @@ verdict_unchanged_answer_ends_failures(void **state)
     for (i = 0; i < 2; i++) {
         f = fx_new(1 << 20);
         robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0 - H);
-        robots_to(f, BOT, 503, T0);
+        robots_to(f, BOT, IN, 503, T0);
         assert_int_equal(site_of(f, "example.com").failing_since, T0);
         v = req(f, BOT, IN, "/robots.txt", codes[i], T0 + 1);
         assert_int_equal(v.verdict, RA_VERDICT_FETCH);
@@ -1964,20 +1985,178 @@ verdict_failure_needs_a_crawler(void **state)
     robots(f, "example.com", 200, "User-agent: *\nDisallow: /\n", T0 - H);
     robots_to(f, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) "
               "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 "
-              "Safari/537.36", 503, T0);
-    robots_to(f, "", 503, T0 + 1);
-    robots_to(f, "-", 429, T0 + 2);
+              "Safari/537.36", OUT, 503, T0);
+    robots_to(f, "", OUT2, 503, T0 + 1);
+    robots_to(f, "-", IN, 429, T0 + 2);
     assert_int_equal(site_of(f, "example.com").failing_since, 0);
     assert_int_equal(site_of(f, "example.com").robots_status, 200);
     v = req(f, BOT, IN, "/page", 200, end + 1);
     assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
-    /* a crawler's (any, even a generic bot's) does */
-    robots_to(f, "SomeBot/1.0", 503, end + 2);
+    /* one generic bot's is its own: two crawlers' (other addresses,
+     * other User-Agents) are the site's */
+    robots_to(f, "SomeBot/1.0", OUT, 503, end + 1);
+    assert_int_equal(site_of(f, "example.com").failing_since, 0);
+    robots_to(f, "OtherBot/1.0", OUT2, 503, end + 2);
     assert_int_equal(site_of(f, "example.com").failing_since, end + 2);
     /* and the answers the audit is handed without a client (a configured
      * file, the CLI's --robots) are recorded as before */
     robots(f, "example.com", 503, "", end + 3);
     assert_int_equal(site_of(f, "example.com").failing_since, end + 2);
+    fx_free(f);
+}
+
+#define NIKTO  "Mozilla/5.0 (compatible; Nikto/2.5.0)"
+#define OTHER  "OtherBot/1.0 (+https://other.example/)"
+#define PRIV   "User-agent: *\nDisallow: /private\n"
+
+/* One client's 403 (a User-Agent blocklist in front of robots.txt) is
+ * that client's: it may crawl all (stale, never a violation), and the
+ * site's file and everyone else's verdicts stay */
+static void
+robots_answer_binds_its_client(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_site_t      s;
+
+    (void) state;
+    robots(f, "example.com", 200, PRIV, T0);
+    v = answer_to(f, NIKTO, OUT, "GET", "/robots.txt", 403, "denied", T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_FETCH);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.robots_status, 200);
+    assert_int_equal(stat_of(f, "Nikto", RA_VERIFY_UNVERIFIABLE)
+                     .last_fetch_status, 403);
+    /* the verified crawler that never fetched: the site's file */
+    v = req(f, BOT, IN, "/private/x", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    /* another bot that never fetched: no allow-all copy was in force */
+    v = req(f, OTHER, OUT2, "/private/x", 200, T0 + 3);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    /* the blocked client read "no robots.txt" */
+    v = req(f, NIKTO, OUT, "/private/x", 200, T0 + 4);
+    assert_int_equal(v.verdict, RA_VERDICT_STALE);
+    assert_false(v.flags & RA_FLAG_NO_ROBOTS_FETCH);
+    fx_free(f);
+}
+
+/* An answer other than 2xx is the site's when a verified crawler gets
+ * it, or a second client with another address and another User-Agent
+ * after a first, with no answer recorded between them */
+static void
+robots_answer_everyone(void **state)
+{
+    fx_t  *f;
+
+    (void) state;
+    /* the same address twice, or the same User-Agent twice: one client */
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    robots_to(f, NIKTO, OUT, 403, T0 + 1);
+    robots_to(f, OTHER, OUT, 403, T0 + 2);
+    assert_int_equal(site_of(f, "example.com").robots_status, 200);
+    robots_to(f, OTHER, OUT2, 403, T0 + 3);
+    assert_int_equal(site_of(f, "example.com").robots_status, 200);
+    /* then another address with another User-Agent: everyone's */
+    robots_to(f, NIKTO, IN, 404, T0 + 4);
+    assert_int_equal(site_of(f, "example.com").robots_status, 404);
+    assert_int_equal(req(f, OTHER, OUT2, "/private/x", 200, T0 + 5).verdict,
+                     RA_VERDICT_COMPLIANT);
+    fx_free(f);
+
+    /* a 2xx between the two: the site serves its file after all */
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    robots_to(f, NIKTO, OUT, 403, T0 + 1);
+    (void) answer_to(f, OTHER, IN, "GET", "/robots.txt", 200, PRIV, T0 + 2);
+    robots_to(f, "ThirdBot/2.0", OUT2, 403, T0 + 3);
+    assert_int_equal(site_of(f, "example.com").robots_status, 200);
+    fx_free(f);
+
+    /* a verified crawler's answer is the site's at once */
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    robots_to(f, BOT, IN, 404, T0 + 1);
+    assert_int_equal(site_of(f, "example.com").robots_status, 404);
+    fx_free(f);
+}
+
+/* /robots.txt?query never changes the site's file, and a HEAD is no
+ * fetch: neither binds the client */
+static void
+robots_query_and_head_are_no_fetch(void **state)
+{
+    fx_t     *f = fx_new(1 << 20);
+    ra_stat_t st;
+
+    (void) state;
+    robots(f, "example.com", 200, PRIV, T0);
+    (void) answer_to(f, BOT, IN, "GET", "/robots.txt?lang=de", 200,
+                     "User-agent: *\nDisallow:\n", T0 + 1);
+    (void) answer_to(f, BOT, IN, "HEAD", "/robots.txt", 200, "", T0 + 2);
+    assert_int_equal(site_of(f, "example.com").robots_status, 200);
+    assert_int_equal(req(f, OTHER, OUT, "/private/x", 200, T0 + 3).verdict,
+                     RA_VERDICT_VIOLATION);
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.last_fetch, 0);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 0);
+    assert_int_equal(st.counters[RA_CNT_REQUESTS], 2);
+    assert_true(req(f, BOT, IN, "/private/x", 200, T0 + 4).flags
+                & RA_FLAG_NO_ROBOTS_FETCH);
+    fx_free(f);
+}
+
+/* A 503 (a rate limit) to one crawler opens its own 12-hour window, not
+ * the site's episode */
+static void
+robots_failure_of_one_client(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_site_t      s;
+
+    (void) state;
+    robots(f, "example.com", 200, PRIV, T0);
+    robots_to(f, OTHER, OUT, 503, T0 + 1);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.failing_since, 0);
+    assert_int_equal(s.robots_status, 200);
+    assert_int_equal(s.episodes[0].start, 0);
+    assert_int_equal(req(f, OTHER, OUT, "/page", 200, T0 + 2).verdict,
+                     RA_VERDICT_UNREACHABLE);
+    assert_int_equal(req(f, "ThirdBot/2.0", OUT2, "/page", 200, T0 + 3)
+                     .verdict, RA_VERDICT_COMPLIANT);
+    fx_free(f);
+}
+
+/* A site whose every answer differs (a time stamp in a comment): the
+ * version a verified crawler was served stays however many follow, and
+ * a copy evicted meanwhile excuses (stale), never accuses */
+static void
+robots_versions_cannot_be_flooded(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    char           body[96];
+    int            i;
+
+    (void) state;
+    /* the verified crawler and a generic bot read a file allowing all */
+    (void) answer_to(f, BOT, IN, "GET", "/robots.txt", 200,
+                     "# 0\nUser-agent: *\nDisallow:\n", T0);
+    (void) answer_to(f, OTHER, OUT, "GET", "/robots.txt", 200,
+                     "# 0\nUser-agent: *\nDisallow:\n", T0 + 1);
+    /* then 3 * RA_VERSIONS answers to others, each new, disallowing */
+    for (i = 1; i <= 3 * RA_VERSIONS; i++) {
+        snprintf(body, sizeof(body), "# %d\n%s", i, PRIV);
+        (void) answer_to(f, "ThirdBot/2.0", OUT2, "GET", "/robots.txt", 200,
+                         body, T0 + 10 + i);
+    }
+    assert_int_equal(req(f, BOT, IN, "/private/x", 200, T0 + H).verdict,
+                     RA_VERDICT_STALE);
+    assert_int_equal(req(f, OTHER, OUT, "/private/x", 200, T0 + H).verdict,
+                     RA_VERDICT_STALE);
+    /* what the third fetched disallows: its violation stands */
+    assert_int_equal(req(f, "ThirdBot/2.0", OUT2, "/private/x", 200,
+                         T0 + H).verdict, RA_VERDICT_VIOLATION);
     fx_free(f);
 }
 
@@ -3118,6 +3297,11 @@ main(void)
         cmocka_unit_test(verdict_unreachable_30d),
         cmocka_unit_test(verdict_unchanged_answer_ends_failures),
         cmocka_unit_test(verdict_failure_needs_a_crawler),
+        cmocka_unit_test(robots_answer_binds_its_client),
+        cmocka_unit_test(robots_answer_everyone),
+        cmocka_unit_test(robots_query_and_head_are_no_fetch),
+        cmocka_unit_test(robots_failure_of_one_client),
+        cmocka_unit_test(robots_versions_cannot_be_flooded),
         cmocka_unit_test(verdict_politeness_recorded),
         cmocka_unit_test(verdict_server_pages_not_counted),
         cmocka_unit_test(verdict_group_selection_per_crawler),

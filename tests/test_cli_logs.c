@@ -151,7 +151,8 @@ typedef struct {
     int          match;
     int          impostor;
     char         key[32];
-    long         requests, fetches, violation, compliant, impostors;
+    long         requests, fetches, violation, compliant, stale,
+                 impostors;
     long         a2d;           /* whatif */
     long         lines, malformed;
     int          crawlers_seen;
@@ -206,6 +207,8 @@ sums_ev(void *ctx, unsigned ev, ra_str_t raw, unsigned depth)
         s->violation += v;
     } else if (strcmp(s->key, "compliant") == 0) {
         s->compliant += v;
+    } else if (strcmp(s->key, "stale") == 0) {
+        s->stale += v;
     } else if (strcmp(s->key, "allowed_to_disallowed") == 0) {
         s->a2d += v;
     }
@@ -856,6 +859,7 @@ test_unreachable_30d(void **state)
 {
     char         logp[] = "/tmp/ra-30d-log-XXXXXX";
     char         rob[] = "/tmp/ra-30d-robots-XXXXXX";
+    char         dir[] = "/tmp/ra-30d-ranges-XXXXXX", ranges[64];
     const char  *gb = "\"Mozilla/5.0 (compatible; Googlebot/2.1; "
                       "+http://www.google.com/bot.html)\"";
     int          fd, day;
@@ -884,8 +888,17 @@ test_unreachable_30d(void **state)
     }
     fclose(f);
     tmp_text(rob, "User-agent: *\nDisallow: /private/\n");
+    /* Googlebot verified: its 503s are the site's (one unverified
+     * client's would be its own) */
+    assert_non_null(mkdtemp(dir));
+    snprintf(ranges, sizeof(ranges), "%s/googlebot.json", dir);
+    f = fopen(ranges, "w");
+    assert_non_null(f);
+    fputs("{\"prefixes\":[{\"ipv4Prefix\":\"66.249.64.0/19\"}]}\n", f);
+    fclose(f);
 
-    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", rob, logp);
+    run(&r, CLI " logs --robots %s --ranges %s --format json %s 2>/dev/null",
+        rob, ranges, logp);
     assert_int_equal(r.status, 0);
     sums(&r, "Googlebot", 5, &s);
     /* days 1-30 (Oct 2 to 31), 12 hours after its own 503 (no longer
@@ -897,12 +910,65 @@ test_unreachable_30d(void **state)
     assert_non_null(strstr(r.out, "\"unreachable_30d\":2,"));
     assert_non_null(strstr(r.out, "\"unreachable_30d\":true"));
     free(r.out);
-    run(&r, CLI " logs --robots %s %s 2>/dev/null", rob, logp);
+    run(&r, CLI " logs --robots %s --ranges %s %s 2>/dev/null", rob,
+        ranges, logp);
     assert_non_null(strstr(r.out, "  unreachable_30d: robots.txt has failed "
                                   "since 2026-10-02T00:00:00Z while the site "
                                   "answers"));
     free(r.out);
+    /* unverified, the same 503s were Googlebot's alone: no phase */
+    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", rob, logp);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Googlebot", 5, &s);
+    assert_int_equal(s.violation, 32);
+    assert_null(strstr(r.out, "\"unreachable_30d\":true"));
+    free(r.out);
+    unlink(ranges);
+    rmdir(dir);
     unlink(logp);
+    unlink(rob);
+}
+
+/* A 403 that one client provoked is that client's (a User-Agent
+ * blocklist in front of robots.txt): in logs as in the servers, the
+ * site's file stays in force for everyone else */
+static void
+test_robots_answer_binds_its_client(void **state)
+{
+    static const char  lines[] =
+        "9.9.9.9 - - [10/Oct/2026:13:55:36 +0000] \"GET /robots.txt "
+        "HTTP/1.1\" 403 5 \"-\" \"Mozilla/5.0 (compatible; Nikto/2.5.0)\"\n"
+        "9.9.9.9 - - [10/Oct/2026:13:55:37 +0000] \"GET /private/a "
+        "HTTP/1.1\" 200 5 \"-\" \"Mozilla/5.0 (compatible; Nikto/2.5.0)\"\n"
+        "1.2.3.4 - - [10/Oct/2026:13:55:40 +0000] \"GET /private/b "
+        "HTTP/1.1\" 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n"
+        "5.6.7.8 - - [10/Oct/2026:13:55:41 +0000] \"GET /robots.txt?x=1 "
+        "HTTP/1.1\" 404 5 \"-\" \"OtherScan/3.1\"\n"
+        "5.6.7.8 - - [10/Oct/2026:13:55:42 +0000] \"HEAD /robots.txt "
+        "HTTP/1.1\" 404 5 \"-\" \"OtherScan/3.1\"\n"
+        "5.6.7.8 - - [10/Oct/2026:13:55:43 +0000] \"GET /private/c "
+        "HTTP/1.1\" 200 5 \"-\" \"OtherScan/3.1\"\n";
+    char                path[64], rob[] = "/tmp/ra-bind-robots-XXXXXX";
+    run_t               r;
+    sums_t              s;
+
+    (void) state;
+    need_cli();
+    ra_test_tmp_file(path, lines, sizeof(lines) - 1);
+    tmp_text(rob, "User-agent: *\nDisallow: /private/\n");
+    run(&r, CLI " logs --robots %s --format json %s 2>/dev/null", rob, path);
+    assert_int_equal(r.status, 0);
+    sums(&r, "Nikto", 5, &s);
+    assert_int_equal(s.stale, 1);
+    assert_int_equal(s.violation, 0);
+    sums(&r, "bingbot", 5, &s);
+    assert_int_equal(s.violation, 1);
+    /* a query and a HEAD are no fetch of the file */
+    sums(&r, "OtherScan", 5, &s);
+    assert_int_equal(s.violation, 1);
+    assert_int_equal(s.fetches, 0);
+    free(r.out);
+    unlink(path);
     unlink(rob);
 }
 
@@ -1676,6 +1742,7 @@ main(void)
         cmocka_unit_test(test_gz_and_stdin),
         cmocka_unit_test(test_hackers),
         cmocka_unit_test(test_robots_from_first_line),
+        cmocka_unit_test(test_robots_answer_binds_its_client),
         cmocka_unit_test(test_garbage),
         cmocka_unit_test(test_referrals_and_purpose),
         cmocka_unit_test(test_text_csv_llms_purpose),

@@ -19,7 +19,7 @@ use warnings;
 
 use IO::Compress::Gzip qw(gzip $GzipError);
 use Test::More;
-use RA::Scenario qw($GOOGLEBOT run_variants);
+use RA::Scenario qw($GOOGLEBOT $SURVEY run_variants);
 use RA::Upstream;
 use Digest::SHA ();
 
@@ -240,6 +240,11 @@ sub scenario {
         $up->put('corrupt.robots', $page,
                  "Content-Type: text/html\r\n", '503 Service Unavailable');
         is $fetch->($site)->{status}, 503, 'robots.txt answers 503';
+        # to a second client too (another address, another User-Agent):
+        # the site's answer, not one client's
+        is $h->get('/robots.txt', ua => $SURVEY, host => $site,
+                   from => '127.0.0.2')->{status}, 503,
+            '... to everyone';
         $rb = $h->site_json($h->status_json, $site)->{robots};
         is $rb->{status}, 503, 'last answer: 503';
         is $rb->{answer}, 'unreachable', '... read as unreachable';

@@ -155,7 +155,10 @@ sub scenario {
     is $g->{refused_unreachable}, 3, '... all refused';
     is $g->{violation}, 1, 'flip: one violation, served';
     is $g->{refused_violation}, 0, '... not refused';
-    is $g->{compliant}, 2, 'flip: two compliant';
+    is $g->{compliant}, 1, 'flip: one compliant';
+    # the 404 was this crawler's alone (one unverified client): the site's
+    # file stays in force, and the crawler's own copy allows all
+    is $g->{stale}, 1, 'flip: /private/x after its own 404 is stale';
     is $g->{robots_fetches}, 4, 'flip: four robots.txt fetches';
 
     # impostors: "impostor" refuses every request of a fake GPTBot but for

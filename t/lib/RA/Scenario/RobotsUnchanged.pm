@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::RobotsUnchanged;
 
-# Review finding 7, on a server whose robots.txt comes from a backend
-# (proxy_pass / ProxyPass): one 503 to a crawler starts the site's run of
-# failures (failing_since); a 304 to a crawler's conditional GET (never
-# captured: no body) ends it, so the 30-day phase cannot stick; a 503 to a
-# browser does not start one (anyone can provoke a rate limit's 503).
+# On a server whose robots.txt comes from a backend (proxy_pass /
+# ProxyPass): a 503 that is the site's (to two crawlers: one unverified
+# crawler's is its own) starts the site's run of failures (failing_since);
+# a 304 to a crawler's conditional GET (never captured: no body) ends it,
+# so the 30-day phase cannot stick; a 503 to a browser does not start one
+# (anyone can provoke a rate limit's 503).
 #
 #   RA::Scenario::RobotsUnchanged->run($server);
 
@@ -13,7 +14,7 @@ use strict;
 use warnings;
 
 use Test::More;
-use RA::Scenario qw($GOOGLEBOT $BROWSER run_variants);
+use RA::Scenario qw($GOOGLEBOT $BROWSER $SURVEY run_variants);
 use RA::Upstream;
 
 my $HDR = "Content-Type: text/plain\r\n";
@@ -64,6 +65,12 @@ sub scenario {
     is $rb->{status}, 200, '... nor is it the last answer';
 
     is $robots->($GOOGLEBOT), 503, 'a crawler gets a 503';
+    $rb = $state->();
+    ok !defined $rb->{failing_since},
+        '... its own (one unverified client): no run of failures yet';
+    is $h->get('/robots.txt', ua => $SURVEY, host => $SITE,
+               from => '127.0.0.2')->{status}, 503,
+        'another crawler, from another address, gets it too';
     $rb = $state->();
     ok defined $rb->{failing_since}, '... the run of failures starts';
     is $rb->{status}, 503, '... the last answer';

@@ -256,6 +256,11 @@ sub scenario {
                 if ($t =~ /%2f/i) {
                     isnt $r->{verdict}, 'fetch',
                         "enforce $e: $st (an encoded slash) is no fetch";
+                } elsif ($t =~ /\?/) {
+                    # crawlers read /robots.txt alone: a query is another
+                    # resource, whatever the server answers to it
+                    is $r->{verdict}, 'counted',
+                        "enforce $e: $st (a query) is counted, no fetch";
                 } elsif ($r->{served} eq 'robots') {
                     is $r->{verdict}, 'fetch',
                         "enforce $e: $st served robots.txt: a fetch";
