@@ -18,6 +18,8 @@
 typedef struct {
     ra_capture_t  cap;
     int           done;
+    unsigned      hop;          /* 0: /robots.txt; k: its k-th redirect's
+                                   target */
 } mra_capture_ctx;
 
 static request_rec *
@@ -60,19 +62,55 @@ mra_request_kind(request_rec *r)
     return mra_kind_ask(r);
 }
 
-/* Is the answer r is about to give the robots.txt to record? */
+/* May the answer r is about to give be a redirect target's, to record
+ * as robots.txt?  Some site's robots.txt redirected within the site. */
 static int
-mra_wanted(request_rec *r, int status)
+mra_redirects(request_rec *orig, int status)
 {
+    return !(mra_kind_ask(orig) & RA_TARGET_ROBOTS)
+           && mra_audit != NULL && ra_audit_redirects(mra_audit)
+           && ra_http_capture_wanted_answer(mra_method(orig), status, 0);
+}
+
+/* Is the answer r is about to give the robots.txt to record?  -1 when it
+ * is not; else 0 for the answer to /robots.txt, k for the answer to its
+ * k-th redirect's target (asked only with ask: a lookup in the ledger;
+ * without it, RA_REDIRECT_HOPS + 1 says "maybe"). */
+static int
+mra_wanted(request_rec *r, int status, int ask)
+{
+    int           hop;
+    ra_audit_t   *au;
     request_rec  *orig = mra_original(r);
 
     /* the tables last: every request asks, robots.txt ones go on; only
      * a GET's answer may be one (M_GET: GET or HEAD, the core tells) */
-    return r->main == NULL && orig->method_number == M_GET && mra_on(orig)
-           && ra_http_capture_wanted_kind(mra_method(orig),
-                                          mra_kind_ask(orig), status, 0)
-           && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL
-           && apr_table_get(orig->headers_in, "Range") == NULL;
+    if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig)) {
+        return -1;
+    }
+    if (ra_http_capture_wanted_kind(mra_method(orig), mra_kind_ask(orig),
+                                    status, 0))
+    {
+        hop = 0;
+    } else if (!mra_redirects(orig, status)) {
+        return -1;
+    } else if (!ask) {
+        hop = RA_REDIRECT_HOPS + 1;
+    } else {
+        au = mra_engine_take();
+        hop = (int) ra_audit_robots_hop(au, mra_site(orig), mra_target(orig),
+                                        ra_host_now(&mra_host));
+        mra_engine_give(au);
+        if (hop == 0) {
+            return -1;
+        }
+    }
+    if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL
+        || apr_table_get(orig->headers_in, "Range") != NULL)
+    {
+        return -1;
+    }
+    return hop;
 }
 
 /* The Content-Encoding of the answer as this filter sees it, as the HTTP
@@ -96,7 +134,7 @@ mra_coding(request_rec *r)
 void
 mra_insert_filter(request_rec *r)
 {
-    if (mra_wanted(r, r->status)) {
+    if (mra_wanted(r, r->status, 0) >= 0) {
         ap_add_output_filter(MRA_FILTER, NULL, r, r->connection);
     }
 }
@@ -127,6 +165,12 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
      * it */
     mra_request(orig, r->status, 0, &req);
     ans.req = &req;
+    ans.hop = c->hop;
+    ans.location = mra_cstr(apr_table_get(r->headers_out, "Location"));
+    if (ans.location.len == 0) {
+        ans.location = mra_cstr(apr_table_get(r->err_headers_out,
+                                              "Location"));
+    }
     au = mra_engine_take();
     (void) ra_audit_robots(au, req.site, &ans, ra_host_now(&mra_host));
     mra_engine_give(au);
@@ -136,6 +180,7 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
 apr_status_t
 mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
 {
+    int               hop;
     size_t            keep;
     apr_bucket       *e;
     apr_size_t        n;
@@ -147,7 +192,9 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
     if (c == NULL) {
         c = f->ctx = apr_pcalloc(r->pool, sizeof(mra_capture_ctx));
         /* the status is known now: 304, 206 and bodiless ones are not */
-        c->done = !mra_wanted(r, r->status);
+        hop = mra_wanted(r, r->status, 1);
+        c->done = hop < 0;
+        c->hop = hop > 0 ? (unsigned) hop : 0;
         len = apr_table_get(r->headers_out, "Content-Length");
         ra_capture_start(&c->cap, mra_pool_allocator(r->pool),
                          &mra_host.heap, r->status,

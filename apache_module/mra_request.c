@@ -110,7 +110,9 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     req.enforce = enforce;
     /* a robots.txt answer the capture handed to the core: it bound the
      * crawler when the answer went out, and this only counts it */
-    if (kind == 0 || (kind & RA_TARGET_ROBOTS)) {
+    if (kind == 0 || (kind & RA_TARGET_ROBOTS)
+        || (mra_audit != NULL && ra_audit_redirects(mra_audit)))
+    {
         req.recorded = apr_table_get(r->notes, MRA_NOTE_RECORDED) != NULL;
     }
 
@@ -132,6 +134,24 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     }
 }
 
+/* Is r's target where some site's robots.txt redirects (asked only once
+ * one did)?  Then it is a robots.txt fetch, counted when it is logged. */
+static int
+mra_redirect_target(request_rec *r)
+{
+    unsigned     hop;
+    ra_audit_t  *au;
+
+    if (mra_audit == NULL || !ra_audit_redirects(mra_audit)) {
+        return 0;
+    }
+    au = mra_engine_take();
+    hop = ra_audit_robots_hop(au, mra_site(r), mra_target(r),
+                              ra_host_now(&mra_host));
+    mra_engine_give(au);
+    return hop != 0;
+}
+
 /* RobotsAuditEnforce: judged here, before the handler, and not again at
  * log time.  robots.txt itself is never refused: it is counted with the
  * status it was served with, when it was served. */
@@ -143,7 +163,8 @@ mra_fixups_judge(request_rec *r)
 
     if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->enforce)
         || mra_server_page(r)
-        || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS))
+        || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS)
+        || mra_redirect_target(r))
     {
         return DECLINED;
     }

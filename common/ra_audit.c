@@ -872,6 +872,7 @@ ra_audit_record(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     http.size = v.coding_len ? v.decoded : v.size;
     http.truncated = v.truncated;
     http.crawlers = au->conf.crawlers;  /* names the policy tokens */
+    http.redirects = ans->hop;
     rc = ra_lint(ans->body, &http, au->conf.alloc, &lint);
     if (rc == RA_OK) {
         v.lint_errors = (uint16_t) lint.summary.errors;
@@ -924,6 +925,218 @@ ra_text_hash(ra_str_t t)
 }
 
 int
+ra_audit_redirects(const ra_audit_t *au)
+{
+    return ra_ledger_redirects(&au->ledger);
+}
+
+/* The canonical path of target (origin-form, or absolute-form's path)
+ * into dst (RA_REDIRECT_PATH_MAX + 1 bytes): its length, or 0 when it
+ * is longer or not a path the servers agree on. */
+static size_t
+ra_redirect_canon(ra_str_t path, unsigned char *dst)
+{
+    size_t    n;
+    unsigned  flags;
+
+    if (path.len == 0 || path.len > RA_REDIRECT_PATH_MAX) {
+        return 0;
+    }
+    n = ra_http_canon(path, dst, &flags);
+    if (flags & (RA_CANON_ABOVE_ROOT | RA_CANON_BAD_ESCAPE
+                 | RA_CANON_ENCODED_SLASH))
+    {
+        return 0;
+    }
+    return n;
+}
+
+unsigned
+ra_audit_robots_hop(ra_audit_t *au, ra_str_t site, ra_str_t target,
+    int64_t now)
+{
+    size_t         n;
+    uint32_t       sid;
+    unsigned       hop;
+    unsigned char  canon[RA_REDIRECT_PATH_MAX + 1];
+    ra_ledger_t   *l = &au->ledger;
+
+    if (!ra_ledger_redirects(l)) {
+        return 0;
+    }
+    n = ra_redirect_canon(ra_http_target_path(target), canon);
+    if (n == 0) {
+        return 0;
+    }
+    ra_ledger_lock(l);
+    sid = ra_audit_site_locked(au, site, now, 0);
+    hop = sid != 0 ? ra_ledger_redirect_hop_locked(l, sid, ra_str(canon, n))
+                   : 0;
+    ra_ledger_unlock(l);
+    return hop;
+}
+
+/* Is host (a URL's authority: no user information, any port) the
+ * site's name, or the Host the request named? */
+static int
+ra_redirect_same_host(ra_str_t host, ra_str_t site, ra_str_t authority)
+{
+    const unsigned char  *c;
+    ra_str_t              names[2];
+    unsigned              k;
+
+    if (memchr(host.data, '@', host.len) != NULL) {
+        return 0;
+    }
+    if (host.len && host.data[0] != '['
+        && (c = memchr(host.data, ':', host.len)) != NULL)
+    {
+        host.len = (size_t) (c - host.data);
+    }
+    names[0] = site;
+    names[1] = authority;
+    for (k = 0; k < 2; k++) {
+        if (k == 1 && names[1].len
+            && (c = memchr(names[1].data, ':', names[1].len)) != NULL
+            && names[1].data[0] != '[')
+        {
+            names[1].len = (size_t) (c - names[1].data);
+        }
+        if (names[k].len && ra_strcaseeq(host, names[k]))
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Where a 3xx's Location leads from base (the path it answered): the
+ * canonical path of the site into dst (RA_REDIRECT_PATH_MAX + 1 bytes)
+ * and its length; 0 when it leads to another host or to nothing the
+ * site serves.  A Location is an absolute URL, a scheme-relative one, an
+ * absolute path, or a path relative to base (RFC 9110 10.2.2, RFC 3986
+ * 5.2); its fragment is dropped.
+ */
+static size_t
+ra_redirect_target(ra_str_t location, ra_str_t base, ra_str_t site,
+    ra_str_t authority, unsigned char *dst)
+{
+    size_t                i, n;
+    ra_str_t              loc = location, host;
+    const unsigned char  *p, *e;
+    unsigned char         joined[RA_REDIRECT_PATH_MAX + 1];
+
+    while (loc.len && (loc.data[0] == ' ' || loc.data[0] == '\t')) {
+        loc.data++;
+        loc.len--;
+    }
+    while (loc.len && (loc.data[loc.len - 1] == ' '
+                       || loc.data[loc.len - 1] == '\t'))
+    {
+        loc.len--;
+    }
+    if ((p = memchr(loc.data, '#', loc.len)) != NULL) {
+        loc.len = (size_t) (p - loc.data);
+    }
+    if (loc.len == 0) {
+        return 0;
+    }
+    p = loc.data;
+    e = loc.data + loc.len;
+    if (ra_startswith_ci(loc, "http://")) {
+        p += 7;
+    } else if (ra_startswith_ci(loc, "https://")) {
+        p += 8;
+    } else if (loc.len >= 2 && p[0] == '/' && p[1] == '/') {
+        p += 2;
+    } else if (p[0] == '/') {
+        return ra_redirect_canon(loc, dst);
+    } else {
+        /* relative to base's directory; a scheme ("ftp:") is no path */
+        for (i = 0; i < loc.len && loc.data[i] != '/'; i++) {
+            if (loc.data[i] == ':') {
+                return 0;
+            }
+        }
+        for (n = base.len; n > 0 && base.data[n - 1] != '/'; n--) {
+            /* void: base's directory, its '/' kept */
+        }
+        if (n == 0 || n + loc.len > RA_REDIRECT_PATH_MAX) {
+            return 0;
+        }
+        memcpy(joined, base.data, n);
+        memcpy(joined + n, loc.data, loc.len);
+        return ra_redirect_canon(ra_str(joined, n + loc.len), dst);
+    }
+    /* an authority, then the path */
+    host.data = p;
+    while (p < e && *p != '/' && *p != '?') {
+        p++;
+    }
+    host.len = (size_t) (p - host.data);
+    if (!ra_redirect_same_host(host, site, authority)) {
+        return 0;
+    }
+    if (p == e) {
+        dst[0] = '/';
+        return 1;
+    }
+    if (*p == '?') {
+        return 0;                       /* "/?x": not a file */
+    }
+    return ra_redirect_canon(ra_str(p, (size_t) (e - p)), dst);
+}
+
+/* Where a 3xx answer to a robots.txt request leads within the site (its
+ * canonical path into dst, RA_REDIRECT_PATH_MAX + 1 bytes, and its
+ * length), 0 for any other answer or a target elsewhere */
+static size_t
+ra_answer_redirect(const ra_answer_t *ans, ra_str_t site, unsigned char *dst)
+{
+    ra_str_t             base = ra_str("/robots.txt", 11);
+    const unsigned char *q;
+    const ra_request_t  *req = ans->req;
+
+    if (ans->status < 300 || ans->status >= 400 || ans->location.len == 0) {
+        return 0;
+    }
+    if (ans->hop > 0) {
+        base = ra_http_target_path(req->uri);
+        if ((q = memchr(base.data, '?', base.len)) != NULL) {
+            base.len = (size_t) (q - base.data);
+        }
+    }
+    return ra_redirect_target(ans->location, base, site, req->authority, dst);
+}
+
+/* The site's answer at hop ends the chain there, or (to: a path of the
+ * site, n > 0) redirects to to: recorded, 1.  0 when the chain ends, with
+ * *looped set when it ends at a redirect that cannot be followed (a
+ * loop, a sixth hop): lint reads it as past the limit. */
+static int
+ra_audit_redirect(ra_audit_t *au, ra_str_t site, unsigned hop,
+    const unsigned char *to, size_t n, int64_t now, int *looped)
+{
+    int            k = -1;
+    uint32_t       sid;
+    ra_ledger_t   *l = &au->ledger;
+
+    *looped = 0;
+    ra_ledger_lock(l);
+    sid = ra_ledger_site_locked(l, site, now);
+    if (n != 0 && !ra_http_is_robots(ra_str(to, n))) {
+        k = ra_ledger_redirect_locked(l, sid, hop, ra_str(to, n));
+    }
+    if (k < 0) {
+        ra_ledger_redirect_end_locked(l, sid, hop);
+        *looped = n != 0;
+    }
+    ra_ledger_unlock(l);
+    return k > 0;
+}
+
+int
 ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now)
 {
@@ -939,15 +1152,29 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     ra_sig_verdict_t     sv;
     ra_ledger_t         *l = &au->ledger;
     const ra_request_t  *req = ans->req;
+    int                  looped;
+    size_t               to_len;
+    uint64_t             claim;
+    ra_answer_t          past;
+    unsigned char        to[RA_REDIRECT_PATH_MAX + 1];
 
     answer = ra_answer_of_status(ans->status);
+    if (req != NULL
+        && ((ans->hop == 0 && ra_target_has_query(req->uri))
+            || !ra_method_fetches(req->method)
+            /* a redirect's target that the chain no longer reaches (its
+             * first answer changed meanwhile) is robots.txt no more */
+            || (ans->hop > 0
+                && ra_audit_robots_hop(au, site, req->uri, now) != ans->hop)))
+    {
+        return RA_OK;                   /* not the file: nobody's */
+    }
     hash = ra_audit_version_hash(au, ans->status, ans->body);
     if (req == NULL) {
         return ra_audit_record(au, site, ans, hash, now);
     }
-    if (ra_target_has_query(req->uri) || !ra_method_fetches(req->method)) {
-        return RA_OK;                   /* not the file: nobody's */
-    }
+    /* a redirect within the site is followed, not read as "allow all" */
+    to_len = ra_answer_redirect(ans, site, to);
 
     memset(&cv, 0, sizeof(cv));
     crawler = ra_audit_client(au, req, &cv, &id, &sv);
@@ -962,27 +1189,44 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     }
 
     /* a 2xx is the site's file; any other answer is the site's only when
-     * a verified crawler got it, or a second client after a first */
+     * a verified crawler got it, or a second client after a first (a
+     * redirect: to the same place) */
     everyone = 1;
     if (answer != RA_ANSWER_RULES
         && !(crawler && id.kind == RA_UA_KNOWN
              && cv.verification == RA_VERIFY_VERIFIED))
     {
+        claim = to_len ? hash ^ ra_text_hash(ra_str(to, to_len)) : hash;
         ra_ledger_lock(l);
         sid = ra_ledger_site_locked(l, site, now);
-        everyone = ra_ledger_answer_everyone_locked(l, sid, hash,
+        everyone = ra_ledger_answer_everyone_locked(l, sid, claim,
                        ra_text_hash(req->addr), ra_text_hash(req->user_agent),
                        now);
         ra_ledger_unlock(l);
     }
-    rc = everyone ? ra_audit_record(au, site, ans, hash, now) : RA_OK;
+    rc = RA_OK;
+    looped = 0;
+    if (everyone
+        && !ra_audit_redirect(au, site, ans->hop, to, to_len, now, &looped))
+    {
+        if (looped) {
+            /* a loop or a sixth hop: Google reads the answer as a 404
+             * ("allow all"), and lint says the limit was passed */
+            past = *ans;
+            past.hop = RA_REDIRECT_HOPS + 1;
+            rc = ra_audit_record(au, site, &past, hash, now);
+        } else {
+            rc = ra_audit_record(au, site, ans, hash, now);
+        }
+    }
 
     /* the crawler is bound by what it got: this version (a 2xx that could
      * not be decoded: the one in force), "allow all", or a failure its
-     * status says */
+     * status says; one sent on within the site reads the site's file */
     if (crawler) {
         bound = answer == RA_ANSWER_UNREACHABLE
                 || (answer == RA_ANSWER_RULES && ans->undecodable)
+                || (to_len && !looped)
                 ? 0 : hash;
         ra_ledger_lock(l);
         sid = ra_audit_site_locked(au, site, now, 1);
@@ -2295,7 +2539,7 @@ ra_refer_crawler(ra_audit_t *au, const ra_identity_t *id,
 int
 ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
 {
-    int                  rc, no_ua, op;
+    int                  rc, no_ua, op, query;
     unsigned             k, target;
     uint32_t             sid, tid, mask;
     ra_str_t             path, tokens[RA_TOKENS_MAX];
@@ -2324,6 +2568,12 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     target = ra_http_request_kind(req);
     if (target & RA_TARGET_SERVER_PAGE) {
         return RA_OK;
+    }
+    /* /robots.txt with a query is no fetch of the file, recorded or not;
+     * a redirect's target recorded is */
+    query = (target & RA_TARGET_ROBOTS) && ra_target_has_query(req->uri);
+    if (req->recorded) {
+        target |= RA_TARGET_ROBOTS;
     }
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
@@ -2400,9 +2650,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
          * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
          * counted, not taken for what the crawler read; a HEAD or a
          * query fetches no file (a request, not a fetch) */
-        if (ra_target_has_query(req->uri)
-            || !ra_method_fetches(req->method))
-        {
+        if (query || !ra_method_fetches(req->method)) {
             ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
         } else if (req->recorded) {
             /* bound when its answer went out (ra_audit_robots()) */

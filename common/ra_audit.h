@@ -461,6 +461,10 @@ typedef struct {
      * it answered one; NULL for what the site is configured to serve
      * (robots_audit_robots_file, logs --robots) */
     const ra_request_t  *req;
+    ra_str_t      location;         /* a 3xx's Location; len 0: none */
+    unsigned      hop;              /* 0: the answer to /robots.txt; k:
+                                       to the target of its k-th redirect
+                                       (ra_audit_robots_hop()) */
 } ra_answer_t;
 
 /*
@@ -490,6 +494,22 @@ typedef struct {
  * its lint counts; logged through the host: RA_TAG_NOMEM). */
 int ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now);
+
+/*
+ * Redirects of robots.txt are followed as crawlers follow them (RFC 9309
+ * 2.3.1.2, up to RA_REDIRECT_HOPS): a 3xx that is the site's answer and
+ * whose Location is a path of the site (relative, or an absolute URL whose
+ * host is the site's) records that path, and the answer to it is the
+ * site's robots.txt (ans->hop > 0) from then on; a loop, a sixth hop or
+ * another host's target is the final answer ("allow all", with a lint
+ * finding).  ra_audit_robots_hop(): k when target is the target of the
+ * site's k-th redirect, else 0.  ra_audit_redirects(): whether any site
+ * ever redirected (a read, no lock): a glue asks ra_audit_robots_hop()
+ * about other targets only then.
+ */
+unsigned ra_audit_robots_hop(ra_audit_t *au, ra_str_t site, ra_str_t target,
+    int64_t now);
+int ra_audit_redirects(const ra_audit_t *au);
 
 /*
  * Judges one request and counts it (the site is found or created by

@@ -122,6 +122,11 @@ typedef struct {
     uint64_t           pending_client;  /* hashes of its address */
     uint64_t           pending_ua;      /* ... and of its User-Agent */
     int64_t            pending_at;
+    /* layout 13: where /robots.txt redirects, hop by hop (canonical
+     * paths of the site; ra_ledger_redirect_locked()) */
+    uint8_t            redirect_n;
+    uint8_t            redirect_len[RA_REDIRECT_HOPS];
+    char               redirect[RA_REDIRECT_HOPS][RA_REDIRECT_PATH_MAX];
 } ra_site_slot_t;
 
 _Static_assert(RA_PURPOSES == RA_CAT_MAX, "RA_PURPOSES is RA_CAT_MAX");
@@ -249,6 +254,10 @@ struct ra_ledger_hdr_s {
     uint32_t  mark;             /* the last rebuild's stamp */
     uint64_t  repairs;          /* rebuilds (atomic) */
     uint32_t  off_rdns;         /* the reverse-DNS cache (ra_rdns.h) */
+    /* layout 13: set (for good) when a site's robots.txt first redirected
+     * to a path of the site: only then does a request for another path ask
+     * whether its answer is robots.txt (ra_ledger_redirect_hop_locked()) */
+    uint32_t  redirects;
 };
 
 /* blob heap block: a header before the body, 16-byte granules; the
@@ -2574,6 +2583,77 @@ ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
 }
 
 int
+ra_ledger_redirect_locked(ra_ledger_t *l, uint32_t site, unsigned hop,
+    ra_str_t path)
+{
+    unsigned         k;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s == NULL || !s->used || hop > s->redirect_n) {
+        return -1;
+    }
+    if (hop >= RA_REDIRECT_HOPS || path.len == 0
+        || path.len > RA_REDIRECT_PATH_MAX)
+    {
+        s->redirect_n = (uint8_t) hop;  /* ends here */
+        return -1;
+    }
+    for (k = 0; k < hop; k++) {
+        if (s->redirect_len[k] == path.len
+            && memcmp(s->redirect[k], path.data, path.len) == 0)
+        {
+            s->redirect_n = (uint8_t) hop;
+            return -1;                  /* a loop */
+        }
+    }
+    /* the length last: a process that dies in between leaves a shorter
+     * chain or an old path, never bytes read past a length */
+    s->redirect_n = (uint8_t) hop;
+    memcpy(s->redirect[hop], path.data, path.len);
+    s->redirect_len[hop] = (uint8_t) path.len;
+    s->redirect_n = (uint8_t) (hop + 1);
+    if (l->hdr->redirects == 0) {
+        __atomic_store_n(&l->hdr->redirects, 1, __ATOMIC_RELAXED);
+    }
+    return (int) hop + 1;
+}
+
+void
+ra_ledger_redirect_end_locked(ra_ledger_t *l, uint32_t site, unsigned hop)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s != NULL && s->used && hop < s->redirect_n) {
+        s->redirect_n = (uint8_t) hop;
+    }
+}
+
+unsigned
+ra_ledger_redirect_hop_locked(const ra_ledger_t *l, uint32_t site,
+    ra_str_t path)
+{
+    unsigned         k;
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    for (k = 0; s != NULL && s->used && k < s->redirect_n
+                && k < RA_REDIRECT_HOPS; k++)
+    {
+        if (s->redirect_len[k] == path.len
+            && memcmp(s->redirect[k], path.data, path.len) == 0)
+        {
+            return k + 1;
+        }
+    }
+    return 0;
+}
+
+int
+ra_ledger_redirects(const ra_ledger_t *l)
+{
+    return __atomic_load_n(&l->hdr->redirects, __ATOMIC_RELAXED) != 0;
+}
+
+int
 ra_ledger_alert_locked(ra_ledger_t *l, uint32_t stat, int64_t now,
     int64_t interval, uint32_t *suppressed)
 {
@@ -3178,6 +3258,13 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     }
     for (k = 0; k < RA_PURPOSES; k++) {
         out->purpose_requests[k] = ra_atomic_read(&s->purpose_requests[k]);
+    }
+    out->redirect_n = s->redirect_n < RA_REDIRECT_HOPS ? s->redirect_n
+                                                       : RA_REDIRECT_HOPS;
+    for (k = 0; k < out->redirect_n; k++) {
+        out->redirect_len[k] = s->redirect_len[k] < RA_REDIRECT_PATH_MAX
+                               ? s->redirect_len[k] : RA_REDIRECT_PATH_MAX;
+        memcpy(out->redirect[k], s->redirect[k], out->redirect_len[k]);
     }
     out->created = s->created;
     out->last_seen = s->last_seen;

@@ -43,6 +43,10 @@
 #define RA_LEDGER_LAYOUT       13
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
+#define RA_REDIRECT_HOPS       5       /* robots.txt redirects followed
+                                          (RFC 9309 2.3.1.2: at least
+                                          five) */
+#define RA_REDIRECT_PATH_MAX   128     /* bytes of a redirect's target */
 #define RA_NAME_MAX            64      /* crawler name or generic token */
 #define RA_CTYPE_MAX           64      /* Content-Type kept */
 #define RA_CODING_MAX          32      /* Content-Encoding kept */
@@ -307,6 +311,11 @@ typedef struct {
      * (ra_crawler_category_e), impostors' left out, evicted records'
      * kept: robots_audit_purpose_requests_total only rises */
     uint64_t      purpose_requests[RA_PURPOSES];
+    /* layout 13: where /robots.txt redirects on the site, hop by hop
+     * (ra_ledger_redirect_locked()) */
+    uint8_t       redirect_n;
+    uint8_t       redirect_len[RA_REDIRECT_HOPS];
+    char          redirect[RA_REDIRECT_HOPS][RA_REDIRECT_PATH_MAX];
 } ra_site_t;
 
 typedef struct {
@@ -652,6 +661,28 @@ void ra_ledger_bind_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
  */
 int ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
     uint64_t hash, uint64_t client, uint64_t ua, int64_t now);
+
+/*
+ * Redirects of a site's robots.txt, as crawlers follow them (RFC 9309
+ * 2.3.1.2).  hop 0 is the answer to /robots.txt, hop k the answer to the
+ * k-th redirect's target.  ra_ledger_redirect_locked() records that hop
+ * redirects to path (a canonical path of the site, its query kept): the
+ * chain is cut after it, and the answer to path is the site's robots.txt
+ * from then on.  Returns hop + 1, or -1 when path cannot be followed (a
+ * loop, a sixth hop, a path longer than RA_REDIRECT_PATH_MAX): the chain
+ * then ends at hop.  ra_ledger_redirect_end_locked(): hop's answer is
+ * final (not a same-site redirect), the chain ends there.
+ * ra_ledger_redirect_hop_locked(): k + 1 when path is hop k's target,
+ * else 0.  ra_ledger_redirects(): has any site of the ledger ever
+ * redirected (read without the lock: only then is a path asked)?
+ */
+int ra_ledger_redirect_locked(ra_ledger_t *l, uint32_t site, unsigned hop,
+    ra_str_t path);
+void ra_ledger_redirect_end_locked(ra_ledger_t *l, uint32_t site,
+    unsigned hop);
+unsigned ra_ledger_redirect_hop_locked(const ra_ledger_t *l, uint32_t site,
+    ra_str_t path);
+int ra_ledger_redirects(const ra_ledger_t *l);
 
 /* A version as a verdict reads it: a ra_version_t's fields the judge
  * and its rule-set cache use, and no others (ra_ledger_find_version_locked()

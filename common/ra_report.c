@@ -1266,6 +1266,15 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_rep_json_time(b, s->failing_since);
     ra_buf_printf(b, ",\"unreachable_30d\":%s",
                   ra_rep_30d(s, r->now) ? "true" : "false");
+    /* where /robots.txt redirects within the site, hop by hop */
+    ra_buf_cstr(b, ",\"redirected_to\":[");
+    for (c = 0; c < s->redirect_n && c < RA_REDIRECT_HOPS; c++) {
+        if (c) {
+            ra_buf_ch(b, ',');
+        }
+        ra_buf_json_str(b, ra_rep_field(s->redirect[c], s->redirect_len[c]));
+    }
+    ra_buf_ch(b, ']');
     ra_buf_cstr(b, ",\"undecodable\":");
     if (s->undecodable) {
         ra_buf_cstr(b, "{\"content_encoding\":");
@@ -2082,6 +2091,11 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
             ra_buf_cstr(b, " while the site answers: crawlers act as if "
                         "there were none (all allowed)\n");
         }
+        for (n = 0; n < s->redirect_n && n < RA_REDIRECT_HOPS; n++) {
+            ra_buf_cstr(b, n ? " -> " : "  redirected to ");
+            ra_buf_log(b, ra_rep_field(s->redirect[n], s->redirect_len[n]));
+            ra_buf_cstr(b, n + 1 == s->redirect_n ? "\n" : "");
+        }
         if (s->undecodable) {
             ra_buf_cstr(b, "  last answer: Content-Encoding ");
             ra_buf_log(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
@@ -2478,6 +2492,16 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     }
     ra_buf_printf(b, "</dd><dt>versions in 24 h</dt><dd>%u</dd>",
                   ra_rep_versions_24h(s, r->now));
+    if (s->redirect_n) {
+        ra_buf_cstr(b, "<dt>redirected to</dt><dd>");
+        for (i = 0; i < s->redirect_n && i < RA_REDIRECT_HOPS; i++) {
+            ra_buf_cstr(b, i ? " &rarr; <code>" : "<code>");
+            ra_buf_html(b, ra_rep_field(s->redirect[i], s->redirect_len[i]));
+            ra_buf_cstr(b, "</code>");
+        }
+        ra_buf_cstr(b, " <span class=\"muted\">(followed: the file in "
+                    "force is the last one's answer)</span></dd>");
+    }
     if (s->undecodable) {
         ra_buf_cstr(b, "<dt>last answer</dt><dd class=\"warn\">"
                     "Content-Encoding <code>");

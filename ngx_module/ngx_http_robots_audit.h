@@ -76,6 +76,8 @@ typedef struct {
     unsigned                     counted:1;     /* judged in preaccess */
     unsigned                     recorded:1;    /* its robots.txt answer
                                                    handed to the core */
+    unsigned                     hop:3;         /* 0: /robots.txt; k: its
+                                                   k-th redirect's target */
     ra_capture_t                 capture;       /* a /robots.txt answer */
     ra_alloc_t                   alloc;         /* the request's pool */
 } ngx_http_robots_audit_ctx_t;

@@ -16,6 +16,40 @@ static ngx_http_output_header_filter_pt  ngx_http_next_header_filter;
 static ngx_http_output_body_filter_pt    ngx_http_next_body_filter;
 
 
+/* A redirect's Location: headers_out.location, or the header line that
+ * an upstream's relative redirect leaves in the list (nginx sets the
+ * field for those only when proxy_redirect rewrote them) */
+static ra_str_t
+ngx_http_robots_audit_location(ngx_http_request_t *r)
+{
+    ngx_uint_t        i;
+    ngx_list_part_t  *part;
+    ngx_table_elt_t  *h;
+
+    if (r->headers_out.location != NULL) {
+        return ngx_http_robots_audit_str(r->headers_out.location->value);
+    }
+    part = &r->headers_out.headers.part;
+    h = part->elts;
+    for (i = 0; /* void */; i++) {
+        if (i >= part->nelts) {
+            if (part->next == NULL) {
+                break;
+            }
+            part = part->next;
+            h = part->elts;
+            i = 0;
+        }
+        if (h[i].hash != 0 && h[i].key.len == 8
+            && ngx_strncasecmp(h[i].key.data, (u_char *) "Location", 8) == 0)
+        {
+            return ngx_http_robots_audit_str(h[i].value);
+        }
+    }
+    return ra_str(NULL, 0);
+}
+
+
 static void
 ngx_http_robots_audit_record(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx)
@@ -43,6 +77,10 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
      * can be judged on another connection */
     ngx_http_robots_audit_request(r, ans.status, 0, &req);
     ans.req = &req;
+    ans.hop = ctx->hop;
+    if (ans.status >= 300 && ans.status < 400) {
+        ans.location = ngx_http_robots_audit_location(r);
+    }
     (void) ra_audit_robots(amcf->audit, req.site, &ans, req.time);
     ctx->recorded = 1;
 }
@@ -74,7 +112,7 @@ ngx_http_robots_audit_kind(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
-    unsigned                            kind;
+    unsigned                            kind, hop;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -92,17 +130,33 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
     amcf->kind_uri = r->unparsed_uri.data;
     amcf->kind = kind | RA_TARGET_KNOWN;
 
+    hop = 0;
     if (!ra_http_capture_wanted_kind(ngx_http_robots_audit_str(r->method_name),
                                      kind, (int) r->headers_out.status,
                                      r->headers_in.range != NULL))
     {
-        return ngx_http_next_header_filter(r);
+        /* the target of a redirect of robots.txt is robots.txt too: asked
+         * only once some site's robots.txt redirected within the site */
+        if ((kind & RA_TARGET_ROBOTS)
+            || !ra_audit_redirects(amcf->audit)
+            || !ra_http_capture_wanted_answer(
+                    ngx_http_robots_audit_str(r->method_name),
+                    (int) r->headers_out.status,
+                    r->headers_in.range != NULL)
+            || (hop = ra_audit_robots_hop(amcf->audit,
+                          ngx_http_robots_audit_site(r),
+                          ngx_http_robots_audit_str(r->unparsed_uri),
+                          ngx_http_robots_audit_now(NULL))) == 0)
+        {
+            return ngx_http_next_header_filter(r);
+        }
     }
 
     ctx = ngx_http_robots_audit_get_ctx(r, 1);
     if (ctx == NULL) {
         return ngx_http_next_header_filter(r);
     }
+    ctx->hop = hop;
 
     /* the coding set so far (over several header lines: the last one,
      * which does not decode: the site turns amber, never wrong) */

@@ -450,10 +450,12 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 
     ngx_http_robots_audit_request(r, status, kind, &req);
     req.enforce = enforce ? alcf->enforce : 0;
-    /* a robots.txt answer the capture handed to the core: it bound the
-     * crawler when the answer went out, and this only counts it (a kind
-     * of 0 was not asked: another request's header filter ran between) */
-    if ((kind == 0 || (kind & RA_TARGET_ROBOTS))
+    /* a robots.txt answer (or a redirect target's) the capture handed to
+     * the core: it bound the crawler when the answer went out, and this
+     * only counts it (a kind of 0 was not asked: another request's header
+     * filter ran between) */
+    if ((kind == 0 || (kind & RA_TARGET_ROBOTS)
+         || ra_audit_redirects(amcf->audit))
         && (ctx = ngx_http_robots_audit_get_ctx(r, 0)) != NULL)
     {
         req.recorded = ctx->recorded;
@@ -540,9 +542,14 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 
     amcf = ngx_http_robots_audit_on(r, 1);
 
-    /* robots.txt fetches are counted with the status they got */
+    /* robots.txt fetches are counted with the status they got (the
+     * targets of its redirects within the site too) */
     if (amcf == NULL
-        || ra_http_is_robots(ngx_http_robots_audit_str(r->unparsed_uri)))
+        || ra_http_is_robots(ngx_http_robots_audit_str(r->unparsed_uri))
+        || (ra_audit_redirects(amcf->audit)
+            && ra_audit_robots_hop(amcf->audit, ngx_http_robots_audit_site(r),
+                   ngx_http_robots_audit_str(r->unparsed_uri),
+                   ngx_http_robots_audit_now(NULL))))
     {
         return NGX_DECLINED;
     }

@@ -1897,8 +1897,9 @@ verdict_unreachable_30d(void **state)
  * modules handle it: captured when it goes out (ra_audit_robots()), then
  * counted when it is logged (ra_audit_request()); the logged verdict */
 static ra_verdict_t
-answer_to(fx_t *f, const char *ua, const char *addr, const char *method,
-    const char *uri, int status, const char *body, int64_t t)
+answer_at(fx_t *f, const char *ua, const char *addr, const char *method,
+    const char *uri, int status, const char *body, const char *location,
+    unsigned hop, int64_t t)
 {
     ra_answer_t   a;
     ra_request_t  r;
@@ -1917,10 +1918,19 @@ answer_to(fx_t *f, const char *ua, const char *addr, const char *method,
     a.body = ra_str(body, strlen(body));
     a.content_type = (ra_str_t) ra_string("text/plain");
     a.req = &r;
+    a.location = ra_str(location, strlen(location));
+    a.hop = hop;
     assert_int_equal(ra_audit_robots(f->au, r.site, &a, t), RA_OK);
     r.recorded = 1;
     assert_int_equal(ra_audit_request(f->au, &r, &v), RA_OK);
     return v;
+}
+
+static ra_verdict_t
+answer_to(fx_t *f, const char *ua, const char *addr, const char *method,
+    const char *uri, int status, const char *body, int64_t t)
+{
+    return answer_at(f, ua, addr, method, uri, status, body, "", 0, t);
 }
 
 /* ... a GET /robots.txt answered with status and no body */
@@ -2157,6 +2167,114 @@ robots_versions_cannot_be_flooded(void **state)
     /* what the third fetched disallows: its violation stands */
     assert_int_equal(req(f, "ThirdBot/2.0", OUT2, "/private/x", 200,
                          T0 + H).verdict, RA_VERDICT_VIOLATION);
+    fx_free(f);
+}
+
+/* The hop of a target on example.com (ra_audit_robots_hop()) */
+static unsigned
+hop_of(fx_t *f, const char *target, int64_t t)
+{
+    return ra_audit_robots_hop(f->au, (ra_str_t) ra_string("example.com"),
+                               ra_str(target, strlen(target)), t);
+}
+
+/* Redirects of robots.txt within the site are followed (RFC 9309
+ * 2.3.1.2): the target's answer is the site's file */
+static void
+robots_redirect_followed(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_site_t      s;
+    ra_stat_t      st;
+
+    (void) state;
+    robots(f, "example.com", 200, "User-agent: *\nDisallow:\n", T0);
+    assert_false(ra_audit_redirects(f->au));
+    assert_int_equal(hop_of(f, "/static/robots.txt", T0), 0);
+    /* one unverified client's redirect is its own */
+    (void) answer_at(f, OTHER, OUT, "GET", "/robots.txt", 301, "moved",
+                     "/static/robots.txt", 0, T0 + 1);
+    assert_int_equal(hop_of(f, "/static/robots.txt", T0 + 1), 0);
+    /* the verified crawler's is the site's */
+    (void) answer_at(f, BOT, IN, "GET", "/robots.txt", 301, "moved",
+                     "http://EXAMPLE.com:8080/static/robots.txt#x", 0,
+                     T0 + 2);
+    assert_true(ra_audit_redirects(f->au));
+    s = site_of(f, "example.com");
+    assert_int_equal(s.redirect_n, 1);
+    assert_memory_equal(s.redirect[0], "/static/robots.txt", 18);
+    assert_int_equal(s.robots_status, 200);     /* no version of its own */
+    assert_int_equal(hop_of(f, "/static/robots.txt", T0 + 2), 1);
+    assert_int_equal(hop_of(f, "//static/./robots.txt?", T0 + 2), 0);
+    assert_int_equal(hop_of(f, "//static/./robots.txt", T0 + 2), 1);
+    assert_int_equal(hop_of(f, "/static/robots.txt2", T0 + 2), 0);
+    /* the target redirects once more, relative to itself */
+    (void) answer_at(f, BOT, IN, "GET", "/static/robots.txt", 302, "",
+                     "en/robots.txt", 1, T0 + 3);
+    assert_int_equal(hop_of(f, "/static/en/robots.txt", T0 + 3), 2);
+    /* and its answer is the file */
+    (void) answer_at(f, BOT, IN, "GET", "/static/en/robots.txt", 200, PRIV,
+                     "", 2, T0 + 4);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.redirect_n, 2);
+    assert_int_equal(s.robots_status, 200);
+    assert_true(s.versions[s.current].lint_infos >= 1);    /* redirects */
+    st = stat_of(f, "TestBot", RA_VERIFY_VERIFIED);
+    assert_int_equal(st.counters[RA_CNT_ROBOTS_FETCHES], 3);
+    assert_int_equal(st.last_fetch, T0 + 4);
+    /* the client sent on before the redirect was the site's read the file
+     * then in force, which allowed all */
+    assert_int_equal(req(f, OTHER, OUT, "/private/x", 200, T0 + 5).verdict,
+                     RA_VERDICT_STALE);
+    /* a day on, the target's file alone is in force */
+    assert_int_equal(req(f, "ThirdBot/2.0", OUT2, "/private/x", 200,
+                         T0 + 25 * H).verdict, RA_VERDICT_VIOLATION);
+    /* /robots.txt answered directly again: the chain ends */
+    (void) answer_to(f, BOT, IN, "GET", "/robots.txt", 200, PRIV,
+                     T0 + 26 * H);
+    assert_int_equal(site_of(f, "example.com").redirect_n, 0);
+    assert_int_equal(hop_of(f, "/static/robots.txt", T0 + 26 * H), 0);
+    /* and a late answer to a former target is no robots.txt of the site */
+    (void) answer_at(f, BOT, IN, "GET", "/static/en/robots.txt", 404, "",
+                     "", 2, T0 + 26 * H + 1);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.robots_status, 200);
+    assert_int_equal(s.versions[s.current].status, 200);
+    fx_free(f);
+}
+
+/* A redirect that cannot be followed: another host's target is a final
+ * 3xx ("allow all"), a loop passes the limit */
+static void
+robots_redirect_not_followed(void **state)
+{
+    fx_t          *f;
+    ra_site_t      s;
+
+    (void) state;
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    (void) answer_at(f, BOT, IN, "GET", "/robots.txt", 301, "",
+                     "https://cdn.example.net/robots.txt", 0, T0 + 1);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.redirect_n, 0);
+    assert_int_equal(s.robots_status, 301);
+    assert_int_equal(req(f, OTHER, OUT, "/private/x", 200, T0 + 2).verdict,
+                     RA_VERDICT_COMPLIANT);
+    fx_free(f);
+
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    (void) answer_at(f, BOT, IN, "GET", "/robots.txt", 301, "",
+                     "/a/robots.txt", 0, T0 + 1);
+    (void) answer_at(f, BOT, IN, "GET", "/a/robots.txt", 301, "",
+                     "../robots.txt", 1, T0 + 2);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.redirect_n, 1);
+    assert_int_equal(s.robots_status, 301);
+    assert_true(s.versions[s.current].lint_errors >= 1);   /* the limit */
+    assert_int_equal(req(f, OTHER, OUT, "/private/x", 200, T0 + 3).verdict,
+                     RA_VERDICT_COMPLIANT);
     fx_free(f);
 }
 
@@ -3302,6 +3420,8 @@ main(void)
         cmocka_unit_test(robots_query_and_head_are_no_fetch),
         cmocka_unit_test(robots_failure_of_one_client),
         cmocka_unit_test(robots_versions_cannot_be_flooded),
+        cmocka_unit_test(robots_redirect_followed),
+        cmocka_unit_test(robots_redirect_not_followed),
         cmocka_unit_test(verdict_politeness_recorded),
         cmocka_unit_test(verdict_server_pages_not_counted),
         cmocka_unit_test(verdict_group_selection_per_crawler),

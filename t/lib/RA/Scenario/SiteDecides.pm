@@ -15,7 +15,9 @@ package RA::Scenario::SiteDecides;
 #   - /robots.txt?query never changes the site's file; HEAD is no fetch;
 #   - a 503 to one client (a rate limit) opens no site-wide episode, only
 #     that crawler's own window;
-#   - enforce never refuses a person on a text browser.
+#   - enforce never refuses a person on a text browser;
+#   - a redirect of robots.txt within the site is followed: its target's
+#     answer is the file in force, and the status page says so.
 #
 #   RA::Scenario::SiteDecides->run($server);
 
@@ -54,6 +56,8 @@ sub scenario {
             http      => join('', $global{http} // '', $frag),
         },
         files => { 'htdocs/robots.txt' => "User-agent: *\nDisallow:\n",
+                   'backend/static/robots.txt' =>
+                       "User-agent: *\nDisallow: /moved\n",
                    'backend/private/x' => "secret\n",
                    'backend/page'      => "page\n",
                    # this machine is Googlebot
@@ -143,6 +147,28 @@ sub scenario {
 
     # people on text browsers are never refused
     is $get->('/private/x', $W3M), 200, 'w3m is served /private/x';
+
+    # a redirect within the site is followed, as crawlers follow it
+    $up->put('site.robots', "moved\n", "Location: /static/robots.txt\r\n",
+             '301 Moved Permanently');
+    $before = $stats->('Googlebot', 'verified')->{robots_fetches};
+    is $get->('/robots.txt', $GOOGLEBOT), 301, 'robots.txt redirects';
+    is_deeply $robots->()->{redirected_to}, [ '/static/robots.txt' ],
+        '... the site says where';
+    is $robots->()->{in_force}{sha256}, $sha, '... the file stays in force';
+    is $get->('/static/robots.txt', $GOOGLEBOT), 200,
+        'Googlebot follows the redirect';
+    $rb = $robots->();
+    isnt $rb->{in_force}{sha256}, $sha, '... whose answer is the file now';
+    is $stats->('Googlebot', 'verified')->{robots_fetches}, $before + 2,
+        '... both counted as robots.txt fetches'
+        or diag explain $stats->('Googlebot', 'verified');
+    is $get->('/moved/x', $GOOGLEBOT), 403,
+        'its rules are enforced (Disallow: /moved)';
+    isnt $get->('/private/x', $SURVEY), 403,
+        '... and the old ones no longer';
+    like $h->get($h->{status_path}, host => 'localhost')->{content},
+        qr{redirected to}, 'the status page says "redirected to"';
 
     unlike $h->error_log, $ad->crash_re, 'no crash or emergency';
     $h->stop;
