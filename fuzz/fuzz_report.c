@@ -344,7 +344,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ra_audit_conf_t    conf;
     ra_audit_t        *au;
     ra_answer_t        ans;
-    ra_request_t       req;
+    ra_request_t       req, areq;
+    unsigned           c, hop;
+    unsigned char      lbuf[300];
+    static const char *locs[] = { "/", "http://example.com/", "", "//" };
     ra_verdict_t       v;
     ra_snapshot_t      snap;
     ra_report_opts_t   opts;
@@ -403,8 +406,31 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ans.truncated = (op >> 5) & 1;
             ans.initial = (op >> 6) & 1;
             ans.size = (op & 0x80) ? fz_u16(&in) : 0;
+            /* to a client: which answers bind whom, redirects followed */
+            c = fz_byte(&in);
+            if (c & 1) {
+                memset(&areq, 0, sizeof(areq));
+                areq.site = site;
+                areq.time = now;
+                areq.addr = ra_str(addrs[(c >> 1) & 3],
+                                   strlen(addrs[(c >> 1) & 3]));
+                areq.user_agent = ra_str(uas[(c >> 3) % 7],
+                                         strlen(uas[(c >> 3) % 7]));
+                areq.method = (c & 0x80) ? ra_str("HEAD", 4)
+                                         : ra_str("GET", 3);
+                areq.uri = (c & 0x40) ? marked(&in, tbuf, sizeof(tbuf),
+                                               "/robots.txt" FZ_MARK)
+                                      : ra_str("/robots.txt", 11);
+                areq.referer = ra_str("", 0);
+                ans.req = &areq;
+                ans.hop = fz_byte(&in) % (RA_REDIRECT_HOPS + 2);
+                ans.location = marked(&in, lbuf, sizeof(lbuf),
+                                      locs[ans.hop & 3]);
+            }
             rc = ra_audit_robots(au, site, &ans, now);
             FZ_CHECK(rc == RA_OK);
+            hop = ra_audit_robots_hop(au, site, ans.location, now);
+            FZ_CHECK(hop <= RA_REDIRECT_HOPS);
             break;
         case 1:
         case 2:     /* a request */
