@@ -13,6 +13,8 @@ package RA::Scenario::SiteDecides;
 #   - the blocked client's next request, sent the moment its answer came,
 #     already reads that answer (bound before the log phase);
 #   - /robots.txt?query never changes the site's file; HEAD is no fetch;
+#   - a file that differs on every answer cannot push out the version a
+#     verified crawler read;
 #   - a 503 to one client (a rate limit) opens no site-wide episode, only
 #     that crawler's own window;
 #   - enforce never refuses a person on a text browser;
@@ -147,6 +149,24 @@ sub scenario {
 
     # people on text browsers are never refused
     is $get->('/private/x', $W3M), 200, 'w3m is served /private/x';
+
+    # a robots.txt that differs on every answer (a time stamp) cannot push
+    # out the version verified Googlebot was served: what it read allows
+    # /private/x, and enforce serves it
+    $up->put('site.robots', "# 0\nUser-agent: *\nDisallow:\n", $HDR);
+    is $get->('/robots.txt', $GOOGLEBOT), 200,
+        'Googlebot reads a file that allows all';
+    for my $i (1 .. 9) {
+        $up->put('site.robots', "# $i\n$RULES", $HDR);
+        $get->('/robots.txt', $OTHER);
+    }
+    is $robots->()->{versions_24h} >= 8 ? 1 : 0, 1,
+        'nine more versions come into force';
+    isnt $get->('/private/x', $GOOGLEBOT), 403,
+        'Googlebot is served /private/x: its copy is still known';
+    is $stats->('Googlebot', 'verified')->{stale}, 1, '... stale';
+    $up->put('site.robots', $RULES, $HDR);
+    is $get->('/robots.txt', $GOOGLEBOT), 200, 'Googlebot reads the file';
 
     # a redirect within the site is followed, as crawlers follow it
     $up->put('site.robots', "moved\n", "Location: /static/robots.txt\r\n",
