@@ -930,24 +930,32 @@ ra_audit_redirects(const ra_audit_t *au)
     return ra_ledger_redirects(&au->ledger);
 }
 
-/* The canonical path of target (origin-form, or absolute-form's path)
- * into dst (RA_REDIRECT_PATH_MAX + 1 bytes): its length, or 0 when it
- * is longer or not a path the servers agree on. */
+/* The canonical path of a path into dst (RA_REDIRECT_PATH_MAX + 1
+ * bytes): its length, or 0 when that is longer, or the path is not one
+ * the servers agree on, or it has a query (a redirect target is a file,
+ * and a target with a query is no robots.txt: ra_http_is_robots()). */
+#define RA_REDIRECT_SPELLING_MAX  (4 * RA_REDIRECT_PATH_MAX)
+
 static size_t
 ra_redirect_canon(ra_str_t path, unsigned char *dst)
 {
-    size_t    n;
-    unsigned  flags;
+    size_t         n;
+    unsigned       flags;
+    unsigned char  buf[RA_REDIRECT_SPELLING_MAX + 1];
 
-    if (path.len == 0 || path.len > RA_REDIRECT_PATH_MAX) {
-        return 0;
-    }
-    n = ra_http_canon(path, dst, &flags);
-    if (flags & (RA_CANON_ABOVE_ROOT | RA_CANON_BAD_ESCAPE
-                 | RA_CANON_ENCODED_SLASH))
+    if (path.len == 0 || path.len > RA_REDIRECT_SPELLING_MAX
+        || memchr(path.data, '?', path.len) != NULL)
     {
         return 0;
     }
+    n = ra_http_canon(path, buf, &flags);
+    if (n == 0 || n > RA_REDIRECT_PATH_MAX
+        || (flags & (RA_CANON_ABOVE_ROOT | RA_CANON_BAD_ESCAPE
+                     | RA_CANON_ENCODED_SLASH)))
+    {
+        return 0;
+    }
+    memcpy(dst, buf, n);
     return n;
 }
 
@@ -977,13 +985,12 @@ ra_audit_robots_hop(ra_audit_t *au, ra_str_t site, ra_str_t target,
 }
 
 /* Is host (a URL's authority: no user information, any port) the
- * site's name, or the Host the request named? */
+ * site's name?  Only the server's name counts: the Host a request names
+ * is the client's to choose. */
 static int
-ra_redirect_same_host(ra_str_t host, ra_str_t site, ra_str_t authority)
+ra_redirect_same_host(ra_str_t host, ra_str_t site)
 {
     const unsigned char  *c;
-    ra_str_t              names[2];
-    unsigned              k;
 
     if (memchr(host.data, '@', host.len) != NULL) {
         return 0;
@@ -993,21 +1000,7 @@ ra_redirect_same_host(ra_str_t host, ra_str_t site, ra_str_t authority)
     {
         host.len = (size_t) (c - host.data);
     }
-    names[0] = site;
-    names[1] = authority;
-    for (k = 0; k < 2; k++) {
-        if (k == 1 && names[1].len
-            && (c = memchr(names[1].data, ':', names[1].len)) != NULL
-            && names[1].data[0] != '[')
-        {
-            names[1].len = (size_t) (c - names[1].data);
-        }
-        if (names[k].len && ra_strcaseeq(host, names[k]))
-        {
-            return 1;
-        }
-    }
-    return 0;
+    return site.len != 0 && ra_strcaseeq(host, site);
 }
 
 /*
@@ -1020,12 +1013,12 @@ ra_redirect_same_host(ra_str_t host, ra_str_t site, ra_str_t authority)
  */
 static size_t
 ra_redirect_target(ra_str_t location, ra_str_t base, ra_str_t site,
-    ra_str_t authority, unsigned char *dst)
+    unsigned char *dst)
 {
     size_t                i, n;
     ra_str_t              loc = location, host;
     const unsigned char  *p, *e;
-    unsigned char         joined[RA_REDIRECT_PATH_MAX + 1];
+    unsigned char         joined[2 * RA_REDIRECT_SPELLING_MAX + 1];
 
     while (loc.len && (loc.data[0] == ' ' || loc.data[0] == '\t')) {
         loc.data++;
@@ -1062,7 +1055,9 @@ ra_redirect_target(ra_str_t location, ra_str_t base, ra_str_t site,
         for (n = base.len; n > 0 && base.data[n - 1] != '/'; n--) {
             /* void: base's directory, its '/' kept */
         }
-        if (n == 0 || n + loc.len > RA_REDIRECT_PATH_MAX) {
+        if (n == 0 || n > RA_REDIRECT_SPELLING_MAX
+            || loc.len > RA_REDIRECT_SPELLING_MAX)
+        {
             return 0;
         }
         memcpy(joined, base.data, n);
@@ -1075,39 +1070,46 @@ ra_redirect_target(ra_str_t location, ra_str_t base, ra_str_t site,
         p++;
     }
     host.len = (size_t) (p - host.data);
-    if (!ra_redirect_same_host(host, site, authority)) {
+    if (!ra_redirect_same_host(host, site)) {
         return 0;
     }
     if (p == e) {
         dst[0] = '/';
         return 1;
     }
-    if (*p == '?') {
-        return 0;                       /* "/?x": not a file */
-    }
     return ra_redirect_canon(ra_str(p, (size_t) (e - p)), dst);
 }
 
 /* Where a 3xx answer to a robots.txt request leads within the site (its
  * canonical path into dst, RA_REDIRECT_PATH_MAX + 1 bytes, and its
- * length), 0 for any other answer or a target elsewhere */
+ * length), 0 for any other answer or a target elsewhere; *same: the
+ * target is the path it answered (http to https: the same file, served
+ * elsewhere) */
 static size_t
-ra_answer_redirect(const ra_answer_t *ans, ra_str_t site, unsigned char *dst)
+ra_answer_redirect(const ra_answer_t *ans, ra_str_t site, unsigned char *dst,
+    int *same)
 {
+    size_t               n;
     ra_str_t             base = ra_str("/robots.txt", 11);
-    const unsigned char *q;
-    const ra_request_t  *req = ans->req;
+    unsigned char        canon[RA_REDIRECT_PATH_MAX + 1];
 
+    *same = 0;
     if (ans->status < 300 || ans->status >= 400 || ans->location.len == 0) {
         return 0;
     }
+    /* relative to the path it answered, as the chain holds it */
     if (ans->hop > 0) {
-        base = ra_http_target_path(req->uri);
-        if ((q = memchr(base.data, '?', base.len)) != NULL) {
-            base.len = (size_t) (q - base.data);
+        n = ra_redirect_canon(ra_http_target_path(ans->req->uri), canon);
+        if (n == 0) {
+            return 0;
         }
+        base = ra_str(canon, n);
     }
-    return ra_redirect_target(ans->location, base, site, req->authority, dst);
+    n = ra_redirect_target(ans->location, base, site, dst);
+    *same = n != 0 && (ans->hop == 0 ? ra_http_is_robots(ra_str(dst, n))
+                                     : n == base.len
+                                       && memcmp(dst, base.data, n) == 0);
+    return n;
 }
 
 /* The site's answer at hop ends the chain there, or (to: a path of the
@@ -1152,7 +1154,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     ra_sig_verdict_t     sv;
     ra_ledger_t         *l = &au->ledger;
     const ra_request_t  *req = ans->req;
-    int                  looped;
+    int                  looped, same;
     size_t               to_len;
     uint64_t             claim;
     ra_answer_t          past;
@@ -1174,7 +1176,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
         return ra_audit_record(au, site, ans, hash, now);
     }
     /* a redirect within the site is followed, not read as "allow all" */
-    to_len = ra_answer_redirect(ans, site, to);
+    to_len = ra_answer_redirect(ans, site, to, &same);
 
     memset(&cv, 0, sizeof(cv));
     crawler = ra_audit_client(au, req, &cv, &id, &sv);
@@ -1191,8 +1193,8 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     /* a 2xx is the site's file; any other answer is the site's only when
      * a verified crawler got it, or a second client after a first (a
      * redirect: to the same place) */
-    everyone = 1;
-    if (answer != RA_ANSWER_RULES
+    everyone = !same;
+    if (everyone && answer != RA_ANSWER_RULES
         && !(crawler && id.kind == RA_UA_KNOWN
              && cv.verification == RA_VERIFY_VERIFIED))
     {
@@ -1200,8 +1202,8 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
         ra_ledger_lock(l);
         sid = ra_ledger_site_locked(l, site, now);
         everyone = ra_ledger_answer_everyone_locked(l, sid, claim,
-                       ra_text_hash(req->addr), ra_text_hash(req->user_agent),
-                       now);
+                       ra_alert_block(req->addr),
+                       ra_text_hash(req->user_agent), now);
         ra_ledger_unlock(l);
     }
     rc = RA_OK;
@@ -1222,7 +1224,8 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
 
     /* the crawler is bound by what it got: this version (a 2xx that could
      * not be decoded: the one in force), "allow all", or a failure its
-     * status says; one sent on within the site reads the site's file */
+     * status says; one sent on within the site (or to the same path by
+     * another scheme) reads the site's file */
     if (crawler) {
         bound = answer == RA_ANSWER_UNREACHABLE
                 || (answer == RA_ANSWER_RULES && ans->undecodable)

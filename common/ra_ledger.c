@@ -20,6 +20,7 @@
 
 /* counters and totals: updated without the lock by any process */
 #define ra_atomic_add(p, n)    __atomic_fetch_add(p, n, __ATOMIC_RELAXED)
+#define ra_atomic_sub(p, n)    __atomic_fetch_sub(p, n, __ATOMIC_RELAXED)
 #define ra_atomic_read(p)      __atomic_load_n(p, __ATOMIC_RELAXED)
 /* numbers changed under the lock but read without it (ra_ledger_totals) */
 #define ra_atomic_set(p, v)    __atomic_store_n(p, v, __ATOMIC_RELAXED)
@@ -119,9 +120,11 @@ typedef struct {
      * site has not yet been seen to give anyone else
      * (ra_ledger_answer_everyone_locked()); pending_hash 0: none */
     uint64_t           pending_hash;
-    uint64_t           pending_client;  /* hashes of its address */
-    uint64_t           pending_ua;      /* ... and of its User-Agent */
+    uint64_t           pending_client;  /* its address block's hash */
+    uint64_t           pending_ua;      /* its User-Agent's hash */
     int64_t            pending_at;
+    int64_t            served_at;       /* the last answer that served
+                                           the file: 2xx, 304, 206 */
     /* layout 13: where /robots.txt redirects, hop by hop (canonical
      * paths of the site; ra_ledger_redirect_locked()) */
     uint8_t            redirect_n;
@@ -254,9 +257,12 @@ struct ra_ledger_hdr_s {
     uint32_t  mark;             /* the last rebuild's stamp */
     uint64_t  repairs;          /* rebuilds (atomic) */
     uint32_t  off_rdns;         /* the reverse-DNS cache (ra_rdns.h) */
-    /* layout 13: set (for good) when a site's robots.txt first redirected
-     * to a path of the site: only then does a request for another path ask
-     * whether its answer is robots.txt (ra_ledger_redirect_hop_locked()) */
+    /* layout 13: sites whose robots.txt redirects to a path of the site
+     * now, an atomic: only while it is not 0 does a request for another
+     * path ask whether its answer is robots.txt
+     * (ra_ledger_redirect_hop_locked()).  It may stay too high (a process
+     * that died mid-change, a site evicted with its chain), which costs
+     * lookups; it is never too low, which would miss a capture. */
     uint32_t  redirects;
 };
 
@@ -2569,8 +2575,13 @@ ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
     if (s == NULL || !s->used) {
         return 0;
     }
+    /* the same answer to another network and another User-Agent, and
+     * the file served to nobody for a day: what the site gives everyone
+     * (a User-Agent blocklist answers two blocked bots alike, but serves
+     * the file to the others) */
     if (s->pending_hash == hash && s->pending_client != client
-        && s->pending_ua != ua)
+        && s->pending_ua != ua
+        && (s->served_at == 0 || now - s->served_at >= RA_DAY_MS))
     {
         return 1;       /* cleared when ra_ledger_answer_locked() records
                            it */
@@ -2595,26 +2606,26 @@ ra_ledger_redirect_locked(ra_ledger_t *l, uint32_t site, unsigned hop,
     if (hop >= RA_REDIRECT_HOPS || path.len == 0
         || path.len > RA_REDIRECT_PATH_MAX)
     {
-        s->redirect_n = (uint8_t) hop;  /* ends here */
+        ra_ledger_redirect_end_locked(l, site, hop);
         return -1;
     }
     for (k = 0; k < hop; k++) {
         if (s->redirect_len[k] == path.len
             && memcmp(s->redirect[k], path.data, path.len) == 0)
         {
-            s->redirect_n = (uint8_t) hop;
+            ra_ledger_redirect_end_locked(l, site, hop);
             return -1;                  /* a loop */
         }
     }
     /* the length last: a process that dies in between leaves a shorter
      * chain or an old path, never bytes read past a length */
+    if (s->redirect_n == 0) {
+        ra_atomic_add(&l->hdr->redirects, 1);
+    }
     s->redirect_n = (uint8_t) hop;
     memcpy(s->redirect[hop], path.data, path.len);
     s->redirect_len[hop] = (uint8_t) path.len;
     s->redirect_n = (uint8_t) (hop + 1);
-    if (l->hdr->redirects == 0) {
-        __atomic_store_n(&l->hdr->redirects, 1, __ATOMIC_RELAXED);
-    }
     return (int) hop + 1;
 }
 
@@ -2625,6 +2636,9 @@ ra_ledger_redirect_end_locked(ra_ledger_t *l, uint32_t site, unsigned hop)
 
     if (s != NULL && s->used && hop < s->redirect_n) {
         s->redirect_n = (uint8_t) hop;
+        if (hop == 0 && l->hdr->redirects != 0) {
+            ra_atomic_sub(&l->hdr->redirects, 1);
+        }
     }
 }
 
@@ -2635,6 +2649,9 @@ ra_ledger_redirect_hop_locked(const ra_ledger_t *l, uint32_t site,
     unsigned         k;
     ra_site_slot_t  *s = ra_site_at(l, site);
 
+    if (path.len > RA_REDIRECT_PATH_MAX) {
+        return 0;
+    }
     for (k = 0; s != NULL && s->used && k < s->redirect_n
                 && k < RA_REDIRECT_HOPS; k++)
     {
@@ -2988,6 +3005,9 @@ ra_answer_locked(ra_ledger_t *l, uint32_t site, const ra_version_t *in,
         return -1;
     }
     s->pending_hash = 0;                /* no longer anyone's alone */
+    if (ra_answer_of_status(in->status) == RA_ANSWER_RULES) {
+        s->served_at = now;
+    }
     s->robots_date = now;
     s->robots_status = in->status;
     s->last_size = in->size;
@@ -3132,6 +3152,7 @@ ra_answer_unchanged_locked(ra_ledger_t *l, uint32_t site, int64_t now)
     ra_episode_end(s, now);
     s->failures = 0;
     s->failing_since = 0;
+    s->served_at = now;
     /* the last answer is the version in force again */
     cur = s->nversions ? &s->versions[s->current] : NULL;
     if (cur != NULL && cur->hash != 0) {

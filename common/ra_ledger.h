@@ -652,12 +652,14 @@ void ra_ledger_bind_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
 
 /*
  * Is an answer other than 2xx (hash: ra_ledger_version_hash() of its
- * status) given to everyone, so that it is the site's robots.txt?  1 when
- * the site gave the same answer last to another client (client: a hash of
- * its address) with another User-Agent (ua: a hash of it), and no answer
- * was recorded for the site between them; else 0, and this client's
- * answer is the one pending.  The caller records it
- * (ra_ledger_answer_locked()) only on 1, or for a verified crawler.
+ * status, and its target for a redirect) given to everyone, so that it is
+ * the site's robots.txt?  1 when the site gave the same answer last to
+ * another client (client: a hash of its address block, ra_alert_block())
+ * with another User-Agent (ua: a hash of it), no answer was recorded for
+ * the site between them, and the site served its file (2xx, 304, 206) to
+ * nobody in the last 24 hours; else 0, and this client's answer is the
+ * one pending.  The caller records it (ra_ledger_answer_locked()) only on
+ * 1, or for a verified crawler.
  */
 int ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
     uint64_t hash, uint64_t client, uint64_t ua, int64_t now);
@@ -673,8 +675,8 @@ int ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
  * then ends at hop.  ra_ledger_redirect_end_locked(): hop's answer is
  * final (not a same-site redirect), the chain ends there.
  * ra_ledger_redirect_hop_locked(): k + 1 when path is hop k's target,
- * else 0.  ra_ledger_redirects(): has any site of the ledger ever
- * redirected (read without the lock: only then is a path asked)?
+ * else 0.  ra_ledger_redirects(): does any site of the ledger redirect
+ * now (read without the lock: only then is a path asked)?
  */
 int ra_ledger_redirect_locked(ra_ledger_t *l, uint32_t site, unsigned hop,
     ra_str_t path);

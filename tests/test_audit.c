@@ -2059,19 +2059,35 @@ robots_answer_everyone(void **state)
     fx_t  *f;
 
     (void) state;
-    /* the same address twice, or the same User-Agent twice: one client */
+    /* the same network (/24) twice, or the same User-Agent twice: one
+     * client (the file last served two days ago) */
     f = fx_new(1 << 20);
-    robots(f, "example.com", 200, PRIV, T0);
+    robots(f, "example.com", 200, PRIV, T0 - 2 * RA_DAY_MS);
     robots_to(f, NIKTO, OUT, 403, T0 + 1);
-    robots_to(f, OTHER, OUT, 403, T0 + 2);
+    robots_to(f, OTHER, "203.0.113.200", 403, T0 + 2);
     assert_int_equal(site_of(f, "example.com").robots_status, 200);
     robots_to(f, OTHER, OUT2, 403, T0 + 3);
     assert_int_equal(site_of(f, "example.com").robots_status, 200);
-    /* then another address with another User-Agent: everyone's */
+    /* then another network with another User-Agent: everyone's */
     robots_to(f, NIKTO, IN, 404, T0 + 4);
     assert_int_equal(site_of(f, "example.com").robots_status, 404);
     assert_int_equal(req(f, OTHER, OUT2, "/private/x", 200, T0 + 5).verdict,
                      RA_VERDICT_COMPLIANT);
+    fx_free(f);
+
+    /* a User-Agent blocklist answers two blocked bots alike, and serves
+     * the file to everyone else: while the file was served in the last
+     * 24 hours, their 403s stay theirs */
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    robots_to(f, NIKTO, OUT, 403, T0 + 1);
+    robots_to(f, OTHER, OUT2, 403, T0 + 2);
+    assert_int_equal(site_of(f, "example.com").robots_status, 200);
+    assert_int_equal(req(f, "ThirdBot/2.0", IN, "/private/x", 200, T0 + 3)
+                     .verdict, RA_VERDICT_VIOLATION);
+    /* a day with no file served to anyone: the site's answer now */
+    robots_to(f, "ThirdBot/2.0", IN, 403, T0 + 25 * H);
+    assert_int_equal(site_of(f, "example.com").robots_status, 403);
     fx_free(f);
 
     /* a 2xx between the two: the site serves its file after all */
@@ -2208,9 +2224,13 @@ robots_redirect_followed(void **state)
     assert_int_equal(hop_of(f, "//static/./robots.txt?", T0 + 2), 0);
     assert_int_equal(hop_of(f, "//static/./robots.txt", T0 + 2), 1);
     assert_int_equal(hop_of(f, "/static/robots.txt2", T0 + 2), 0);
-    /* the target redirects once more, relative to itself */
-    (void) answer_at(f, BOT, IN, "GET", "/static/robots.txt", 302, "",
-                     "en/robots.txt", 1, T0 + 3);
+    /* the target redirects once more, relative to itself (however the
+     * request spelled it) */
+    (void) answer_at(f, BOT, IN, "GET",
+                     "/static/./././././././././././././././././././././././"
+                     "./././././././././././././././././././././././././"
+                     "././././robots.txt", 302, "", "en/robots.txt", 1,
+                     T0 + 3);
     assert_int_equal(hop_of(f, "/static/en/robots.txt", T0 + 3), 2);
     /* and its answer is the file */
     (void) answer_at(f, BOT, IN, "GET", "/static/en/robots.txt", 200, PRIV,
@@ -2261,6 +2281,56 @@ robots_redirect_not_followed(void **state)
     assert_int_equal(s.robots_status, 301);
     assert_int_equal(req(f, OTHER, OUT, "/private/x", 200, T0 + 2).verdict,
                      RA_VERDICT_COMPLIANT);
+    fx_free(f);
+
+    /* a Location that is a query, or a path with one: not followed */
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    (void) answer_at(f, BOT, IN, "GET", "/robots.txt", 302, "",
+                     "?lang=en", 0, T0 + 1);
+    assert_int_equal(site_of(f, "example.com").redirect_n, 0);
+    (void) answer_at(f, BOT, IN, "GET", "/robots.txt", 302, "",
+                     "/?lang=en", 0, T0 + 2);
+    assert_int_equal(site_of(f, "example.com").redirect_n, 0);
+    fx_free(f);
+
+    /* the Host a request names is no name of the site's */
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    {
+        ra_answer_t   a;
+        ra_request_t  r;
+
+        memset(&r, 0, sizeof(r));
+        r.site = (ra_str_t) ra_string("example.com");
+        r.time = T0 + 1;
+        r.addr = (ra_str_t) ra_string(IN);
+        r.user_agent = (ra_str_t) ra_string(BOT);
+        r.method = (ra_str_t) ra_string("GET");
+        r.uri = (ra_str_t) ra_string("/robots.txt");
+        r.authority = (ra_str_t) ra_string("cdn.example.net");
+        r.status = 301;
+        memset(&a, 0, sizeof(a));
+        a.status = 301;
+        a.req = &r;
+        a.location = (ra_str_t)
+                     ra_string("https://cdn.example.net/up/robots.txt");
+        assert_int_equal(ra_audit_robots(f->au, r.site, &a, T0 + 1), RA_OK);
+    }
+    assert_int_equal(site_of(f, "example.com").redirect_n, 0);
+    fx_free(f);
+
+    /* http to https: the same file served elsewhere, nothing changes */
+    f = fx_new(1 << 20);
+    robots(f, "example.com", 200, PRIV, T0);
+    (void) answer_at(f, BOT, IN, "GET", "/robots.txt", 301, "",
+                     "https://example.com/robots.txt", 0, T0 + 1);
+    s = site_of(f, "example.com");
+    assert_int_equal(s.redirect_n, 0);
+    assert_int_equal(s.robots_status, 200);
+    assert_int_equal(s.versions[s.current].lint_errors, 0);
+    assert_int_equal(req(f, BOT, IN, "/private/x", 200, T0 + 2).verdict,
+                     RA_VERDICT_VIOLATION);
     fx_free(f);
 
     f = fx_new(1 << 20);

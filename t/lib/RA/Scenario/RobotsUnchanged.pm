@@ -2,8 +2,9 @@
 package RA::Scenario::RobotsUnchanged;
 
 # On a server whose robots.txt comes from a backend (proxy_pass /
-# ProxyPass): a 503 that is the site's (to two crawlers: one unverified
-# crawler's is its own) starts the site's run of failures (failing_since);
+# ProxyPass): a 503 that is the site's (to a verified crawler: one
+# unverified bot's is its own) starts the site's run of failures
+# (failing_since);
 # a 304 to a crawler's conditional GET (never captured: no body) ends it,
 # so the 30-day phase cannot stick; a 503 to a browser does not start one
 # (anyone can provoke a rate limit's 503).
@@ -36,11 +37,15 @@ sub scenario {
         coding => undef);
     my %global = $ad->compressed_global;
     my $h = $ad->harness($v, {
-            audit => 1,
-            http  => join('', $global{http} // '', $frag),
+            audit     => 1,
+            ip_ranges => [ '%%DIR%%/ranges/googlebot.json' ],
+            http      => join('', $global{http} // '', $frag),
         },
         files => { 'htdocs/robots.txt' => "User-agent: *\nDisallow:\n",
-                   'backend/.keep' => '' },
+                   'backend/.keep' => '',
+                   # this machine is Googlebot
+                   'ranges/googlebot.json' =>
+                       '{"prefixes":[{"ipv4Prefix":"127.0.0.0/8"}]}' },
         ($global{modules} ? (modules => $global{modules}) : ()),
     );
     $h->start;
@@ -64,13 +69,11 @@ sub scenario {
     ok !defined $rb->{failing_since}, '... which starts no run of failures';
     is $rb->{status}, 200, '... nor is it the last answer';
 
-    is $robots->($GOOGLEBOT), 503, 'a crawler gets a 503';
+    is $robots->($SURVEY), 503, 'an unverified bot gets a 503';
     $rb = $state->();
     ok !defined $rb->{failing_since},
-        '... its own (one unverified client): no run of failures yet';
-    is $h->get('/robots.txt', ua => $SURVEY, host => $SITE,
-               from => '127.0.0.2')->{status}, 503,
-        'another crawler, from another address, gets it too';
+        '... its own: no run of failures';
+    is $robots->($GOOGLEBOT), 503, 'verified Googlebot gets it too';
     $rb = $state->();
     ok defined $rb->{failing_since}, '... the run of failures starts';
     is $rb->{status}, 503, '... the last answer';

@@ -8,8 +8,8 @@ package RA::Scenario::SiteDecides;
 #   - a 403 that one client provokes (a User-Agent blocklist, a WAF) binds
 #     that client alone: it may crawl all (stale, and enforce serves it),
 #     while the site's file, a verified crawler's violations and those of
-#     a bot that never fetched stay; the same 403 to a second client with
-#     another address and User-Agent is then the site's;
+#     a bot that never fetched stay, also when a second blocked bot gets
+#     it; the same 403 to verified Googlebot is the site's;
 #   - the blocked client's next request, sent the moment its answer came,
 #     already reads that answer (bound before the log phase);
 #   - /robots.txt?query never changes the site's file; HEAD is no fetch;
@@ -107,12 +107,16 @@ sub scenario {
     my $s = $stats->('ExampleSurveyBot');
     is $s->{violation}, 1, '... a violation, not stale';
 
-    # the same 403 to a second client, with another address and
-    # User-Agent: the site gives it to everyone
+    # the same 403 to a second blocked bot, with another address and
+    # User-Agent, while the file is served to others: still theirs
     $up->put('site.robots', "forbidden\n", $HDR, '403 Forbidden');
     is $h->get('/robots.txt', ua => $OTHER, host => $SITE,
-               from => '127.0.0.2')->{status}, 403,
-        'a second client gets the 403';
+               from => '127.1.0.2')->{status}, 403,
+        'a second blocked bot gets the 403';
+    is $robots->()->{status}, 200,
+        '... which is not the site\'s answer (it serves the file to others)';
+    # verified Googlebot gets it: the site's
+    is $get->('/robots.txt', $GOOGLEBOT), 403, 'Googlebot gets the 403';
     is $robots->()->{status}, 403, '... which is now the site\'s answer';
     $up->put('site.robots', $RULES, $HDR);
     is $get->('/robots.txt', $GOOGLEBOT), 200, 'the file is back';
