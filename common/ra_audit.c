@@ -700,9 +700,10 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
 
 /* ---- robots.txt answers ------------------------------------------------ */
 
-static int ra_audit_client(ra_audit_t *au, const ra_request_t *req,
+/* on every request's path: inlined (defined with the requests below) */
+static inline int ra_audit_client(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out, ra_identity_t *id, ra_sig_verdict_t *sv);
-static void ra_audit_key(ra_audit_t *au, const ra_identity_t *id,
+static inline void ra_audit_key(ra_audit_t *au, const ra_identity_t *id,
     const ra_request_t *req, const ra_sig_verdict_t *sv, ra_verdict_t *out,
     ra_str_t *tokens, ra_judge_who_t *who, ra_stat_key_t *key);
 static uint32_t ra_audit_site_locked(ra_audit_t *au, ra_str_t name,
@@ -1855,7 +1856,7 @@ ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
  * its origins, verified; failing, or another origin's, impostor.  Else
  * (no signature, or one that cannot be checked here) by its ranges, then
  * by reverse DNS when those do not verify it. */
-static void
+static inline __attribute__((always_inline)) void
 ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
     ra_judge_who_t *who)
@@ -1907,7 +1908,7 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
  * whatever its User-Agent: signed agents send a browser's): *id, *sv and
  * out's kind and signature fields.  0 for a browser or a client without
  * a User-Agent, which are no crawler; 1 for a crawler or a generic bot. */
-static int
+static inline __attribute__((always_inline)) int
 ra_audit_client(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out,
     ra_identity_t *id, ra_sig_verdict_t *sv)
 {
@@ -1937,7 +1938,7 @@ ra_audit_client(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out,
 }
 
 /* A crawler's claim checked (ra_audit_who()) and the key of its record */
-static void
+static inline __attribute__((always_inline)) void
 ra_audit_key(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
     ra_judge_who_t *who, ra_stat_key_t *key)

@@ -339,7 +339,7 @@ ngx_http_robots_audit_sig_join(ngx_http_request_t *r, ra_request_t *req)
 
 /* The three fields and what a signature base covers; the core checks
  * nothing unless both Signature and Signature-Input are there */
-static void
+static ngx_inline __attribute__((always_inline)) void
 ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
 {
     ngx_uint_t        i, k, seen = 0, multi = 0;
@@ -406,10 +406,11 @@ ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
 #endif
 }
 
+
 /* r as the core reads it (status: what the client got, 0 before the
  * content; enforce and recorded are the caller's) */
-void
-ngx_http_robots_audit_request(ngx_http_request_t *r, ngx_int_t status,
+static ngx_inline __attribute__((always_inline)) void
+ngx_http_robots_audit_fill(ngx_http_request_t *r, ngx_int_t status,
     unsigned kind, ra_request_t *req)
 {
     /* the fields up to referer set here, the rest cleared */
@@ -433,6 +434,16 @@ ngx_http_robots_audit_request(ngx_http_request_t *r, ngx_int_t status,
     ngx_http_robots_audit_sig_headers(r, req);
 }
 
+
+/* the same for the capture filter (the log phase's copy is inlined) */
+void
+ngx_http_robots_audit_request(ngx_http_request_t *r, ngx_int_t status,
+    unsigned kind, ra_request_t *req)
+{
+    ngx_http_robots_audit_fill(r, status, kind, req);
+}
+
+
 static void
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ngx_uint_t enforce, unsigned kind, ra_verdict_t *v)
@@ -448,7 +459,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
 
-    ngx_http_robots_audit_request(r, status, kind, &req);
+    ngx_http_robots_audit_fill(r, status, kind, &req);
     req.enforce = enforce ? alcf->enforce : 0;
     /* a robots.txt answer (or a redirect target's) the capture handed to
      * the core: it bound the crawler when the answer went out, and this
