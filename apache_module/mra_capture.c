@@ -62,16 +62,6 @@ mra_request_kind(request_rec *r)
     return mra_kind_ask(r);
 }
 
-/* May the answer r is about to give be a redirect target's, to record
- * as robots.txt?  Some site's robots.txt redirected within the site. */
-static int
-mra_redirects(request_rec *orig, int status)
-{
-    return !(mra_kind_ask(orig) & RA_TARGET_ROBOTS)
-           && mra_audit != NULL && ra_audit_redirects(mra_audit)
-           && ra_http_capture_wanted_answer(mra_method(orig), status, 0);
-}
-
 /* Is the answer r is about to give the robots.txt to record?  -1 when it
  * is not; else 0 for the answer to /robots.txt, k for the answer to its
  * k-th redirect's target (asked only with ask: a lookup in the ledger;
@@ -80,6 +70,7 @@ static int
 mra_wanted(request_rec *r, int status, int ask)
 {
     int           hop;
+    unsigned      kind;
     ra_audit_t   *au;
     request_rec  *orig = mra_original(r);
 
@@ -88,11 +79,15 @@ mra_wanted(request_rec *r, int status, int ask)
     if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig)) {
         return -1;
     }
-    if (ra_http_capture_wanted_kind(mra_method(orig), mra_kind_ask(orig),
-                                    status, 0))
-    {
+    kind = mra_kind_ask(orig);
+    if (ra_http_capture_wanted_kind(mra_method(orig), kind, status, 0)) {
         hop = 0;
-    } else if (!mra_redirects(orig, status)) {
+    } else if ((kind & RA_TARGET_ROBOTS)
+               /* a redirect's target: only while some site's robots.txt
+                * redirects within the site */
+               || mra_audit == NULL || !ra_audit_redirects(mra_audit)
+               || !ra_http_capture_wanted_answer(mra_method(orig), status, 0))
+    {
         return -1;
     } else if (!ask) {
         hop = RA_REDIRECT_HOPS + 1;

@@ -9,7 +9,7 @@
 /* The header fields the core reads, found in one pass over the table
  * (not one apr_table_get() each): the first field of each name, as
  * apr_table_get() finds it (httpd joins repeated lines into one). */
-static void
+static inline __attribute__((always_inline)) void
 mra_headers(request_rec *r, ra_request_t *req)
 {
     int                        i;
@@ -75,9 +75,10 @@ mra_headers(request_rec *r, ra_request_t *req)
 }
 
 /* r as the core reads it (status: what the client got, 0 before the
- * handler; enforce and recorded are the caller's) */
-void
-mra_request(request_rec *r, int status, unsigned kind, ra_request_t *req)
+ * handler; enforce and recorded are the caller's); inlined on every
+ * request's path, mra_request() for the capture filter */
+static inline __attribute__((always_inline)) void
+mra_fill(request_rec *r, int status, unsigned kind, ra_request_t *req)
 {
     /* the fields up to referer set here and in mra_headers(), the rest
      * cleared */
@@ -95,6 +96,12 @@ mra_request(request_rec *r, int status, unsigned kind, ra_request_t *req)
     mra_headers(r, req);
 }
 
+void
+mra_request(request_rec *r, int status, unsigned kind, ra_request_t *req)
+{
+    mra_fill(r, status, kind, req);
+}
+
 /* Judges and counts r (status: what the client got, 0 before the handler)
  * and writes its alerts; the verdict into *v. */
 static void
@@ -106,7 +113,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     ra_audit_t   *au;
     ra_request_t  req;
 
-    mra_request(r, status, kind, &req);
+    mra_fill(r, status, kind, &req);
     req.enforce = enforce;
     /* a robots.txt answer the capture handed to the core: it bound the
      * crawler when the answer went out, and this only counts it */
