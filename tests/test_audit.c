@@ -2051,8 +2051,9 @@ robots_answer_binds_its_client(void **state)
 }
 
 /* An answer other than 2xx is the site's when a verified crawler gets
- * it, or a second client with another address and another User-Agent
- * after a first, with no answer recorded between them */
+ * it, or a second client with another network and another User-Agent
+ * after a first, with no answer recorded between them and the file
+ * served to nobody for a day */
 static void
 robots_answer_everyone(void **state)
 {
