@@ -1143,23 +1143,21 @@ int
 ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now)
 {
-    int                  rc, everyone, crawler;
+    int                  rc, everyone, crawler, looped, same;
+    size_t               to_len;
     unsigned             answer;
     uint32_t             sid, tid;
-    uint64_t             hash, bound;
+    uint64_t             hash, bound, claim;
     ra_str_t             tokens[RA_TOKENS_MAX];
+    ra_answer_t          past;
     ra_verdict_t         cv;
     ra_identity_t        id;
     ra_judge_who_t       who;
     ra_stat_key_t        key;
     ra_sig_verdict_t     sv;
+    unsigned char        to[RA_REDIRECT_PATH_MAX + 1];
     ra_ledger_t         *l = &au->ledger;
     const ra_request_t  *req = ans->req;
-    int                  looped, same;
-    size_t               to_len;
-    uint64_t             claim;
-    ra_answer_t          past;
-    unsigned char        to[RA_REDIRECT_PATH_MAX + 1];
 
     answer = ra_answer_of_status(ans->status);
     if (req != NULL

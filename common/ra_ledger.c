@@ -59,7 +59,7 @@ typedef struct {
     uint32_t  sitemaps;
     unsigned char  sha256[32];
     /* layout 13: the last time a verified crawler was served this
-     * version; such a version is evicted last (ra_version_victim()) */
+     * version; such a version is evicted last (ra_answer_locked()) */
     int64_t   verified_fetch;
 } ra_version_slot_t;
 
@@ -122,7 +122,6 @@ typedef struct {
     uint64_t           pending_hash;
     uint64_t           pending_client;  /* its address block's hash */
     uint64_t           pending_ua;      /* its User-Agent's hash */
-    int64_t            pending_at;
     int64_t            served_at;       /* the last answer that served
                                            the file: 2xx, 304, 206 */
     /* layout 13: where /robots.txt redirects, hop by hop (canonical
@@ -2589,7 +2588,6 @@ ra_ledger_answer_everyone_locked(ra_ledger_t *l, uint32_t site,
     s->pending_hash = hash;
     s->pending_client = client;
     s->pending_ua = ua;
-    s->pending_at = now;
     return 0;
 }
 
