@@ -358,6 +358,7 @@ mra_set_table_file(cmd_parms *cmd, void *dv, const char *arg)
     if (sc->setup == NULL) {
         sc->setup = apr_pcalloc(cmd->pool, sizeof(ra_setup_t));
         ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(cmd->pool));
+        sc->setup->lenient = 1;         /* data files never stop Apache */
     }
     rc = cmd->info == NULL ? ra_setup_crawlers_file(sc->setup, path, &why)
          : strcmp(cmd->info, "keys") == 0
@@ -548,6 +549,7 @@ mra_compile_tables(server_rec *s)
     if (sc->setup == NULL) {
         sc->setup = apr_pcalloc(p, sizeof(ra_setup_t));
         ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(p));
+        sc->setup->lenient = 1;
     }
     if (ra_setup_compile(sc->setup, &why) == RA_OK) {
         return OK;

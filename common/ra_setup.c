@@ -277,8 +277,41 @@ ra_setup_ranges_age(ra_setup_t *s, const char *path, size_t first)
     }
 }
 
+static int ra_setup_ranges_read(ra_setup_t *s, const char *path,
+    ra_buf_t *why);
+static int ra_setup_keys_read(ra_setup_t *s, const char *dir,
+    ra_buf_t *why);
+
+/* A data file's failure (rc, why) when the setup is lenient: said once
+ * (RA325), and RA_OK; else rc.  Out of memory is never the data's. */
+static int
+ra_setup_data_failed(ra_setup_t *s, int rc, ra_buf_t *why)
+{
+    if (rc == RA_OK || rc == RA_ENOMEM || !s->lenient) {
+        return rc;
+    }
+    ra_logf(s->host, s->where, RA_LOG_WARN, RA_TAG_DATA_FILE,
+            "%.*s: the crawlers it would verify stay unverified until it "
+            "can be read (reload then)", (int) why->len,
+            why->data != NULL ? (const char *) why->data : "");
+    why->len = 0;
+    return RA_OK;
+}
+
 int
 ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why)
+{
+    return ra_setup_data_failed(s, ra_setup_ranges_read(s, path, why), why);
+}
+
+int
+ra_setup_signature_keys(ra_setup_t *s, const char *dir, ra_buf_t *why)
+{
+    return ra_setup_data_failed(s, ra_setup_keys_read(s, dir, why), why);
+}
+
+static int
+ra_setup_ranges_read(ra_setup_t *s, const char *path, ra_buf_t *why)
 {
     int            rc;
     ra_str_t       text;
@@ -314,8 +347,8 @@ ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why)
     return rc;
 }
 
-int
-ra_setup_signature_keys(ra_setup_t *s, const char *dir, ra_buf_t *why)
+static int
+ra_setup_keys_read(ra_setup_t *s, const char *dir, ra_buf_t *why)
 {
     DIR            *d;
     struct dirent  *e;

@@ -76,6 +76,12 @@ typedef struct {
      * for a stale range file): nginx's ngx_conf_t of the directive, set
      * around the call; NULL: the server's own log */
     void              *where;
+    /* data files (ranges, signature keys) that are missing, empty or
+     * invalid are a warning (RA325), not an error: a server must start
+     * whatever its data says (a first `ranges update` that failed), and
+     * the crawlers they would verify stay unverified.  The servers set
+     * it; the CLI, whose files are its arguments, does not. */
+    unsigned           lenient:1;
 } ra_setup_t;
 
 /* Empty tables; the built-in crawler table is loaded when first needed
@@ -89,14 +95,17 @@ void ra_setup_init(ra_setup_t *s, const ra_host_t *host,
 int ra_setup_crawlers_file(ra_setup_t *s, const char *path, ra_buf_t *why);
 
 /* Adds a published ranges file as the list named after its base name.
- * RA_OK, or an error with why set: "ranges file /x, byte 12: ...". */
+ * RA_OK, or an error with why set: "ranges file /x, byte 12: ..."; with
+ * s->lenient, RA_OK and an RA325 line instead (out of memory stays an
+ * error). */
 int ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why);
 
 /* Adds every HOST.json JWK Set of a directory (robots_audit_signature_keys,
  * RobotsAuditSignatureKeys, --signature-keys) as the Web Bot Auth keys of
  * origin HOST (ra_sig.h).  RA_OK, or an error with why set: "signature
- * keys file \"/x/a.json\": no Ed25519 key ...".  Needs the host's sha256
- * (ra_host_crypto_libcrypto()). */
+ * keys file \"/x/a.json\": no Ed25519 key ..."; with s->lenient, RA_OK
+ * and an RA325 line instead, the keys read so far kept.  Needs the host's
+ * sha256 (ra_host_crypto_libcrypto()). */
 int ra_setup_signature_keys(ra_setup_t *s, const char *dir, ra_buf_t *why);
 
 /* Builds the crawler automaton once every file is in; idempotent. */

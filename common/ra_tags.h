@@ -53,6 +53,10 @@
 #define RA_TAG_ZONE_FULL        "RA321"     /* evictions happen */
 #define RA_TAG_CAPTURE          "RA323"     /* an answer cannot be read */
 #define RA_TAG_ENFORCED         "RA324"     /* enforce refused a request */
+#define RA_TAG_DATA_FILE        "RA325"     /* a range or key file is
+                                               missing or invalid: what
+                                               it verifies stays
+                                               unverified */
 #define RA_TAG_RDNS_OFF         "RA330"     /* reverse DNS is off: no
                                                resolver, or it cannot
                                                start */

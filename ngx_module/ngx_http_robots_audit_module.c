@@ -1024,6 +1024,7 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
     amcf->conf_host.log = ngx_http_robots_audit_conf_log;
 
     ra_setup_init(&amcf->setup, &amcf->conf_host, &amcf->pool);
+    amcf->setup.lenient = 1;            /* data files never stop nginx */
 
     return amcf;
 }

@@ -177,6 +177,28 @@ tables(void **state)
     assert_non_null(strstr((char *) why.data, ", byte "));
     why.len = 0;
 
+    /* a server's setup: data files are a warning, the server starts */
+    s.lenient = 1;
+    assert_int_equal(ra_setup_ranges_file(&s, junk, &why), RA_OK);
+    assert_int_equal(why.len, 0);
+    assert_int_equal(ra_setup_ranges_file(&s, "/nonexistent/r.json", &why),
+                     RA_OK);
+    assert_int_equal(ra_setup_signature_keys(&s, "/nonexistent/keys", &why),
+                     RA_OK);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.levels[0], RA_LOG_WARN);
+    assert_non_null(strstr(c.lines[0], "[RA325] ranges file "));
+    assert_non_null(strstr(c.lines[1], "[RA325] cannot open "
+                                       "\"/nonexistent/r.json\""));
+    assert_non_null(strstr(c.lines[1], "stay unverified"));
+    assert_non_null(strstr(c.lines[2], "[RA325] signature keys directory"));
+    /* a configuration error stays one */
+    assert_int_not_equal(ra_setup_crawlers_file(&s, "/nonexistent/c.txt",
+                                                &why), RA_OK);
+    why.len = 0;
+    c.n = 0;
+    s.lenient = 0;
+
     assert_int_equal(ra_setup_compile(&s, &why), RA_OK);
     assert_int_equal(ra_setup_compile(&s, &why), RA_OK);   /* idempotent */
     assert_non_null(ra_crawlers_find(s.crawlers, S("ExampleBot")));

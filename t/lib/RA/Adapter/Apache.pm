@@ -197,6 +197,7 @@ sub refused_reload_logs_emerg { 0 }
 # RA::Scenario::Config's.  Every case has RobotsAudit On.
 sub config_refusals {
     my $F = qr/robots-audit: \[RA303\] /;     # a configured file
+    my $W = qr/robots-audit: \[RA325\] /;     # a data file: a warning
     my %c = (
         zone_small => [ "RobotsAuditZoneSize 32k\n",
             qr/RobotsAuditZoneSize: 32k is out of range: the minimum is 64k, the maximum 4095m/ ],
@@ -229,15 +230,15 @@ sub config_refusals {
         crawler_missing => [ "RobotsAuditCrawlers %%DIR%%/nope.txt\n",
             qr/RobotsAuditCrawlers: ${F}cannot open "\S+nope\.txt": No such file or directory/ ],
         ranges_bad_ip => [ "RobotsAuditIPRanges %%DIR%%/g.json %%DIR%%/bad-ip.json\n",
-            qr/RobotsAuditIPRanges: ${F}ranges file "\S+bad-ip\.json", byte \d+: / ],
+            qr/${W}ranges file "\S+bad-ip\.json", byte \d+: [^\n]*: the crawlers it would verify stay unverified/ ],
         ranges_bad_length => [ "RobotsAuditIPRanges %%DIR%%/bad-length.json\n",
-            qr/RobotsAuditIPRanges: ${F}ranges file "\S+bad-length\.json", byte \d+: / ],
+            qr/${W}ranges file "\S+bad-length\.json", byte \d+: / ],
         ranges_missing => [ "RobotsAuditIPRanges %%DIR%%/missing.json\n",
-            qr/RobotsAuditIPRanges: ${F}cannot open "\S+missing\.json": No such file or directory/ ],
+            qr/${W}cannot open "\S+missing\.json": No such file or directory: the crawlers it would verify stay unverified/ ],
         sigkeys_empty => [ "RobotsAuditSignatureKeys %%DIR%%/sigkeys\n",
-            qr/RobotsAuditSignatureKeys: ${F}signature keys file "\S+bad\.test\.json": no Ed25519 key/ ],
+            qr/${W}signature keys file "\S+bad\.test\.json": no Ed25519 key/ ],
         sigkeys_missing => [ "RobotsAuditSignatureKeys %%DIR%%/nokeys\n",
-            qr/RobotsAuditSignatureKeys: ${F}signature keys directory "\S+nokeys": No such file or directory/ ],
+            qr/${W}signature keys directory "\S+nokeys": No such file or directory/ ],
     );
     return map { $_ => [ { http => "RobotsAudit On\n$c{$_}[0]" }, $c{$_}[1] ] }
            keys %c;

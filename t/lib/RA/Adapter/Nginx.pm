@@ -156,6 +156,8 @@ sub refused_reload_logs_emerg { 1 }
 sub config_refusals {
     my $E = qr/\[emerg\] \d+#\d+: /;
     my $F = qr/${E}robots-audit: \[RA303\] /;     # a configured file
+    # a data file: a warning at the directive
+    my $W = qr/\[warn\] \d+#\d+: robots-audit: \[RA325\] /;
     return (
         zone_small => [ { zone_size => '64k' },
             qr/${E}robots_audit_zone "ra" size "64k" is out of range: the minimum is 80k/ ],
@@ -196,19 +198,19 @@ sub config_refusals {
             qr/${F}cannot open "[^"]*nope\.txt": No such file or directory in \S+nginx\.conf:\d+/ ],
         ranges_bad_ip => [
             { http => "robots_audit_ip_ranges %%DIR%%/g.json %%DIR%%/bad-ip.json;\n" },
-            qr/${F}ranges file "[^"]*bad-ip\.json", byte \d+: / ],
+            qr/${W}ranges file "[^"]*bad-ip\.json", byte \d+: [^\n]*: the crawlers it would verify stay unverified/ ],
         ranges_bad_length => [
             { http => "robots_audit_ip_ranges %%DIR%%/bad-length.json;\n" },
-            qr/${F}ranges file "[^"]*bad-length\.json", byte \d+: / ],
+            qr/${W}ranges file "[^"]*bad-length\.json", byte \d+: / ],
         ranges_missing => [
             { http => "robots_audit_ip_ranges %%DIR%%/missing.json;\n" },
-            qr/${F}cannot open "[^"]*missing\.json": No such file or directory in \S+nginx\.conf:\d+/ ],
+            qr/${W}cannot open "[^"]*missing\.json": No such file or directory: the crawlers it would verify stay unverified [^\n]*in \S+nginx\.conf:\d+/ ],
         sigkeys_empty => [
             { http => "robots_audit_signature_keys %%DIR%%/sigkeys;\n" },
-            qr/${F}signature keys file "[^"]*bad\.test\.json": no Ed25519 key [^\n]* in \S+nginx\.conf:\d+/ ],
+            qr/${W}signature keys file "[^"]*bad\.test\.json": no Ed25519 key [^\n]* in \S+nginx\.conf:\d+/ ],
         sigkeys_missing => [
             { http => "robots_audit_signature_keys %%DIR%%/nokeys;\n" },
-            qr/${F}signature keys directory "[^"]*nokeys": No such file or directory in \S+nginx\.conf:\d+/ ],
+            qr/${W}signature keys directory "[^"]*nokeys": No such file or directory: [^\n]*in \S+nginx\.conf:\d+/ ],
     );
 }
 

@@ -57,6 +57,12 @@ my @REFUSED = (
     [ crawler_category     => 'crawler file with an unknown category' ],
     [ crawler_no_category  => 'crawler file without a category' ],
     [ crawler_missing      => 'missing crawler file' ],
+);
+
+# data, not configuration: both servers start and warn (RA325), and the
+# crawlers those files would verify stay unverified; the same
+# config_refusals entries say how to write them and what the warning says
+my @WARNED = (
     [ ranges_bad_ip        => 'ranges file with a bad address' ],
     [ ranges_bad_length    => 'ranges file with a bad prefix length' ],
     [ ranges_missing       => 'missing ranges file' ],
@@ -77,6 +83,16 @@ sub config_test {
     my $h = RA::Harness->new(server => $ad->server, workers => 1,
                              files => \%FILES, %a);
     return $h->config_test;
+}
+
+# A subtest: the configuration test passes, with the warning.
+sub warned {
+    my ($ad, $name, $opts, $re) = @_;
+    subtest "warned: $name" => sub {
+        my ($rc, $out) = config_test($ad, %$opts);
+        is $rc, 0, 'the configuration test passes';
+        like $out, $re, 'with a warning that says why' or diag $out;
+    };
 }
 
 # A subtest: the configuration test fails, with the message.
@@ -105,6 +121,11 @@ sub scenario {
         my ($kind, $name) = @$case;
         my $c = $how{$kind} or die ref($ad) . ": no config_refusals $kind";
         refused($ad, $name, @$c);
+    }
+    for my $case (@WARNED) {
+        my ($kind, $name) = @$case;
+        my $c = $how{$kind} or die ref($ad) . ": no config_refusals $kind";
+        warned($ad, $name, @$c);
     }
 
     subtest 'accepted: a missing robots file, alert interval 0, budget off'
