@@ -1236,8 +1236,10 @@ ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
         }
     }
 
-    /* the new cycle's log: ngx_cycle is still the old one here */
-    ngx_log_error(NGX_LOG_WARN, cycle->log, 0, RA_LOG_PREFIX
+    /* the new cycle's log: ngx_cycle is still the old one here; a
+     * notice, not a warning: no resolver is the README's minimal setup,
+     * and crawlers with published ranges are verified without one */
+    ngx_log_error(NGX_LOG_NOTICE, cycle->log, 0, RA_LOG_PREFIX
                   "[" RA_TAG_RDNS_OFF "] no resolver configured: "
                   "reverse-DNS verification is off");
 }
