@@ -25,7 +25,7 @@ static const char  ra_check_usage[] =
     "group's first User-agent line: a specific group replaces '*'.\n"
     "A URL is absolute (https://host/path) or a path starting with '/'.\n"
     "\n"
-    "  --mode rfc     RFC 9309: URL and rules %%-normalised, /robots.txt\n"
+    "  --mode rfc     RFC 9309: URL and rules %-normalised, /robots.txt\n"
     "                 always allowed (default)\n"
     "  --mode google  exactly what Google's reference parser decides\n"
     "  --user-agent UA  identify the crawler from a User-Agent header\n"

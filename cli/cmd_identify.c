@@ -56,7 +56,10 @@ ra_id_usage(FILE *f)
 "Signature-Agent, Host) on a request --request (default 'GET /') made at\n"
 "--time (Unix seconds; default now): a valid signature verifies the\n"
 "crawler it names, a failing one makes an impostor of a crawler that\n"
-"signs (docs/web-bot-auth.md).\n");
+"signs (docs/web-bot-auth.md).\n"
+"\n"
+"exit status: 0 every User-Agent identified (whatever it is), 2 usage,\n"
+"input or output error\n");
 }
 
 /* Forward-confirmed reverse DNS through c-ares (ra_cli_rdns.h); the

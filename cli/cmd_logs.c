@@ -41,7 +41,7 @@
 #define RA_LOGS_SHOW         120     /* bytes of a line shown in errors */
 
 static const char  ra_logs_usage[] =
-"usage: robots-audit logs --robots [HOST=]FILE... [--site HOST] [LOG...]\n"
+"usage: robots-audit logs --robots [HOST=]FILE... [--site HOST]\n"
 "           [--log-format F] [--real-ip-from CIDR]... [--ranges FILE]...\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
 "           [--purpose P] [--ledger MIB] [--output FILE] [--follow [--interval S]]\n"
@@ -56,8 +56,10 @@ static const char  ra_logs_usage[] =
 "  --robots FILE     the robots.txt every site served, in force from the\n"
 "                    first line; the log's own answers to /robots.txt\n"
 "                    change that (2xx, 304 or 206: this file, 5xx or\n"
-"                    429 to a crawler: unreachable, another 4xx: no\n"
-"                    rules).  Given once.\n"
+"                    429: unreachable, another 3xx or 4xx: no rules)\n"
+"                    when a verified crawler got them, or two clients\n"
+"                    a day after the file was last served; else they\n"
+"                    bind only the client that got them.  Given once.\n"
 "  --robots HOST=FILE  the file of one site (repeatable); a site with none\n"
 "                    takes the plain --robots FILE, or is judged 'unknown'\n"
 "  --site HOST       the site of the LOGs named after it, for lines with\n"
