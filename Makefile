@@ -46,11 +46,14 @@ all: deps $(B)/robots-audit $(B)/mod_robots_audit.so $(B)/ngx_http_robots_audit_
 deps:
 	@$(DEPS) build
 
-$(B)/obj/%.o: %.c
+# Everything compiled waits for deps (order-only: its time stamp means
+# nothing), so that `make -jN` on a fresh machine installs the headers
+# before the first compiler starts.
+$(B)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) $(OPT) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
-$(B)/san/%.o: %.c
+$(B)/san/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -O1 $(CFLAGS) $(SAN) -fPIC -MMD -MP -c $< -o $@
 
@@ -80,7 +83,7 @@ APXS ?= apxs
 APX_SRCS := $(sort $(wildcard apache_module/*.c))
 $(B)/mod_robots_audit.so: $(APX_SRCS) $(wildcard apache_module/*.h) \
     apache_module/exports.map $(CORE_OBJS) $(wildcard common/*.h) \
-    $(B)/obj/cli/ra_ares.o
+    $(B)/obj/cli/ra_ares.o | deps
 	@mkdir -p $(B)/apache
 	@rm -f $(B)/apache/*.c
 	@ln -sf $(APX_SRCS:%=../../%) $(B)/apache/
@@ -102,7 +105,7 @@ prove-test: $(B)/mod_robots_audit.so
 NGX_SRC ?= /usr/share/nginx/src
 $(B)/ngx_http_robots_audit_module.so: config scripts/nginx-module.sh \
     $(wildcard ngx_module/*.[ch]) $(CORE_SRCS) $(wildcard common/*.h) \
-    data/crawlers.txt data/referrers.txt scripts/embed.sh
+    data/crawlers.txt data/referrers.txt scripts/embed.sh | deps
 	@mkdir -p $(B)
 	scripts/nginx-module.sh $(NGX_SRC) $(B)/nginx-src $@
 
