@@ -7,7 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
 
+# one line per stage, from the first second: the first run installs and
+# builds for minutes
+say() { printf 'demo: %s\n' "$*"; }
+say "installing what it needs that is missing (apt-get; nothing when all is there)"
 scripts/deps.sh demo
+say "building the CLI and the nginx module (the first time: a few minutes)"
 make -s build/robots-audit build/ngx_http_robots_audit_module.so
 
 D=$top/build/demo
@@ -74,8 +79,20 @@ http {
 }
 CONF
 
-/usr/sbin/nginx -t -q -p "$D" -c "$D/conf/nginx.conf"
-/usr/sbin/nginx -p "$D" -c "$D/conf/nginx.conf" &
+# the configuration test lints the robots.txt: its findings once (nginx
+# repeats them when it starts, into the startup log)
+say "testing the configuration; the lint of the site's robots.txt:"
+if ! /usr/sbin/nginx -t -q -p "$D" -c "$D/conf/nginx.conf" \
+        2> "$D/logs/test.log"
+then
+    cat "$D/logs/test.log" >&2
+    exit 1
+fi
+sed -n 's/^.*robots-audit: \[RA200\] [^ ]*robots\.txt:/  robots.txt:/p' \
+    "$D/logs/test.log" | sed 's/ in [^ ]*nginx\.conf:[0-9]*$//' \
+    | awk '!seen[$0]++'
+say "starting nginx (two workers) on 127.0.0.1:$port"
+/usr/sbin/nginx -p "$D" -c "$D/conf/nginx.conf" 2> "$D/logs/startup.log" &
 nginx_pid=$!
 stop() { kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; }
 trap 'stop; echo; echo "demo stopped"; exit 0' INT TERM
@@ -89,10 +106,10 @@ done
 base="http://127.0.0.1:$port"
 log=$shared/logs/elastic-apache/apache_logs
 if [ -f "$log" ]; then
-    echo "replaying the crawler requests of a real site's access log (${log#"$top"/})"
+    say "replaying the crawler requests of a real site's access log (${log#"$top"/})"
     scripts/replay.pl --crawlers-only "$base" "$log"
 else
-    echo "no ../shared/data beside the repository: replaying the sample traffic in data/demo/traffic.log"
+    say "no ../shared/data beside the repository: replaying the sample traffic in data/demo/traffic.log"
     scripts/replay.pl "$base" data/demo/traffic.log
 fi
 
