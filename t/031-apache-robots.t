@@ -38,7 +38,7 @@ EOF
 
 sub scenario {
     my ($mpm) = @_;
-    my $dead = RA::Harness::free_port();     # nothing listens there
+    my $dead = RA::Harness::dead_port();     # nothing listens there
     my $h = RA::Harness->new(
         server => 'apache', mpm => $mpm, workers => 2, ports => 2,
         # this machine is Googlebot: its answers are the sites' (one

@@ -75,6 +75,19 @@ sub free_port {
     return $p;
 }
 
+# A loopback port where nothing listens, and nothing can for as long as
+# this process lives: a socket bound to it, never listening, holds it (a
+# port free_port() found could be taken by another test's server before
+# the backend that should be dead is dialled).
+my @DEAD;
+sub dead_port {
+    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
+                                  Proto => 'tcp')
+        or die "dead_port: $!";
+    push @DEAD, $s;
+    return $s->sockport;
+}
+
 sub dir     { $_[0]{dir} }
 sub backend { $_[0]{backend} }
 sub port    { my ($self, $i) = @_; return $self->{port_list}[$i // 0] }

@@ -74,7 +74,7 @@ sub fragments {
             ? "\n    ServerAlias @{ $v->{aliases} }" : '';
         my $robots = '';
         if ($v->{robots_5xx}) {
-            my $dead = RA::Harness::free_port();   # nothing listens there
+            my $dead = RA::Harness::dead_port();   # nothing listens there
             $robots = "\n    ProxyPass /robots.txt http://127.0.0.1:$dead/robots.txt";
         }
         $robots .= "\n    ProxyPass /robots.txt $v->{robots_proxy}"
