@@ -216,6 +216,10 @@ mra_request_kind_known(request_rec *r)
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
 void mra_request(request_rec *r, int status, unsigned kind,
     ra_request_t *req);
+/* Which redirect of its site's robots.txt r's target is the target of
+ * (ra_audit_robots_hop()), 0 for none; no lookup unless some site
+ * redirects now.  Takes the engine: not with it held. */
+unsigned mra_robots_hop(request_rec *r);
 int mra_status_handler(request_rec *r);
 int mra_status_hook(request_rec *r, int flags);
 

@@ -71,7 +71,6 @@ mra_wanted(request_rec *r, int status, int ask)
 {
     int           hop;
     unsigned      kind;
-    ra_audit_t   *au;
     request_rec  *orig = mra_original(r);
 
     /* the tables last: every request asks, robots.txt ones go on; only
@@ -91,14 +90,8 @@ mra_wanted(request_rec *r, int status, int ask)
         return -1;
     } else if (!ask) {
         hop = RA_REDIRECT_HOPS + 1;
-    } else {
-        au = mra_engine_take();
-        hop = (int) ra_audit_robots_hop(au, mra_site(orig), mra_target(orig),
-                                        ra_host_now(&mra_host));
-        mra_engine_give(au);
-        if (hop == 0) {
-            return -1;
-        }
+    } else if ((hop = (int) mra_robots_hop(orig)) == 0) {
+        return -1;
     }
     if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL
         || apr_table_get(orig->headers_in, "Range") != NULL)

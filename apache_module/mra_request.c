@@ -141,10 +141,8 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     }
 }
 
-/* Is r's target where some site's robots.txt redirects (asked only once
- * one did)?  Then it is a robots.txt fetch, counted when it is logged. */
-static int
-mra_redirect_target(request_rec *r)
+unsigned
+mra_robots_hop(request_rec *r)
 {
     unsigned     hop;
     ra_audit_t  *au;
@@ -156,7 +154,7 @@ mra_redirect_target(request_rec *r)
     hop = ra_audit_robots_hop(au, mra_site(r), mra_target(r),
                               ra_host_now(&mra_host));
     mra_engine_give(au);
-    return hop != 0;
+    return hop;
 }
 
 /* RobotsAuditEnforce: judged here, before the handler, and not again at
@@ -171,7 +169,7 @@ mra_fixups_judge(request_rec *r)
     if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->enforce)
         || mra_server_page(r)
         || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS)
-        || mra_redirect_target(r))
+        || mra_robots_hop(r) != 0)
     {
         return DECLINED;
     }

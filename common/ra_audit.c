@@ -702,7 +702,7 @@ ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id)
 
 /* on every request's path: inlined (defined with the requests below) */
 static inline int ra_audit_client(ra_audit_t *au, const ra_request_t *req,
-    ra_verdict_t *out, ra_identity_t *id, ra_sig_verdict_t *sv);
+    ra_verdict_t *out, ra_identity_t *id, ra_sig_verdict_t *sv, int *no_ua);
 static inline void ra_audit_key(ra_audit_t *au, const ra_identity_t *id,
     const ra_request_t *req, const ra_sig_verdict_t *sv, ra_verdict_t *out,
     ra_str_t *tokens, ra_judge_who_t *who, ra_stat_key_t *key);
@@ -1143,7 +1143,7 @@ int
 ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     int64_t now)
 {
-    int                  rc, everyone, crawler, looped, same;
+    int                  rc, everyone, crawler, looped, same, no_ua;
     size_t               to_len;
     unsigned             answer;
     uint32_t             sid, tid;
@@ -1178,7 +1178,7 @@ ra_audit_robots(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     to_len = ra_answer_redirect(ans, site, to, &same);
 
     memset(&cv, 0, sizeof(cv));
-    crawler = ra_audit_client(au, req, &cv, &id, &sv);
+    crawler = ra_audit_client(au, req, &cv, &id, &sv, &no_ua);
     if (!crawler && answer == RA_ANSWER_UNREACHABLE) {
         /* a failure is evidence only when a crawler met it: a browser
          * or a client without a User-Agent gets a rate limit's 503 as
@@ -1905,19 +1905,19 @@ ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
  * once; a valid one of an origin the table names is that crawler's,
  * whatever its User-Agent: signed agents send a browser's): *id, *sv and
  * out's kind and signature fields.  0 for a browser or a client without
- * a User-Agent, which are no crawler; 1 for a crawler or a generic bot. */
+ * a User-Agent (*no_ua says which), which are no crawler; 1 for a crawler
+ * or a generic bot. */
 static inline __attribute__((always_inline)) int
 ra_audit_client(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out,
-    ra_identity_t *id, ra_sig_verdict_t *sv)
+    ra_identity_t *id, ra_sig_verdict_t *sv, int *no_ua)
 {
-    int                  no_ua;
     const ra_crawler_t  *sc;
 
     ra_identify(au, req->user_agent, id);
     memset(sv, 0, sizeof(*sv));
     sv->result = RA_SIG_NONE;
     sv->why = "";
-    no_ua = ra_ua_absent(req->user_agent);
+    *no_ua = ra_ua_absent(req->user_agent);
     if (req->signature.len != 0 && req->signature_input.len != 0) {
         ra_audit_sig(au, req, sv);
         out->sig_result = sv->result;
@@ -1928,11 +1928,11 @@ ra_audit_client(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out,
             id->kind = RA_UA_KNOWN;
             id->crawler = sc;
             id->token = sc->tokens[0];
-            no_ua = 0;
+            *no_ua = 0;
         }
     }
     out->kind = id->kind;
-    return !(id->kind == RA_UA_BROWSER || no_ua);
+    return !(id->kind == RA_UA_BROWSER || *no_ua);
 }
 
 /* A crawler's claim checked (ra_audit_who()) and the key of its record */
@@ -2579,8 +2579,7 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     }
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
-    if (!ra_audit_client(au, req, out, &id, &sv)) {
-        no_ua = ra_ua_absent(req->user_agent);
+    if (!ra_audit_client(au, req, out, &id, &sv, &no_ua)) {
         /* crawl-to-refer: a browser visit its Referer's operator sent
          * (once: not its redirects nor its ranges), else the operator
          * its target's utm_source names (not from the site's own page) */

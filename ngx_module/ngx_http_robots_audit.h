@@ -99,6 +99,8 @@ NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
 NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);
 NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request(ngx_http_request_t *r,
     ngx_int_t status, unsigned kind, ra_request_t *req);
+NGX_HTTP_RA_LOCAL unsigned ngx_http_robots_audit_hop(ngx_http_request_t *r,
+    ngx_http_robots_audit_main_conf_t *amcf);
 NGX_HTTP_RA_LOCAL int64_t ngx_http_robots_audit_now(const ra_host_t *h);
 NGX_HTTP_RA_LOCAL int ngx_http_robots_audit_rdns_start(const ra_host_t *h,
     void *where, const uint8_t addr[16]);

@@ -143,10 +143,7 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
                     ngx_http_robots_audit_str(r->method_name),
                     (int) r->headers_out.status,
                     r->headers_in.range != NULL)
-            || (hop = ra_audit_robots_hop(amcf->audit,
-                          ngx_http_robots_audit_site(r),
-                          ngx_http_robots_audit_str(r->unparsed_uri),
-                          ngx_http_robots_audit_now(NULL))) == 0)
+            || (hop = ngx_http_robots_audit_hop(r, amcf)) == 0)
         {
             return ngx_http_next_header_filter(r);
         }

@@ -557,10 +557,7 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
      * targets of its redirects within the site too) */
     if (amcf == NULL
         || ra_http_is_robots(ngx_http_robots_audit_str(r->unparsed_uri))
-        || (ra_audit_redirects(amcf->audit)
-            && ra_audit_robots_hop(amcf->audit, ngx_http_robots_audit_site(r),
-                   ngx_http_robots_audit_str(r->unparsed_uri),
-                   ngx_http_robots_audit_now(NULL))))
+        || ngx_http_robots_audit_hop(r, amcf))
     {
         return NGX_DECLINED;
     }
@@ -585,6 +582,22 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
     }
 
     return NGX_DECLINED;
+}
+
+
+/* Which redirect of its site's robots.txt r's target is the target of
+ * (ra_audit_robots_hop()), 0 for none; the site is not even looked up
+ * unless some site redirects now. */
+unsigned
+ngx_http_robots_audit_hop(ngx_http_request_t *r,
+    ngx_http_robots_audit_main_conf_t *amcf)
+{
+    if (!ra_audit_redirects(amcf->audit)) {
+        return 0;
+    }
+    return ra_audit_robots_hop(amcf->audit, ngx_http_robots_audit_site(r),
+                               ngx_http_robots_audit_str(r->unparsed_uri),
+                               ngx_http_robots_audit_now(NULL));
 }
 
 
