@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Verdict cost against the robots.txt versions a site keeps (issue 14,
- * item 5): one site with eight large versions (about 460 KiB each, the
- * newest in force), one with a single small version, the same compliant
+ * Verdict cost against the robots.txt versions a site keeps: one site
+ * with eight large versions (about 460 KiB each, the newest in force), one with a single small version, the same compliant
  * request on each, through ra_audit_request() as the modules call it.
  * Prints ns/request for each, their ratio, and the bytes this process
  * allocated per request in the steady state (0: no robots.txt body is

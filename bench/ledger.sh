@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The ledger as it fills (issue 14): bench/ledger.c formats a large
+# The ledger as it fills: bench/ledger.c formats a large
 # region of heap memory (1024 MiB unless LEDGER_MIB says otherwise) as a
 # zone is formatted and feeds it requests of bots with a new User-Agent
 # each through ra_audit_request(), then prints the throughput empty, at

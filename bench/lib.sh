@@ -13,7 +13,7 @@
 # bench/apache-wrk.sh) add their stock-against-module rows under SECTION
 # "module".  Rows go to the file
 # RA_BENCH_TABLE names; run alone, a script prints its figures and adds
-# no row.  scripts/bench-readme.sh turns the table into README's.
+# no row.  scripts/bench-readme.sh turns the table into bench/README.md's.
 bench_row() {
     [ -n "${RA_BENCH_TABLE:-}" ] || return 0
     printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" >> "$RA_BENCH_TABLE"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Issue 14, item 5 end to end: nginx (2 workers) with the module, one site
+# Versions end to end: nginx (2 workers) with the module, one site
 # whose robots.txt was captured in eight versions of about 460 KiB, one
 # with a single small version; wrk throughput of compliant crawler
 # requests on each, alternating runs.  MODULE= picks the module (default

@@ -4,7 +4,7 @@
 # matcher and `check` here, then every other executable bench/*.sh (each
 # adds its rows with bench_row, bench/lib.sh), and prints one table of all
 # the figures at the end, also written to build/bench/table.md, which
-# scripts/bench-readme.sh copies into README's "Performance".
+# scripts/bench-readme.sh copies into bench/README.md.
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -89,4 +89,6 @@ awk -F '\t' '
     { printf "| %s | %s | %s | %s |\n", $2, $3, $4, $5 }' > $B/table.md
 cat $B/table.md
 [ -z "$failed" ] || { echo "bench: failed:$failed" >&2; exit 1; }
+# bench/README.md shows the figures of the last full run, never older ones
+scripts/bench-readme.sh $B/table.md
 exit 0

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The status page over a large zone (issue 14, item 6): a ledger of
+ * The status page over a large zone: a ledger of
  * ZONE MiB holding RECORDS crawler records with unique names over 100
  * sites (generic bots up to their half of the table, table crawlers after
  * them; one in ten with a violation), then each format

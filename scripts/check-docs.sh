@@ -14,19 +14,26 @@
 #       (fuzz/corpus/ and build/ excepted);
 #   (d) every long option that `build/robots-audit COMMAND --help` names
 #       (in its usage lines and its option list) is in that command's
-#       synopsis in README.md ("Command line") and in docs/robots-audit.1
+#       synopsis in docs/cli.md ("Synopsis") and in docs/robots-audit.1
 #       (SYNOPSIS), and those synopses name no option --help does not;
 #   (e) every RA_* environment variable that scripts/, bench/, t/, tests/,
-#       cli/ or common/ read is in README.md;
+#       cli/ or common/ read is in docs/development.md;
 #   (f) README.md, docs/*.md and the man page show no path of the machine
 #       a sample was made on (/work/..., /home/..., /root/..., the
 #       repository's own absolute path).
-#   (g) README.md's table-coverage report is the one scripts/coverage.sh
+#   (g) docs/cli.md's table-coverage report is the one scripts/coverage.sh
 #       computes from data/crawlers.txt (scripts/coverage.sh --update
-#       rewrites it).
+#       rewrites it);
+#   (h) every sample and figure the README and the docs quote is what a
+#       real run prints now (scripts/doc-samples.sh: the CLI's transcripts,
+#       the demo's output, the table's and the ledger's sizes);
+#   (i) README.md stays a page a newcomer reads in five minutes: at most
+#       300 lines;
+#   (j) every relative link of README.md, docs/*.md and bench/README.md
+#       names a file that exists and, after "#", a heading of that file.
 #
-# (d) needs the built command (make build/robots-audit; `make check-docs`
-# builds it first).
+# (d) and (h) need the built command and nginx module (`make check-docs`
+# builds them first).
 #
 # The files checked by (b) and (c) are those git tracks plus new files not
 # yet added (git ls-files --cached --others --exclude-standard), so that a
@@ -42,6 +49,8 @@ cd "$top" || exit 2
 
 tags_h=common/ra_tags.h
 cli=build/robots-audit
+cli_md=docs/cli.md
+dev_md=docs/development.md
 man_page=docs/robots-audit.1
 commands='check lint identify logs whatif ranges'
 tags_md=docs/log-tags.md
@@ -190,7 +199,7 @@ check_licence() {
 }
 
 
-# ---- (d) every option of --help in the README and the man page ---------
+# ---- (d) every option of --help in docs/cli.md and the man page -------
 
 # The long options of a --help text on stdin: its usage lines (up to the
 # first blank line) and the lines of its option list (starting with --).
@@ -201,18 +210,18 @@ help_options() {
         grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- '--help' | sort -u
 }
 
-# The README synopsis of command $1: the lines of the first ``` block
-# after "## Command line" that start "robots-audit $1 ", with the indented
+# docs/cli.md's synopsis of command $1: the lines of the first ``` block
+# after "## Synopsis" that start "robots-audit $1 ", with the indented
 # lines that continue them.
 readme_synopsis() {
     awk -v cmd="$1" '
-        /^## Command line/ { sect = 1; next }
+        /^## Synopsis/ { sect = 1; next }
         sect && /^```/ { if (inblock) exit; inblock = 1; next }
         inblock {
             if ($0 ~ "^robots-audit " cmd " ") { take = 1; print; next }
             if (take && /^[[:space:]]/) { print; next }
             take = 0
-        }' README.md
+        }' "$cli_md"
 }
 
 # The man page's SYNOPSIS entries (.SY ... .YS) for command $1, with the
@@ -267,7 +276,7 @@ check_options() {
                 done
         done
     done
-    sed -i -e 's/ readme synopsis/ README synopsis (README.md, "Command line")/' \
+    sed -i -e "s| readme synopsis| synopsis of $cli_md|" \
            -e "s| man synopsis| man page's SYNOPSIS ($man_page)|" "$tmp/out"
     [ ! -s "$tmp/out" ]
 }
@@ -293,8 +302,8 @@ check_env() {
         done
     } | sort -u > "$tmp/env"
     while IFS= read -r v; do
-        if ! grep -qE "(^|[^A-Z0-9_])$v([^A-Z0-9_]|\$)" README.md; then
-            echo "$v is read but not documented in README.md" \
+        if ! grep -qE "(^|[^A-Z0-9_])$v([^A-Z0-9_]|\$)" "$dev_md"; then
+            echo "$v is read but not documented in $dev_md" \
                  "(\"Environment variables\")" >> "$tmp/out"
         fi
     done < "$tmp/env"
@@ -309,7 +318,7 @@ check_env() {
 
 check_paths() {
     : > "$tmp/out"
-    for f in README.md docs/*.md "$man_page"; do
+    for f in README.md docs/*.md bench/README.md "$man_page"; do
         [ -f "$f" ] || continue
         grep -n -H -E '(^|[^A-Za-z0-9_.~-])/(work|home|root)/' "$f" \
             >> "$tmp/out"
@@ -346,15 +355,15 @@ else
 fi
 
 if check_options; then
-    pass "(d) every --help option in the README and man page synopses"
+    pass "(d) every --help option in the docs/cli.md and man page synopses"
 else
-    fail "(d) every --help option in the README and man page synopses"
+    fail "(d) every --help option in the docs/cli.md and man page synopses"
 fi
 
 if check_env; then
-    pass "(e) every RA_* environment variable documented in README.md"
+    pass "(e) every RA_* environment variable documented in $dev_md"
 else
-    fail "(e) every RA_* environment variable documented in README.md"
+    fail "(e) every RA_* environment variable documented in $dev_md"
 fi
 
 if check_paths; then
@@ -364,9 +373,64 @@ else
 fi
 
 if sh scripts/coverage.sh --check > "$tmp/out" 2>&1; then
-    pass "(g) README.md's coverage report is that of data/crawlers.txt"
+    pass "(g) $cli_md's coverage report is that of data/crawlers.txt"
 else
-    fail "(g) README.md's coverage report is that of data/crawlers.txt"
+    fail "(g) $cli_md's coverage report is that of data/crawlers.txt"
+fi
+
+if sh scripts/doc-samples.sh > "$tmp/out" 2>&1; then
+    pass "(h) $(tail -n 1 "$tmp/out" | sed 's/^doc-samples: //')"
+else
+    fail "(h) every sample and figure of the docs as a run prints it"
+fi
+
+lines=$(wc -l < README.md)
+if [ "$lines" -le 300 ]; then
+    pass "(i) README.md is $lines lines (at most 300)"
+else
+    echo "README.md is $lines lines: move details to docs/" > "$tmp/out"
+    fail "(i) README.md at most 300 lines"
+fi
+
+
+# Relative links "[text](path#anchor)": the file must exist, the anchor be
+# the slug of one of its headings as the code hosts make it (lower case,
+# punctuation but "-" and "_" dropped, spaces to "-").
+if perl -e '
+    my $bad = 0;
+    sub slugs {
+        my ($f) = @_; my %s; open(my $h, "<", $f) or return {};
+        my $code = 0;
+        while (<$h>) {
+            $code = !$code if /^```/;
+            next if $code or !/^#+\s+(.*?)\s*$/;
+            (my $t = lc $1) =~ s/[^\w\- ]//g; $t =~ s/ /-/g; $s{$t} = 1;
+        }
+        return \%s;
+    }
+    for my $f (@ARGV) {
+        open(my $h, "<", $f) or next; (my $dir = $f) =~ s{[^/]*$}{};
+        my $code = 0;
+        while (my $l = <$h>) {
+            my $n = $.;
+            $code = !$code if $l =~ /^```/;
+            next if $code;
+            while ($l =~ /\]\(([^()\s]+)\)/g) {
+                my $t = $1; next if $t =~ m{^[a-z]+:};
+                my ($path, $anchor) = split /#/, $t, 2;
+                my $target = $path eq "" ? $f : $dir . $path;
+                if (!-e $target) { print "$f:$n: $t: no file $target\n"; $bad++; next }
+                next unless defined $anchor && $target =~ /\.md$/;
+                next if slugs($target)->{$anchor};
+                print "$f:$n: $t: no heading #$anchor in $target\n"; $bad++;
+            }
+        }
+    }
+    exit($bad ? 1 : 0);' README.md docs/*.md bench/README.md > "$tmp/out" 2>&1
+then
+    pass "(j) every relative link of the docs resolves"
+else
+    fail "(j) every relative link of the docs resolves"
 fi
 
 echo "check-docs: $passed passed, $failed failed"

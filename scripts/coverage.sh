@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The crawler table's verification coverage, computed from
-# data/crawlers.txt (issue 16): how many entries can be verified, by
+# data/crawlers.txt: how many entries can be verified, by
 # which method (published IP ranges, forward-confirmed reverse DNS, Web
 # Bot Auth signatures), and which operators publish nothing.  Prints the
-# Markdown that README.md holds between the "coverage" markers;
-#   scripts/coverage.sh --update   rewrites that part of README.md
-#   scripts/coverage.sh --check    exits 1 when README.md is not current
+# Markdown that docs/cli.md holds between the "coverage" markers;
+#   scripts/coverage.sh --update   rewrites that part of docs/cli.md
+#   scripts/coverage.sh --check    exits 1 when docs/cli.md is not current
 # (scripts/check-docs.sh runs --check).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 table="$root/data/crawlers.txt"
-readme="$root/README.md"
+readme="$root/docs/cli.md"
 begin='<!-- coverage: begin (scripts/coverage.sh --update writes this part) -->'
 end='<!-- coverage: end -->'
 
@@ -82,7 +82,7 @@ case "${1:-}" in
     report ;;
 --update|--check)
     grep -qxF "$begin" "$readme" && grep -qxF "$end" "$readme" || {
-        echo "coverage.sh: README.md has no coverage markers" >&2; exit 1; }
+        echo "coverage.sh: docs/cli.md has no coverage markers" >&2; exit 1; }
     tmp=$(mktemp)
     trap 'rm -f "$tmp" "$tmp.r"' EXIT
     report > "$tmp.r"
@@ -92,7 +92,7 @@ case "${1:-}" in
         !skip { print }' "$readme" > "$tmp"
     if [ "$1" = --check ]; then
         if ! cmp -s "$tmp" "$readme"; then
-            echo "README.md's coverage report is not that of data/crawlers.txt: run scripts/coverage.sh --update" >&2
+            echo "docs/cli.md's coverage report is not that of data/crawlers.txt: run scripts/coverage.sh --update" >&2
             diff "$readme" "$tmp" >&2 || true
             exit 1
         fi

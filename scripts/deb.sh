@@ -193,7 +193,7 @@ doc "$n"
 mkdir -p "$d/usr/share/doc/$n/examples"
 cp -R "$root/contrib/." "$d/usr/share/doc/$n/examples/"
 find "$d/usr/share/doc/$n/examples" -type f -exec chmod 0644 {} +
-# the daily refresh of the published IP ranges (issue 16): installed, not
+# the daily refresh of the published IP ranges: installed, not
 # enabled (systemctl enable --now robots-audit-ranges.timer); its
 # environment file is a conffile
 for u in robots-audit-ranges.service robots-audit-ranges.timer; do

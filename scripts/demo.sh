@@ -135,4 +135,7 @@ status page:  $base/robots-audit/status   (also ?format=json, ?format=prometheus
 alerts:       ${D#"$top"/}/logs/error.log (tag RA100) and ${D#"$top"/}/logs/alerts.json
 Press Ctrl-C to stop.
 MSG
+# RA_DEMO_ONCE=1 (scripts/doc-samples.sh): stop here, so that what the
+# docs quote of this output can be checked against a real run
+[ "${RA_DEMO_ONCE:-}" = 1 ] && exit 0
 wait "$nginx_pid"

@@ -11,7 +11,7 @@
 # test fails when the document is wider than the window.  Screenshots at
 # 1400 and 390 px: build/status-page.png and build/status-page-390.png,
 # copied to the directory $RA_SCREENSHOTS names when set
-# (RA_SCREENSHOTS=docs updates the README's pictures).
+# (RA_SCREENSHOTS=docs updates the pictures the README shows).
 use strict;
 use warnings;
 use Test::More;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # A worker (nginx) or child (Apache) killed inside the ledger's lock, in
-# the middle of a change of its structure (issue 14): the modules built
+# the middle of a change of its structure: the modules built
 # with the ledger's fault hook (scripts/fault-modules.sh) kill themselves
 # with SIGKILL at step N of their changes, for N = 1 .. STEPS, while bots
 # with new names flood a small zone (records created and evicted).  After

@@ -363,7 +363,7 @@ test_real_logs(void **state)
 }
 
 
-/* ---- formats (issue 15) ------------------------------------------------ */
+/* ---- formats ----------------------------------------------------------- */
 
 static int
 fparse(const ra_logfmt_t *f, const char *s, ra_logrec_t *rec)

@@ -816,7 +816,7 @@ verdict_compliant_and_violation_single_version(void **state)
     fx_free(f);
 }
 
-/* Issue 13: the engine judges the path as received and its canonical
+/* The engine judges the path as received and its canonical
  * form; robots.txt spellings the servers serve are fetches; the ring and
  * the alert keep the target as received */
 static void
@@ -1749,7 +1749,7 @@ big_robots(size_t n, unsigned k)
     return p;
 }
 
-/* Issue 14, item 5: a site with eight large versions costs a request no
+/* A site with eight large versions costs a request no
  * body copy once the versions it needs are compiled; a version is copied
  * out of the ledger and compiled once per process, when a verdict first
  * needs it, never for a request that does not */
@@ -1844,7 +1844,7 @@ verdict_crawl_delay_flag(void **state)
     fx_free(f);
 }
 
-/* issue 19, item 5: robots.txt failing (5xx/429) for 30 days while the
+/* A robots.txt failing (5xx/429) for 30 days while the
  * site's other pages answer: requests are judged as if there were no
  * robots.txt (compliant, counted unreachable_30d) and the site shows the
  * phase; a 2xx answer ends it */
@@ -2349,7 +2349,7 @@ robots_redirect_not_followed(void **state)
     fx_free(f);
 }
 
-/* issue 19, item 6: per crawler per site, the busiest minute and the
+/* Per crawler per site, the busiest minute and the
  * median gap over 24 hours, beside the group's Crawl-delay; robots.txt
  * fetches count as requests */
 static void
@@ -2384,7 +2384,7 @@ verdict_politeness_recorded(void **state)
     fx_free(f);
 }
 
-/* issue 19, item 4: the servers' own pages are nobody's traffic; the
+/* The servers' own pages are nobody's traffic; the
  * totals tell crawler requests from all */
 static void
 verdict_server_pages_not_counted(void **state)
@@ -2679,7 +2679,7 @@ req_on(ra_audit_t *au, const char *site, const char *ua, const char *addr,
     return v;
 }
 
-/* issue 14's flood: a new generic bot name per request.  Generic bots
+/* The flood of new bot names: a new generic bot name per request.  Generic bots
  * alert once per (site, address block); the budgets (per site, in all,
  * kept in the ledger: two engines on one ledger share them, as workers
  * do) bound the lines; what they hold back is said once per interval;
@@ -3365,7 +3365,7 @@ enforce_never_refuses_unknown(void **state)
 
 
 
-/* issue 18: the count step records the deciding line (site and record),
+/* The count step records the deciding line (site and record),
  * the hourly bucket, the violation's evidence, and the crawlers of a
  * 5xx/429 episode */
 static void

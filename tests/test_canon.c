@@ -4,7 +4,8 @@
  * walks them (ra_http_is_robots): RFC 3986 6.2.2 as the servers apply it
  * before they map a path to a file (merged slashes, 5.2.4's dot
  * segments, escapes of unreserved bytes and of '/' decoded).  The RFC's
- * 5.4 examples, merged with their base path; every spelling of issue 13;
+ * 5.4 examples, merged with their base path; every spelling the servers
+ * map to one file;
  * the servers' refusals (flags); long and hostile inputs; and a word for
  * word 5.2.4 as the reference on random paths.
  */

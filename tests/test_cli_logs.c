@@ -544,7 +544,7 @@ test_referrals_and_purpose(void **state)
     unlink(path);
 }
 
-/* issue 17 in the text and CSV reports: the llms.txt fetches (the JSON's
+/* The text and CSV reports: the llms.txt fetches (the JSON's
  * llms_fetches) and the purpose of each crawler row, "-" for a generic
  * bot; the purpose each violation was recorded with, the CSV's last
  * column, empty for a generic bot's; --purpose keeps one purpose's */
@@ -743,7 +743,7 @@ test_whatif(void **state)
     unlink(path);
 }
 
-/* Issue 19, item 4: logs and whatif name a generic bot the same way;
+/* Logs and whatif name a generic bot the same way;
  * /server-status is nobody's traffic; recent violations are newest first
  * by time, whatever the log's order; item 6: politeness in logs */
 static void
@@ -850,7 +850,7 @@ test_generic_name_any_case_whatif(void **state)
     unlink(prop);
 }
 
-/* Issue 19, item 5: a log in which robots.txt answers 503 for 31 days
+/* A log in which robots.txt answers 503 for 31 days
  * while the site's pages answer 200: from day 30 on, Googlebot's requests
  * are judged as if there were no robots.txt (compliant, unreachable_30d),
  * and the report says the site is in that phase */
@@ -972,7 +972,7 @@ test_robots_answer_binds_its_client(void **state)
     unlink(rob);
 }
 
-/* Issue 13: a disallowed path spelled another way is the same path, in
+/* A disallowed path spelled another way is the same path, in
  * logs and in whatif as in the servers; "//x/robots.txt" is a path */
 static void
 test_spellings(void **state)
@@ -1030,7 +1030,7 @@ test_spellings(void **state)
 }
 
 
-/* ---- issue 15: the logs operators really have ------------------------- */
+/* ---- the logs operators really have ------------------------------ */
 
 enum { V_VHOST, V_BALANCER, V_CUSTOM, V_JSON, V_COMMON, V_AS_IS };
 

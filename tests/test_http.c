@@ -11,7 +11,7 @@
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
 
-/* issue 19, item 4: the servers' own pages are nobody's traffic */
+/* The servers' own pages are nobody's traffic */
 static void
 server_pages(void **state)
 {

@@ -118,7 +118,7 @@ judge_compliant(void **state)
     assert_int_equal(v.rule_type, RA_RULE_ALLOW);
     assert_false(ra_enforce_refuses(RA_ENFORCE_ALL, &v));
     /* no robots.txt known: nothing to judge against, so not compliant
-     * either (issue 13): unknown, never refused */
+     * either: unknown, never refused */
     x->g.facts.current = -1;
     v = judge(x, "/x", NOW);
     assert_int_equal(v.verdict, RA_VERDICT_UNKNOWN);
@@ -563,7 +563,7 @@ judge_verdict_outlives_rules(void **state)
     jx_free(x);
 }
 
-/* Issue 13: a disallowed resource spelled another way is the same
+/* A disallowed resource spelled another way is the same
  * resource.  The path as received and its canonical form are both
  * judged; the stricter verdict wins, and the deciding rule is the
  * disallowing spelling's (docs/design.md, "Verdicts"). */
@@ -728,7 +728,7 @@ judge_spellings_long(void **state)
     jx_free(x);
 }
 
-/* unreachable_30d (issue 19): 30 days of 5xx/429 on robots.txt while
+/* unreachable_30d: 30 days of 5xx/429 on robots.txt while
  * the site's other pages answer: as if there were no robots.txt, so
  * compliant with the flag, whatever the rules in force or the crawler's
  * own failed fetch say; each condition tested on both sides */

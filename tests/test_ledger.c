@@ -250,7 +250,7 @@ ledger_full_note_once_per_interval(void **state)
     free(r);
 }
 
-/* issue 19, item 6: the politeness summary, fixed-size: the busiest
+/* The politeness summary, fixed-size: the busiest
  * minute and the median gap over the buckets of the last 24 hours */
 static void
 ledger_politeness(void **state)
@@ -313,7 +313,7 @@ ledger_politeness(void **state)
     assert_true(sizeof(ra_polite_t) <= 176);     /* per record */
 }
 
-/* issue 19, item 4: recent violations newest first by time, whatever
+/* Recent violations newest first by time, whatever
  * order they were recorded in (logs replay out of order) */
 static void
 ledger_violations_by_time(void **state)
@@ -801,7 +801,7 @@ ledger_site_eviction_frees_its_records(void **state)
 }
 
 
-/* issue 18: rule hits per line of the version in force, bounded, and
+/* Rule hits per line of the version in force, bounded, and
  * starting again with a new version */
 static void
 ledger_rule_hits(void **state)
@@ -890,7 +890,7 @@ ledger_rule_hits(void **state)
     free(r);
 }
 
-/* issue 18: hourly buckets per crawler record, summed over the current
+/* Hourly buckets per crawler record, summed over the current
  * hour and the last 24; older hours leave, out-of-order ones are not
  * counted into a newer bucket */
 static void
@@ -963,7 +963,7 @@ ledger_hours(void **state)
     free(r);
 }
 
-/* issue 18: 5xx/429 episodes: start, end, the crawlers meanwhile; a
+/* 5xx/429 episodes: start, end, the crawlers meanwhile; a
  * bounded ring per site */
 static void
 ledger_episodes(void **state)
@@ -1038,7 +1038,7 @@ ledger_episodes(void **state)
     free(r);
 }
 
-/* issue 18: a violation keeps its evidence: verified_by, the crawler's
+/* A violation keeps its evidence: verified_by, the crawler's
  * last robots.txt fetch, the SHA-256 of the version in force */
 static void
 ledger_violation_evidence(void **state)

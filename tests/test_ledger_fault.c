@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A writer killed at every step of every structural change of the ledger
- * (issue 14): built with RA_LEDGER_FAULT (the Makefile compiles
+ *: built with RA_LEDGER_FAULT (the Makefile compiles
  * common/ra_ledger.c into this test alone with it), so that RA_STEP()
  * between two stores calls ra_ledger_fault_point() below.
  *

@@ -366,7 +366,7 @@ json_ev(void *ctx, unsigned ev, ra_str_t raw, unsigned depth)
 }
 
 
-/* issue 18: rule hits, hours, episodes, evidence, CSV, order, rounding */
+/* Rule hits, hours, episodes, evidence, CSV, order, rounding */
 static void
 test_issue18(void **state)
 {
@@ -833,10 +833,10 @@ test_prometheus(void **state)
     free(s);
 }
 
-/* issue 19, item 4: robots_info's labels do not change with the file
+/* Robots_info's labels do not change with the file
  * (its size and age are gauges of their own); "requests judged" counts
  * crawlers' */
-/* How each verification was decided (issue 16): "verified_by" per
+/* How each verification was decided: "verified_by" per
  * crawler in JSON, the method label of robots_audit_requests_total, the
  * status page's column; none decided: null, "none", a dash. */
 static void
@@ -899,7 +899,7 @@ lit(const char *s)
     return ra_str(s, strlen(s));
 }
 
-/* Each loaded range file's age (issue 16), at opts.now: a gauge per
+/* Each loaded range file's age, at opts.now: a gauge per
  * file, JSON "ranges", a line of the page with the stale ones marked; a
  * file of unknown time has no sample and null ages. */
 static void
@@ -1025,7 +1025,7 @@ test_metrics_stable(void **state)
     free(s);
 }
 
-/* issue 19, items 5 and 6: the 30-day phase on the status page, and
+/* The 30-day phase on the status page, and
  * politeness beside the Crawl-delay in every format */
 static void
 test_phase_and_politeness(void **state)
@@ -1358,7 +1358,7 @@ test_prefs(void **state)
     ra_test_arena_free(ar);
 }
 
-/* issue 17: purposes, crawl-to-refer, llms.txt fetches and AI-preference
+/* Purposes, crawl-to-refer, llms.txt fetches and AI-preference
  * lines in every format */
 static void
 test_purpose_referrals_llms(void **state)

@@ -238,7 +238,7 @@ age_file(const char *path, int days)
     assert_int_equal(utimes(path, tv), 0);
 }
 
-/* A loaded range file's age (issue 16): its modification time through
+/* A loaded range file's age: its modification time through
  * the host, kept with every list it gave; one RA203 warning, at load,
  * when it is older than 7 days; none when fresh or when the host cannot
  * tell. */

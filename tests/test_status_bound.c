@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The status page over a full zone (issue 14, item 6): every crawler
+ * The status page over a full zone: every crawler
  * record of a 64 MiB ledger in use, spread over
  * more sites than a page shows.  What a view copies is bounded by its
  * limits, not by the zone (the records and violations copied are
@@ -426,7 +426,7 @@ prom_free(void *ctx, void *ptr)
 }
 
 
-/* issue 18: ?format=csv (one site with ?site=), ?sort= checked */
+/* ?format=csv (one site with ?site=), ?sort= checked */
 static void
 csv_and_sort(void **state)
 {

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::AlertBudget;
 
-# The alert budget (issue 14 item 3), on nginx and Apache alike: the flood
+# The alert budget, on nginx and Apache alike: the flood
 # of a new generic bot name per violating request, at small scale.
 # Generic bots alert once per (site, client /24) per interval, whatever
 # name they give; the per-site and global buckets (here 5 and 8 lines a

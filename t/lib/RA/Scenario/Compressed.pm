@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::Compressed;
 
-# Compressed robots.txt, on nginx and Apache alike (issue 13): a crawler
+# Compressed robots.txt, on nginx and Apache alike: a crawler
 # sends Accept-Encoding: gzip, br and gets robots.txt compressed, by the
 # server itself (nginx gzip on, Apache's mod_deflate as Debian enables
 # it), as a precompressed file (nginx gzip_static, Apache AddEncoding), or

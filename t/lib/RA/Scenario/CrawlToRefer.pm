@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::CrawlToRefer;
 
-# Issue 17 end to end, on nginx and Apache alike: browser visits whose
+# Crawl-to-refer end to end, on nginx and Apache alike: browser visits whose
 # Referer is an operator's search engine or assistant counted beside that
 # operator's crawlers' requests (JSON sites[].referrals[], the status
 # page's ratio column, robots_audit_referrals_total); each crawler's

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::RangeAges;
 
-# Range files' ages and verified_by (issue 16), on nginx and Apache alike.
+# Range files' ages and verified_by, on nginx and Apache alike.
 # Two range files, one fresh (Googlebot's, holding this machine: verified)
 # and one modified 10 days before the server starts (GPTBot's, holding
 # 192.0.2.0/24 only: this machine is an impostor):

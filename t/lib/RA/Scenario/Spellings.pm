@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::Spellings;
 
-# One resource, many spellings, on nginx and Apache alike (issue 13).
+# One resource, many spellings, on nginx and Apache alike.
 # robots.txt says "Disallow: /private/" and htdocs/private/x exists; a
 # crawler asks for it as //private/x, /./private/x, /a/../private/x,
 # /%2Fprivate/x, /a/%2e%2e/private/x, /robots.txt/../private/x, in the

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 package RA::Scenario::StatusPage;
 
-# The status page's answers to an operator (issue 18), on nginx and Apache
+# The status page's answers to an operator, on nginx and Apache
 # alike, from known traffic on a site whose robots.txt comes from a backend
 # (so that it can answer 503): per robots.txt line how often it decided
 # (rule_hits), per crawler first_seen and the counters of the last hour and

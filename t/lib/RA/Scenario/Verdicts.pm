@@ -213,7 +213,7 @@ sub scenario {
     is $r->{status}, 200, 'HEAD';
     is $r->{content}, '', 'HEAD: no body';
 
-    # a server's own pages are nobody's traffic (issue 19): the status
+    # a server's own pages are nobody's traffic: the status
     # page, mod_status's, stub_status's, whoever asks; totals that count
     # only crawlers say so
     $j = $h->status_json;
