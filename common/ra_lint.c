@@ -17,6 +17,7 @@
 #include "ra_crawlers.h"
 #include "ra_lint.h"
 #include "ra_rules.h"
+#include "ra_sf.h"
 
 typedef struct {
     const char     *name;
@@ -933,281 +934,6 @@ ra_lint_eq_cs(ra_str_t s, const char *lit)
     return s.len == n && memcmp(s.data, lit, n) == 0;
 }
 
-/* ---- a Structured Fields dictionary (RFC 9651 4.2.2), as a
- * Content-Usage value is one: what a reader parses or rejects whole.
- * Linear, no memory; a member's value is the span of its bare item or
- * inner list, parameters left out (y is the token y, "y" a string). */
-
-typedef struct {
-    const unsigned char  *p;
-    size_t                i, n;
-    const char           *why;      /* NULL: no error yet */
-} ra_sf_t;
-
-#define ra_sf_lc(c)   ((c) >= 'a' && (c) <= 'z')
-
-static int
-ra_sf_fail(ra_sf_t *sf, const char *why)
-{
-    sf->why = why;
-    return 0;
-}
-
-static void
-ra_sf_sp(ra_sf_t *sf)
-{
-    while (sf->i < sf->n && sf->p[sf->i] == ' ') {
-        sf->i++;
-    }
-}
-
-/* OWS: spaces and tabs, around a dictionary's ',' */
-static void
-ra_sf_ows(ra_sf_t *sf)
-{
-    while (sf->i < sf->n && (sf->p[sf->i] == ' ' || sf->p[sf->i] == '\t')) {
-        sf->i++;
-    }
-}
-
-/* key = ( lcalpha / "*" ) *( lcalpha / DIGIT / "_" / "-" / "." / "*" ) */
-static int
-ra_sf_key(ra_sf_t *sf, ra_str_t *key)
-{
-    size_t  s = sf->i;
-    int     c;
-
-    if (sf->i == sf->n) {
-        return ra_sf_fail(sf, "a label is missing");
-    }
-    c = sf->p[sf->i];
-    if (!(ra_sf_lc(c) || c == '*')) {
-        return ra_sf_fail(sf, c >= 'A' && c <= 'Z'
-                              ? "a label is lower case (labels are "
-                                "case-sensitive)"
-                              : "a label starts with a-z or '*'");
-    }
-    for (sf->i++; sf->i < sf->n; sf->i++) {
-        c = sf->p[sf->i];
-        if (!(ra_sf_lc(c) || ra_isdigit(c) || c == '_' || c == '-'
-              || c == '.' || c == '*'))
-        {
-            break;
-        }
-    }
-    if (sf->i < sf->n && sf->p[sf->i] >= 'A' && sf->p[sf->i] <= 'Z') {
-        return ra_sf_fail(sf, "a label is lower case (labels are "
-                              "case-sensitive)");
-    }
-    *key = ra_str(sf->p + s, sf->i - s);
-    return 1;
-}
-
-/* a bare item: integer, decimal, string, token, byte sequence, boolean,
- * date or display string (RFC 9651 4.2.3.1) */
-static int
-ra_sf_bare(ra_sf_t *sf)
-{
-    const unsigned char  *p = sf->p;
-    size_t                n = sf->n, d = 0, f = 0;
-    int                   c;
-
-    if (sf->i == n) {
-        return ra_sf_fail(sf, "a value is missing");
-    }
-    c = p[sf->i];
-    if (c == ' ') {
-        return ra_sf_fail(sf, "a space after '='");
-    }
-    if (c == '@' || c == '-' || ra_isdigit(c)) {
-        sf->i += c == '@';
-        sf->i += sf->i < n && p[sf->i] == '-';
-        for (; sf->i < n && ra_isdigit(p[sf->i]); sf->i++) {
-            d++;
-        }
-        if (c != '@' && sf->i < n && p[sf->i] == '.' && d && d <= 12) {
-            for (sf->i++; sf->i < n && ra_isdigit(p[sf->i]); sf->i++) {
-                f++;
-            }
-            return f >= 1 && f <= 3 ? 1 : ra_sf_fail(sf, "a bad number");
-        }
-        return d >= 1 && d <= 15 ? 1 : ra_sf_fail(sf, "a bad number");
-    }
-    if (c == '"' || (c == '%' && sf->i + 1 < n && p[sf->i + 1] == '"')) {
-        sf->i += c == '%' ? 2 : 1;
-        for (; sf->i < n; sf->i++) {
-            int  b = p[sf->i];
-
-            if (b == '"') {
-                sf->i++;
-                return 1;
-            }
-            if (b < 0x20 || b > 0x7e || (c == '%' && b == '\\')) {
-                return ra_sf_fail(sf, "a byte a string may not hold");
-            }
-            if (c == '"' && b == '\\') {
-                if (sf->i + 1 == n
-                    || (p[sf->i + 1] != '"' && p[sf->i + 1] != '\\'))
-                {
-                    return ra_sf_fail(sf, "a bad escape in a string");
-                }
-                sf->i++;
-            } else if (c == '%' && b == '%') {
-                if (sf->i + 2 >= n || !ra_isxdigit(p[sf->i + 1])
-                    || !ra_isxdigit(p[sf->i + 2])
-                    || (p[sf->i + 1] >= 'A' && p[sf->i + 1] <= 'F')
-                    || (p[sf->i + 2] >= 'A' && p[sf->i + 2] <= 'F'))
-                {
-                    return ra_sf_fail(sf, "a bad escape in a string");
-                }
-                sf->i += 2;
-            }
-        }
-        return ra_sf_fail(sf, "a string is not closed");
-    }
-    if (c == '*' || ra_isalpha(c)) {
-        /* token: tchar, ':' and '/' */
-        for (sf->i++; sf->i < n; sf->i++) {
-            c = p[sf->i];
-            if (!(ra_isalpha(c) || ra_isdigit(c) || c == ':' || c == '/'
-                  || (c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL)))
-            {
-                break;
-            }
-        }
-        return 1;
-    }
-    if (c == ':') {
-        for (sf->i++; sf->i < n; sf->i++) {
-            c = p[sf->i];
-            if (c == ':') {
-                sf->i++;
-                return 1;
-            }
-            if (!(ra_isalpha(c) || ra_isdigit(c) || c == '+' || c == '/'
-                  || c == '='))
-            {
-                break;
-            }
-        }
-        return ra_sf_fail(sf, "a bad byte sequence");
-    }
-    if (c == '?') {
-        if (sf->i + 1 < n && (p[sf->i + 1] == '0' || p[sf->i + 1] == '1')) {
-            sf->i += 2;
-            return 1;
-        }
-        return ra_sf_fail(sf, "a bad boolean");
-    }
-    return ra_sf_fail(sf, "a value that is no token, string, number or "
-                          "boolean");
-}
-
-/* *( ";" *SP key [ "=" bare-item ] ) */
-static int
-ra_sf_params(ra_sf_t *sf)
-{
-    ra_str_t  key;
-
-    while (sf->i < sf->n && sf->p[sf->i] == ';') {
-        sf->i++;
-        ra_sf_sp(sf);
-        if (!ra_sf_key(sf, &key)) {
-            if (sf->i == sf->n || sf->p[sf->i] == ',') {
-                sf->why = "a ';' without a parameter";
-            }
-            return 0;
-        }
-        if (sf->i < sf->n && sf->p[sf->i] == '=') {
-            sf->i++;
-            if (!ra_sf_bare(sf)) {
-                return 0;
-            }
-        }
-    }
-    return 1;
-}
-
-/* the value of a member: an item or an inner list, with parameters */
-static int
-ra_sf_value(ra_sf_t *sf, ra_str_t *val)
-{
-    size_t  s = sf->i;
-
-    if (sf->i < sf->n && sf->p[sf->i] == '(') {
-        sf->i++;
-        for ( ;; ) {
-            ra_sf_sp(sf);
-            if (sf->i == sf->n) {
-                return ra_sf_fail(sf, "an inner list is not closed");
-            }
-            if (sf->p[sf->i] == ')') {
-                sf->i++;
-                break;
-            }
-            if (!ra_sf_bare(sf) || !ra_sf_params(sf)) {
-                return 0;
-            }
-            if (sf->i < sf->n && sf->p[sf->i] != ' '
-                && sf->p[sf->i] != ')')
-            {
-                return ra_sf_fail(sf, "an inner list's items are not "
-                                      "apart");
-            }
-        }
-    } else if (!ra_sf_bare(sf)) {
-        return 0;
-    }
-    *val = ra_str(sf->p + s, sf->i - s);
-    return ra_sf_params(sf);
-}
-
-/* The next member: 1 with key and val (empty: a bare key, the boolean
- * true), 0 at the end, -1 when the dictionary does not parse (sf->why,
- * at sf->i). */
-static int
-ra_sf_next(ra_sf_t *sf, ra_str_t *key, ra_str_t *val)
-{
-    if (sf->why != NULL) {
-        return -1;
-    }
-    if (sf->i == sf->n) {
-        return 0;
-    }
-    if (sf->i > 0) {
-        /* after a member: OWS, ',' and OWS, then another member */
-        ra_sf_ows(sf);
-        if (sf->i == sf->n) {
-            return 0;
-        }
-        if (sf->p[sf->i] != ',') {
-            ra_sf_fail(sf, sf->p[sf->i] == '='
-                           ? "a space before '='"
-                           : "no ',' between two members");
-            return -1;
-        }
-        sf->i++;
-        ra_sf_ows(sf);
-        if (sf->i == sf->n) {
-            ra_sf_fail(sf, "a trailing ','");
-            return -1;
-        }
-    }
-    if (!ra_sf_key(sf, key)) {
-        return -1;
-    }
-    *val = ra_str(sf->p + sf->i, 0);
-    if (sf->i < sf->n && sf->p[sf->i] == '=') {
-        sf->i++;
-        if (!ra_sf_value(sf, val)) {
-            return -1;
-        }
-    } else if (!ra_sf_params(sf)) {
-        return -1;
-    }
-    return 1;
-}
-
 static const char  *ra_lint_usage_names[] = { "train-ai", "search" };
 static const char  *ra_lint_usage_what[] = { "AI model training",
                                              "search" };
@@ -1283,14 +1009,15 @@ ra_lint_usage_again(ra_lint_ctx_t *ctx, const ra_line_t *ln, ra_str_t pspan,
 static void
 ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
 {
-    char        q[RA_LINT_QBUF], k[RA_LINT_QBUF], path[RA_LINT_QBUF];
-    char        said[200];
-    ra_str_t    v = ln->value, list, key, val, pspan;
-    ra_sf_t     sf;
-    uint32_t    col = ra_lint_col(ln, ln->key_text.data);
-    unsigned    c, seen = 0;
-    size_t      i, n = 0;
-    int         y, rc, pref[2] = { 0, 0 };
+    char            q[RA_LINT_QBUF], k[RA_LINT_QBUF], path[RA_LINT_QBUF];
+    char            said[200];
+    ra_str_t        v = ln->value, list, key, val, pspan;
+    ra_sf_cur_t     sf;
+    ra_sf_member_t  m;
+    uint32_t        col = ra_lint_col(ln, ln->key_text.data);
+    unsigned        c, seen = 0;
+    size_t          i, n = 0;
+    int             y, rc, pref[2] = { 0, 0 };
 
     if (ctx->ngroups == 0) {
         ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line, col, 0,
@@ -1316,16 +1043,17 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
             "search=y|n (draft-ietf-aipref-vocab)");
         return;
     }
-    /* the whole value parses, or it states nothing */
-    memset(&sf, 0, sizeof(sf));
-    sf.p = list.data;
-    sf.n = list.len;
-    while ((rc = ra_sf_next(&sf, &key, &val)) > 0) {
+    /* the whole value parses as a Structured Fields dictionary (RFC
+     * 9651, Dates and Display Strings too), or it states nothing; a
+     * member's value is its bare item or inner list, parameters left out
+     * (y is the token y, "y" a string) */
+    ra_sf_init(&sf, list, RA_SF_9651);
+    while ((rc = ra_sf_dict_next(&sf, &m)) > 0) {
         /* void */
     }
     if (rc < 0) {
         ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line,
-            ra_lint_col(ln, list.data + (sf.i < sf.n ? sf.i : sf.n - 1)), 0,
+            ra_lint_col(ln, sf.p < sf.end ? sf.p : sf.end - 1), 0,
             "Content-Usage '%s' does not parse as a Structured Fields "
             "dictionary (RFC 9651: %s): readers take no preference from "
             "the line, every category stays unknown",
@@ -1333,10 +1061,10 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
         return;
     }
     said[0] = '\0';
-    memset(&sf, 0, sizeof(sf));
-    sf.p = list.data;
-    sf.n = list.len;
-    while (ra_sf_next(&sf, &key, &val) > 0) {
+    ra_sf_init(&sf, list, RA_SF_9651);
+    while (ra_sf_dict_next(&sf, &m) > 0) {
+        key = m.key;
+        val = m.value;
         col = ra_lint_col(ln, key.data);
         for (c = 0; c < 2; c++) {
             if (ra_lint_eq_cs(key, ra_lint_usage_names[c])) {
