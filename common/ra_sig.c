@@ -2,503 +2,25 @@
 /*
  * Web Bot Auth signatures (ra_sig.h; docs/web-bot-auth.md).
  *
- * The Structured Fields parser below reads what RFC 9651 (Section 4.2)
- * allows in the three header fields: Dictionaries whose members are Items
- * or Inner Lists with Parameters; bare Integers, Decimals, Strings,
- * Tokens, Byte Sequences and Booleans.  Dates and Display Strings are
- * refused (nothing here uses them).  It allocates nothing: a dictionary is
- * first walked for its members' spans, and only the member wanted is
- * parsed again into a small fixed structure.
+ * The three header fields are Structured Fields (ra_sf.h) as RFC 9421
+ * reads them, by RFC 8941: Dates and Display Strings are refused (nothing
+ * here uses them), and an Item with more Parameters than ra_sf_item_t
+ * holds fails the field.  Nothing is allocated: a dictionary is first
+ * walked for its members' spans, and only the member wanted is parsed
+ * again into a small fixed structure.
  */
 #include <string.h>
 
 #include "ra_sig.h"
+#include "ra_sf.h"
 #include "ra_verify.h"
 #include "ra_digest.h"
 
-/* ---- Structured Fields ------------------------------------------------- */
+#define RA_SIG_SF  RA_SF_BOUNDED       /* how the fields are parsed */
 
-typedef enum {
-    RA_SF_INTEGER = 0,
-    RA_SF_DECIMAL,
-    RA_SF_STRING,           /* raw: between the quotes, escapes kept */
-    RA_SF_TOKEN,
-    RA_SF_BYTES,            /* raw: the base64 between the colons */
-    RA_SF_BOOLEAN
-} ra_sf_type_e;
-
-typedef struct {
-    unsigned    type;
-    ra_str_t    raw;
-    int64_t     i;          /* integer; boolean 0/1 */
-} ra_sf_bare_t;
-
-typedef struct {
-    ra_str_t      key;
-    ra_sf_bare_t  v;
-} ra_sf_param_t;
-
-#define RA_SF_ITEM_PARAMS  4
-
-typedef struct {
-    ra_sf_bare_t   v;
-    ra_sf_param_t  params[RA_SF_ITEM_PARAMS];
-    unsigned       nparams;
-} ra_sf_item_t;
-
-typedef struct {
-    const unsigned char  *p;
-    const unsigned char  *end;
-} ra_sf_cur_t;
-
-#define ra_sf_lcalpha(c)  ((c) >= 'a' && (c) <= 'z')
-#define ra_sf_alpha(c)    (ra_sf_lcalpha(c) || ((c) >= 'A' && (c) <= 'Z'))
-
-static void
-ra_sf_sp(ra_sf_cur_t *c)
-{
-    while (c->p < c->end && *c->p == ' ') {
-        c->p++;
-    }
-}
-
-static void
-ra_sf_ows(ra_sf_cur_t *c)
-{
-    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t')) {
-        c->p++;
-    }
-}
-
-static int
-ra_sf_key(ra_sf_cur_t *c, ra_str_t *key)
-{
-    const unsigned char  *s = c->p;
-
-    if (c->p >= c->end || !(ra_sf_lcalpha(*c->p) || *c->p == '*')) {
-        return RA_ERROR;
-    }
-    c->p++;
-    while (c->p < c->end
-           && (ra_sf_lcalpha(*c->p) || ra_isdigit(*c->p) || *c->p == '_'
-               || *c->p == '-' || *c->p == '.' || *c->p == '*'))
-    {
-        c->p++;
-    }
-    *key = ra_str(s, (size_t) (c->p - s));
-    return RA_OK;
-}
-
-/* tchar of RFC 9110, plus ':' and '/' as sf-token allows */
-static int
-ra_sf_tchar(int ch)
-{
-    return ra_sf_alpha(ch) || ra_isdigit(ch)
-           || (ch != 0 && strchr("!#$%&'*+-.^_`|~:/", ch) != NULL);
-}
-
-static int
-ra_sf_bare(ra_sf_cur_t *c, ra_sf_bare_t *v)
-{
-    const unsigned char  *s;
-    int                   neg = 0, digits = 0, frac = -1;
-    int64_t               n = 0;
-
-    if (c->p >= c->end) {
-        return RA_ERROR;
-    }
-    s = c->p;
-    if (*c->p == '-' || ra_isdigit(*c->p)) {
-        if (*c->p == '-') {
-            neg = 1;
-            c->p++;
-        }
-        while (c->p < c->end) {
-            if (ra_isdigit(*c->p)) {
-                if (frac >= 0) {
-                    if (++frac > 3) {
-                        return RA_ERROR;
-                    }
-                } else if (++digits > 15) {
-                    return RA_ERROR;
-                }
-                n = n * 10 + (*c->p - '0');
-            } else if (*c->p == '.' && frac < 0 && digits > 0
-                       && digits <= 12)
-            {
-                frac = 0;
-            } else {
-                break;
-            }
-            c->p++;
-        }
-        if (digits == 0 || frac == 0) {
-            return RA_ERROR;
-        }
-        v->type = frac > 0 ? RA_SF_DECIMAL : RA_SF_INTEGER;
-        v->i = neg ? -n : n;
-        v->raw = ra_str(s, (size_t) (c->p - s));
-        return RA_OK;
-    }
-    if (*c->p == '"') {
-        c->p++;
-        s = c->p;
-        for (;;) {
-            if (c->p >= c->end) {
-                return RA_ERROR;
-            }
-            if (*c->p == '\\') {
-                if (c->p + 1 >= c->end
-                    || (c->p[1] != '"' && c->p[1] != '\\'))
-                {
-                    return RA_ERROR;
-                }
-                c->p += 2;
-                continue;
-            }
-            if (*c->p == '"') {
-                break;
-            }
-            if (*c->p < 0x20 || *c->p > 0x7e) {
-                return RA_ERROR;
-            }
-            c->p++;
-        }
-        v->type = RA_SF_STRING;
-        v->raw = ra_str(s, (size_t) (c->p - s));
-        c->p++;
-        return RA_OK;
-    }
-    if (ra_sf_alpha(*c->p) || *c->p == '*') {
-        c->p++;
-        while (c->p < c->end && ra_sf_tchar(*c->p)) {
-            c->p++;
-        }
-        v->type = RA_SF_TOKEN;
-        v->raw = ra_str(s, (size_t) (c->p - s));
-        return RA_OK;
-    }
-    if (*c->p == ':') {
-        c->p++;
-        s = c->p;
-        while (c->p < c->end
-               && (ra_sf_alpha(*c->p) || ra_isdigit(*c->p) || *c->p == '+'
-                   || *c->p == '/' || *c->p == '='))
-        {
-            c->p++;
-        }
-        if (c->p >= c->end || *c->p != ':') {
-            return RA_ERROR;
-        }
-        v->type = RA_SF_BYTES;
-        v->raw = ra_str(s, (size_t) (c->p - s));
-        c->p++;
-        return RA_OK;
-    }
-    if (*c->p == '?') {
-        if (c->p + 1 >= c->end || (c->p[1] != '0' && c->p[1] != '1')) {
-            return RA_ERROR;
-        }
-        v->type = RA_SF_BOOLEAN;
-        v->i = c->p[1] == '1';
-        v->raw = ra_str(c->p, 2);
-        c->p += 2;
-        return RA_OK;
-    }
-    return RA_ERROR;                    /* dates, display strings, junk */
-}
-
-/* Parameters; stores at most max of them (the last value of a repeated
- * key wins, as RFC 9651 says), fails when more distinct keys come. */
-static int
-ra_sf_params(ra_sf_cur_t *c, ra_sf_param_t *out, unsigned max, unsigned *n)
-{
-    ra_sf_param_t  p;
-    unsigned       i;
-
-    *n = 0;
-    while (c->p < c->end && *c->p == ';') {
-        c->p++;
-        ra_sf_sp(c);
-        if (ra_sf_key(c, &p.key) != RA_OK) {
-            return RA_ERROR;
-        }
-        if (c->p < c->end && *c->p == '=') {
-            c->p++;
-            if (ra_sf_bare(c, &p.v) != RA_OK) {
-                return RA_ERROR;
-            }
-        } else {
-            p.v.type = RA_SF_BOOLEAN;
-            p.v.i = 1;
-            p.v.raw = ra_str("?1", 2);
-        }
-        if (out == NULL) {
-            continue;
-        }
-        for (i = 0; i < *n; i++) {
-            if (ra_strcaseeq(out[i].key, p.key)) {
-                out[i].v = p.v;
-                break;
-            }
-        }
-        if (i == *n) {
-            if (*n == max) {
-                return RA_ELIMIT;
-            }
-            out[(*n)++] = p;
-        }
-    }
-    return RA_OK;
-}
-
-static int
-ra_sf_item(ra_sf_cur_t *c, ra_sf_item_t *it)
-{
-    ra_sf_item_t  scratch;
-
-    if (it == NULL) {
-        it = &scratch;
-    }
-    if (ra_sf_bare(c, &it->v) != RA_OK) {
-        return RA_ERROR;
-    }
-    return ra_sf_params(c, it->params, RA_SF_ITEM_PARAMS, &it->nparams);
-}
-
-/* An inner list: items into out (at most max; NULL: check only). */
-static int
-ra_sf_inner(ra_sf_cur_t *c, ra_sf_item_t *out, unsigned max, unsigned *n)
-{
-    unsigned  count = 0;
-
-    if (c->p >= c->end || *c->p != '(') {
-        return RA_ERROR;
-    }
-    c->p++;
-    for (;;) {
-        ra_sf_sp(c);
-        if (c->p >= c->end) {
-            return RA_ERROR;
-        }
-        if (*c->p == ')') {
-            c->p++;
-            break;
-        }
-        if (count == max && out != NULL) {
-            return RA_ELIMIT;
-        }
-        if (ra_sf_item(c, out != NULL ? &out[count] : NULL) != RA_OK) {
-            return RA_ERROR;
-        }
-        count++;
-        if (c->p >= c->end || (*c->p != ' ' && *c->p != ')')) {
-            return RA_ERROR;
-        }
-    }
-    if (n != NULL) {
-        *n = count;
-    }
-    return RA_OK;
-}
-
-typedef struct {
-    ra_str_t    key;
-    ra_str_t    value;          /* the member's value with its params */
-    unsigned    list:1;         /* an inner list */
-    unsigned    bare:1;         /* no "=": Boolean true */
-} ra_sf_member_t;
-
-/* A dictionary's members (the first max; more fail the parse, which
- * bounds the work). */
-static int
-ra_sf_dict(ra_str_t field, ra_sf_member_t *m, unsigned max, unsigned *n)
-{
-    ra_sf_cur_t           c = { field.data, field.data + field.len };
-    const unsigned char  *vs;
-    unsigned              count = 0;
-
-    *n = 0;
-    ra_sf_sp(&c);
-    if (c.p >= c.end) {
-        return RA_ERROR;                /* empty: no dictionary */
-    }
-    for (;;) {
-        if (count == max) {
-            return RA_ELIMIT;
-        }
-        if (ra_sf_key(&c, &m[count].key) != RA_OK) {
-            return RA_ERROR;
-        }
-        vs = c.p;
-        m[count].list = 0;
-        m[count].bare = 0;
-        if (c.p < c.end && *c.p == '=') {
-            c.p++;
-            vs = c.p;
-            if (c.p < c.end && *c.p == '(') {
-                m[count].list = 1;
-                if (ra_sf_inner(&c, NULL, 0, NULL) != RA_OK) {
-                    return RA_ERROR;
-                }
-                if (ra_sf_params(&c, NULL, 0, &(unsigned) { 0 }) != RA_OK) {
-                    return RA_ERROR;
-                }
-            } else if (ra_sf_item(&c, NULL) != RA_OK) {
-                return RA_ERROR;
-            }
-        } else {
-            m[count].bare = 1;
-            if (ra_sf_params(&c, NULL, 0, &(unsigned) { 0 }) != RA_OK) {
-                return RA_ERROR;
-            }
-        }
-        m[count].value = ra_str(vs, (size_t) (c.p - vs));
-        count++;
-        ra_sf_ows(&c);
-        if (c.p >= c.end) {
-            break;
-        }
-        if (*c.p != ',') {
-            return RA_ERROR;
-        }
-        c.p++;
-        ra_sf_ows(&c);
-        if (c.p >= c.end) {
-            return RA_ERROR;            /* a trailing comma */
-        }
-    }
-    *n = count;
-    return RA_OK;
-}
-
-/* The last member of that key (RFC 9651: a later one overrides). */
-static const ra_sf_member_t *
-ra_sf_dict_get(const ra_sf_member_t *m, unsigned n, ra_str_t key)
-{
-    unsigned  i = n;
-
-    while (i-- > 0) {
-        if (m[i].key.len == key.len
-            && memcmp(m[i].key.data, key.data, key.len) == 0)
-        {
-            return &m[i];
-        }
-    }
-    return NULL;
-}
-
-static const ra_sf_bare_t *
-ra_sf_param(const ra_sf_param_t *p, unsigned n, const char *key)
-{
-    size_t    len = strlen(key);
-    unsigned  i;
-
-    for (i = 0; i < n; i++) {
-        if (p[i].key.len == len && memcmp(p[i].key.data, key, len) == 0) {
-            return &p[i].v;
-        }
-    }
-    return NULL;
-}
-
-static int
-ra_sf_is(const ra_sf_bare_t *v, unsigned type, const char *s)
-{
-    size_t  len = strlen(s);
-
-    return v != NULL && v->type == type && v->raw.len == len
-           && memcmp(v->raw.data, s, len) == 0;
-}
-
-
-/* ---- output into a bounded buffer -------------------------------------- */
-
-typedef struct {
-    unsigned char  *p;
-    size_t          len;
-    size_t          cap;
-    int             over;
-} ra_sig_out_t;
-
-static void
-ra_out(ra_sig_out_t *o, const void *s, size_t n)
-{
-    if (o->over || n > o->cap - o->len) {
-        o->over = 1;
-        return;
-    }
-    memcpy(o->p + o->len, s, n);
-    o->len += n;
-}
-
-#define ra_outs(o, s)  ra_out(o, s, strlen(s))
-
-static void
-ra_out_int(ra_sig_out_t *o, int64_t v)
-{
-    char      d[24];
-    size_t    n = 0;
-    uint64_t  u = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
-
-    do {
-        d[sizeof(d) - 1 - n++] = (char) ('0' + u % 10);
-        u /= 10;
-    } while (u && n < 20);
-    if (v < 0) {
-        d[sizeof(d) - 1 - n++] = '-';
-    }
-    ra_out(o, d + sizeof(d) - n, n);
-}
-
-/* RFC 9651 Section 4.1: a bare item serialized */
-static void
-ra_out_bare(ra_sig_out_t *o, const ra_sf_bare_t *v)
-{
-    switch (v->type) {
-    case RA_SF_INTEGER:
-        ra_out_int(o, v->i);
-        break;
-    case RA_SF_STRING:
-        ra_outs(o, "\"");
-        ra_out(o, v->raw.data, v->raw.len);
-        ra_outs(o, "\"");
-        break;
-    case RA_SF_BYTES:
-        ra_outs(o, ":");
-        ra_out(o, v->raw.data, v->raw.len);
-        ra_outs(o, ":");
-        break;
-    case RA_SF_BOOLEAN:
-        ra_outs(o, v->i ? "?1" : "?0");
-        break;
-    default:                            /* decimal, token: as written */
-        ra_out(o, v->raw.data, v->raw.len);
-        break;
-    }
-}
-
-static void
-ra_out_params(ra_sig_out_t *o, const ra_sf_param_t *p, unsigned n)
-{
-    unsigned  i;
-
-    for (i = 0; i < n; i++) {
-        ra_outs(o, ";");
-        ra_out(o, p[i].key.data, p[i].key.len);
-        if (p[i].v.type != RA_SF_BOOLEAN || !p[i].v.i) {
-            ra_outs(o, "=");
-            ra_out_bare(o, &p[i].v);
-        }
-    }
-}
-
-static void
-ra_out_item(ra_sig_out_t *o, const ra_sf_item_t *it)
-{
-    ra_out_bare(o, &it->v);
-    ra_out_params(o, it->params, it->nparams);
-}
+/* The signature base and the JWK thumbprint's input are written into
+ * fixed buffers, as the serialised items are. */
+#define ra_outs(o, s)  ra_sf_put(o, s, strlen(s))
 
 
 /* ---- base64 ------------------------------------------------------------ */
@@ -692,10 +214,10 @@ static int
 ra_sig_thumbprint(const ra_host_t *h, ra_str_t x, char *kid)
 {
     unsigned char  buf[128], d[32];
-    ra_sig_out_t   o = { buf, 0, sizeof(buf), 0 };
+    ra_sf_out_t    o = { buf, 0, sizeof(buf), 0 };
 
     ra_outs(&o, "{\"crv\":\"Ed25519\",\"kty\":\"OKP\",\"x\":\"");
-    ra_out(&o, x.data, x.len);
+    ra_sf_put(&o, x.data, x.len);
     ra_outs(&o, "\"}");
     if (o.over || h == NULL || h->sha256 == NULL
         || h->sha256(h, ra_str(buf, o.len), d) != RA_OK)
@@ -1005,7 +527,8 @@ ra_sig_parse(const ra_sig_request_t *r, ra_sig_parsed_t *s, ra_sig_fail_t *f)
 
     memset(s, 0, sizeof(*s));
     s->agent_comp = -1;
-    rc = ra_sf_dict(ra_cut(r->signature_input), m, RA_SIG_MAX_MEMBERS, &n);
+    rc = ra_sf_dict(ra_cut(r->signature_input), RA_SIG_SF, m,
+                    RA_SIG_MAX_MEMBERS, &n);
     if (rc != RA_OK) {
         return ra_fail(f, RA_SIG_INVALID, rc == RA_ELIMIT
                        ? "Signature-Input has too many members"
@@ -1016,8 +539,7 @@ ra_sig_parse(const ra_sig_request_t *r, ra_sig_parsed_t *s, ra_sig_fail_t *f)
         if (!m[i].list) {
             continue;
         }
-        c.p = m[i].value.data;
-        c.end = m[i].value.data + m[i].value.len;
+        ra_sf_init_member(&c, &m[i], RA_SIG_SF);
         if (ra_sf_inner(&c, s->comp, RA_SIG_MAX_COMPONENTS, &s->ncomp)
             != RA_OK
             || ra_sf_params(&c, s->params, RA_SIG_MAX_PARAMS, &s->nparams)
@@ -1083,8 +605,7 @@ ra_sig_parse(const ra_sig_request_t *r, ra_sig_parsed_t *s, ra_sig_fail_t *f)
     if (field.data[0] == '"') {         /* the legacy bare String */
         ra_sf_item_t  it;
 
-        c.p = field.data;
-        c.end = field.data + field.len;
+        ra_sf_init(&c, field, RA_SIG_SF);
         if (ra_sf_item(&c, &it) != RA_OK || c.p != c.end
             || it.v.type != RA_SF_STRING || it.nparams != 0)
         {
@@ -1106,7 +627,7 @@ ra_sig_parse(const ra_sig_request_t *r, ra_sig_parsed_t *s, ra_sig_fail_t *f)
                        "the Signature-Agent member keyed to the label is "
                        "not covered");
     }
-    if (ra_sf_dict(field, m, RA_SIG_MAX_MEMBERS, &n) != RA_OK) {
+    if (ra_sf_dict(field, RA_SIG_SF, m, RA_SIG_MAX_MEMBERS, &n) != RA_OK) {
         return ra_fail(f, RA_SIG_INVALID,
                        "Signature-Agent is not a Structured Field "
                        "Dictionary");
@@ -1119,8 +640,7 @@ ra_sig_parse(const ra_sig_request_t *r, ra_sig_parsed_t *s, ra_sig_fail_t *f)
     {
         ra_sf_item_t  it;
 
-        c.p = am->value.data;
-        c.end = am->value.data + am->value.len;
+        ra_sf_init_member(&c, am, RA_SIG_SF);
         if (ra_sf_item(&c, &it) != RA_OK || it.v.type != RA_SF_STRING
             || it.nparams != 0)
         {
@@ -1158,14 +678,14 @@ ra_sig_target(ra_str_t t, ra_str_t *path, ra_str_t *query, int *has_query)
 }
 
 static void
-ra_out_lower(ra_sig_out_t *o, ra_str_t s)
+ra_out_lower(ra_sf_out_t *o, ra_str_t s)
 {
     size_t  i;
 
     for (i = 0; i < s.len && !o->over; i++) {
         unsigned char  ch = (unsigned char) ra_lower(s.data[i]);
 
-        ra_out(o, &ch, 1);
+        ra_sf_put(o, &ch, 1);
     }
 }
 
@@ -1202,7 +722,7 @@ ra_sig_authority(const ra_sig_request_t *r, ra_str_t *a, ra_str_t *scheme)
 
 /* @authority: lower case, the scheme's default port dropped */
 static void
-ra_out_authority(ra_sig_out_t *o, const ra_sig_request_t *r)
+ra_out_authority(ra_sf_out_t *o, const ra_sig_request_t *r)
 {
     ra_str_t  a, scheme;
 
@@ -1223,7 +743,7 @@ static int
 ra_sig_build(const ra_sig_request_t *r, const ra_sig_parsed_t *s,
     unsigned char *buf, size_t cap, ra_sig_fail_t *f)
 {
-    ra_sig_out_t         o = { buf, 0, cap, 0 };
+    ra_sf_out_t          o = { buf, 0, cap, 0 };
     const ra_sf_item_t  *it;
     ra_str_t             path, query, id, t = ra_cut(r->target);
     int                  has_query;
@@ -1239,7 +759,7 @@ ra_sig_build(const ra_sig_request_t *r, const ra_sig_parsed_t *s,
                            "a covered component has parameters this "
                            "verifier does not reconstruct");
         }
-        ra_out_item(&o, it);
+        ra_sf_put_item(&o, it);
         ra_outs(&o, ": ");
         start = o.len;
         if (ra_raw_eq(id, "@authority")) {
@@ -1254,17 +774,17 @@ ra_sig_build(const ra_sig_request_t *r, const ra_sig_parsed_t *s,
             }
             ra_out_authority(&o, r);
         } else if (ra_raw_eq(id, "@method")) {
-            ra_out(&o, r->method.data, r->method.len);
+            ra_sf_put(&o, r->method.data, r->method.len);
         } else if (ra_raw_eq(id, "@path")) {
             if (path.len == 0) {
                 ra_outs(&o, "/");
             }
-            ra_out(&o, path.data, path.len);
+            ra_sf_put(&o, path.data, path.len);
         } else if (ra_raw_eq(id, "@query")) {
             ra_outs(&o, "?");
-            ra_out(&o, query.data, query.len);
+            ra_sf_put(&o, query.data, query.len);
         } else if (ra_raw_eq(id, "@request-target")) {
-            ra_out(&o, t.data, t.len);
+            ra_sf_put(&o, t.data, t.len);
         } else if (ra_raw_eq(id, "@scheme") || ra_raw_eq(id, "@target-uri"))
         {
             if (r->scheme.len == 0) {
@@ -1278,19 +798,19 @@ ra_sig_build(const ra_sig_request_t *r, const ra_sig_parsed_t *s,
                 if (path.len == 0) {
                     ra_outs(&o, "/");
                 }
-                ra_out(&o, path.data, path.len);
+                ra_sf_put(&o, path.data, path.len);
                 if (has_query) {
                     ra_outs(&o, "?");
-                    ra_out(&o, query.data, query.len);
+                    ra_sf_put(&o, query.data, query.len);
                 }
             }
         } else if ((int) i == s->agent_comp) {
             if (s->agent_legacy) {
                 ra_str_t  v = ra_trim(ra_cut(r->signature_agent));
 
-                ra_out(&o, v.data, v.len);
+                ra_sf_put(&o, v.data, v.len);
             } else {
-                ra_out_bare(&o, &s->agent);
+                ra_sf_put_bare(&o, &s->agent);
             }
         } else {
             return ra_fail(f, RA_SIG_UNCHECKED,
@@ -1310,10 +830,10 @@ ra_sig_build(const ra_sig_request_t *r, const ra_sig_parsed_t *s,
         if (i) {
             ra_outs(&o, " ");
         }
-        ra_out_item(&o, &s->comp[i]);
+        ra_sf_put_item(&o, &s->comp[i]);
     }
     ra_outs(&o, ")");
-    ra_out_params(&o, s->params, s->nparams);
+    ra_sf_put_params(&o, s->params, s->nparams);
     if (o.over) {
         return ra_fail(f, RA_SIG_INVALID, "the signature base is too long");
     }
@@ -1488,7 +1008,8 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
     }
 
     /* the signature value */
-    rc = ra_sf_dict(ra_cut(r->signature), m, RA_SIG_MAX_MEMBERS, &n);
+    rc = ra_sf_dict(ra_cut(r->signature), RA_SIG_SF, m, RA_SIG_MAX_MEMBERS,
+                    &n);
     if (rc != RA_OK) {
         return ra_fail(f, RA_SIG_INVALID,
                        "Signature is not a Structured Field Dictionary");
@@ -1498,8 +1019,7 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
         return ra_fail(f, RA_SIG_INVALID, "Signature has no member for the "
                                           "label");
     }
-    c.p = sm->value.data;
-    c.end = sm->value.data + sm->value.len;
+    ra_sf_init_member(&c, sm, RA_SIG_SF);
     if (ra_sf_item(&c, &sv) != RA_OK || sv.v.type != RA_SF_BYTES
         || ra_b64_decode(sv.v.raw, 0, sig, sizeof(sig)) != RA_ED25519_SIG_LEN)
     {

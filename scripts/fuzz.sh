@@ -59,6 +59,7 @@ seed_fuzz_accesslog() { # the first lines of the real logs, one a file
 }
 seed_fuzz_report() { :; }
 seed_fuzz_sig() { :; }     # the committed vectors are its seeds
+seed_fuzz_sf() { :; }      # the committed fields are its seeds
 
 fail=0
 for bin in "$@"; do
