@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "ra_crawlers.h"
-#include "ra_sig.h"
+#include "ra_origin.h"
 
 extern const unsigned char  ra_crawlers_builtin_data[];
 extern const size_t         ra_crawlers_builtin_len;
@@ -536,7 +536,7 @@ ra_parse_entry(ra_lines_t *it, ra_str_t name, ra_crawler_t *c,
             while (ra_next_word(&val, &w)) {
                 ra_str_t  h;
 
-                if (w.len > 255 || ra_sig_origin_host(w, &h) != RA_OK) {
+                if (w.len > 255 || ra_origin_host(w, &h) != RA_OK) {
                     ra_fail("signature-agent: https://HOST origins");
                 }
                 (*nitems)++;
@@ -2852,7 +2852,7 @@ ra_crawler_signs_as(const ra_crawler_t *c, ra_str_t host)
     size_t    i;
 
     for (i = 0; c != NULL && i < c->nsig_agents; i++) {
-        if (ra_sig_origin_host(c->sig_agents[i], &h) == RA_OK
+        if (ra_origin_host(c->sig_agents[i], &h) == RA_OK
             && ra_strcaseeq(h, host))
         {
             return 1;
