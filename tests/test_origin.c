@@ -2,7 +2,8 @@
 /* Origins (ra_origin.h): which strings name a Web Bot Auth signing agent
  * and what host they name, at the edges (scheme, port, user name, case,
  * trailing dot, path, IPv6 literal, empty, over-long); and that the
- * crawler table's loader decides as the signature check does. */
+ * crawler table's loader and `ranges update --agent` decide as the
+ * signature check does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,43 @@ crawler_table_agrees(void **state)
     ra_test_arena_free(arena);
 }
 
+/* `ranges update --agent` refuses, before any fetch, what is not an
+ * https origin without a path (http only from this machine) */
+static void
+cli_agrees(void **state)
+{
+    static const char  *refused[][2] = {
+        { "http://chatgpt.com", "not an https origin" },
+        { "HTTP://chatgpt.com:80/", "not an https origin" },
+        { "https://user@chatgpt.com", "not an origin" },
+        { "https://[::1]:443", "not an origin" },
+        { "https://chatgpt.com:44a", "not an origin" },
+        { "https://", "not an origin" },
+        { "chatgpt.com", "not an origin" },
+        { "https://chatgpt.com/path", "an origin has no path" },
+        { "https://chatgpt.com?x", "an origin has no path" },
+        { "https://.chatgpt.com", "not a file name" },
+    };
+    char    cmd[512], out[4096];
+    size_t  i;
+
+    (void) state;
+    ra_test_need_cli();
+    assert_int_equal(ra_test_sh("mkdir -p build/tests/origin-keys && "
+                                ": > build/tests/origin-sources.txt",
+                                out, sizeof(out)), 0);
+    for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        snprintf(cmd, sizeof(cmd), RA_TEST_CLI " ranges update --dir "
+                 "build/tests/origin-keys --sources "
+                 "build/tests/origin-sources.txt --keys-dir "
+                 "build/tests/origin-keys --agent '%s' 2>&1", refused[i][0]);
+        assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 1);
+        if (strstr(out, refused[i][1]) == NULL) {
+            fail_msg("%s: %s", refused[i][0], out);
+        }
+    }
+}
+
 int
 main(void)
 {
@@ -262,6 +300,7 @@ main(void)
         cmocka_unit_test(empty_and_bad_bytes),
         cmocka_unit_test(over_long),
         cmocka_unit_test(crawler_table_agrees),
+        cmocka_unit_test(cli_agrees),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
