@@ -33,6 +33,7 @@
 #include "cli.h"
 #include "ra_crawlers.h"
 #include "ra_json.h"
+#include "ra_origin.h"
 #include "ra_pool.h"
 #include "ra_sig.h"
 #include "ra_verify.h"
@@ -747,38 +748,64 @@ ra_rg_update_one(ra_rg_ctx_t *ctx, const char *dir, const char *name,
     ra_rg_store(ctx, "range file", dir, name, url, &b, nint, "intervals");
 }
 
-/* "https://host[:port][/]" -> host; 0, or -1 when origin is not one. */
+/* Whether host is this machine's: nothing on a network can alter what an
+ * http fetch from it returns, so tests may serve keys there in clear. */
 static int
-ra_rg_origin_host(const char *origin, char *host, size_t cap)
+ra_rg_loopback(ra_str_t host)
 {
-    const char  *p;
-    size_t       n;
+    size_t  i;
 
-    if (strncmp(origin, "https://", 8) == 0) {
-        p = origin + 8;
-    } else if (strncmp(origin, "http://", 7) == 0) {
-        p = origin + 7;
-    } else {
-        return -1;
+    if (ra_strcaseeq(host, ra_str("localhost", 9))) {
+        return 1;
     }
-    n = strcspn(p, ":/");
-    if (n == 0 || n >= cap || (p[n] != '\0' && p[n] != ':' && p[n] != '/')) {
-        return -1;
+    if (!ra_startswith_ci(host, "127.")) {
+        return 0;
     }
-    if (p[n] == ':') {
-        size_t  d = strspn(p + n + 1, "0123456789");
-
-        if (d == 0 || d > 5
-            || (p[n + 1 + d] != '\0' && strcmp(p + n + 1 + d, "/") != 0))
-        {
-            return -1;
+    for (i = 4; i < host.len; i++) {
+        if (!ra_isdigit(host.data[i]) && host.data[i] != '.') {
+            return 0;
         }
-    } else if (p[n] == '/' && p[n + 1] != '\0') {
-        return -1;                      /* an origin has no path */
     }
-    memcpy(host, p, n);
-    host[n] = '\0';
-    return ra_rg_name_ok(host) ? 0 : -1;
+    return 1;
+}
+
+/*
+ * An agent's origin as the modules read a Signature-Agent
+ * (ra_origin_parse(): "https://HOST[:PORT]"), so that the keys fetched are
+ * those of the host a signature names, into host (the file's name, less
+ * ".json") and url (its key directory's).  http only from a loopback
+ * host (ra_rg_loopback()); no path but "/", since the directory is at the
+ * origin's root.  NULL, or why it is not one.
+ */
+static const char *
+ra_rg_origin(const char *origin, char *host, size_t cap, char *url,
+    size_t ucap)
+{
+    ra_origin_t  o;
+    int          n;
+
+    if (ra_origin_parse(ra_str(origin, strlen(origin)), &o) != RA_OK) {
+        return "not an origin (https://HOST[:PORT])";
+    }
+    if (!o.https && !ra_rg_loopback(o.host)) {
+        return "not an https origin (https://HOST[:PORT])";
+    }
+    if (o.rest.len > 1 || (o.rest.len == 1 && o.rest.data[0] != '/')) {
+        return "an origin has no path (https://HOST[:PORT])";
+    }
+    if (o.host.len >= cap) {
+        return "the host name is too long for a file name";
+    }
+    memcpy(host, o.host.data, o.host.len);
+    host[o.host.len] = '\0';
+    if (!ra_rg_name_ok(host)) {
+        return "the host name is not a file name";
+    }
+    n = snprintf(url, ucap, "%s://%s%s%.*s%s", o.https ? "https" : "http",
+                 host, o.port.len ? ":" : "", (int) o.port.len,
+                 (const char *) o.port.data, RA_RG_WELL_KNOWN);
+    return n < 0 || (size_t) n >= ucap ? "not an origin (a port too long)"
+                                       : NULL;
 }
 
 static void
@@ -788,19 +815,15 @@ ra_rg_update_keys(ra_rg_ctx_t *ctx, const char *kdir, const char *origin)
     char          host[RA_RG_NAME_MAX + 1], name[RA_RG_NAME_MAX + 8];
     char          url[RA_RG_URL_MAX + 64];
     char          why[RA_RG_WHY];
-    size_t        nkeys = 0, olen = strlen(origin);
+    const char   *bad;
+    size_t        nkeys = 0;
 
-    if (ra_rg_origin_host(origin, host, sizeof(host)) != 0) {
-        ra_rg_fail(ctx, "key directory", origin, origin,
-                   "not an origin (https://HOST[:PORT])");
+    bad = ra_rg_origin(origin, host, sizeof(host), url, sizeof(url));
+    if (bad != NULL) {
+        ra_rg_fail(ctx, "key directory", origin, origin, bad);
         return;
     }
     snprintf(name, sizeof(name), "%s.json", host);
-    if (olen > 0 && origin[olen - 1] == '/') {
-        olen--;
-    }
-    snprintf(url, sizeof(url), "%.*s%s", (int) olen, origin,
-             RA_RG_WELL_KNOWN);
     memset(&b, 0, sizeof(b));
     if (ra_rg_fetch(ctx, url, "application/http-message-signatures-"
                     "directory+json, application/json", &b, why,

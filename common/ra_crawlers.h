@@ -143,7 +143,7 @@ const ra_crawler_t *ra_crawlers_find_token(const ra_crawlers_t *t,
     ra_str_t token);
 
 /* 1 when c's "signature-agent" origins include one of this host (as
- * ra_sig_origin_host() gives it), else 0. */
+ * ra_origin_host() gives it), else 0. */
 int ra_crawler_signs_as(const ra_crawler_t *c, ra_str_t host);
 /* The first crawler of the table signing as that origin host; NULL when
  * none. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ra_sig.h"
+#include "ra_origin.h"
 #include "ra_sf.h"
 #include "ra_verify.h"
 #include "ra_digest.h"
@@ -342,24 +343,6 @@ ra_jwks_event(void *ctx, unsigned ev, ra_str_t raw, unsigned depth)
     return 0;
 }
 
-static int
-ra_sig_host_ok(ra_str_t host)
-{
-    size_t  i;
-
-    if (host.len == 0 || host.len > RA_SIG_MAX_HOST) {
-        return 0;
-    }
-    for (i = 0; i < host.len; i++) {
-        if (!(ra_isalpha(host.data[i]) || ra_isdigit(host.data[i])
-              || host.data[i] == '-' || host.data[i] == '.'))
-        {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 int
 ra_sig_keys_add_jwks(ra_sig_keys_t *k, const ra_host_t *h, ra_str_t host,
     ra_str_t json, size_t *added, const char **why)
@@ -371,7 +354,7 @@ ra_sig_keys_add_jwks(ra_sig_keys_t *k, const ra_host_t *h, ra_str_t host,
     if (added != NULL) {
         *added = 0;
     }
-    if (!ra_sig_host_ok(host)) {
+    if (!ra_origin_host_ok(host)) {
         *why = "the file is not named after a host name (HOST.json)";
         return RA_ERROR;
     }
@@ -424,31 +407,6 @@ ra_sig_key_find(const ra_sig_keys_t *k, ra_str_t host, ra_str_t kid)
 
 
 /* ---- the request ------------------------------------------------------- */
-
-int
-ra_sig_origin_host(ra_str_t s, ra_str_t *host)
-{
-    const unsigned char  *p, *end = s.data + s.len;
-
-    if (!ra_startswith_ci(s, "https://")) {
-        return RA_ERROR;
-    }
-    p = s.data + 8;
-    host->data = p;
-    while (p < end && *p != ':' && *p != '/' && *p != '?' && *p != '#') {
-        p++;
-    }
-    host->len = (size_t) (p - host->data);
-    if (p < end && *p == ':') {        /* a port: digits only */
-        for (p++; p < end && ra_isdigit(*p); p++) { /* void */ }
-    }
-    if ((p < end && *p != '/' && *p != '?' && *p != '#')
-        || !ra_sig_host_ok(*host))
-    {
-        return RA_ERROR;
-    }
-    return RA_OK;
-}
 
 const char *
 ra_sig_result_name(unsigned r)
@@ -966,8 +924,8 @@ ra_sig_check(const ra_sig_keys_t *k, const ra_host_t *h,
     }
 
     /* whose it says it is */
-    if (ra_sig_origin_host(ra_str(s.agent.raw.data, s.agent.raw.len),
-                           &out->origin) != RA_OK)
+    if (ra_origin_host(ra_str(s.agent.raw.data, s.agent.raw.len),
+                       &out->origin) != RA_OK)
     {
         out->origin = ra_str("", 0);
         return ra_fail(f, RA_SIG_INVALID,

@@ -29,13 +29,14 @@
 #include "ra_host.h"
 #include "ra_json.h"
 #include "ra_crawlers.h"
+#include "ra_origin.h"
 
 #define RA_SIG_MAX_FIELD        8192    /* bytes of each header field */
 #define RA_SIG_MAX_MEMBERS      8       /* dictionary members read */
 #define RA_SIG_MAX_COMPONENTS   16      /* covered components */
 #define RA_SIG_MAX_PARAMS       16      /* parameters of a signature */
 #define RA_SIG_MAX_BASE         16384   /* the signature base */
-#define RA_SIG_MAX_HOST         253     /* an origin's host name */
+#define RA_SIG_MAX_HOST         RA_ORIGIN_MAX_HOST
 #define RA_SIG_MAX_KEYS         1024    /* keys over all origins */
 #define RA_SIG_MAX_FILE         (1024u * 1024)   /* a JWK Set file */
 #define RA_SIG_KEYID_LEN        43      /* base64url of a SHA-256 */
@@ -157,11 +158,6 @@ int ra_sig_verify(const ra_sig_keys_t *k, const ra_host_t *h,
  */
 long ra_sig_base(const ra_sig_request_t *r, unsigned char *buf, size_t cap,
     const char **why);
-
-/* An origin's host: "https://Chatgpt.com:443/x" -> "chatgpt.com" (a span
- * of s, not lower-cased; compare with ra_strcaseeq).  RA_OK, or RA_ERROR
- * when s is not an https URL with a host. */
-int ra_sig_origin_host(ra_str_t s, ra_str_t *host);
 
 /*
  * The decision, made here for the audit and `identify` alike

@@ -74,7 +74,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     n = ra_sig_base(&r, base, sizeof(base), &why);
     FZ_CHECK(n == -1 ? why != NULL : (n >= 0 && n <= (long) sizeof(base)));
-    if (ra_sig_origin_host(r.signature_agent, &h) == RA_OK) {
+    if (ra_origin_host(r.signature_agent, &h) == RA_OK) {
         FZ_CHECK(h.len > 0 && fz_within(h, r.signature_agent.data,
                                         r.signature_agent.len));
     }
