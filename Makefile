@@ -14,7 +14,10 @@ B        := build
 DEPS     := scripts/deps.sh
 
 CORE_SRCS := $(sort $(wildcard common/*.c))
-CLI_SRCS  := $(sort $(wildcard cli/*.c))
+# c-ares lookups (below common/, which nginx compiles whole): the CLI and
+# the Apache module link them, nginx resolves with its own resolver
+RESOLVER_SRCS := $(sort $(wildcard common/resolver/*.c))
+CLI_SRCS  := $(sort $(wildcard cli/*.c)) $(RESOLVER_SRCS)
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_AUX  := $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 # zlib and libbrotlidec: the core undoes Content-Encoding (ra_decode.c)
@@ -83,15 +86,15 @@ APXS ?= apxs
 APX_SRCS := $(sort $(wildcard apache_module/*.c))
 $(B)/mod_robots_audit.so: $(APX_SRCS) $(wildcard apache_module/*.h) \
     apache_module/exports.map $(CORE_OBJS) $(wildcard common/*.h) \
-    $(B)/obj/cli/ra_ares.o | deps
+    $(wildcard common/resolver/*.h) $(RESOLVER_SRCS:%.c=$(B)/obj/%.o) | deps
 	@mkdir -p $(B)/apache
 	@rm -f $(B)/apache/*.c
 	@ln -sf $(APX_SRCS:%=../../%) $(B)/apache/
-	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Icli -Iapache_module \
+	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Iapache_module \
 	    -Wc,-std=c11 $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CFLAGS:%=-Wc,%) \
 	    -Wl,-Wl,--version-script=apache_module/exports.map \
 	    $(APX_SRCS:apache_module/%=$(B)/apache/%) $(CORE_OBJS) \
-	    $(B)/obj/cli/ra_ares.o $(DECODE_LIBS) -lcares > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
+	    $(RESOLVER_SRCS:%.c=$(B)/obj/%.o) $(DECODE_LIBS) -lcares > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
 	cp $(B)/apache/.libs/mod_robots_audit.so $@
 
 # the t/ tests drive the stock Apache with this module

@@ -14,7 +14,7 @@
 #include "apr_thread_cond.h"
 #include "apr_thread_proc.h"
 
-#include "ra_ares.h"
+#include "resolver/ra_ares.h"
 
 #define MRA_RDNS_QUEUE  64
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit identify: which crawler a User-Agent is, and whether a
- * client address is really its operator's.
+ * client address is really its operator's.  Whether it is, and how that
+ * was decided, is the core's answer (ra_audit_who(), through an engine of
+ * the CLI's own), so that identify can never decide otherwise than the
+ * modules.
  */
 #include <netdb.h>
 #include <stdlib.h>
@@ -10,22 +13,29 @@
 #include <netinet/in.h>
 
 #include "cli.h"
+#include "ra_audit.h"
 #include "ra_crawlers.h"
 #include "ra_sig.h"
 #include "ra_verify.h"
 #include "ra_cli_rdns.h"
 
 #define RA_ID_CMD         "identify"
-#define RA_ID_MAX_FWD     16
+/* The engine's ledger holds nothing but the run's reverse-DNS answers:
+ * 1 MiB has room for about a hundred, and identify asks about one
+ * address. */
+#define RA_ID_LEDGER      (1u << 20)
 
 typedef struct {
     ra_crawlers_t  *tab;
-    ra_ranges_t    *ranges;
-    ra_addr_t       addr;
-    int             have_addr;
+    ra_str_t        addr;           /* --address as given; len 0: none */
     int             rdns;
     const char     *resolver;
     ra_cli_rdns_t  *dns;
+    ra_audit_t     *au;
+    ra_ledger_t     ledger;
+    void           *region;         /* the ledger's memory */
+    ra_host_t       host;           /* the engine's: the CLI's, resolving
+                                       through dns with --rdns */
     int             json;
     ra_buf_t        out;
     /* Web Bot Auth: --signature-keys, --header, --request, --time */
@@ -60,22 +70,6 @@ ra_id_usage(FILE *f)
 "\n"
 "exit status: 0 every User-Agent identified (whatever it is), 2 usage,\n"
 "input or output error\n");
-}
-
-/* Forward-confirmed reverse DNS through c-ares (ra_cli_rdns.h); the
- * modules do the same lookups asynchronously and call the same decision
- * function. */
-static int
-ra_id_rdns(ra_id_ctx_t *x, const ra_crawler_t *c, const ra_addr_t *a)
-{
-    ra_ares_result_t  res;
-
-    ra_cli_rdns_resolve(x->dns, a, &res);
-    if (!res.ok) {
-        return RA_VERIFY_UNVERIFIABLE;  /* the resolver gave no answer */
-    }
-    return ra_verify_rdns_check(c, a, ra_str(res.name, strlen(res.name)),
-                                res.fwd, res.nfwd);
 }
 
 static int
@@ -129,11 +123,17 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     size_t               i;
     int                  v = -1, f, absent;
     ra_sig_verdict_t     sv;
-    int                  by = RA_VERIFIED_BY_NONE;   /* how v was decided */
+    ra_request_t         req;
+    ra_verdict_t         vd;
+    ra_judge_who_t       who;
+    ra_str_t             tokens[RA_TOKENS_MAX];
+    int                  by;            /* how v was decided */
     static const char   *flags[] = { "crawl-delay", "ignores-star",
                                      "user-triggered", "token-only" };
 
+    memset(&sv, 0, sizeof(sv));
     sv.result = RA_SIG_NONE;
+    sv.why = "";
 
     ra_crawlers_identify(x->tab, ua, &id);
     absent = ra_ua_absent(ua);
@@ -153,22 +153,19 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
             id.token = c->tokens[0];
             absent = 0;
         }
-        v = ra_sig_decide(c, &sv);
     }
-    if (v >= 0) {
-        by = RA_VERIFIED_BY_SIGNATURE;  /* the signature decided */
-    } else if (x->have_addr && c != NULL) {
-        v = ra_verify(x->ranges, c, &x->addr);
-        by = RA_VERIFIED_BY_RANGES;
-        if (v != RA_VERIFY_VERIFIED && x->rdns && ra_verify_has_rdns(c)) {
-            v = ra_id_rdns(x, c, &x->addr);
-            by = RA_VERIFIED_BY_RDNS;
-        }
-        if (v == RA_VERIFY_UNVERIFIABLE) {
-            by = RA_VERIFIED_BY_NONE;
-        }
-    } else if (x->have_addr) {
-        v = RA_VERIFY_UNVERIFIABLE;
+
+    /* the signature, the ranges, then reverse DNS, as the modules ask
+     * them; a verification is shown when it was asked for (an address
+     * given) or a signature decided it */
+    memset(&req, 0, sizeof(req));
+    req.addr = x->addr;
+    req.time = ra_host_now(&x->host);
+    memset(&vd, 0, sizeof(vd));
+    ra_audit_who(x->au, &id, &req, &sv, &vd, tokens, &who);
+    by = (int) vd.verified_by;
+    if (x->addr.len != 0 || by == RA_VERIFIED_BY_SIGNATURE) {
+        v = (int) vd.verification;
     }
 
     if (!x->json) {
@@ -285,6 +282,44 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     }
 }
 
+/* The engine ra_id_one() asks: the tables, and a ledger of its own for
+ * reverse-DNS answers (the CLI's host answers a lookup at once, so each
+ * request is decided by its answer); 0, or -1 said. */
+static int
+ra_id_engine(ra_id_ctx_t *x, const ra_setup_t *setup)
+{
+    ra_audit_conf_t  conf;
+
+    x->host = ra_cli_host;
+    if (x->dns != NULL) {
+        ra_cli_rdns_host(x->dns, &x->host);
+    }
+    x->region = malloc(RA_ID_LEDGER);
+    if (x->region == NULL
+        || ra_ledger_format(x->region, RA_ID_LEDGER, 0) != RA_OK)
+    {
+        ra_cli_error(RA_ID_CMD, "out of memory");
+        return -1;
+    }
+    ra_ledger_open(&x->ledger, x->region, NULL);
+    memset(&conf, 0, sizeof(conf));
+    conf.alloc = &ra_malloc_allocator;
+    conf.crawlers = setup->crawlers;
+    conf.ranges = setup->ranges;
+    conf.host = &x->host;
+    conf.alert_interval = -1;
+    conf.rdns.budget = UINT32_MAX;      /* one address, the user's */
+    x->au = ra_audit_create(&conf, &x->ledger);
+    if (x->au == NULL) {
+        ra_cli_error(RA_ID_CMD, "out of memory");
+        return -1;
+    }
+    if (x->dns != NULL) {
+        ra_cli_rdns_bind(x->dns, x->au);
+    }
+    return 0;
+}
+
 int
 ra_cmd_identify(int argc, char **argv)
 {
@@ -295,6 +330,7 @@ ra_cmd_identify(int argc, char **argv)
     size_t              cap = 0;
     long                n;
     int                 i, status = RA_EXIT_OK;
+    ra_addr_t           addr;
 
     memset(&x, 0, sizeof(x));
     ra_cli_setup(&setup);
@@ -366,13 +402,11 @@ ra_cmd_identify(int argc, char **argv)
     }
 
     if (address != NULL) {
-        if (ra_addr_parse(ra_str(address, strlen(address)), &x.addr)
-            != RA_OK)
-        {
+        x.addr = ra_str(address, strlen(address));
+        if (x.addr.len == 0 || ra_addr_parse(x.addr, &addr) != RA_OK) {
             return ra_cli_error(RA_ID_CMD, "--address: '%s' is not an IPv4 "
                                 "or IPv6 address", address);
         }
-        x.have_addr = 1;
     }
     if ((crawlers != NULL
          && ra_cli_setup_file(RA_ID_CMD, &setup, 0, crawlers) != 0)
@@ -381,7 +415,6 @@ ra_cmd_identify(int argc, char **argv)
         return RA_EXIT_USAGE;
     }
     x.tab = setup.crawlers;
-    x.ranges = setup.ranges;
     x.keys = setup.sig_keys;
     if (x.now == 0) {
         x.now = ra_host_now(&ra_cli_host);
@@ -389,9 +422,14 @@ ra_cmd_identify(int argc, char **argv)
     if (x.resolver != NULL && !x.rdns) {
         return ra_cli_error(RA_ID_CMD, "--resolver is for --rdns");
     }
-    if (x.rdns && x.have_addr
+    if (x.rdns && x.addr.len != 0
         && (x.dns = ra_cli_rdns_open(RA_ID_CMD, x.resolver, NULL)) == NULL)
     {
+        return RA_EXIT_USAGE;
+    }
+    if (ra_id_engine(&x, &setup) != 0) {
+        (void) ra_cli_rdns_close(x.dns);
+        free(x.region);
         return RA_EXIT_USAGE;
     }
 
@@ -423,5 +461,7 @@ ra_cmd_identify(int argc, char **argv)
     }
     ra_buf_release(&x.out);
     (void) ra_cli_rdns_close(x.dns);
+    ra_audit_destroy(x.au);
+    free(x.region);
     return status;
 }

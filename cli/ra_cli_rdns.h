@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The CLI's reverse DNS (identify --rdns, logs --rdns): c-ares lookups
- * (ra_ares.h), each answered before the request that asked is judged:
- * logs reads its files once beforehand and resolves their crawlers'
- * addresses RA_CLI_RDNS_INFLIGHT at a time (ra_cli_rdns_prefetch());
- * from stdin or with --follow, an address is resolved when its first
- * request comes.  Answers are remembered for the run and, with
+ * (common/resolver/ra_ares.h), each answered before the request that
+ * asked is judged: logs reads its files once beforehand and resolves
+ * their crawlers' addresses RA_CLI_RDNS_INFLIGHT at a time
+ * (ra_cli_rdns_prefetch()); from stdin or with --follow, an address is
+ * resolved when its first request comes.  Answers are remembered for the run and, with
  * --rdns-cache FILE, across runs (answers younger than their TTL:
  * RA_RDNS_TTL_MS when confirmed, RA_RDNS_NEG_MS otherwise; a failure is
  * kept RA_RDNS_FAIL_MS in the run, never in the file).  At most 12288
@@ -19,7 +19,7 @@
 #define RA_CLI_RDNS_H
 
 #include "cli.h"
-#include "ra_ares.h"
+#include "resolver/ra_ares.h"
 #include "ra_audit.h"
 
 #define RA_CLI_RDNS_INFLIGHT  16     /* lookups at once */

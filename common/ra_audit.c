@@ -30,7 +30,6 @@ _Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
 
 #define RA_CACHE_SLOTS        64
 #define RA_CACHE_BYTES        (64u * 1024 * 1024)
-#define RA_TOKENS_MAX         8       /* a crawler's tokens judged */
 #define RA_JUDGE_STACK        RA_MATCH_STACK  /* canonical paths up to this
                                                  size need no memory */
 
@@ -1848,13 +1847,9 @@ ra_audit_verify(ra_audit_t *au, const ra_crawler_t *c, ra_str_t text,
     return RA_OK;
 }
 
-/* Who the request says it is: name, verification, tokens.  A crawler
- * whose table entry names signature-agent origins is judged by its
- * signature when it sends one that can be checked: valid and of one of
- * its origins, verified; failing, or another origin's, impostor.  Else
- * (no signature, or one that cannot be checked here) by its ranges, then
- * by reverse DNS when those do not verify it. */
-static inline __attribute__((always_inline)) void
+/* Who the request says it is (ra_audit.h).  Inlined into the request
+ * path here, and exported for the CLI's identify. */
+inline __attribute__((always_inline)) void
 ra_audit_who(ra_audit_t *au, const ra_identity_t *id, const ra_request_t *req,
     const ra_sig_verdict_t *sv, ra_verdict_t *out, ra_str_t *tokens,
     ra_judge_who_t *who)

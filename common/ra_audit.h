@@ -521,6 +521,28 @@ int ra_audit_redirects(const ra_audit_t *au);
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);
 
+/* A crawler's tokens the judge reads, at most (ra_audit_who()). */
+#define RA_TOKENS_MAX  8
+
+/*
+ * Who the request says it is: out's crawler, name, verification and
+ * verified_by (set only when something decided: the caller zeroes out
+ * first), and the tokens the judge reads (who, over a caller's
+ * tokens[RA_TOKENS_MAX]).  id is the identity of its User-Agent (or of
+ * its signature), sv its checked signature (result RA_SIG_NONE when it
+ * has none).  A crawler whose table entry names signature-agent origins
+ * is judged by its signature when it sends one that can be checked:
+ * valid and of one of its origins, verified; failing, or another
+ * origin's, impostor.  Else (no signature, or one that cannot be checked
+ * here) by its ranges at req->addr, then by reverse DNS when those do
+ * not verify it (ra_audit_rdns_done() below).  ra_audit_request() decides
+ * so, and the CLI's identify calls it too, so that the two can never
+ * differ.
+ */
+void ra_audit_who(ra_audit_t *au, const ra_identity_t *id,
+    const ra_request_t *req, const ra_sig_verdict_t *sv, ra_verdict_t *out,
+    ra_str_t *tokens, ra_judge_who_t *who);
+
 /*
  * Whether a request with this User-Agent may make the site exist: 1 when
  * the site exists, the User-Agent is a crawler's or a generic bot's, or

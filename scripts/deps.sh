@@ -6,7 +6,8 @@ set -eu
 
 # zlib and libbrotlidec: the core undoes Content-Encoding (common/ra_decode.c);
 # their -dev packages pull in the runtime libraries (zlib1g, libbrotli1)
-# c-ares: reverse DNS in the CLI and Apache's resolver thread (cli/ra_ares.c)
+# c-ares: reverse DNS in the CLI and Apache's resolver thread
+# (common/resolver/ra_ares.c)
 pkgs="build-essential pkg-config zlib1g-dev libbrotli-dev libssl-dev libc-ares-dev"
 # libcurl: the CLI's `ranges update` fetches the published range files
 # (cli/cmd_ranges.c; the core and the modules do not link it)

@@ -24,7 +24,7 @@ if [ -n "${RA_SANITIZED:-}" ]; then
 fi
 stale() {
     [ ! -f "$1" ] ||
-        [ -n "$(find common ngx_module apache_module config cli/ra_ares.c cli/ra_ares.h -newer "$1")" ]
+        [ -n "$(find common ngx_module apache_module config -newer "$1")" ]
 }
 
 case "$server" in
@@ -41,7 +41,7 @@ apache)
     if stale "$so"; then
         # the core's objects of `make` (or of make unit-test, sanitized),
         # but the ledger, compiled here
-        objs=$(ls common/*.c cli/ra_ares.c | grep -v '/ra_ledger\.c$' \
+        objs=$(ls common/*.c common/resolver/*.c | grep -v '/ra_ledger\.c$' \
                | sed "s|^|build/$obj/|; s|\\.c\$|.o|")
         make --no-print-directory $objs build/$obj/build/gen/ra_crawlers_data.o \
             build/$obj/build/gen/ra_referrers_data.o \
@@ -52,7 +52,7 @@ apache)
             ln -sf "../../$f" $d/
         done
         # shellcheck disable=SC2046,SC2086
-        apxs -c -o $d/mod_robots_audit.la -Icommon -Icli \
+        apxs -c -o $d/mod_robots_audit.la -Icommon \
             -Iapache_module -Wc,-std=c11 -Wc,-Wall -Wc,-Wextra -Wc,-Werror \
             -Wc,-D_GNU_SOURCE -Wc,-g \
             $(for f in $opt; do printf -- '-Wc,%s ' "$f"; done) \

@@ -24,7 +24,7 @@ san="-fsanitize=address,undefined -fno-omit-frame-pointer"
 san="$san -fno-sanitize-recover=undefined"
 stale() {
     [ ! -f "$1" ] ||
-        [ -n "$(find common ngx_module apache_module config cli/ra_ares.c cli/ra_ares.h -newer "$1")" ]
+        [ -n "$(find common ngx_module apache_module config -newer "$1")" ]
 }
 
 case "$server" in
@@ -42,7 +42,7 @@ apache)
     so=$top/build/san-apache/.libs/mod_robots_audit.so
     if stale "$so"; then
         # the core, and the c-ares lookups of the resolver thread
-        objs=$(ls common/*.c cli/ra_ares.c | sed 's|^|build/san/|; s|\.c$|.o|')
+        objs=$(ls common/*.c common/resolver/*.c | sed 's|^|build/san/|; s|\.c$|.o|')
         make --no-print-directory $objs build/san/build/gen/ra_crawlers_data.o \
             build/san/build/gen/ra_referrers_data.o
         mkdir -p build/san-apache
@@ -51,7 +51,7 @@ apache)
             ln -sf "../../$f" build/san-apache/
         done
         # shellcheck disable=SC2046,SC2086
-        apxs -c -o build/san-apache/mod_robots_audit.la -Icommon -Icli \
+        apxs -c -o build/san-apache/mod_robots_audit.la -Icommon \
             -Iapache_module -Wc,-std=c11 -Wc,-Wall -Wc,-Wextra -Wc,-Werror \
             -Wc,-D_GNU_SOURCE \
             -Wc,-g $(for f in $san; do printf -- '-Wc,%s -Wl,%s ' "$f" "$f"; done) \

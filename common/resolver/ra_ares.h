@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Forward-confirmed reverse-DNS lookups with c-ares, for the CLI and the
- * Apache module's resolver thread: the PTR name of an address, then the
- * A and AAAA addresses of that name, from the server given ("ADDR",
- * "ADDR:PORT", "[V6]:PORT") or /etc/resolv.conf's, DNS only (no hosts
- * file, no search list).  Each query waits at most timeout_ms per try, 2
- * tries: a lookup ends within about 4 * timeout_ms whatever the server
- * does.  Answers are hostile input: names are bounded and checked by the
- * core (ra_rdns_done_locked()).
+ * Forward-confirmed reverse-DNS lookups with c-ares: the PTR name of an
+ * address, then the A and AAAA addresses of that name, from the server
+ * given ("ADDR", "ADDR:PORT", "[V6]:PORT") or /etc/resolv.conf's, DNS only
+ * (no hosts file, no search list).  Each query waits at most timeout_ms
+ * per try, 2 tries: a lookup ends within about 4 * timeout_ms whatever
+ * the server does.  Answers are hostile input: names are bounded and
+ * checked by the core (ra_rdns_done_locked()).
+ *
+ * This is the resolver behind a host's rdns_start (ra_host.h) for the
+ * hosts that have none of their own, the CLI (cli/ra_cli_rdns.c) and the
+ * Apache module's resolver thread (apache_module/mra_rdns.c): a result
+ * is what they hand to ra_audit_rdns_done().  It lives below common/,
+ * not in it, because the nginx module compiles every .c file of common/
+ * itself and must not link c-ares: nginx resolves with its own resolver.
  */
 #ifndef RA_ARES_H
 #define RA_ARES_H

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Forward-confirmed reverse DNS with c-ares (ra_ares.h).
+ * Forward-confirmed reverse-DNS lookups with c-ares (ra_ares.h): a
+ * batch of PTR queries, each followed by its name's A and AAAA
+ * addresses, run on one channel with a bounded number in flight.
  */
 #include <ares.h>
 #include <netdb.h>
