@@ -4,11 +4,8 @@
  * columns are only ever added at the end (RA_REPORT_CSV_HEADER).
  */
 #include "ra_report_impl.h"
-#include "ra_digest.h"
-#include "ra_accesslog.h"
 #include "ra_audit.h"
 #include "ra_crawlers.h"
-#include "ra_verify.h"
 
 /* One cell (RFC 4180): quoted when it holds a comma, quote, CR or LF;
  * control bytes as \xHH; a cell a spreadsheet would read as a formula
@@ -63,29 +60,23 @@ ra_rep_csv_purpose(ra_buf_t *b, const ra_violation_t *x)
 static void
 ra_rep_csv_row(ra_buf_t *b, const ra_site_t *s, const ra_violation_t *x)
 {
-    const char  *by = ra_verified_by_name(x->verified_by);
-    char         hex[2 * RA_SHA256_LEN + 1];
+    ra_rep_vio_t  w;
 
+    ra_rep_vio(x, &w);
     ra_rep_iso(b, x->time);
     ra_buf_ch(b, ',');
     ra_rep_csv_cell(b, ra_rep_site_name(s));
     ra_buf_ch(b, ',');
-    ra_rep_csv_cell(b, ra_rep_field(x->name, x->name_len));
-    ra_buf_printf(b, ",%s,%s,", ra_verify_name(x->verification),
-                  by != NULL ? by : "");
-    ra_rep_csv_cell(b, ra_rep_field(x->addr, x->addr_len));
+    ra_rep_csv_cell(b, w.name);
+    ra_buf_printf(b, ",%s,%s,", w.verification, w.verified_by);
+    ra_rep_csv_cell(b, w.addr);
     ra_buf_ch(b, ',');
-    ra_rep_csv_cell(b, ra_rep_field(x->method, x->method_len));
+    ra_rep_csv_cell(b, w.method);
     ra_buf_ch(b, ',');
-    ra_rep_csv_cell(b, ra_rep_field(x->uri, x->uri_len));
+    ra_rep_csv_cell(b, w.uri);
     ra_buf_ch(b, ',');
-    ra_rep_csv_cell(b, ra_rep_field(x->pattern, x->pattern_len));
-    ra_buf_printf(b, ",%u,", x->line);
-    if (ra_rep_sha_known(x->robots_sha256)) {
-        ra_hex(x->robots_sha256, RA_SHA256_LEN, hex);
-        ra_buf_cstr(b, hex);
-    }
-    ra_buf_ch(b, ',');
+    ra_rep_csv_cell(b, w.pattern);
+    ra_buf_printf(b, ",%u,%s,", x->line, w.sha);
     if (x->last_fetch) {
         ra_rep_iso(b, x->last_fetch);
     }
@@ -99,20 +90,20 @@ ra_rep_csv_row(ra_buf_t *b, const ra_site_t *s, const ra_violation_t *x)
 void
 ra_rep_csv(ra_rep_t *r)
 {
-    ra_buf_t  *b = r->b;
-    uint32_t   i, j, n, si;
+    const ra_violation_t  *x;
+    ra_buf_t              *b = r->b;
+    uint32_t               i, j, n, si;
 
     ra_buf_cstr(b, RA_REPORT_CSV_HEADER "\r\n");
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         si = ra_rep_nth(r, i);
-        for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
-            const ra_violation_t  *x = &r->snap->violations[j];
-
-            if (x->site != si + 1 || x->verdict != RA_VERDICT_VIOLATION) {
-                continue;
+        for (j = 0, n = 0;
+             n < r->max_vio && (x = ra_rep_vio_next(r, si, &j)) != NULL;)
+        {
+            if (x->verdict == RA_VERDICT_VIOLATION) {
+                ra_rep_csv_row(b, &r->snap->sites[si], x);
+                n++;
             }
-            ra_rep_csv_row(b, &r->snap->sites[si], x);
-            n++;
         }
     }
 }

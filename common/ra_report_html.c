@@ -7,8 +7,6 @@
 #include <string.h>
 
 #include "ra_report_impl.h"
-#include "ra_digest.h"
-#include "ra_accesslog.h"
 #include "ra_crawlers.h"
 #include "ra_verify.h"
 #include "ra_parse.h"
@@ -42,8 +40,8 @@ static const char  ra_rep_css[] =
     ".wide{overflow-x:auto}.wide table{font-size:13px}"
     ".wide th,.wide td{padding:.2em .35em}"
     ".wide td code{word-break:normal}"
-    /* issue 18: nothing wider than the screen; tables scroll in their
-     * box; the robots.txt in force with its counts */
+    /* nothing wider than the screen (a phone's too): tables scroll in
+     * their box; the robots.txt in force with its counts */
     "h2,p,dd{overflow-wrap:anywhere}"
     ".wide{max-width:100%}"
     "pre.robots{font:12px/1.5 ui-monospace,monospace;margin:.3em 0;"
@@ -103,10 +101,8 @@ ra_rep_ratio(ra_buf_t *b, uint64_t crawls, uint64_t referrals)
 
 /* The status page's "verified by" column: the method, or a dash. */
 static void
-ra_rep_html_verified_by(ra_buf_t *b, const ra_stat_t *st)
+ra_rep_html_verified_by(ra_buf_t *b, const char *m)
 {
-    const char  *m = ra_verified_by_name(st->verified_by);
-
     if (*m) {
         ra_buf_printf(b, "<td>%s</td>", m);
     } else {
@@ -160,11 +156,12 @@ ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
  * failing (5xx/429 answers: crawlers must stop), never fetched, lint
  * errors, answered 4xx (everything allowed), or OK. */
 static void
-ra_rep_html_health(ra_buf_t *b, const ra_site_t *s, int64_t now)
+ra_rep_html_health(ra_buf_t *b, const ra_rep_robots_t *m)
 {
-    const ra_version_t  *v = ra_rep_current(s);
+    const ra_site_t     *s = m->s;
+    const ra_version_t  *v = m->v;
 
-    if (ra_rep_30d(s, now)) {
+    if (m->unreachable_30d) {
         ra_buf_printf(b, "<span class=\"health h-warn\">unreachable_30d: "
                       "robots.txt failing (%u) for 30 days while the site "
                       "answers, crawlers act as if there were none (all "
@@ -177,7 +174,7 @@ ra_rep_html_health(ra_buf_t *b, const ra_site_t *s, int64_t now)
     } else if (s->undecodable) {
         ra_buf_cstr(b, "<span class=\"health h-warn\">robots.txt could not "
                     "be decoded (Content-Encoding: ");
-        ra_buf_html(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+        ra_buf_html(b, m->bad_coding);
         ra_buf_cstr(b, ")</span>");
     } else if (s->robots_status == 0 || v == NULL) {
         ra_buf_cstr(b, "<span class=\"health h-none\">robots.txt never "
@@ -185,7 +182,7 @@ ra_rep_html_health(ra_buf_t *b, const ra_site_t *s, int64_t now)
     } else if (v->lint_errors) {
         ra_buf_printf(b, "<span class=\"health h-warn\">robots.txt: %u "
                       "lint error%s</span>", v->lint_errors,
-                      v->lint_errors == 1 ? "" : "s");
+                      ra_rep_s(v->lint_errors));
     } else if (v->answer == RA_ANSWER_ALLOW_ALL) {
         ra_buf_printf(b, "<span class=\"health h-warn\">robots.txt %u: "
                       "everything allowed</span>", s->robots_status);
@@ -197,9 +194,9 @@ ra_rep_html_health(ra_buf_t *b, const ra_site_t *s, int64_t now)
 static void
 ra_rep_html_referrals(ra_rep_t *r, const ra_site_t *s)
 {
-    unsigned  k;
+    unsigned  k = 0;
 
-    if (ra_rep_nreferrals(r, s) == 0) {
+    if (!ra_rep_referral_next(r, s, &k)) {
         return;
     }
     ra_buf_cstr(r->b, "<h3>crawl-to-refer</h3><table><tr><th>operator</th>"
@@ -209,10 +206,7 @@ ra_rep_html_referrals(ra_rep_t *r, const ra_site_t *s)
                 "impostors excluded\">crawler requests</th>"
                 "<th class=\"n\" title=\"crawler requests per referral\">"
                 "crawls per referral</th></tr>");
-    for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
-        if (!s->referrals[k] && !s->referral_crawls[k]) {
-            continue;
-        }
+    for (; ra_rep_referral_next(r, s, &k); k++) {
         ra_buf_cstr(r->b, "<tr><td>");
         ra_buf_html(r->b, r->refer.ops[k].name);
         ra_buf_cstr(r->b, "</td>");
@@ -285,6 +279,14 @@ ra_rep_html_time(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, "</p>");
 }
 
+/* AI preferences and policy tokens, a definition list each */
+static const ra_rep_prefs_fmt_t  ra_rep_html_prefs = {
+    ra_buf_html,
+    { "<dl><dt>AI preferences</dt><dd>", "<dl><dt>policy tokens</dt><dd>" },
+    "<br>", "<code>", "</code>", " <span class=\"muted\">", "</span>",
+    "policy, ", "</dd></dl>"
+};
+
 /* Context for printing the robots.txt in force line by line. */
 typedef struct {
     ra_buf_t             *b;
@@ -348,25 +350,24 @@ ra_rep_html_line(void *ctx, const ra_line_t *ln)
 /* The robots.txt in force as text, each line with the requests it
  * decided (allowed or disallowed) and the violations among them. */
 static void
-ra_rep_html_robots_text(ra_rep_t *r, uint32_t si)
+ra_rep_html_robots_text(ra_rep_t *r, uint32_t si,
+    const ra_rep_robots_t *m)
 {
-    const ra_site_t     *s = &r->snap->sites[si];
-    const ra_version_t  *v = ra_rep_current(s);
+    const ra_site_t     *s = m->s;
+    const ra_version_t  *v = m->v;
     ra_buf_t            *b = r->b;
     ra_rep_hits_t        h;
     ra_rep_lines_t       x;
-    char                 hex[2 * RA_SHA256_LEN + 1];
 
     if (v == NULL || v->answer != RA_ANSWER_RULES) {
         return;
     }
     ra_rep_hits(r, si, &h);
-    ra_hex(v->sha256, RA_SHA256_LEN, hex);
     ra_buf_cstr(b, "<details open><summary>robots.txt in force: ");
-    ra_rep_size(b, v, 1);
+    ra_rep_size(b, v, ra_buf_html);
     ra_buf_cstr(b, ", since ");
     ra_rep_iso(b, v->first_seen);
-    ra_buf_printf(b, ", sha256 <code>%s</code></summary>", hex);
+    ra_buf_printf(b, ", sha256 <code>%s</code></summary>", m->sha);
     if (r->snap->bodies == NULL || r->snap->bodies[si].data == NULL
         || v->body_lost)
     {
@@ -400,10 +401,10 @@ ra_rep_html_robots_text(ra_rep_t *r, uint32_t si)
 }
 
 static void
-ra_rep_html_robots(ra_rep_t *r, uint32_t si)
+ra_rep_html_robots(ra_rep_t *r, uint32_t si, const ra_rep_robots_t *m)
 {
-    const ra_site_t     *s = &r->snap->sites[si];
-    const ra_version_t  *v = ra_rep_current(s);
+    const ra_site_t     *s = m->s;
+    const ra_version_t  *v = m->v;
     const ra_lint_t     *l = r->lints[si];
     ra_buf_t            *b = r->b;
     uint32_t             i;
@@ -411,10 +412,10 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, "<h3>robots.txt</h3><dl><dt>last answer</dt><dd>");
     if (s->robots_status) {
         ra_buf_printf(b, "%u <span class=\"muted\">(%s)</span>, ",
-                      s->robots_status, ra_rep_last_answer(s));
-        if (s->last_ctype_len) {
+                      s->robots_status, m->last_answer);
+        if (m->last_ctype.len) {
             ra_buf_cstr(b, "<code>");
-            ra_buf_html(b, ra_rep_field(s->last_ctype, s->last_ctype_len));
+            ra_buf_html(b, m->last_ctype);
             ra_buf_cstr(b, "</code>, ");
         }
         ra_buf_printf(b, "%u bytes", s->last_size);
@@ -423,31 +424,28 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     }
     ra_buf_cstr(b, "</dd><dt>in force</dt><dd>");
     if (v != NULL) {
-        char  hex[2 * RA_SHA256_LEN + 1];
-
-        ra_hex(v->sha256, RA_SHA256_LEN, hex);
         ra_buf_printf(b, "%u <span class=\"muted\">(%s)</span> since ",
                       v->status, ra_rep_answer_name(v->answer));
         ra_rep_iso(b, v->first_seen);
         ra_buf_cstr(b, ", ");
-        if (v->ctype_len) {
+        if (m->ctype.len) {
             ra_buf_cstr(b, "<code>");
-            ra_buf_html(b, ra_rep_field(v->ctype, v->ctype_len));
+            ra_buf_html(b, m->ctype);
             ra_buf_cstr(b, "</code>, ");
         }
-        ra_rep_size(b, v, 1);
-        ra_buf_printf(b, ", sha256 <code title=\"%s\">%.12s</code>", hex,
-                      hex);
+        ra_rep_size(b, v, ra_buf_html);
+        ra_buf_printf(b, ", sha256 <code title=\"%s\">%.12s</code>", m->sha,
+                      m->sha);
     } else {
         ra_buf_cstr(b, "<span class=\"muted\">no robots.txt known</span>");
     }
     ra_buf_printf(b, "</dd><dt>versions in 24 h</dt><dd>%u</dd>",
-                  ra_rep_versions_24h(s, r->now));
+                  m->versions_24h);
     if (s->redirect_n) {
         ra_buf_cstr(b, "<dt>redirected to</dt><dd>");
-        for (i = 0; i < s->redirect_n && i < RA_REDIRECT_HOPS; i++) {
+        for (i = 0; i < m->redirects; i++) {
             ra_buf_cstr(b, i ? " &rarr; <code>" : "<code>");
-            ra_buf_html(b, ra_rep_field(s->redirect[i], s->redirect_len[i]));
+            ra_buf_html(b, ra_rep_redirect(s, i));
             ra_buf_cstr(b, "</code>");
         }
         ra_buf_cstr(b, " <span class=\"muted\">(followed: the file in "
@@ -456,26 +454,23 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     if (s->undecodable) {
         ra_buf_cstr(b, "<dt>last answer</dt><dd class=\"warn\">"
                     "Content-Encoding <code>");
-        ra_buf_html(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+        ra_buf_html(b, m->bad_coding);
         ra_buf_cstr(b, "</code> could not be decoded since ");
         ra_rep_iso(b, s->undecodable);
         ra_buf_cstr(b, ": the version shown stays in force</dd>");
     }
     if (v != NULL) {
-        ra_buf_printf(b, "<dt>content</dt><dd>%u group%s, %u rule%s, "
-                      "%u sitemap%s</dd><dt>lint</dt><dd>"
+        ra_buf_cstr(b, "<dt>content</dt><dd>");
+        ra_rep_content_counts(b, v);
+        ra_buf_printf(b, "</dd><dt>lint</dt><dd>"
                       "<span class=\"%s\">%u error%s</span>, "
                       "<span class=\"%s\">%u warning%s</span>, "
                       "%u info%s</dd>",
-                      v->groups, v->groups == 1 ? "" : "s",
-                      v->rules, v->rules == 1 ? "" : "s",
-                      v->sitemaps, v->sitemaps == 1 ? "" : "s",
-                      ra_rep_errors(s, v) ? "err" : "good",
-                      ra_rep_errors(s, v),
-                      ra_rep_errors(s, v) == 1 ? "" : "s",
+                      m->errors ? "err" : "good", m->errors,
+                      ra_rep_s(m->errors),
                       v->lint_warnings ? "warn" : "good",
-                      v->lint_warnings, v->lint_warnings == 1 ? "" : "s",
-                      v->lint_infos, v->lint_infos == 1 ? "" : "s");
+                      v->lint_warnings, ra_rep_s(v->lint_warnings),
+                      v->lint_infos, ra_rep_s(v->lint_infos));
     }
     ra_buf_cstr(b, "<dt>robots date</dt><dd>");
     if (s->robots_date) {
@@ -485,8 +480,8 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
     }
     ra_buf_printf(b, "</dd><dt>consecutive failures</dt><dd%s>%u</dd></dl>",
                   s->failures ? " class=\"bad\"" : "", s->failures);
-    ra_rep_prefs(r, si, 1);
-    ra_rep_html_robots_text(r, si);
+    ra_rep_prefs(r, si, &ra_rep_html_prefs);
+    ra_rep_html_robots_text(r, si, m);
 
     if (l == NULL || l->nfindings == 0) {
         return;
@@ -495,8 +490,8 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
                   "<tr><th class=\"n\">line</th><th>severity</th>"
                   "<th>finding</th><th>code</th></tr>",
                   l->summary.errors ? " open" : "", l->nfindings,
-                  l->nfindings == 1 ? "" : "s");
-    for (i = 0; i < l->nfindings && i < r->max_findings; i++) {
+                  ra_rep_s(l->nfindings));
+    for (i = 0; i < ra_rep_findings_shown(r, l); i++) {
         const ra_lint_finding_t  *f = &l->findings[i];
 
         ra_buf_printf(b, "<tr><td class=\"n\">%u:%u</td><td class=\"%s\">%s"
@@ -509,11 +504,9 @@ ra_rep_html_robots(ra_rep_t *r, uint32_t si)
                       ra_lint_code_name(f->code));
     }
     ra_buf_cstr(b, "</table>");
-    if (l->nfindings > r->max_findings || l->summary.suppressed) {
+    if (ra_rep_findings_hidden(r, l)) {
         ra_buf_printf(b, "<p class=\"muted\">%u more not shown</p>",
-                      l->summary.suppressed
-                      + (l->nfindings > r->max_findings
-                         ? l->nfindings - r->max_findings : 0));
+                      ra_rep_findings_hidden(r, l));
     }
     ra_buf_cstr(b, "</details>");
 }
@@ -614,14 +607,13 @@ ra_rep_html_episodes(ra_rep_t *r, uint32_t si)
 /* A crawler's name, linked to its operator's documentation (the crawler
  * table's url, http or https only). */
 static void
-ra_rep_html_crawler(ra_rep_t *r, const ra_stat_t *st, ra_str_t label)
+ra_rep_html_crawler(ra_rep_t *r, const ra_rep_row_t *w)
 {
     const ra_crawler_t  *c = NULL;
     ra_buf_t            *b = r->b;
 
-    if (st->kind == RA_UA_KNOWN && r->opts->crawlers != NULL) {
-        c = ra_crawlers_find(r->opts->crawlers,
-                             ra_rep_field(st->name, st->name_len));
+    if (w->st->kind == RA_UA_KNOWN && r->opts->crawlers != NULL) {
+        c = ra_crawlers_find(r->opts->crawlers, w->name);
     }
     if (c != NULL && ((c->url.len > 8 && memcmp(c->url.data, "https://", 8)
                        == 0)
@@ -631,11 +623,11 @@ ra_rep_html_crawler(ra_rep_t *r, const ra_stat_t *st, ra_str_t label)
         ra_buf_cstr(b, "<a href=\"");
         ra_buf_html(b, c->url);
         ra_buf_cstr(b, "\" rel=\"noreferrer\">");
-        ra_buf_html(b, label);
+        ra_buf_html(b, w->label);
         ra_buf_cstr(b, "</a>");
         return;
     }
-    ra_buf_html(b, label);
+    ra_buf_html(b, w->label);
 }
 
 /* The sites at the top: links to their sections, the order. */
@@ -734,29 +726,62 @@ static const char  ra_rep_legend[] =
     "unless exact.</dd>"
     "</dl></section>\n";
 
+/* One row of the site's recent violations, after the table's head. */
+static void
+ra_rep_html_violation(ra_rep_t *r, const ra_rep_vio_t *w, uint32_t n)
+{
+    ra_buf_t  *b = r->b;
+
+    if (n == 0) {
+        ra_buf_cstr(b, "<h3>recent violations</h3><div class=\"wide\">"
+                    "<table><tr>"
+                    "<th>time</th><th>verdict</th><th>crawler</th>"
+                    "<th>client</th>"
+                    "<th>method</th><th>URI</th><th>rule</th>"
+                    "<th class=\"n\">line</th></tr>");
+    }
+    ra_buf_cstr(b, "<tr><td>");
+    ra_rep_iso(b, w->x->time);
+    ra_buf_printf(b, "</td><td class=\"bad\">%s</td><td>", w->verdict);
+    ra_buf_html(b, w->name);
+    ra_buf_printf(b, " <span class=\"muted\">%s%s%s%s</span></td>"
+                  "<td><code>", w->verification,
+                  *w->verified_by ? " (" : "", w->verified_by,
+                  *w->verified_by ? ")" : "");
+    ra_buf_html(b, w->addr);
+    ra_buf_cstr(b, "</code></td><td>");
+    ra_buf_html(b, w->method);
+    ra_buf_cstr(b, "</td><td><code>");
+    ra_buf_html(b, w->uri);
+    if (w->uri_cut) {
+        ra_buf_cstr(b, "&hellip;");
+    }
+    ra_buf_cstr(b, "</code></td><td><code>");
+    ra_buf_html(b, w->pattern);
+    ra_buf_printf(b, "</code></td><td class=\"n\">%u</td></tr>",
+                  w->x->line);
+}
+
 static void
 ra_rep_html_site(ra_rep_t *r, uint32_t si)
 {
     const ra_site_t  *s = &r->snap->sites[si];
     ra_buf_t         *b = r->b;
-    uint32_t          i, j, n, id, others = 0, peak;
-    int64_t           gap;
-    char              label[RA_REPORT_LABEL_MAX];
+    ra_rep_robots_t   m;
+    ra_rep_row_t      w;
+    uint32_t          i, n, others = 0;
 
+    ra_rep_robots(r, si, &m);
     ra_buf_cstr(b, "<section id=\"");
     ra_rep_anchor(b, s);
     ra_buf_cstr(b, "\"><h2>");
-    ra_buf_html(b, ra_rep_site_name(s));
-    ra_rep_html_health(b, s, r->now);
+    ra_buf_html(b, m.name);
+    ra_rep_html_health(b, &m);
     ra_buf_cstr(b, "</h2><p class=\"muted\">");
-    ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
-    ra_buf_cstr(b, " crawler requests, ");
-    ra_buf_u64(b, s->browser_requests);
-    ra_buf_cstr(b, " from browsers, ");
-    ra_buf_u64(b, s->no_user_agent);
-    ra_buf_cstr(b, " without User-Agent</p>");
+    ra_rep_site_counts(b, s);
+    ra_buf_cstr(b, "</p>");
     ra_rep_html_time(r, si);
-    ra_rep_html_robots(r, si);
+    ra_rep_html_robots(r, si, &m);
     ra_rep_html_episodes(r, si);
 
     ra_buf_cstr(b, "<h3>crawlers</h3>");
@@ -798,19 +823,18 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
             others++;
             continue;
         }
+        ra_rep_row(r, st, &w);
         ra_buf_cstr(b, "<tr><td>");
-        ra_rep_html_crawler(r, st, ra_str(label, ra_report_label(st->kind,
-                            ra_rep_field(st->name, st->name_len), label,
-                            sizeof(label))));
+        ra_rep_html_crawler(r, &w);
         ra_buf_cstr(b, "</td><td><code>");
-        ra_buf_html(b, ra_rep_field(st->token, st->token_len));
+        ra_buf_html(b, w.token);
         ra_buf_printf(b, "</code></td><td>%s</td>",
-                      ra_rep_purpose(st) ? ra_rep_purpose(st) : "");
+                      w.purpose ? w.purpose : "");
         ra_buf_printf(b, "<td class=\"%s\">%s</td>",
                       st->verification == RA_VERIFY_IMPOSTOR ? "bad"
                       : st->verification == RA_VERIFY_VERIFIED ? "good"
-                      : "muted", ra_verify_name(st->verification));
-        ra_rep_html_verified_by(b, st);
+                      : "muted", w.verification);
+        ra_rep_html_verified_by(b, w.verified_by);
         ra_rep_html_num(b, st->counters[RA_CNT_REQUESTS], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_ROBOTS_FETCHES], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_LLMS_FETCHES], 0);
@@ -822,16 +846,13 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
         ra_rep_html_num(b, st->counters[RA_CNT_UNKNOWN], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_CRAWL_DELAY], 0);
         ra_rep_html_num(b, st->counters[RA_CNT_NO_ROBOTS_FETCH], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_REFUSED_VIOLATION]
-                           + st->counters[RA_CNT_REFUSED_UNREACHABLE]
-                           + st->counters[RA_CNT_REFUSED_IMPOSTOR], 0);
-        ra_polite_read(&st->polite, r->now, &peak, &gap);
-        ra_buf_printf(b, "<td class=\"n\">%u</td><td class=\"n%s\">", peak,
-                      st->crawl_delay_ms > 0 && gap >= 0
-                      && gap < st->crawl_delay_ms ? " bad" : "");
-        ra_rep_gap(b, gap);
+        ra_rep_html_num(b, w.refused, 0);
+        ra_buf_printf(b, "<td class=\"n\">%u</td><td class=\"n%s\">", w.peak,
+                      w.delay > 0 && w.gap >= 0 && w.gap < w.delay ? " bad"
+                                                                   : "");
+        ra_rep_gap(b, w.gap);
         ra_buf_cstr(b, "</td><td class=\"n\">");
-        ra_rep_ms(b, st->crawl_delay_ms > 0 ? st->crawl_delay_ms : -1);
+        ra_rep_ms(b, w.delay);
         ra_buf_cstr(b, "</td>");
         ra_rep_html_bar(b, st->counters);
         ra_buf_cstr(b, "<td class=\"nw\">");
@@ -852,44 +873,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     }
     ra_rep_html_referrals(r, s);
 
-    id = si + 1;
-    for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
-        const ra_violation_t  *x = &r->snap->violations[j];
-
-        if (x->site != id) {
-            continue;
-        }
-        if (n++ == 0) {
-            ra_buf_cstr(b, "<h3>recent violations</h3><div class=\"wide\">"
-                        "<table><tr>"
-                        "<th>time</th><th>verdict</th><th>crawler</th>"
-                        "<th>client</th>"
-                        "<th>method</th><th>URI</th><th>rule</th>"
-                        "<th class=\"n\">line</th></tr>");
-        }
-        ra_buf_cstr(b, "<tr><td>");
-        ra_rep_iso(b, x->time);
-        ra_buf_printf(b, "</td><td class=\"bad\">%s</td><td>",
-                      ra_rep_vio_verdict(x));
-        ra_buf_html(b, ra_rep_field(x->name, x->name_len));
-        ra_buf_printf(b, " <span class=\"muted\">%s%s%s%s</span></td>"
-                      "<td><code>", ra_verify_name(x->verification),
-                      *ra_verified_by_name(x->verified_by) ? " (" : "",
-                      ra_verified_by_name(x->verified_by),
-                      *ra_verified_by_name(x->verified_by) ? ")" : "");
-        ra_buf_html(b, ra_rep_field(x->addr, x->addr_len));
-        ra_buf_cstr(b, "</code></td><td>");
-        ra_buf_html(b, ra_rep_field(x->method, x->method_len));
-        ra_buf_cstr(b, "</td><td><code>");
-        ra_buf_html(b, ra_rep_field(x->uri, x->uri_len));
-        if (x->uri_full_len > x->uri_len) {
-            ra_buf_cstr(b, "&hellip;");
-        }
-        ra_buf_cstr(b, "</code></td><td><code>");
-        ra_buf_html(b, ra_rep_field(x->pattern, x->pattern_len));
-        ra_buf_printf(b, "</code></td><td class=\"n\">%u</td></tr>",
-                      x->line);
-    }
+    n = ra_rep_violations(r, si, ra_rep_html_violation);
     if (n) {
         ra_buf_cstr(b, "</table></div>");
         if (s->violations_total > n) {
@@ -923,30 +907,29 @@ ra_rep_html_rdns(ra_buf_t *b, const ra_totals_t *h)
 static void
 ra_rep_html_ranges(ra_rep_t *r)
 {
-    const ra_ranges_t  *rg = r->opts->ranges;
-    ra_buf_t           *b = r->b;
-    size_t              i;
-    int64_t             age;
+    ra_buf_t        *b = r->b;
+    ra_rep_range_t   g;
+    size_t           i;
 
-    if (rg == NULL || ra_ranges_lists(rg) == 0) {
+    if (ra_rep_ranges(r) == 0) {
         return;
     }
     ra_buf_cstr(b, "<p class=\"muted\">IP-range files: ");
-    for (i = 0; i < ra_ranges_lists(rg); i++) {
+    for (i = 0; i < ra_rep_ranges(r); i++) {
+        ra_rep_range(r, i, &g);
         ra_buf_cstr(b, i ? ", <code>" : "<code>");
-        ra_buf_html(b, ra_ranges_name(rg, i));
+        ra_buf_html(b, g.name);
         ra_buf_cstr(b, "</code> ");
-        age = ra_ranges_age(rg, i, r->now);
-        if (age < 0) {
+        if (g.age < 0) {
             ra_buf_cstr(b, "(age unknown)");
-        } else if (ra_ranges_stale(rg, i, r->now)) {
+        } else if (g.stale) {
             ra_buf_printf(b, "<span class=\"bad\" title=\"older than 7 "
                           "days: robots-audit ranges update\">%lld days "
-                          "old</span>", (long long) (age / 86400000));
-        } else if (age < 86400000) {
-            ra_buf_printf(b, "%lld h old", (long long) (age / 3600000));
+                          "old</span>", (long long) (g.age / 86400000));
+        } else if (g.age < 86400000) {
+            ra_buf_printf(b, "%lld h old", (long long) (g.age / 3600000));
         } else {
-            ra_buf_printf(b, "%lld days old", (long long) (age / 86400000));
+            ra_buf_printf(b, "%lld days old", (long long) (g.age / 86400000));
         }
     }
     ra_buf_cstr(b, "</p>\n");

@@ -3,13 +3,8 @@
  * The JSON report (docs/design.md, "JSON"): one document for all sites,
  * always valid UTF-8, printed from the model of ra_report.c.
  */
-#include <string.h>
-
 #include "ra_report_impl.h"
-#include "ra_digest.h"
-#include "ra_accesslog.h"
 #include "ra_crawlers.h"
-#include "ra_verify.h"
 
 /* ra_counter_e order; the JSON member names (docs/design.md, "JSON") */
 static const char  *const ra_rep_counter[RA_CNT_MAX] = {
@@ -144,14 +139,23 @@ ra_rep_json_site_time(ra_rep_t *r, uint32_t si)
     ra_buf_ch(b, ']');
 }
 
+/* A string, or null when it is absent. */
+static void
+ra_rep_json_opt(ra_buf_t *b, ra_str_t s, int present)
+{
+    if (present) {
+        ra_buf_json_str(b, s);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+}
+
 /* ,"verified_by": the method that decided a verification ("ranges",
  * "rdns", "signature"; a crawler's record: the last one), null when none
- * did (issue 16). */
+ * did, so that a reader can tell how far to trust it. */
 static void
-ra_rep_json_method(ra_buf_t *b, unsigned method)
+ra_rep_json_method(ra_buf_t *b, const char *m)
 {
-    const char  *m = ra_verified_by_name((int) method);
-
     if (*m) {
         ra_buf_printf(b, ",\"verified_by\":\"%s\"", m);
     } else {
@@ -161,20 +165,17 @@ ra_rep_json_method(ra_buf_t *b, unsigned method)
 
 /* A violation's evidence: verified_by, robots_sha256, last_robots_fetch */
 static void
-ra_rep_json_evidence(ra_buf_t *b, const ra_violation_t *x)
+ra_rep_json_evidence(ra_buf_t *b, const ra_rep_vio_t *w)
 {
-    char  hex[2 * RA_SHA256_LEN + 1];
-
-    ra_rep_json_method(b, x->verified_by);
+    ra_rep_json_method(b, w->verified_by);
     ra_buf_cstr(b, ",\"robots_sha256\":");
-    if (ra_rep_sha_known(x->robots_sha256)) {
-        ra_hex(x->robots_sha256, RA_SHA256_LEN, hex);
-        ra_buf_printf(b, "\"%s\"", hex);
+    if (w->sha_known) {
+        ra_buf_printf(b, "\"%s\"", w->sha);
     } else {
         ra_buf_cstr(b, "null");
     }
     ra_buf_cstr(b, ",\"last_robots_fetch\":");
-    ra_rep_json_time(b, x->last_fetch);
+    ra_rep_json_time(b, w->x->last_fetch);
 }
 
 static void
@@ -184,7 +185,7 @@ ra_rep_json_findings(ra_rep_t *r, const ra_lint_t *l)
     uint32_t   i;
 
     ra_buf_cstr(b, ",\"findings\":[");
-    for (i = 0; i < l->nfindings && i < r->max_findings; i++) {
+    for (i = 0; i < ra_rep_findings_shown(r, l); i++) {
         const ra_lint_finding_t  *f = &l->findings[i];
 
         ra_buf_printf(b, "%s{\"line\":%u,\"column\":%u,\"severity\":\"%s\","
@@ -196,34 +197,26 @@ ra_rep_json_findings(ra_rep_t *r, const ra_lint_t *l)
         ra_buf_ch(b, '}');
     }
     ra_buf_printf(b, "],\"findings_not_shown\":%u",
-                  l->summary.suppressed
-                  + (l->nfindings > r->max_findings
-                     ? l->nfindings - r->max_findings : 0));
+                  ra_rep_findings_hidden(r, l));
 }
 
 /* The version in force: since when, its size, its SHA-256. */
 static void
-ra_rep_json_in_force(ra_buf_t *b, const ra_version_t *v)
+ra_rep_json_in_force(ra_buf_t *b, const ra_rep_robots_t *m)
 {
-    char  hex[2 * RA_SHA256_LEN + 1];
+    const ra_version_t  *v = m->v;
 
     if (v == NULL) {
         ra_buf_cstr(b, "null");
         return;
     }
-    ra_hex(v->sha256, RA_SHA256_LEN, hex);
     ra_buf_cstr(b, "{\"since\":");
     ra_rep_json_time(b, v->first_seen);
     ra_buf_printf(b, ",\"status\":%u,\"answer\":\"%s\",\"bytes\":%u,"
                   "\"decoded_bytes\":%u,\"content_type\":", v->status,
-                  ra_rep_answer_name(v->answer), v->size,
-                  v->coding_len ? v->decoded : v->size);
-    if (v->ctype_len) {
-        ra_buf_json_str(b, ra_rep_field(v->ctype, v->ctype_len));
-    } else {
-        ra_buf_cstr(b, "null");
-    }
-    ra_buf_printf(b, ",\"sha256\":\"%s\"}", hex);
+                  ra_rep_answer_name(v->answer), v->size, m->decoded);
+    ra_rep_json_opt(b, m->ctype, m->ctype.len != 0);
+    ra_buf_printf(b, ",\"sha256\":\"%s\"}", m->sha);
 }
 
 /* JSON "referrals": [{operator, referrals, crawler_requests}], the
@@ -234,10 +227,7 @@ ra_rep_json_referrals(ra_rep_t *r, const ra_site_t *s)
     unsigned  k, n = 0;
 
     ra_buf_cstr(r->b, ",\"referrals\":[");
-    for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
-        if (!s->referrals[k] && !s->referral_crawls[k]) {
-            continue;
-        }
+    for (k = 0; ra_rep_referral_next(r, s, &k); k++) {
         ra_buf_cstr(r->b, n++ ? ",{\"operator\":" : "{\"operator\":");
         ra_buf_json_str(r->b, r->refer.ops[k].name);
         ra_buf_cstr(r->b, ",\"referrals\":");
@@ -255,25 +245,18 @@ ra_rep_json_referrals(ra_rep_t *r, const ra_site_t *s)
 static void
 ra_rep_json_prefs(ra_rep_t *r, const ra_lint_t *l)
 {
-    static const char  *kind[] = { "content-signal", "content-usage" };
-    uint32_t            i, k, n;
+    static const char     *kind[] = { "content-signal", "content-usage" };
+    const ra_lint_pref_t  *p;
+    ra_str_t               agent, text;
+    uint32_t               i, k, n;
 
     for (k = 0; k < 2; k++) {
         ra_buf_cstr(r->b, k ? ",\"policy_tokens\":["
                             : ",\"ai_preferences\":[");
-        for (i = 0, n = 0; i < l->nprefs && i < RA_LINT_MAX_PREFS; i++) {
-            const ra_lint_pref_t  *p = &l->prefs[i];
-            ra_str_t               agent = ra_rep_field(p->agent,
-                                               strnlen(p->agent,
-                                                       sizeof(p->agent)));
-            ra_str_t               text = ra_rep_field(p->text,
-                                              strnlen(p->text,
-                                                      sizeof(p->text)));
-
-            if ((k == 1) != (p->kind == RA_LINT_PREF_POLICY)) {
-                continue;
-            }
-            ra_buf_cstr(r->b, n++ ? "," : "");
+        for (i = 0, n = 0;
+             (p = ra_rep_pref_next(l, k, &i, &agent, &text)) != NULL; n++)
+        {
+            ra_buf_cstr(r->b, n ? "," : "");
             if (k == 1) {
                 ra_buf_cstr(r->b, "{\"token\":");
                 ra_buf_json_str(r->b, agent);
@@ -284,11 +267,7 @@ ra_rep_json_prefs(ra_rep_t *r, const ra_lint_t *l)
                               kind[p->kind == RA_LINT_PREF_USAGE]);
                 ra_buf_json_str(r->b, text);
                 ra_buf_cstr(r->b, ",\"group\":");
-                if (agent.len) {
-                    ra_buf_json_str(r->b, agent);
-                } else {
-                    ra_buf_cstr(r->b, "null");
-                }
+                ra_rep_json_opt(r->b, agent, agent.len != 0);
             }
             ra_buf_printf(r->b, ",\"line\":%u}", p->line);
         }
@@ -297,20 +276,18 @@ ra_rep_json_prefs(ra_rep_t *r, const ra_lint_t *l)
     ra_buf_printf(r->b, ",\"ai_preferences_more\":%u", l->more_prefs);
 }
 
+/* "robots": the last answer, the version in force and its lint */
 static void
-ra_rep_json_site(ra_rep_t *r, uint32_t si)
+ra_rep_json_robots(ra_rep_t *r, uint32_t si)
 {
     const ra_site_t     *s = &r->snap->sites[si];
-    const ra_version_t  *v = ra_rep_current(s);
     ra_buf_t            *b = r->b;
-    uint32_t             i, j, n, id, peak;
-    int64_t              gap;
+    ra_rep_robots_t      m;
+    const ra_version_t  *v;
     unsigned             c;
 
-    ra_buf_cstr(b, "{\"site\":");
-    ra_buf_json_str(b, ra_rep_site_name(s));
-
-    /* robots.txt: the last answer, the current version and its lint */
+    ra_rep_robots(r, si, &m);
+    v = m.v;
     ra_buf_cstr(b, ",\"robots\":{\"status\":");
     if (s->robots_status) {
         ra_buf_printf(b, "%u", s->robots_status);
@@ -320,27 +297,17 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     /* status, answer, content_type, bytes, date: the last answer as it
      * was; in_force (and the decoding and lint members): the version
      * crawlers go by */
-    ra_buf_printf(b, ",\"answer\":\"%s\",\"content_type\":",
-                  ra_rep_last_answer(s));
-    if (s->last_ctype_len) {
-        ra_buf_json_str(b, ra_rep_field(s->last_ctype, s->last_ctype_len));
-    } else {
-        ra_buf_cstr(b, "null");
-    }
+    ra_buf_printf(b, ",\"answer\":\"%s\",\"content_type\":", m.last_answer);
+    ra_rep_json_opt(b, m.last_ctype, m.last_ctype.len != 0);
     ra_buf_printf(b, ",\"bytes\":%u,\"in_force\":", s->last_size);
-    ra_rep_json_in_force(b, v);
+    ra_rep_json_in_force(b, &m);
     ra_buf_printf(b, ",\"decoded_bytes\":%u,\"content_encoding\":",
-                  v == NULL ? 0 : v->coding_len ? v->decoded : v->size);
-    if (v != NULL && v->coding_len) {
-        ra_buf_json_str(b, ra_rep_field(v->coding, v->coding_len));
-    } else {
-        ra_buf_cstr(b, "null");
-    }
+                  m.decoded);
+    ra_rep_json_opt(b, m.coding, m.coding.len != 0);
     ra_buf_printf(b, ",\"truncated\":%s,\"body_lost\":%s,"
                   "\"versions_24h\":%u,\"date\":",
                   v && v->truncated ? "true" : "false",
-                  v && v->body_lost ? "true" : "false",
-                  ra_rep_versions_24h(s, r->now));
+                  v && v->body_lost ? "true" : "false", m.versions_24h);
     ra_rep_json_time(b, s->robots_date);
     ra_buf_printf(b, ",\"consecutive_failures\":%u,\"unreachable_since\":",
                   s->failures);
@@ -348,20 +315,20 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_buf_cstr(b, ",\"failing_since\":");
     ra_rep_json_time(b, s->failing_since);
     ra_buf_printf(b, ",\"unreachable_30d\":%s",
-                  ra_rep_30d(s, r->now) ? "true" : "false");
+                  m.unreachable_30d ? "true" : "false");
     /* where /robots.txt redirects within the site, hop by hop */
     ra_buf_cstr(b, ",\"redirected_to\":[");
-    for (c = 0; c < s->redirect_n && c < RA_REDIRECT_HOPS; c++) {
+    for (c = 0; c < m.redirects; c++) {
         if (c) {
             ra_buf_ch(b, ',');
         }
-        ra_buf_json_str(b, ra_rep_field(s->redirect[c], s->redirect_len[c]));
+        ra_buf_json_str(b, ra_rep_redirect(s, c));
     }
     ra_buf_ch(b, ']');
     ra_buf_cstr(b, ",\"undecodable\":");
     if (s->undecodable) {
         ra_buf_cstr(b, "{\"content_encoding\":");
-        ra_buf_json_str(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+        ra_buf_json_str(b, m.bad_coding);
         ra_buf_cstr(b, ",\"since\":");
         ra_rep_json_time(b, s->undecodable);
         ra_buf_ch(b, '}');
@@ -371,14 +338,114 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_buf_printf(b, ",\"groups\":%u,\"rules\":%u,\"sitemaps\":%u,"
                   "\"errors\":%u,\"warnings\":%u,\"infos\":%u",
                   v ? v->groups : 0, v ? v->rules : 0, v ? v->sitemaps : 0,
-                  ra_rep_errors(s, v), v ? v->lint_warnings : 0,
-                  v ? v->lint_infos : 0);
+                  m.errors, v ? v->lint_warnings : 0, v ? v->lint_infos : 0);
     if (r->lints[si] != NULL) {
         ra_rep_json_findings(r, r->lints[si]);
         ra_rep_json_prefs(r, r->lints[si]);
     }
     ra_rep_json_rule_hits(r, si);
     ra_buf_ch(b, '}');
+}
+
+/* One crawler row of "crawlers" */
+static void
+ra_rep_json_crawler(ra_rep_t *r, uint32_t si, const ra_stat_t *st)
+{
+    ra_buf_t      *b = r->b;
+    ra_rep_row_t   w;
+    unsigned       c;
+
+    ra_rep_row(r, st, &w);
+    ra_buf_json_str(b, w.name);
+    ra_buf_cstr(b, ",\"token\":");
+    ra_rep_json_opt(b, w.token, w.token.len != 0);
+    ra_buf_printf(b, ",\"kind\":\"%s\",\"category\":",
+                  st->kind == RA_UA_KNOWN ? "known"
+                  : st->kind == RA_UA_GENERIC ? "generic" : "browser");
+    if (st->kind == RA_UA_KNOWN) {
+        ra_buf_printf(b, "\"%s\"", ra_crawler_category_name(st->category));
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_cstr(b, ",\"purpose\":");
+    if (w.purpose != NULL) {
+        ra_buf_printf(b, "\"%s\"", w.purpose);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_printf(b, ",\"verification\":\"%s\"", w.verification);
+    ra_rep_json_method(b, w.verified_by);
+    for (c = 0; c < RA_CNT_MAX; c++) {
+        ra_buf_printf(b, ",\"%s\":", ra_rep_counter[c]);
+        ra_buf_u64(b, st->counters[c]);
+    }
+    ra_buf_cstr(b, ",\"first_seen\":");
+    ra_rep_json_time(b, st->first_seen);
+    ra_buf_cstr(b, ",\"last_seen\":");
+    ra_rep_json_time(b, st->last_seen);
+    ra_rep_json_hours(b, st, r->now);
+    ra_rep_json_crawler_hits(r, si, st);
+    ra_buf_printf(b, ",\"peak_per_minute\":%u,\"median_gap_ms\":", w.peak);
+    if (w.gap >= 0) {
+        ra_buf_printf(b, "%lld", (long long) w.gap);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_cstr(b, ",\"crawl_delay_ms\":");
+    if (w.delay >= 0) {
+        ra_buf_printf(b, "%lld", (long long) w.delay);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_cstr(b, ",\"last_robots_fetch\":");
+    if (st->last_fetch) {
+        ra_buf_cstr(b, "{\"time\":");
+        ra_rep_json_time(b, st->last_fetch);
+        ra_buf_printf(b, ",\"status\":%u}", st->last_fetch_status);
+    } else {
+        ra_buf_cstr(b, "null");
+    }
+    ra_buf_ch(b, '}');
+}
+
+/* One entry of "recent_violations" */
+static void
+ra_rep_json_violation(ra_rep_t *r, const ra_rep_vio_t *w, uint32_t n)
+{
+    const ra_violation_t  *x = w->x;
+    ra_buf_t              *b = r->b;
+
+    ra_buf_cstr(b, n ? ",{\"time\":" : "{\"time\":");
+    ra_rep_json_time(b, x->time);
+    ra_buf_cstr(b, ",\"time_ms\":");
+    ra_buf_printf(b, "%lld", (long long) x->time);
+    ra_buf_printf(b, ",\"verdict\":\"%s\",\"crawler\":", w->verdict);
+    ra_buf_json_str(b, w->name);
+    ra_buf_printf(b, ",\"verification\":\"%s\",\"client\":",
+                  w->verification);
+    ra_buf_json_str(b, w->addr);
+    ra_buf_cstr(b, ",\"method\":");
+    ra_buf_json_str(b, w->method);
+    ra_buf_cstr(b, ",\"uri\":");
+    ra_buf_json_str(b, w->uri);
+    ra_buf_printf(b, ",\"uri_truncated\":%s,\"rule\":",
+                  w->uri_cut ? "true" : "false");
+    ra_rep_json_opt(b, w->pattern, x->pattern_len || x->line);
+    ra_buf_printf(b, ",\"line\":%u", x->line);
+    ra_rep_json_evidence(b, w);
+    ra_buf_ch(b, '}');
+}
+
+static void
+ra_rep_json_site(ra_rep_t *r, uint32_t si)
+{
+    const ra_site_t  *s = &r->snap->sites[si];
+    ra_buf_t         *b = r->b;
+    uint32_t          n;
+
+    ra_buf_cstr(b, "{\"site\":");
+    ra_buf_json_str(b, ra_rep_site_name(s));
+    ra_rep_json_robots(r, si);
 
     ra_buf_cstr(b, ",\"requests\":");
     ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
@@ -394,72 +461,10 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
 
     /* crawlers: those of the snapshot (a view's, or every record) */
     ra_buf_cstr(b, ",\"crawlers\":[");
-    for (i = r->first[si], n = 0;
-         i < r->first[si + 1] && n < r->max_crawlers; i++, n++)
-    {
-        const ra_stat_t  *st = r->ents[i].st;
-
-        ra_buf_cstr(b, i > r->first[si] ? ",{\"crawler\":" : "{\"crawler\":");
-        ra_buf_json_str(b, ra_rep_field(st->name, st->name_len));
-        ra_buf_cstr(b, ",\"token\":");
-        if (st->token_len) {
-            ra_buf_json_str(b, ra_rep_field(st->token, st->token_len));
-        } else {
-            ra_buf_cstr(b, "null");
-        }
-        ra_buf_printf(b, ",\"kind\":\"%s\",\"category\":",
-                      st->kind == RA_UA_KNOWN ? "known"
-                      : st->kind == RA_UA_GENERIC ? "generic" : "browser");
-        if (st->kind == RA_UA_KNOWN) {
-            ra_buf_printf(b, "\"%s\"",
-                          ra_crawler_category_name(st->category));
-        } else {
-            ra_buf_cstr(b, "null");
-        }
-        ra_buf_cstr(b, ",\"purpose\":");
-        if (ra_rep_purpose(st) != NULL) {
-            ra_buf_printf(b, "\"%s\"", ra_rep_purpose(st));
-        } else {
-            ra_buf_cstr(b, "null");
-        }
-        ra_buf_printf(b, ",\"verification\":\"%s\"",
-                      ra_verify_name(st->verification));
-        ra_rep_json_method(b, st->verified_by);
-        for (c = 0; c < RA_CNT_MAX; c++) {
-            ra_buf_printf(b, ",\"%s\":", ra_rep_counter[c]);
-            ra_buf_u64(b, st->counters[c]);
-        }
-        ra_buf_cstr(b, ",\"first_seen\":");
-        ra_rep_json_time(b, st->first_seen);
-        ra_buf_cstr(b, ",\"last_seen\":");
-        ra_rep_json_time(b, st->last_seen);
-        ra_rep_json_hours(b, st, r->now);
-        ra_rep_json_crawler_hits(r, si, st);
-        ra_polite_read(&st->polite, r->now, &peak, &gap);
-        ra_buf_printf(b, ",\"peak_per_minute\":%u,\"median_gap_ms\":",
-                      peak);
-        if (gap >= 0) {
-            ra_buf_printf(b, "%lld", (long long) gap);
-        } else {
-            ra_buf_cstr(b, "null");
-        }
-        ra_buf_cstr(b, ",\"crawl_delay_ms\":");
-        if (st->crawl_delay_ms > 0) {
-            ra_buf_printf(b, "%d", (int) st->crawl_delay_ms);
-        } else {
-            ra_buf_cstr(b, "null");
-        }
-        ra_buf_cstr(b, ",\"last_robots_fetch\":");
-        if (st->last_fetch) {
-            ra_buf_cstr(b, "{\"time\":");
-            ra_rep_json_time(b, st->last_fetch);
-            ra_buf_printf(b, ",\"status\":%u}", st->last_fetch_status);
-        } else {
-            ra_buf_cstr(b, "null");
-        }
-        ra_buf_ch(b, '}');
+    for (n = 0; n < ra_rep_rows_shown(r, si); n++) {
+        ra_buf_cstr(b, n ? ",{\"crawler\":" : "{\"crawler\":");
+        ra_rep_json_crawler(r, si, r->ents[r->first[si] + n].st);
     }
-
     if (ra_rep_stats_total(r, si) > n) {
         r->cut = 1;
     }
@@ -469,38 +474,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
 
     /* recent violations of this site, newest first */
     ra_buf_cstr(b, ",\"recent_violations\":[");
-    id = si + 1;
-    for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
-        const ra_violation_t  *x = &r->snap->violations[j];
-
-        if (x->site != id) {
-            continue;
-        }
-        ra_buf_cstr(b, n++ ? ",{\"time\":" : "{\"time\":");
-        ra_rep_json_time(b, x->time);
-        ra_buf_cstr(b, ",\"time_ms\":");
-        ra_buf_printf(b, "%lld", (long long) x->time);
-        ra_buf_printf(b, ",\"verdict\":\"%s\",\"crawler\":",
-                      ra_rep_vio_verdict(x));
-        ra_buf_json_str(b, ra_rep_field(x->name, x->name_len));
-        ra_buf_printf(b, ",\"verification\":\"%s\",\"client\":",
-                      ra_verify_name(x->verification));
-        ra_buf_json_str(b, ra_rep_field(x->addr, x->addr_len));
-        ra_buf_cstr(b, ",\"method\":");
-        ra_buf_json_str(b, ra_rep_field(x->method, x->method_len));
-        ra_buf_cstr(b, ",\"uri\":");
-        ra_buf_json_str(b, ra_rep_field(x->uri, x->uri_len));
-        ra_buf_printf(b, ",\"uri_truncated\":%s,\"rule\":",
-                      x->uri_full_len > x->uri_len ? "true" : "false");
-        if (x->pattern_len || x->line) {
-            ra_buf_json_str(b, ra_rep_field(x->pattern, x->pattern_len));
-        } else {
-            ra_buf_cstr(b, "null");
-        }
-        ra_buf_printf(b, ",\"line\":%u", x->line);
-        ra_rep_json_evidence(b, x);
-        ra_buf_ch(b, '}');
-    }
+    n = ra_rep_violations(r, si, ra_rep_json_violation);
     if (s->violations_total > n) {
         r->cut = 1;
     }
@@ -526,35 +500,32 @@ ra_rep_json_rdns(ra_buf_t *b, const ra_totals_t *h)
 }
 
 /* ,"ranges":[{"file":..,"intervals":N,"modified":..,"age_seconds":N,
- * "stale":false},...]: each loaded range list's age (issue 16); modified
- * and age_seconds null when its file's time is unknown. */
+ * "stale":false},...]: each loaded range list's age, so that an old list
+ * shows; modified and age_seconds null when its file's time is unknown. */
 static void
 ra_rep_json_ranges(ra_rep_t *r)
 {
-    const ra_ranges_t  *rg = r->opts->ranges;
-    ra_buf_t           *b = r->b;
-    size_t              i;
-    int64_t             age;
+    ra_buf_t        *b = r->b;
+    ra_rep_range_t   g;
+    size_t           i;
 
-    if (rg == NULL) {
+    if (r->opts->ranges == NULL) {
         return;
     }
     ra_buf_cstr(b, ",\"ranges\":[");
-    for (i = 0; i < ra_ranges_lists(rg); i++) {
+    for (i = 0; i < ra_rep_ranges(r); i++) {
+        ra_rep_range(r, i, &g);
         ra_buf_cstr(b, i ? ",{\"file\":" : "{\"file\":");
-        ra_buf_json_str(b, ra_ranges_name(rg, i));
-        ra_buf_printf(b, ",\"intervals\":%zu,\"modified\":",
-                      ra_ranges_intervals(rg, i));
-        age = ra_ranges_age(rg, i, r->now);
-        if (age < 0) {
+        ra_buf_json_str(b, g.name);
+        ra_buf_printf(b, ",\"intervals\":%zu,\"modified\":", g.intervals);
+        if (g.age < 0) {
             ra_buf_cstr(b, "null,\"age_seconds\":null");
         } else {
-            ra_rep_json_time(b, ra_ranges_mtime(rg, i));
+            ra_rep_json_time(b, g.mtime);
             ra_buf_printf(b, ",\"age_seconds\":%lld",
-                          (long long) (age / 1000));
+                          (long long) (g.age / 1000));
         }
-        ra_buf_printf(b, ",\"stale\":%s}",
-                      ra_ranges_stale(rg, i, r->now) ? "true" : "false");
+        ra_buf_printf(b, ",\"stale\":%s}", g.stale ? "true" : "false");
     }
     ra_buf_ch(b, ']');
 }

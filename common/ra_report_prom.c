@@ -44,10 +44,11 @@ ra_rep_prom_site(ra_buf_t *b, const char *name, const ra_site_t *s)
     ra_buf_ch(b, '"');
 }
 
-/* How a record's verification was decided (issue 16): the method label
- * of robots_audit_requests_total ("ranges", "rdns", "signature", "none"),
- * the record's last deciding method: a crawler decided by two methods in
- * turn (signed requests and unsigned ones) carries the latest one. */
+/* How a record's verification was decided, so that a weak method shows:
+ * the method label of robots_audit_requests_total ("ranges", "rdns",
+ * "signature", "none"), the record's last deciding method: a crawler
+ * decided by two methods in turn (signed requests and unsigned ones)
+ * carries the latest one. */
 static void
 ra_rep_prom_method(ra_buf_t *b, const ra_stat_t *st)
 {
@@ -105,31 +106,30 @@ ra_rep_prom_run(ra_rep_t *r, uint32_t i, int by_verification,
     return j;
 }
 
-/* robots_audit_ranges_age_seconds{file}: each loaded range list's age
- * (issue 16), for an alert on a refresh that stopped working; a list
- * whose file's time is unknown has no sample. */
+/* robots_audit_ranges_age_seconds{file}: each loaded range list's age,
+ * for an alert on a refresh that stopped working; a list whose file's
+ * time is unknown has no sample. */
 static void
 ra_rep_prom_ranges(ra_rep_t *r)
 {
-    const ra_ranges_t  *rg = r->opts->ranges;
-    ra_buf_t           *b = r->b;
-    size_t              i;
-    int64_t             age;
+    ra_buf_t        *b = r->b;
+    ra_rep_range_t   g;
+    size_t           i;
 
-    if (rg == NULL || ra_ranges_lists(rg) == 0) {
+    if (ra_rep_ranges(r) == 0) {
         return;
     }
     ra_rep_prom_family(b, "robots_audit_ranges_age_seconds", "gauge",
         "Age of each loaded IP-range file: now minus its modification time "
         "when it was loaded (older than 7 days: RA203).");
-    for (i = 0; i < ra_ranges_lists(rg); i++) {
-        age = ra_ranges_age(rg, i, r->now);
-        if (age < 0) {
+    for (i = 0; i < ra_rep_ranges(r); i++) {
+        ra_rep_range(r, i, &g);
+        if (g.age < 0) {
             continue;
         }
         ra_buf_cstr(b, "robots_audit_ranges_age_seconds{file=\"");
-        ra_buf_prom_label(b, ra_ranges_name(rg, i));
-        ra_buf_printf(b, "\"} %lld\n", (long long) (age / 1000));
+        ra_buf_prom_label(b, g.name);
+        ra_buf_printf(b, "\"} %lld\n", (long long) (g.age / 1000));
     }
 }
 
@@ -153,10 +153,7 @@ ra_rep_prom_ai(ra_rep_t *r)
         for (si = 0; si < snap->nsites; si++) {
             const ra_site_t  *s = &snap->sites[si];
 
-            for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
-                if (!s->referrals[k] && !s->referral_crawls[k]) {
-                    continue;
-                }
+            for (k = 0; ra_rep_referral_next(r, s, &k); k++) {
                 ra_rep_prom_site(r->b, pass ? "robots_audit_referral_"
                                               "crawler_requests_total"
                                             : "robots_audit_referrals_total",

@@ -8,9 +8,6 @@
 #include <string.h>
 
 #include "ra_report_impl.h"
-#include "ra_digest.h"
-#include "ra_accesslog.h"
-#include "ra_verify.h"
 
 /* Escaped, padded to width (columns: escapes count as what they print). */
 static void
@@ -29,10 +26,7 @@ ra_rep_text_referrals(ra_rep_t *r, const ra_site_t *s)
 {
     unsigned  k, n = 0;
 
-    for (k = 0; k < r->refer.nops && k < RA_REFER_SLOTS; k++) {
-        if (!s->referrals[k] && !s->referral_crawls[k]) {
-            continue;
-        }
+    for (k = 0; ra_rep_referral_next(r, s, &k); k++) {
         ra_buf_cstr(r->b, n++ ? ", " : "  crawl-to-refer: ");
         ra_buf_log(r->b, r->refer.ops[k].name);
         ra_buf_cstr(r->b, " ");
@@ -46,16 +40,27 @@ ra_rep_text_referrals(ra_rep_t *r, const ra_site_t *s)
     }
 }
 
+/* AI preferences and policy tokens, a line each */
+static const ra_rep_prefs_fmt_t  ra_rep_text_prefs = {
+    ra_buf_log,
+    { "  AI preferences: ",
+      "  policy tokens (no crawler fetches with them): " },
+    "; ", "", "", " ", "", "", "\n"
+};
+
 static void
 ra_rep_text_robots(ra_rep_t *r, uint32_t si)
 {
     const ra_site_t     *s = &r->snap->sites[si];
-    const ra_version_t  *v = ra_rep_current(s);
     const ra_lint_t     *l = r->lints[si];
+    const ra_version_t  *v;
     ra_buf_t            *b = r->b;
+    ra_rep_robots_t      m;
     unsigned             n;
     uint32_t             i;
 
+    ra_rep_robots(r, si, &m);
+    v = m.v;
     ra_buf_cstr(b, "  robots.txt: ");
     if (s->robots_status == 0 && v == NULL) {
         ra_buf_cstr(b, "never fetched\n");
@@ -66,71 +71,62 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
         {
             /* the answer as it was, then the file still in force */
             ra_buf_printf(b, " (unreachable), ");
-            if (s->last_ctype_len) {
-                ra_buf_log(b, ra_rep_field(s->last_ctype,
-                                           s->last_ctype_len));
+            if (m.last_ctype.len) {
+                ra_buf_log(b, m.last_ctype);
                 ra_buf_cstr(b, ", ");
             }
             ra_buf_printf(b, "%u bytes; in force:", s->last_size);
         }
         if (v != NULL) {
-            char  hex[2 * RA_SHA256_LEN + 1];
-
-            ra_hex(v->sha256, RA_SHA256_LEN, hex);
             ra_buf_printf(b, " (%s), ", ra_rep_answer_name(v->answer));
-            if (v->ctype_len) {
-                ra_buf_log(b, ra_rep_field(v->ctype, v->ctype_len));
+            if (m.ctype.len) {
+                ra_buf_log(b, m.ctype);
                 ra_buf_cstr(b, ", ");
             }
-            ra_rep_size(b, v, 0);
-            ra_buf_printf(b, ", sha256 %.12s", hex);
-            ra_buf_printf(b, "; %u group%s, %u rule%s, %u sitemap%s",
-                          v->groups, v->groups == 1 ? "" : "s",
-                          v->rules, v->rules == 1 ? "" : "s",
-                          v->sitemaps, v->sitemaps == 1 ? "" : "s");
+            ra_rep_size(b, v, ra_buf_log);
+            ra_buf_printf(b, ", sha256 %.12s; ", m.sha);
+            ra_rep_content_counts(b, v);
         }
-        n = ra_rep_versions_24h(s, r->now);
-        ra_buf_printf(b, "; %u version%s in 24 h", n, n == 1 ? "" : "s");
+        ra_buf_printf(b, "; %u version%s in 24 h", m.versions_24h,
+                      ra_rep_s(m.versions_24h));
         if (s->robots_date) {
             ra_buf_cstr(b, "; answered ");
             ra_rep_iso(b, s->robots_date);
         }
         if (s->failures) {
             ra_buf_printf(b, "; %u consecutive failure%s", s->failures,
-                          s->failures == 1 ? "" : "s");
+                          ra_rep_s(s->failures));
         }
         ra_buf_ch(b, '\n');
-        if (ra_rep_30d(s, r->now)) {
+        if (m.unreachable_30d) {
             ra_buf_cstr(b, "  unreachable_30d: robots.txt has failed since ");
             ra_rep_iso(b, s->failing_since);
             ra_buf_cstr(b, " while the site answers: crawlers act as if "
                         "there were none (all allowed)\n");
         }
-        for (n = 0; n < s->redirect_n && n < RA_REDIRECT_HOPS; n++) {
+        for (n = 0; n < m.redirects; n++) {
             ra_buf_cstr(b, n ? " -> " : "  redirected to ");
-            ra_buf_log(b, ra_rep_field(s->redirect[n], s->redirect_len[n]));
+            ra_buf_log(b, ra_rep_redirect(s, n));
             ra_buf_cstr(b, n + 1 == s->redirect_n ? "\n" : "");
         }
         if (s->undecodable) {
             ra_buf_cstr(b, "  last answer: Content-Encoding ");
-            ra_buf_log(b, ra_rep_field(s->bad_coding, s->bad_coding_len));
+            ra_buf_log(b, m.bad_coding);
             ra_buf_cstr(b, " could not be decoded since ");
             ra_rep_iso(b, s->undecodable);
             ra_buf_cstr(b, "; the version above stays in force\n");
         }
         if (v != NULL || s->undecodable) {
-            n = ra_rep_errors(s, v);
+            n = v ? v->lint_warnings : 0;
+            i = v ? v->lint_infos : 0;
             ra_buf_printf(b, "  lint: %u error%s, %u warning%s, %u info%s\n",
-                          n, n == 1 ? "" : "s",
-                          v ? v->lint_warnings : 0,
-                          v && v->lint_warnings == 1 ? "" : "s",
-                          v ? v->lint_infos : 0,
-                          v && v->lint_infos == 1 ? "" : "s");
+                          m.errors, ra_rep_s(m.errors), n, ra_rep_s(n), i,
+                          ra_rep_s(i));
         }
     }
-    ra_rep_prefs(r, si, 0);
+    ra_rep_prefs(r, si, &ra_rep_text_prefs);
     if (l != NULL) {
-        for (i = 0; i < l->nfindings && i < r->max_findings; i++) {
+        for (i = 0; i < ra_rep_findings_shown(r, l); i++) {
             const ra_lint_finding_t  *f = &l->findings[i];
 
             ra_buf_printf(b, "    %u:%u: %s: ", f->line, f->column,
@@ -138,25 +134,22 @@ ra_rep_text_robots(ra_rep_t *r, uint32_t si)
             ra_buf_log(b, f->message);
             ra_buf_printf(b, " [%s]\n", ra_lint_code_name(f->code));
         }
-        if (l->nfindings > r->max_findings || l->summary.suppressed) {
+        if (ra_rep_findings_hidden(r, l)) {
             ra_buf_printf(b, "    (%u more findings not shown)\n",
-                          l->summary.suppressed
-                          + (l->nfindings > r->max_findings
-                             ? l->nfindings - r->max_findings : 0));
+                          ra_rep_findings_hidden(r, l));
         }
     }
 }
 
+/* One row: a crawler's (w), or the sum of those not shown (w NULL). */
 static void
 ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
-    const uint64_t *c, const ra_stat_t *st, int64_t now)
+    const uint64_t *c, const ra_rep_row_t *w)
 {
     uint64_t     judged = ra_rep_judged(c);
     unsigned     pm;
-    uint32_t     peak;
-    int64_t      gap;
     size_t       start;
-    const char  *purpose = st != NULL ? ra_rep_purpose(st) : NULL;
+    const char  *purpose = w != NULL ? w->purpose : NULL;
 
     ra_buf_cstr(b, "  ");
     ra_rep_text_cell(b, name, 32);
@@ -182,15 +175,44 @@ ra_rep_text_row(ra_buf_t *b, ra_str_t name, const char *verif,
         ra_buf_cstr(b, "       -");
     }
     /* politeness: peak per minute, median gap, its Crawl-delay */
-    if (st != NULL) {
-        ra_polite_read(&st->polite, now, &peak, &gap);
-        ra_buf_printf(b, " %8u ", peak);
+    if (w != NULL) {
+        ra_buf_printf(b, " %8u ", w->peak);
         start = b->len;
-        ra_rep_gap(b, gap);
+        ra_rep_gap(b, w->gap);
         while (b->len - start < 10 && !b->failed && !b->truncated) {
             ra_buf_ch(b, ' ');
         }
-        ra_rep_ms(b, st->crawl_delay_ms > 0 ? st->crawl_delay_ms : -1);
+        ra_rep_ms(b, w->delay);
+    }
+    ra_buf_ch(b, '\n');
+}
+
+/* One line of the site's recent violations, after their heading. */
+static void
+ra_rep_text_violation(ra_rep_t *r, const ra_rep_vio_t *w, uint32_t n)
+{
+    ra_buf_t  *b = r->b;
+
+    if (n == 0) {
+        ra_buf_cstr(b, "  recent violations, newest first:\n");
+    }
+    ra_buf_cstr(b, "    ");
+    ra_rep_iso(b, w->x->time);
+    ra_buf_printf(b, " %s ", w->verdict);
+    ra_buf_log(b, w->name);
+    ra_buf_printf(b, " (%s) ", w->verification);
+    ra_buf_log(b, w->addr);
+    ra_buf_ch(b, ' ');
+    ra_buf_log(b, w->method);
+    ra_buf_ch(b, ' ');
+    ra_buf_log(b, w->uri);
+    if (w->uri_cut) {
+        ra_buf_cstr(b, "...");
+    }
+    if (w->x->line) {
+        ra_buf_cstr(b, "  rule '");
+        ra_buf_log(b, w->pattern);
+        ra_buf_printf(b, "' line %u", w->x->line);
     }
     ra_buf_ch(b, '\n');
 }
@@ -200,20 +222,17 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
 {
     const ra_site_t  *s = &r->snap->sites[si];
     ra_buf_t         *b = r->b;
+    ra_rep_row_t      w;
     uint64_t          rest[RA_CNT_MAX];
-    uint32_t          i, j, n, id, others = 0;
+    uint32_t          i, n, others = 0;
     unsigned          c;
     char              label[RA_REPORT_LABEL_MAX];
 
     ra_buf_cstr(b, "site ");
     ra_buf_log(b, ra_rep_site_name(s));
     ra_buf_cstr(b, ": ");
-    ra_buf_u64(b, s->counters[RA_CNT_REQUESTS]);
-    ra_buf_cstr(b, " crawler requests, ");
-    ra_buf_u64(b, s->browser_requests);
-    ra_buf_cstr(b, " from browsers, ");
-    ra_buf_u64(b, s->no_user_agent);
-    ra_buf_cstr(b, " without User-Agent\n");
+    ra_rep_site_counts(b, s);
+    ra_buf_ch(b, '\n');
     ra_rep_text_robots(r, si);
 
     if (r->first[si] == r->first[si + 1]) {
@@ -237,18 +256,14 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
             others++;
             continue;
         }
-        ra_rep_text_row(b, ra_str(label, ra_report_label(st->kind,
-                            ra_rep_field(st->name, st->name_len), label,
-                            sizeof(label))),
-                        ra_verify_name(st->verification), st->counters, st,
-                        r->now);
+        ra_rep_row(r, st, &w);
+        ra_rep_text_row(b, w.label, w.verification, st->counters, &w);
     }
     if (others) {
         int   len;
 
         len = snprintf(label, sizeof(label), "(%u others)", others);
-        ra_rep_text_row(b, ra_str(label, (size_t) len), "-", rest, NULL,
-                        r->now);
+        ra_rep_text_row(b, ra_str(label, (size_t) len), "-", rest, NULL);
     }
     if (ra_rep_stats_total(r, si) > r->first[si + 1] - r->first[si]) {
         ra_buf_printf(b, "  showing %u of %u crawler records\n",
@@ -256,37 +271,7 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
                       ra_rep_stats_total(r, si));
     }
     ra_rep_text_referrals(r, s);
-
-    id = si + 1;
-    for (j = 0, n = 0; j < r->snap->nviolations && n < r->max_vio; j++) {
-        const ra_violation_t  *x = &r->snap->violations[j];
-
-        if (x->site != id) {
-            continue;
-        }
-        if (n++ == 0) {
-            ra_buf_cstr(b, "  recent violations, newest first:\n");
-        }
-        ra_buf_cstr(b, "    ");
-        ra_rep_iso(b, x->time);
-        ra_buf_printf(b, " %s ", ra_rep_vio_verdict(x));
-        ra_buf_log(b, ra_rep_field(x->name, x->name_len));
-        ra_buf_printf(b, " (%s) ", ra_verify_name(x->verification));
-        ra_buf_log(b, ra_rep_field(x->addr, x->addr_len));
-        ra_buf_ch(b, ' ');
-        ra_buf_log(b, ra_rep_field(x->method, x->method_len));
-        ra_buf_ch(b, ' ');
-        ra_buf_log(b, ra_rep_field(x->uri, x->uri_len));
-        if (x->uri_full_len > x->uri_len) {
-            ra_buf_cstr(b, "...");
-        }
-        if (x->line) {
-            ra_buf_cstr(b, "  rule '");
-            ra_buf_log(b, ra_rep_field(x->pattern, x->pattern_len));
-            ra_buf_printf(b, "' line %u", x->line);
-        }
-        ra_buf_ch(b, '\n');
-    }
+    (void) ra_rep_violations(r, si, ra_rep_text_violation);
 }
 
 void
