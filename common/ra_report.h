@@ -77,7 +77,7 @@ typedef enum {
     RA_REPORT_PROMETHEUS,
     RA_REPORT_STATUS_KV,
     RA_REPORT_STATUS_HTML,
-    RA_REPORT_CSV               /* the violations, one a row (issue 18) */
+    RA_REPORT_CSV               /* the violations, one a row */
 } ra_report_format_e;
 
 typedef struct {
@@ -129,8 +129,8 @@ typedef struct {
     const struct ra_ranges_s *ranges;
 } ra_report_opts_t;
 
-/* The CSV's header line (issue 18), without its CRLF; columns are only
- * ever added at the end (scripts index them by position). */
+/* The CSV's header line, without its CRLF; columns are only ever added
+ * at the end (scripts index them by position). */
 #define RA_REPORT_CSV_HEADER  "time,site,crawler,verification,verified_by," \
     "client,method,uri,rule,line,robots_sha256,last_robots_fetch,purpose"
 
