@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Reverse DNS off the request path: one resolver thread per child runs
- * the lookups (c-ares, cli/ra_ares.h: each bounded to about four times
- * its 1 s timeout) and hands the answers to ra_audit_rdns_done().  A
+ * the lookups (c-ares, common/resolver/ra_ares.h: each bounded to about
+ * four times its 1 s timeout) and hands the answers to
+ * ra_audit_rdns_done().  A
  * worker only queues an address (RobotsAuditResolver's server, or with
  * "system" /etc/resolv.conf's; without the directive, no reverse DNS),
  * under a mutex held for the copy: no worker waits
