@@ -674,7 +674,7 @@ ra_random_rules_agree_with_naive(void **state)
     for (round = 0; round < 2; round++) {
         alpha = round ? wide : narrow;
         for (f = 0; f < 150; f++) {
-            /* 8 or fewer: the small index's direct path (ra_rules.c) */
+            /* 8 or fewer: the small index's direct path (ra_rules_match.c) */
             nrules = 1 + rnd(f % 3 == 0 ? 400 : f % 3 == 1 ? 8 : 40);
             bl = (size_t) sprintf(body, "user-agent: *\n");
             for (i = 0; i < nrules; i++) {
