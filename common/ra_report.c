@@ -15,7 +15,7 @@
 #include "ra_report.h"
 #include "ra_digest.h"
 #include "ra_accesslog.h"
-#include "ra_audit.h"
+#include "ra_verdict.h"
 #include "ra_crawlers.h"
 #include "ra_refer.h"
 #include "ra_verify.h"
