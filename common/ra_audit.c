@@ -132,7 +132,7 @@ ra_audit_body_copies(const ra_audit_t *au)
 
 /* ---- the rule-set cache --------------------------------------------- */
 
-ra_cache_t *
+static ra_cache_t *
 ra_cache_find(ra_audit_t *au, uint64_t hash)
 {
     size_t       i;
@@ -179,7 +179,7 @@ ra_cache_busy(const ra_audit_t *au, uint64_t hash)
 
 /* Compiles body (or the empty rule set) into the cache; the least
  * recently used entries make room.  NULL when out of memory. */
-ra_rules_t *
+static ra_rules_t *
 ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
 {
     size_t       i, bytes;

@@ -39,54 +39,6 @@ ra_budget_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     }
 }
 
-/*
- * The counters of a judged request's record (a mask of 1 <<
- * ra_counter_e): its request, its verdict's, its flags' and its refusal's.
- * ra_count_locked() adds them under the lock, ra_count_mask() without it.
- */
-uint32_t
-ra_verdict_counters(const ra_verdict_t *out)
-{
-    uint32_t  m = 1u << RA_CNT_REQUESTS;
-
-    switch (out->verdict) {
-    case RA_VERDICT_COMPLIANT:
-        m |= 1u << RA_CNT_COMPLIANT;
-        break;
-    case RA_VERDICT_VIOLATION:
-        m |= 1u << RA_CNT_VIOLATION;
-        break;
-    case RA_VERDICT_STALE:
-        m |= 1u << RA_CNT_STALE;
-        break;
-    case RA_VERDICT_UNREACHABLE:
-        m |= 1u << RA_CNT_UNREACHABLE;
-        break;
-    case RA_VERDICT_EXEMPT:
-        m |= 1u << RA_CNT_EXEMPT;
-        break;
-    case RA_VERDICT_UNKNOWN:
-        m |= 1u << RA_CNT_UNKNOWN;
-        break;
-    default:
-        break;
-    }
-    if (out->flags & RA_FLAG_CRAWL_DELAY) {
-        m |= 1u << RA_CNT_CRAWL_DELAY;
-    }
-    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
-        m |= 1u << RA_CNT_NO_ROBOTS_FETCH;
-    }
-    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
-        m |= 1u << RA_CNT_UNREACHABLE_30D;
-    }
-    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
-        m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
-                    - RA_REFUSE_VIOLATION);
-    }
-    return m;
-}
-
 /* Counts the verdict; a violation also goes to the ring and, but for an
  * impostor's (ra_impostor_alert(), before the lock), may raise an alert;
  * any alert then meets the budgets.  Under the lock. */

@@ -220,10 +220,8 @@ typedef struct {
 
 /* ---- what one file of the engine takes from another -------------------- */
 
-/* ra_audit.c: the rule-set cache, and the identities of User-Agents */
-ra_cache_t *ra_cache_find(ra_audit_t *au, uint64_t hash);
-ra_rules_t *ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body,
-    int rules);
+/* ra_audit.c: the identities of User-Agents, and the rule sets a verdict
+ * asks for (the cache, else compiled) */
 uint64_t ra_ua_hash(const unsigned char *p, size_t n);
 void ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id);
 int ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
@@ -240,7 +238,6 @@ int ra_audit_claim(ra_audit_t *au, const ra_request_t *req,
     ra_judge_who_t *who, ra_stat_key_t *key);
 
 /* ra_audit_count.c: the count step's parts */
-uint32_t ra_verdict_counters(const ra_verdict_t *out);
 void ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     const ra_request_t *req, ra_verdict_t *out, const ra_ledger_state_t *f);
 unsigned ra_impostor_alert(ra_audit_t *au, const ra_request_t *req,
@@ -266,6 +263,54 @@ static inline uint64_t
 ra_text_hash(ra_str_t t)
 {
     return ra_ua_hash(t.data, t.len);
+}
+
+/*
+ * The counters of a judged request's record (a mask of 1 <<
+ * ra_counter_e): its request, its verdict's, its flags' and its refusal's.
+ * ra_count_locked() adds them under the lock, ra_count_mask() without it.
+ */
+static inline uint32_t
+ra_verdict_counters(const ra_verdict_t *out)
+{
+    uint32_t  m = 1u << RA_CNT_REQUESTS;
+
+    switch (out->verdict) {
+    case RA_VERDICT_COMPLIANT:
+        m |= 1u << RA_CNT_COMPLIANT;
+        break;
+    case RA_VERDICT_VIOLATION:
+        m |= 1u << RA_CNT_VIOLATION;
+        break;
+    case RA_VERDICT_STALE:
+        m |= 1u << RA_CNT_STALE;
+        break;
+    case RA_VERDICT_UNREACHABLE:
+        m |= 1u << RA_CNT_UNREACHABLE;
+        break;
+    case RA_VERDICT_EXEMPT:
+        m |= 1u << RA_CNT_EXEMPT;
+        break;
+    case RA_VERDICT_UNKNOWN:
+        m |= 1u << RA_CNT_UNKNOWN;
+        break;
+    default:
+        break;
+    }
+    if (out->flags & RA_FLAG_CRAWL_DELAY) {
+        m |= 1u << RA_CNT_CRAWL_DELAY;
+    }
+    if (out->flags & RA_FLAG_NO_ROBOTS_FETCH) {
+        m |= 1u << RA_CNT_NO_ROBOTS_FETCH;
+    }
+    if (out->flags & RA_FLAG_UNREACHABLE_30D) {
+        m |= 1u << RA_CNT_UNREACHABLE_30D;
+    }
+    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
+        m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
+                    - RA_REFUSE_VIOLATION);
+    }
+    return m;
 }
 
 #endif /* RA_AUDIT_IMPL_H */

@@ -625,25 +625,12 @@ ra_refer_crawler(ra_audit_t *au, const ra_identity_t *id,
     return hint->op;
 }
 
-int
-ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
+/* Clears the verdict: every field but the bytes past token_len,
+ * pattern_len and the budget's held names (what every request would
+ * clear for nothing). */
+static inline __attribute__((always_inline)) void
+ra_verdict_reset(ra_verdict_t *out)
 {
-    int                  rc, no_ua, op, query;
-    unsigned             k, target;
-    uint32_t             sid, tid, mask;
-    ra_str_t             path, tokens[RA_TOKENS_MAX];
-    ra_ledger_hint_t     hint;
-    ra_gather_t          x;
-    ra_stat_key_t        key;
-    ra_identity_t        id;
-    ra_judge_who_t       who;
-    ra_judge_state_t     g;
-    ra_sig_verdict_t     sv;
-    ra_ledger_t         *l = &au->ledger;
-    int64_t              now = req->time;
-
-    /* every field but the bytes past token_len, pattern_len and the
-     * budget's held names (what every request would clear for nothing) */
     memset(out, 0, offsetof(ra_verdict_t, token));
     memset((char *) out + offsetof(ra_verdict_t, pattern) + RA_PATTERN_MAX,
            0, offsetof(ra_verdict_t, budget)
@@ -652,6 +639,242 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     out->budget.budget.site = out->budget.budget.total = 0;
     out->sig_result = RA_SIG_NONE;
     out->sig_why = "";
+}
+
+/* Crawl-to-refer: the operator that sent a browser's visit, by its
+ * Referer (once: not its redirects nor its ranges), else by the
+ * utm_source its target names (not from the site's own page); -1 when
+ * none did, or the visit was no visit (its status).  no_ua: no operator
+ * sends a client without a User-Agent. */
+static int
+ra_audit_browser_referral(ra_audit_t *au, const ra_request_t *req,
+    int no_ua)
+{
+    int  op = -1;
+
+    if (no_ua) {
+        return -1;
+    }
+    if (req->referer.len) {
+        op = ra_audit_referer(au, req->referer);
+    }
+    if (op < 0
+        && (op = ra_refer_match_target(&au->refer, req->uri)) >= 0
+        && ra_refer_same_site(req->referer, req->site))
+    {
+        op = -1;
+    }
+    if (op >= 0 && !ra_refer_visit(req->status)) {
+        op = -1;
+    }
+    return op;
+}
+
+/* A browser's request, or a client's without a User-Agent (no_ua):
+ * counted in the site's totals, by this process's hint without the lock
+ * when it can be, else under the lock. */
+static void
+ra_audit_browser(ra_audit_t *au, const ra_request_t *req, int no_ua,
+    unsigned target)
+{
+    int           op;
+    uint32_t      sid;
+    ra_ledger_t  *l = &au->ledger;
+    int64_t       now = req->time;
+
+    op = ra_audit_browser_referral(au, req, no_ua);
+    if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
+        return;                         /* nothing evicted: no note due */
+    }
+
+    ra_ledger_lock(l);
+    sid = ra_audit_site_locked(au, req->site, now, !au->conf.crawler_sites);
+    ra_ledger_browser_locked(l, sid, no_ua);
+    if (op >= 0) {
+        ra_ledger_referral_locked(l, sid, (unsigned) op, 0);
+    }
+    if (!(target & RA_TARGET_ROBOTS)) {
+        ra_ledger_page_locked(l, sid, req->status, now);
+    }
+    ra_ledger_unlock(l);
+
+    ra_audit_full(au, req);
+}
+
+/*
+ * A crawler's robots.txt fetch, counted under the lock: what it was
+ * served; an answer about the request (412 to an If-Match, 501 to a bad
+ * Transfer-Encoding) is counted, not taken for what the crawler read; a
+ * HEAD or a query (query) fetches no file (a request, not a fetch).  op:
+ * the crawl-to-refer operator, or -1.
+ */
+static void
+ra_audit_fetch(ra_audit_t *au, const ra_request_t *req,
+    const ra_identity_t *id, const ra_stat_key_t *key, int query, int op)
+{
+    uint32_t      sid, tid;
+    ra_ledger_t  *l = &au->ledger;
+    int64_t       now = req->time;
+
+    ra_ledger_lock(l);
+    sid = ra_audit_site_locked(au, req->site, now, 1);
+    tid = ra_audit_stat_locked(au, sid, id->crawler, key, now);
+    if (query || !ra_method_fetches(req->method)) {
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
+    } else if (req->recorded) {
+        /* bound when its answer went out (ra_audit_robots()) */
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
+    } else if (ra_http_answer_is_file(req->status)) {
+        /* 304, 206: the version in force, and robots.txt answers (not
+         * captured: the modules see no new file) */
+        if (ra_http_answer_unchanged(req->status)) {
+            ra_ledger_answer_unchanged_locked(l, sid, now);
+        }
+        ra_ledger_fetch_locked(l, sid, tid, req->status, now);
+    } else {
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
+    }
+    ra_ledger_polite_locked(l, tid, now, -1);
+    if (op >= 0) {
+        ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
+    }
+    ra_ledger_unlock(l);
+
+    ra_audit_full(au, req);
+}
+
+/*
+ * Gather: what the verdict reads (g->facts), and the site and record it
+ * counts in (*at: site, epoch, stat, tag).  Without the lock when this
+ * process's hints still hold (ra_audit_state_hinted()); else under it,
+ * which also counts the page's answer for the site.  Either way the
+ * site's versions are busy until the verdict is done.
+ */
+static inline __attribute__((always_inline)) void
+ra_audit_gather(ra_audit_t *au, const ra_request_t *req,
+    const ra_identity_t *id, const ra_stat_key_t *key, ra_judge_state_t *g,
+    ra_ledger_hint_t *at)
+{
+    uint32_t      sid, tid;
+    ra_ledger_t  *l = &au->ledger;
+    int64_t       now = req->time;
+
+    if (ra_audit_state_hinted(au, req, id->crawler, key, at, &g->facts)) {
+        ra_gather_busy(au, &g->facts);  /* read without the lock */
+        return;
+    }
+
+    ra_ledger_lock(l);
+    sid = ra_audit_site_locked(au, req->site, now, 1);
+    tid = ra_audit_stat_locked(au, sid, id->crawler, key, now);
+    ra_ledger_page_locked(l, sid, req->status, now);
+    ra_ledger_state_locked(l, sid, tid, now, &g->facts);
+    ra_gather_busy(au, &g->facts);
+    at->site = sid;
+    at->epoch = ra_ledger_site_epoch_locked(l, sid);
+    at->stat = tid;
+    at->tag = ra_ledger_stat_tag_locked(l, tid);
+    ra_ledger_unlock(l);
+}
+
+/*
+ * Judge, outside the lock (a version not compiled yet takes the lock once
+ * more, to copy its body: ra_gather_resolve()), then what enforce refuses
+ * (the caller answers 403) and an impostor's alert: its gate is this
+ * process's, outside the lock; the alert then meets the budgets as any
+ * other.  RA_OK or RA_ENOMEM (the request is counted, not judged).
+ */
+static inline __attribute__((always_inline)) int
+ra_audit_decide(ra_audit_t *au, const ra_request_t *req,
+    const ra_judge_who_t *who, ra_judge_state_t *g, ra_verdict_t *out)
+{
+    int                rc;
+    unsigned           k;
+    ra_gather_t        x;
+
+    x.au = au;
+    x.site = req->site;
+    x.now = req->time;
+    memset(g->rules, 0, sizeof(g->rules));
+    g->resolve = ra_gather_resolve;
+    g->ctx = &x;
+    g->scratch = au->conf.alloc;
+    g->memo = &au->groups;
+
+    rc = ra_judge(g, who, ra_http_target_path(req->uri), req->time, out);
+    for (k = 0; k < RA_VERSIONS; k++) {
+        au->busy[k] = 0;
+    }
+
+    out->refused = ra_enforce_refuses(req->enforce, out);
+    if (out->verification == RA_VERIFY_IMPOSTOR) {
+        out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
+    }
+    return rc;
+}
+
+/*
+ * Count: without the lock when only counters move and the records found
+ * before (at) are still there: 1, nothing evicted; else under the lock,
+ * with the ring, the rule hit and the alerts (ra_count_locked()): 0.
+ * rc: the decision's (RA_ENOMEM counts under the lock).
+ */
+static inline __attribute__((always_inline)) int
+ra_audit_count(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out,
+    unsigned target, int op, const ra_stat_key_t *key,
+    ra_ledger_hint_t *at, const ra_ledger_state_t *facts, int rc)
+{
+    uint32_t      sid, tid, mask;
+    ra_ledger_t  *l = &au->ledger;
+    int64_t       now = req->time;
+
+    mask = ra_count_mask(out, target);
+    if (mask != 0 && rc != RA_ENOMEM
+        && ra_ledger_count_hinted(l, at, mask,
+                                  op >= 0 ? (unsigned) op : RA_REFER_SLOTS,
+                                  now, out->crawl_delay_ms, key->verified_by))
+    {
+        return 1;
+    }
+
+    ra_ledger_lock(l);
+    sid = ra_audit_site_locked(au, req->site, now, 1);
+    tid = ra_ledger_stat_again_locked(l, sid, at->stat, key, now);
+    ra_count_locked(au, sid, tid, req, out, facts);
+    if (target & RA_TARGET_LLMS) {
+        /* does anyone read it? judged as any URL, and counted */
+        ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
+    }
+    if (op >= 0) {
+        ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
+    }
+    ra_ledger_unlock(l);
+    return 0;
+}
+
+/*
+ * A request: what kind it is; who sent it (a browser is only counted);
+ * a crawler's robots.txt fetch is counted as one; any other request of a
+ * crawler is gathered, decided and counted.  The ledger's lock is taken
+ * only inside those steps, each of them once at most (and the decision's
+ * body copy, ra_gather_resolve()).
+ */
+int
+ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
+{
+    int                  rc, no_ua, op, query;
+    unsigned             target;
+    ra_str_t             tokens[RA_TOKENS_MAX];
+    ra_ledger_hint_t     at;
+    ra_stat_key_t        key;
+    ra_identity_t        id;
+    ra_judge_who_t       who;
+    ra_judge_state_t     g;
+    ra_sig_verdict_t     sv;
+
+    ra_verdict_reset(out);
     /* the servers' own pages are nobody's traffic (the kind the glue
      * asked already, if it did) */
     target = ra_http_request_kind(req);
@@ -664,155 +887,28 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
     if (req->recorded) {
         target |= RA_TARGET_ROBOTS;
     }
+
     /* no User-Agent at all ("-" in logs) is counted apart: neither a
      * browser nor a crawler that can be judged */
     if (!ra_audit_client(au, req, out, &id, &sv, &no_ua)) {
-        /* crawl-to-refer: a browser visit its Referer's operator sent
-         * (once: not its redirects nor its ranges), else the operator
-         * its target's utm_source names (not from the site's own page) */
-        op = -1;
-        if (!no_ua) {
-            if (req->referer.len) {
-                op = ra_audit_referer(au, req->referer);
-            }
-            if (op < 0
-                && (op = ra_refer_match_target(&au->refer, req->uri)) >= 0
-                && ra_refer_same_site(req->referer, req->site))
-            {
-                op = -1;
-            }
-            if (op >= 0 && !ra_refer_visit(req->status)) {
-                op = -1;
-            }
-        }
-        if (ra_audit_browser_hinted(au, req, no_ua, op, target)) {
-            return RA_OK;               /* nothing evicted: no note due */
-        }
-        ra_ledger_lock(l);
-        sid = ra_audit_site_locked(au, req->site, now,
-                                   !au->conf.crawler_sites);
-        ra_ledger_browser_locked(l, sid, no_ua);
-        if (op >= 0) {
-            ra_ledger_referral_locked(l, sid, (unsigned) op, 0);
-        }
-        if (!(target & RA_TARGET_ROBOTS)) {
-            ra_ledger_page_locked(l, sid, req->status, now);
-        }
-        ra_ledger_unlock(l);
-        ra_audit_full(au, req);
+        ra_audit_browser(au, req, no_ua, target);
         return RA_OK;
     }
-
     /* who it is, what it reads, whether it is who it claims to be */
     ra_audit_key(au, &id, req, &sv, out, tokens, &who, &key);
     op = ra_refer_crawler(au, &id, out);
 
-    path = ra_http_target_path(req->uri);
-
-    /* gather */
-    memset(&x, 0, sizeof(x));
-    x.au = au;
-    x.site = req->site;
-    x.now = now;
-    /* g.facts: ra_ledger_state_locked() sets all of it */
-    memset(g.rules, 0, sizeof(g.rules));
-    g.resolve = ra_gather_resolve;
-    g.ctx = &x;
-    g.scratch = au->conf.alloc;
-    g.memo = &au->groups;
-
-    if (!(target & RA_TARGET_ROBOTS)
-        && ra_audit_state_hinted(au, req, id.crawler, &key, &hint, &g.facts))
-    {
-        /* read without the lock */
-        sid = hint.site;
-        tid = hint.stat;
-        ra_gather_busy(au, &g.facts);
-        goto judge;
-    }
-    ra_ledger_lock(l);
-    sid = ra_audit_site_locked(au, req->site, now, 1);
-    tid = ra_audit_stat_locked(au, sid, id.crawler, &key, now);
     if (target & RA_TARGET_ROBOTS) {
-        /* a robots.txt fetch: what it was served; an answer about the
-         * request (412 to an If-Match, 501 to a bad Transfer-Encoding) is
-         * counted, not taken for what the crawler read; a HEAD or a
-         * query fetches no file (a request, not a fetch) */
-        if (query || !ra_method_fetches(req->method)) {
-            ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
-        } else if (req->recorded) {
-            /* bound when its answer went out (ra_audit_robots()) */
-            ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
-            ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
-        } else if (ra_http_answer_is_file(req->status)) {
-            /* 304, 206: the version in force, and robots.txt answers
-             * (not captured: the modules see no new file) */
-            if (ra_http_answer_unchanged(req->status)) {
-                ra_ledger_answer_unchanged_locked(l, sid, now);
-            }
-            ra_ledger_fetch_locked(l, sid, tid, req->status, now);
-        } else {
-            ra_ledger_count_locked(l, sid, tid, RA_CNT_REQUESTS);
-            ra_ledger_count_locked(l, sid, tid, RA_CNT_ROBOTS_FETCHES);
-        }
-        ra_ledger_polite_locked(l, tid, now, -1);
-        if (op >= 0) {
-            ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
-        }
-        ra_ledger_unlock(l);
+        ra_audit_fetch(au, req, &id, &key, query, op);
         out->verdict = RA_VERDICT_FETCH;
-        ra_audit_full(au, req);
         return RA_OK;
     }
-    ra_ledger_page_locked(l, sid, req->status, now);
-    ra_ledger_state_locked(l, sid, tid, now, &g.facts);
-    ra_gather_busy(au, &g.facts);
-    hint.site = sid;
-    hint.epoch = ra_ledger_site_epoch_locked(l, sid);
-    hint.stat = tid;
-    hint.tag = ra_ledger_stat_tag_locked(l, tid);
-    ra_ledger_unlock(l);
 
-judge:
-    /* judge, outside the lock (a version not compiled yet takes the lock
-     * once more, to copy its body) */
-    rc = ra_judge(&g, &who, path, now, out);
-
-    for (k = 0; k < RA_VERSIONS; k++) {
-        au->busy[k] = 0;
-    }
-
-    /* refuse (the caller answers 403); an impostor's gate is this
-     * process's, outside the lock; its alert then meets the budgets as
-     * any other */
-    out->refused = ra_enforce_refuses(req->enforce, out);
-    if (out->verification == RA_VERIFY_IMPOSTOR) {
-        out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
-    }
-
-    /* count: without the lock when only counters move and the records
-     * found before are still there; else under it */
-    mask = ra_count_mask(out, target);
-    if (mask != 0 && rc != RA_ENOMEM
-        && ra_ledger_count_hinted(l, &hint, mask,
-                                  op >= 0 ? (unsigned) op : RA_REFER_SLOTS,
-                                  now, out->crawl_delay_ms, key.verified_by))
-    {
+    ra_audit_gather(au, req, &id, &key, &g, &at);
+    rc = ra_audit_decide(au, req, &who, &g, out);
+    if (ra_audit_count(au, req, out, target, op, &key, &at, &g.facts, rc)) {
         return rc;                      /* nothing evicted: no note due */
     }
-    ra_ledger_lock(l);
-    sid = ra_audit_site_locked(au, req->site, now, 1);
-    tid = ra_ledger_stat_again_locked(l, sid, tid, &key, now);
-    ra_count_locked(au, sid, tid, req, out, &g.facts);
-    if (target & RA_TARGET_LLMS) {
-        /* does anyone read it? judged as any URL, and counted */
-        ra_ledger_count_locked(l, sid, tid, RA_CNT_LLMS_FETCHES);
-    }
-    if (op >= 0) {
-        ra_ledger_referral_locked(l, sid, (unsigned) op, 1);
-    }
-    ra_ledger_unlock(l);
-
     if (rc == RA_ENOMEM) {
         ra_logf(au->conf.host, req->where, RA_LOG_ERR, RA_TAG_NOMEM,
                 "out of memory, request counted but not judged");
