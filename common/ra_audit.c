@@ -13,8 +13,6 @@
 #include <string.h>
 
 #include "ra_audit_impl.h"
-#include "ra_digest.h"
-#include "ra_lint.h"
 
 ra_audit_t *
 ra_audit_create(const ra_audit_conf_t *conf, ra_ledger_t *ledger)
