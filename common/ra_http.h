@@ -12,7 +12,7 @@
  * The status page (method, format, headers, size cap, body) is
  * ra_status.h's.
  *
- * What enforce refuses is ra_enforce_refuses() (ra_audit.h).
+ * What enforce refuses is ra_enforce_refuses() (ra_verdict.h).
  */
 #ifndef RA_HTTP_H
 #define RA_HTTP_H
