@@ -7,6 +7,7 @@
 #include "mra.h"
 #include "mod_status.h"
 #include "ra_report.h"
+#include "ra_status.h"
 
 static apr_status_t
 mra_page_free(void *data)

@@ -17,6 +17,7 @@
 
 #include "ra_crawlers.h"
 #include "ra_http.h"
+#include "ra_status.h"
 
 #define T0      1700000000000LL
 #define SITES   100

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "ra_alert.h"
+#include "ra_verify.h"
 
 /* ---- budgets ------------------------------------------------------------ */
 

@@ -24,7 +24,7 @@
  *    "method":...,"uri":...,"rule":...,"line":N,"suppressed":N,
  *    "refused":B,"verified_by":"ranges"|"rdns"|"signature"|null}
  *
- * When the alert budgets (ra_audit.h) held lines back, one summary a
+ * When the alert budgets (below) held lines back, one summary a
  * window:
  *   robots-audit: [RA103] alert budget spent: suppressed=N crawlers=N
  *   sites=N since=2026-11-21T07:20:59.123Z per_site=60 total=300
@@ -38,10 +38,11 @@
 #ifndef RA_ALERT_H
 #define RA_ALERT_H
 
-#include "ra_audit.h"
 #include "ra_buf.h"
 #include "ra_host.h"
+#include "ra_ledger.h"
 #include "ra_tags.h"
+#include "ra_verdict.h"
 
 /* URIs in alerts are cut here, and the line says how long they were.  A
  * JSON line written to a pipe is atomic only up to PIPE_BUF (4 KiB): with
@@ -54,7 +55,26 @@
  * the rest of the line past the log's limit. */
 #define RA_ALERT_METHOD_MAX 32
 
-/* ---- alert budgets (ra_audit.h): the decisions -------------------- */
+/*
+ * Alert budgets: on top of the engine's gates (ra_audit.h), alert lines go
+ * out through a token bucket per site and one for all sites (lines a
+ * minute; a bucket holds a minute's worth).  What they hold back is
+ * counted and said once per alert interval (at least a second) in one
+ * summary line (RA103), by the first judged request after it, which
+ * names the verified crawlers among them.  Alerts about anyone but a
+ * verified crawler (impostors, unverifiable names, generic bots: names
+ * any client can give) may use at most half of each bucket (at least a
+ * line a minute): the other half is kept for verified crawlers.  Generic
+ * bots (no entry in the crawler table) pass one gate per site and client
+ * address block (/24 IPv4, /48 IPv6), so that a new name per request
+ * does not make a new crawler to alert about.
+ */
+#define RA_ALERT_SITE_PER_MIN      60
+#define RA_ALERT_TOTAL_PER_MIN     300
+#define RA_ALERT_BUDGET_OFF        (-1)     /* no limit */
+#define RA_ALERT_BUDGET_MAX        1000000
+
+/* ---- alert budgets: the decisions -------------------- */
 
 /*
  * Takes one line from the bucket when it holds one, after refilling it

@@ -4,7 +4,7 @@
  * columns are only ever added at the end (RA_REPORT_CSV_HEADER).
  */
 #include "ra_report_impl.h"
-#include "ra_audit.h"
+#include "ra_verdict.h"
 #include "ra_crawlers.h"
 
 /* One cell (RFC 4180): quoted when it holds a comma, quote, CR or LF;

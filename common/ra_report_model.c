@@ -11,7 +11,7 @@
 
 #include "ra_report_impl.h"
 #include "ra_accesslog.h"
-#include "ra_audit.h"
+#include "ra_verdict.h"
 #include "ra_crawlers.h"
 #include "ra_verify.h"
 #include "ra_parse.h"

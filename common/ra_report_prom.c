@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ra_report_impl.h"
-#include "ra_audit.h"
+#include "ra_verdict.h"
 #include "ra_crawlers.h"
 #include "ra_verify.h"
 

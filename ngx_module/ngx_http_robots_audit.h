@@ -22,6 +22,7 @@
 #include <ngx_http.h>
 
 #include "ra_alert.h"
+#include "ra_audit.h"
 #include "ra_http.h"
 #include "ra_setup.h"
 

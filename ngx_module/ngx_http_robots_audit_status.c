@@ -7,6 +7,7 @@
 
 
 #include "ngx_http_robots_audit.h"
+#include "ra_status.h"
 
 
 static ngx_int_t

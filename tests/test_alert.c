@@ -6,6 +6,7 @@
 
 #include "ra_test.h"
 #include "ra_alert.h"
+#include "ra_verify.h"
 #include "ra_json.h"
 
 static void

@@ -16,6 +16,7 @@
 #include "ra_audit.h"
 #include "ra_decode.h"
 #include "ra_http.h"
+#include "ra_status.h"
 #include "ra_lint.h"
 
 #define S(lit)  ((ra_str_t) ra_string(lit))

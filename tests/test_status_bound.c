@@ -17,6 +17,7 @@
 #include "ra_test.h"
 #include "ra_crawlers.h"
 #include "ra_http.h"
+#include "ra_status.h"
 #include "ra_json.h"
 #include "ra_report.h"
 
