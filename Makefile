@@ -54,7 +54,7 @@ deps:
 # before the first compiler starts.
 $(B)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE) $(OPT) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(BASE) $(CPPFLAGS) $(OPT) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 $(B)/san/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -76,7 +76,7 @@ $(B)/libra.a: $(CORE_OBJS)
 # libcurl: `robots-audit ranges update` (cli/cmd_ranges.c) only; the core
 # and the modules never link it
 $(B)/robots-audit: $(CLI_OBJS) $(B)/libra.a
-	$(CC) $(OPT) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS) -lcurl
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS) -lcurl
 
 # The Apache module: apxs compiles the glue, every apache_module/*.c
 # (through links in build/, so that libtool's objects stay out of the
@@ -91,7 +91,8 @@ $(B)/mod_robots_audit.so: $(APX_SRCS) $(wildcard apache_module/*.h) \
 	@rm -f $(B)/apache/*.c
 	@ln -sf $(APX_SRCS:%=../../%) $(B)/apache/
 	$(APXS) -c -o $(B)/apache/mod_robots_audit.la -Icommon -Iapache_module \
-	    -Wc,-std=c11 $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CFLAGS:%=-Wc,%) \
+	    -Wc,-std=c11 $(WARN:%=-Wc,%) -Wc,-D_GNU_SOURCE $(CPPFLAGS:%=-Wc,%) \
+	    $(CFLAGS:%=-Wc,%) $(LDFLAGS:%=-Wl,%) \
 	    -Wl,-Wl,--version-script=apache_module/exports.map \
 	    $(APX_SRCS:apache_module/%=$(B)/apache/%) $(CORE_OBJS) \
 	    $(RESOLVER_SRCS:%.c=$(B)/obj/%.o) $(DECODE_LIBS) -lcares > $(B)/apache/build.log 2>&1 || { cat $(B)/apache/build.log; exit 1; }
@@ -169,11 +170,12 @@ check-docs: $(B)/robots-audit $(B)/ngx_http_robots_audit_module.so
 demo:
 	@scripts/demo.sh
 
-# Debian packages of the two modules and the CLI, into build/deb/
-# (scripts/deb.sh; t/050-packages.t installs them into the stock servers)
+# Debian packages of the two modules and the CLI, into build/deb/, built
+# by debhelper from debian/ and checked by lintian (scripts/deb.sh;
+# t/050-packages.t installs them into the stock servers)
 .PHONY: deb
-deb: all
-	@scripts/deb.sh $(B) $(B)/deb
+deb: deps
+	@scripts/deb.sh $(B)/deb
 
 bench: all
 	@$(DEPS) bench

@@ -13,13 +13,16 @@ pkgs="build-essential pkg-config zlib1g-dev libbrotli-dev libssl-dev libc-ares-d
 # (cli/cmd_ranges.c; the core and the modules do not link it)
 pkgs="$pkgs libcurl4-openssl-dev"
 case "${1:-build}" in
-build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev" ;;
+# debhelper builds the packages (make deb), lintian checks them (make test)
+build) pkgs="$pkgs apache2 apache2-dev nginx nginx-dev dpkg-dev debhelper" ;;
 test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-dev"
        # the browser (t/040), promtool and fail2ban-regex (t/060), man (t/070)
        pkgs="$pkgs chromium prometheus fail2ban man-db"
        # wrk (t/040-load.t, t/041-faults.t), clang (make fuzz-smoke),
        # brotli (br answers in t/027, t/035), curl (HTTP/2 in t/059, t/061)
-       pkgs="$pkgs wrk clang libclang-rt-14-dev brotli curl" ;;
+       pkgs="$pkgs wrk clang libclang-rt-14-dev brotli curl"
+       # the Debian packages built and checked (t/050-packages.t)
+       pkgs="$pkgs dpkg-dev debhelper lintian" ;;
 bench) pkgs="$pkgs libpcre2-dev nodejs goaccess valgrind wrk bc perl nginx nginx-dev"
        # NodeSource's nodejs carries npm and conflicts with Debian's package
        command -v npm >/dev/null || pkgs="$pkgs npm" ;;
