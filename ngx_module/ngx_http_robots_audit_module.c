@@ -236,6 +236,8 @@ ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
 }
 
 
+/* ---- request phases --------------------------------------------------- */
+
 static void
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ngx_uint_t enforce, unsigned kind, ra_verdict_t *v)
