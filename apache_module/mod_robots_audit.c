@@ -14,12 +14,10 @@
  * process pool releases both when the parent exits.  Nothing this DSO owns
  * (functions, pconf memory) is ever referenced from the process pool.
  *
- * Threads: an ra_audit_t (its caches) is not thread-safe, so in a threaded
- * MPM each thread makes its own on its first request (mra_engine_take()),
- * sharing the child's impostor alert gate under a thread mutex
- * (ra_audit_conf_t.impostors_of); without the memory, a thread uses the
- * child's engine under that mutex.  The ledger is guarded by the global
- * mutex.
+ * Threads: each judges with its own engine (mra_engine.c).  The ledger is
+ * guarded by the global mutex.  This process's state (host, ledger,
+ * engine, mutexes, alert log) is one mra_state per configuration, reached
+ * from every server's record: no globals.
  */
 
 #include "mra.h"
@@ -35,6 +33,7 @@
 
 #define MRA_MUTEX_TYPE    "robots-audit"
 #define MRA_RETAINED_KEY  "mod_robots_audit-retained"
+#define MRA_STATE_KEY     "mod_robots_audit-state"
 
 _Static_assert(APLOG_ERR == RA_LOG_ERR && APLOG_WARNING == RA_LOG_WARN
                && APLOG_NOTICE == RA_LOG_NOTICE && APLOG_INFO == RA_LOG_INFO
@@ -47,21 +46,6 @@ typedef struct {
     apr_global_mutex_t  *mutex;
     apr_size_t           size;
 } mra_retained;
-
-ra_host_t                    mra_host;
-ra_ledger_t                  mra_ledger;
-ra_audit_t                  *mra_audit;
-apr_thread_mutex_t          *mra_tmutex;
-apr_file_t                  *mra_alert_file;
-static apr_global_mutex_t   *mra_mutex;
-static int                   mra_zone_wanted;   /* RobotsAudit On somewhere,
-                                                   or RobotsAuditZoneSize:
-                                                   reset in pre_config */
-static int                   mra_enforce_wanted;    /* RobotsAuditEnforce
-                                                       other than Off
-                                                       somewhere: the
-                                                       fixups hook is in;
-                                                       likewise */
 
 
 /* ---- the host ----------------------------------------------------------- */
@@ -82,6 +66,18 @@ mra_host_log(const ra_host_t *h, void *where, ra_log_level_e level,
     }
 }
 
+/* the alert log: ra_outcome_alert() writes each line whole */
+static int
+mra_alert_write(void *file, const void *p, size_t *n)
+{
+    apr_size_t    k = *n;
+    apr_status_t  rv;
+
+    rv = apr_file_write(file, p, &k);
+    *n = k;
+    return rv == APR_SUCCESS ? 0 : (int) APR_TO_OS_ERROR(rv);
+}
+
 static int64_t
 mra_host_now(const ra_host_t *h)
 {
@@ -96,23 +92,16 @@ mra_host_now(const ra_host_t *h)
  * system call (with 64 threads, three per request: a fifth of the CPU
  * time under wrk).  A thread dies only with its process: nothing to
  * recover there. */
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-static pthread_mutex_t  mra_child_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
-#else
-static pthread_mutex_t  mra_child_lock = PTHREAD_MUTEX_INITIALIZER;
-#endif
-static int              mra_child_locks;    /* set in a threaded child */
-
 static void
 mra_lock(void *ctx)
 {
-    apr_status_t  rv;
+    apr_status_t   rv;
+    mra_state     *st = ctx;
 
-    (void) ctx;
-    if (mra_child_locks) {
-        (void) pthread_mutex_lock(&mra_child_lock);
+    if (st->child_locks) {
+        (void) pthread_mutex_lock(&st->child_lock);
     }
-    rv = apr_global_mutex_lock(mra_mutex);
+    rv = apr_global_mutex_lock(st->mutex);
     if (rv != APR_SUCCESS) {
         MRA_LOG(APLOG_ERR, rv, ap_server_conf, RA_TAG_LOCK,
                 "cannot take the ledger mutex");
@@ -122,75 +111,12 @@ mra_lock(void *ctx)
 static void
 mra_unlock(void *ctx)
 {
-    (void) ctx;
-    (void) apr_global_mutex_unlock(mra_mutex);
-    if (mra_child_locks) {
-        (void) pthread_mutex_unlock(&mra_child_lock);
+    mra_state  *st = ctx;
+
+    (void) apr_global_mutex_unlock(st->mutex);
+    if (st->child_locks) {
+        (void) pthread_mutex_unlock(&st->child_lock);
     }
-}
-
-static void
-mra_tlock(void *ctx)
-{
-    (void) ctx;
-    (void) apr_thread_mutex_lock(mra_tmutex);
-}
-
-static void
-mra_tunlock(void *ctx)
-{
-    (void) ctx;
-    (void) apr_thread_mutex_unlock(mra_tmutex);
-}
-
-/* this thread's engine (threaded MPMs), and every one made, for the end */
-static _Thread_local ra_audit_t  *mra_mine;
-static apr_array_header_t        *mra_engines;
-static ra_audit_conf_t            mra_audit_conf;
-
-static apr_status_t
-mra_engines_cleanup(void *data)
-{
-    int  i;
-
-    (void) data;
-    for (i = 0; mra_engines != NULL && i < mra_engines->nelts; i++) {
-        ra_audit_destroy(APR_ARRAY_IDX(mra_engines, i, ra_audit_t *));
-    }
-    mra_engines = NULL;
-    return APR_SUCCESS;
-}
-
-/* a thread's first request: its own engine, else the child's (locked) */
-static __attribute__((noinline)) ra_audit_t *
-mra_engine_first(void)
-{
-    ra_audit_conf_t  conf;
-
-    (void) apr_thread_mutex_lock(mra_tmutex);
-    if (mra_engines != NULL) {
-        conf = mra_audit_conf;
-        conf.impostors_of = mra_audit;
-        conf.impostors_lock.lock = mra_tlock;
-        conf.impostors_lock.unlock = mra_tunlock;
-        mra_mine = ra_audit_create(&conf, &mra_ledger);
-        if (mra_mine != NULL) {
-            APR_ARRAY_PUSH(mra_engines, ra_audit_t *) = mra_mine;
-            (void) apr_thread_mutex_unlock(mra_tmutex);
-            return mra_mine;
-        }
-    }
-    return mra_audit;           /* the child's, under the mutex */
-}
-
-/* a threaded child's request: no frame for the first request's struct */
-ra_audit_t *
-mra_engine_thread(void)
-{
-    if (mra_mine != NULL) {
-        return mra_mine;
-    }
-    return mra_engine_first();
 }
 
 /* apr_palloc() aligns to 8 bytes; the core wants memory aligned for any
@@ -251,12 +177,40 @@ mra_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
     return c;
 }
 
+/* The module's state for this configuration: one in pconf, made with the
+ * main server's record, which every virtual host's points to as well. */
+static mra_state *
+mra_state_get(apr_pool_t *pconf)
+{
+    void       *v = NULL;
+    mra_state  *st;
+
+    (void) apr_pool_userdata_get(&v, MRA_STATE_KEY, pconf);
+    if (v != NULL) {
+        return v;
+    }
+    st = apr_pcalloc(pconf, sizeof(mra_state));
+    st->host.log = mra_host_log;
+    st->host.log_escapes = 1;           /* httpd escapes error-log lines */
+    st->host.now = mra_host_now;
+    st->alert_log.write = mra_alert_write;
+    st->host.read_file = NULL;          /* the core's POSIX reader */
+    st->host.heap = ra_malloc_allocator;
+    ra_host_crypto_libcrypto(&st->host);    /* Web Bot Auth */
+    st->host.lock.lock = mra_lock;
+    st->host.lock.unlock = mra_unlock;
+    st->host.lock.ctx = st;
+    (void) apr_pool_userdata_setn(st, MRA_STATE_KEY, NULL, pconf);
+    return st;
+}
+
 static void *
 mra_create_srv_conf(apr_pool_t *p, server_rec *s)
 {
     mra_srv_conf  *c = apr_pcalloc(p, sizeof(mra_srv_conf));
 
     (void) s;
+    c->st = mra_state_get(p);
     c->alert_interval = -1;
     return c;
 }
@@ -279,9 +233,8 @@ mra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
 static const char *
 mra_set_enabled(cmd_parms *cmd, void *dv, int on)
 {
-    (void) cmd;
     ((mra_dir_conf *) dv)->enabled = on;
-    mra_zone_wanted |= on;
+    mra_st(cmd->server)->zone_wanted |= on;
     return NULL;
 }
 
@@ -290,6 +243,7 @@ static const char *
 mra_set_enforce(cmd_parms *cmd, void *dv, const char *word)
 {
     const char  *why;
+    mra_state   *st = mra_st(cmd->server);
 
     if (ra_enforce_word(&((mra_dir_conf *) dv)->enforce, mra_cstr(word), &why)
         != RA_OK)
@@ -297,14 +251,14 @@ mra_set_enforce(cmd_parms *cmd, void *dv, const char *word)
         return apr_psprintf(cmd->pool, "%s: '%s': %s", cmd->cmd->name, word,
                             why);
     }
-    if (!mra_enforce_wanted && ra_enforce_any(((mra_dir_conf *) dv)->enforce))
+    if (!st->enforce_wanted && ra_enforce_any(((mra_dir_conf *) dv)->enforce))
     {
         /* fixups only where something is enforced: every request asks
          * every fixups hook.  Registered once a configuration pass (hooks
-         * are cleared before each; pre_config clears the flag) and sorted
+         * are cleared before each, and each has a new state) and sorted
          * with the others after the directives are read. */
         ap_hook_fixups(mra_fixups, NULL, NULL, APR_HOOK_LAST);
-        mra_enforce_wanted = 1;
+        st->enforce_wanted = 1;
     }
     return NULL;
 }
@@ -332,7 +286,7 @@ mra_set_zone_size(cmd_parms *cmd, void *dv, const char *arg)
                             (int) why.len, (const char *) why.data);
     }
     mra_sconf(cmd->server)->zone_size = n;
-    mra_zone_wanted = 1;
+    mra_st(cmd->server)->zone_wanted = 1;
     return NULL;
 }
 
@@ -357,7 +311,8 @@ mra_set_table_file(cmd_parms *cmd, void *dv, const char *arg)
     ra_buf_init(&why, mra_pool_allocator(cmd->temp_pool), 0, 0);
     if (sc->setup == NULL) {
         sc->setup = apr_pcalloc(cmd->pool, sizeof(ra_setup_t));
-        ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(cmd->pool));
+        ra_setup_init(sc->setup, &sc->st->host,
+                      mra_pool_allocator(cmd->pool));
         sc->setup->lenient = 1;         /* data files never stop Apache */
     }
     rc = cmd->info == NULL ? ra_setup_crawlers_file(sc->setup, path, &why)
@@ -382,7 +337,7 @@ mra_set_robots_file(cmd_parms *cmd, void *dv, const char *arg)
     }
     sc->robots = apr_pcalloc(cmd->pool, sizeof(ra_robots_file_t));
     ra_buf_init(&why, mra_pool_allocator(cmd->temp_pool), 0, 0);
-    if (ra_robots_file_load(&mra_host, mra_pool_allocator(cmd->pool), path,
+    if (ra_robots_file_load(&sc->st->host, mra_pool_allocator(cmd->pool), path,
                             sc->robots, &why) != RA_OK)
     {
         return mra_why(cmd->pool, "RobotsAuditRobotsFile", &why);
@@ -524,10 +479,6 @@ mra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 
     (void) plog;
     (void) ptemp;
-    mra_zone_wanted = 0;
-    mra_enforce_wanted = 0;
-    mra_audit = NULL;
-    mra_alert_file = NULL;
     rv = ap_mutex_register(pconf, MRA_MUTEX_TYPE, NULL, APR_LOCK_DEFAULT, 0);
     if (rv != APR_SUCCESS) {
         MRA_LOG(APLOG_CRIT, rv, NULL, RA_TAG_MUTEX,
@@ -548,7 +499,7 @@ mra_compile_tables(server_rec *s)
     ra_buf_init(&why, mra_pool_allocator(p), 0, 0);
     if (sc->setup == NULL) {
         sc->setup = apr_pcalloc(p, sizeof(ra_setup_t));
-        ra_setup_init(sc->setup, &mra_host, mra_pool_allocator(p));
+        ra_setup_init(sc->setup, &sc->st->host, mra_pool_allocator(p));
         sc->setup->lenient = 1;
     }
     if (ra_setup_compile(sc->setup, &why) == RA_OK) {
@@ -563,7 +514,7 @@ mra_compile_tables(server_rec *s)
 static void
 mra_lint_all(server_rec *s)
 {
-    ra_host_t  h = mra_host;
+    ra_host_t  h = mra_st(s)->host;
 
     for (; s != NULL; s = s->next) {
         if (mra_sconf(s)->robots != NULL) {
@@ -599,6 +550,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
     mra_retained  *rd;
     const char    *why = "the zone's size changed";
     apr_pool_t    *pproc = s->process->pool;
+    mra_state     *st = mra_st(s);
 
     rd = ap_retained_data_get(MRA_RETAINED_KEY);
     if (rd == NULL) {
@@ -608,11 +560,11 @@ mra_zone_init(server_rec *s, apr_size_t size)
 
     if (rd->shm != NULL) {
         if (rd->size == size
-            && ra_setup_ledger(&mra_ledger, apr_shm_baseaddr_get(rd->shm),
-                               size, 1, &mra_host, mra_cstr(MRA_ZONE_NAME),
+            && ra_setup_ledger(&st->ledger, apr_shm_baseaddr_get(rd->shm),
+                               size, 1, &st->host, mra_cstr(MRA_ZONE_NAME),
                                &why) == RA_OK)
         {
-            mra_mutex = rd->mutex;
+            st->mutex = rd->mutex;
             return OK;
         }
         MRA_LOG(APLOG_WARNING, 0, s, RA_TAG_NEW_LEDGER, "a new ledger "
@@ -633,8 +585,8 @@ mra_zone_init(server_rec *s, apr_size_t size)
         rd->shm = NULL;
         return !OK;
     }
-    if (ra_setup_ledger(&mra_ledger, apr_shm_baseaddr_get(rd->shm), size, 0,
-                        &mra_host, mra_cstr(MRA_ZONE_NAME), &why) != RA_OK)
+    if (ra_setup_ledger(&st->ledger, apr_shm_baseaddr_get(rd->shm), size, 0,
+                        &st->host, mra_cstr(MRA_ZONE_NAME), &why) != RA_OK)
     {
         return !OK;
     }
@@ -646,16 +598,17 @@ mra_zone_init(server_rec *s, apr_size_t size)
                 "mutex");
         return !OK;
     }
-    mra_mutex = rd->mutex;
+    st->mutex = rd->mutex;
     return OK;
 }
 
 static apr_status_t
 mra_audit_cleanup(void *data)
 {
-    (void) data;
-    ra_audit_destroy(mra_audit);
-    mra_audit = NULL;
+    mra_state  *st = data;
+
+    ra_audit_destroy(st->audit);
+    st->audit = NULL;
     return APR_SUCCESS;
 }
 
@@ -664,11 +617,12 @@ static ra_audit_t *
 mra_audit_make(apr_pool_t *p, server_rec *s)
 {
     mra_srv_conf     *sc = mra_sconf(s);
+    mra_state        *st = sc->st;
     ra_audit_conf_t   conf;
 
     memset(&conf, 0, sizeof(conf));
     conf.alloc = &ra_malloc_allocator;
-    conf.host = &mra_host;
+    conf.host = &st->host;
     conf.zone_name = mra_cstr(MRA_ZONE_NAME);
     conf.crawlers = sc->setup->crawlers;
     conf.ranges = sc->setup->ranges;
@@ -676,28 +630,31 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     conf.alert_budget = sc->alert_budget;
     conf.sig_keys = sc->setup->sig_keys;
     conf.sig_max_age = sc->sig_max_age;
-    mra_audit_conf = conf;
-    mra_audit = ra_audit_create(&conf, &mra_ledger);
-    if (mra_audit == NULL) {
+    st->audit_conf = conf;
+    st->audit = ra_audit_create(&conf, &st->ledger);
+    if (st->audit == NULL) {
         MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_NOMEM, "out of memory; this "
                 "process does not audit");
         return NULL;
     }
-    apr_pool_cleanup_register(p, NULL, mra_audit_cleanup,
+    apr_pool_cleanup_register(p, st, mra_audit_cleanup,
                               apr_pool_cleanup_null);
-    return mra_audit;
+    return st->audit;
 }
 
 static int
 mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
 {
     piped_log     *pl;
+    apr_file_t    *f;
     apr_status_t   rv;
     const char    *path = mra_sconf(s)->alert_log;
+    mra_state     *st = mra_st(s);
 
     if (path == NULL) {
         return OK;
     }
+    st->alert_log.name = path;
     if (path[0] == '|') {
         pl = ap_open_piped_log(pconf, path + 1);
         if (pl == NULL) {
@@ -705,18 +662,18 @@ mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
                     "alert log program %s", path + 1);
             return !OK;
         }
-        mra_alert_file = ap_piped_log_write_fd(pl);
+        st->alert_log.file = ap_piped_log_write_fd(pl);
         return OK;
     }
-    rv = apr_file_open(&mra_alert_file, path, APR_FOPEN_WRITE
-                       | APR_FOPEN_APPEND | APR_FOPEN_CREATE
-                       | APR_FOPEN_LARGEFILE, APR_OS_DEFAULT, pconf);
+    rv = apr_file_open(&f, path, APR_FOPEN_WRITE | APR_FOPEN_APPEND
+                       | APR_FOPEN_CREATE | APR_FOPEN_LARGEFILE,
+                       APR_OS_DEFAULT, pconf);
     if (rv != APR_SUCCESS) {
         MRA_LOG(APLOG_EMERG, rv, s, RA_TAG_ALERT_LOG, "cannot open the alert "
                 "log %s", path);
-        mra_alert_file = NULL;
         return !OK;
     }
+    st->alert_log.file = f;
     return OK;
 }
 
@@ -750,6 +707,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     int                rc;
     server_rec        *vs;
     mra_srv_conf      *sc = mra_sconf(s);
+    mra_state         *st = sc->st;
     const ra_alloc_t  *a = mra_pool_allocator(pconf);
 
     (void) plog;
@@ -762,7 +720,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
         return !OK;
     }
     mra_lint_all(s);
-    if (!mra_zone_wanted) {
+    if (!st->zone_wanted) {
         return OK;
     }
     for (vs = s; vs != NULL; vs = vs->next) {
@@ -783,8 +741,8 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     for (vs = s; vs != NULL; vs = vs->next) {
         sc = mra_sconf(vs);
         if (sc->robots != NULL) {   /* out of memory: the core logs it */
-            (void) ra_robots_file_seed(mra_audit, sc->names.primary,
-                                       sc->robots, ra_host_now(&mra_host));
+            (void) ra_robots_file_seed(st->audit, sc->names.primary,
+                                       sc->robots, ra_host_now(&st->host));
         }
     }
     return OK;
@@ -793,15 +751,17 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
 static void
 mra_child_init(apr_pool_t *pchild, server_rec *s)
 {
-    int           threaded = 0;
-    apr_status_t  rv;
+    int                   threaded = 0;
+    apr_status_t          rv;
+    mra_state            *st = mra_st(s);
+    pthread_mutexattr_t   attr;
 
-    if (mra_audit == NULL) {
+    if (st->audit == NULL) {
         return;
     }
-    mra_audit = NULL;       /* the parent's came over with fork() */
-    rv = apr_global_mutex_child_init(&mra_mutex,
-                                     apr_global_mutex_lockfile(mra_mutex),
+    st->audit = NULL;       /* the parent's came over with fork() */
+    rv = apr_global_mutex_child_init(&st->mutex,
+                                     apr_global_mutex_lockfile(st->mutex),
                                      pchild);
     if (rv != APR_SUCCESS) {
         MRA_LOG(APLOG_CRIT, rv, s, RA_TAG_CHILD_ATTACH, "cannot attach the "
@@ -811,22 +771,27 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
         && threaded != AP_MPMQ_NOT_SUPPORTED)
     {
-        rv = apr_thread_mutex_create(&mra_tmutex, APR_THREAD_MUTEX_DEFAULT,
+        rv = apr_thread_mutex_create(&st->tmutex, APR_THREAD_MUTEX_DEFAULT,
                                      pchild);
         if (rv != APR_SUCCESS) {
             MRA_LOG(APLOG_CRIT, rv, s, RA_TAG_MUTEX, "cannot create a "
                     "thread mutex; this child does not audit");
             return;
         }
-        mra_child_locks = 1;
+        /* adaptive: it spins a little before it sleeps */
+        (void) pthread_mutexattr_init(&attr);
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+        (void) pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+        (void) pthread_mutex_init(&st->child_lock, &attr);
+        (void) pthread_mutexattr_destroy(&attr);
+        st->child_locks = 1;
     }
     if (mra_audit_make(pchild, s) != NULL) {
         mra_rdns_child_init(pchild, s);
-        if (mra_tmutex != NULL) {
+        if (st->tmutex != NULL) {
             /* destroyed before the child's engine, whose gate they share */
-            mra_engines = apr_array_make(pchild, 64, sizeof(ra_audit_t *));
-            apr_pool_cleanup_register(pchild, NULL, mra_engines_cleanup,
-                                      apr_pool_cleanup_null);
+            mra_engines_start(pchild, st);
         }
     }
 }
@@ -838,17 +803,6 @@ static void
 mra_register_hooks(apr_pool_t *p)
 {
     (void) p;
-    mra_host.ctx = NULL;
-    mra_host.log = mra_host_log;
-    mra_host.log_escapes = 1;           /* httpd escapes error-log lines */
-    mra_host.now = mra_host_now;
-    mra_host.read_file = NULL;          /* the core's POSIX reader */
-    mra_host.heap = ra_malloc_allocator;
-    ra_host_crypto_libcrypto(&mra_host);    /* Web Bot Auth */
-    mra_host.lock.lock = mra_lock;
-    mra_host.lock.unlock = mra_unlock;
-    mra_host.lock.ctx = NULL;
-
     ap_hook_pre_config(mra_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_check_config(mra_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(mra_post_config, NULL, NULL, APR_HOOK_MIDDLE);

@@ -3,6 +3,7 @@
  * mod_robots_audit's private header: what the glue's files share.
  *
  *   mod_robots_audit.c  module record, directives, startup, child init
+ *   mra_engine.c        the engine each thread judges with
  *   mra_request.c       judging: fixups (enforce), log_transaction
  *   mra_capture.c       the output filter that captures robots.txt
  *   mra_status.c        the status page and mod_status's section
@@ -26,14 +27,16 @@
 #include "apr_thread_mutex.h"
 
 #include "ra_core.h"
-#include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_host.h"
 #include "ra_http.h"
+#include "ra_kind.h"
 #include "ra_ledger.h"
+#include "ra_outcome.h"
 #include "ra_setup.h"
 #include "ra_tags.h"
 
+#include <pthread.h>
 #include <string.h>
 
 extern module AP_MODULE_DECLARE_DATA robots_audit_module;
@@ -63,8 +66,34 @@ typedef struct {
                                            ("Off" is RA_ENFORCE_OFF_WORD) */
 } mra_dir_conf;
 
+/* The module's state in this process, one per configuration (in pconf:
+ * a restart reads the configuration into a new one), set in post_config
+ * (parent) and child_init; every server's record points to it. */
+typedef struct {
+    ra_host_t            host;
+    ra_ledger_t          ledger;
+    ra_audit_t          *audit;         /* NULL: this process does not
+                                           audit */
+    apr_global_mutex_t  *mutex;         /* the ledger's */
+    apr_thread_mutex_t  *tmutex;        /* NULL: unthreaded */
+    ra_alert_log_t       alert_log;     /* RobotsAuditAlertLog's: an
+                                           apr_file_t, or file NULL */
+    /* a threaded child: its threads queue here before the global mutex
+     * (mra_lock()), and every engine made, for the end */
+    pthread_mutex_t      child_lock;
+    int                  child_locks;
+    apr_array_header_t  *engines;
+    ra_audit_conf_t      audit_conf;
+    int                  zone_wanted;   /* RobotsAudit On somewhere, or
+                                           RobotsAuditZoneSize */
+    int                  enforce_wanted;    /* RobotsAuditEnforce other
+                                               than Off somewhere: the
+                                               fixups hook is in */
+} mra_state;
+
 /* Per server; the global settings live in the main server's record. */
 typedef struct {
+    mra_state         *st;              /* the module's, shared */
     ra_robots_file_t  *robots;          /* RobotsAuditRobotsFile */
     ra_sitenames_t     names;           /* built in post_config */
 
@@ -79,14 +108,6 @@ typedef struct {
                                            /etc/resolv.conf's */
 } mra_srv_conf;
 
-/* This process's state: set in post_config (parent), child_init. */
-extern ra_host_t            mra_host;
-extern ra_ledger_t          mra_ledger;
-extern ra_audit_t          *mra_audit;      /* NULL: this process does
-                                               not audit */
-extern apr_thread_mutex_t  *mra_tmutex;     /* NULL: unthreaded */
-extern apr_file_t          *mra_alert_file;
-
 /* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
 const char *mra_rdns_check(apr_pool_t *p, const char *server);
 /* starts this child's resolver thread (after its audit exists) */
@@ -96,6 +117,7 @@ void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
     ap_get_module_config((s)->module_config, &robots_audit_module))
 #define mra_dconf(r)  ((mra_dir_conf *)                                   \
     ap_get_module_config((r)->per_dir_config, &robots_audit_module))
+#define mra_st(s)     (mra_sconf(s)->st)
 
 static inline ra_str_t
 mra_cstr(const char *s)
@@ -109,7 +131,7 @@ mra_on(request_rec *r)
 {
     mra_dir_conf  *d;
 
-    if (mra_audit == NULL) {
+    if (mra_st(r->server)->audit == NULL) {
         return 0;
     }
     d = mra_dconf(r);
@@ -176,21 +198,25 @@ mra_server_page(request_rec *r)
 ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 
 /* The engine to judge with: this thread's own (threaded MPMs), or the
- * child's, then under the thread mutex until mra_engine_give(). */
-ra_audit_t *mra_engine_thread(void);
+ * child's, then under the thread mutex until mra_engine_give()
+ * (mra_engine.c). */
+ra_audit_t *mra_engine_thread(mra_state *st);
+/* A threaded child's engines: each thread's, destroyed with pchild before
+ * the child's, whose gate they share. */
+void mra_engines_start(apr_pool_t *pchild, mra_state *st);
 
 static inline ra_audit_t *
-mra_engine_take(void)
+mra_engine_take(mra_state *st)
 {
     /* unthreaded: the child's, no thread-local to read */
-    return mra_tmutex == NULL ? mra_audit : mra_engine_thread();
+    return st->tmutex == NULL ? st->audit : mra_engine_thread(st);
 }
 
 static inline void
-mra_engine_give(ra_audit_t *au)
+mra_engine_give(mra_state *st, ra_audit_t *au)
 {
-    if (mra_tmutex != NULL && au == mra_audit) {
-        (void) apr_thread_mutex_unlock(mra_tmutex);
+    if (st->tmutex != NULL && au == st->audit) {
+        (void) apr_thread_mutex_unlock(st->tmutex);
     }
 }
 
@@ -198,20 +224,34 @@ mra_engine_give(ra_audit_t *au)
 int mra_fixups(request_rec *r);
 int mra_log_transaction(request_rec *r);
 void mra_insert_filter(request_rec *r);
-/* The kind of the original request r's target (ra_http_target_kind(),
- * with RA_TARGET_KNOWN), asked once a request: kept in r's
- * request_config, which holds r itself once judged in fixups */
-unsigned mra_request_kind(request_rec *r);
-/* What mra_request_kind() found for r, with RA_TARGET_KNOWN; 0 when
- * nothing asked yet (the core then asks itself, ra_http_request_kind()).
- * Not for a request judged in fixups (its request_config holds r). */
+/* The word of the original request r's target kind (ra_kind.h), kept in
+ * r's request_config: no allocation per request. */
 static inline unsigned
-mra_request_kind_known(request_rec *r)
+mra_request_word(request_rec *r)
 {
-    const unsigned  *c = ap_get_module_config(r->request_config,
-                                              &robots_audit_module);
+    return (unsigned) (uintptr_t) ap_get_module_config(r->request_config,
+                                                       &robots_audit_module);
+}
 
-    return c != NULL ? *c : 0;
+static inline void
+mra_request_word_set(request_rec *r, unsigned w)
+{
+    ap_set_module_config(r->request_config, &robots_audit_module,
+                         (void *) (uintptr_t) w);
+}
+
+/* r's target kind with RA_TARGET_KNOWN, asked once a request. */
+static inline unsigned
+mra_request_kind(request_rec *r)
+{
+    unsigned  w = mra_request_word(r), kind;
+
+    if (w & RA_TARGET_KNOWN) {
+        return ra_kind_known(w);
+    }
+    kind = ra_kind_word(&w, mra_target(r));
+    mra_request_word_set(r, w);
+    return kind;
 }
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
 void mra_request(request_rec *r, int status, unsigned kind,

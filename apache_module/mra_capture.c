@@ -31,37 +31,6 @@ mra_original(request_rec *r)
     return r;
 }
 
-/* the values request_config points to: no allocation per request */
-static const unsigned  mra_kinds[8] = {
-    RA_TARGET_KNOWN | 0, RA_TARGET_KNOWN | 1, RA_TARGET_KNOWN | 2,
-    RA_TARGET_KNOWN | 3, RA_TARGET_KNOWN | 4, RA_TARGET_KNOWN | 5,
-    RA_TARGET_KNOWN | 6, RA_TARGET_KNOWN | 7,
-};
-
-static inline __attribute__((always_inline)) unsigned
-mra_kind_ask(request_rec *r)
-{
-    unsigned     kind;
-    const void  *c = ap_get_module_config(r->request_config,
-                                          &robots_audit_module);
-
-    if (c != NULL && c != (const void *) r) {
-        return *(const unsigned *) c;
-    }
-    kind = ra_http_target_kind(mra_target(r)) & 7;
-    if (c == NULL) {
-        ap_set_module_config(r->request_config, &robots_audit_module,
-                             (void *) &mra_kinds[kind]);
-    }
-    return kind | RA_TARGET_KNOWN;
-}
-
-unsigned
-mra_request_kind(request_rec *r)
-{
-    return mra_kind_ask(r);
-}
-
 /* Is the answer r is about to give the robots.txt to record?  -1 when it
  * is not; else 0 for the answer to /robots.txt, k for the answer to its
  * k-th redirect's target (asked only with ask: a lookup in the ledger;
@@ -72,19 +41,20 @@ mra_wanted(request_rec *r, int status, int ask)
     int           hop;
     unsigned      kind;
     request_rec  *orig = mra_original(r);
+    mra_state    *st = mra_st(orig->server);
 
     /* the tables last: every request asks, robots.txt ones go on; only
      * a GET's answer may be one (M_GET: GET or HEAD, the core tells) */
     if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig)) {
         return -1;
     }
-    kind = mra_kind_ask(orig);
+    kind = mra_request_kind(orig);
     if (ra_http_capture_wanted_kind(mra_method(orig), kind, status, 0)) {
         hop = 0;
     } else if ((kind & RA_TARGET_ROBOTS)
                /* a redirect's target: only while some site's robots.txt
                 * redirects within the site */
-               || mra_audit == NULL || !ra_audit_redirects(mra_audit)
+               || st->audit == NULL || !ra_audit_redirects(st->audit)
                || !ra_http_capture_wanted_answer(mra_method(orig), status, 0))
     {
         return -1;
@@ -131,6 +101,7 @@ static void
 mra_capture_done(request_rec *r, mra_capture_ctx *c)
 {
     request_rec  *orig = mra_original(r);
+    mra_state    *st = mra_st(r->server);
     ra_audit_t   *au;
     ra_answer_t   ans;
     ra_request_t  req;
@@ -144,7 +115,7 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
                           ? mra_cstr(r->content_type) : ra_str(NULL, 0),
                           ra_str(NULL, 0), &ans) != RA_OK)
     {
-        ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
+        ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "capturing robots.txt");
         return;
     }
@@ -159,9 +130,9 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
         ans.location = mra_cstr(apr_table_get(r->err_headers_out,
                                               "Location"));
     }
-    au = mra_engine_take();
-    (void) ra_audit_robots(au, req.site, &ans, ra_host_now(&mra_host));
-    mra_engine_give(au);
+    au = mra_engine_take(st);
+    (void) ra_audit_robots(au, req.site, &ans, ra_host_now(&st->host));
+    mra_engine_give(st, au);
     apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
 }
 
@@ -176,6 +147,7 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
     const char       *data, *len;
     request_rec      *r = f->r;
     mra_capture_ctx  *c = f->ctx;
+    mra_state        *st = mra_st(r->server);
 
     if (c == NULL) {
         c = f->ctx = apr_pcalloc(r->pool, sizeof(mra_capture_ctx));
@@ -185,7 +157,7 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
         c->hop = hop > 0 ? (unsigned) hop : 0;
         len = apr_table_get(r->headers_out, "Content-Length");
         ra_capture_start(&c->cap, mra_pool_allocator(r->pool),
-                         &mra_host.heap, r->status,
+                         &st->host.heap, r->status,
                          len != NULL ? apr_atoi64(len) : -1, mra_coding(r));
     }
     if (c->done) {

@@ -27,9 +27,10 @@ static struct {
     uint8_t              q[MRA_RDNS_QUEUE][16];
     unsigned             head, n;
     int                  stop;
+    mra_state           *st;            /* the module's, for the thread */
 } mra_rdns;
 
-/* host->rdns_start: queue the address */
+/* homra_rdns.st->rdns_start: queue the address */
 static int
 mra_rdns_start(const ra_host_t *h, void *where, const uint8_t addr[16])
 {
@@ -73,8 +74,8 @@ mra_rdns_thread(apr_thread_t *t, void *data)
         (void) apr_thread_mutex_unlock(mra_rdns.mu);
 
         ra_ares_lookup(mra_rdns.ares, &a, &res);
-        if (mra_audit != NULL) {
-            ra_audit_rdns_done(mra_audit, a.b, res.ok,
+        if (mra_rdns.st->audit != NULL) {
+            ra_audit_rdns_done(mra_rdns.st->audit, a.b, res.ok,
                                ra_str(res.name, strlen(res.name)), res.fwd,
                                res.nfwd);
         }
@@ -94,7 +95,7 @@ mra_rdns_cleanup(void *data)
     apr_status_t  rv;
 
     (void) data;
-    mra_host.rdns_start = NULL;
+    mra_rdns.st->host.rdns_start = NULL;
     (void) apr_thread_mutex_lock(mra_rdns.mu);
     mra_rdns.stop = 1;
     (void) apr_thread_cond_signal(mra_rdns.cv);
@@ -126,6 +127,7 @@ mra_rdns_child_init(apr_pool_t *pchild, server_rec *s)
     char           err[256];
 
     memset(&mra_rdns, 0, sizeof(mra_rdns));
+    mra_rdns.st = sc->st;
     if (sc->resolver == NULL) {
         return;                         /* no RobotsAuditResolver: off */
     }
@@ -153,5 +155,5 @@ mra_rdns_child_init(apr_pool_t *pchild, server_rec *s)
         return;
     }
     apr_pool_pre_cleanup_register(pchild, NULL, mra_rdns_cleanup);
-    mra_host.rdns_start = mra_rdns_start;
+    mra_rdns.st->host.rdns_start = mra_rdns_start;
 }

@@ -21,18 +21,19 @@ mra_status_serve(request_rec *r)
 {
     int                rc;
     ra_status_page_t  *pg;
+    mra_state         *st = mra_st(r->server);
 
     pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
     /* r->method, not r->method_number: M_GET covers HEAD */
-    rc = ra_status_page_ranges(mra_audit != NULL ? &mra_ledger : NULL,
-                        ra_audit_crawlers(mra_audit),
-                        ra_audit_ranges(mra_audit),
+    rc = ra_status_page_ranges(st->audit != NULL ? &st->ledger : NULL,
+                        ra_audit_crawlers(st->audit),
+                        ra_audit_ranges(st->audit),
                         mra_cstr(r->method), mra_cstr(r->args),
-                        ra_host_now(&mra_host), &mra_host.heap, pg);
+                        ra_host_now(&st->host), &st->host.heap, pg);
     apr_pool_cleanup_register(r->pool, pg, mra_page_free,
                               apr_pool_cleanup_null);
     if (rc == RA_ENOMEM) {
-        ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
+        ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "rendering the status page");
     }
     r->status = pg->status;
@@ -57,33 +58,34 @@ mra_status_hook(request_rec *r, int flags)
     ra_snapshot_t      snap;
     ra_report_opts_t   opts;
     ra_snapshot_view_t view = { .max_sites = RA_STATUS_SITES };
+    mra_state         *st = mra_st(r->server);
 
-    if (mra_audit == NULL) {
+    if (st->audit == NULL) {
         if (!(flags & AP_STATUS_SHORT)) {
             ap_rputs("<hr /><h2>robots-audit</h2>\n<p>off (RobotsAudit is "
                      "not On anywhere)</p>\n", r);
         }
         return OK;
     }
-    ra_buf_init(&out, &mra_host.heap, 4096, RA_STATUS_PAGE_MAX);
+    ra_buf_init(&out, &st->host.heap, 4096, RA_STATUS_PAGE_MAX);
     if (flags & AP_STATUS_SHORT) {
-        ra_ledger_totals(&mra_ledger, &t);
+        ra_ledger_totals(&st->ledger, &t);
         ra_report_status_kv(&t, &out);
-    } else if (ra_ledger_snapshot_view(&mra_ledger, &mra_host.heap, 0,
+    } else if (ra_ledger_snapshot_view(&st->ledger, &st->host.heap, 0,
                                        &view, &snap) != RA_OK)
     {
         out.failed = 1;
-        ra_snapshot_free(&snap, &mra_host.heap);
+        ra_snapshot_free(&snap, &st->host.heap);
     } else {
         memset(&opts, 0, sizeof(opts));
-        opts.now = ra_host_now(&mra_host);
+        opts.now = ra_host_now(&st->host);
         opts.no_table = (flags & AP_STATUS_NOTABLE) != 0;
-        opts.scratch = &mra_host.heap;
+        opts.scratch = &st->host.heap;
         (void) ra_report_render(&snap, RA_REPORT_STATUS_HTML, &opts, &out);
-        ra_snapshot_free(&snap, &mra_host.heap);
+        ra_snapshot_free(&snap, &st->host.heap);
     }
     if (out.failed) {
-        ra_logf(&mra_host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
+        ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "rendering the server-status section");
     } else if (out.len > 0) {
         ap_rwrite(out.data, (int) out.len, r);

@@ -43,7 +43,8 @@
 #define RA_TAG_NEW_LEDGER       "RA304"     /* counters start over */
 #define RA_TAG_ZONE_CREATE      "RA305"     /* no shared memory */
 #define RA_TAG_ZONE_LAYOUT      "RA306"     /* no ledger fits the zone */
-#define RA_TAG_ALERT_LOG        "RA307"     /* the alert log cannot open */
+#define RA_TAG_ALERT_LOG        "RA307"     /* the alert log cannot open
+                                               or be written */
 #define RA_TAG_KEPT_LEDGER      "RA308"     /* counters kept (restart) */
 #define RA_TAG_CHILD_ATTACH     "RA310"     /* a child cannot attach */
 #define RA_TAG_NOMEM            "RA311"     /* out of memory */

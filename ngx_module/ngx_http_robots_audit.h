@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * robots-audit for nginx: what the glue's three files share.
+ * robots-audit for nginx: what the glue's files share.
  *
  *   ngx_http_robots_audit_module.c   directives, the shared zone, the host
  *                                    interface, the log and preaccess
  *                                    phases (judge, count, alert, enforce)
+ *   ngx_http_robots_audit_request.c  a request as the core reads it, its
+ *                                    site and context; the allocators
  *   ngx_http_robots_audit_filter.c   robots.txt answers captured as served
  *   ngx_http_robots_audit_status.c   robots_audit_status
  *   ngx_http_robots_audit_rdns.c     reverse DNS by nginx's resolver
@@ -24,6 +26,8 @@
 #include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_http.h"
+#include "ra_kind.h"
+#include "ra_outcome.h"
 #include "ra_setup.h"
 
 
@@ -46,12 +50,10 @@ typedef struct {
     ngx_flag_t                   enforce_any;   /* robots_audit_enforce in
                                                    some location: the
                                                    preaccess phase runs */
-    /* the target's kind as the header filter asked it, for that request's
-     * log phase (which takes it; another request's header filter may
-     * replace it first: then it is asked again), compared, never read */
-    ngx_http_request_t          *kind_r;
-    u_char                      *kind_uri;
-    unsigned                     kind;          /* with RA_TARGET_KNOWN */
+    ra_kind_memo_t               kind;          /* the target's kind as
+                                                   the header filter asked
+                                                   it, for that request's
+                                                   log phase */
 } ngx_http_robots_audit_main_conf_t;
 
 
@@ -95,6 +97,9 @@ NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_filter_init(ngx_conf_t *cf);
 NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
     ngx_http_request_t *r);
 
+NGX_HTTP_RA_LOCAL void *ngx_http_robots_audit_pool_alloc(void *ctx,
+    size_t size);
+NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_pool_free(void *ctx, void *p);
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
 NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);

@@ -86,26 +86,30 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
 }
 
 
-/* r's target kind: from the part before the query when nginx's parser
- * met no '#', '%' or dot segment (complex_uri, quoted_uri) before its
- * '?' (args_start) or the end, which the core need not search for */
+/* r's target kind, asked of the core and kept for r's log phase: from
+ * the path alone when nginx's parser met no '#', '%' or dot segment
+ * (complex_uri, quoted_uri) before its '?' (args_start) or the end */
 static ngx_inline unsigned
-ngx_http_robots_audit_kind(ngx_http_request_t *r)
+ngx_http_robots_audit_kind(ngx_http_request_t *r,
+    ngx_http_robots_audit_main_conf_t *amcf)
 {
     ra_str_t  u = ngx_http_robots_audit_str(r->unparsed_uri);
+    ra_str_t  path = u;
 
     if (r->complex_uri || r->quoted_uri) {
-        return ra_http_target_kind(u);
-    }
-    if (r->args_start != NULL) {
+        path.data = NULL;
+
+    } else if (r->args_start != NULL) {
         if (r->args_start <= u.data || r->args_start > u.data + u.len
             || r->args_start[-1] != '?')
         {
-            return ra_http_target_kind(u);
+            path.data = NULL;
+
+        } else {
+            path.len = (size_t) (r->args_start - 1 - u.data);
         }
-        u.len = (size_t) (r->args_start - 1 - u.data);
     }
-    return ra_http_path_kind(u);
+    return ra_kind_memo_ask(&amcf->kind, r, u, path);
 }
 
 
@@ -125,10 +129,7 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
     }
 
     /* asked once: the log phase takes it (ra_request_t.target_kind) */
-    kind = ngx_http_robots_audit_kind(r);
-    amcf->kind_r = r;
-    amcf->kind_uri = r->unparsed_uri.data;
-    amcf->kind = kind | RA_TARGET_KNOWN;
+    kind = ngx_http_robots_audit_kind(r, amcf);
 
     hop = 0;
     if (!ra_http_capture_wanted_kind(ngx_http_robots_audit_str(r->method_name),

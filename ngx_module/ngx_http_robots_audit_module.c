@@ -18,9 +18,6 @@
 /* the slab allocator's own pages in the zone (init_zone checks the rest) */
 #define NGX_HTTP_ROBOTS_AUDIT_SLAB      (16 * 1024)
 
-/* an alert line: escaped bytes take six, so a long URI is cut before */
-#define NGX_HTTP_ROBOTS_AUDIT_ALERT_MAX 16384
-
 
 static char *ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
@@ -182,34 +179,6 @@ ngx_module_t  ngx_http_robots_audit_module = {
 
 /* ---- the host interface ----------------------------------------------- */
 
-/* a pool; the core wants memory aligned for any object */
-static void *
-ngx_http_robots_audit_pool_alloc(void *ctx, size_t size)
-{
-    u_char  *p;
-
-    p = ngx_palloc(ctx, size);
-    if (p == NULL || ((uintptr_t) p & 15) == 0) {
-        return p;
-    }
-
-    p = ngx_palloc(ctx, size + 15);
-    if (p == NULL) {
-        return NULL;
-    }
-
-    return ngx_align_ptr(p, 16);
-}
-
-
-/* large blocks go back early (a capture that grows); others with the pool */
-static void
-ngx_http_robots_audit_pool_free(void *ctx, void *p)
-{
-    (void) ngx_pfree(ctx, p);
-}
-
-
 static void
 ngx_http_robots_audit_lock(void *ctx)
 {
@@ -242,6 +211,21 @@ ngx_http_robots_audit_log(const ra_host_t *h, void *where,
 }
 
 
+/* the alert log (ra_outcome_alert() writes a line whole) */
+static int
+ngx_http_robots_audit_write(void *file, const void *p, size_t *n)
+{
+    ssize_t  k;
+
+    k = ngx_write_fd(((ngx_open_file_t *) file)->fd, (void *) p, *n);
+    if (k == -1) {
+        return ngx_errno;
+    }
+    *n = (size_t) k;
+    return 0;
+}
+
+
 /* at configuration time, where is the ngx_conf_t: "in nginx.conf:12" */
 static void
 ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
@@ -252,205 +236,14 @@ ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
 }
 
 
-int64_t
-ngx_http_robots_audit_now(const ra_host_t *h)
-{
-    ngx_time_t  *tp = ngx_timeofday();
-
-    return (int64_t) tp->sec * 1000 + (int64_t) tp->msec;
-}
-
-
-/* ---- requests --------------------------------------------------------- */
-
-/* Web Bot Auth: which of the three fields h is: 0 Signature, 1
- * Signature-Input, 2 Signature-Agent, 3 another field */
-static ngx_uint_t
-ngx_http_robots_audit_sig_field(ngx_table_elt_t *h)
-{
-    if (h->key.len == 9
-        && ngx_strncasecmp(h->key.data, (u_char *) "signature", 9) == 0)
-    {
-        return 0;
-    }
-    if (h->key.len != 15
-        || ngx_strncasecmp(h->key.data, (u_char *) "signature-", 10) != 0)
-    {
-        return 3;
-    }
-    return ngx_strncasecmp(h->key.data + 10, (u_char *) "input", 5) == 0 ? 1
-           : ngx_strncasecmp(h->key.data + 10, (u_char *) "agent", 5) == 0
-           ? 2 : 3;
-}
-
-/* RFC 9110 5.3: the lines of one name are one list, joined with ", " as
- * Apache does, up to what the core reads (rare: out of line) */
-static __attribute__((noinline)) void
-ngx_http_robots_audit_sig_join(ngx_http_request_t *r, ra_request_t *req)
-{
-    u_char           *p;
-    size_t            len[3] = { 0, 0, 0 }, cap, n;
-    ngx_uint_t        i, k, lines[3] = { 0, 0, 0 };
-    ngx_list_part_t  *part;
-    ngx_table_elt_t  *h;
-    ra_str_t         *f[3] = { &req->signature, &req->signature_input,
-                               &req->signature_agent };
-
-    for (part = &r->headers_in.headers.part; part; part = part->next) {
-        h = part->elts;
-        for (i = 0; i < part->nelts; i++) {
-            k = ngx_http_robots_audit_sig_field(&h[i]);
-            if (k < 3) {
-                lines[k]++;
-                len[k] += (lines[k] > 1 ? 2 : 0) + h[i].value.len;
-            }
-        }
-    }
-
-    for (k = 0; k < 3; k++) {
-        if (lines[k] < 2) {
-            continue;
-        }
-        cap = ngx_min(len[k], RA_SIG_MAX_FIELD);
-        p = ngx_pnalloc(r->pool, cap);
-        if (p == NULL) {
-            continue;                       /* the first line only */
-        }
-        f[k]->data = p;
-        f[k]->len = 0;
-        for (part = &r->headers_in.headers.part; part; part = part->next) {
-            h = part->elts;
-            for (i = 0; i < part->nelts && f[k]->len < cap; i++) {
-                if (ngx_http_robots_audit_sig_field(&h[i]) != k) {
-                    continue;
-                }
-                if (f[k]->len != 0) {
-                    n = ngx_min(2, cap - f[k]->len);
-                    ngx_memcpy(p + f[k]->len, ", ", n);
-                    f[k]->len += n;
-                }
-                n = ngx_min(h[i].value.len, cap - f[k]->len);
-                ngx_memcpy(p + f[k]->len, h[i].value.data, n);
-                f[k]->len += n;
-            }
-        }
-    }
-}
-
-/* The three fields and what a signature base covers; the core checks
- * nothing unless both Signature and Signature-Input are there */
-static ngx_inline __attribute__((always_inline)) void
-ngx_http_robots_audit_sig_headers(ngx_http_request_t *r, ra_request_t *req)
-{
-    ngx_uint_t        i, k, seen = 0, multi = 0;
-    ra_str_t         *f;
-    ngx_list_part_t  *part;
-    ngx_table_elt_t  *h;
-
-    /* the first line of each (a name of another length or initial is none
-     * of them: no call); a name seen twice is joined after */
-    for (part = &r->headers_in.headers.part; part; part = part->next) {
-        h = part->elts;
-        for (i = 0; i < part->nelts; i++) {
-            /* 9 or 15 (or 11, 13: sorted out by the name) */
-            if ((h[i].key.len | 6) != 15
-                || (h[i].key.data[0] | 0x20) != 's')
-            {
-                continue;
-            }
-            k = ngx_http_robots_audit_sig_field(&h[i]);
-            if (k >= 3) {
-                continue;
-            }
-            if (seen & ((ngx_uint_t) 1 << k)) {
-                multi = 1;
-                continue;
-            }
-            seen |= (ngx_uint_t) 1 << k;
-            f = k == 0 ? &req->signature
-                : k == 1 ? &req->signature_input : &req->signature_agent;
-            *f = ngx_http_robots_audit_str(h[i].value);
-        }
-    }
-
-    if (multi) {
-        ngx_http_robots_audit_sig_join(r, req);
-    }
-
-    if (req->signature.len == 0 || req->signature_input.len == 0) {
-        return;
-    }
-    if (r->host_start != NULL && r->request_line.data != NULL
-        && r->host_start > r->request_line.data
-        && r->host_start < r->request_line.data + r->request_line.len)
-    {
-        /* an absolute-form target names the site, whatever Host says
-         * (RFC 9112 3.2.2): its authority as written, port included */
-        u_char  *e = r->request_line.data + r->request_line.len;
-        u_char  *q = r->host_start;
-
-        while (q < e && *q != '/' && *q != '?' && *q != ' ') {
-            q++;
-        }
-        req->authority.data = r->host_start;
-        req->authority.len = (size_t) (q - r->host_start);
-    } else if (r->headers_in.host) {
-        req->authority = ngx_http_robots_audit_str(r->headers_in.host->value);
-    }
-    /* https when this connection is TLS; else unknown (a TLS proxy in
-     * front may have taken it off): @scheme is then left unchecked */
-#if (NGX_HTTP_SSL)
-    if (r->connection->ssl) {
-        req->scheme = (ra_str_t) ra_string("https");
-    }
-#endif
-}
-
-
-/* r as the core reads it (status: what the client got, 0 before the
- * content; enforce and recorded are the caller's) */
-static ngx_inline __attribute__((always_inline)) void
-ngx_http_robots_audit_fill(ngx_http_request_t *r, ngx_int_t status,
-    unsigned kind, ra_request_t *req)
-{
-    /* the fields up to referer set here, the rest cleared */
-    ra_request_clear_rest(req);
-    req->site = ngx_http_robots_audit_site(r);
-    req->time = ngx_http_robots_audit_now(NULL);
-    req->addr = ngx_http_robots_audit_str(r->connection->addr_text);
-    req->user_agent = r->headers_in.user_agent
-                      ? ngx_http_robots_audit_str(
-                            r->headers_in.user_agent->value)
-                      : ra_str("", 0);
-    req->method = ngx_http_robots_audit_str(r->method_name);
-    req->uri = ngx_http_robots_audit_str(r->unparsed_uri);
-    req->referer = r->headers_in.referer
-                   ? ngx_http_robots_audit_str(r->headers_in.referer->value)
-                   : ra_str("", 0);
-    req->status = (int) status;
-    req->enforce = 0;
-    req->where = r;
-    req->target_kind = kind;
-    ngx_http_robots_audit_sig_headers(r, req);
-}
-
-
-/* the same for the capture filter (the log phase's copy is inlined) */
-void
-ngx_http_robots_audit_request(ngx_http_request_t *r, ngx_int_t status,
-    unsigned kind, ra_request_t *req)
-{
-    ngx_http_robots_audit_fill(r, status, kind, req);
-}
-
+/* ---- request phases --------------------------------------------------- */
 
 static void
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ngx_uint_t enforce, unsigned kind, ra_verdict_t *v)
 {
-    ssize_t                             n;
-    ra_buf_t                            json;
     ra_request_t                        req;
+    ra_alert_log_t                      log;
     ngx_open_file_t                    *file;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_loc_conf_t   *alcf;
@@ -459,7 +252,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
 
-    ngx_http_robots_audit_fill(r, status, kind, &req);
+    ngx_http_robots_audit_request(r, status, kind, &req);
     req.enforce = enforce ? alcf->enforce : 0;
     /* a robots.txt answer (or a redirect target's) the capture handed to
      * the core: it bound the crawler when the answer went out, and this
@@ -474,31 +267,14 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 
     (void) ra_audit_request(amcf->audit, &req, v);
 
-    if (!v->alert && !v->summary) {
-        return;
-    }
-
     /* the text line to the error log, the JSON line to the alert log */
     file = alcf->alert_log;
 
-    ra_buf_init(&json, &ra_malloc_allocator, 0,
-                NGX_HTTP_ROBOTS_AUDIT_ALERT_MAX);
+    log.write = ngx_http_robots_audit_write;
+    log.file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
+    log.name = file ? (const char *) file->name.data : NULL;
 
-    ra_alert_emit(&amcf->host, &req, v, file ? &json : NULL);
-
-    if (file && file->fd != NGX_INVALID_FILE && json.len && !json.failed
-        && !json.truncated)
-    {
-        n = ngx_write_fd(file->fd, json.data, json.len);
-
-        if (n == -1) {
-            ngx_log_error(NGX_LOG_ALERT, r->connection->log, ngx_errno,
-                          ngx_write_fd_n " to \"%s\" failed",
-                          file->name.data);
-        }
-    }
-
-    ra_buf_release(&json);
+    ra_outcome_alert(&amcf->host, &req, v, &log);
 }
 
 
@@ -513,13 +289,8 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
     /* the header filter's kind is this request's while it runs: taken
      * here in any case, so that no later request at r's address finds it */
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
-    kind = 0;
-    if (amcf->kind_r == r) {
-        if (amcf->kind_uri == r->unparsed_uri.data) {
-            kind = amcf->kind;
-        }
-        amcf->kind_r = NULL;
-    }
+    kind = ra_kind_memo_take(&amcf->kind, r,
+                             ngx_http_robots_audit_str(r->unparsed_uri));
 
     /* the header filter stores a kind only when this is on for r: not
      * asked again then */
@@ -575,94 +346,8 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 
     ngx_http_robots_audit_judge(r, 0, 1, 0, &v);
 
-    if (v.refused) {
-        ra_logf(&amcf->host, r, RA_LOG_INFO, RA_TAG_ENFORCED,
-                "refused: %s (enforce)", ra_refuse_name(v.refused));
-        return NGX_HTTP_FORBIDDEN;
-    }
-
-    return NGX_DECLINED;
-}
-
-
-/* Which redirect of its site's robots.txt r's target is the target of
- * (ra_audit_robots_hop()), 0 for none; the site is not even looked up
- * unless some site redirects now. */
-unsigned
-ngx_http_robots_audit_hop(ngx_http_request_t *r,
-    ngx_http_robots_audit_main_conf_t *amcf)
-{
-    if (!ra_audit_redirects(amcf->audit)) {
-        return 0;
-    }
-    return ra_audit_robots_hop(amcf->audit, ngx_http_robots_audit_site(r),
-                               ngx_http_robots_audit_str(r->unparsed_uri),
-                               ngx_http_robots_audit_now(NULL));
-}
-
-
-/* The site is the server block's (the core's ra_sitenames_pick()). */
-ra_str_t
-ngx_http_robots_audit_site(ngx_http_request_t *r)
-{
-    ngx_http_robots_audit_srv_conf_t  *ascf;
-
-    ascf = ngx_http_get_module_srv_conf(r, ngx_http_robots_audit_module);
-
-    return ra_sitenames_pick(&ascf->names,
-                             ngx_http_robots_audit_str(r->headers_in.server));
-}
-
-
-static void
-ngx_http_robots_audit_ctx_cleanup(void *data)
-{
-    /* a marker only: the context lives in the request pool */
-}
-
-
-ngx_http_robots_audit_ctx_t *
-ngx_http_robots_audit_get_ctx(ngx_http_request_t *r, ngx_uint_t create)
-{
-    ngx_pool_cleanup_t           *cln;
-    ngx_http_robots_audit_ctx_t  *ctx;
-
-    ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
-    if (ctx != NULL) {
-        return ctx;
-    }
-
-    if (r->internal || r->filter_finalize) {
-        for (cln = r->pool->cleanup; cln; cln = cln->next) {
-            if (cln->handler == ngx_http_robots_audit_ctx_cleanup) {
-                ctx = cln->data;
-                ngx_http_set_ctx(r, ctx, ngx_http_robots_audit_module);
-                return ctx;
-            }
-        }
-    }
-
-    if (!create) {
-        return NULL;
-    }
-
-    cln = ngx_pool_cleanup_add(r->pool, sizeof(ngx_http_robots_audit_ctx_t));
-    if (cln == NULL) {
-        return NULL;
-    }
-
-    ctx = cln->data;
-    ngx_memzero(ctx, sizeof(ngx_http_robots_audit_ctx_t));
-
-    ctx->alloc.alloc = ngx_http_robots_audit_pool_alloc;
-    ctx->alloc.free = ngx_http_robots_audit_pool_free;
-    ctx->alloc.ctx = r->pool;
-
-    cln->handler = ngx_http_robots_audit_ctx_cleanup;
-
-    ngx_http_set_ctx(r, ctx, ngx_http_robots_audit_module);
-
-    return ctx;
+    return ra_outcome_refused(&amcf->host, r, &v) ? NGX_HTTP_FORBIDDEN
+                                                  : NGX_DECLINED;
 }
 
 

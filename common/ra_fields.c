@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The request header fields the core reads (ra_fields.h): which header
+ * names count, and how the lines of a repeated one join, so that every
+ * server's glue hands the core the same fields for the same request.
+ */
+#include <string.h>
+
+#include "ra_fields.h"
+#include "ra_sig.h"
+
+/* ASCII case-insensitive equality of a name with a lower-case word */
+static int
+ra_fields_is(ra_str_t name, const char *word, size_t n)
+{
+    size_t  i;
+
+    if (name.len != n) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char  c = name.data[i];
+
+        if (c >= 'A' && c <= 'Z') {
+            c = (unsigned char) (c | 0x20);
+        }
+        if (c != (unsigned char) word[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+ra_field_e
+ra_request_field(ra_str_t name)
+{
+    switch (name.len) {
+    case 7:
+        return ra_fields_is(name, "referer", 7) ? RA_FIELD_REFERER
+                                                : RA_FIELD_NONE;
+    case 9:
+        return ra_fields_is(name, "signature", 9) ? RA_FIELD_SIGNATURE
+                                                  : RA_FIELD_NONE;
+    case 10:
+        return ra_fields_is(name, "user-agent", 10) ? RA_FIELD_USER_AGENT
+                                                    : RA_FIELD_NONE;
+    case 15:
+        return ra_fields_is(name, "signature-input", 15)
+               ? RA_FIELD_SIGNATURE_INPUT
+               : ra_fields_is(name, "signature-agent", 15)
+               ? RA_FIELD_SIGNATURE_AGENT : RA_FIELD_NONE;
+    default:
+        return RA_FIELD_NONE;
+    }
+}
+
+static ra_str_t *
+ra_fields_slot(ra_request_t *req, ra_field_e k)
+{
+    switch (k) {
+    case RA_FIELD_USER_AGENT:
+        return &req->user_agent;
+    case RA_FIELD_REFERER:
+        return &req->referer;
+    case RA_FIELD_SIGNATURE:
+        return &req->signature;
+    case RA_FIELD_SIGNATURE_INPUT:
+        return &req->signature_input;
+    case RA_FIELD_SIGNATURE_AGENT:
+        return &req->signature_agent;
+    default:
+        return NULL;
+    }
+}
+
+void
+ra_fields_start(ra_fields_t *f, ra_request_t *req, unsigned want,
+    const ra_alloc_t *a)
+{
+    unsigned  k;
+
+    f->req = req;
+    f->alloc = a;
+    f->want = want & RA_FIELD_ALL;
+    f->seen = 0;
+    f->joined = 0;
+    /* absent: User-Agent and Referer read "", as the glue always gave
+     * them; the others stay as ra_request_clear_rest() left them */
+    for (k = 0; k <= RA_FIELD_REFERER; k++) {
+        if (f->want & (1u << k)) {
+            *ra_fields_slot(req, (ra_field_e) k) = ra_str("", 0);
+        }
+    }
+}
+
+/* Appends n bytes of p to a joined field, up to what the core reads. */
+static void
+ra_fields_append(ra_str_t *s, const void *p, size_t n)
+{
+    if (n > RA_SIG_MAX_FIELD - s->len) {
+        n = RA_SIG_MAX_FIELD - s->len;
+    }
+    memcpy((unsigned char *) s->data + s->len, p, n);
+    s->len += n;
+}
+
+void
+ra_fields_line_slow(ra_fields_t *f, ra_str_t name, ra_str_t value)
+{
+    unsigned char  *p;
+    ra_str_t       *s;
+    ra_field_e      k = ra_request_field(name);
+    unsigned        bit = 1u << k;
+
+    if (k == RA_FIELD_NONE || !(f->want & bit)) {
+        return;
+    }
+    s = ra_fields_slot(f->req, k);
+    if (!(f->seen & bit)) {
+        f->seen |= bit;
+        *s = value;
+        return;
+    }
+    /* User-Agent and Referer are their first line */
+    if (k == RA_FIELD_USER_AGENT || k == RA_FIELD_REFERER) {
+        return;
+    }
+    if (!(f->joined & bit)) {
+        /* a second line: the first one copied where the rest join it
+         * (rare: memory from the request's pool only then) */
+        p = f->alloc != NULL ? ra_alloc(f->alloc, RA_SIG_MAX_FIELD) : NULL;
+        if (p == NULL) {
+            f->want &= ~bit;            /* the first line only */
+            return;
+        }
+        f->joined |= bit;
+        memcpy(p, s->data, s->len < RA_SIG_MAX_FIELD ? s->len
+                                                     : RA_SIG_MAX_FIELD);
+        s->len = s->len < RA_SIG_MAX_FIELD ? s->len : RA_SIG_MAX_FIELD;
+        s->data = p;
+    }
+    /* an empty line before adds no separator */
+    if (s->len != 0) {
+        ra_fields_append(s, ", ", 2);
+    }
+    ra_fields_append(s, value.data, value.len);
+}
+
+int
+ra_fields_end(ra_fields_t *f)
+{
+    ra_request_t  *req = f->req;
+
+    if (req->signature.len != 0 && req->signature_input.len != 0) {
+        return 1;
+    }
+    req->signature = ra_str(NULL, 0);
+    req->signature_input = ra_str(NULL, 0);
+    req->signature_agent = ra_str(NULL, 0);
+    return 0;
+}
