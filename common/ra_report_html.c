@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The HTML status page: self-contained (inline CSS, no JavaScript, no
- * external resource), printed from the model of ra_report.c; everything
+ * external resource), printed from the model of ra_report_render.c; everything
  * from the network goes through ra_buf_html().
  */
 #include <string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Private to the report's files (ra_report.c and ra_report_*.c): the state
- * that ra_report.c builds from a snapshot (the order of sites and crawler
- * rows, the bounds, each site's findings) and the values that
+ * Private to the report's files (the ra_report_*.c files): the state
+ * that ra_report_render.c builds from a snapshot (the order of sites and
+ * crawler rows, the bounds, each site's findings) and the values that
  * ra_report_model.c derives from each record, so that every format prints
  * the same values and computes none of its own.  No other file includes
  * this header.
@@ -130,7 +130,7 @@ typedef struct {
     const char     *end;        /* after the last */
 } ra_rep_prefs_fmt_t;
 
-/* ---- the model (ra_report.c, ra_report_model.c) ------------------------ */
+/* ---- the model (ra_report_render.c, ra_report_model.c) ----------------- */
 
 void ra_rep_robots(const ra_rep_t *r, uint32_t si, ra_rep_robots_t *m);
 ra_str_t ra_rep_redirect(const ra_site_t *s, unsigned i);

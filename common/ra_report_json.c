@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The JSON report (docs/design.md, "JSON"): one document for all sites,
- * always valid UTF-8, printed from the model of ra_report.c.
+ * always valid UTF-8, printed from the model of ra_report_render.c.
  */
 #include "ra_report_impl.h"
 #include "ra_crawlers.h"

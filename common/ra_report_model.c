@@ -622,3 +622,26 @@ ra_rep_range(const ra_rep_t *r, size_t i, ra_rep_range_t *g)
     g->age = ra_ranges_age(rg, i, r->now);
     g->stale = ra_ranges_stale(rg, i, r->now);
 }
+
+size_t
+ra_report_label(unsigned kind, ra_str_t name, char *out, size_t cap)
+{
+    static const char  gen[] = " (generic)";
+    size_t             n;
+
+    if (cap == 0) {
+        return 0;
+    }
+    n = name.len < cap - 1 ? name.len : cap - 1;
+    if (n) {
+        memcpy(out, name.data, n);
+    }
+    if (kind == RA_UA_GENERIC && !(n == 7 && memcmp(out, "generic", 7) == 0)
+        && n + sizeof(gen) <= cap)
+    {
+        memcpy(out + n, gen, sizeof(gen) - 1);
+        n += sizeof(gen) - 1;
+    }
+    out[n] = '\0';
+    return n;
+}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The text report: a compact table per site for terminals (the CLI's
- * default), printed from the model of ra_report.c; everything from the
+ * default), printed from the model of ra_report_render.c; everything from the
  * network goes through ra_buf_log().
  */
 #include <stdio.h>

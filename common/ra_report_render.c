@@ -21,29 +21,6 @@
 #include "ra_report_impl.h"
 #include "ra_crawlers.h"
 
-size_t
-ra_report_label(unsigned kind, ra_str_t name, char *out, size_t cap)
-{
-    static const char  gen[] = " (generic)";
-    size_t             n;
-
-    if (cap == 0) {
-        return 0;
-    }
-    n = name.len < cap - 1 ? name.len : cap - 1;
-    if (n) {
-        memcpy(out, name.data, n);
-    }
-    if (kind == RA_UA_GENERIC && !(n == 7 && memcmp(out, "generic", 7) == 0)
-        && n + sizeof(gen) <= cap)
-    {
-        memcpy(out + n, gen, sizeof(gen) - 1);
-        n += sizeof(gen) - 1;
-    }
-    out[n] = '\0';
-    return n;
-}
-
 /* a site's rows by name, then verification */
 static int
 ra_rep_cmp_row_name(const void *x, const void *y)
