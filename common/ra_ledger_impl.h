@@ -498,4 +498,10 @@ ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
            ? st : NULL;
 }
 
+
+/* ---- what one file of the ledger calls in another --------------------- */
+
+/* versions */
+void ra_version_out(const ra_version_slot_t *v, ra_version_t *out);
+
 #endif /* RA_LEDGER_IMPL_H */
