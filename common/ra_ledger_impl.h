@@ -504,4 +504,12 @@ ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
 /* versions */
 void ra_version_out(const ra_version_slot_t *v, ra_version_t *out);
 
+/* the blob heap */
+void ra_blob_format(const ra_ledger_t *l);
+uint32_t ra_blob_alloc(ra_ledger_t *l, size_t len, uint32_t owner);
+void ra_version_drop(ra_ledger_t *l, ra_version_slot_t *v);
+int ra_blob_evict_one(ra_ledger_t *l);
+void ra_blob_rebuild(const ra_ledger_t *l, uint32_t stamp);
+const char *ra_blob_verify(const ra_ledger_t *l);
+
 #endif /* RA_LEDGER_IMPL_H */
