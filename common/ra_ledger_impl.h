@@ -504,6 +504,9 @@ ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
 /* versions */
 void ra_version_out(const ra_version_slot_t *v, ra_version_t *out);
 
+/* crash safety: rebuilds the structure from the slots (the lock held) */
+void ra_ledger_rebuild(const ra_ledger_t *l);
+
 /* the blob heap */
 void ra_blob_format(const ra_ledger_t *l);
 uint32_t ra_blob_alloc(ra_ledger_t *l, size_t len, uint32_t owner);
