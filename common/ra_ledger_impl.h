@@ -504,6 +504,9 @@ ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
 /* versions */
 void ra_version_out(const ra_version_slot_t *v, ra_version_t *out);
 
+/* a crawler's request during a 5xx/429 episode of the site's robots.txt */
+void ra_episode_crawler(ra_site_slot_t *s, const ra_stat_slot_t *st);
+
 /* crash safety: rebuilds the structure from the slots (the lock held) */
 void ra_ledger_rebuild(const ra_ledger_t *l);
 
