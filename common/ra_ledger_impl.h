@@ -294,7 +294,7 @@ typedef struct {
 #define RA_VIOS(l)       ((ra_vio_slot_t *) ((l)->base                       \
                                              + (l)->hdr->off_violations))
 
-/* The slot of an id; callers pass ids this file handed out. */
+/* The slot of an id; callers pass ids the ledger handed out. */
 static inline ra_site_slot_t *
 ra_site_at(const ra_ledger_t *l, uint32_t site)
 {
@@ -501,16 +501,18 @@ ra_stat_hinted(const ra_ledger_t *l, const ra_ledger_hint_t *hint)
 
 /* ---- what one file of the ledger calls in another --------------------- */
 
-/* versions */
+/* ra_ledger_versions.c: a version slot as the public ra_version_t */
 void ra_version_out(const ra_version_slot_t *v, ra_version_t *out);
 
-/* a crawler's request during a 5xx/429 episode of the site's robots.txt */
+/* ra_ledger_answer.c: a crawler's request during a 5xx/429 episode of
+ * the site's robots.txt */
 void ra_episode_crawler(ra_site_slot_t *s, const ra_stat_slot_t *st);
 
-/* crash safety: rebuilds the structure from the slots (the lock held) */
+/* ra_ledger_rebuild.c: rebuilds the structure from the slots (the lock
+ * held) */
 void ra_ledger_rebuild(const ra_ledger_t *l);
 
-/* the blob heap */
+/* ra_ledger_blob.c: the blob heap */
 void ra_blob_format(const ra_ledger_t *l);
 uint32_t ra_blob_alloc(ra_ledger_t *l, size_t len, uint32_t owner);
 void ra_version_drop(ra_ledger_t *l, ra_version_slot_t *v);
