@@ -380,7 +380,7 @@ ra_vseq_end(ra_site_slot_t *s, int began)
 }
 
 
-/* ---- records: hashes and classes ---------------------------------- */
+/* ---- hashes, record classes and body owners ------------------------ */
 
 static inline uint32_t
 ra_hash32(uint32_t h, const unsigned char *p, size_t n, int fold)
