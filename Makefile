@@ -126,21 +126,24 @@ $(B)/tests/plain/%: tests/%.c $(TEST_AUX) $(CORE_OBJS)
 	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -o $@ $< $(TEST_AUX) \
 	    $(CORE_OBJS) -lcmocka $(TEST_LIBS)
 
-# The fault-injection test links the ledger built with its
-# RA_STEP() hook (RA_LEDGER_FAULT) instead of the core's own object.
-FAULT_SAN_OBJS   := $(filter-out $(B)/san/common/ra_ledger.o,$(CORE_SAN_OBJS))
-FAULT_PLAIN_OBJS := $(filter-out $(B)/obj/common/ra_ledger.o,$(CORE_OBJS))
-$(B)/tests/san/test_ledger_fault: tests/test_ledger_fault.c common/ra_ledger.c \
-    $(TEST_AUX) $(CORE_SAN_OBJS)
+# The fault-injection test links the ledger built with its RA_STEP() hook
+# (RA_LEDGER_FAULT) instead of the core's own objects: every file of the
+# ledger (common/ra_ledger*.c), since each holds steps of its changes.
+LEDGER_SRCS      := $(sort $(wildcard common/ra_ledger*.c))
+LEDGER_HDRS      := $(sort $(wildcard common/ra_ledger*.h))
+FAULT_SAN_OBJS   := $(filter-out $(LEDGER_SRCS:%.c=$(B)/san/%.o),$(CORE_SAN_OBJS))
+FAULT_PLAIN_OBJS := $(filter-out $(LEDGER_SRCS:%.c=$(B)/obj/%.o),$(CORE_OBJS))
+$(B)/tests/san/test_ledger_fault: tests/test_ledger_fault.c $(LEDGER_SRCS) \
+    $(LEDGER_HDRS) $(TEST_AUX) $(CORE_SAN_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -Itests -O1 $(CFLAGS) $(SAN) -DRA_LEDGER_FAULT -o $@ $< \
-	    common/ra_ledger.c $(TEST_AUX) $(FAULT_SAN_OBJS) -lcmocka $(TEST_LIBS)
+	    $(LEDGER_SRCS) $(TEST_AUX) $(FAULT_SAN_OBJS) -lcmocka $(TEST_LIBS)
 
 $(B)/tests/plain/test_ledger_fault: tests/test_ledger_fault.c \
-    common/ra_ledger.c $(TEST_AUX) $(CORE_OBJS)
+    $(LEDGER_SRCS) $(LEDGER_HDRS) $(TEST_AUX) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -DRA_LEDGER_FAULT -o $@ $< \
-	    common/ra_ledger.c $(TEST_AUX) $(FAULT_PLAIN_OBJS) -lcmocka \
+	    $(LEDGER_SRCS) $(TEST_AUX) $(FAULT_PLAIN_OBJS) -lcmocka \
 	    $(TEST_LIBS)
 
 # Every unit test under ASan+UBSan, then once more under valgrind.

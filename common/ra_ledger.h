@@ -17,8 +17,9 @@
  *   blobs       the robots.txt bodies of those versions, so that every
  *               process can compile the rules another one captured
  *
- * The layout is private to ra_ledger.c: this header offers operations and
- * plain-data copies (snapshots, totals), never the region's own structs.
+ * The layout is private to the ledger's files (common/ra_ledger*.c, through
+ * ra_ledger_impl.h): this header offers operations and plain-data copies
+ * (snapshots, totals), never the region's own structs.
  * Sites and stats are hash-indexed with least-recently-used eviction;
  * evictions are counted.  Counters are updated with atomics; everything
  * else changes under the caller's lock (nginx's zone mutex, an APR global
@@ -38,9 +39,6 @@
 
 #include "ra_core.h"
 #include "ra_host.h"
-
-#define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       13
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_REDIRECT_HOPS       5       /* robots.txt redirects followed

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The server modules built with the ledger's fault hook (RA_LEDGER_FAULT
-# and RA_LEDGER_FAULT_ENV, common/ra_ledger.c): a process that finds the
+# and RA_LEDGER_FAULT_ENV, common/ra_ledger*.c): a process that finds the
 # file named by $RA_LEDGER_FAULT_FILE (holding N) kills itself with
 # SIGKILL at its Nth step inside a change of the ledger's structure.  For
 # t/044-ledger-faults.t only: never install such a build.
@@ -40,15 +40,15 @@ apache)
     so=$top/$d/.libs/mod_robots_audit.so
     if stale "$so"; then
         # the core's objects of `make` (or of make unit-test, sanitized),
-        # but the ledger, compiled here
-        objs=$(ls common/*.c common/resolver/*.c | grep -v '/ra_ledger\.c$' \
+        # but the ledger's files, compiled here
+        objs=$(ls common/*.c common/resolver/*.c | grep -v '/ra_ledger[^/]*\.c$' \
                | sed "s|^|build/$obj/|; s|\\.c\$|.o|")
         make --no-print-directory $objs build/$obj/build/gen/ra_crawlers_data.o \
             build/$obj/build/gen/ra_referrers_data.o \
             >/dev/null
         mkdir -p $d
         rm -f $d/*.c
-        for f in apache_module/*.c common/ra_ledger.c; do
+        for f in apache_module/*.c common/ra_ledger*.c; do
             ln -sf "../../$f" $d/
         done
         # shellcheck disable=SC2046,SC2086
@@ -59,7 +59,7 @@ apache)
             $(for f in $san; do printf -- '-Wc,%s -Wl,%s ' "$f" "$f"; done) \
             -Wl,-Wl,--version-script=apache_module/exports.map \
             $(ls apache_module/*.c | sed "s|^apache_module/|$d/|") \
-            $d/ra_ledger.c $objs \
+            $d/ra_ledger*.c $objs \
             build/$obj/build/gen/ra_crawlers_data.o \
             build/$obj/build/gen/ra_referrers_data.o \
             -lz -lbrotlidec -lcrypto -lcares \

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A writer killed at every step of every structural change of the ledger
- *: built with RA_LEDGER_FAULT (the Makefile compiles
- * common/ra_ledger.c into this test alone with it), so that RA_STEP()
- * between two stores calls ra_ledger_fault_point() below.
+ * A writer killed at every step of every structural change of the ledger:
+ * built with RA_LEDGER_FAULT (the Makefile compiles every file of the
+ * ledger, common/ra_ledger*.c, into this test alone with it), so that
+ * RA_STEP() between two stores calls ra_ledger_fault_point() below.
  *
  * For each change and each step N, a child process (the writer) takes
  * the lock on a region of shared memory and runs the change, and the
