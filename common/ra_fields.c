@@ -73,26 +73,6 @@ ra_fields_slot(ra_request_t *req, ra_field_e k)
     }
 }
 
-void
-ra_fields_start(ra_fields_t *f, ra_request_t *req, unsigned want,
-    const ra_alloc_t *a)
-{
-    unsigned  k;
-
-    f->req = req;
-    f->alloc = a;
-    f->want = want & RA_FIELD_ALL;
-    f->seen = 0;
-    f->joined = 0;
-    /* absent: User-Agent and Referer read "", as the glue always gave
-     * them; the others stay as ra_request_clear_rest() left them */
-    for (k = 0; k <= RA_FIELD_REFERER; k++) {
-        if (f->want & (1u << k)) {
-            *ra_fields_slot(req, (ra_field_e) k) = ra_str("", 0);
-        }
-    }
-}
-
 /* Appends n bytes of p to a joined field, up to what the core reads. */
 static void
 ra_fields_append(ra_str_t *s, const void *p, size_t n)
@@ -144,18 +124,4 @@ ra_fields_line_slow(ra_fields_t *f, ra_str_t name, ra_str_t value)
         ra_fields_append(s, ", ", 2);
     }
     ra_fields_append(s, value.data, value.len);
-}
-
-int
-ra_fields_end(ra_fields_t *f)
-{
-    ra_request_t  *req = f->req;
-
-    if (req->signature.len != 0 && req->signature_input.len != 0) {
-        return 1;
-    }
-    req->signature = ra_str(NULL, 0);
-    req->signature_input = ra_str(NULL, 0);
-    req->signature_agent = ra_str(NULL, 0);
-    return 0;
 }

@@ -47,9 +47,25 @@ typedef struct {
 
 /* Starts choosing the fields of want (RA_FIELD_ALL, RA_FIELD_SIG: a
  * server that parsed User-Agent and Referer itself) into req, which
- * ra_request_clear_rest() cleared; the fields of want are emptied. */
-void ra_fields_start(ra_fields_t *f, ra_request_t *req, unsigned want,
-    const ra_alloc_t *a);
+ * ra_request_clear_rest() cleared; User-Agent and Referer, when wanted,
+ * read "" until a line gives them.  Inline, as the whole choice is: it
+ * runs for every request. */
+static inline void
+ra_fields_start(ra_fields_t *f, ra_request_t *req, unsigned want,
+    const ra_alloc_t *a)
+{
+    f->req = req;
+    f->alloc = a;
+    f->want = want & RA_FIELD_ALL;
+    f->seen = 0;
+    f->joined = 0;
+    if (f->want & (1u << RA_FIELD_USER_AGENT)) {
+        req->user_agent = ra_str("", 0);
+    }
+    if (f->want & (1u << RA_FIELD_REFERER)) {
+        req->referer = ra_str("", 0);
+    }
+}
 
 void ra_fields_line_slow(ra_fields_t *f, ra_str_t name, ra_str_t value);
 
@@ -64,23 +80,30 @@ void ra_fields_line_slow(ra_fields_t *f, ra_str_t name, ra_str_t value);
  * Inline: most lines of a request are none of these, and are told apart
  * by their length and first byte without a call.
  */
-/* the length and first byte of a name the core may read */
+/* the length and first byte of a name the core may read, of the fields
+ * wanted: a server that parsed User-Agent and Referer itself calls for
+ * neither (most requests carry both, and no Web Bot Auth field) */
 static inline int
-ra_fields_maybe(size_t len, unsigned char c0)
+ra_fields_maybe(unsigned want, size_t len, unsigned char c0)
 {
-    /* 7 Referer, 9 Signature, 10 User-Agent, 15 Signature-Input and
-     * -Agent; then their first letters */
-    if (len != 7 && len != 9 && len != 10 && len != 15) {
+    c0 |= 0x20;
+    switch (len) {
+    case 7:
+        return (want & (1u << RA_FIELD_REFERER)) && c0 == 'r';
+    case 9:
+    case 15:
+        return (want & RA_FIELD_SIG) && c0 == 's';
+    case 10:
+        return (want & (1u << RA_FIELD_USER_AGENT)) && c0 == 'u';
+    default:
         return 0;
     }
-    c0 |= 0x20;
-    return c0 == 'r' || c0 == 's' || c0 == 'u';
 }
 
 static inline void
 ra_fields_line(ra_fields_t *f, ra_str_t name, ra_str_t value)
 {
-    if (name.len != 0 && ra_fields_maybe(name.len, name.data[0])) {
+    if (name.len != 0 && ra_fields_maybe(f->want, name.len, name.data[0])) {
         ra_fields_line_slow(f, name, value);
     }
 }
@@ -92,7 +115,7 @@ ra_fields_line_z(ra_fields_t *f, const char *name, const char *value)
 {
     size_t  n = strlen(name);
 
-    if (ra_fields_maybe(n, (unsigned char) name[0])) {
+    if (ra_fields_maybe(f->want, n, (unsigned char) name[0])) {
         ra_fields_line_slow(f, ra_str(name, n), ra_str(value, strlen(value)));
     }
 }
@@ -103,6 +126,18 @@ ra_fields_line_z(ra_fields_t *f, const char *name, const char *value)
  * Signature-Agent is not read).  Returns 1 when they are: the glue then
  * sets req->authority and req->scheme, which the signature may cover.
  */
-int ra_fields_end(ra_fields_t *f);
+static inline int
+ra_fields_end(ra_fields_t *f)
+{
+    ra_request_t  *req = f->req;
+
+    if (req->signature.len != 0 && req->signature_input.len != 0) {
+        return 1;
+    }
+    req->signature = ra_str(NULL, 0);
+    req->signature_input = ra_str(NULL, 0);
+    req->signature_agent = ra_str(NULL, 0);
+    return 0;
+}
 
 #endif /* RA_FIELDS_H */

@@ -28,27 +28,3 @@ ra_kind_word(unsigned *word, ra_str_t target)
 {
     return ra_kind_word_path(word, target, ra_str(NULL, 0));
 }
-
-unsigned
-ra_kind_memo_ask(ra_kind_memo_t *m, const void *req, ra_str_t target,
-    ra_str_t path)
-{
-    m->req = req;
-    m->target = target.data;
-    m->word = 0;
-    return ra_kind_word_path(&m->word, target, path);
-}
-
-unsigned
-ra_kind_memo_take(ra_kind_memo_t *m, const void *req, ra_str_t target)
-{
-    unsigned  kind = 0;
-
-    if (m->req == req) {
-        if (m->target == target.data) {
-            kind = ra_kind_known(m->word);
-        }
-        m->req = NULL;
-    }
-    return kind;
-}

@@ -46,14 +46,33 @@ typedef struct {
 } ra_kind_memo_t;
 
 /* Asks (ra_kind_word_path()) the kind of req's target and remembers it
- * for req, in place of the request remembered before. */
-unsigned ra_kind_memo_ask(ra_kind_memo_t *m, const void *req,
-    ra_str_t target, ra_str_t path);
+ * for req, in place of the request remembered before.  Inline, as the
+ * take below: both run for every request. */
+static inline unsigned
+ra_kind_memo_ask(ra_kind_memo_t *m, const void *req, ra_str_t target,
+    ra_str_t path)
+{
+    m->req = req;
+    m->target = target.data;
+    m->word = 0;
+    return ra_kind_word_path(&m->word, target, path);
+}
 
 /* The kind remembered for req and target, with RA_TARGET_KNOWN, or 0;
  * forgotten either way when it was req's, so that no later request at
  * req's address finds it. */
-unsigned ra_kind_memo_take(ra_kind_memo_t *m, const void *req,
-    ra_str_t target);
+static inline unsigned
+ra_kind_memo_take(ra_kind_memo_t *m, const void *req, ra_str_t target)
+{
+    unsigned  kind = 0;
+
+    if (m->req == req) {
+        if (m->target == target.data) {
+            kind = ra_kind_known(m->word);
+        }
+        m->req = NULL;
+    }
+    return kind;
+}
 
 #endif /* RA_KIND_H */
