@@ -212,6 +212,13 @@ ra_audit_redirects(const ra_audit_t *au)
     return ra_ledger_redirects(&au->ledger);
 }
 
+int
+ra_audit_may_be_recorded(const ra_audit_t *au, unsigned kind)
+{
+    return kind == 0 || (kind & RA_TARGET_ROBOTS)
+           || (au != NULL && ra_audit_redirects(au));
+}
+
 /* The canonical path of a path into dst (RA_REDIRECT_PATH_MAX + 1
  * bytes): its length, or 0 when that is longer, or the path is not one
  * the servers agree on, or it has a query (a redirect target is a file,

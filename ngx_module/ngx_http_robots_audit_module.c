@@ -250,10 +250,8 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     req.enforce = enforce ? alcf->enforce : 0;
     /* a robots.txt answer (or a redirect target's) the capture handed to
      * the core: it bound the crawler when the answer went out, and this
-     * only counts it (a kind of 0 was not asked: another request's header
-     * filter ran between) */
-    if ((kind == 0 || (kind & RA_TARGET_ROBOTS)
-         || ra_audit_redirects(amcf->audit))
+     * only counts it */
+    if (ra_audit_may_be_recorded(amcf->audit, kind)
         && (ctx = ngx_http_robots_audit_get_ctx(r, 0)) != NULL)
     {
         req.recorded = ctx->recorded;
