@@ -213,6 +213,23 @@ ra_audit_redirects(const ra_audit_t *au)
 }
 
 int
+ra_audit_capture_wanted(const ra_audit_t *au, ra_str_t method, unsigned kind,
+    int status, int has_range)
+{
+    if (ra_http_capture_wanted_kind(method, kind, status, has_range)) {
+        return RA_CAPTURE_ROBOTS;
+    }
+    /* the target of a redirect of robots.txt is robots.txt too: asked
+     * only once some site's robots.txt redirected within the site */
+    if ((kind & RA_TARGET_ROBOTS) || au == NULL || !ra_audit_redirects(au)
+        || !ra_http_capture_wanted_answer(method, status, has_range))
+    {
+        return RA_CAPTURE_NONE;
+    }
+    return RA_CAPTURE_HOP;
+}
+
+int
 ra_audit_may_be_recorded(const ra_audit_t *au, unsigned kind)
 {
     return kind == 0 || (kind & RA_TARGET_ROBOTS)
