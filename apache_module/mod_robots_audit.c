@@ -211,7 +211,7 @@ mra_create_srv_conf(apr_pool_t *p, server_rec *s)
 
     (void) s;
     c->st = mra_state_get(p);
-    c->alert_interval = -1;
+    c->values.alert_interval = -1;
     return c;
 }
 
@@ -315,10 +315,8 @@ mra_set_table_file(cmd_parms *cmd, void *dv, const char *arg)
                       mra_pool_allocator(cmd->pool));
         sc->setup->lenient = 1;         /* data files never stop Apache */
     }
-    rc = cmd->info == NULL ? ra_setup_crawlers_file(sc->setup, path, &why)
-         : strcmp(cmd->info, "keys") == 0
-         ? ra_setup_signature_keys(sc->setup, path, &why)
-         : ra_setup_ranges_file(sc->setup, path, &why);
+    rc = ra_setup_table_file(sc->setup, (ra_setup_table_e) (intptr_t)
+                             cmd->info, path, &why);
     return rc == RA_OK ? NULL : mra_why(cmd->pool, cmd->cmd->name, &why);
 }
 
@@ -398,8 +396,8 @@ mra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
     if (err != NULL) {
         return err;
     }
-    if (ra_parse_msec(mra_cstr(arg), cmd->info != NULL ? &sc->sig_max_age
-                                                       : &sc->alert_interval)
+    if (ra_parse_msec(mra_cstr(arg), cmd->info != NULL
+                      ? &sc->values.sig_max_age : &sc->values.alert_interval)
         != RA_OK)
     {
         return apr_psprintf(cmd->pool, "%s: '%s' is not a time (250ms, 30s, "
@@ -417,7 +415,7 @@ mra_set_alert_budget(cmd_parms *cmd, void *dv, const char *site,
 
     (void) dv;
     if (err == NULL && (err = ra_alert_budget_parse(mra_cstr(site),
-            mra_cstr(total), &mra_sconf(cmd->server)->alert_budget)) != NULL) {
+            mra_cstr(total), &mra_sconf(cmd->server)->values.alert_budget)) != NULL) {
         err = apr_pstrcat(cmd->pool, "RobotsAuditAlertBudget ", err, NULL);
     }
     return err;
@@ -438,11 +436,13 @@ static const command_rec mra_cmds[] = {
     AP_INIT_TAKE1("RobotsAuditCrawlers", mra_set_table_file, NULL, RSRC_CONF,
         "A crawler file in the format of data/crawlers.txt, added to the "
         "built-in table (global; repeatable)"),
-    AP_INIT_ITERATE("RobotsAuditIPRanges", mra_set_table_file, "ranges",
+    AP_INIT_ITERATE("RobotsAuditIPRanges", mra_set_table_file,
+        (void *) (intptr_t) RA_SETUP_RANGES,
         RSRC_CONF,
         "Published IP-range JSON files, named by base name as the crawler "
         "table names them (global)"),
-    AP_INIT_TAKE1("RobotsAuditSignatureKeys", mra_set_table_file, "keys",
+    AP_INIT_TAKE1("RobotsAuditSignatureKeys", mra_set_table_file,
+        (void *) (intptr_t) RA_SETUP_SIG_KEYS,
         RSRC_CONF,
         "A directory of Web Bot Auth key sets, HOST.json for each agent "
         "origin (global)"),
@@ -620,16 +620,8 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     mra_state        *st = sc->st;
     ra_audit_conf_t   conf;
 
-    memset(&conf, 0, sizeof(conf));
-    conf.alloc = &ra_malloc_allocator;
-    conf.host = &st->host;
-    conf.zone_name = mra_cstr(MRA_ZONE_NAME);
-    conf.crawlers = sc->setup->crawlers;
-    conf.ranges = sc->setup->ranges;
-    conf.alert_interval = sc->alert_interval;      /* -1: unset */
-    conf.alert_budget = sc->alert_budget;
-    conf.sig_keys = sc->setup->sig_keys;
-    conf.sig_max_age = sc->sig_max_age;
+    ra_setup_audit_conf(&conf, sc->setup, &st->host, mra_cstr(MRA_ZONE_NAME),
+                        &sc->values);
     st->audit_conf = conf;
     st->audit = ra_audit_create(&conf, &st->ledger);
     if (st->audit == NULL) {

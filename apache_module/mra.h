@@ -100,10 +100,9 @@ typedef struct {
     /* main server only */
     ra_setup_t        *setup;           /* crawler and range tables */
     uint64_t           zone_size;       /* 0: unset */
-    int64_t            alert_interval;  /* ms; -1: unset */
-    ra_alert_budget_t  alert_budget;    /* zeros: the defaults */
+    ra_setup_values_t  values;          /* the engine's: alert interval
+                                           and budget, signature age */
     const char        *alert_log;
-    int64_t            sig_max_age;     /* ms; 0: the default */
     const char        *resolver;        /* RobotsAuditResolver; NULL:
                                            /etc/resolv.conf's */
 } mra_srv_conf;

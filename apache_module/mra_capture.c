@@ -49,18 +49,14 @@ mra_wanted(request_rec *r, int status, int ask)
         return -1;
     }
     kind = mra_request_kind(orig);
-    if (ra_http_capture_wanted_kind(mra_method(orig), kind, status, 0)) {
-        hop = 0;
-    } else if ((kind & RA_TARGET_ROBOTS)
-               /* a redirect's target: only while some site's robots.txt
-                * redirects within the site */
-               || st->audit == NULL || !ra_audit_redirects(st->audit)
-               || !ra_http_capture_wanted_answer(mra_method(orig), status, 0))
-    {
-        return -1;
-    } else if (!ask) {
-        hop = RA_REDIRECT_HOPS + 1;
-    } else if ((hop = (int) mra_robots_hop(orig)) == 0) {
+    hop = ra_audit_capture_wanted(st->audit, mra_method(orig), kind, status,
+                                  0);
+    if (hop == RA_CAPTURE_HOP) {
+        hop = !ask ? RA_REDIRECT_HOPS + 1 : (int) mra_robots_hop(orig);
+        if (hop == 0) {
+            return -1;
+        }
+    } else if (hop != RA_CAPTURE_ROBOTS) {
         return -1;
     }
     if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL

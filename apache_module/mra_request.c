@@ -78,9 +78,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
     req.enforce = enforce;
     /* a robots.txt answer the capture handed to the core: it bound the
      * crawler when the answer went out, and this only counts it */
-    if (kind == 0 || (kind & RA_TARGET_ROBOTS)
-        || (st->audit != NULL && ra_audit_redirects(st->audit)))
-    {
+    if (ra_audit_may_be_recorded(st->audit, kind)) {
         req.recorded = apr_table_get(r->notes, MRA_NOTE_RECORDED) != NULL;
     }
 

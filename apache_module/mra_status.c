@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The status page (SetHandler robots-audit-status) and the section in
- * mod_status's /server-status: the core renders both (ra_http.h,
- * ra_report.h); these functions hand them to Apache.
+ * mod_status's /server-status: the core renders both (ra_status.h);
+ * these functions hand them to Apache.
  */
 #include "mra.h"
 #include "mod_status.h"
-#include "ra_report.h"
 #include "ra_status.h"
 
 static apr_status_t
@@ -53,12 +52,8 @@ mra_status_serve(request_rec *r)
 int
 mra_status_hook(request_rec *r, int flags)
 {
-    ra_buf_t           out;
-    ra_totals_t        t;
-    ra_snapshot_t      snap;
-    ra_report_opts_t   opts;
-    ra_snapshot_view_t view = { .max_sites = RA_STATUS_SITES };
-    mra_state         *st = mra_st(r->server);
+    ra_buf_t    out;
+    mra_state  *st = mra_st(r->server);
 
     if (st->audit == NULL) {
         if (!(flags & AP_STATUS_SHORT)) {
@@ -68,22 +63,9 @@ mra_status_hook(request_rec *r, int flags)
         return OK;
     }
     ra_buf_init(&out, &st->host.heap, 4096, RA_STATUS_PAGE_MAX);
-    if (flags & AP_STATUS_SHORT) {
-        ra_ledger_totals(&st->ledger, &t);
-        ra_report_status_kv(&t, &out);
-    } else if (ra_ledger_snapshot_view(&st->ledger, &st->host.heap, 0,
-                                       &view, &snap) != RA_OK)
-    {
-        out.failed = 1;
-        ra_snapshot_free(&snap, &st->host.heap);
-    } else {
-        memset(&opts, 0, sizeof(opts));
-        opts.now = ra_host_now(&st->host);
-        opts.no_table = (flags & AP_STATUS_NOTABLE) != 0;
-        opts.scratch = &st->host.heap;
-        (void) ra_report_render(&snap, RA_REPORT_STATUS_HTML, &opts, &out);
-        ra_snapshot_free(&snap, &st->host.heap);
-    }
+    (void) ra_status_section(&st->ledger, flags & AP_STATUS_SHORT,
+                             flags & AP_STATUS_NOTABLE,
+                             ra_host_now(&st->host), &st->host.heap, &out);
     if (out.failed) {
         ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "rendering the server-status section");

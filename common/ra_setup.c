@@ -427,6 +427,33 @@ ra_setup_compile(ra_setup_t *s, ra_buf_t *why)
     return RA_OK;
 }
 
+int
+ra_setup_table_file(ra_setup_t *s, ra_setup_table_e table, const char *path,
+    ra_buf_t *why)
+{
+    switch (table) {
+    case RA_SETUP_CRAWLERS:  return ra_setup_crawlers_file(s, path, why);
+    case RA_SETUP_SIG_KEYS:  return ra_setup_signature_keys(s, path, why);
+    default:                 return ra_setup_ranges_file(s, path, why);
+    }
+}
+
+void
+ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
+    const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v)
+{
+    memset(conf, 0, sizeof(*conf));
+    conf->alloc = &ra_malloc_allocator;
+    conf->host = h;
+    conf->zone_name = zone;
+    conf->crawlers = s->crawlers;
+    conf->ranges = s->ranges;
+    conf->sig_keys = s->sig_keys;
+    conf->alert_interval = v->alert_interval;
+    conf->alert_budget = v->alert_budget;
+    conf->sig_max_age = v->sig_max_age;
+}
+
 
 /* ---- a configured robots.txt ------------------------------------------ */
 

@@ -111,6 +111,38 @@ int ra_setup_signature_keys(ra_setup_t *s, const char *dir, ra_buf_t *why);
 /* Builds the crawler automaton once every file is in; idempotent. */
 int ra_setup_compile(ra_setup_t *s, ra_buf_t *why);
 
+/* Which table a directive's file goes into: robots_audit_crawlers,
+ * robots_audit_ip_ranges and robots_audit_signature_keys in nginx,
+ * RobotsAuditCrawlers, RobotsAuditIPRanges and RobotsAuditSignatureKeys
+ * in Apache.  The glue names the kind and one function picks the reader,
+ * so a new table is added here once, not in every server. */
+typedef enum {
+    RA_SETUP_CRAWLERS = 0,
+    RA_SETUP_RANGES,
+    RA_SETUP_SIG_KEYS
+} ra_setup_table_e;
+
+/* Adds path to that table with the reader above for it; what they return
+ * and say. */
+int ra_setup_table_file(ra_setup_t *s, ra_setup_table_e table,
+    const char *path, ra_buf_t *why);
+
+/* The directives' values the engine takes, as every server keeps them. */
+typedef struct {
+    int64_t            alert_interval;  /* ms; -1: unset (the default) */
+    ra_alert_budget_t  alert_budget;    /* zeros: the defaults */
+    int64_t            sig_max_age;     /* ms; 0: the default */
+} ra_setup_values_t;
+
+/*
+ * Fills conf, the engine's configuration, from the tables s built, the
+ * directives' values and the host, the same in every server: judges
+ * allocate from the heap, and zone names the shared memory in the lines
+ * the engine writes.  Fields not named here are zero.
+ */
+void ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
+    const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v);
+
 
 /* ---- a configured robots.txt ----------------------------------------- */
 

@@ -225,3 +225,29 @@ ra_status_page_free(ra_status_page_t *page)
 {
     ra_buf_release(&page->body);
 }
+
+int
+ra_status_section(ra_ledger_t *l, int short_form, int no_table, int64_t now,
+    const ra_alloc_t *a, ra_buf_t *out)
+{
+    ra_totals_t         t;
+    ra_snapshot_t       snap;
+    ra_report_opts_t    opts;
+    ra_snapshot_view_t  view = { .max_sites = RA_STATUS_SITES };
+
+    if (short_form) {
+        ra_ledger_totals(l, &t);
+        ra_report_status_kv(&t, out);
+    } else if (ra_ledger_snapshot_view(l, a, 0, &view, &snap) != RA_OK) {
+        out->failed = 1;
+        ra_snapshot_free(&snap, a);
+    } else {
+        memset(&opts, 0, sizeof(opts));
+        opts.now = now;
+        opts.no_table = no_table != 0;
+        opts.scratch = a;
+        (void) ra_report_render(&snap, RA_REPORT_STATUS_HTML, &opts, out);
+        ra_snapshot_free(&snap, a);
+    }
+    return out->failed ? RA_ENOMEM : RA_OK;
+}

@@ -76,6 +76,18 @@ int ra_status_page_ranges(ra_ledger_t *l,
     ra_status_page_t *page);
 void ra_status_page_free(ra_status_page_t *page);
 
+/*
+ * The robots-audit section of a server's own status page (Apache's
+ * mod_status /server-status): with short_form (its "?auto"), the totals
+ * as "Key: value" lines (ra_report_status_kv()); else the HTML fragment
+ * of the totals and the RA_STATUS_SITES most recently seen sites, the
+ * table of sites left out with no_table (its "?notable").  Appended to
+ * out (a buffer capped at RA_STATUS_PAGE_MAX); a the scratch heap.
+ * RA_OK, or RA_ENOMEM with out->failed set.
+ */
+int ra_status_section(ra_ledger_t *l, int short_form, int no_table,
+    int64_t now, const ra_alloc_t *a, ra_buf_t *out);
+
 /* The view of the ledger a status page with these arguments shows:
  * limit 0 for the default; fmt as in ra_report.h. */
 void ra_status_view(ra_str_t site, uint32_t limit, int fmt,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Address verification: see ra_verify.h. */
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +128,46 @@ ra_addr_is_v4(const ra_addr_t *a)
                                          0xff, 0xff };
 
     return memcmp(a->b, mapped, 12) == 0;
+}
+
+int
+ra_addr_from_sockaddr(const struct sockaddr *sa, ra_addr_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (sa->sa_family == AF_INET) {
+        out->b[10] = out->b[11] = 0xff;
+        memcpy(out->b + 12, &((const struct sockaddr_in *) sa)->sin_addr, 4);
+        return RA_OK;
+    }
+    if (sa->sa_family == AF_INET6) {
+        memcpy(out->b, &((const struct sockaddr_in6 *) sa)->sin6_addr, 16);
+        return RA_OK;
+    }
+    return RA_ERROR;
+}
+
+size_t
+ra_addr_to_sockaddr(const ra_addr_t *a, void *sa, size_t cap)
+{
+    struct sockaddr_in   *in = sa;
+    struct sockaddr_in6  *in6 = sa;
+
+    if (ra_addr_is_v4(a)) {
+        if (cap < sizeof(*in)) {
+            return 0;
+        }
+        memset(in, 0, sizeof(*in));
+        in->sin_family = AF_INET;
+        memcpy(&in->sin_addr, a->b + 12, 4);
+        return sizeof(*in);
+    }
+    if (cap < sizeof(*in6)) {
+        return 0;
+    }
+    memset(in6, 0, sizeof(*in6));
+    in6->sin6_family = AF_INET6;
+    memcpy(&in6->sin6_addr, a->b, 16);
+    return sizeof(*in6);
 }
 
 static uint64_t

@@ -43,6 +43,17 @@ typedef struct ra_ranges_s  ra_ranges_t;
 int ra_addr_parse(ra_str_t s, ra_addr_t *out);
 int ra_addr_is_v4(const ra_addr_t *a);
 
+/* Between a resolver's socket addresses and ra_addr_t, for every server
+ * and resolver that hands the core addresses (nginx's, c-ares):
+ * ra_addr_from_sockaddr() reads AF_INET (as IPv4-mapped) and AF_INET6,
+ * RA_OK, else RA_ERROR; ra_addr_to_sockaddr() writes a struct
+ * sockaddr_in for an IPv4-mapped address, else a sockaddr_in6 (port 0)
+ * into sa, of cap bytes, and gives its length, or 0 when cap is too
+ * small. */
+struct sockaddr;
+int ra_addr_from_sockaddr(const struct sockaddr *sa, ra_addr_t *out);
+size_t ra_addr_to_sockaddr(const ra_addr_t *a, void *sa, size_t cap);
+
 ra_ranges_t *ra_ranges_create(const ra_alloc_t *a);
 
 /*

@@ -116,6 +116,7 @@ ngx_http_robots_audit_kind(ngx_http_request_t *r,
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
+    int                                 want;
     unsigned                            kind, hop;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -131,23 +132,17 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
     /* asked once: the log phase takes it (ra_request_t.target_kind) */
     kind = ngx_http_robots_audit_kind(r, amcf);
 
+    want = ra_audit_capture_wanted(amcf->audit,
+                                   ngx_http_robots_audit_str(r->method_name),
+                                   kind, (int) r->headers_out.status,
+                                   r->headers_in.range != NULL);
     hop = 0;
-    if (!ra_http_capture_wanted_kind(ngx_http_robots_audit_str(r->method_name),
-                                     kind, (int) r->headers_out.status,
-                                     r->headers_in.range != NULL))
+
+    if (want == RA_CAPTURE_NONE
+        || (want == RA_CAPTURE_HOP
+            && (hop = ngx_http_robots_audit_hop(r, amcf)) == 0))
     {
-        /* the target of a redirect of robots.txt is robots.txt too: asked
-         * only once some site's robots.txt redirected within the site */
-        if ((kind & RA_TARGET_ROBOTS)
-            || !ra_audit_redirects(amcf->audit)
-            || !ra_http_capture_wanted_answer(
-                    ngx_http_robots_audit_str(r->method_name),
-                    (int) r->headers_out.status,
-                    r->headers_in.range != NULL)
-            || (hop = ngx_http_robots_audit_hop(r, amcf)) == 0)
-        {
-            return ngx_http_next_header_filter(r);
-        }
+        return ngx_http_next_header_filter(r);
     }
 
     ctx = ngx_http_robots_audit_get_ctx(r, 1);

@@ -50,12 +50,6 @@ static ngx_int_t ngx_http_robots_audit_init_process(ngx_cycle_t *cycle);
 static void ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle);
 
 
-/* which table a robots_audit_crawlers / _ip_ranges argument goes to */
-#define NGX_HTTP_ROBOTS_AUDIT_CRAWLERS  0
-#define NGX_HTTP_ROBOTS_AUDIT_RANGES    1
-#define NGX_HTTP_ROBOTS_AUDIT_SIG_KEYS  2
-
-
 static ngx_command_t  ngx_http_robots_audit_commands[] = {
 
     { ngx_string("robots_audit_zone"),
@@ -90,21 +84,21 @@ static ngx_command_t  ngx_http_robots_audit_commands[] = {
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_http_robots_audit_table_file,
       NGX_HTTP_MAIN_CONF_OFFSET,
-      NGX_HTTP_ROBOTS_AUDIT_CRAWLERS,
+      RA_SETUP_CRAWLERS,
       NULL },
 
     { ngx_string("robots_audit_ip_ranges"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
       ngx_http_robots_audit_table_file,
       NGX_HTTP_MAIN_CONF_OFFSET,
-      NGX_HTTP_ROBOTS_AUDIT_RANGES,
+      RA_SETUP_RANGES,
       NULL },
 
     { ngx_string("robots_audit_signature_keys"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_http_robots_audit_table_file,
       NGX_HTTP_MAIN_CONF_OFFSET,
-      NGX_HTTP_ROBOTS_AUDIT_SIG_KEYS,
+      RA_SETUP_SIG_KEYS,
       NULL },
 
     { ngx_string("robots_audit_signature_max_age"),
@@ -256,10 +250,8 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     req.enforce = enforce ? alcf->enforce : 0;
     /* a robots.txt answer (or a redirect target's) the capture handed to
      * the core: it bound the crawler when the answer went out, and this
-     * only counts it (a kind of 0 was not asked: another request's header
-     * filter ran between) */
-    if ((kind == 0 || (kind & RA_TARGET_ROBOTS)
-         || ra_audit_redirects(amcf->audit))
+     * only counts it */
+    if (ra_audit_may_be_recorded(amcf->audit, kind)
         && (ctx = ngx_http_robots_audit_get_ctx(r, 0)) != NULL)
     {
         req.recorded = ctx->recorded;
@@ -625,14 +617,8 @@ ngx_http_robots_audit_table_file(ngx_conf_t *cf, ngx_command_t *cmd,
         ra_buf_init(&why, &amcf->pool, 0, 1024);
 
         amcf->setup.where = cf;             /* RA203 "in nginx.conf:N" */
-        rc = (cmd->offset == NGX_HTTP_ROBOTS_AUDIT_CRAWLERS)
-             ? ra_setup_crawlers_file(&amcf->setup, (const char *) name.data,
-                                      &why)
-             : (cmd->offset == NGX_HTTP_ROBOTS_AUDIT_SIG_KEYS)
-             ? ra_setup_signature_keys(&amcf->setup,
-                                       (const char *) name.data, &why)
-             : ra_setup_ranges_file(&amcf->setup, (const char *) name.data,
-                                    &why);
+        rc = ra_setup_table_file(&amcf->setup, cmd->offset,
+                                 (const char *) name.data, &why);
         amcf->setup.where = NULL;
 
         if (rc != RA_OK) {
@@ -888,20 +874,17 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
 static ra_audit_t *
 ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
 {
-    ra_audit_conf_t  conf;
+    ra_audit_conf_t    conf;
+    ra_setup_values_t  v;
 
-    ngx_memzero(&conf, sizeof(ra_audit_conf_t));
-    conf.alloc = &ra_malloc_allocator;
-    conf.crawlers = amcf->setup.crawlers;
-    conf.ranges = amcf->setup.ranges;
-    conf.alert_interval = amcf->alert_interval == NGX_CONF_UNSET_MSEC
-                          ? -1 : (int64_t) amcf->alert_interval;
-    conf.alert_budget = amcf->alert_budget;
-    conf.host = &amcf->host;
-    conf.zone_name = ngx_http_robots_audit_str(amcf->zone_text);
-    conf.sig_keys = amcf->setup.sig_keys;
-    conf.sig_max_age = amcf->sig_max_age == NGX_CONF_UNSET_MSEC
-                       ? 0 : (int64_t) amcf->sig_max_age;
+    v.alert_interval = amcf->alert_interval == NGX_CONF_UNSET_MSEC
+                       ? -1 : (int64_t) amcf->alert_interval;
+    v.alert_budget = amcf->alert_budget;
+    v.sig_max_age = amcf->sig_max_age == NGX_CONF_UNSET_MSEC
+                    ? 0 : (int64_t) amcf->sig_max_age;
+
+    ra_setup_audit_conf(&conf, &amcf->setup, &amcf->host,
+                        ngx_http_robots_audit_str(amcf->zone_text), &v);
 
     return ra_audit_create(&conf, &amcf->ledger);
 }

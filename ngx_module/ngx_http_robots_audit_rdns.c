@@ -15,6 +15,13 @@
 
 #define NGX_HTTP_RA_RDNS_FWD  16
 
+/* the addresses this nginx can ask about: IPv6 needs NGX_HAVE_INET6 */
+#if (NGX_HAVE_INET6)
+#define NGX_HTTP_RA_RDNS_SOCKLEN  sizeof(struct sockaddr_in6)
+#else
+#define NGX_HTTP_RA_RDNS_SOCKLEN  sizeof(struct sockaddr_in)
+#endif
+
 
 typedef struct {
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -49,7 +56,6 @@ ngx_http_robots_audit_rdns_fwd(ngx_resolver_ctx_t *ctx)
     ngx_uint_t                     i;
     ra_addr_t                      fwd[NGX_HTTP_RA_RDNS_FWD];
     size_t                         n = 0;
-    struct sockaddr               *sa;
     ngx_http_robots_audit_rdns_t  *q = ctx->data;
     int                            ok;
 
@@ -58,20 +64,10 @@ ngx_http_robots_audit_rdns_fwd(ngx_resolver_ctx_t *ctx)
     for (i = 0; ctx->state == NGX_OK && i < ctx->naddrs
                 && n < NGX_HTTP_RA_RDNS_FWD; i++)
     {
-        sa = ctx->addrs[i].sockaddr;
-        ngx_memzero(&fwd[n], sizeof(ra_addr_t));
-
-        if (sa->sa_family == AF_INET) {
-            fwd[n].b[10] = fwd[n].b[11] = 0xff;
-            ngx_memcpy(fwd[n].b + 12,
-                       &((struct sockaddr_in *) sa)->sin_addr, 4);
+        if (ra_addr_from_sockaddr(ctx->addrs[i].sockaddr, &fwd[n])
+            == RA_OK)
+        {
             n++;
-#if (NGX_HAVE_INET6)
-        } else if (sa->sa_family == AF_INET6) {
-            ngx_memcpy(fwd[n].b, &((struct sockaddr_in6 *) sa)->sin6_addr,
-                       16);
-            n++;
-#endif
         }
     }
 
@@ -137,6 +133,7 @@ int
 ngx_http_robots_audit_rdns_start(const ra_host_t *h, void *where,
     const uint8_t addr[16])
 {
+    ra_addr_t                       a;
     ngx_resolver_ctx_t             *ctx;
     ngx_http_request_t             *r = where;
     ngx_http_core_loc_conf_t       *clcf;
@@ -171,25 +168,16 @@ ngx_http_robots_audit_rdns_start(const ra_host_t *h, void *where,
         return RA_ERROR;
     }
 
-    if (addr[10] == 0xff && addr[11] == 0xff
-        && ngx_memcmp(addr, "\0\0\0\0\0\0\0\0\0\0", 10) == 0)
-    {
-        q->sa.sockaddr_in.sin_family = AF_INET;
-        ngx_memcpy(&q->sa.sockaddr_in.sin_addr, addr + 12, 4);
-        ctx->addr.sockaddr = &q->sa.sockaddr;
-        ctx->addr.socklen = sizeof(struct sockaddr_in);
-#if (NGX_HAVE_INET6)
-    } else {
-        q->sa.sockaddr_in6.sin6_family = AF_INET6;
-        ngx_memcpy(&q->sa.sockaddr_in6.sin6_addr, addr, 16);
-        ctx->addr.sockaddr = &q->sa.sockaddr;
-        ctx->addr.socklen = sizeof(struct sockaddr_in6);
-#else
-    } else {
+    /* an address this nginx cannot ask about is no lookup */
+    ngx_memcpy(a.b, addr, 16);
+    ctx->addr.sockaddr = &q->sa.sockaddr;
+    ctx->addr.socklen = ra_addr_to_sockaddr(&a, &q->sa,
+                                            NGX_HTTP_RA_RDNS_SOCKLEN);
+
+    if (ctx->addr.socklen == 0) {
         ngx_resolve_addr_done(ctx);
         ngx_free(q);
         return RA_ERROR;
-#endif
     }
 
     ctx->handler = ngx_http_robots_audit_rdns_ptr;

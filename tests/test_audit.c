@@ -2203,10 +2203,29 @@ robots_redirect_followed(void **state)
     fx_t          *f = fx_new(1 << 20);
     ra_site_t      s;
     ra_stat_t      st;
+    ra_str_t       get = ra_string("GET"), post = ra_string("POST");
 
     (void) state;
     robots(f, "example.com", 200, "User-agent: *\nDisallow:\n", T0);
     assert_false(ra_audit_redirects(f->au));
+    /* where a glue looks for the capture's mark */
+    assert_true(ra_audit_may_be_recorded(f->au, 0));
+    assert_true(ra_audit_may_be_recorded(f->au, RA_TARGET_KNOWN
+                                                | RA_TARGET_ROBOTS));
+    assert_false(ra_audit_may_be_recorded(f->au, RA_TARGET_KNOWN));
+    assert_false(ra_audit_may_be_recorded(NULL, RA_TARGET_KNOWN));
+    /* what a server captures: robots.txt's answer; other targets only
+     * once a site redirects */
+    assert_int_equal(ra_audit_capture_wanted(f->au, get,
+                         RA_TARGET_KNOWN | RA_TARGET_ROBOTS, 200, 0),
+                     RA_CAPTURE_ROBOTS);
+    assert_int_equal(ra_audit_capture_wanted(f->au, get,
+                         RA_TARGET_KNOWN | RA_TARGET_ROBOTS, 200, 1),
+                     RA_CAPTURE_NONE);
+    assert_int_equal(ra_audit_capture_wanted(f->au, get,
+                         RA_TARGET_KNOWN, 200, 0), RA_CAPTURE_NONE);
+    assert_int_equal(ra_audit_capture_wanted(NULL, get,
+                         RA_TARGET_KNOWN, 200, 0), RA_CAPTURE_NONE);
     assert_int_equal(hop_of(f, "/static/robots.txt", T0), 0);
     /* one unverified client's redirect is its own */
     (void) answer_at(f, OTHER, OUT, "GET", "/robots.txt", 301, "moved",
@@ -2217,6 +2236,13 @@ robots_redirect_followed(void **state)
                      "http://EXAMPLE.com:8080/static/robots.txt#x", 0,
                      T0 + 2);
     assert_true(ra_audit_redirects(f->au));
+    assert_true(ra_audit_may_be_recorded(f->au, RA_TARGET_KNOWN));
+    assert_int_equal(ra_audit_capture_wanted(f->au, get,
+                         RA_TARGET_KNOWN, 200, 0), RA_CAPTURE_HOP);
+    assert_int_equal(ra_audit_capture_wanted(f->au, get,
+                         RA_TARGET_KNOWN, 304, 0), RA_CAPTURE_NONE);
+    assert_int_equal(ra_audit_capture_wanted(f->au, post,
+                         RA_TARGET_KNOWN, 200, 0), RA_CAPTURE_NONE);
     s = site_of(f, "example.com");
     assert_int_equal(s.redirect_n, 1);
     assert_memory_equal(s.redirect[0], "/static/robots.txt", 18);

@@ -131,6 +131,8 @@ tables(void **state)
     ra_host_t         h;
     captured_t        c;
     ra_setup_t        s;
+    ra_audit_conf_t   conf;
+    ra_setup_values_t v;
     ra_test_arena_t  *arena = ra_test_arena_new();
 
     (void) state;
@@ -199,10 +201,47 @@ tables(void **state)
     c.n = 0;
     s.lenient = 0;
 
+    /* every server's directives name a kind; the kind picks the reader */
+    assert_int_not_equal(ra_setup_table_file(&s, RA_SETUP_CRAWLERS, bad,
+                                             &why), RA_OK);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "crawler file "));
+    why.len = 0;
+    assert_int_not_equal(ra_setup_table_file(&s, RA_SETUP_RANGES, junk,
+                                             &why), RA_OK);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "ranges file "));
+    why.len = 0;
+    assert_int_not_equal(ra_setup_table_file(&s, RA_SETUP_SIG_KEYS,
+                                             "/nonexistent/keys", &why),
+                         RA_OK);
+    ra_buf_ch(&why, '\0');
+    assert_non_null(strstr((char *) why.data, "signature keys"));
+    why.len = 0;
+
     assert_int_equal(ra_setup_compile(&s, &why), RA_OK);
     assert_int_equal(ra_setup_compile(&s, &why), RA_OK);   /* idempotent */
     assert_non_null(ra_crawlers_find(s.crawlers, S("ExampleBot")));
     assert_non_null(ra_crawlers_find(s.crawlers, S("Googlebot")));
+
+    /* the engine's configuration, the same from every server */
+    memset(&v, 0, sizeof(v));
+    v.alert_interval = -1;
+    v.sig_max_age = 5000;
+    v.alert_budget.site = 7;
+    memset(&conf, 0xff, sizeof(conf));
+    ra_setup_audit_conf(&conf, &s, &h, S("robots_audit"), &v);
+    assert_ptr_equal(conf.alloc, &ra_malloc_allocator);
+    assert_ptr_equal(conf.host, &h);
+    assert_ptr_equal(conf.crawlers, s.crawlers);
+    assert_ptr_equal(conf.ranges, s.ranges);
+    assert_ptr_equal(conf.sig_keys, s.sig_keys);
+    assert_int_equal(conf.alert_interval, -1);
+    assert_int_equal(conf.sig_max_age, 5000);
+    assert_int_equal(conf.alert_budget.site, 7);
+    assert_int_equal(conf.zone_name.len, strlen("robots_audit"));
+    assert_int_equal(conf.cache_bytes, 0);      /* the rest is zero */
+    assert_null(conf.impostors_of);
 
     assert_string_equal(ra_basename("/a/b/c.json"), "c.json");
     assert_string_equal(ra_basename("c.json"), "c.json");

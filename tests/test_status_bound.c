@@ -236,6 +236,56 @@ page(full_t *f, const char *query, ra_status_page_t *p)
                    T0 + 1000000, &ra_malloc_allocator, p);
 }
 
+/* a server's own status page (mod_status): the totals, or the fragment
+ * with the most recently seen sites, bounded as the page is */
+static void
+server_status_section(void **state)
+{
+    full_t       f;
+    ra_buf_t     b, kv;
+    ra_totals_t  t;
+    uint32_t     rows = 0;
+    const char  *at;
+
+    (void) state;
+    fill(&f, 16u << 20);
+
+    /* the short form is the totals' lines */
+    ra_buf_init(&b, &ra_malloc_allocator, 0, RA_STATUS_PAGE_MAX);
+    assert_int_equal(ra_status_section(&f.l, 1, 0, T0, &ra_malloc_allocator,
+                                       &b), RA_OK);
+    ra_ledger_totals(&f.l, &t);
+    ra_buf_init(&kv, &ra_malloc_allocator, 0, 0);
+    ra_report_status_kv(&t, &kv);
+    assert_false(kv.failed);
+    assert_int_equal(b.len, kv.len);
+    assert_memory_equal(b.data, kv.data, kv.len);
+    ra_buf_release(&kv);
+    ra_buf_release(&b);
+
+    /* the HTML fragment shows as many sites as the page does */
+    ra_buf_init(&b, &ra_malloc_allocator, 0, RA_STATUS_PAGE_MAX);
+    assert_int_equal(ra_status_section(&f.l, 0, 0, T0, &ra_malloc_allocator,
+                                       &b), RA_OK);
+    ra_buf_ch(&b, '\0');
+    assert_false(b.failed);
+    assert_non_null(strstr((char *) b.data, "<h2>robots-audit</h2>"));
+    for (at = strstr((char *) b.data, "<tr><td>"); at != NULL;
+         at = strstr(at + 1, "<tr><td>"))
+    {
+        rows++;
+    }
+    assert_int_equal(rows, RA_STATUS_SITES);    /* of SITES */
+    ra_buf_release(&b);
+
+    ra_buf_init(&b, &ra_malloc_allocator, 0, RA_STATUS_PAGE_MAX);
+    assert_int_equal(ra_status_section(&f.l, 0, 1, T0, &ra_malloc_allocator,
+                                       &b), RA_OK);
+    assert_null(has(&b, "<table"));
+    ra_buf_release(&b);
+    free(f.region);
+}
+
 /* the pages: capped, and saying what they leave out */
 static void
 pages_are_capped_and_say_so(void **state)
@@ -629,6 +679,7 @@ main(void)
         cmocka_unit_test(prometheus_too_large_refused_early),
         cmocka_unit_test(full_1024m_zone),
         cmocka_unit_test(csv_and_sort),
+        cmocka_unit_test(server_status_section),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

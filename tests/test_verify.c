@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "ra_test.h"
 #include "ra_verify.h"
@@ -40,6 +42,43 @@ add(ra_ranges_t *r, const char *name, const char *json)
     rc = ra_ranges_add_json(r, ra_str(name, strlen(name)), s, &err);
     ra_test_exact_free(s);
     return rc;
+}
+
+/* a resolver's socket addresses, both ways, as nginx and c-ares hand
+ * them over */
+static void
+addresses_as_sockaddr(void **state)
+{
+    ra_addr_t             a, b;
+    struct sockaddr_in    in;
+    struct sockaddr_in6   in6;
+    struct sockaddr       other;
+
+    (void) state;
+    a = addr("66.249.64.1");
+    assert_int_equal(ra_addr_to_sockaddr(&a, &in, sizeof(in) - 1), 0);
+    assert_int_equal(ra_addr_to_sockaddr(&a, &in, sizeof(in)), sizeof(in));
+    assert_int_equal(in.sin_family, AF_INET);
+    assert_int_equal(in.sin_port, 0);
+    assert_int_equal(ntohl(in.sin_addr.s_addr), 0x42f94001u);
+    assert_int_equal(ra_addr_from_sockaddr((struct sockaddr *) &in, &b),
+                     RA_OK);
+    assert_memory_equal(a.b, b.b, 16);
+
+    a = addr("2001:4860:4801:10::1");
+    assert_int_equal(ra_addr_to_sockaddr(&a, &in6, sizeof(in)), 0);
+    assert_int_equal(ra_addr_to_sockaddr(&a, &in6, sizeof(in6)),
+                     sizeof(in6));
+    assert_int_equal(in6.sin6_family, AF_INET6);
+    assert_memory_equal(&in6.sin6_addr, a.b, 16);
+    memset(&b, 0xee, sizeof(b));
+    assert_int_equal(ra_addr_from_sockaddr((struct sockaddr *) &in6, &b),
+                     RA_OK);
+    assert_memory_equal(a.b, b.b, 16);
+
+    memset(&other, 0, sizeof(other));
+    other.sa_family = AF_UNIX;
+    assert_int_equal(ra_addr_from_sockaddr(&other, &b), RA_ERROR);
 }
 
 static void
@@ -379,6 +418,7 @@ main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(addresses_parse),
+        cmocka_unit_test(addresses_as_sockaddr),
         cmocka_unit_test(addresses_as_inet_pton),
         cmocka_unit_test(prefix_edges),
         cmocka_unit_test(hostile_json),

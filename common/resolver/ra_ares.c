@@ -166,16 +166,7 @@ ra_ares_ai_cb(void *arg, int status, int timeouts,
              nd = nd->ai_next)
         {
             f = &res->fwd[res->nfwd];
-            memset(f, 0, sizeof(*f));
-            if (nd->ai_family == AF_INET) {
-                f->b[10] = f->b[11] = 0xff;
-                memcpy(f->b + 12,
-                       &((struct sockaddr_in *) nd->ai_addr)->sin_addr, 4);
-                res->nfwd++;
-            } else if (nd->ai_family == AF_INET6) {
-                memcpy(f->b,
-                       &((struct sockaddr_in6 *) nd->ai_addr)->sin6_addr,
-                       16);
+            if (ra_addr_from_sockaddr(nd->ai_addr, f) == RA_OK) {
                 res->nfwd++;
             }
         }
