@@ -28,6 +28,7 @@
 
 #include "ra_core.h"
 #include "ra_audit.h"
+#include "ra_audit_want.h"
 #include "ra_host.h"
 #include "ra_http.h"
 #include "ra_kind.h"

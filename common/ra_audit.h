@@ -268,34 +268,6 @@ unsigned ra_audit_robots_hop(ra_audit_t *au, ra_str_t site, ra_str_t target,
 int ra_audit_redirects(const ra_audit_t *au);
 
 /*
- * Whether the capture may already have recorded the answer to a request
- * whose target is of that kind (ra_kind.h's word; 0: not asked), by
- * ra_audit_robots() with ans->req, so that the glue looks for its mark
- * to set req->recorded: a robots.txt; any target once some site
- * redirects (a redirect target's answer); a kind not asked (another
- * request's header filter ran between).  au NULL: no site redirects.
- */
-int ra_audit_may_be_recorded(const ra_audit_t *au, unsigned kind);
-
-/*
- * Whether a server captures the answer it is about to give (method,
- * status, a Range header) to a request whose target is of that kind
- * (ra_kind.h's word): RA_CAPTURE_ROBOTS for the answer to robots.txt
- * (ra_http_capture_wanted_kind()); RA_CAPTURE_HOP when the target may be
- * a redirect's of some site's robots.txt, so that the glue asks
- * ra_audit_robots_hop() which (0: none, no capture); RA_CAPTURE_NONE
- * otherwise.  Redirect targets are asked about only once some site
- * redirects, and only for an answer that is a file.  au NULL: no site
- * redirects.
- */
-#define RA_CAPTURE_NONE    (-1)
-#define RA_CAPTURE_ROBOTS  0
-#define RA_CAPTURE_HOP     1
-
-int ra_audit_capture_wanted(const ra_audit_t *au, ra_str_t method,
-    unsigned kind, int status, int has_range);
-
-/*
  * Judges one request and counts it (the site is found or created by
  * name, under the ledger's lock).  RA_OK, or RA_ENOMEM: the request is
  * then counted, not judged (verdict RA_VERDICT_NONE), and a line says so

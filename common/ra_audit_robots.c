@@ -205,35 +205,10 @@ ra_audit_record(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     return rc;
 }
 
-
 int
 ra_audit_redirects(const ra_audit_t *au)
 {
     return ra_ledger_redirects(&au->ledger);
-}
-
-int
-ra_audit_capture_wanted(const ra_audit_t *au, ra_str_t method, unsigned kind,
-    int status, int has_range)
-{
-    if (ra_http_capture_wanted_kind(method, kind, status, has_range)) {
-        return RA_CAPTURE_ROBOTS;
-    }
-    /* the target of a redirect of robots.txt is robots.txt too: asked
-     * only once some site's robots.txt redirected within the site */
-    if ((kind & RA_TARGET_ROBOTS) || au == NULL || !ra_audit_redirects(au)
-        || !ra_http_capture_wanted_answer(method, status, has_range))
-    {
-        return RA_CAPTURE_NONE;
-    }
-    return RA_CAPTURE_HOP;
-}
-
-int
-ra_audit_may_be_recorded(const ra_audit_t *au, unsigned kind)
-{
-    return kind == 0 || (kind & RA_TARGET_ROBOTS)
-           || (au != NULL && ra_audit_redirects(au));
 }
 
 /* The canonical path of a path into dst (RA_REDIRECT_PATH_MAX + 1

@@ -25,6 +25,7 @@
 
 #include "ra_alert.h"
 #include "ra_audit.h"
+#include "ra_audit_want.h"
 #include "ra_http.h"
 #include "ra_kind.h"
 #include "ra_outcome.h"

@@ -11,6 +11,7 @@
 #include "ra_test.h"
 #include "ra_alert.h"
 #include "ra_audit.h"
+#include "ra_audit_want.h"
 #include "ra_digest.h"
 #include "ra_http.h"
 #include "ra_refer.h"
