@@ -108,14 +108,28 @@ ra_fields_line(ra_fields_t *f, ra_str_t name, ra_str_t value)
     }
 }
 
-/* The same for a server whose lines are C strings (httpd's tables): the
- * value is measured only for a field the core reads. */
+/* The same for a server whose lines are C strings (httpd's tables): a
+ * name is measured only when its first two letters are a field's (us,
+ * re, si: a browser's Sec-Fetch-* and Upgrade-Insecure-Requests are not),
+ * and the value only for a field the core reads. */
 static inline void
 ra_fields_line_z(ra_fields_t *f, const char *name, const char *value)
 {
-    size_t  n = strlen(name);
+    unsigned char  c0 = (unsigned char) name[0] | 0x20, c1;
+    size_t         n;
 
-    if (ra_fields_maybe(f->want, n, (unsigned char) name[0])) {
+    if (c0 != 'u' && c0 != 'r' && c0 != 's') {
+        return;
+    }
+    /* name[0] is a letter: name[1] is there, its NUL at least */
+    c1 = (unsigned char) name[1] | 0x20;
+    if (!((c0 == 'u' && c1 == 's') || (c0 == 'r' && c1 == 'e')
+          || (c0 == 's' && c1 == 'i')))
+    {
+        return;
+    }
+    n = strlen(name);
+    if (ra_fields_maybe(f->want, n, c0)) {
         ra_fields_line_slow(f, ra_str(name, n), ra_str(value, strlen(value)));
     }
 }

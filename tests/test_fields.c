@@ -36,6 +36,17 @@ field_names(void **state)
     assert_int_equal(ra_request_field(S("Signatures")), RA_FIELD_NONE);
     assert_int_equal(ra_request_field(S("Referrer")), RA_FIELD_NONE);
     assert_int_equal(ra_request_field(S("Host")), RA_FIELD_NONE);
+    /* the 8-byte compare and its tail: capitals anywhere, and bytes that
+     * only look alike once lowered ('_' is not '-', '@' is no letter) */
+    assert_int_equal(ra_request_field(S("USER-AGENT")), RA_FIELD_USER_AGENT);
+    assert_int_equal(ra_request_field(S("user-agenT")), RA_FIELD_USER_AGENT);
+    assert_int_equal(ra_request_field(S("User_Agent")), RA_FIELD_NONE);
+    assert_int_equal(ra_request_field(S("User-Agen@")), RA_FIELD_NONE);
+    assert_int_equal(ra_request_field(S("SIGNATURE-INPUT")),
+                     RA_FIELD_SIGNATURE_INPUT);
+    assert_int_equal(ra_request_field(S("Signature-InpuT")),
+                     RA_FIELD_SIGNATURE_INPUT);
+    assert_int_equal(ra_request_field(S("Signature_Input")), RA_FIELD_NONE);
     assert_int_equal(ra_request_field(ra_str(NULL, 0)), RA_FIELD_NONE);
 }
 
