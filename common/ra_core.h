@@ -76,6 +76,21 @@ extern const ra_alloc_t  ra_malloc_allocator;
 #define ra_isspace(c)  ((c) == ' ' || ((c) >= '\t' && (c) <= '\r'))
 
 int ra_strcaseeq(ra_str_t a, ra_str_t b);
+
+/* A header value or list member without the optional white space at
+ * either end (RFC 9110 5.6.3 OWS: SP and HTAB only). */
+static inline ra_str_t
+ra_ows_trim(ra_str_t s)
+{
+    while (s.len && (s.data[0] == ' ' || s.data[0] == '\t')) {
+        s.data++;
+        s.len--;
+    }
+    while (s.len && (s.data[s.len - 1] == ' ' || s.data[s.len - 1] == '\t')) {
+        s.len--;
+    }
+    return s;
+}
 /* Copies at most max bytes of s to dst (no NUL); returns how many. */
 size_t ra_str_cut(char *dst, size_t max, ra_str_t s);
 int ra_startswith_ci(ra_str_t s, const char *prefix);

@@ -68,7 +68,7 @@ ra_lint_next_item(ra_str_t *list, ra_str_t *item)
     if (c == NULL) {
         c = end;
     }
-    *item = ra_lint_trim(ra_str(p, (size_t) (c - p)));
+    *item = ra_ows_trim(ra_str(p, (size_t) (c - p)));
     *list = c < end ? ra_str(c + 1, (size_t) (end - c - 1)) : ra_str(end, 0);
     return 1;
 }
@@ -110,8 +110,8 @@ ra_lint_content_signal(ra_lint_ctx_t *ctx, const ra_line_t *ln)
             bad = 1;
             continue;
         }
-        key = ra_lint_trim(ra_str(item.data, (size_t) (eq - item.data)));
-        val = ra_lint_trim(ra_str(eq + 1, item.len
+        key = ra_ows_trim(ra_str(item.data, (size_t) (eq - item.data)));
+        val = ra_ows_trim(ra_str(eq + 1, item.len
                                   - (size_t) (eq - item.data) - 1));
         for (c = 0; c < 3; c++) {
             if (ra_lint_is(key, ra_lint_signal_names[c])) {
@@ -288,7 +288,7 @@ ra_lint_content_usage(ra_lint_ctx_t *ctx, const ra_line_t *ln)
         }
         pspan = ra_str(v.data, i);
         ra_lint_quote(path, pspan);
-        list = ra_lint_trim(ra_str(v.data + i, v.len - i));
+        list = ra_ows_trim(ra_str(v.data + i, v.len - i));
     }
     if (list.len == 0) {
         ra_lint_add(ctx, RA_LC_CONTENT_USAGE, ln->line, col, 0,

@@ -106,7 +106,7 @@ ra_lint_content_type(ra_lint_ctx_t *ctx, ra_str_t ct)
     }
 
     semi = memchr(ct.data, ';', ct.len);
-    type = ra_lint_trim(ra_str(ct.data, semi ? (size_t) (semi - ct.data)
+    type = ra_ows_trim(ra_str(ct.data, semi ? (size_t) (semi - ct.data)
                                              : ct.len));
     if (ra_strcaseeq(type, html)) {
         ra_lint_add(ctx, RA_LC_CONTENT_TYPE, 0, 0, 0,
@@ -127,11 +127,11 @@ ra_lint_content_type(ra_lint_ctx_t *ctx, ra_str_t ct)
         if (semi != NULL) {
             param.len = (size_t) (semi - param.data);
         }
-        param = ra_lint_trim(param);
+        param = ra_ows_trim(param);
         if (!ra_startswith_ci(param, "charset=")) {
             continue;
         }
-        cs = ra_lint_trim(ra_str(param.data + 8, param.len - 8));
+        cs = ra_ows_trim(ra_str(param.data + 8, param.len - 8));
         if (cs.len >= 2 && cs.data[0] == '"' && cs.data[cs.len - 1] == '"') {
             cs.data++;
             cs.len -= 2;

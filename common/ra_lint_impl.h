@@ -80,19 +80,6 @@ typedef struct {
 #define ra_lint_col(ln, p)                                                  \
     ((uint32_t) ((const unsigned char *) (p) - (ln)->raw.data) + 1)
 
-static inline ra_str_t
-ra_lint_trim(ra_str_t s)
-{
-    while (s.len && (s.data[0] == ' ' || s.data[0] == '\t')) {
-        s.data++;
-        s.len--;
-    }
-    while (s.len && (s.data[s.len - 1] == ' ' || s.data[s.len - 1] == '\t')) {
-        s.len--;
-    }
-    return s;
-}
-
 /* A key, case-insensitively */
 static inline int
 ra_lint_is(ra_str_t key, const char *name)

@@ -489,7 +489,7 @@ ra_lint_line(void *data, const ra_line_t *ln)
     if (ln->kind == RA_LINE_INVALID) {
         ra_lint_add(ctx, RA_LC_INVALID_LINE, ln->line, 1, 0,
             "'%s' is not a 'key: value' line: crawlers ignore it%s",
-            ra_lint_quote(q, ra_lint_trim(ln->raw)),
+            ra_lint_quote(q, ra_ows_trim(ln->raw)),
             (ln->flags & RA_LF_MANY_TOKENS)
             ? " (Google accepts a missing ':' only with exactly two words)"
             : "");

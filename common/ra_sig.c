@@ -455,20 +455,6 @@ ra_cut(ra_str_t s)
     return s;
 }
 
-static ra_str_t
-ra_trim(ra_str_t s)
-{
-    while (s.len && (s.data[0] == ' ' || s.data[0] == '\t')) {
-        s.data++;
-        s.len--;
-    }
-    while (s.len && (s.data[s.len - 1] == ' ' || s.data[s.len - 1] == '\t'))
-    {
-        s.len--;
-    }
-    return s;
-}
-
 /* Finds the first web-bot-auth signature of Signature-Input and its
  * Signature-Agent.  RA_OK, or RA_ERROR with f set (RA_SIG_NONE: there is
  * none). */
@@ -552,7 +538,7 @@ ra_sig_parse(const ra_sig_request_t *r, ra_sig_parsed_t *s, ra_sig_fail_t *f)
     }
 
     /* Signature-Agent */
-    field = ra_trim(ra_cut(r->signature_agent));
+    field = ra_ows_trim(ra_cut(r->signature_agent));
     if (field.len == 0) {
         return ra_fail(f, RA_SIG_INVALID, "no Signature-Agent");
     }
@@ -658,7 +644,7 @@ ra_sig_authority(const ra_sig_request_t *r, ra_str_t *a, ra_str_t *scheme)
     ra_str_t              t = ra_cut(r->target);
     const unsigned char  *q, *p, *end = t.data + t.len;
 
-    *a = ra_trim(r->authority);
+    *a = ra_ows_trim(r->authority);
     *scheme = r->scheme;
     if (t.len == 0 || t.data[0] == '/') {
         return RA_OK;
@@ -764,7 +750,7 @@ ra_sig_build(const ra_sig_request_t *r, const ra_sig_parsed_t *s,
             }
         } else if ((int) i == s->agent_comp) {
             if (s->agent_legacy) {
-                ra_str_t  v = ra_trim(ra_cut(r->signature_agent));
+                ra_str_t  v = ra_ows_trim(ra_cut(r->signature_agent));
 
                 ra_sf_put(&o, v.data, v.len);
             } else {
