@@ -48,17 +48,20 @@ figure() {
             --format prometheus - < /dev/null 2>/dev/null |
             awk '/^robots_audit_ledger_capacity\{table="stats"\}/ { print $2 }' ;;
     referrals-*|referral-crawls-*)
-        # the crawl-to-refer figures of the real elastic log
+        # the crawl-to-refer figures of the real elastic log, from one run
+        # of logs that every such figure reads
         log=$shared/data/logs/elastic-apache/apache_logs
         [ -f "$log" ] || { echo skip; return; }
-        build/robots-audit logs --robots data/elastic-robots.txt --format json \
-            "$log" 2>/dev/null | perl -MJSON::PP -e '
+        [ -s "$tmp/elastic.json" ] ||
+            build/robots-audit logs --robots data/elastic-robots.txt \
+                --format json "$log" > "$tmp/elastic.json" 2>/dev/null
+        perl -MJSON::PP -e '
                 my ($what, $op) = $ARGV[0] =~ /^(referrals|referral-crawls)-(.*)$/;
                 local $/; my $d = decode_json(<STDIN>);
                 for my $r (@{ $d->{sites}[0]{referrals} }) {
                     next unless lc $r->{operator} eq $op;
                     print $what eq "referrals" ? $r->{referrals} : $r->{crawler_requests};
-                }' "$1" ;;
+                }' "$1" < "$tmp/elastic.json" ;;
     *)
         echo "unknown figure" ;;
     esac
