@@ -129,6 +129,9 @@ run_transcript() {
 run_demo() {
     port=$(perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(LocalAddr=>"127.0.0.1",LocalPort=>0,Listen=>1)->sockport')
     cp "$1" "$1.want"
+    # built first, so that a rebuild's own line is not taken for the demo's
+    make -s build/robots-audit build/ngx_http_robots_audit_module.so \
+        > /dev/null 2>&1
     RA_DEMO_ONCE=1 RA_DEMO_PORT=$port scripts/demo.sh 2>&1 |
         sed "s/127\.0\.0\.1:$port/127.0.0.1:8088/g" > "$1.got"
 }
