@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The product's directives (ra_directive.h): each server's words read,
+ * checked and kept once, with the message each server shows for a bad
+ * one.  The phrasing differs by server because each keeps its own
+ * conventions (nginx's "invalid value ... in ... directive", Apache's
+ * "Directive: 'word': ..."), and the tests and operators read them so.
+ */
+#include <string.h>
+
+#include "ra_directive.h"
+#include "ra_tags.h"
+
+typedef struct {
+    unsigned char  kind;
+    unsigned char  arg;
+    unsigned char  level[2];            /* by ra_dialect_e */
+    const char    *name[2];
+} ra_directive_t;
+
+/* the scope that keeps a value: the narrowest its directive is allowed in */
+#define RA_LEVEL_NGX_MAIN       RA_CONF_MAIN
+#define RA_LEVEL_NGX_SRV        RA_CONF_SERVER
+#define RA_LEVEL_NGX_LOC        RA_CONF_SCOPE
+#define RA_LEVEL_NGX_ANY        RA_CONF_SCOPE
+#define RA_LEVEL_NGX_NONE       0
+#define RA_LEVEL_AP_GLOBAL      RA_CONF_MAIN
+#define RA_LEVEL_AP_SERVER      RA_CONF_SERVER
+#define RA_LEVEL_AP_DIR         RA_CONF_SCOPE
+#define RA_LEVEL_AP_NONE        0
+
+#define RA_DIRECTIVE_ROW(id, kind, arg, nname, nwhere, nargs, aname,       \
+    awhere, aargs, help)                                                    \
+    [RA_DIRECTIVE_##id] = { RA_DK_##kind, arg,                              \
+                            { RA_LEVEL_NGX_##nwhere, RA_LEVEL_AP_##awhere },\
+                            { nname, aname } },
+
+static const ra_directive_t  ra_directives[RA_DIRECTIVE_N] = {
+    RA_DIRECTIVES(RA_DIRECTIVE_ROW)
+};
+
+#define RA_BIT(id)  (1u << (id))
+
+/* a word as a C string from the configuration's pool */
+static const char *
+ra_directive_copy(const ra_conf_main_t *m, ra_str_t w)
+{
+    char  *p = ra_alloc(m->setup.alloc, w.len + 1);
+
+    if (p != NULL) {
+        memcpy(p, w.data, w.len);
+        p[w.len] = '\0';
+    }
+    return p;
+}
+
+/* a value written twice in one nginx block is refused, as nginx's own
+ * directives refuse it; Apache keeps the last */
+static int
+ra_directive_once(const ra_directive_cx_t *cx, uint32_t *set,
+    ra_directive_e id, ra_buf_t *msg)
+{
+    if (cx->dialect == RA_DIALECT_NGINX && (*set & RA_BIT(id))) {
+        ra_buf_printf(msg, "\"%s\" directive is duplicate",
+                      ra_directives[id].name[0]);
+        return RA_ERROR;
+    }
+    *set |= RA_BIT(id);
+    return RA_OK;
+}
+
+/* "invalid value "W" in "NAME" directive: WHY" or "Name: 'W': WHY" */
+static int
+ra_directive_bad(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_str_t w, const char *why, ra_buf_t *msg)
+{
+    const char  *name = ra_directives[id].name[cx->dialect];
+
+    if (cx->dialect == RA_DIALECT_NGINX) {
+        ra_buf_printf(msg, "invalid value \"%.*s\" in \"%s\" directive%s%s",
+                      (int) w.len, (const char *) w.data, name,
+                      why[0] == ',' ? "" : ": ", why);
+    } else {
+        ra_buf_printf(msg, "%s: '%.*s': %s", name, (int) w.len,
+                      (const char *) w.data, why);
+    }
+    return RA_ERROR;
+}
+
+/* a configured file's trouble, tagged as the core's lines are; Apache
+ * names the directive first (its message has no place of its own) */
+static int
+ra_directive_file_failed(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_buf_t *why, ra_buf_t *msg)
+{
+    if (cx->dialect == RA_DIALECT_APACHE) {
+        ra_buf_printf(msg, "%s: ", ra_directives[id].name[1]);
+    }
+    ra_buf_printf(msg, RA_LOG_PREFIX "[" RA_TAG_CONFIG_FILE "] %.*s",
+                  (int) why->len, why->data != NULL ? (const char *) why->data
+                                                    : "out of memory");
+    return RA_ERROR;
+}
+
+static const char *
+ra_directive_path(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_str_t w, ra_buf_t *msg)
+{
+    const char  *path = cx->path(cx->path_ctx, w);
+
+    if (path == NULL) {
+        ra_buf_printf(msg, "%s: bad path %.*s",
+                      ra_directives[id].name[cx->dialect], (int) w.len,
+                      (const char *) w.data);
+    }
+    return path;
+}
+
+static int
+ra_directive_zone(const ra_directive_cx_t *cx, ra_conf_main_t *m,
+    const ra_str_t *words, size_t n, ra_buf_t *msg)
+{
+    int       nginx = cx->dialect == RA_DIALECT_NGINX;
+    ra_str_t  w = words[n - 1];
+    ra_buf_t  why;
+
+    if (ra_directive_once(cx, &m->set, RA_DIRECTIVE_ZONE, msg) != RA_OK) {
+        return RA_ERROR;
+    }
+    if (ra_parse_size(w, &m->zone_size) != RA_OK) {
+        ra_buf_printf(msg, nginx ? "invalid robots_audit_zone size \"%.*s\""
+                      : "RobotsAuditZoneSize: '%.*s' is not a size (bytes, "
+                        "or a number with k, m or g)",
+                      (int) w.len, (const char *) w.data);
+        return RA_ERROR;
+    }
+    ra_buf_init(&why, msg->alloc, 0, 256);
+    if (ra_zone_size_check(m->zone_size, cx->zone_overhead, &why) != RA_OK) {
+        /* the core's predicate, after the value */
+        if (nginx) {
+            ra_buf_printf(msg, "robots_audit_zone \"%.*s\" size \"%.*s\" ",
+                          (int) words[0].len, (const char *) words[0].data,
+                          (int) w.len, (const char *) w.data);
+        } else {
+            ra_buf_printf(msg, "RobotsAuditZoneSize: %.*s ", (int) w.len,
+                          (const char *) w.data);
+        }
+        ra_buf_add(msg, why.data, why.len);
+        return RA_ERROR;
+    }
+    m->zone_wanted = 1;
+    if (!nginx) {
+        return RA_OK;
+    }
+
+    /* how lines name the zone */
+    m->zone_name = words[0];
+    ra_buf_init(&why, m->setup.alloc, 0, 0);
+    ra_buf_printf(&why, "robots_audit_zone \"%.*s\"", (int) words[0].len,
+                  (const char *) words[0].data);
+    m->zone_text = ra_str(why.data, why.len);
+    return why.failed ? RA_ENOMEM : RA_OK;
+}
+
+static int
+ra_directive_flag(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_str_t w, ra_buf_t *msg)
+{
+    ra_conf_scope_t  *c = cx->scope;
+
+    if (ra_directive_once(cx, &c->set, id, msg) != RA_OK) {
+        return RA_ERROR;
+    }
+    if (ra_strcaseeq(w, ra_str("on", 2))) {
+        c->enable = 1;
+        cx->main->zone_wanted = 1;
+        return RA_OK;
+    }
+    if (ra_strcaseeq(w, ra_str("off", 3))) {
+        c->enable = 0;
+        return RA_OK;
+    }
+    if (cx->dialect == RA_DIALECT_APACHE) {
+        ra_buf_printf(msg, "%s must be On or Off",
+                      ra_directives[id].name[1]);
+        return RA_ERROR;
+    }
+    return ra_directive_bad(cx, id, w, ", it must be \"on\" or \"off\"", msg);
+}
+
+/* nginx lints the file at once, into the configuration test's output
+ * with its place; Apache lints every server's after reading them all */
+static int
+ra_directive_robots(const ra_directive_cx_t *cx, ra_str_t w, ra_buf_t *msg)
+{
+    ra_buf_t           why;
+    const char        *path;
+    ra_conf_server_t  *c = cx->server;
+    const ra_setup_t  *s = &cx->main->setup;
+
+    if (ra_directive_once(cx, &c->set, RA_DIRECTIVE_ROBOTS_FILE, msg)
+        != RA_OK)
+    {
+        return RA_ERROR;
+    }
+    path = ra_directive_path(cx, RA_DIRECTIVE_ROBOTS_FILE, w, msg);
+    if (path == NULL) {
+        return RA_ERROR;
+    }
+    c->robots = ra_alloc(s->alloc, sizeof(ra_robots_file_t));
+    if (c->robots == NULL) {
+        return RA_ENOMEM;
+    }
+    memset(c->robots, 0, sizeof(ra_robots_file_t));
+    ra_buf_init(&why, msg->alloc, 0, 1024);
+    if (ra_robots_file_load(s->host, s->alloc, path, c->robots, &why)
+        != RA_OK)
+    {
+        c->robots = NULL;
+        return ra_directive_file_failed(cx, RA_DIRECTIVE_ROBOTS_FILE, &why,
+                                        msg);
+    }
+    if (cx->dialect == RA_DIALECT_NGINX) {
+        ra_robots_file_lint(s->host, cx->where, c->robots);
+    }
+    return RA_OK;
+}
+
+static int
+ra_directive_table(const ra_directive_cx_t *cx, ra_directive_e id,
+    const ra_str_t *words, size_t n, ra_buf_t *msg)
+{
+    int          rc;
+    size_t       i;
+    ra_buf_t     why;
+    const char  *path;
+    ra_setup_t  *s = &cx->main->setup;
+
+    for (i = 0; i < n; i++) {
+        path = ra_directive_path(cx, id, words[i], msg);
+        if (path == NULL) {
+            return RA_ERROR;
+        }
+        ra_buf_init(&why, msg->alloc, 0, 1024);
+        s->where = cx->where;           /* RA203 "in nginx.conf:N" */
+        rc = ra_setup_table_file(s, (ra_setup_table_e)
+                                 ra_directives[id].arg, path, &why);
+        s->where = NULL;
+        if (rc != RA_OK) {
+            return ra_directive_file_failed(cx, id, &why, msg);
+        }
+    }
+    return RA_OK;
+}
+
+static int
+ra_directive_msec(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_str_t w, ra_buf_t *msg)
+{
+    ra_conf_main_t  *m = cx->main;
+
+    if (ra_directive_once(cx, &m->set, id, msg) != RA_OK) {
+        return RA_ERROR;
+    }
+    if (ra_parse_msec(w, ra_directives[id].arg == RA_DIRECTIVE_SIG_AGE
+                         ? &m->values.sig_max_age
+                         : &m->values.alert_interval) == RA_OK)
+    {
+        return RA_OK;
+    }
+    if (cx->dialect == RA_DIALECT_NGINX) {
+        ra_buf_printf(msg, "\"%s\" directive invalid value",
+                      ra_directives[id].name[0]);
+    } else {
+        ra_buf_printf(msg, "%s: '%.*s' is not a time (250ms, 30s, 5m, 1h, "
+                      "1d, 1m30s; a bare number is seconds)",
+                      ra_directives[id].name[1], (int) w.len,
+                      (const char *) w.data);
+    }
+    return RA_ERROR;
+}
+
+/* nginx: a file it opens itself (and reopens), or off, per location;
+ * Apache: a file or |program, for the whole server */
+static int
+ra_directive_alert_log(const ra_directive_cx_t *cx, ra_str_t w,
+    ra_buf_t *msg)
+{
+    ra_conf_scope_t  *c = cx->scope;
+
+    if (cx->dialect == RA_DIALECT_NGINX) {
+        if (ra_directive_once(cx, &c->set, RA_DIRECTIVE_ALERT_LOG, msg)
+            != RA_OK)
+        {
+            return RA_ERROR;
+        }
+        c->alert_file = NULL;
+        if (w.len == 3 && memcmp(w.data, "off", 3) == 0) {
+            c->alert_log = NULL;
+            return RA_OK;
+        }
+        c->alert_log = ra_directive_copy(cx->main, w);
+        return c->alert_log != NULL ? RA_OK : RA_ENOMEM;
+    }
+    if (w.len > 0 && w.data[0] == '|') {
+        if (w.len == 1) {
+            ra_buf_cstr(msg, "RobotsAuditAlertLog: '|' needs a program");
+            return RA_ERROR;
+        }
+        cx->main->alert_log = ra_directive_copy(cx->main, w);
+        return cx->main->alert_log != NULL ? RA_OK : RA_ENOMEM;
+    }
+    cx->main->alert_log = ra_directive_path(cx, RA_DIRECTIVE_ALERT_LOG, w,
+                                            msg);
+    return cx->main->alert_log != NULL ? RA_OK : RA_ERROR;
+}
+
+static int
+ra_directive_enforce(const ra_directive_cx_t *cx, const ra_str_t *words,
+    size_t n, ra_buf_t *msg)
+{
+    size_t       i;
+    const char  *why;
+
+    /* words add up, in one directive or several */
+    for (i = 0; i < n; i++) {
+        if (ra_enforce_word(&cx->scope->enforce, words[i], &why) != RA_OK) {
+            return ra_directive_bad(cx, RA_DIRECTIVE_ENFORCE, words[i], why,
+                                    msg);
+        }
+    }
+    if (ra_enforce_any(cx->scope->enforce)) {
+        cx->main->enforce_wanted = 1;
+    }
+    return RA_OK;
+}
+
+int
+ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
+    const ra_str_t *words, size_t n, ra_buf_t *msg)
+{
+    const char  *why;
+
+    switch (ra_directives[id].kind) {
+
+    case RA_DK_ZONE:
+        return ra_directive_zone(cx, cx->main, words, n, msg);
+
+    case RA_DK_FLAG:
+        return ra_directive_flag(cx, id, words[0], msg);
+
+    case RA_DK_STATUS:
+        cx->scope->status = 1;
+        return RA_OK;
+
+    case RA_DK_ROBOTS:
+        return ra_directive_robots(cx, words[0], msg);
+
+    case RA_DK_TABLE:
+        return ra_directive_table(cx, id, words, n, msg);
+
+    case RA_DK_MSEC:
+        return ra_directive_msec(cx, id, words[0], msg);
+
+    case RA_DK_ALERT_LOG:
+        return ra_directive_alert_log(cx, words[0], msg);
+
+    case RA_DK_RESOLVER:
+        /* "system": /etc/resolv.conf's servers */
+        cx->main->resolver = words[0].len == 6
+                             && memcmp(words[0].data, "system", 6) == 0
+                             ? "" : ra_directive_copy(cx->main, words[0]);
+        return cx->main->resolver != NULL ? RA_OK : RA_ENOMEM;
+
+    case RA_DK_BUDGET:
+        why = ra_alert_budget_parse(words[0], words[1],
+                                    &cx->main->values.alert_budget);
+        if (why != NULL) {
+            ra_buf_printf(msg, cx->dialect == RA_DIALECT_NGINX
+                          ? "\"%s\" directive %s" : "%s %s",
+                          ra_directives[id].name[cx->dialect], why);
+            return RA_ERROR;
+        }
+        return RA_OK;
+
+    default:
+        return ra_directive_enforce(cx, words, n, msg);
+    }
+}
+
+int
+ra_directive_level(ra_dialect_e dialect, ra_directive_e id)
+{
+    return ra_directives[id].level[dialect];
+}
+
+void
+ra_conf_main_init(ra_conf_main_t *m, const ra_host_t *host,
+    const ra_alloc_t *alloc)
+{
+    memset(m, 0, sizeof(*m));
+    ra_setup_init(&m->setup, host, alloc);
+    m->setup.lenient = 1;               /* data files never stop a server */
+    m->values.alert_interval = -1;
+}
+
+void
+ra_conf_scope_init(ra_conf_scope_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->enable = -1;
+}
+
+void
+ra_conf_scope_merge(ra_conf_scope_t *to, const ra_conf_scope_t *base,
+    const ra_conf_scope_t *add)
+{
+    if (to != add) {
+        *to = *add;
+    }
+    if (to->enable == -1) {
+        to->enable = base->enable;
+    }
+    if (to->enforce == RA_ENFORCE_OFF) {
+        to->enforce = base->enforce;
+    }
+    if (!(to->set & RA_BIT(RA_DIRECTIVE_ALERT_LOG))) {
+        to->alert_log = base->alert_log;
+        to->alert_file = base->alert_file;
+    }
+}

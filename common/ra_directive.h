@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The product's directives, decided once for nginx and Apache: what each
+ * is called in each server, where it may be written, how many words it
+ * takes, how its words are read and checked, where its value is kept and
+ * how a location inherits it, and what the server says when a word is
+ * wrong, in that server's own phrasing.  The glue only translates: one
+ * handler per server hands a directive's words over as spans, reports the
+ * message it gets back, and does what only that server can do with the
+ * value (nginx's shared zone and open files, Apache's fixups hook).
+ *
+ * A value is kept in the narrowest scope its directive may be written in:
+ * ra_conf_main_t (nginx's http block, Apache's server config outside any
+ * virtual host), ra_conf_server_t (a server block, a virtual host) or
+ * ra_conf_scope_t (a location, a directory).  Each server's own
+ * configuration structures embed these.
+ */
+#ifndef RA_DIRECTIVE_H
+#define RA_DIRECTIVE_H
+
+#include "ra_core.h"
+#include "ra_alert.h"
+#include "ra_buf.h"
+#include "ra_setup.h"
+#include "ra_verdict.h"
+
+/*
+ * Every directive, one row each:
+ *   X(ID, KIND, ARG, NGINX_NAME, NGINX_WHERE, NGINX_ARGS,
+ *     APACHE_NAME, APACHE_WHERE, APACHE_ARGS, APACHE_HELP)
+ * KIND says how the words are read (ra_directive_kind_e without its
+ * RA_DK_ prefix), ARG what KIND needs besides (a table, a value).
+ * NGINX_WHERE is MAIN (http), SRV (server), LOC (location), ANY (all
+ * three) or NONE (no such directive); NGINX_ARGS is nginx's NGX_CONF_
+ * word (TAKE1, TAKE2, 1MORE, FLAG, NOARGS).  APACHE_WHERE is GLOBAL
+ * (server config, outside virtual hosts), SERVER (server config and
+ * virtual hosts), DIR (those and <Location>, <Directory>) or NONE;
+ * APACHE_ARGS is httpd's (TAKE1, TAKE2, ITERATE, FLAG).  Each server's
+ * command table is made of these rows (the glue expands them), so a new
+ * directive is one row here and, for a new kind, one case in
+ * ra_directive.c.
+ */
+#define RA_DIRECTIVES(X)                                                    \
+    X(ZONE, ZONE, 0, "robots_audit_zone", MAIN, TAKE2,                      \
+      "RobotsAuditZoneSize", GLOBAL, TAKE1,                                 \
+      "Size of the shared ledger, bytes or with k, m, g (global; "          \
+      "default 8m, at least 64k)")                                          \
+    X(AUDIT, FLAG, 0, "robots_audit", ANY, FLAG,                            \
+      "RobotsAudit", DIR, FLAG,                                             \
+      "On to judge and count requests of this server or location "          \
+      "(default Off)")                                                      \
+    X(STATUS, STATUS, 0, "robots_audit_status", LOC, NOARGS,                \
+      NULL, NONE, NONE, NULL)                                               \
+    X(ROBOTS_FILE, ROBOTS, 0, "robots_audit_robots_file", SRV, TAKE1,      \
+      "RobotsAuditRobotsFile", SERVER, TAKE1,                               \
+      "The robots.txt this server serves: linted at startup and "           \
+      "apache2ctl -t, and the initial version until one is captured "       \
+      "(server, virtual host)")                                             \
+    X(CRAWLERS, TABLE, RA_SETUP_CRAWLERS, "robots_audit_crawlers", MAIN,    \
+      TAKE1, "RobotsAuditCrawlers", GLOBAL, TAKE1,                          \
+      "A crawler file in the format of data/crawlers.txt, added to the "    \
+      "built-in table (global; repeatable)")                                \
+    X(IP_RANGES, TABLE, RA_SETUP_RANGES, "robots_audit_ip_ranges", MAIN,    \
+      1MORE, "RobotsAuditIPRanges", GLOBAL, ITERATE,                        \
+      "Published IP-range JSON files, named by base name as the crawler "   \
+      "table names them (global)")                                          \
+    X(SIG_KEYS, TABLE, RA_SETUP_SIG_KEYS, "robots_audit_signature_keys",    \
+      MAIN, TAKE1, "RobotsAuditSignatureKeys", GLOBAL, TAKE1,               \
+      "A directory of Web Bot Auth key sets, HOST.json for each agent "     \
+      "origin (global)")                                                    \
+    X(SIG_MAX_AGE, MSEC, RA_DIRECTIVE_SIG_AGE,                              \
+      "robots_audit_signature_max_age", MAIN, TAKE1,                        \
+      "RobotsAuditSignatureMaxAge", GLOBAL, TAKE1,                          \
+      "Oldest Web Bot Auth signature accepted, by its created time "        \
+      "(global; default 1d)")                                               \
+    X(ALERT_LOG, ALERT_LOG, 0, "robots_audit_alert_log", ANY, TAKE1,        \
+      "RobotsAuditAlertLog", GLOBAL, TAKE1,                                 \
+      "A file, or |program, that gets one JSON line per alert (global)")    \
+    X(RESOLVER, RESOLVER, 0, NULL, NONE, NONE,                              \
+      "RobotsAuditResolver", GLOBAL, TAKE1,                                 \
+      "ADDR[:PORT] of the DNS server reverse DNS asks, or system "          \
+      "(/etc/resolv.conf's); none: no reverse DNS (global)")                \
+    X(ALERT_INTERVAL, MSEC, RA_DIRECTIVE_INTERVAL,                          \
+      "robots_audit_alert_interval", MAIN, TAKE1,                           \
+      "RobotsAuditAlertInterval", GLOBAL, TAKE1,                            \
+      "Least time between two alerts for one (site, crawler): 250ms, 30s, " \
+      "5m, 1h; 0: every one (global; default 60s)")                         \
+    X(ALERT_BUDGET, BUDGET, 0, "robots_audit_alert_budget", MAIN, TAKE2,    \
+      "RobotsAuditAlertBudget", GLOBAL, TAKE2,                              \
+      "Alert lines a minute per site and in all, or off "                   \
+      "(global; default 60 300)")                                           \
+    X(ENFORCE, ENFORCE, 0, "robots_audit_enforce", ANY, 1MORE,              \
+      "RobotsAuditEnforce", DIR, ITERATE,                                   \
+      "Off, On (= violation), or what to answer 403: violation, "           \
+      "unreachable, impostor (default Off)")
+
+#define RA_DIRECTIVE_ID(id, ...)  RA_DIRECTIVE_##id,
+
+typedef enum {
+    RA_DIRECTIVES(RA_DIRECTIVE_ID)
+    RA_DIRECTIVE_N
+} ra_directive_e;
+
+/* How a directive's words are read. */
+typedef enum {
+    RA_DK_ZONE = 0,     /* nginx: NAME SIZE; Apache: SIZE */
+    RA_DK_FLAG,         /* on | off */
+    RA_DK_STATUS,       /* no words: this location is the status page */
+    RA_DK_ROBOTS,       /* the robots.txt file a server serves */
+    RA_DK_TABLE,        /* files into a table (ARG: ra_setup_table_e) */
+    RA_DK_MSEC,         /* a time (ARG: which) */
+    RA_DK_ALERT_LOG,    /* a file; nginx: or off; Apache: or |program */
+    RA_DK_RESOLVER,     /* ADDR[:PORT] or system */
+    RA_DK_BUDGET,       /* two limits, or off */
+    RA_DK_ENFORCE       /* words that add up to a scope */
+} ra_directive_kind_e;
+
+/* RA_DK_MSEC's ARG */
+#define RA_DIRECTIVE_INTERVAL   0
+#define RA_DIRECTIVE_SIG_AGE    1
+
+/* Whose phrasing and rules: nginx refuses a value written twice in one
+ * block ("is duplicate"), Apache keeps the last. */
+typedef enum {
+    RA_DIALECT_NGINX = 0,
+    RA_DIALECT_APACHE = 1
+} ra_dialect_e;
+
+/* The scopes that keep values. */
+#define RA_CONF_MAIN    1
+#define RA_CONF_SERVER  2
+#define RA_CONF_SCOPE   3
+
+/* The global values. */
+typedef struct {
+    ra_setup_t         setup;           /* crawler, range and key tables */
+    ra_setup_values_t  values;          /* the engine's: alert interval and
+                                           budget, signature age */
+    uint64_t           zone_size;       /* 0: unset (the default) */
+    ra_str_t           zone_name;       /* nginx's robots_audit_zone NAME */
+    ra_str_t           zone_text;       /* how lines name that zone:
+                                           robots_audit_zone "NAME" */
+    const char        *alert_log;       /* Apache's: a path or |program;
+                                           NULL: none */
+    const char        *resolver;        /* Apache's: ADDR[:PORT], "" for
+                                           the system's; NULL: none */
+    uint32_t           set;             /* 1u << ra_directive_e written */
+    unsigned           zone_wanted:1;   /* auditing on somewhere, or a
+                                           zone size (Apache makes the
+                                           ledger then) */
+    unsigned           enforce_wanted:1; /* a scope refuses something */
+} ra_conf_main_t;
+
+/* A server's (virtual host's) values. */
+typedef struct {
+    ra_robots_file_t  *robots;          /* NULL: none configured */
+    uint32_t           set;
+} ra_conf_server_t;
+
+/* A location's (directory's) values, inherited where not written. */
+typedef struct {
+    int                enable;          /* 1 on, 0 off, -1 unset */
+    ra_enforce_t       enforce;         /* 0: unset */
+    unsigned           status:1;        /* nginx's status page: its polls
+                                           are not audited; not inherited */
+    const char        *alert_log;       /* nginx's path; NULL: off */
+    void              *alert_file;      /* the server's open file for it */
+    uint32_t           set;
+} ra_conf_scope_t;
+
+/* What a directive's words are read with, for one server. */
+typedef struct {
+    ra_dialect_e       dialect;
+    ra_conf_main_t    *main;
+    ra_conf_server_t  *server;
+    ra_conf_scope_t   *scope;
+    /* handed to host->log with the lines reading a file writes (nginx's
+     * ngx_conf_t, for "in nginx.conf:12"); NULL: the server's own log */
+    void              *where;
+    /* what the server's shared-memory allocator keeps of a zone (nginx's
+     * slab pages) */
+    uint64_t           zone_overhead;
+    /* A file's word as a path the server would open, NUL-terminated and
+     * lasting as long as the configuration (nginx: relative to its
+     * configuration prefix; Apache: to ServerRoot); NULL: not a path. */
+    const char      *(*path)(void *ctx, ra_str_t word);
+    void              *path_ctx;
+} ra_directive_cx_t;
+
+/* Empty values, as nothing written: the main scope's tables empty and
+ * lenient (data files never stop a server), on host and alloc (the
+ * configuration's pool). */
+void ra_conf_main_init(ra_conf_main_t *m, const ra_host_t *host,
+    const ra_alloc_t *alloc);
+void ra_conf_scope_init(ra_conf_scope_t *c);
+
+/*
+ * Reads directive id's n words into the scope that keeps its value.
+ * RA_OK; or RA_ERROR (RA_ENOMEM) with msg holding the whole message, as
+ * the server shows it for a bad word (nginx: the line before " in
+ * FILE:LINE"; Apache: the directive's error); the server's own checks of
+ * context and count of words come before.
+ */
+int ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
+    const ra_str_t *words, size_t n, ra_buf_t *msg);
+
+/* The scope that keeps id's value in that server (RA_CONF_*), 0 when the
+ * server has no such directive. */
+int ra_directive_level(ra_dialect_e dialect, ra_directive_e id);
+
+/* to: add, and base's values where add has none written (to may be
+ * add).  A status page is not inherited. */
+void ra_conf_scope_merge(ra_conf_scope_t *to, const ra_conf_scope_t *base,
+    const ra_conf_scope_t *add);
+
+#endif /* RA_DIRECTIVE_H */

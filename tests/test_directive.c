@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The directives decided once for nginx and Apache: each server's words
+ * read into the scope that keeps them, the messages each server shows for
+ * a bad one, nginx's refusal of a value written twice, and a location's
+ * inheritance. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ra_test.h"
+#include "ra_directive.h"
+
+#define S(lit)  ((ra_str_t) ra_string(lit))
+
+typedef struct {
+    char   lines[16][RA_HOST_LINE_MAX + 1];
+    void  *where[16];
+    int    n;
+} captured_t;
+
+/* one server's configuration as the tests keep it */
+typedef struct {
+    ra_host_t          host;
+    captured_t         log;
+    ra_conf_main_t     main;
+    ra_conf_server_t   server;
+    ra_conf_scope_t    scope;
+    ra_directive_cx_t  cx;
+    ra_buf_t           msg;
+    ra_test_arena_t   *arena;
+    char               paths[4][256];
+    int                npaths;
+} conf_t;
+
+static void
+capture_log(const ra_host_t *h, void *where, ra_log_level_e level,
+    ra_str_t line)
+{
+    captured_t  *c = h->ctx;
+
+    (void) level;
+    if (c->n < 16) {
+        memcpy(c->lines[c->n], line.data, line.len);
+        c->lines[c->n][line.len] = '\0';
+        c->where[c->n] = where;
+        c->n++;
+    }
+}
+
+/* relative words under /srv; "bad" is no path */
+static const char *
+test_path(void *ctx, ra_str_t word)
+{
+    conf_t  *c = ctx;
+    char    *p = c->paths[c->npaths++ % 4];
+
+    if (word.len == 3 && memcmp(word.data, "bad", 3) == 0) {
+        return NULL;
+    }
+    snprintf(p, 256, "%s%.*s", word.data[0] == '/' ? "" : "/srv/",
+             (int) word.len, (const char *) word.data);
+    return p;
+}
+
+static conf_t *
+conf_new(ra_dialect_e dialect)
+{
+    conf_t  *c = calloc(1, sizeof(conf_t));
+
+    assert_non_null(c);
+    c->arena = ra_test_arena_new();
+    c->host.ctx = &c->log;
+    c->host.log = capture_log;
+    c->host.heap = ra_malloc_allocator;
+    ra_conf_main_init(&c->main, &c->host, ra_test_arena_alloc(c->arena));
+    ra_conf_scope_init(&c->scope);
+    c->cx.dialect = dialect;
+    c->cx.main = &c->main;
+    c->cx.server = &c->server;
+    c->cx.scope = &c->scope;
+    c->cx.where = c;
+    c->cx.zone_overhead = dialect == RA_DIALECT_NGINX ? 16384 : 0;
+    c->cx.path = test_path;
+    c->cx.path_ctx = c;
+    ra_buf_init(&c->msg, ra_test_arena_alloc(c->arena), 0, 0);
+    return c;
+}
+
+static void
+conf_free(conf_t *c)
+{
+    ra_test_arena_free(c->arena);
+    free(c);
+}
+
+/* sets id from up to three words; the message, NUL-terminated, or "" */
+static const char *
+set(conf_t *c, ra_directive_e id, const char *w0, const char *w1,
+    const char *w2)
+{
+    size_t      n = 0;
+    ra_str_t    words[3];
+    const char *w[3] = { w0, w1, w2 };
+
+    while (n < 3 && w[n] != NULL) {
+        words[n] = ra_str(w[n], strlen(w[n]));
+        n++;
+    }
+    c->msg.len = 0;
+    if (ra_directive_set(&c->cx, id, words, n, &c->msg) == RA_OK) {
+        assert_int_equal(c->msg.len, 0);
+        return "";
+    }
+    ra_buf_ch(&c->msg, '\0');
+    assert_false(c->msg.failed);
+    return (const char *) c->msg.data;
+}
+
+static void
+zone(void **state)
+{
+    conf_t  *n = conf_new(RA_DIALECT_NGINX);
+    conf_t  *a = conf_new(RA_DIALECT_APACHE);
+
+    (void) state;
+    assert_string_equal(set(n, RA_DIRECTIVE_ZONE, "ra", "lots", NULL),
+                        "invalid robots_audit_zone size \"lots\"");
+    assert_string_equal(set(n, RA_DIRECTIVE_ZONE, "ra", "64k", NULL),
+                        "\"robots_audit_zone\" directive is duplicate");
+    n->main.set = 0;
+    assert_string_equal(set(n, RA_DIRECTIVE_ZONE, "ra", "64k", NULL),
+                        "robots_audit_zone \"ra\" size \"64k\" is out of "
+                        "range: the minimum is 80k, the maximum 4095m");
+    n->main.set = 0;
+    assert_string_equal(set(n, RA_DIRECTIVE_ZONE, "ra", "1m", NULL), "");
+    assert_int_equal(n->main.zone_size, 1u << 20);
+    assert_memory_equal(n->main.zone_text.data, "robots_audit_zone \"ra\"",
+                        n->main.zone_text.len);
+    assert_memory_equal(n->main.zone_name.data, "ra", 2);
+    assert_true(n->main.zone_wanted);
+
+    assert_string_equal(set(a, RA_DIRECTIVE_ZONE, "lots", NULL, NULL),
+                        "RobotsAuditZoneSize: 'lots' is not a size (bytes, "
+                        "or a number with k, m or g)");
+    assert_string_equal(set(a, RA_DIRECTIVE_ZONE, "32k", NULL, NULL),
+                        "RobotsAuditZoneSize: 32k is out of range: the "
+                        "minimum is 64k, the maximum 4095m");
+    assert_false(a->main.zone_wanted);
+    /* Apache keeps the last */
+    assert_string_equal(set(a, RA_DIRECTIVE_ZONE, "1m", NULL, NULL), "");
+    assert_string_equal(set(a, RA_DIRECTIVE_ZONE, "2m", NULL, NULL), "");
+    assert_int_equal(a->main.zone_size, 2u << 20);
+    assert_true(a->main.zone_wanted);
+    conf_free(n);
+    conf_free(a);
+}
+
+static void
+flag_and_enforce(void **state)
+{
+    conf_t  *n = conf_new(RA_DIALECT_NGINX);
+    conf_t  *a = conf_new(RA_DIALECT_APACHE);
+
+    (void) state;
+    assert_string_equal(set(n, RA_DIRECTIVE_AUDIT, "maybe", NULL, NULL),
+                        "invalid value \"maybe\" in \"robots_audit\" "
+                        "directive, it must be \"on\" or \"off\"");
+    n->scope.set = 0;
+    assert_string_equal(set(n, RA_DIRECTIVE_AUDIT, "ON", NULL, NULL), "");
+    assert_int_equal(n->scope.enable, 1);
+    assert_true(n->main.zone_wanted);
+    assert_string_equal(set(n, RA_DIRECTIVE_AUDIT, "off", NULL, NULL),
+                        "\"robots_audit\" directive is duplicate");
+    assert_string_equal(set(a, RA_DIRECTIVE_AUDIT, "off", NULL, NULL), "");
+    assert_int_equal(a->scope.enable, 0);
+    assert_false(a->main.zone_wanted);
+
+    assert_string_equal(set(n, RA_DIRECTIVE_ENFORCE, "violation", "maybe",
+                            NULL),
+                        "invalid value \"maybe\" in \"robots_audit_enforce\" "
+                        "directive: the words are off, on, or any of "
+                        "violation, unreachable, impostor");
+    assert_string_equal(set(a, RA_DIRECTIVE_ENFORCE, "1", NULL, NULL),
+                        "RobotsAuditEnforce: '1': the words are off, on, or "
+                        "any of violation, unreachable, impostor");
+    assert_string_equal(set(a, RA_DIRECTIVE_ENFORCE, "Off", NULL, NULL), "");
+    assert_false(a->main.enforce_wanted);
+    assert_string_equal(set(a, RA_DIRECTIVE_ENFORCE, "impostor", NULL, NULL),
+                        "RobotsAuditEnforce: 'impostor': \"off\" stands "
+                        "alone");
+
+    /* words add up, over directives too */
+    ra_conf_scope_init(&n->scope);
+    assert_string_equal(set(n, RA_DIRECTIVE_ENFORCE, "violation", NULL,
+                            NULL), "");
+    assert_string_equal(set(n, RA_DIRECTIVE_ENFORCE, "impostor", NULL, NULL),
+                        "");
+    assert_int_equal(n->scope.enforce, (1u << RA_REFUSE_VIOLATION)
+                                       | (1u << RA_REFUSE_IMPOSTOR));
+    assert_true(n->main.enforce_wanted);
+    conf_free(n);
+    conf_free(a);
+}
+
+static void
+times_and_budget(void **state)
+{
+    conf_t  *n = conf_new(RA_DIALECT_NGINX);
+    conf_t  *a = conf_new(RA_DIALECT_APACHE);
+
+    (void) state;
+    assert_int_equal(n->main.values.alert_interval, -1);    /* unset */
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_INTERVAL, "soon", NULL,
+                            NULL),
+                        "\"robots_audit_alert_interval\" directive invalid "
+                        "value");
+    n->main.set = 0;
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_INTERVAL, "1m30s", NULL,
+                            NULL), "");
+    assert_int_equal(n->main.values.alert_interval, 90000);
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_INTERVAL, "0", NULL, NULL),
+                        "\"robots_audit_alert_interval\" directive is "
+                        "duplicate");
+    assert_string_equal(set(n, RA_DIRECTIVE_SIG_MAX_AGE, "2h", NULL, NULL),
+                        "");
+    assert_int_equal(n->main.values.sig_max_age, 7200000);
+    assert_int_equal(n->main.values.alert_interval, 90000);
+
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_INTERVAL, "soon", NULL,
+                            NULL),
+                        "RobotsAuditAlertInterval: 'soon' is not a time "
+                        "(250ms, 30s, 5m, 1h, 1d, 1m30s; a bare number is "
+                        "seconds)");
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_INTERVAL, "0", NULL, NULL),
+                        "");
+    assert_int_equal(a->main.values.alert_interval, 0);
+
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_BUDGET, "0", "300", NULL),
+                        "\"robots_audit_alert_budget\" directive takes two "
+                        "limits of alert lines a minute, per site and in "
+                        "all (1 to 1000000, or off): e.g. 60 300");
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_BUDGET, "0", "300", NULL),
+                        "RobotsAuditAlertBudget takes two limits of alert "
+                        "lines a minute, per site and in all (1 to 1000000, "
+                        "or off): e.g. 60 300");
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_BUDGET, "off", "300",
+                            NULL), "");
+    conf_free(n);
+    conf_free(a);
+}
+
+static void
+alert_log_and_resolver(void **state)
+{
+    conf_t  *n = conf_new(RA_DIALECT_NGINX);
+    conf_t  *a = conf_new(RA_DIALECT_APACHE);
+
+    (void) state;
+    /* nginx: per location, opened by nginx itself, or off */
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_LOG, "logs/a.log", NULL,
+                            NULL), "");
+    assert_string_equal(n->scope.alert_log, "logs/a.log");
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_LOG, "off", NULL, NULL),
+                        "\"robots_audit_alert_log\" directive is duplicate");
+    ra_conf_scope_init(&n->scope);
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_LOG, "off", NULL, NULL),
+                        "");
+    assert_null(n->scope.alert_log);
+    assert_null(n->main.alert_log);
+
+    /* Apache: global, a path under ServerRoot or a program */
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_LOG, "logs/a.log", NULL,
+                            NULL), "");
+    assert_string_equal(a->main.alert_log, "/srv/logs/a.log");
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_LOG, "|", NULL, NULL),
+                        "RobotsAuditAlertLog: '|' needs a program");
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_LOG, "|cat", NULL, NULL),
+                        "");
+    assert_string_equal(a->main.alert_log, "|cat");
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_LOG, "bad", NULL, NULL),
+                        "RobotsAuditAlertLog: bad path bad");
+
+    assert_string_equal(set(a, RA_DIRECTIVE_RESOLVER, "system", NULL, NULL),
+                        "");
+    assert_string_equal(a->main.resolver, "");
+    assert_string_equal(set(a, RA_DIRECTIVE_RESOLVER, "127.0.0.1:53", NULL,
+                            NULL), "");
+    assert_string_equal(a->main.resolver, "127.0.0.1:53");
+    conf_free(n);
+    conf_free(a);
+}
+
+static void
+files(void **state)
+{
+    static const char  crawlers[] = "crawler ExampleBot\nua ExampleBot\n"
+                                    "category tool\n";
+    static const char  bad[] = "User-agent: *\nDisalow: /x\n";
+    char               good[64], robots[64];
+    conf_t            *n = conf_new(RA_DIALECT_NGINX);
+    conf_t            *a = conf_new(RA_DIALECT_APACHE);
+
+    (void) state;
+
+    ra_test_tmp_file(good, crawlers, sizeof(crawlers) - 1);
+    ra_test_tmp_file(robots, bad, sizeof(bad) - 1);
+
+    assert_string_equal(set(n, RA_DIRECTIVE_CRAWLERS, good, NULL, NULL), "");
+    assert_non_null(n->main.setup.crawlers);
+    assert_string_equal(set(n, RA_DIRECTIVE_CRAWLERS, "/nonexistent/c.txt",
+                            NULL, NULL),
+                        "robots-audit: [RA303] cannot open "
+                        "\"/nonexistent/c.txt\": No such file or directory");
+    assert_string_equal(set(a, RA_DIRECTIVE_CRAWLERS, "/nonexistent/c.txt",
+                            NULL, NULL),
+                        "RobotsAuditCrawlers: robots-audit: [RA303] cannot "
+                        "open \"/nonexistent/c.txt\": No such file or "
+                        "directory");
+    assert_string_equal(set(a, RA_DIRECTIVE_CRAWLERS, "bad", NULL, NULL),
+                        "RobotsAuditCrawlers: bad path bad");
+
+    /* data files warn, at the directive's place */
+    assert_string_equal(set(n, RA_DIRECTIVE_IP_RANGES, "/nonexistent/a.json",
+                            "/nonexistent/b.json", NULL), "");
+    assert_int_equal(n->log.n, 2);
+    assert_ptr_equal(n->log.where[1], n);
+    assert_non_null(strstr(n->log.lines[1], "[RA325] cannot open "
+                                            "\"/nonexistent/b.json\""));
+    assert_null(n->main.setup.where);
+
+    /* a robots.txt file: missing is a state; nginx lints it at once */
+    n->log.n = 0;
+    assert_string_equal(set(n, RA_DIRECTIVE_ROBOTS_FILE, robots, NULL, NULL),
+                        "");
+    assert_non_null(n->server.robots);
+    assert_true(n->log.n > 0);
+    assert_non_null(strstr(n->log.lines[0], "[RA200] "));
+    assert_ptr_equal(n->log.where[0], n);
+    assert_string_equal(set(n, RA_DIRECTIVE_ROBOTS_FILE, robots, NULL, NULL),
+                        "\"robots_audit_robots_file\" directive is "
+                        "duplicate");
+    assert_string_equal(set(a, RA_DIRECTIVE_ROBOTS_FILE, "nope.txt", NULL,
+                            NULL), "");
+    assert_true(a->server.robots->missing);
+    assert_string_equal(a->server.robots->path, "/srv/nope.txt");
+    assert_int_equal(a->log.n, 0);              /* Apache lints later */
+    unlink(good);
+    unlink(robots);
+    conf_free(n);
+    conf_free(a);
+}
+
+static void
+levels_and_merge(void **state)
+{
+    ra_conf_scope_t  http, srv, loc, out;
+    conf_t          *n = conf_new(RA_DIALECT_NGINX);
+
+    (void) state;
+    assert_int_equal(ra_directive_level(RA_DIALECT_NGINX,
+                                        RA_DIRECTIVE_ALERT_LOG),
+                     RA_CONF_SCOPE);
+    assert_int_equal(ra_directive_level(RA_DIALECT_APACHE,
+                                        RA_DIRECTIVE_ALERT_LOG),
+                     RA_CONF_MAIN);
+    assert_int_equal(ra_directive_level(RA_DIALECT_NGINX,
+                                        RA_DIRECTIVE_ROBOTS_FILE),
+                     RA_CONF_SERVER);
+    assert_int_equal(ra_directive_level(RA_DIALECT_NGINX,
+                                        RA_DIRECTIVE_RESOLVER), 0);
+    assert_int_equal(ra_directive_level(RA_DIALECT_APACHE,
+                                        RA_DIRECTIVE_STATUS), 0);
+
+    /* http{}: on, an alert log; server{}: enforce; location: off */
+    n->cx.scope = &http;
+    ra_conf_scope_init(&http);
+    assert_string_equal(set(n, RA_DIRECTIVE_AUDIT, "on", NULL, NULL), "");
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_LOG, "a.log", NULL, NULL),
+                        "");
+    http.alert_file = &out;
+    n->cx.scope = &srv;
+    ra_conf_scope_init(&srv);
+    assert_string_equal(set(n, RA_DIRECTIVE_ENFORCE, "on", NULL, NULL), "");
+    assert_string_equal(set(n, RA_DIRECTIVE_STATUS, NULL, NULL, NULL), "");
+    n->cx.scope = &loc;
+    ra_conf_scope_init(&loc);
+    assert_string_equal(set(n, RA_DIRECTIVE_AUDIT, "off", NULL, NULL), "");
+
+    ra_conf_scope_merge(&srv, &http, &srv);
+    assert_int_equal(srv.enable, 1);
+    assert_int_equal(srv.enforce, RA_ENFORCE_ON);
+    assert_string_equal(srv.alert_log, "a.log");
+    assert_ptr_equal(srv.alert_file, &out);
+    ra_conf_scope_merge(&out, &srv, &loc);
+    assert_int_equal(out.enable, 0);
+    assert_int_equal(out.enforce, RA_ENFORCE_ON);
+    assert_string_equal(out.alert_log, "a.log");
+    assert_false(out.status);               /* a page of its own */
+    assert_int_equal(loc.enforce, RA_ENFORCE_OFF);  /* add is left alone */
+
+    /* "off" in a location is its own value, not inherited over */
+    n->cx.scope = &loc;
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_LOG, "off", NULL, NULL),
+                        "");
+    ra_conf_scope_merge(&loc, &srv, &loc);
+    assert_null(loc.alert_log);
+    assert_null(loc.alert_file);
+    conf_free(n);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(zone),
+        cmocka_unit_test(flag_and_enforce),
+        cmocka_unit_test(times_and_budget),
+        cmocka_unit_test(alert_log_and_resolver),
+        cmocka_unit_test(files),
+        cmocka_unit_test(levels_and_merge),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
