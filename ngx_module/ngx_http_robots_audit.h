@@ -26,6 +26,7 @@
 #include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_audit_want.h"
+#include "ra_directive.h"
 #include "ra_http.h"
 #include "ra_kind.h"
 #include "ra_outcome.h"
@@ -33,24 +34,17 @@
 
 
 typedef struct {
+    ra_conf_main_t               conf;          /* the directives' */
     ngx_shm_zone_t              *shm_zone;
-    ngx_str_t                    zone_text;     /* robots_audit_zone "x" */
     ra_ledger_t                  ledger;        /* base NULL: none */
 
-    ra_setup_t                   setup;         /* crawlers and ranges */
     ra_alloc_t                   pool;          /* the cycle's pool */
-    ngx_msec_t                   alert_interval;
-    ra_alert_budget_t            alert_budget;  /* zeros: the defaults */
-    ngx_msec_t                   sig_max_age;   /* Web Bot Auth window */
 
     ra_host_t                    host;          /* run time: where is a
                                                    request or NULL */
     ra_host_t                    conf_host;     /* where is an ngx_conf_t */
 
     ra_audit_t                  *audit;         /* this worker's */
-    ngx_flag_t                   enforce_any;   /* robots_audit_enforce in
-                                                   some location: the
-                                                   preaccess phase runs */
     ra_kind_memo_t               kind;          /* the target's kind as
                                                    the header filter asked
                                                    it, for that request's
@@ -59,18 +53,14 @@ typedef struct {
 
 
 typedef struct {
-    ra_robots_file_t             robots;
-    ngx_flag_t                   has_robots;
+    ra_conf_server_t             conf;          /* the robots file */
     ra_sitenames_t               names;
 } ngx_http_robots_audit_srv_conf_t;
 
 
 typedef struct {
-    ngx_flag_t                   enable;
-    ra_enforce_t                 enforce;       /* 0: unset */
-    ngx_open_file_t             *alert_log;     /* NULL: none */
-    ngx_uint_t                   status;        /* the status page: its
-                                                   polls are not audited */
+    ra_conf_scope_t              conf;          /* alert_file: its
+                                                   ngx_open_file_t */
 } ngx_http_robots_audit_loc_conf_t;
 
 
@@ -128,8 +118,9 @@ ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    if (r != r->main || alcf->enable != 1 || amcf->audit == NULL
-        || (enforce && !ra_enforce_any(alcf->enforce)) || alcf->status)
+    if (r != r->main || alcf->conf.enable != 1 || amcf->audit == NULL
+        || (enforce && !ra_enforce_any(alcf->conf.enforce))
+        || alcf->conf.status)
     {
         return NULL;
     }

@@ -19,21 +19,8 @@
 #define NGX_HTTP_ROBOTS_AUDIT_SLAB      (16 * 1024)
 
 
-static char *ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-static char *ngx_http_robots_audit_status(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-static char *ngx_http_robots_audit_robots_file(ngx_conf_t *cf,
+static char *ngx_http_robots_audit_directive(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
-static char *ngx_http_robots_audit_enforce(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf);
-static char *ngx_http_robots_audit_table_file(ngx_conf_t *cf,
-    ngx_command_t *cmd, void *conf);
-static char *ngx_http_robots_audit_alert_log(ngx_conf_t *cf,
-    ngx_command_t *cmd, void *conf);
-static char *ngx_http_robots_audit_alert_budget(ngx_conf_t *cf,
-    ngx_command_t *cmd, void *conf);
-
 static void *ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf);
 static char *ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf);
 static void *ngx_http_robots_audit_create_srv_conf(ngx_conf_t *cf);
@@ -50,94 +37,37 @@ static ngx_int_t ngx_http_robots_audit_init_process(ngx_cycle_t *cycle);
 static void ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle);
 
 
+/* the core's rows (common/ra_directive.h) in nginx's terms, every one
+ * read by ngx_http_robots_audit_directive() */
+#define NGX_HTTP_RA_COMMAND(id, kind, arg, name, where, args, ...)           \
+    NGX_HTTP_RA_IN_##where(name, NGX_CONF_##args, RA_DIRECTIVE_##id)
+
+#define NGX_HTTP_RA_IN_MAIN(name, args, id)                                  \
+    NGX_HTTP_RA_CMD(name, NGX_HTTP_MAIN_CONF|args, NGX_HTTP_MAIN_CONF_OFFSET, \
+                    id)
+#define NGX_HTTP_RA_IN_SRV(name, args, id)                                   \
+    NGX_HTTP_RA_CMD(name, NGX_HTTP_SRV_CONF|args, NGX_HTTP_SRV_CONF_OFFSET,  \
+                    id)
+#define NGX_HTTP_RA_IN_LOC(name, args, id)                                   \
+    NGX_HTTP_RA_CMD(name, NGX_HTTP_LOC_CONF|args, NGX_HTTP_LOC_CONF_OFFSET,  \
+                    id)
+#define NGX_HTTP_RA_IN_ANY(name, args, id)                                   \
+    NGX_HTTP_RA_CMD(name, NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF               \
+                    |NGX_HTTP_LOC_CONF|args, NGX_HTTP_LOC_CONF_OFFSET, id)
+#define NGX_HTTP_RA_IN_NONE(name, args, id)
+
+#define NGX_HTTP_RA_CMD(name, type, conf, id)                                \
+    { ngx_string(name), type, ngx_http_robots_audit_directive, conf, id,     \
+      NULL },
+
+
 static ngx_command_t  ngx_http_robots_audit_commands[] = {
 
-    { ngx_string("robots_audit_zone"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE2,
-      ngx_http_robots_audit_zone,
-      NGX_HTTP_MAIN_CONF_OFFSET,
-      0,
-      NULL },
-
-    { ngx_string("robots_audit"),
-      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
-      ngx_conf_set_flag_slot,
-      NGX_HTTP_LOC_CONF_OFFSET,
-      offsetof(ngx_http_robots_audit_loc_conf_t, enable),
-      NULL },
-
-    { ngx_string("robots_audit_status"),
-      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
-      ngx_http_robots_audit_status,
-      NGX_HTTP_LOC_CONF_OFFSET,
-      0,
-      NULL },
-
-    { ngx_string("robots_audit_robots_file"),
-      NGX_HTTP_SRV_CONF|NGX_CONF_TAKE1,
-      ngx_http_robots_audit_robots_file,
-      NGX_HTTP_SRV_CONF_OFFSET,
-      0,
-      NULL },
-
-    { ngx_string("robots_audit_crawlers"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
-      ngx_http_robots_audit_table_file,
-      NGX_HTTP_MAIN_CONF_OFFSET,
-      RA_SETUP_CRAWLERS,
-      NULL },
-
-    { ngx_string("robots_audit_ip_ranges"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
-      ngx_http_robots_audit_table_file,
-      NGX_HTTP_MAIN_CONF_OFFSET,
-      RA_SETUP_RANGES,
-      NULL },
-
-    { ngx_string("robots_audit_signature_keys"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
-      ngx_http_robots_audit_table_file,
-      NGX_HTTP_MAIN_CONF_OFFSET,
-      RA_SETUP_SIG_KEYS,
-      NULL },
-
-    { ngx_string("robots_audit_signature_max_age"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
-      ngx_conf_set_msec_slot,
-      NGX_HTTP_MAIN_CONF_OFFSET,
-      offsetof(ngx_http_robots_audit_main_conf_t, sig_max_age),
-      NULL },
-
-    { ngx_string("robots_audit_alert_log"),
-      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
-      ngx_http_robots_audit_alert_log,
-      NGX_HTTP_LOC_CONF_OFFSET,
-      0,
-      NULL },
-
-    { ngx_string("robots_audit_alert_interval"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
-      ngx_conf_set_msec_slot,
-      NGX_HTTP_MAIN_CONF_OFFSET,
-      offsetof(ngx_http_robots_audit_main_conf_t, alert_interval),
-      NULL },
-
-    { ngx_string("robots_audit_alert_budget"),
-      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE2,
-      ngx_http_robots_audit_alert_budget,
-      NGX_HTTP_MAIN_CONF_OFFSET,
-      0,
-      NULL },
-
-    { ngx_string("robots_audit_enforce"),
-      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_1MORE,
-      ngx_http_robots_audit_enforce,
-      NGX_HTTP_LOC_CONF_OFFSET,
-      0,
-      NULL },
+    RA_DIRECTIVES(NGX_HTTP_RA_COMMAND)
 
       ngx_null_command
 };
+
 
 
 static ngx_http_module_t  ngx_http_robots_audit_module_ctx = {
@@ -247,7 +177,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
 
     ngx_http_robots_audit_request(r, status, kind, &req);
-    req.enforce = enforce ? alcf->enforce : 0;
+    req.enforce = enforce ? alcf->conf.enforce : 0;
     /* a robots.txt answer (or a redirect target's) the capture handed to
      * the core: it bound the crawler when the answer went out, and this
      * only counts it */
@@ -260,7 +190,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     (void) ra_audit_request(amcf->audit, &req, v);
 
     /* the text line to the error log, the JSON line to the alert log */
-    file = alcf->alert_log;
+    file = alcf->conf.alert_file;
 
     log.write = ngx_http_robots_audit_write;
     log.file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
@@ -291,7 +221,7 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
     }
 
     /* judged already in preaccess (robots_audit_enforce only) */
-    if (amcf->enforce_any) {
+    if (amcf->conf.enforce_wanted) {
         ctx = ngx_http_robots_audit_get_ctx(r, 0);
         if (ctx != NULL && ctx->counted) {
             return NGX_OK;
@@ -372,7 +302,7 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
         if (shpool->data != NULL
             && ra_setup_ledger(&amcf->ledger, shpool->data,
                                shm_zone->shm.size, 1, &amcf->host,
-                               ngx_http_robots_audit_str(amcf->zone_text),
+                               amcf->conf.zone_text,
                                &why)
                == RA_OK)
         {
@@ -382,8 +312,8 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
         ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_REFUSED,
                 "%.*s cannot be reused: %s; stop and start nginx (or "
                 "rename the zone) to begin a new ledger",
-                (int) amcf->zone_text.len, (char *) amcf->zone_text.data,
-                why);
+                (int) amcf->conf.zone_text.len,
+                (char *) amcf->conf.zone_text.data, why);
         return NGX_ERROR;
     }
 
@@ -411,8 +341,8 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
         {
             ra_logf(&amcf->host, NULL, RA_LOG_WARN, RA_TAG_NEW_LEDGER,
                     "%.*s changed size from %zu to %zu: its counters start "
-                    "over", (int) amcf->zone_text.len,
-                    (char *) amcf->zone_text.data, oz[i].shm.size,
+                    "over", (int) amcf->conf.zone_text.len,
+                    (char *) amcf->conf.zone_text.data, oz[i].shm.size,
                     shm_zone->shm.size);
         }
     }
@@ -425,8 +355,8 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     if (p == NULL) {
         ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_CREATE,
                 "%.*s is too small: %zu bytes are left for the ledger, "
-                "which needs at least %zu", (int) amcf->zone_text.len,
-                (char *) amcf->zone_text.data, size,
+                "which needs at least %zu", (int) amcf->conf.zone_text.len,
+                (char *) amcf->conf.zone_text.data, size,
                 (size_t) RA_LEDGER_MIN_SIZE);
         return NGX_ERROR;
     }
@@ -435,242 +365,125 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     shpool->log_nomem = 0;
 
     return ra_setup_ledger(&amcf->ledger, p, size, 0, &amcf->host,
-                           ngx_http_robots_audit_str(amcf->zone_text), &why)
+                           amcf->conf.zone_text, &why)
            == RA_OK ? NGX_OK : NGX_ERROR;
 }
 
 
 /* ---- configuration ---------------------------------------------------- */
 
-static char *
-ngx_http_robots_audit_zone(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+/* a file's word as nginx reads it: relative to the configuration prefix */
+static const char *
+ngx_http_robots_audit_path(void *ctx, ra_str_t word)
 {
-    ngx_http_robots_audit_main_conf_t  *amcf = conf;
+    ngx_str_t  name;
 
-    u_char           *p;
-    uint64_t          size;
-    ra_buf_t          why;
-    ngx_str_t        *value;
-    ngx_shm_zone_t   *shm_zone;
+    name.len = word.len;
+    name.data = (u_char *) word.data;
 
-    if (amcf->shm_zone != NULL) {
-        return "is duplicate";
+    if (ngx_conf_full_name(((ngx_conf_t *) ctx)->cycle, &name, 1) != NGX_OK) {
+        return NULL;
     }
 
-    value = cf->args->elts;
-
-    if (ra_parse_size(ngx_http_robots_audit_str(value[2]), &size) != RA_OK) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "invalid robots_audit_zone size \"%V\"",
-                           &value[2]);
-        return NGX_CONF_ERROR;
-    }
-
-    ra_buf_init(&why, &amcf->pool, 0, 256);
-
-    if (ra_zone_size_check(size, NGX_HTTP_ROBOTS_AUDIT_SLAB, &why) != RA_OK)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "robots_audit_zone \"%V\" size \"%V\" %*s",
-                           &value[1], &value[2], why.len, why.data);
-        return NGX_CONF_ERROR;
-    }
-
-    shm_zone = ngx_shared_memory_add(cf, &value[1], (size_t) size,
-                                     &ngx_http_robots_audit_module);
-    if (shm_zone == NULL) {
-        return NGX_CONF_ERROR;
-    }
-
-    if (shm_zone->data) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                           "robots_audit_zone \"%V\" is already declared",
-                           &value[1]);
-        return NGX_CONF_ERROR;
-    }
-
-    shm_zone->init = ngx_http_robots_audit_init_zone;
-    shm_zone->data = amcf;
-
-    amcf->shm_zone = shm_zone;
-
-    /* how messages name the zone */
-    p = ngx_pnalloc(cf->pool, value[1].len + sizeof("robots_audit_zone \"\""));
-    if (p == NULL) {
-        return NGX_CONF_ERROR;
-    }
-
-    amcf->zone_text.data = p;
-    amcf->zone_text.len = ngx_sprintf(p, "robots_audit_zone \"%V\"",
-                                      &value[1]) - p;
-
-    return NGX_CONF_OK;
+    return (const char *) name.data;
 }
 
 
+/* Every directive: its words to the core (common/ra_directive.h), which
+ * reads, checks and keeps them and words what is wrong; then what only
+ * nginx does with the value: the shared zone, the status page's handler,
+ * the alert log opened (and reopened on SIGUSR1) as access logs are */
 static char *
-ngx_http_robots_audit_status(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
-{
-    ngx_http_robots_audit_loc_conf_t  *alcf = conf;
-
-    ngx_http_core_loc_conf_t  *clcf;
-
-    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
-    clcf->handler = ngx_http_robots_audit_status_handler;
-
-    alcf->status = 1;
-
-    return NGX_CONF_OK;
-}
-
-
-/* robots_audit_enforce WORD...: the core reads them (as Apache's, words add) */
-static char *
-ngx_http_robots_audit_enforce(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
-{
-    ngx_http_robots_audit_loc_conf_t  *alcf = conf;
-
-    ngx_uint_t   i;
-    ngx_str_t   *value = cf->args->elts;
-    const char  *why;
-
-    for (i = 1; i < cf->args->nelts; i++) {
-        if (ra_enforce_word(&alcf->enforce,
-                            ngx_http_robots_audit_str(value[i]), &why)
-            != RA_OK)
-        {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "invalid value \"%V\" in \"%V\" directive: %s",
-                               &value[i], &cmd->name, why);
-            return NGX_CONF_ERROR;
-        }
-    }
-    return NGX_CONF_OK;
-}
-
-
-static char *
-ngx_http_robots_audit_robots_file(ngx_conf_t *cf, ngx_command_t *cmd,
+ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf)
 {
-    ngx_http_robots_audit_srv_conf_t  *ascf = conf;
-
-    ra_buf_t                            why;
-    ngx_str_t                          *value, name;
+    ngx_uint_t                          i;
+    ra_buf_t                            msg;
+    ra_str_t                           *words;
+    ngx_str_t                          *value;
+    ngx_shm_zone_t                     *shm_zone;
+    ra_directive_cx_t                   cx;
+    ngx_http_core_loc_conf_t           *clcf;
+    ngx_http_robots_audit_srv_conf_t   *ascf;
+    ngx_http_robots_audit_loc_conf_t   *alcf;
     ngx_http_robots_audit_main_conf_t  *amcf;
-
-    if (ascf->has_robots) {
-        return "is duplicate";
-    }
 
     amcf = ngx_http_conf_get_module_main_conf(cf,
                                               ngx_http_robots_audit_module);
+    ascf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_robots_audit_module);
+    alcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_robots_audit_module);
 
     value = cf->args->elts;
-    name = value[1];
 
-    if (ngx_conf_full_name(cf->cycle, &name, 1) != NGX_OK) {
+    words = ngx_palloc(cf->temp_pool, cf->args->nelts * sizeof(ra_str_t));
+    if (words == NULL) {
         return NGX_CONF_ERROR;
     }
-
-    ra_buf_init(&why, &amcf->pool, 0, 1024);
-
-    if (ra_robots_file_load(&amcf->conf_host, &amcf->pool,
-                            (const char *) name.data, &ascf->robots, &why)
-        != RA_OK)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, RA_LOG_PREFIX
-                           "[" RA_TAG_CONFIG_FILE "] %*s", why.len, why.data);
-        return NGX_CONF_ERROR;
-    }
-
-    ascf->has_robots = 1;
-
-    ra_robots_file_lint(&amcf->conf_host, cf, &ascf->robots);
-
-    return NGX_CONF_OK;
-}
-
-
-/* robots_audit_crawlers FILE; robots_audit_ip_ranges FILE ...;
- * robots_audit_signature_keys DIR */
-static char *
-ngx_http_robots_audit_table_file(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf)
-{
-    ngx_http_robots_audit_main_conf_t  *amcf = conf;
-
-    int          rc;
-    ra_buf_t     why;
-    ngx_str_t   *value, name;
-    ngx_uint_t   i;
-
-    value = cf->args->elts;
 
     for (i = 1; i < cf->args->nelts; i++) {
-        name = value[i];
+        words[i - 1] = ngx_http_robots_audit_str(value[i]);
+    }
 
-        if (ngx_conf_full_name(cf->cycle, &name, 1) != NGX_OK) {
-            return NGX_CONF_ERROR;
+    ngx_memzero(&cx, sizeof(ra_directive_cx_t));
+    cx.dialect = RA_DIALECT_NGINX;
+    cx.main = &amcf->conf;
+    cx.server = &ascf->conf;
+    cx.scope = &alcf->conf;
+    cx.where = cf;                      /* RA203 "in nginx.conf:N" */
+    cx.zone_overhead = NGX_HTTP_ROBOTS_AUDIT_SLAB;
+    cx.path = ngx_http_robots_audit_path;
+    cx.path_ctx = cf;
+
+    ra_buf_init(&msg, &amcf->pool, 0, 1024);
+
+    if (ra_directive_set(&cx, cmd->offset, words, cf->args->nelts - 1, &msg)
+        != RA_OK)
+    {
+        if (msg.len) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%*s", msg.len,
+                               msg.data);
         }
-
-        ra_buf_init(&why, &amcf->pool, 0, 1024);
-
-        amcf->setup.where = cf;             /* RA203 "in nginx.conf:N" */
-        rc = ra_setup_table_file(&amcf->setup, cmd->offset,
-                                 (const char *) name.data, &why);
-        amcf->setup.where = NULL;
-
-        if (rc != RA_OK) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, RA_LOG_PREFIX
-                               "[" RA_TAG_CONFIG_FILE "] %*s", why.len,
-                               why.data);
-            return NGX_CONF_ERROR;
-        }
-    }
-
-    return NGX_CONF_OK;
-}
-
-
-static char *
-ngx_http_robots_audit_alert_log(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf)
-{
-    ngx_http_robots_audit_loc_conf_t  *alcf = conf;
-
-    ngx_str_t  *value;
-
-    if (alcf->alert_log != NGX_CONF_UNSET_PTR) {
-        return "is duplicate";
-    }
-
-    value = cf->args->elts;
-
-    if (ngx_strcmp(value[1].data, "off") == 0) {
-        alcf->alert_log = NULL;
-        return NGX_CONF_OK;
-    }
-
-    /* opened and reopened (SIGUSR1) as nginx does access logs */
-    alcf->alert_log = ngx_conf_open_file(cf->cycle, &value[1]);
-    if (alcf->alert_log == NULL) {
         return NGX_CONF_ERROR;
     }
 
+    switch (cmd->offset) {
+
+    case RA_DIRECTIVE_ZONE:
+        shm_zone = ngx_shared_memory_add(cf, &value[1],
+                                         (size_t) amcf->conf.zone_size,
+                                         &ngx_http_robots_audit_module);
+        if (shm_zone == NULL) {
+            return NGX_CONF_ERROR;
+        }
+
+        if (shm_zone->data) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "robots_audit_zone \"%V\" is already declared",
+                               &value[1]);
+            return NGX_CONF_ERROR;
+        }
+
+        shm_zone->init = ngx_http_robots_audit_init_zone;
+        shm_zone->data = amcf;
+        amcf->shm_zone = shm_zone;
+        break;
+
+    case RA_DIRECTIVE_STATUS:
+        clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+        clcf->handler = ngx_http_robots_audit_status_handler;
+        break;
+
+    case RA_DIRECTIVE_ALERT_LOG:
+        if (alcf->conf.alert_log != NULL) {
+            alcf->conf.alert_file = ngx_conf_open_file(cf->cycle, &value[1]);
+            if (alcf->conf.alert_file == NULL) {
+                return NGX_CONF_ERROR;
+            }
+        }
+        break;
+    }
+
     return NGX_CONF_OK;
-}
-
-
-static char *
-ngx_http_robots_audit_alert_budget(ngx_conf_t *cf, ngx_command_t *cmd,
-    void *conf)
-{
-    ngx_str_t                          *v = cf->args->elts;
-    ngx_http_robots_audit_main_conf_t  *amcf = conf;
-
-    return (char *) ra_alert_budget_parse(ngx_http_robots_audit_str(v[1]),
-               ngx_http_robots_audit_str(v[2]), &amcf->alert_budget);
 }
 
 
@@ -692,9 +505,6 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
      *     amcf->audit = NULL;
      */
 
-    amcf->alert_interval = NGX_CONF_UNSET_MSEC;
-    amcf->sig_max_age = NGX_CONF_UNSET_MSEC;
-
     amcf->pool.alloc = ngx_http_robots_audit_pool_alloc;
     amcf->pool.free = NULL;
     amcf->pool.ctx = cf->pool;
@@ -707,8 +517,7 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
     amcf->conf_host = amcf->host;
     amcf->conf_host.log = ngx_http_robots_audit_conf_log;
 
-    ra_setup_init(&amcf->setup, &amcf->conf_host, &amcf->pool);
-    amcf->setup.lenient = 1;            /* data files never stop nginx */
+    ra_conf_main_init(&amcf->conf, &amcf->conf_host, &amcf->pool);
 
     return amcf;
 }
@@ -727,7 +536,7 @@ ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf)
 
     ra_buf_init(&why, &amcf->pool, 0, 1024);
 
-    if (ra_setup_compile(&amcf->setup, &why) != RA_OK) {
+    if (ra_setup_compile(&amcf->conf.setup, &why) != RA_OK) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, RA_LOG_PREFIX
                            "[" RA_TAG_CRAWLERS "] %*s", why.len, why.data);
         return NGX_CONF_ERROR;
@@ -787,13 +596,12 @@ ngx_http_robots_audit_create_loc_conf(ngx_conf_t *cf)
 {
     ngx_http_robots_audit_loc_conf_t  *alcf;
 
-    alcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_robots_audit_loc_conf_t));
+    alcf = ngx_palloc(cf->pool, sizeof(ngx_http_robots_audit_loc_conf_t));
     if (alcf == NULL) {
         return NULL;
     }
 
-    alcf->enable = NGX_CONF_UNSET;
-    alcf->alert_log = NGX_CONF_UNSET_PTR;
+    ra_conf_scope_init(&alcf->conf);
 
     return alcf;
 }
@@ -808,18 +616,14 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
 
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    ngx_conf_merge_value(conf->enable, prev->enable, 0);
-    conf->enforce = conf->enforce ? conf->enforce : prev->enforce;
-    ngx_conf_merge_ptr_value(conf->alert_log, prev->alert_log, NULL);
+    ra_conf_scope_merge(&conf->conf, &prev->conf, &conf->conf);
 
     amcf = ngx_http_conf_get_module_main_conf(cf,
                                               ngx_http_robots_audit_module);
 
-    if (conf->enable == 1 && ra_enforce_any(conf->enforce)) {
-        amcf->enforce_any = 1;
-    }
-
-    if (amcf->shm_zone == NULL && (conf->enable == 1 || conf->status)) {
+    if (amcf->shm_zone == NULL
+        && (conf->conf.enable == 1 || conf->conf.status))
+    {
         ngx_log_error(NGX_LOG_EMERG, cf->log, 0,
                       "\"robots_audit on\" and \"robots_audit_status\" "
                       "need a zone: add \"robots_audit_zone NAME SIZE;\" "
@@ -856,7 +660,7 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
     *h = ngx_http_robots_audit_log_handler;
 
     /* without robots_audit_enforce, nothing to do before the content */
-    if (!amcf->enforce_any) {
+    if (!amcf->conf.enforce_wanted) {
         return ngx_http_robots_audit_filter_init(cf);
     }
 
@@ -874,17 +678,10 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
 static ra_audit_t *
 ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
 {
-    ra_audit_conf_t    conf;
-    ra_setup_values_t  v;
+    ra_audit_conf_t  conf;
 
-    v.alert_interval = amcf->alert_interval == NGX_CONF_UNSET_MSEC
-                       ? -1 : (int64_t) amcf->alert_interval;
-    v.alert_budget = amcf->alert_budget;
-    v.sig_max_age = amcf->sig_max_age == NGX_CONF_UNSET_MSEC
-                    ? 0 : (int64_t) amcf->sig_max_age;
-
-    ra_setup_audit_conf(&conf, &amcf->setup, &amcf->host,
-                        ngx_http_robots_audit_str(amcf->zone_text), &v);
+    ra_setup_audit_conf(&conf, &amcf->conf.setup, &amcf->host,
+                        amcf->conf.zone_text, &amcf->conf.values);
 
     return ra_audit_create(&conf, &amcf->ledger);
 }
@@ -961,7 +758,7 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
         ctx = cscfp[s]->ctx;
         ascf = ctx->srv_conf[ngx_http_robots_audit_module.ctx_index];
 
-        if (!ascf->has_robots) {
+        if (ascf->conf.robots == NULL) {
             continue;
         }
 
@@ -970,7 +767,7 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
             ngx_memzero(&cf, sizeof(ngx_conf_t));
             cf.cycle = cycle;
             cf.log = cycle->log;
-            ra_robots_file_lint(&amcf->conf_host, &cf, &ascf->robots);
+            ra_robots_file_lint(&amcf->conf_host, &cf, ascf->conf.robots);
         }
 
         if (au == NULL) {
@@ -980,7 +777,7 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
             }
         }
 
-        (void) ra_robots_file_seed(au, ascf->names.primary, &ascf->robots,
+        (void) ra_robots_file_seed(au, ascf->names.primary, ascf->conf.robots,
                                    ngx_http_robots_audit_now(NULL));
     }
 

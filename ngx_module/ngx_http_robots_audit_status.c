@@ -58,7 +58,7 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 
     (void) ra_status_page_ranges(amcf->ledger.base != NULL ? &amcf->ledger
                                                            : NULL,
-                          amcf->setup.crawlers, amcf->setup.ranges,
+                          amcf->conf.setup.crawlers, amcf->conf.setup.ranges,
                           ngx_http_robots_audit_str(r->method_name),
                           ngx_http_robots_audit_str(r->args),
                           ngx_http_robots_audit_now(NULL),
