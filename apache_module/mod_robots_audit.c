@@ -141,18 +141,6 @@ mra_pool_allocator(apr_pool_t *p)
     return a;
 }
 
-/* "what: " and a core message about a configured file, tagged as nginx
- * tags it, as a string in p. */
-static const char *
-mra_why(apr_pool_t *p, const char *what, ra_buf_t *why)
-{
-    return apr_psprintf(p, "%s: " RA_LOG_PREFIX "[" RA_TAG_CONFIG_FILE "] "
-                        "%.*s", what, (int) why->len,
-                        why->data != NULL ? (const char *) why->data
-                                          : "out of memory");
-}
-
-
 /* ---- directives --------------------------------------------------------- */
 
 static void *
@@ -161,19 +149,17 @@ mra_create_dir_conf(apr_pool_t *p, char *dir)
     mra_dir_conf  *c = apr_palloc(p, sizeof(mra_dir_conf));
 
     (void) dir;
-    c->enabled = -1;
-    c->enforce = RA_ENFORCE_OFF;
+    ra_conf_scope_init(&c->conf);
     return c;
 }
 
 static void *
 mra_merge_dir_conf(apr_pool_t *p, void *basev, void *addv)
 {
-    mra_dir_conf  *base = basev, *add = addv;
     mra_dir_conf  *c = apr_palloc(p, sizeof(mra_dir_conf));
 
-    c->enabled = add->enabled != -1 ? add->enabled : base->enabled;
-    c->enforce = add->enforce != RA_ENFORCE_OFF ? add->enforce : base->enforce;
+    ra_conf_scope_merge(&c->conf, &((mra_dir_conf *) basev)->conf,
+                        &((mra_dir_conf *) addv)->conf);
     return c;
 }
 
@@ -200,6 +186,7 @@ mra_state_get(apr_pool_t *pconf)
     st->host.lock.lock = mra_lock;
     st->host.lock.unlock = mra_unlock;
     st->host.lock.ctx = st;
+    ra_conf_main_init(&st->conf, &st->host, mra_pool_allocator(pconf));
     (void) apr_pool_userdata_setn(st, MRA_STATE_KEY, NULL, pconf);
     return st;
 }
@@ -211,14 +198,13 @@ mra_create_srv_conf(apr_pool_t *p, server_rec *s)
 
     (void) s;
     c->st = mra_state_get(p);
-    c->values.alert_interval = -1;
     return c;
 }
 
 /* RobotsAuditRobotsFile belongs to the server it is written in: a virtual
  * host does not inherit the main server's file (as nginx's server-level
- * robots_audit_robots_file); the global settings are read from the main
- * server's record only. */
+ * robots_audit_robots_file); the global settings are the module's
+ * state's. */
 static void *
 mra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
 {
@@ -229,245 +215,113 @@ mra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
     return c;
 }
 
-
+/* a file's word as httpd reads it: relative to ServerRoot */
 static const char *
-mra_set_enabled(cmd_parms *cmd, void *dv, int on)
+mra_path(void *ctx, ra_str_t word)
 {
-    ((mra_dir_conf *) dv)->enabled = on;
-    mra_st(cmd->server)->zone_wanted |= on;
-    return NULL;
+    return ap_server_root_relative(ctx, apr_pstrmemdup(ctx,
+                                   (const char *) word.data, word.len));
 }
 
-/* one word of RobotsAuditEnforce Off | On | WORD...: the core reads it */
+/* Every directive: its words to the core (common/ra_directive.h), which
+ * reads, checks and keeps them and words what is wrong (httpd has counted
+ * them); then what only httpd does with the value. */
 static const char *
-mra_set_enforce(cmd_parms *cmd, void *dv, const char *word)
+mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
 {
-    const char  *why;
-    mra_state   *st = mra_st(cmd->server);
+    int                 i, enforced;
+    ra_buf_t            msg;
+    ra_str_t            words[2];
+    const char         *err = NULL;
+    ra_directive_cx_t   cx;
+    ra_directive_e      id = (ra_directive_e) (intptr_t) cmd->info;
+    mra_state          *st = mra_st(cmd->server);
 
-    if (ra_enforce_word(&((mra_dir_conf *) dv)->enforce, mra_cstr(word), &why)
-        != RA_OK)
+    if (ra_directive_level(RA_DIALECT_APACHE, id) == RA_CONF_MAIN
+        && (err = ap_check_cmd_context(cmd, GLOBAL_ONLY)) != NULL)
     {
-        return apr_psprintf(cmd->pool, "%s: '%s': %s", cmd->cmd->name, word,
-                            why);
+        return err;
     }
-    if (!st->enforce_wanted && ra_enforce_any(((mra_dir_conf *) dv)->enforce))
-    {
+    for (i = 0; i < n; i++) {
+        words[i] = mra_cstr(w[i]);
+    }
+    memset(&cx, 0, sizeof(cx));
+    cx.dialect = RA_DIALECT_APACHE;
+    cx.main = &st->conf;
+    cx.server = &mra_sconf(cmd->server)->conf;
+    cx.scope = &((mra_dir_conf *) dv)->conf;
+    cx.path = mra_path;
+    cx.path_ctx = cmd->pool;
+    enforced = st->conf.enforce_wanted;
+    ra_buf_init(&msg, mra_pool_allocator(cmd->temp_pool), 0, 0);
+    if (ra_directive_set(&cx, id, words, (size_t) n, &msg) != RA_OK) {
+        return msg.len ? apr_pstrmemdup(cmd->pool, (const char *) msg.data,
+                                        msg.len) : "out of memory";
+    }
+    if (!enforced && st->conf.enforce_wanted) {
         /* fixups only where something is enforced: every request asks
          * every fixups hook.  Registered once a configuration pass (hooks
          * are cleared before each, and each has a new state) and sorted
          * with the others after the directives are read. */
         ap_hook_fixups(mra_fixups, NULL, NULL, APR_HOOK_LAST);
-        st->enforce_wanted = 1;
     }
-    return NULL;
-}
-
-static const char *
-mra_set_zone_size(cmd_parms *cmd, void *dv, const char *arg)
-{
-    uint64_t     n;
-    ra_buf_t     why;
-    const char  *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-
-    (void) dv;
-    if (err != NULL) {
-        return err;
-    }
-    if (ra_parse_size(mra_cstr(arg), &n) != RA_OK) {
-        return apr_psprintf(cmd->pool, "RobotsAuditZoneSize: '%s' is not "
-                            "a size (bytes, or a number with k, m or g)",
-                            arg);
-    }
-    ra_buf_init(&why, mra_pool_allocator(cmd->temp_pool), 0, 0);
-    if (ra_zone_size_check(n, 0, &why) != RA_OK) {
-        /* the core's predicate, after the value */
-        return apr_psprintf(cmd->pool, "RobotsAuditZoneSize: %s %.*s", arg,
-                            (int) why.len, (const char *) why.data);
-    }
-    mra_sconf(cmd->server)->zone_size = n;
-    mra_st(cmd->server)->zone_wanted = 1;
-    return NULL;
-}
-
-/* RobotsAuditCrawlers and RobotsAuditIPRanges: one file into the tables */
-static const char *
-mra_set_table_file(cmd_parms *cmd, void *dv, const char *arg)
-{
-    int            rc;
-    ra_buf_t       why;
-    const char    *path, *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-    mra_srv_conf  *sc = mra_sconf(cmd->server);
-
-    (void) dv;
-    if (err != NULL) {
-        return err;
-    }
-    path = ap_server_root_relative(cmd->temp_pool, arg);
-    if (path == NULL) {
-        return apr_psprintf(cmd->pool, "%s: bad path %s", cmd->cmd->name,
-                            arg);
-    }
-    ra_buf_init(&why, mra_pool_allocator(cmd->temp_pool), 0, 0);
-    if (sc->setup == NULL) {
-        sc->setup = apr_pcalloc(cmd->pool, sizeof(ra_setup_t));
-        ra_setup_init(sc->setup, &sc->st->host,
-                      mra_pool_allocator(cmd->pool));
-        sc->setup->lenient = 1;         /* data files never stop Apache */
-    }
-    rc = ra_setup_table_file(sc->setup, (ra_setup_table_e) (intptr_t)
-                             cmd->info, path, &why);
-    return rc == RA_OK ? NULL : mra_why(cmd->pool, cmd->cmd->name, &why);
-}
-
-static const char *
-mra_set_robots_file(cmd_parms *cmd, void *dv, const char *arg)
-{
-    ra_buf_t       why;
-    const char    *path;
-    mra_srv_conf  *sc = mra_sconf(cmd->server);
-
-    (void) dv;
-    path = ap_server_root_relative(cmd->pool, arg);
-    if (path == NULL) {
-        return apr_psprintf(cmd->pool, "RobotsAuditRobotsFile: bad path %s",
-                            arg);
-    }
-    sc->robots = apr_pcalloc(cmd->pool, sizeof(ra_robots_file_t));
-    ra_buf_init(&why, mra_pool_allocator(cmd->temp_pool), 0, 0);
-    if (ra_robots_file_load(&sc->st->host, mra_pool_allocator(cmd->pool), path,
-                            sc->robots, &why) != RA_OK)
+    if (id == RA_DIRECTIVE_RESOLVER
+        && (err = mra_rdns_check(cmd->pool, st->conf.resolver)) != NULL)
     {
-        return mra_why(cmd->pool, "RobotsAuditRobotsFile", &why);
+        err = apr_psprintf(cmd->pool, "RobotsAuditResolver %s: %s",
+                           st->conf.resolver, err);
     }
-    return NULL;
-}
-
-static const char *
-mra_set_alert_log(cmd_parms *cmd, void *dv, const char *arg)
-{
-    mra_srv_conf  *sc = mra_sconf(cmd->server);
-    const char    *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-
-    (void) dv;
-    if (err != NULL) {
-        return err;
-    }
-    if (arg[0] == '|') {
-        if (arg[1] == '\0') {
-            return "RobotsAuditAlertLog: '|' needs a program";
-        }
-        sc->alert_log = arg;
-        return NULL;
-    }
-    sc->alert_log = ap_server_root_relative(cmd->pool, arg);
-    if (sc->alert_log == NULL) {
-        return apr_psprintf(cmd->pool, "RobotsAuditAlertLog: bad path %s",
-                            arg);
-    }
-    return NULL;
-}
-
-static const char *
-mra_set_resolver(cmd_parms *cmd, void *dv, const char *arg)
-{
-    mra_srv_conf  *sc = mra_sconf(cmd->server);
-    const char    *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-
-    (void) dv;
-    if (strcmp(arg, "system") == 0) {
-        arg = "";                       /* /etc/resolv.conf's servers */
-    }
-    if (err == NULL && (err = mra_rdns_check(cmd->pool, arg)) != NULL) {
-        err = apr_psprintf(cmd->pool, "RobotsAuditResolver %s: %s", arg,
-                           err);
-    }
-    sc->resolver = arg;
     return err;
 }
 
+/* httpd's kinds of handler, by how many words it counts */
 static const char *
-mra_set_alert_interval(cmd_parms *cmd, void *dv, const char *arg)
+mra_directive1(cmd_parms *cmd, void *dv, const char *word)
 {
-    mra_srv_conf  *sc = mra_sconf(cmd->server);
-    const char    *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-
-    (void) dv;
-    if (err != NULL) {
-        return err;
-    }
-    if (ra_parse_msec(mra_cstr(arg), cmd->info != NULL
-                      ? &sc->values.sig_max_age : &sc->values.alert_interval)
-        != RA_OK)
-    {
-        return apr_psprintf(cmd->pool, "%s: '%s' is not a time (250ms, 30s, "
-                            "5m, 1h, 1d, 1m30s; a bare number is seconds)",
-                            cmd->cmd->name, arg);
-    }
-    return NULL;
+    return mra_directive(cmd, dv, 1, &word);
 }
 
 static const char *
-mra_set_alert_budget(cmd_parms *cmd, void *dv, const char *site,
-    const char *total)
+mra_directive2(cmd_parms *cmd, void *dv, const char *a, const char *b)
 {
-    const char  *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    const char  *w[2] = { a, b };
 
-    (void) dv;
-    if (err == NULL && (err = ra_alert_budget_parse(mra_cstr(site),
-            mra_cstr(total), &mra_sconf(cmd->server)->values.alert_budget)) != NULL) {
-        err = apr_pstrcat(cmd->pool, "RobotsAuditAlertBudget ", err, NULL);
-    }
-    return err;
+    return mra_directive(cmd, dv, 2, w);
 }
+
+static const char *
+mra_directive_flag(cmd_parms *cmd, void *dv, int on)
+{
+    const char  *w = on ? "on" : "off";
+
+    return mra_directive(cmd, dv, 1, &w);
+}
+
+/* the core's rows (common/ra_directive.h) in httpd's terms */
+#define MRA_COMMAND(id, kind, arg, nname, nwhere, nargs, name, where, args, \
+    help)                                                                   \
+    MRA_IN_##where(MRA_INIT_##args, name, RA_DIRECTIVE_##id, help)
+#define MRA_IN_GLOBAL(init, name, id, help) init(name, id, RSRC_CONF, help)
+#define MRA_IN_SERVER(init, name, id, help) init(name, id, RSRC_CONF, help)
+#define MRA_IN_DIR(init, name, id, help)                                    \
+    init(name, id, RSRC_CONF | ACCESS_CONF, help)
+#define MRA_IN_NONE(init, name, id, help)
+#define MRA_INIT_TAKE1(name, id, where, help)                               \
+    AP_INIT_TAKE1(name, mra_directive1, (void *) (intptr_t) id, where, help),
+#define MRA_INIT_ITERATE(name, id, where, help)                             \
+    AP_INIT_ITERATE(name, mra_directive1, (void *) (intptr_t) id, where,   \
+                    help),
+#define MRA_INIT_TAKE2(name, id, where, help)                               \
+    AP_INIT_TAKE2(name, mra_directive2, (void *) (intptr_t) id, where, help),
+#define MRA_INIT_FLAG(name, id, where, help)                                \
+    AP_INIT_FLAG(name, mra_directive_flag, (void *) (intptr_t) id, where,  \
+                 help),
 
 static const command_rec mra_cmds[] = {
-    AP_INIT_FLAG("RobotsAudit", mra_set_enabled, NULL, RSRC_CONF | ACCESS_CONF,
-        "On to judge and count requests of this server or location "
-        "(default Off)"),
-    AP_INIT_TAKE1("RobotsAuditZoneSize", mra_set_zone_size, NULL, RSRC_CONF,
-        "Size of the shared ledger, bytes or with k, m, g (global; "
-        "default 8m, at least 64k)"),
-    AP_INIT_TAKE1("RobotsAuditRobotsFile", mra_set_robots_file, NULL,
-        RSRC_CONF,
-        "The robots.txt this server serves: linted at startup and "
-        "apache2ctl -t, and the initial version until one is captured "
-        "(server, virtual host)"),
-    AP_INIT_TAKE1("RobotsAuditCrawlers", mra_set_table_file, NULL, RSRC_CONF,
-        "A crawler file in the format of data/crawlers.txt, added to the "
-        "built-in table (global; repeatable)"),
-    AP_INIT_ITERATE("RobotsAuditIPRanges", mra_set_table_file,
-        (void *) (intptr_t) RA_SETUP_RANGES,
-        RSRC_CONF,
-        "Published IP-range JSON files, named by base name as the crawler "
-        "table names them (global)"),
-    AP_INIT_TAKE1("RobotsAuditSignatureKeys", mra_set_table_file,
-        (void *) (intptr_t) RA_SETUP_SIG_KEYS,
-        RSRC_CONF,
-        "A directory of Web Bot Auth key sets, HOST.json for each agent "
-        "origin (global)"),
-    AP_INIT_TAKE1("RobotsAuditSignatureMaxAge", mra_set_alert_interval,
-        "sig", RSRC_CONF,
-        "Oldest Web Bot Auth signature accepted, by its created time "
-        "(global; default 1d)"),
-    AP_INIT_TAKE1("RobotsAuditAlertLog", mra_set_alert_log, NULL, RSRC_CONF,
-        "A file, or |program, that gets one JSON line per alert (global)"),
-    AP_INIT_TAKE1("RobotsAuditResolver", mra_set_resolver, NULL, RSRC_CONF,
-        "ADDR[:PORT] of the DNS server reverse DNS asks, or system "
-        "(/etc/resolv.conf's); none: no reverse DNS (global)"),
-    AP_INIT_TAKE1("RobotsAuditAlertInterval", mra_set_alert_interval, NULL,
-        RSRC_CONF,
-        "Least time between two alerts for one (site, crawler): 250ms, 30s, "
-        "5m, 1h; 0: every one (global; default 60s)"),
-    AP_INIT_TAKE2("RobotsAuditAlertBudget", mra_set_alert_budget, NULL,
-        RSRC_CONF, "Alert lines a minute per site and in all, or off "
-        "(global; default 60 300)"),
-    AP_INIT_ITERATE("RobotsAuditEnforce", mra_set_enforce, NULL,
-        RSRC_CONF | ACCESS_CONF,
-        "Off, On (= violation), or what to answer 403: violation, "
-        "unreachable, impostor (default Off)"),
+    RA_DIRECTIVES(MRA_COMMAND)
     { NULL }
 };
+
 
 
 /* ---- startup ------------------------------------------------------------ */
@@ -492,17 +346,10 @@ mra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
 static int
 mra_compile_tables(server_rec *s)
 {
-    ra_buf_t       why;
-    mra_srv_conf  *sc = mra_sconf(s);
-    apr_pool_t    *p = s->process->pconf;
+    ra_buf_t  why;
 
-    ra_buf_init(&why, mra_pool_allocator(p), 0, 0);
-    if (sc->setup == NULL) {
-        sc->setup = apr_pcalloc(p, sizeof(ra_setup_t));
-        ra_setup_init(sc->setup, &sc->st->host, mra_pool_allocator(p));
-        sc->setup->lenient = 1;
-    }
-    if (ra_setup_compile(sc->setup, &why) == RA_OK) {
+    ra_buf_init(&why, mra_pool_allocator(s->process->pconf), 0, 0);
+    if (ra_setup_compile(&mra_st(s)->conf.setup, &why) == RA_OK) {
         return OK;
     }
     MRA_LOG(APLOG_EMERG, 0, s, RA_TAG_CRAWLERS, "%.*s", (int) why.len,
@@ -517,9 +364,9 @@ mra_lint_all(server_rec *s)
     ra_host_t  h = mra_st(s)->host;
 
     for (; s != NULL; s = s->next) {
-        if (mra_sconf(s)->robots != NULL) {
+        if (mra_sconf(s)->conf.robots != NULL) {
             h.ctx = s;
-            ra_robots_file_lint(&h, NULL, mra_sconf(s)->robots);
+            ra_robots_file_lint(&h, NULL, mra_sconf(s)->conf.robots);
         }
     }
 }
@@ -620,8 +467,8 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     mra_state        *st = sc->st;
     ra_audit_conf_t   conf;
 
-    ra_setup_audit_conf(&conf, sc->setup, &st->host, mra_cstr(MRA_ZONE_NAME),
-                        &sc->values);
+    ra_setup_audit_conf(&conf, &st->conf.setup, &st->host,
+                        mra_cstr(MRA_ZONE_NAME), &st->conf.values);
     st->audit_conf = conf;
     st->audit = ra_audit_create(&conf, &st->ledger);
     if (st->audit == NULL) {
@@ -640,8 +487,8 @@ mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
     piped_log     *pl;
     apr_file_t    *f;
     apr_status_t   rv;
-    const char    *path = mra_sconf(s)->alert_log;
     mra_state     *st = mra_st(s);
+    const char    *path = st->conf.alert_log;
 
     if (path == NULL) {
         return OK;
@@ -712,7 +559,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
         return !OK;
     }
     mra_lint_all(s);
-    if (!st->zone_wanted) {
+    if (!st->conf.zone_wanted) {
         return OK;
     }
     for (vs = s; vs != NULL; vs = vs->next) {
@@ -721,8 +568,8 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
             return !OK;
         }
     }
-    rc = mra_zone_init(s, sc->zone_size ? (apr_size_t) sc->zone_size
-                                        : RA_ZONE_SIZE_DEFAULT);
+    rc = mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
+                                             : RA_ZONE_SIZE_DEFAULT);
     if (rc != OK || mra_open_alert_log(pconf, s) != OK
         || mra_audit_make(pconf, s) == NULL)
     {
@@ -732,9 +579,10 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     /* the configured files: each site's version until one is captured */
     for (vs = s; vs != NULL; vs = vs->next) {
         sc = mra_sconf(vs);
-        if (sc->robots != NULL) {   /* out of memory: the core logs it */
+        if (sc->conf.robots != NULL) {  /* out of memory: the core logs it */
             (void) ra_robots_file_seed(st->audit, sc->names.primary,
-                                       sc->robots, ra_host_now(&st->host));
+                                       sc->conf.robots,
+                                       ra_host_now(&st->host));
         }
     }
     return OK;
@@ -799,7 +647,7 @@ mra_register_hooks(apr_pool_t *p)
     ap_hook_check_config(mra_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(mra_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(mra_child_init, NULL, NULL, APR_HOOK_MIDDLE);
-    /* fixups: by RobotsAuditEnforce (mra_set_enforce()) */
+    /* fixups: by RobotsAuditEnforce (mra_directive()) */
     ap_hook_handler(mra_status_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_insert_filter(mra_insert_filter, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_insert_error_filter(mra_insert_filter, NULL, NULL,

@@ -29,6 +29,7 @@
 #include "ra_core.h"
 #include "ra_audit.h"
 #include "ra_audit_want.h"
+#include "ra_directive.h"
 #include "ra_host.h"
 #include "ra_http.h"
 #include "ra_kind.h"
@@ -60,11 +61,9 @@ APLOG_USE_MODULE(robots_audit);
     ap_log_rerror(APLOG_MARK, level, rv, r,                              \
                   RA_LOG_PREFIX "[" tag "] " __VA_ARGS__)
 
-/* Per directory / location. */
+/* Per directory / location: RobotsAudit, RobotsAuditEnforce. */
 typedef struct {
-    int  enabled;                       /* RobotsAudit; -1 unset */
-    ra_enforce_t  enforce;              /* RobotsAuditEnforce; 0 unset
-                                           ("Off" is RA_ENFORCE_OFF_WORD) */
+    ra_conf_scope_t  conf;
 } mra_dir_conf;
 
 /* The module's state in this process, one per configuration (in pconf:
@@ -85,27 +84,16 @@ typedef struct {
     int                  child_locks;
     apr_array_header_t  *engines;
     ra_audit_conf_t      audit_conf;
-    int                  zone_wanted;   /* RobotsAudit On somewhere, or
-                                           RobotsAuditZoneSize */
-    int                  enforce_wanted;    /* RobotsAuditEnforce other
-                                               than Off somewhere: the
-                                               fixups hook is in */
+    ra_conf_main_t       conf;          /* the global directives' values;
+                                           enforce_wanted: the fixups hook
+                                           is in */
 } mra_state;
 
-/* Per server; the global settings live in the main server's record. */
+/* Per server; the global settings live in the module's state. */
 typedef struct {
     mra_state         *st;              /* the module's, shared */
-    ra_robots_file_t  *robots;          /* RobotsAuditRobotsFile */
+    ra_conf_server_t   conf;            /* RobotsAuditRobotsFile */
     ra_sitenames_t     names;           /* built in post_config */
-
-    /* main server only */
-    ra_setup_t        *setup;           /* crawler and range tables */
-    uint64_t           zone_size;       /* 0: unset */
-    ra_setup_values_t  values;          /* the engine's: alert interval
-                                           and budget, signature age */
-    const char        *alert_log;
-    const char        *resolver;        /* RobotsAuditResolver; NULL:
-                                           /etc/resolv.conf's */
 } mra_srv_conf;
 
 /* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
@@ -135,7 +123,7 @@ mra_on(request_rec *r)
         return 0;
     }
     d = mra_dconf(r);
-    return d != NULL && d->enabled == 1;
+    return d != NULL && d->conf.enable == 1;
 }
 
 static inline int

@@ -125,17 +125,18 @@ mra_rdns_child_init(apr_pool_t *pchild, server_rec *s)
     mra_srv_conf  *sc = mra_sconf(s);
     apr_status_t   rv;
     char           err[256];
+    const char    *server = sc->st->conf.resolver;
 
     memset(&mra_rdns, 0, sizeof(mra_rdns));
     mra_rdns.st = sc->st;
-    if (sc->resolver == NULL) {
+    if (server == NULL) {
         return;                         /* no RobotsAuditResolver: off */
     }
-    mra_rdns.ares = ra_ares_create(sc->resolver, 1000, err, sizeof(err));
+    mra_rdns.ares = ra_ares_create(server, 1000, err, sizeof(err));
     if (mra_rdns.ares == NULL) {
         MRA_LOG(APLOG_ERR, 0, s, RA_TAG_RDNS_OFF, "RobotsAuditResolver %s: "
                 "%s; reverse-DNS verification is off",
-                sc->resolver[0] ? sc->resolver : "system", err);
+                server[0] ? server : "system", err);
         return;
     }
     rv = apr_thread_mutex_create(&mra_rdns.mu, APR_THREAD_MUTEX_DEFAULT,

@@ -116,7 +116,7 @@ mra_fixups_judge(request_rec *r)
     unsigned      kind;
     ra_verdict_t  v;
 
-    if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->enforce)
+    if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->conf.enforce)
         || mra_server_page(r)
         || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS)
         || mra_robots_hop(r) != 0)
@@ -125,7 +125,7 @@ mra_fixups_judge(request_rec *r)
     }
     /* the original request's: the one log_transaction gets */
     mra_request_word_set(r, mra_request_word(r) | RA_KIND_JUDGED);
-    mra_judge(r, 0, mra_dconf(r)->enforce, kind, &v);
+    mra_judge(r, 0, mra_dconf(r)->conf.enforce, kind, &v);
     return ra_outcome_refused(&mra_st(r->server)->host, r, &v)
            ? HTTP_FORBIDDEN : DECLINED;
 }
