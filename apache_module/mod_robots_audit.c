@@ -14,7 +14,7 @@
  * process pool releases both when the parent exits.  Nothing this DSO owns
  * (functions, pconf memory) is ever referenced from the process pool.
  *
- * Threads: each judges with its own engine (mra_engine.c).  The ledger is
+ * Threads: each judges with its own engine (common/ra_engines.h).  The ledger is
  * guarded by the global mutex.  This process's state (host, ledger,
  * engine, mutexes, alert log) is one mra_state per configuration, reached
  * from every server's record: no globals.
@@ -740,6 +740,18 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     return OK;
 }
 
+/* a threaded child's engines go before the child's, whose gate they
+ * share (cleanups run in the reverse order of registration) */
+static apr_status_t
+mra_engines_cleanup(void *data)
+{
+    mra_state  *st = data;
+
+    ra_engines_destroy(st->engines);
+    st->engines = NULL;
+    return APR_SUCCESS;
+}
+
 static void
 mra_child_init(apr_pool_t *pchild, server_rec *s)
 {
@@ -763,13 +775,6 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
         && threaded != AP_MPMQ_NOT_SUPPORTED)
     {
-        rv = apr_thread_mutex_create(&st->tmutex, APR_THREAD_MUTEX_DEFAULT,
-                                     pchild);
-        if (rv != APR_SUCCESS) {
-            MRA_LOG(APLOG_CRIT, rv, s, RA_TAG_MUTEX, "cannot create a "
-                    "thread mutex; this child does not audit");
-            return;
-        }
         /* adaptive: it spins a little before it sleeps */
         (void) pthread_mutexattr_init(&attr);
 #ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
@@ -779,13 +784,23 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
         (void) pthread_mutexattr_destroy(&attr);
         st->child_locks = 1;
     }
-    if (mra_audit_make(pchild, s) != NULL) {
-        mra_rdns_child_init(pchild, s);
-        if (st->tmutex != NULL) {
-            /* destroyed before the child's engine, whose gate they share */
-            mra_engines_start(pchild, st);
-        }
+    if (mra_audit_make(pchild, s) == NULL) {
+        return;
     }
+    if (st->child_locks) {
+        st->engines = ra_engines_create(st->audit, &st->audit_conf,
+                                        &st->ledger);
+        if (st->engines == NULL) {
+            MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_MUTEX, "cannot create a "
+                    "thread mutex; this child does not audit");
+            ra_audit_destroy(st->audit);
+            st->audit = NULL;
+            return;
+        }
+        apr_pool_cleanup_register(pchild, st, mra_engines_cleanup,
+                                  apr_pool_cleanup_null);
+    }
+    mra_rdns_child_init(pchild, s);
 }
 
 
