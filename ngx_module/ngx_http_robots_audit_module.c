@@ -232,11 +232,13 @@ ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
 
 /* ---- request phases --------------------------------------------------- */
 
-static void
+/* r's turn (ra_outcome_request()): 1 when enforce refused it */
+static int
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
-    ngx_uint_t enforce, unsigned kind, ra_verdict_t *v)
+    ngx_uint_t enforce, unsigned kind)
 {
     ra_request_t                        req;
+    ra_verdict_t                        v;
     ra_alert_log_t                      log;
     ngx_open_file_t                    *file;
     ngx_http_robots_audit_ctx_t        *ctx;
@@ -257,8 +259,6 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
         req.recorded = ctx->recorded;
     }
 
-    (void) ra_audit_request(amcf->audit, &req, v);
-
     /* the text line to the error log, the JSON line to the alert log */
     file = alcf->alert_log;
 
@@ -266,7 +266,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     log.file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
     log.name = file ? (const char *) file->name.data : NULL;
 
-    ra_outcome_alert(&amcf->host, &req, v, &log);
+    return ra_outcome_request(amcf->audit, &amcf->host, &req, &log, &v);
 }
 
 
@@ -274,7 +274,6 @@ static ngx_int_t
 ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 {
     unsigned                            kind;
-    ra_verdict_t                        v;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -298,9 +297,10 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
         }
     }
 
-    ngx_http_robots_audit_judge(r, r->err_status ? (ngx_int_t) r->err_status
-                                : (ngx_int_t) r->headers_out.status, 0,
-                                kind, &v);
+    (void) ngx_http_robots_audit_judge(r, r->err_status
+                                       ? (ngx_int_t) r->err_status
+                                       : (ngx_int_t) r->headers_out.status,
+                                       0, kind);
 
     return NGX_OK;
 }
@@ -310,7 +310,6 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 {
-    ra_verdict_t                        v;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -336,10 +335,8 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 
     ctx->counted = 1;
 
-    ngx_http_robots_audit_judge(r, 0, 1, 0, &v);
-
-    return ra_outcome_refused(&amcf->host, r, &v) ? NGX_HTTP_FORBIDDEN
-                                                  : NGX_DECLINED;
+    return ngx_http_robots_audit_judge(r, 0, 1, 0) ? NGX_HTTP_FORBIDDEN
+                                                   : NGX_DECLINED;
 }
 
 
