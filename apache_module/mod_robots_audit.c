@@ -548,7 +548,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
 {
     apr_status_t   rv;
     mra_retained  *rd;
-    const char    *why = "the zone's size changed";
+    const char    *why;
     apr_pool_t    *pproc = s->process->pool;
     mra_state     *st = mra_st(s);
 
@@ -558,17 +558,14 @@ mra_zone_init(server_rec *s, apr_size_t size)
         memset(rd, 0, sizeof(*rd));
     }
 
+    if (ra_setup_zone(&st->ledger, &st->host, mra_cstr(MRA_ZONE_NAME),
+                      rd->shm != NULL ? apr_shm_baseaddr_get(rd->shm) : NULL,
+                      size, rd->shm != NULL ? rd->size : 0, 1) == RA_OK)
+    {
+        st->mutex = rd->mutex;
+        return OK;
+    }
     if (rd->shm != NULL) {
-        if (rd->size == size
-            && ra_setup_ledger(&st->ledger, apr_shm_baseaddr_get(rd->shm),
-                               size, 1, &st->host, mra_cstr(MRA_ZONE_NAME),
-                               &why) == RA_OK)
-        {
-            st->mutex = rd->mutex;
-            return OK;
-        }
-        MRA_LOG(APLOG_WARNING, 0, s, RA_TAG_NEW_LEDGER, "a new ledger "
-                "replaces the old one: %s", why);
         /* Old children keep their own mapping of the old segment (and the
          * old mutex, which is left alone for them); the parent lets go of
          * the segment only. */

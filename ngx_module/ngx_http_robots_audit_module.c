@@ -345,7 +345,8 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
 {
-    size_t                              size;
+    int                                 rc;
+    size_t                              size, old_size;
     u_char                             *p;
     ngx_uint_t                          i;
     const char                         *why;
@@ -361,35 +362,15 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     amcf->host.lock.unlock = ngx_http_robots_audit_unlock;
     amcf->host.lock.ctx = shpool;
 
-    if (data != NULL) {
-        /* a reload: the same zone, still holding the old cycle's ledger */
+    /* a reload keeps the zone (data) when its size stays; a resized zone
+     * is a new one, and the old cycle's of that name says its size */
 
-        why = "the zone holds no robots-audit ledger";
-
-        if (shpool->data != NULL
-            && ra_setup_ledger(&amcf->ledger, shpool->data,
-                               shm_zone->shm.size, 1, &amcf->host,
-                               ngx_http_robots_audit_str(amcf->zone_text),
-                               &why)
-               == RA_OK)
-        {
-            return NGX_OK;
-        }
-
-        ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_REFUSED,
-                "%.*s cannot be reused: %s; stop and start nginx (or "
-                "rename the zone) to begin a new ledger",
-                (int) amcf->zone_text.len, (char *) amcf->zone_text.data,
-                why);
-        return NGX_ERROR;
-    }
-
-    /* a resized zone is a new zone: say that its counters start over */
+    old_size = data != NULL ? shm_zone->shm.size : 0;
 
     part = (ngx_list_part_t *) &ngx_cycle->shared_memory.part;
     oz = part->elts;
 
-    for (i = 0; /* void */ ; i++) {
+    for (i = 0; data == NULL; i++) {
 
         if (i >= part->nelts) {
             if (part->next == NULL) {
@@ -406,12 +387,16 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
                            shm_zone->shm.name.len) == 0
             && oz[i].shm.size != shm_zone->shm.size)
         {
-            ra_logf(&amcf->host, NULL, RA_LOG_WARN, RA_TAG_NEW_LEDGER,
-                    "%.*s changed size from %zu to %zu: its counters start "
-                    "over", (int) amcf->zone_text.len,
-                    (char *) amcf->zone_text.data, oz[i].shm.size,
-                    shm_zone->shm.size);
+            old_size = oz[i].shm.size;
         }
+    }
+
+    rc = ra_setup_zone(&amcf->ledger, &amcf->host,
+                       ngx_http_robots_audit_str(amcf->zone_text),
+                       data != NULL ? shpool->data : NULL,
+                       shm_zone->shm.size, old_size, data == NULL);
+    if (rc != RA_EAGAIN) {
+        return rc == RA_OK ? NGX_OK : NGX_ERROR;
     }
 
     /* all the slab allocator leaves, in one allocation */
