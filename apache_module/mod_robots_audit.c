@@ -613,21 +613,16 @@ mra_audit_cleanup(void *data)
 static ra_audit_t *
 mra_audit_make(apr_pool_t *p, server_rec *s)
 {
-    mra_srv_conf     *sc = mra_sconf(s);
-    mra_state        *st = sc->st;
-    ra_audit_conf_t   conf;
+    mra_srv_conf  *sc = mra_sconf(s);
+    mra_state     *st = sc->st;
 
-    ra_setup_audit_conf(&conf, sc->setup, &st->host, mra_cstr(MRA_ZONE_NAME),
-                        &sc->values);
-    st->audit_conf = conf;
-    st->audit = ra_audit_create(&conf, &st->ledger);
-    if (st->audit == NULL) {
-        MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_NOMEM, "out of memory; this "
-                "process does not audit");
-        return NULL;
+    st->audit = ra_setup_engine(&st->audit_conf, sc->setup, &st->host,
+                                mra_cstr(MRA_ZONE_NAME), &sc->values,
+                                &st->ledger);
+    if (st->audit != NULL) {
+        apr_pool_cleanup_register(p, st, mra_audit_cleanup,
+                                  apr_pool_cleanup_null);
     }
-    apr_pool_cleanup_register(p, st, mra_audit_cleanup,
-                              apr_pool_cleanup_null);
     return st->audit;
 }
 

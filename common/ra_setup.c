@@ -486,6 +486,22 @@ ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
     conf->sig_max_age = v->sig_max_age;
 }
 
+ra_audit_t *
+ra_setup_engine(ra_audit_conf_t *conf, const ra_setup_t *s,
+    const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v,
+    ra_ledger_t *l)
+{
+    ra_audit_t  *au;
+
+    ra_setup_audit_conf(conf, s, h, zone, v);
+    au = ra_audit_create(conf, l);
+    if (au == NULL) {
+        ra_logf(h, NULL, RA_LOG_CRIT, RA_TAG_NOMEM, "out of memory: this "
+                "process does not audit");
+    }
+    return au;
+}
+
 
 /* ---- a configured robots.txt ------------------------------------------ */
 

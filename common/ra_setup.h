@@ -163,6 +163,17 @@ typedef struct {
 void ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
     const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v);
 
+/*
+ * The engine a process judges with, on the ledger l, configured as
+ * ra_setup_audit_conf() says (into *conf, which a threaded server keeps
+ * to make each thread's engine from).  NULL when out of memory, said the
+ * same in every server (RA_TAG_NOMEM at crit): that process does not
+ * audit, and the server goes on.
+ */
+ra_audit_t *ra_setup_engine(ra_audit_conf_t *conf, const ra_setup_t *s,
+    const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v,
+    ra_ledger_t *l);
+
 
 /* ---- a configured robots.txt ----------------------------------------- */
 

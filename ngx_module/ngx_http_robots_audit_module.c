@@ -853,6 +853,7 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
 }
 
 
+/* the engine (ra_setup_engine(): out of memory is said) */
 static ra_audit_t *
 ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
 {
@@ -865,10 +866,9 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
     v.sig_max_age = amcf->sig_max_age == NGX_CONF_UNSET_MSEC
                     ? 0 : (int64_t) amcf->sig_max_age;
 
-    ra_setup_audit_conf(&conf, &amcf->setup, &amcf->host,
-                        ngx_http_robots_audit_str(amcf->zone_text), &v);
-
-    return ra_audit_create(&conf, &amcf->ledger);
+    return ra_setup_engine(&conf, &amcf->setup, &amcf->host,
+                           ngx_http_robots_audit_str(amcf->zone_text), &v,
+                           &amcf->ledger);
 }
 
 
@@ -988,11 +988,6 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
     }
 
     amcf->audit = ngx_http_robots_audit_create(amcf);
-
-    if (amcf->audit == NULL) {
-        ra_logf(&amcf->host, NULL, RA_LOG_ALERT, RA_TAG_NOMEM,
-                "out of memory, this worker will not audit");
-    }
 
     return NGX_OK;
 }

@@ -564,6 +564,45 @@ zone_kept_or_replaced(void **state)
     test_free(junk);
 }
 
+/* a process's engine, configured from the tables and values, its
+ * configuration kept for a threaded server's other engines */
+static void
+engine_made(void **state)
+{
+    size_t              size = 256 * 1024;
+    void               *region;
+    ra_host_t           h;
+    captured_t          c;
+    ra_ledger_t         l;
+    ra_buf_t            why;
+    ra_setup_t          s;
+    ra_audit_t         *au;
+    ra_audit_conf_t     conf;
+    ra_setup_values_t   v;
+    ra_test_arena_t    *arena = ra_test_arena_new();
+    const char         *w = NULL;
+
+    (void) state;
+    test_host(&h, &c);
+    region = test_calloc(1, size);
+    assert_int_equal(ra_setup_ledger(&l, region, size, 0, &h, S("z"), &w),
+                     RA_OK);
+    ra_setup_init(&s, &h, ra_test_arena_alloc(arena));
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_setup_compile(&s, &why), RA_OK);
+    memset(&v, 0, sizeof(v));
+    v.alert_interval = 5000;
+    au = ra_setup_engine(&conf, &s, &h, S("z"), &v, &l);
+    assert_non_null(au);
+    assert_ptr_equal(conf.crawlers, s.crawlers);
+    assert_int_equal(conf.alert_interval, 5000);
+    assert_int_equal(c.n, 0);
+    ra_audit_destroy(au);
+    ra_buf_release(&why);
+    ra_test_arena_free(arena);
+    test_free(region);
+}
+
 static void
 log_lines_are_bounded(void **state)
 {
@@ -597,6 +636,7 @@ main(void)
         cmocka_unit_test(robots_file_lint),
         cmocka_unit_test(ledger_placement),
         cmocka_unit_test(zone_kept_or_replaced),
+        cmocka_unit_test(engine_made),
         cmocka_unit_test(log_lines_are_bounded),
     };
 
