@@ -599,11 +599,14 @@ mra_zone_init(server_rec *s, apr_size_t size)
     return OK;
 }
 
+/* a threaded child's engines go first: they share the child's gate */
 static apr_status_t
 mra_audit_cleanup(void *data)
 {
     mra_state  *st = data;
 
+    ra_engines_destroy(st->engines);
+    st->engines = NULL;
     ra_audit_destroy(st->audit);
     st->audit = NULL;
     return APR_SUCCESS;
@@ -732,18 +735,6 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     return OK;
 }
 
-/* a threaded child's engines go before the child's, whose gate they
- * share (cleanups run in the reverse order of registration) */
-static apr_status_t
-mra_engines_cleanup(void *data)
-{
-    mra_state  *st = data;
-
-    ra_engines_destroy(st->engines);
-    st->engines = NULL;
-    return APR_SUCCESS;
-}
-
 static void
 mra_child_init(apr_pool_t *pchild, server_rec *s)
 {
@@ -789,8 +780,6 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
             st->audit = NULL;
             return;
         }
-        apr_pool_cleanup_register(pchild, st, mra_engines_cleanup,
-                                  apr_pool_cleanup_null);
     }
     mra_rdns_child_init(pchild, s);
 }
