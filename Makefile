@@ -126,6 +126,20 @@ $(B)/tests/plain/%: tests/%.c $(TEST_AUX) $(CORE_OBJS)
 	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -o $@ $< $(TEST_AUX) \
 	    $(CORE_OBJS) -lcmocka $(TEST_LIBS)
 
+# The resolver thread's test links the resolver's objects (c-ares) too.
+$(B)/tests/san/test_ares_thread: tests/test_ares_thread.c $(TEST_AUX) \
+    $(CORE_SAN_OBJS) $(RESOLVER_SRCS:%.c=$(B)/san/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Itests -O1 $(CFLAGS) $(SAN) -o $@ $< $(TEST_AUX) \
+	    $(CORE_SAN_OBJS) $(RESOLVER_SRCS:%.c=$(B)/san/%.o) -lcmocka \
+	    $(TEST_LIBS) -lpthread
+
+$(B)/tests/plain/test_ares_thread: tests/test_ares_thread.c $(TEST_AUX) \
+    $(CORE_OBJS) $(RESOLVER_SRCS:%.c=$(B)/obj/%.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE) -Itests -O1 $(CFLAGS) -o $@ $< $(TEST_AUX) $(CORE_OBJS) \
+	    $(RESOLVER_SRCS:%.c=$(B)/obj/%.o) -lcmocka $(TEST_LIBS) -lpthread
+
 # The fault-injection test links the ledger built with its RA_STEP() hook
 # (RA_LEDGER_FAULT) instead of the core's own objects: every file of the
 # ledger (common/ra_ledger*.c), since each holds steps of its changes.

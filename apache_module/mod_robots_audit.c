@@ -14,7 +14,7 @@
  * process pool releases both when the parent exits.  Nothing this DSO owns
  * (functions, pconf memory) is ever referenced from the process pool.
  *
- * Threads: each judges with its own engine (mra_engine.c).  The ledger is
+ * Threads: each judges with its own engine (common/ra_engines.h).  The ledger is
  * guarded by the global mutex.  This process's state (host, ledger,
  * engine, mutexes, alert log) is one mra_state per configuration, reached
  * from every server's record: no globals.
@@ -395,7 +395,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
 {
     apr_status_t   rv;
     mra_retained  *rd;
-    const char    *why = "the zone's size changed";
+    const char    *why;
     apr_pool_t    *pproc = s->process->pool;
     mra_state     *st = mra_st(s);
 
@@ -405,17 +405,14 @@ mra_zone_init(server_rec *s, apr_size_t size)
         memset(rd, 0, sizeof(*rd));
     }
 
+    if (ra_setup_zone(&st->ledger, &st->host, mra_cstr(MRA_ZONE_NAME),
+                      rd->shm != NULL ? apr_shm_baseaddr_get(rd->shm) : NULL,
+                      size, rd->shm != NULL ? rd->size : 0, 1) == RA_OK)
+    {
+        st->mutex = rd->mutex;
+        return OK;
+    }
     if (rd->shm != NULL) {
-        if (rd->size == size
-            && ra_setup_ledger(&st->ledger, apr_shm_baseaddr_get(rd->shm),
-                               size, 1, &st->host, mra_cstr(MRA_ZONE_NAME),
-                               &why) == RA_OK)
-        {
-            st->mutex = rd->mutex;
-            return OK;
-        }
-        MRA_LOG(APLOG_WARNING, 0, s, RA_TAG_NEW_LEDGER, "a new ledger "
-                "replaces the old one: %s", why);
         /* Old children keep their own mapping of the old segment (and the
          * old mutex, which is left alone for them); the parent lets go of
          * the segment only. */
@@ -449,11 +446,14 @@ mra_zone_init(server_rec *s, apr_size_t size)
     return OK;
 }
 
+/* a threaded child's engines go first: they share the child's gate */
 static apr_status_t
 mra_audit_cleanup(void *data)
 {
     mra_state  *st = data;
 
+    ra_engines_destroy(st->engines);
+    st->engines = NULL;
     ra_audit_destroy(st->audit);
     st->audit = NULL;
     return APR_SUCCESS;
@@ -463,21 +463,16 @@ mra_audit_cleanup(void *data)
 static ra_audit_t *
 mra_audit_make(apr_pool_t *p, server_rec *s)
 {
-    mra_srv_conf     *sc = mra_sconf(s);
-    mra_state        *st = sc->st;
-    ra_audit_conf_t   conf;
+    mra_srv_conf  *sc = mra_sconf(s);
+    mra_state     *st = sc->st;
 
-    ra_setup_audit_conf(&conf, &st->conf.setup, &st->host,
-                        mra_cstr(MRA_ZONE_NAME), &st->conf.values);
-    st->audit_conf = conf;
-    st->audit = ra_audit_create(&conf, &st->ledger);
-    if (st->audit == NULL) {
-        MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_NOMEM, "out of memory; this "
-                "process does not audit");
-        return NULL;
+    st->audit = ra_setup_engine(&st->audit_conf, &st->conf.setup, &st->host,
+                                mra_cstr(MRA_ZONE_NAME), &st->conf.values,
+                                &st->ledger);
+    if (st->audit != NULL) {
+        apr_pool_cleanup_register(p, st, mra_audit_cleanup,
+                                  apr_pool_cleanup_null);
     }
-    apr_pool_cleanup_register(p, st, mra_audit_cleanup,
-                              apr_pool_cleanup_null);
     return st->audit;
 }
 
@@ -611,13 +606,6 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
         && threaded != AP_MPMQ_NOT_SUPPORTED)
     {
-        rv = apr_thread_mutex_create(&st->tmutex, APR_THREAD_MUTEX_DEFAULT,
-                                     pchild);
-        if (rv != APR_SUCCESS) {
-            MRA_LOG(APLOG_CRIT, rv, s, RA_TAG_MUTEX, "cannot create a "
-                    "thread mutex; this child does not audit");
-            return;
-        }
         /* adaptive: it spins a little before it sleeps */
         (void) pthread_mutexattr_init(&attr);
 #ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
@@ -627,13 +615,21 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
         (void) pthread_mutexattr_destroy(&attr);
         st->child_locks = 1;
     }
-    if (mra_audit_make(pchild, s) != NULL) {
-        mra_rdns_child_init(pchild, s);
-        if (st->tmutex != NULL) {
-            /* destroyed before the child's engine, whose gate they share */
-            mra_engines_start(pchild, st);
+    if (mra_audit_make(pchild, s) == NULL) {
+        return;
+    }
+    if (st->child_locks) {
+        st->engines = ra_engines_create(st->audit, &st->audit_conf,
+                                        &st->ledger);
+        if (st->engines == NULL) {
+            MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_MUTEX, "cannot create a "
+                    "thread mutex; this child does not audit");
+            ra_audit_destroy(st->audit);
+            st->audit = NULL;
+            return;
         }
     }
+    mra_rdns_child_init(pchild, s);
 }
 
 

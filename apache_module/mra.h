@@ -3,7 +3,6 @@
  * mod_robots_audit's private header: what the glue's files share.
  *
  *   mod_robots_audit.c  module record, directives, startup, child init
- *   mra_engine.c        the engine each thread judges with
  *   mra_request.c       judging: fixups (enforce), log_transaction
  *   mra_capture.c       the output filter that captures robots.txt
  *   mra_status.c        the status page and mod_status's section
@@ -24,12 +23,12 @@
 
 #include "apr_global_mutex.h"
 #include "apr_strings.h"
-#include "apr_thread_mutex.h"
 
 #include "ra_core.h"
 #include "ra_audit.h"
 #include "ra_audit_want.h"
 #include "ra_directive.h"
+#include "ra_engines.h"
 #include "ra_host.h"
 #include "ra_http.h"
 #include "ra_kind.h"
@@ -75,14 +74,13 @@ typedef struct {
     ra_audit_t          *audit;         /* NULL: this process does not
                                            audit */
     apr_global_mutex_t  *mutex;         /* the ledger's */
-    apr_thread_mutex_t  *tmutex;        /* NULL: unthreaded */
     ra_alert_log_t       alert_log;     /* RobotsAuditAlertLog's: an
                                            apr_file_t, or file NULL */
     /* a threaded child: its threads queue here before the global mutex
-     * (mra_lock()), and every engine made, for the end */
+     * (mra_lock()), and each judges with its own engine */
     pthread_mutex_t      child_lock;
     int                  child_locks;
-    apr_array_header_t  *engines;
+    ra_engines_t        *engines;       /* NULL: unthreaded */
     ra_audit_conf_t      audit_conf;
     ra_conf_main_t       conf;          /* the global directives' values;
                                            enforce_wanted: the fixups hook
@@ -186,25 +184,19 @@ mra_server_page(request_rec *r)
 ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 
 /* The engine to judge with: this thread's own (threaded MPMs), or the
- * child's, then under the thread mutex until mra_engine_give()
- * (mra_engine.c). */
-ra_audit_t *mra_engine_thread(mra_state *st);
-/* A threaded child's engines: each thread's, destroyed with pchild before
- * the child's, whose gate they share. */
-void mra_engines_start(apr_pool_t *pchild, mra_state *st);
-
+ * child's, then held until mra_engine_give() (ra_engines.h). */
 static inline ra_audit_t *
 mra_engine_take(mra_state *st)
 {
-    /* unthreaded: the child's, no thread-local to read */
-    return st->tmutex == NULL ? st->audit : mra_engine_thread(st);
+    /* unthreaded: the child's, no thread's to look up */
+    return st->engines == NULL ? st->audit : ra_engines_take(st->engines);
 }
 
 static inline void
 mra_engine_give(mra_state *st, ra_audit_t *au)
 {
-    if (st->tmutex != NULL && au == st->audit) {
-        (void) apr_thread_mutex_unlock(st->tmutex);
+    if (st->engines != NULL) {
+        ra_engines_give(st->engines, au);
     }
 }
 

@@ -96,40 +96,32 @@ mra_insert_filter(request_rec *r)
 static void
 mra_capture_done(request_rec *r, mra_capture_ctx *c)
 {
+    int           rc;
     request_rec  *orig = mra_original(r);
     mra_state    *st = mra_st(r->server);
     ra_audit_t   *au;
-    ra_answer_t   ans;
     ra_request_t  req;
+    const char   *loc;
 
     c->done = 1;
     if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
         return;
     }
     apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
-    if (ra_capture_answer(&c->cap, r->content_type != NULL
-                          ? mra_cstr(r->content_type) : ra_str(NULL, 0),
-                          ra_str(NULL, 0), &ans) != RA_OK)
-    {
-        ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
-                "capturing robots.txt");
-        return;
-    }
-    /* the client is bound by this answer now, before its next request
-     * can be judged on another connection; out of memory: the core logs
-     * it */
     mra_request(orig, r->status, 0, &req);
-    ans.req = &req;
-    ans.hop = c->hop;
-    ans.location = mra_cstr(apr_table_get(r->headers_out, "Location"));
-    if (ans.location.len == 0) {
-        ans.location = mra_cstr(apr_table_get(r->err_headers_out,
-                                              "Location"));
+    loc = apr_table_get(r->headers_out, "Location");
+    if (loc == NULL || loc[0] == '\0') {
+        loc = apr_table_get(r->err_headers_out, "Location");
     }
     au = mra_engine_take(st);
-    (void) ra_audit_robots(au, req.site, &ans, ra_host_now(&st->host));
+    rc = ra_outcome_robots(au, &st->host, &c->cap, r->content_type != NULL
+                           ? mra_cstr(r->content_type) : ra_str(NULL, 0),
+                           ra_str(NULL, 0), &req, c->hop, mra_cstr(loc),
+                           ra_host_now(&st->host));
     mra_engine_give(st, au);
-    apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
+    if (rc == RA_OK) {
+        apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
+    }
 }
 
 apr_status_t

@@ -64,14 +64,15 @@ mra_request(request_rec *r, int status, unsigned kind, ra_request_t *req)
     mra_fill(r, status, kind, req);
 }
 
-/* Judges and counts r (status: what the client got, 0 before the handler)
- * and writes its alerts; the verdict into *v. */
-static void
-mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
-    ra_verdict_t *v)
+/* r's turn (ra_outcome_request(); status: what the client got, 0 before
+ * the handler): 1 when enforce refused it */
+static int
+mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind)
 {
+    int            refused;
     ra_audit_t    *au;
     ra_request_t   req;
+    ra_verdict_t   v;
     mra_state     *st = mra_st(r->server);
 
     mra_fill(r, status, kind, &req);
@@ -82,12 +83,10 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind,
         req.recorded = apr_table_get(r->notes, MRA_NOTE_RECORDED) != NULL;
     }
 
-    /* out of memory: counted, not judged, and the core logs it */
     au = mra_engine_take(st);
-    (void) ra_audit_request(au, &req, v);
+    refused = ra_outcome_request(au, &st->host, &req, &st->alert_log, &v);
     mra_engine_give(st, au);
-
-    ra_outcome_alert(&st->host, &req, v, &st->alert_log);
+    return refused;
 }
 
 unsigned
@@ -113,8 +112,7 @@ mra_robots_hop(request_rec *r)
 static __attribute__((noinline)) int
 mra_fixups_judge(request_rec *r)
 {
-    unsigned      kind;
-    ra_verdict_t  v;
+    unsigned  kind;
 
     if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->conf.enforce)
         || mra_server_page(r)
@@ -125,8 +123,7 @@ mra_fixups_judge(request_rec *r)
     }
     /* the original request's: the one log_transaction gets */
     mra_request_word_set(r, mra_request_word(r) | RA_KIND_JUDGED);
-    mra_judge(r, 0, mra_dconf(r)->conf.enforce, kind, &v);
-    return ra_outcome_refused(&mra_st(r->server)->host, r, &v)
+    return mra_judge(r, 0, mra_dconf(r)->conf.enforce, kind)
            ? HTTP_FORBIDDEN : DECLINED;
 }
 
@@ -143,8 +140,7 @@ mra_fixups(request_rec *r)
 int
 mra_log_transaction(request_rec *r)
 {
-    request_rec   *last;
-    ra_verdict_t   v;
+    request_rec  *last;
 
     if (!mra_on(r) || (mra_request_word(r) & RA_KIND_JUDGED)
         || mra_server_page(r))
@@ -155,6 +151,6 @@ mra_log_transaction(request_rec *r)
         /* the status the client got is the last internal redirect's */
     }
     /* the kind the capture filter asked for (a GET), else the core's */
-    mra_judge(r, last->status, 0, ra_kind_known(mra_request_word(r)), &v);
+    (void) mra_judge(r, last->status, 0, ra_kind_known(mra_request_word(r)));
     return DECLINED;
 }

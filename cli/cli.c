@@ -153,7 +153,7 @@ ra_cli_free(void *ctx, void *p)
 const ra_host_t  ra_cli_host = {
     NULL, ra_cli_log, NULL, NULL,
     { ra_cli_alloc, ra_cli_free, NULL }, { NULL, NULL, NULL }, NULL, 0,
-    ra_host_sha256_libcrypto, ra_host_ed25519_libcrypto, NULL
+    ra_host_sha256_libcrypto, ra_host_ed25519_libcrypto, NULL, NULL
 };
 
 void

@@ -107,6 +107,9 @@ struct ra_host_s {
      * (judged by ranges only). */
     int       (*rdns_start)(const ra_host_t *h, void *where,
                             const uint8_t addr[16]);
+    /* what rdns_start works with when it is the core's own (the resolver
+     * thread of resolver/ra_ares_thread.h); NULL otherwise */
+    void       *rdns_ctx;
 };
 
 /* Sets h->sha256 and h->ed25519_verify to libcrypto's (ra_digest.c, the

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A verdict's output through the host (ra_outcome.h): the alert lines,
- * the JSON one written whole to the alert log, and enforce's refusal
- * line, so that nginx and Apache write the same lines and report a
- * failed write the same way.
+ * A request's turn and a verdict's output through the host
+ * (ra_outcome.h): the alert lines, the JSON one written whole to the
+ * alert log, and enforce's refusal line, so that nginx and Apache take
+ * the same steps, write the same lines and report a failed write the
+ * same way; and a captured robots.txt answer handed to the engine.
  */
 #include <errno.h>
 #include <string.h>
@@ -72,4 +73,33 @@ ra_outcome_refused(const ra_host_t *h, void *where, const ra_verdict_t *v)
     ra_logf(h, where, RA_LOG_INFO, RA_TAG_ENFORCED, "refused: %s (enforce)",
             ra_refuse_name(v->refused));
     return 1;
+}
+
+int
+ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
+    const ra_alert_log_t *log, ra_verdict_t *v)
+{
+    (void) ra_audit_request(au, req, v);
+    ra_outcome_alert(h, req, v, log);
+    return ra_outcome_refused(h, req->where, v);
+}
+
+int
+ra_outcome_robots(ra_audit_t *au, const ra_host_t *h, ra_capture_t *c,
+    ra_str_t content_type, ra_str_t charset, ra_request_t *req, unsigned hop,
+    ra_str_t location, int64_t now)
+{
+    ra_answer_t  ans;
+
+    if (ra_capture_answer(c, content_type, charset, &ans) != RA_OK) {
+        ra_logf(h, req->where, RA_LOG_ERR, RA_TAG_NOMEM,
+                "out of memory capturing robots.txt");
+        return RA_ENOMEM;
+    }
+    ans.req = req;
+    ans.hop = hop;
+    ans.location = location;
+    /* out of memory recording it: the engine says so */
+    (void) ra_audit_robots(au, req->site, &ans, now);
+    return RA_OK;
 }

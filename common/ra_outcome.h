@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * What a server does with a verdict, the same in every server: the alert
- * lines (the text one to the error log, the JSON one to the alert log,
- * written whole or not at all) and the line saying that enforce refused
- * a request.  The glue only hands over the verdict and its alert log.
+ * What a server does with a request once it has read it, the same in
+ * every server: the steps of its turn (judged and counted, the alert
+ * lines: the text one to the error log, the JSON one to the alert log,
+ * written whole or not at all; the line saying that enforce refused it)
+ * and a captured robots.txt answer handed to the engine.  The glue only
+ * fills the request and hands over its alert log or its capture.
  */
 #ifndef RA_OUTCOME_H
 #define RA_OUTCOME_H
@@ -11,6 +13,7 @@
 #include "ra_alert.h"
 #include "ra_audit.h"
 #include "ra_host.h"
+#include "ra_http.h"
 
 /* The longest JSON alert line written: an escaped byte takes six, so a
  * long URI is cut before the line gets there; a longer one (rare) is
@@ -52,5 +55,33 @@ int ra_alert_log_write(const ra_alert_log_t *log, const void *p, size_t n,
  * where (RA324) and returns 1: the glue answers 403.  Else 0. */
 int ra_outcome_refused(const ra_host_t *h, void *where,
     const ra_verdict_t *v);
+
+/*
+ * A request's turn, once the glue filled req (enforce and recorded
+ * included): judged and counted by au (ra_audit_request(); out of memory:
+ * counted, not judged, and said), its alert lines written
+ * (ra_outcome_alert()), and a refusal said (ra_outcome_refused()).  The
+ * verdict goes into *v.  Returns 1 when enforce refused the request: the
+ * glue answers 403.
+ */
+int ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
+    const ra_alert_log_t *log, ra_verdict_t *v);
+
+/*
+ * A captured robots.txt answer, once the server sent its last byte (or
+ * its header, when it has no body): made from the capture c with the
+ * Content-Type as sent and a charset the server keeps apart
+ * (ra_capture_answer()), and recorded for req->site at now
+ * (ra_audit_robots()) with req, the request it answered, so that its
+ * client is bound by it before its next request can be judged on another
+ * connection.  hop: which redirect's target it answers (0: robots.txt);
+ * location: the answer's Location, read for a redirect only.  RA_OK when
+ * handed to the engine (the glue marks the request recorded, for its log
+ * time); RA_ENOMEM, said about req->where, when the capture ran out of
+ * memory.
+ */
+int ra_outcome_robots(ra_audit_t *au, const ra_host_t *h, ra_capture_t *c,
+    ra_str_t content_type, ra_str_t charset, ra_request_t *req, unsigned hop,
+    ra_str_t location, int64_t now);
 
 #endif /* RA_OUTCOME_H */

@@ -146,6 +146,38 @@ ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
     return RA_OK;
 }
 
+int
+ra_setup_zone(ra_ledger_t *l, const ra_host_t *h, ra_str_t zone, void *base,
+    size_t size, size_t old_size, int replace)
+{
+    char         sized[80];
+    const char  *why = "the zone holds no robots-audit ledger";
+
+    if (old_size == 0) {
+        return RA_EAGAIN;                       /* a first start */
+    }
+    if (old_size != size) {
+        (void) snprintf(sized, sizeof(sized), "the size changed from %zu to "
+                        "%zu", old_size, size);
+        why = sized;
+    } else if (base != NULL
+               && ra_setup_ledger(l, base, size, 1, h, zone, &why) == RA_OK)
+    {
+        return RA_OK;
+    }
+    if (!replace) {
+        ra_logf(h, NULL, RA_LOG_EMERG, RA_TAG_ZONE_REFUSED, "%.*s cannot be "
+                "reused: %s; stop and start the server (or rename the zone) "
+                "to begin a new ledger", (int) zone.len,
+                (const char *) zone.data, why);
+        return RA_ERROR;
+    }
+    ra_logf(h, NULL, RA_LOG_WARN, RA_TAG_NEW_LEDGER, "%.*s: a new ledger "
+            "replaces the old one (%s): its counters start over",
+            (int) zone.len, (const char *) zone.data, why);
+    return RA_EAGAIN;
+}
+
 
 /* ---- crawler and range tables ------------------------------------------ */
 
@@ -452,6 +484,22 @@ ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
     conf->alert_interval = v->alert_interval;
     conf->alert_budget = v->alert_budget;
     conf->sig_max_age = v->sig_max_age;
+}
+
+ra_audit_t *
+ra_setup_engine(ra_audit_conf_t *conf, const ra_setup_t *s,
+    const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v,
+    ra_ledger_t *l)
+{
+    ra_audit_t  *au;
+
+    ra_setup_audit_conf(conf, s, h, zone, v);
+    au = ra_audit_create(conf, l);
+    if (au == NULL) {
+        ra_logf(h, NULL, RA_LOG_CRIT, RA_TAG_NOMEM, "out of memory: this "
+                "process does not audit");
+    }
+    return au;
 }
 
 

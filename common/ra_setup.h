@@ -60,6 +60,26 @@ int ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why);
 int ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
     const ra_host_t *h, ra_str_t zone, const char **why);
 
+/*
+ * Whether a server keeps the previous generation's ledger at a reload or
+ * restart, decided and said the same in every server (zone names the
+ * memory in the lines):
+ *   base      the previous generation's region, when the server has it at
+ *             this size (nginx's zone kept by a reload, Apache's retained
+ *             segment); NULL: none
+ *   size      the size of the region the ledger is to have
+ *   old_size  the previous generation's size; 0: there was none
+ *   replace   when the old ledger cannot be kept the server lays out a
+ *             new one in new memory (Apache: old children keep theirs);
+ *             else it must refuse (nginx: old workers still use the zone)
+ * RA_OK: kept and l open on it (RA308).  RA_EAGAIN: a new ledger is to be
+ * laid out (ra_setup_ledger() with kept 0), said when one is replaced
+ * (RA304 at warn, with why: its size changed, or the check's reason).
+ * RA_ERROR: refused (RA320 at emerg).
+ */
+int ra_setup_zone(ra_ledger_t *l, const ra_host_t *h, ra_str_t zone,
+    void *base, size_t size, size_t old_size, int replace);
+
 
 /* ---- crawler and range tables ---------------------------------------- */
 
@@ -142,6 +162,17 @@ typedef struct {
  */
 void ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
     const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v);
+
+/*
+ * The engine a process judges with, on the ledger l, configured as
+ * ra_setup_audit_conf() says (into *conf, which a threaded server keeps
+ * to make each thread's engine from).  NULL when out of memory, said the
+ * same in every server (RA_TAG_NOMEM at crit): that process does not
+ * audit, and the server goes on.
+ */
+ra_audit_t *ra_setup_engine(ra_audit_conf_t *conf, const ra_setup_t *s,
+    const ra_host_t *h, ra_str_t zone, const ra_setup_values_t *v,
+    ra_ledger_t *l);
 
 
 /* ---- a configured robots.txt ----------------------------------------- */

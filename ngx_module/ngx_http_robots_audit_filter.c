@@ -54,35 +54,23 @@ static void
 ngx_http_robots_audit_record(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx)
 {
-    ra_answer_t                         ans;
     ra_request_t                        req;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
     /* the charset filter runs after ours: the core joins the charset */
-    if (ra_capture_answer(&ctx->capture,
+    ngx_http_robots_audit_request(r, ctx->capture.status, 0, &req);
+    if (ra_outcome_robots(amcf->audit, &amcf->host, &ctx->capture,
                           ngx_http_robots_audit_str(
                               r->headers_out.content_type),
                           ngx_http_robots_audit_str(r->headers_out.charset),
-                          &ans)
-        != RA_OK)
+                          &req, ctx->hop,
+                          ngx_http_robots_audit_location(r), req.time)
+        == RA_OK)
     {
-        ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_NOMEM,
-                "out of memory capturing robots.txt");
-        return;
+        ctx->recorded = 1;
     }
-
-    /* the client is bound by this answer now, before its next request
-     * can be judged on another connection */
-    ngx_http_robots_audit_request(r, ans.status, 0, &req);
-    ans.req = &req;
-    ans.hop = ctx->hop;
-    if (ans.status >= 300 && ans.status < 400) {
-        ans.location = ngx_http_robots_audit_location(r);
-    }
-    (void) ra_audit_robots(amcf->audit, req.site, &ans, req.time);
-    ctx->recorded = 1;
 }
 
 

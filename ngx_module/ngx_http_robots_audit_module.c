@@ -162,11 +162,13 @@ ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
 
 /* ---- request phases --------------------------------------------------- */
 
-static void
+/* r's turn (ra_outcome_request()): 1 when enforce refused it */
+static int
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
-    ngx_uint_t enforce, unsigned kind, ra_verdict_t *v)
+    ngx_uint_t enforce, unsigned kind)
 {
     ra_request_t                        req;
+    ra_verdict_t                        v;
     ra_alert_log_t                      log;
     ngx_open_file_t                    *file;
     ngx_http_robots_audit_ctx_t        *ctx;
@@ -187,8 +189,6 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
         req.recorded = ctx->recorded;
     }
 
-    (void) ra_audit_request(amcf->audit, &req, v);
-
     /* the text line to the error log, the JSON line to the alert log */
     file = alcf->conf.alert_file;
 
@@ -196,7 +196,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     log.file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
     log.name = file ? (const char *) file->name.data : NULL;
 
-    ra_outcome_alert(&amcf->host, &req, v, &log);
+    return ra_outcome_request(amcf->audit, &amcf->host, &req, &log, &v);
 }
 
 
@@ -204,7 +204,6 @@ static ngx_int_t
 ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 {
     unsigned                            kind;
-    ra_verdict_t                        v;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -228,9 +227,10 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
         }
     }
 
-    ngx_http_robots_audit_judge(r, r->err_status ? (ngx_int_t) r->err_status
-                                : (ngx_int_t) r->headers_out.status, 0,
-                                kind, &v);
+    (void) ngx_http_robots_audit_judge(r, r->err_status
+                                       ? (ngx_int_t) r->err_status
+                                       : (ngx_int_t) r->headers_out.status,
+                                       0, kind);
 
     return NGX_OK;
 }
@@ -240,7 +240,6 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 {
-    ra_verdict_t                        v;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -266,10 +265,8 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 
     ctx->counted = 1;
 
-    ngx_http_robots_audit_judge(r, 0, 1, 0, &v);
-
-    return ra_outcome_refused(&amcf->host, r, &v) ? NGX_HTTP_FORBIDDEN
-                                                  : NGX_DECLINED;
+    return ngx_http_robots_audit_judge(r, 0, 1, 0) ? NGX_HTTP_FORBIDDEN
+                                                   : NGX_DECLINED;
 }
 
 
@@ -278,7 +275,8 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
 {
-    size_t                              size;
+    int                                 rc;
+    size_t                              size, old_size;
     u_char                             *p;
     ngx_uint_t                          i;
     const char                         *why;
@@ -294,35 +292,15 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     amcf->host.lock.unlock = ngx_http_robots_audit_unlock;
     amcf->host.lock.ctx = shpool;
 
-    if (data != NULL) {
-        /* a reload: the same zone, still holding the old cycle's ledger */
+    /* a reload keeps the zone (data) when its size stays; a resized zone
+     * is a new one, and the old cycle's of that name says its size */
 
-        why = "the zone holds no robots-audit ledger";
-
-        if (shpool->data != NULL
-            && ra_setup_ledger(&amcf->ledger, shpool->data,
-                               shm_zone->shm.size, 1, &amcf->host,
-                               amcf->conf.zone_text,
-                               &why)
-               == RA_OK)
-        {
-            return NGX_OK;
-        }
-
-        ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_REFUSED,
-                "%.*s cannot be reused: %s; stop and start nginx (or "
-                "rename the zone) to begin a new ledger",
-                (int) amcf->conf.zone_text.len,
-                (char *) amcf->conf.zone_text.data, why);
-        return NGX_ERROR;
-    }
-
-    /* a resized zone is a new zone: say that its counters start over */
+    old_size = data != NULL ? shm_zone->shm.size : 0;
 
     part = (ngx_list_part_t *) &ngx_cycle->shared_memory.part;
     oz = part->elts;
 
-    for (i = 0; /* void */ ; i++) {
+    for (i = 0; data == NULL; i++) {
 
         if (i >= part->nelts) {
             if (part->next == NULL) {
@@ -339,12 +317,16 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
                            shm_zone->shm.name.len) == 0
             && oz[i].shm.size != shm_zone->shm.size)
         {
-            ra_logf(&amcf->host, NULL, RA_LOG_WARN, RA_TAG_NEW_LEDGER,
-                    "%.*s changed size from %zu to %zu: its counters start "
-                    "over", (int) amcf->conf.zone_text.len,
-                    (char *) amcf->conf.zone_text.data, oz[i].shm.size,
-                    shm_zone->shm.size);
+            old_size = oz[i].shm.size;
         }
+    }
+
+    rc = ra_setup_zone(&amcf->ledger, &amcf->host,
+                       amcf->conf.zone_text,
+                       data != NULL ? shpool->data : NULL,
+                       shm_zone->shm.size, old_size, data == NULL);
+    if (rc != RA_EAGAIN) {
+        return rc == RA_OK ? NGX_OK : NGX_ERROR;
     }
 
     /* all the slab allocator leaves, in one allocation */
@@ -675,15 +657,15 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
 }
 
 
+/* the engine (ra_setup_engine(): out of memory is said) */
 static ra_audit_t *
 ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
 {
     ra_audit_conf_t  conf;
 
-    ra_setup_audit_conf(&conf, &amcf->conf.setup, &amcf->host,
-                        amcf->conf.zone_text, &amcf->conf.values);
-
-    return ra_audit_create(&conf, &amcf->ledger);
+    return ra_setup_engine(&conf, &amcf->conf.setup, &amcf->host,
+                           amcf->conf.zone_text, &amcf->conf.values,
+                           &amcf->ledger);
 }
 
 
@@ -803,11 +785,6 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
     }
 
     amcf->audit = ngx_http_robots_audit_create(amcf);
-
-    if (amcf->audit == NULL) {
-        ra_logf(&amcf->host, NULL, RA_LOG_ALERT, RA_TAG_NOMEM,
-                "out of memory, this worker will not audit");
-    }
 
     return NGX_OK;
 }

@@ -230,6 +230,35 @@ refusal_logged(void **state)
                         "refused: violation (enforce)");
 }
 
+/* a capture that ran out of memory is not handed to the engine (none is
+ * given here: reaching it would crash), and that is said about the
+ * request */
+static void
+robots_capture_failed(void **state)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+    ra_capture_t  cap;
+    sink_t        c;
+    int           where = 0;
+
+    (void) state;
+    fill(&r, &v, &where);
+    sink_init(&c);
+    ra_capture_start(&cap, &ra_malloc_allocator, &ra_malloc_allocator, 200,
+                     -1, ra_str(NULL, 0));
+    ra_capture_fail(&cap);
+    assert_int_equal(ra_outcome_robots(NULL, &c.host, &cap,
+                                       ra_str(NULL, 0), ra_str(NULL, 0), &r,
+                                       0, ra_str(NULL, 0), r.time),
+                     RA_ENOMEM);
+    assert_int_equal(c.logged, 1);
+    assert_int_equal(c.level, RA_LOG_ERR);
+    assert_ptr_equal(c.where, &where);
+    assert_string_equal(c.line, "robots-audit: [" RA_TAG_NOMEM "] "
+                        "out of memory capturing robots.txt");
+}
+
 int
 main(void)
 {
@@ -239,6 +268,7 @@ main(void)
         cmocka_unit_test(alert_nothing_to_write),
         cmocka_unit_test(alert_line_capped),
         cmocka_unit_test(refusal_logged),
+        cmocka_unit_test(robots_capture_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -498,6 +498,111 @@ ledger_placement(void **state)
     test_free(other);
 }
 
+/* kept, replaced or refused at a reload or restart, and said so */
+static void
+zone_kept_or_replaced(void **state)
+{
+    size_t       size = 256 * 1024;
+    void        *region, *junk;
+    ra_host_t    h;
+    captured_t   c;
+    ra_ledger_t  l;
+    const char  *why = NULL;
+    ra_str_t     zone = S("robots_audit_zone \"t\"");
+
+    (void) state;
+    test_host(&h, &c);
+    region = test_calloc(1, size);
+    junk = test_calloc(1, size);
+    assert_int_equal(ra_setup_ledger(&l, region, size, 0, &h, zone, &why),
+                     RA_OK);
+
+    /* a first start: a new ledger, nothing said */
+    assert_int_equal(ra_setup_zone(&l, &h, zone, NULL, size, 0, 1),
+                     RA_EAGAIN);
+    assert_int_equal(c.n, 0);
+
+    /* the same size, a ledger there: kept (RA308) */
+    assert_int_equal(ra_setup_zone(&l, &h, zone, region, size, size, 0),
+                     RA_OK);
+    assert_int_equal(c.n, 1);
+    assert_non_null(strstr(c.lines[0], "[RA308]"));
+
+    /* resized: replaced, or refused where the server cannot replace */
+    c.n = 0;
+    assert_int_equal(ra_setup_zone(&l, &h, zone, NULL, 2 * size, size, 1),
+                     RA_EAGAIN);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_WARN);
+    assert_string_equal(c.lines[0], "robots-audit: [RA304] robots_audit_zone "
+                        "\"t\": a new ledger replaces the old one (the size "
+                        "changed from 262144 to 524288): its counters start "
+                        "over");
+    c.n = 0;
+    assert_int_equal(ra_setup_zone(&l, &h, zone, region, 2 * size, size, 0),
+                     RA_ERROR);
+    assert_int_equal(c.levels[0], RA_LOG_EMERG);
+    assert_non_null(strstr(c.lines[0], "[RA320] robots_audit_zone \"t\" "
+                                       "cannot be reused: the size changed"));
+
+    /* the same size, no ledger in it (or none at all): the check's reason */
+    c.n = 0;
+    assert_int_equal(ra_setup_zone(&l, &h, zone, junk, size, size, 1),
+                     RA_EAGAIN);
+    assert_int_equal(c.n, 1);
+    assert_non_null(strstr(c.lines[0], "[RA304] robots_audit_zone \"t\": a "
+                                       "new ledger replaces the old one (the "
+                                       "zone holds no robots-audit ledger"));
+    c.n = 0;
+    assert_int_equal(ra_setup_zone(&l, &h, zone, NULL, size, size, 0),
+                     RA_ERROR);
+    assert_non_null(strstr(c.lines[0], "[RA320] robots_audit_zone \"t\" "
+                                       "cannot be reused: the zone holds no "
+                                       "robots-audit ledger; stop and start "
+                                       "the server"));
+    test_free(region);
+    test_free(junk);
+}
+
+/* a process's engine, configured from the tables and values, its
+ * configuration kept for a threaded server's other engines */
+static void
+engine_made(void **state)
+{
+    size_t              size = 256 * 1024;
+    void               *region;
+    ra_host_t           h;
+    captured_t          c;
+    ra_ledger_t         l;
+    ra_buf_t            why;
+    ra_setup_t          s;
+    ra_audit_t         *au;
+    ra_audit_conf_t     conf;
+    ra_setup_values_t   v;
+    ra_test_arena_t    *arena = ra_test_arena_new();
+    const char         *w = NULL;
+
+    (void) state;
+    test_host(&h, &c);
+    region = test_calloc(1, size);
+    assert_int_equal(ra_setup_ledger(&l, region, size, 0, &h, S("z"), &w),
+                     RA_OK);
+    ra_setup_init(&s, &h, ra_test_arena_alloc(arena));
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_setup_compile(&s, &why), RA_OK);
+    memset(&v, 0, sizeof(v));
+    v.alert_interval = 5000;
+    au = ra_setup_engine(&conf, &s, &h, S("z"), &v, &l);
+    assert_non_null(au);
+    assert_ptr_equal(conf.crawlers, s.crawlers);
+    assert_int_equal(conf.alert_interval, 5000);
+    assert_int_equal(c.n, 0);
+    ra_audit_destroy(au);
+    ra_buf_release(&why);
+    ra_test_arena_free(arena);
+    test_free(region);
+}
+
 static void
 log_lines_are_bounded(void **state)
 {
@@ -530,6 +635,8 @@ main(void)
         cmocka_unit_test(range_file_ages),
         cmocka_unit_test(robots_file_lint),
         cmocka_unit_test(ledger_placement),
+        cmocka_unit_test(zone_kept_or_replaced),
+        cmocka_unit_test(engine_made),
         cmocka_unit_test(log_lines_are_bounded),
     };
 

@@ -10,7 +10,7 @@
  *
  * This is the resolver behind a host's rdns_start (ra_host.h) for the
  * hosts that have none of their own, the CLI (cli/ra_cli_rdns.c) and the
- * Apache module's resolver thread (apache_module/mra_rdns.c): a result
+ * Apache module's resolver thread (ra_ares_thread.h): a result
  * is what they hand to ra_audit_rdns_done().  It lives below common/,
  * not in it, because the nginx module compiles every .c file of common/
  * itself and must not link c-ares: nginx resolves with its own resolver.

@@ -186,7 +186,7 @@ sub lint_prefix { qr/\[robots_audit:warn\] \[pid \d+(?::tid \d+)?\] / }
 sub lint_place  { qr/$/m }
 
 sub resize_re {
-    return qr/\[RA304\] a new ledger replaces the old one: the zone's size changed/;
+    return qr/\[RA304\] the ledger \(RobotsAuditZoneSize\): a new ledger replaces the old one \(the size changed from 1048576 to 2097152\): its counters start over/;
 }
 
 # apache2 -k graceful checks the configuration first: nothing reaches the

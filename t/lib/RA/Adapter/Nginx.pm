@@ -145,7 +145,7 @@ sub lint_prefix { qr/\[warn\] \d+#\d+: / }
 sub lint_place  { qr/ in \S+nginx\.conf:\d+/ }
 
 sub resize_re {
-    return qr/\[warn\] [^\n]*robots-audit: \[RA304\] robots_audit_zone "ra" changed size from 1048576 to 2097152: its counters start over/;
+    return qr/\[warn\] [^\n]*robots-audit: \[RA304\] robots_audit_zone "ra": a new ledger replaces the old one \(the size changed from 1048576 to 2097152\): its counters start over/;
 }
 
 # nginx -s reload with a broken configuration: the master logs [emerg]

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The engines of one process of a threaded server (Apache's worker and
+ * event MPMs).  An engine (ra_audit_t, with its caches) is not
+ * thread-safe, so each thread makes its own on its first request, sharing
+ * the process's impostor alert gate under a mutex of the process
+ * (ra_audit_conf_t.impostors_of); when that engine cannot be made (no
+ * memory), the thread judges with the process's engine under the same
+ * mutex.  The decision is made here once, so that a server's glue only
+ * takes an engine and gives it back.
+ */
+#ifndef RA_ENGINES_H
+#define RA_ENGINES_H
+
+#include "ra_audit.h"
+
+typedef struct ra_engines_s  ra_engines_t;
+
+/* The engines of a process whose own engine is proc, made with conf (as
+ * proc was) on l; proc, conf and l must outlive them.  NULL when out of
+ * memory (the process then judges with proc alone, under no mutex:
+ * unthreaded).  The memory is the core's heap (malloc). */
+ra_engines_t *ra_engines_create(ra_audit_t *proc, const ra_audit_conf_t *conf,
+    ra_ledger_t *l);
+
+/* The engine this thread judges with: its own, or the process's, held
+ * under the mutex until ra_engines_give(). */
+ra_audit_t *ra_engines_take(ra_engines_t *e);
+void ra_engines_give(ra_engines_t *e, ra_audit_t *au);
+
+/* Destroys every thread's engine (not the process's, whose gate they
+ * share: destroy these first) and e.  NULL is nothing. */
+void ra_engines_destroy(ra_engines_t *e);
+
+#endif /* RA_ENGINES_H */

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* A threaded process's engines: each thread gets its own, the same one on
+ * every request, never the process's while memory lasts; the process's
+ * engine is the fallback; destroying them leaves the process's. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_engines.h"
+#include "ra_setup.h"
+
+#define THREADS  4
+
+typedef struct {
+    ra_test_arena_t  *arena;
+    ra_host_t         host;
+    ra_setup_t        setup;
+    ra_audit_conf_t   conf;
+    void             *region;
+    ra_ledger_t       ledger;
+    ra_audit_t       *proc;
+    ra_engines_t     *e;
+} fx_t;
+
+static void
+fx_init(fx_t *f)
+{
+    ra_buf_t           why;
+    ra_setup_values_t  v;
+    size_t             size = 2u * 1024 * 1024;
+
+    memset(f, 0, sizeof(*f));
+    f->arena = ra_test_arena_new();
+    f->host.heap = ra_malloc_allocator;
+    ra_setup_init(&f->setup, &f->host, ra_test_arena_alloc(f->arena));
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_setup_compile(&f->setup, &why), RA_OK);
+    ra_buf_release(&why);
+    memset(&v, 0, sizeof(v));
+    v.alert_interval = -1;
+    ra_setup_audit_conf(&f->conf, &f->setup, &f->host, (ra_str_t) ra_string("zone"), &v);
+    f->region = malloc(size);
+    assert_int_equal(ra_ledger_format(f->region, size, 0), RA_OK);
+    ra_ledger_open(&f->ledger, f->region, NULL);
+    f->proc = ra_audit_create(&f->conf, &f->ledger);
+    assert_non_null(f->proc);
+    f->e = ra_engines_create(f->proc, &f->conf, &f->ledger);
+    assert_non_null(f->e);
+}
+
+static void
+fx_free(fx_t *f)
+{
+    ra_engines_destroy(f->e);
+    ra_audit_destroy(f->proc);
+    free(f->region);
+    ra_test_arena_free(f->arena);
+}
+
+typedef struct {
+    fx_t        *f;
+    ra_audit_t  *first, *second;
+} job_t;
+
+static void *
+job_run(void *data)
+{
+    job_t  *j = data;
+
+    j->first = ra_engines_take(j->f->e);
+    ra_engines_give(j->f->e, j->first);
+    j->second = ra_engines_take(j->f->e);
+    ra_engines_give(j->f->e, j->second);
+    return NULL;
+}
+
+static void
+each_thread_its_own(void **state)
+{
+    fx_t       f;
+    job_t      jobs[THREADS];
+    pthread_t  t[THREADS];
+    int        i, k;
+
+    (void) state;
+    fx_init(&f);
+    for (i = 0; i < THREADS; i++) {
+        jobs[i].f = &f;
+        assert_int_equal(pthread_create(&t[i], NULL, job_run, &jobs[i]), 0);
+    }
+    for (i = 0; i < THREADS; i++) {
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+    }
+    for (i = 0; i < THREADS; i++) {
+        assert_non_null(jobs[i].first);
+        assert_ptr_not_equal(jobs[i].first, f.proc);
+        assert_ptr_equal(jobs[i].first, jobs[i].second);
+        for (k = 0; k < i; k++) {
+            assert_ptr_not_equal(jobs[i].first, jobs[k].first);
+        }
+    }
+    fx_free(&f);
+}
+
+static void
+this_thread_too(void **state)
+{
+    fx_t         f;
+    ra_audit_t  *a, *b;
+
+    (void) state;
+    fx_init(&f);
+    a = ra_engines_take(f.e);
+    ra_engines_give(f.e, a);
+    b = ra_engines_take(f.e);
+    ra_engines_give(f.e, b);
+    assert_ptr_not_equal(a, f.proc);
+    assert_ptr_equal(a, b);
+    ra_engines_destroy(NULL);
+    fx_free(&f);
+}
+
+static void *
+no_memory(void *ctx, size_t size)
+{
+    (void) ctx;
+    (void) size;
+    return NULL;
+}
+
+/* without the memory for its own, a thread judges with the process's,
+ * which it gives back (else the second take would wait for ever) */
+static void
+fallback_to_the_process(void **state)
+{
+    fx_t             f;
+    ra_audit_conf_t  conf;
+    ra_alloc_t       none = { no_memory, NULL, NULL };
+    int              i;
+
+    (void) state;
+    fx_init(&f);
+    ra_engines_destroy(f.e);
+    conf = f.conf;
+    conf.alloc = &none;
+    f.e = ra_engines_create(f.proc, &conf, &f.ledger);
+    assert_non_null(f.e);
+    for (i = 0; i < 2; i++) {
+        assert_ptr_equal(ra_engines_take(f.e), f.proc);
+        ra_engines_give(f.e, f.proc);
+    }
+    fx_free(&f);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(each_thread_its_own),
+        cmocka_unit_test(this_thread_too),
+        cmocka_unit_test(fallback_to_the_process),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
