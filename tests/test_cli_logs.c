@@ -751,13 +751,13 @@ test_generic_names_order_politeness(void **state)
 {
     static const char  lines[] =
         "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
-        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "200 10 \"-\" \"FetchTool/2.31\"\n"
         "1.2.3.4 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
-        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "200 10 \"-\" \"FetchTool/2.31\"\n"
         "1.2.3.5 - - [23/Nov/2026:09:00:05 +0000] \"GET /private/old HTTP/1.1\" "
         "200 10 \"-\" \"Mozilla/5.0 (compatible; FooBot/1.0; +http://foo)\"\n"
         "1.2.3.4 - - [23/Nov/2026:10:00:06 +0000] \"GET /server-status?auto "
-        "HTTP/1.1\" 200 10 \"-\" \"python-requests/2.31\"\n";
+        "HTTP/1.1\" 200 10 \"-\" \"FetchTool/2.31\"\n";
     char         logp[] = "/tmp/ra-gen-log-XXXXXX";
     char         cur[] = "/tmp/ra-gen-cur-XXXXXX";
     char         prop[] = "/tmp/ra-gen-prop-XXXXXX";
@@ -774,7 +774,7 @@ test_generic_names_order_politeness(void **state)
     run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "site default: 3 crawler requests"));
-    assert_non_null(strstr(r.out, "\n  python-requests (generic) "));
+    assert_non_null(strstr(r.out, "\n  FetchTool (generic) "));
     assert_non_null(strstr(r.out, "\n  FooBot (generic) "));
     assert_non_null(strstr(r.out, "peak/min gap        crawl-delay\n"));
     assert_non_null(strstr(r.out, "        2 6.0s      10.0s\n"));
@@ -797,13 +797,13 @@ test_generic_names_order_politeness(void **state)
         prop, logp);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "3 crawler requests judged"));
-    assert_non_null(strstr(r.out, "\npython-requests (generic) "));
+    assert_non_null(strstr(r.out, "\nFetchTool (generic) "));
     assert_non_null(strstr(r.out, "\nFooBot (generic) "));
     assert_null(strstr(r.out, "server-status"));
     free(r.out);
     run(&r, CLI " whatif --current %s --proposed %s --format json %s "
         "2>/dev/null", cur, prop, logp);
-    assert_non_null(strstr(r.out, "{\"crawler\":\"python-requests\","
+    assert_non_null(strstr(r.out, "{\"crawler\":\"FetchTool\","
                                   "\"kind\":\"generic\",\"requests\":2"));
     free(r.out);
     unlink(logp);
@@ -812,16 +812,16 @@ test_generic_names_order_politeness(void **state)
 }
 
 /* A generic bot's name in any case is one bot for whatif as for logs (the
- * ledger's key): "Ruby/2.7" and "ruby/2.7" are one row of 2 requests, shown
- * with the spelling that came first */
+ * ledger's key): "Gemtool/2.7" and "gemtool/2.7" are one row of 2
+ * requests, shown with the spelling that came first */
 static void
 test_generic_name_any_case_whatif(void **state)
 {
     static const char  lines[] =
         "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
-        "200 10 \"-\" \"Ruby/2.7\"\n"
+        "200 10 \"-\" \"Gemtool/2.7\"\n"
         "1.2.3.4 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
-        "200 10 \"-\" \"ruby/2.7\"\n";
+        "200 10 \"-\" \"gemtool/2.7\"\n";
     char         logp[] = "/tmp/ra-case-log-XXXXXX";
     char         cur[] = "/tmp/ra-case-cur-XXXXXX";
     char         prop[] = "/tmp/ra-case-prop-XXXXXX";
@@ -835,15 +835,15 @@ test_generic_name_any_case_whatif(void **state)
 
     run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "\n  Ruby (generic) "));
-    assert_null(strstr(r.out, "\n  ruby (generic) "));
+    assert_non_null(strstr(r.out, "\n  Gemtool (generic) "));
+    assert_null(strstr(r.out, "\n  gemtool (generic) "));
     free(r.out);
     run(&r, CLI " whatif --current %s --proposed %s --format json %s "
         "2>/dev/null", cur, prop, logp);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "{\"crawler\":\"Ruby\","
+    assert_non_null(strstr(r.out, "{\"crawler\":\"Gemtool\","
                                   "\"kind\":\"generic\",\"requests\":2"));
-    assert_null(strstr(r.out, "\"crawler\":\"ruby\""));
+    assert_null(strstr(r.out, "\"crawler\":\"gemtool\""));
     free(r.out);
     unlink(logp);
     unlink(cur);
