@@ -421,6 +421,27 @@ mra_set_alert_budget(cmd_parms *cmd, void *dv, const char *site,
     return err;
 }
 
+/* one word of RobotsAuditAlertPurposes WORD...: the core reads it (a word
+ * may hold several, comma-separated) */
+static const char *
+mra_set_alert_purposes(cmd_parms *cmd, void *dv, const char *word)
+{
+    ra_str_t     bad;
+    const char  *why, *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void) dv;
+    if (err != NULL) {
+        return err;
+    }
+    why = ra_alert_purposes_parse(mra_cstr(word),
+              &mra_sconf(cmd->server)->values.alert_purposes, &bad);
+    if (why != NULL) {
+        return apr_psprintf(cmd->pool, "%s: '%.*s' %s", cmd->cmd->name,
+                            (int) bad.len, (const char *) bad.data, why);
+    }
+    return NULL;
+}
+
 static const command_rec mra_cmds[] = {
     AP_INIT_FLAG("RobotsAudit", mra_set_enabled, NULL, RSRC_CONF | ACCESS_CONF,
         "On to judge and count requests of this server or location "
@@ -462,6 +483,10 @@ static const command_rec mra_cmds[] = {
     AP_INIT_TAKE2("RobotsAuditAlertBudget", mra_set_alert_budget, NULL,
         RSRC_CONF, "Alert lines a minute per site and in all, or off "
         "(global; default 60 300)"),
+    AP_INIT_ITERATE("RobotsAuditAlertPurposes", mra_set_alert_purposes,
+        NULL, RSRC_CONF,
+        "The purposes whose violations and impostors alert: search, "
+        "ai-training, ..., tool, generic (global; default all)"),
     AP_INIT_ITERATE("RobotsAuditEnforce", mra_set_enforce, NULL,
         RSRC_CONF | ACCESS_CONF,
         "Off, On (= violation), or what to answer 403: violation, "

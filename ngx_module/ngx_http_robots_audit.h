@@ -41,6 +41,7 @@ typedef struct {
     ra_alloc_t                   pool;          /* the cycle's pool */
     ngx_msec_t                   alert_interval;
     ra_alert_budget_t            alert_budget;  /* zeros: the defaults */
+    unsigned                     alert_purposes;    /* 0: every one */
     ngx_msec_t                   sig_max_age;   /* Web Bot Auth window */
 
     ra_host_t                    host;          /* run time: where is a

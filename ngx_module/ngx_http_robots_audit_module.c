@@ -33,6 +33,8 @@ static char *ngx_http_robots_audit_alert_log(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
 static char *ngx_http_robots_audit_alert_budget(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
+static char *ngx_http_robots_audit_alert_purposes(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
 
 static void *ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf);
 static char *ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf);
@@ -125,6 +127,13 @@ static ngx_command_t  ngx_http_robots_audit_commands[] = {
     { ngx_string("robots_audit_alert_budget"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE2,
       ngx_http_robots_audit_alert_budget,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("robots_audit_alert_purposes"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_1MORE,
+      ngx_http_robots_audit_alert_purposes,
       NGX_HTTP_MAIN_CONF_OFFSET,
       0,
       NULL },
@@ -674,6 +683,31 @@ ngx_http_robots_audit_alert_budget(ngx_conf_t *cf, ngx_command_t *cmd,
 }
 
 
+/* robots_audit_alert_purposes WORD...: the core reads each word (a word
+ * may hold several, comma-separated) */
+static char *
+ngx_http_robots_audit_alert_purposes(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_str_t                          *v = cf->args->elts;
+    ngx_uint_t                          i;
+    ra_str_t                            bad;
+    const char                         *why;
+    ngx_http_robots_audit_main_conf_t  *amcf = conf;
+
+    for (i = 1; i < cf->args->nelts; i++) {
+        why = ra_alert_purposes_parse(ngx_http_robots_audit_str(v[i]),
+                                      &amcf->alert_purposes, &bad);
+        if (why != NULL) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "\"%V\": \"%*s\" %s",
+                               &cmd->name, bad.len, bad.data, why);
+            return NGX_CONF_ERROR;
+        }
+    }
+    return NGX_CONF_OK;
+}
+
+
 static void *
 ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
 {
@@ -880,6 +914,7 @@ ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
     v.alert_interval = amcf->alert_interval == NGX_CONF_UNSET_MSEC
                        ? -1 : (int64_t) amcf->alert_interval;
     v.alert_budget = amcf->alert_budget;
+    v.alert_purposes = amcf->alert_purposes;
     v.sig_max_age = amcf->sig_max_age == NGX_CONF_UNSET_MSEC
                     ? 0 : (int64_t) amcf->sig_max_age;
 
