@@ -1733,6 +1733,83 @@ test_follow(void **state)
     rmdir(dir);
 }
 
+/* --alert-log writes the JSON alert lines the modules would write;
+ * --alert-purposes keeps only those purposes' (space- or comma-
+ * separated): curl's violation (purpose tool) alerts by default and not
+ * under "search ai-training", GPTBot's in both; the report counts every
+ * violation either way.  An unknown purpose, or the list without an alert
+ * log, is a usage error naming it. */
+static void
+test_alert_purposes(void **state)
+{
+    static const char  lines[] =
+        "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
+        "200 10 \"-\" \"curl/8.5.0\"\n"
+        "1.2.3.5 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
+        "200 10 \"-\" \"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; "
+        "compatible; GPTBot/1.2; +https://openai.com/gptbot)\"\n";
+    const char  *lists[] = { NULL, "'search ai-training'",
+                             "search,ai-training" };
+    char         logp[] = "/tmp/ra-ap-log-XXXXXX";
+    char         cur[] = "/tmp/ra-ap-cur-XXXXXX";
+    char         alerts[] = "/tmp/ra-ap-alerts-XXXXXX";
+    char         got[4096];
+    FILE        *f;
+    size_t       i, n;
+    run_t        r;
+
+    (void) state;
+    need_cli();
+    tmp_text(logp, lines);
+    tmp_text(cur, "User-agent: *\nDisallow: /private/\n");
+    tmp_text(alerts, "");
+    for (i = 0; i < 3; i++) {
+        f = fopen(alerts, "w");
+        assert_non_null(f);
+        fclose(f);
+        if (lists[i] == NULL) {
+            run(&r, CLI " logs --robots %s --alert-log %s --format json %s "
+                "2>/dev/null", cur, alerts, logp);
+        } else {
+            run(&r, CLI " logs --robots %s --alert-log %s --alert-purposes "
+                "%s --format json %s 2>/dev/null", cur, alerts, lists[i],
+                logp);
+        }
+        assert_int_equal(r.status, 0);
+        /* both violations counted and shown */
+        assert_non_null(strstr(r.out, "\"crawler\":\"curl\""));
+        assert_non_null(strstr(r.out, "\"violations\":2"));
+        free(r.out);
+        f = fopen(alerts, "r");
+        assert_non_null(f);
+        n = fread(got, 1, sizeof(got) - 1, f);
+        fclose(f);
+        got[n] = '\0';
+        assert_non_null(strstr(got, "\"tag\":\"RA100\",\"verdict\":"
+                                    "\"violation\",\"site\":\"default\","
+                                    "\"crawler\":\"GPTBot\""));
+        if (lists[i] == NULL) {
+            assert_non_null(strstr(got, "\"crawler\":\"curl\""));
+        } else {
+            assert_null(strstr(got, "\"crawler\":\"curl\""));
+        }
+    }
+
+    run(&r, CLI " logs --robots %s --alert-log %s --alert-purposes "
+        "'search scraper' %s 2>&1", cur, alerts, logp);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--alert-purposes: 'scraper' is not a "
+                                  "purpose: search, ai-training"));
+    free(r.out);
+    run(&r, CLI " logs --robots %s --alert-purposes tool %s 2>&1", cur, logp);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--alert-purposes is for --alert-log"));
+    free(r.out);
+    unlink(logp);
+    unlink(cur);
+    unlink(alerts);
+}
+
 int
 main(void)
 {
@@ -1750,6 +1827,7 @@ main(void)
         cmocka_unit_test(test_whatif),
         cmocka_unit_test(test_generic_names_order_politeness),
         cmocka_unit_test(test_generic_name_any_case_whatif),
+        cmocka_unit_test(test_alert_purposes),
         cmocka_unit_test(test_unreachable_30d),
         cmocka_unit_test(test_spellings),
         cmocka_unit_test(test_vhosts),
