@@ -45,6 +45,7 @@ static const char  ra_logs_usage[] =
 "           [--log-format F] [--real-ip-from CIDR]... [--ranges FILE]...\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
 "           [--purpose P] [--ledger MIB] [--output FILE] [--follow [--interval S]]\n"
+"           [--alert-log FILE [--alert-purposes LIST]]\n"
 "           [--rdns [--resolver ADDR[:PORT]] [--rdns-cache FILE]] LOG...\n"
 "\n"
 "Judges every crawler request of access logs against robots.txt, as the\n"
@@ -81,6 +82,13 @@ static const char  ra_logs_usage[] =
 "                    violations: search, ai-training, ai-search, ai-user,\n"
 "                    seo, social-preview, monitoring, archive, feed,\n"
 "                    academic, security-scanner, tool\n"
+"  --alert-log FILE  append the alerts the modules would raise to FILE,\n"
+"                    the JSON lines of robots_audit_alert_log, on the\n"
+"                    log's clock (gated and budgeted as in the modules)\n"
+"  --alert-purposes LIST  only these purposes alert, space- or comma-\n"
+"                    separated (default all): the purposes above, and\n"
+"                    generic for generic bots; violations are still\n"
+"                    counted and shown\n"
 "  --ledger MIB      size of the private ledger (default 32; it bounds\n"
 "                    how many crawler records are kept)\n"
 "  --output FILE     write the report to FILE (atomically: a temporary\n"
@@ -165,6 +173,9 @@ typedef struct {
     const char        *first_file;
     unsigned char     *esc;              /* unescaped fields */
     unsigned           purpose;          /* --purpose: category + 1 */
+    FILE              *alerts;           /* --alert-log */
+    const char        *alerts_path;
+    ra_buf_t           alert_line;
     ra_cli_rdns_t     *dns;              /* --rdns */
     ra_host_t          dns_host;
 } ra_logs_ctx_t;
@@ -387,6 +398,19 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 
     if (ra_audit_request(x->au, &req, &v) != RA_OK) {
         x->nomem++;
+    }
+    if (x->alerts != NULL && (v.alert || v.summary)) {
+        /* the JSON lines of the modules' alert log, as they write them */
+        x->alert_line.len = 0;
+        ra_alert_emit(NULL, &req, &v, &x->alert_line);
+        if (fwrite(x->alert_line.data, 1, x->alert_line.len, x->alerts)
+                != x->alert_line.len
+            || fflush(x->alerts) != 0)
+        {
+            ra_cli_error(RA_LOGS_CMD, "--alert-log %s: %s", x->alerts_path,
+                         strerror(errno));
+            return -1;
+        }
     }
     return 0;
 }
@@ -855,6 +879,7 @@ ra_cmd_logs(int argc, char **argv)
     unsigned             i, ninputs = 0, nranges = 0;
     char                *end;
     const char          *crawlers_file = NULL, *output = NULL, *errmsg;
+    ra_str_t             bad;
     const char          *site = "default";
     const char          *resolver = NULL, *rdns_cache = NULL;
     int                  rdns = 0;
@@ -875,6 +900,8 @@ ra_cmd_logs(int argc, char **argv)
         { "crawlers", required_argument, NULL, 'c' },
         { "format", required_argument, NULL, 'f' },
         { "purpose", required_argument, NULL, 'P' },
+        { "alert-log", required_argument, NULL, 'A' },
+        { "alert-purposes", required_argument, NULL, 'U' },
         { "ledger", required_argument, NULL, 'L' },
         { "log-format", required_argument, NULL, 'F' },
         { "real-ip-from", required_argument, NULL, 'I' },
@@ -950,6 +977,18 @@ ra_cmd_logs(int argc, char **argv)
                              "(search, ai-training, ai-search, ai-user, seo, "
                              "social-preview, monitoring, archive, feed, "
                              "academic, security-scanner, tool)", optarg);
+                goto fail;
+            }
+            break;
+        case 'A':
+            x->alerts_path = optarg;
+            break;
+        case 'U':
+            errmsg = ra_alert_purposes_parse(ra_str(optarg, strlen(optarg)),
+                                             &x->conf.alert_purposes, &bad);
+            if (errmsg != NULL) {
+                ra_cli_error(RA_LOGS_CMD, "--alert-purposes: '%.*s' %s",
+                             (int) bad.len, (const char *) bad.data, errmsg);
                 goto fail;
             }
             break;
@@ -1057,6 +1096,20 @@ ra_cmd_logs(int argc, char **argv)
         goto fail;
     }
 
+    if (x->conf.alert_purposes != 0 && x->alerts_path == NULL) {
+        ra_cli_error(RA_LOGS_CMD, "--alert-purposes is for --alert-log: "
+                     "without it no alert is written");
+        goto fail;
+    }
+    if (x->alerts_path != NULL) {
+        x->alerts = fopen(x->alerts_path, "a");
+        if (x->alerts == NULL) {
+            ra_cli_error(RA_LOGS_CMD, "--alert-log %s: %s", x->alerts_path,
+                         strerror(errno));
+            goto fail;
+        }
+        ra_buf_init(&x->alert_line, &ra_malloc_allocator, 0, 0);
+    }
     if (!rdns && (resolver != NULL || rdns_cache != NULL)) {
         ra_cli_error(RA_LOGS_CMD, "--resolver and --rdns-cache are for "
                      "--rdns");
@@ -1224,6 +1277,14 @@ fail:
         }
         free(x->esc);
         (void) ra_cli_rdns_close(x->dns);
+        if (x->alerts != NULL) {
+            ra_buf_release(&x->alert_line);
+            if (fclose(x->alerts) != 0 && rc == RA_EXIT_OK) {
+                ra_cli_error(RA_LOGS_CMD, "--alert-log %s: %s",
+                             x->alerts_path, strerror(errno));
+                rc = RA_EXIT_USAGE;
+            }
+        }
     }
     free(x);
     free(inputs);

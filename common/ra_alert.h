@@ -39,6 +39,7 @@
 #define RA_ALERT_H
 
 #include "ra_buf.h"
+#include "ra_crawlers.h"
 #include "ra_host.h"
 #include "ra_ledger.h"
 #include "ra_tags.h"
@@ -128,6 +129,33 @@ uint64_t ra_alert_block(ra_str_t addr);
 const char *ra_alert_budget_parse(ra_str_t site, ra_str_t total,
     ra_alert_budget_t *out);
 
+
+/* ---- which purposes alert ---------------------------------------------- */
+
+/*
+ * An operator may want alerts about some purposes only (the table's
+ * categories, ra_crawler_category_name()): a configuration tool fetching
+ * a disallowed file is no scraper.  A set of purposes is a bit per
+ * ra_crawler_category_e and RA_ALERT_GENERIC for generic bots (no entry in
+ * the table: purpose "generic", as Prometheus labels them); 0 is a set
+ * not given: every purpose alerts.  An impostor's alert is about the
+ * crawler it claims to be, so it has that crawler's purpose.  Only the
+ * alert is left out: the violation is counted, shown and kept as
+ * evidence all the same.
+ */
+#define RA_ALERT_GENERIC        (1u << RA_CAT_MAX)
+#define RA_ALERT_PURPOSES_ALL   ((1u << (RA_CAT_MAX + 1)) - 1)
+
+/* Adds the purposes list names to *set: words separated by white space or
+ * commas, each a purpose (case-insensitive; "ai-user-triggered" is
+ * "ai-user") or "generic".  NULL, or a static sentence saying what is
+ * wrong (for a configuration error), with *bad the word at fault (len 0:
+ * the list names none), and *set left as it was. */
+const char *ra_alert_purposes_parse(ra_str_t list, unsigned *set,
+    ra_str_t *bad);
+
+/* Does an alert about crawler (NULL: a generic bot) go out under set? */
+int ra_alert_purpose_wanted(unsigned set, const ra_crawler_t *crawler);
 
 /* The tag of a verdict that alerts: RA102 for an impostor's judged
  * request, else RA100 or RA101; NULL for one that does not. */

@@ -39,7 +39,9 @@
  * carrying its verdict, instead of RA100/RA101: the lie is the offence.
  * Those alerts are rate-limited per (site, crawler, client address block:
  * /24 IPv4, /48 IPv6, ra_alert_block()) by a table in this process
- * (RA_IMPOSTOR_SLOTS), not by the ledger.
+ * (RA_IMPOSTOR_SLOTS), not by the ledger.  A configuration may name the
+ * purposes that alert (conf.alert_purposes, ra_alert_purpose_wanted()):
+ * the others' violations are counted and kept, and raise no alert.
  *
  * ra_audit_request() is three steps: gather (under the ledger's lock, the
  * state below is copied out), judge (ra_judge(): a pure function of that
@@ -182,6 +184,11 @@ typedef struct {
                                               0: every one alerts */
     size_t                cache_bytes;  /* rule-set cache budget; 0: 64 MiB */
     ra_alert_budget_t     alert_budget; /* zeros: the defaults */
+    unsigned              alert_purposes;   /* the purposes whose
+                                               violations and impostors
+                                               alert
+                                               (ra_alert_purposes_parse());
+                                               0: every one */
     unsigned              crawler_sites:1;  /* sites are created by
                                                crawlers' requests and
                                                robots.txt answers only: a

@@ -96,6 +96,11 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
 
     if (out->verification == RA_VERIFY_IMPOSTOR) {
         /* gated before, in this process (ra_impostor_alert()) */
+    } else if (!ra_alert_purpose_wanted(au->conf.alert_purposes,
+                                        out->crawler))
+    {
+        /* kept as evidence above; no alert about this purpose, and none
+         * held back for the budget summary */
     } else if (out->crawler == NULL) {
         /* a generic bot: one per (site, address block), whatever name
          * it gives this time */

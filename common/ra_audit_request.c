@@ -778,9 +778,9 @@ ra_audit_gather(ra_audit_t *au, const ra_request_t *req,
 /*
  * Judge, outside the lock (a version not compiled yet takes the lock once
  * more, to copy its body: ra_gather_resolve()), then what enforce refuses
- * (the caller answers 403) and an impostor's alert: its gate is this
- * process's, outside the lock; the alert then meets the budgets as any
- * other.  RA_OK or RA_ENOMEM (the request is counted, not judged).
+ * (the caller answers 403) and an impostor's alert, when the purpose of
+ * the crawler it claims to be alerts: its gate is this process's, outside
+ * the lock; the alert then meets the budgets as any other.  RA_OK or RA_ENOMEM (the request is counted, not judged).
  */
 static inline __attribute__((always_inline)) int
 ra_audit_decide(ra_audit_t *au, const ra_request_t *req,
@@ -805,7 +805,9 @@ ra_audit_decide(ra_audit_t *au, const ra_request_t *req,
     }
 
     out->refused = ra_enforce_refuses(req->enforce, out);
-    if (out->verification == RA_VERIFY_IMPOSTOR) {
+    if (out->verification == RA_VERIFY_IMPOSTOR
+        && ra_alert_purpose_wanted(au->conf.alert_purposes, out->crawler))
+    {
         out->alert = ra_impostor_alert(au, req, out, &out->suppressed);
     }
     return rc;

@@ -30,6 +30,7 @@ static const struct {
     { "user-triggered", RA_CRAWLER_USER_TRIGGERED },
     { "token-only", RA_CRAWLER_TOKEN_ONLY },
     { "policy", RA_CRAWLER_POLICY | RA_CRAWLER_TOKEN_ONLY },
+    { "library", RA_CRAWLER_LIBRARY },
     { "disabled", RA_FLAG_DISABLED },
 };
 

@@ -44,6 +44,10 @@ typedef enum {
                                             how content may be used, no
                                             crawler fetches with it (implies
                                             RA_CRAWLER_TOKEN_ONLY) */
+#define RA_CRAWLER_LIBRARY         0x20  /* an HTTP library or a tool that
+                                            other clients are built on: its
+                                            pieces count only as the
+                                            User-Agent's first product */
 
 typedef struct {
     ra_str_t         name;

@@ -344,8 +344,20 @@ ra_crawlers_compile(ra_crawlers_t *t, ra_crawlers_err_t *err)
         }
     }
     t->n = n;
+    t->nlibs = 0;
     for (i = 0; i < n; i++) {
         t->crawlers[i].id = (unsigned) i;
+        t->nlibs += (t->crawlers[i].flags & RA_CRAWLER_LIBRARY) != 0;
+    }
+    /* the library entries, compared apart (ra_crawlers_identify()) */
+    t->libs = ra_alloc(t->alloc, (t->nlibs ? t->nlibs : 1) * sizeof(uint16_t));
+    if (t->libs == NULL) {
+        return RA_ENOMEM;
+    }
+    for (i = 0, j = 0; i < n; i++) {
+        if (t->crawlers[i].flags & RA_CRAWLER_LIBRARY) {
+            t->libs[j++] = (uint16_t) i;
+        }
     }
 
     rc = ra_crawlers_build(t);

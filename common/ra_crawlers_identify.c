@@ -452,6 +452,52 @@ ra_which_prefix(const unsigned char *p, size_t len)
     return RA_NPREFIX;
 }
 
+/*
+ * The library entry (RA_CRAWLER_LIBRARY) a generic bot's User-Agent is:
+ * one of its pieces is the User-Agent's first product, a whole word ("Ruby"
+ * is not "RubyBot"), at its start ("curl/8.5.0", "Ruby") or right after
+ * "Mozilla/5.0 (compatible; ".  A crawler built on a library names
+ * itself first ("cobweb/1.2.0 (ruby/2.5.1)", "LinkedInBot/1.0 (...;
+ * Apache-HttpClient ...)"): that crawler, not its library, is the client.
+ * The longest piece wins; NULL when none.  Libraries are few and only
+ * generic bots are compared, so the automaton, whose 16-bit table has no
+ * room to spare, does not hold their pieces.
+ */
+static const ra_crawler_t *
+ra_library_of(const ra_crawlers_t *t, const unsigned char *p, size_t len)
+{
+    const ra_ua_prefix_t  *pre = ra_ua_prefix(0);
+    const ra_crawler_t    *c, *best = NULL;
+    size_t                 i, j, k, at = 0, best_len = 0;
+    ra_str_t               u;
+
+    if (len > pre->len && memcmp(p, pre->text, pre->len) == 0) {
+        at = pre->len;
+    }
+    for (i = 0; i < t->nlibs; i++) {
+        c = &t->crawlers[t->libs[i]];
+        for (j = 0; j < c->nua; j++) {
+            u = c->ua[j];
+            if (u.len == 0 || u.len > len - at || u.len <= best_len) {
+                continue;
+            }
+            for (k = 0; k < u.len
+                        && ra_lower(p[at + k]) == ra_lower(u.data[k]); k++)
+            {
+                /* the piece, in any case */
+            }
+            if (k == u.len
+                && !(ra_isalnum(u.data[k - 1]) && at + k < len
+                     && ra_isalnum(p[at + k])))
+            {
+                best = c;
+                best_len = u.len;
+            }
+        }
+    }
+    return best;
+}
+
 int
 ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
 {
@@ -528,6 +574,11 @@ ra_crawlers_identify(const ra_crawlers_t *t, ra_str_t ua, ra_identity_t *out)
         out->token = ra_token_name(out->token);
         if (ra_bare_word(out->token)) {
             out->token = ra_token_name(ra_bare_name(p, len, &st, out->token));
+        }
+        if (t->nlibs != 0 && (out->crawler = ra_library_of(t, p, len))) {
+            out->kind = RA_UA_KNOWN;
+            out->token = out->crawler->tokens[0];
+            return RA_UA_KNOWN;
         }
         return RA_UA_GENERIC;
     }

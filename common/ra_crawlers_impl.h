@@ -129,6 +129,12 @@ struct ra_crawlers_s {
     ra_ac_t             plat;       /* platform words */
     ra_pat_t           *pats;
     size_t              npats;
+
+    /* the ids of the library entries (RA_CRAWLER_LIBRARY): their pieces
+     * are not in the automaton, but compared with the first product of
+     * a User-Agent found generic */
+    uint16_t           *libs;
+    size_t              nlibs;
 };
 
 /* An entry that drops its name: the loader reads it, compiling applies

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The vocabularies identification looks for, besides the table's own
- * User-Agent pieces, and the list of every pattern the automata hold:
+ * User-Agent pieces (but libraries', which are compared with a generic
+ * bot's first product), and the list of every pattern the automata hold:
  *
  *   generic   words automated clients put in their User-Agent ("bot",
  *             "crawl", "curl/", "://", an e-mail address, ...);
@@ -167,6 +168,10 @@ ra_each_pattern(ra_crawlers_t *t, ra_pat_fn_t fn, void *ctx)
     int           rc;
 
     for (i = 0; i < t->n; i++) {
+        if (t->crawlers[i].flags & RA_CRAWLER_LIBRARY) {
+            continue;                   /* ra_crawlers_identify() compares
+                                           them with the first product */
+        }
         for (j = 0; j < t->crawlers[i].nua; j++) {
             p.s = t->crawlers[i].ua[j];
             p.kind = RA_PAT_KNOWN;

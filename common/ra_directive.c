@@ -335,6 +335,29 @@ ra_directive_enforce(const ra_directive_cx_t *cx, const ra_str_t *words,
     return RA_OK;
 }
 
+static int
+ra_directive_purposes(const ra_directive_cx_t *cx, ra_directive_e id,
+    const ra_str_t *words, size_t n, ra_buf_t *msg)
+{
+    size_t       i;
+    ra_str_t     bad;
+    const char  *why;
+
+    /* a word may itself be a comma-separated list; repeats add up */
+    for (i = 0; i < n; i++) {
+        why = ra_alert_purposes_parse(words[i],
+                                      &cx->main->values.alert_purposes, &bad);
+        if (why != NULL) {
+            ra_buf_printf(msg, cx->dialect == RA_DIALECT_NGINX
+                          ? "\"%s\": \"%.*s\" %s" : "%s: '%.*s' %s",
+                          ra_directives[id].name[cx->dialect], (int) bad.len,
+                          (const char *) bad.data, why);
+            return RA_ERROR;
+        }
+    }
+    return RA_OK;
+}
+
 int
 ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
     const ra_str_t *words, size_t n, ra_buf_t *msg)
@@ -382,6 +405,9 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
             return RA_ERROR;
         }
         return RA_OK;
+
+    case RA_DK_PURPOSES:
+        return ra_directive_purposes(cx, id, words, n, msg);
 
     default:
         return ra_directive_enforce(cx, words, n, msg);

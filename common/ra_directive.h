@@ -89,6 +89,10 @@
       "RobotsAuditAlertBudget", GLOBAL, TAKE2,                              \
       "Alert lines a minute per site and in all, or off "                   \
       "(global; default 60 300)")                                           \
+    X(ALERT_PURPOSES, PURPOSES, 0, "robots_audit_alert_purposes", MAIN,     \
+      1MORE, "RobotsAuditAlertPurposes", GLOBAL, ITERATE,                   \
+      "The purposes whose violations and impostors alert: search, "         \
+      "ai-training, ..., tool, generic (global; default all)")              \
     X(ENFORCE, ENFORCE, 0, "robots_audit_enforce", ANY, 1MORE,              \
       "RobotsAuditEnforce", DIR, ITERATE,                                   \
       "Off, On (= violation), or what to answer 403: violation, "           \
@@ -112,6 +116,7 @@ typedef enum {
     RA_DK_ALERT_LOG,    /* a file; nginx: or off; Apache: or |program */
     RA_DK_RESOLVER,     /* ADDR[:PORT] or system */
     RA_DK_BUDGET,       /* two limits, or off */
+    RA_DK_PURPOSES,     /* purposes that alert; repeats add up */
     RA_DK_ENFORCE       /* words that add up to a scope */
 } ra_directive_kind_e;
 

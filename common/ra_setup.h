@@ -152,6 +152,8 @@ typedef struct {
     int64_t            alert_interval;  /* ms; -1: unset (the default) */
     ra_alert_budget_t  alert_budget;    /* zeros: the defaults */
     int64_t            sig_max_age;     /* ms; 0: the default */
+    unsigned           alert_purposes;  /* ra_alert_purposes_parse()'s;
+                                           0: every purpose alerts */
 } ra_setup_values_t;
 
 /*

@@ -21,7 +21,7 @@ report() {
         if (name == "") return
         n++
         tool = (op == "" || op == "unknown" || op ~ /\(open source/ \
-                || op ~ /open source\)/)
+                || op ~ /open source\)/ || flags ~ /(^| )library( |$)/)
         policy = (flags ~ /(^| )(policy|token-only)( |$)/)
         if (policy) { npolicy++ }
         else if (r || d || s) {

@@ -763,6 +763,69 @@ budget_summary_lines(void **state)
     ra_buf_release(&b);
 }
 
+/* The purposes that alert: a list in either separator, any case, the
+ * former spelling of ai-user; an unknown word refused by name, the set
+ * left as it was; no set is every purpose, generic bots included. */
+static void
+purposes_parse_and_wanted(void **state)
+{
+    unsigned        set = 0;
+    ra_str_t        bad;
+    const char     *why;
+    ra_crawler_t    curl, gpt, imp;
+
+    (void) state;
+    why = ra_alert_purposes_parse(ra_str("search ai-training", 18), &set,
+                                  &bad);
+    assert_null(why);
+    assert_int_equal(set, 1u << RA_CAT_SEARCH | 1u << RA_CAT_AI_TRAINING);
+    set = 0;
+    assert_null(ra_alert_purposes_parse(
+        ra_str(" Search,AI-Training ,, generic\t", 31), &set, &bad));
+    assert_int_equal(set, 1u << RA_CAT_SEARCH | 1u << RA_CAT_AI_TRAINING
+                          | RA_ALERT_GENERIC);
+    /* added to what a first word (nginx's arguments) gave */
+    set = 1u << RA_CAT_TOOL;
+    assert_null(ra_alert_purposes_parse(ra_str("ai-user-triggered", 17),
+                                        &set, &bad));
+    assert_int_equal(set, 1u << RA_CAT_TOOL | 1u << RA_CAT_AI_USER);
+
+    set = 1u << RA_CAT_SEO;
+    why = ra_alert_purposes_parse(ra_str("search,scraper seo", 18), &set,
+                                  &bad);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "not a purpose"));
+    assert_non_null(strstr(why, "security-scanner"));
+    assert_int_equal(bad.len, 7);
+    assert_memory_equal(bad.data, "scraper", 7);
+    assert_int_equal(set, 1u << RA_CAT_SEO);          /* untouched */
+    why = ra_alert_purposes_parse(ra_str(" , ", 3), &set, &bad);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "names no purpose"));
+    assert_int_equal(bad.len, 0);
+    assert_non_null(ra_alert_purposes_parse(ra_str("unknown", 7), &set,
+                                            &bad));
+
+    memset(&curl, 0, sizeof(curl));
+    memset(&gpt, 0, sizeof(gpt));
+    curl.category = RA_CAT_TOOL;
+    gpt.category = RA_CAT_AI_TRAINING;
+    imp = gpt;
+    imp.category = RA_CAT_MAX;                        /* out of range */
+    set = 1u << RA_CAT_SEARCH | 1u << RA_CAT_AI_TRAINING;
+    assert_false(ra_alert_purpose_wanted(set, &curl));
+    assert_true(ra_alert_purpose_wanted(set, &gpt));
+    assert_false(ra_alert_purpose_wanted(set, NULL)); /* generic bot */
+    assert_false(ra_alert_purpose_wanted(set, &imp));
+    assert_true(ra_alert_purpose_wanted(set | RA_ALERT_GENERIC, NULL));
+    /* not given: everything alerts */
+    assert_true(ra_alert_purpose_wanted(0, &curl));
+    assert_true(ra_alert_purpose_wanted(0, &gpt));
+    assert_true(ra_alert_purpose_wanted(0, NULL));
+    assert_true(ra_alert_purpose_wanted(RA_ALERT_PURPOSES_ALL, &curl));
+    assert_true(ra_alert_purpose_wanted(RA_ALERT_PURPOSES_ALL, NULL));
+}
+
 int
 main(void)
 {
@@ -783,6 +846,7 @@ main(void)
         cmocka_unit_test(block_of_address),
         cmocka_unit_test(budget_parse),
         cmocka_unit_test(budget_summary_lines),
+        cmocka_unit_test(purposes_parse_and_wanted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

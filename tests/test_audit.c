@@ -2688,6 +2688,93 @@ verdict_alert_interval_unset_and_zero(void **state)
     fx_free(f);
 }
 
+/* The violations the snapshot's ring holds (every site). */
+static uint32_t
+ring_count(fx_t *f)
+{
+    ra_snapshot_t  snap;
+    uint32_t       n;
+
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    n = snap.nviolations;
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    return n;
+}
+
+/* alert_purposes: only the purposes named alert; the others' violations
+ * are counted and kept in the ring all the same, and take nothing from
+ * the budgets (no summary); an impostor alerts by the purpose of the
+ * crawler it claims to be; generic bots by "generic"; none given is
+ * every purpose */
+static void
+verdict_alert_purposes(void **state)
+{
+    fx_t          *f = fx_new(1 << 20);
+    ra_verdict_t   v;
+    ra_str_t       bad;
+
+    (void) state;
+    fx_conf.alert_interval = 0;
+    fx_conf.alert_budget.site = 1;          /* a line a minute */
+    fx_conf.alert_budget.total = RA_ALERT_BUDGET_OFF;
+    assert_null(ra_alert_purposes_parse(ra_str("search", 6),
+                                        &fx_conf.alert_purposes, &bad));
+    fx_reaudit(f);
+    /* AdsLike (a tool) ignores the "*" group: one of its own */
+    robots(f, "example.com", 200, "User-agent: *\nDisallow: /p\n\n"
+           "User-agent: AdsLike\nDisallow: /p\n", T0);
+
+    /* a tool's and a generic bot's violations: kept, no alert */
+    v = req(f, "AdsLike/1.0", OUT, "/p/1", 200, T0 + 1);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_false(v.alert);
+    assert_false(v.summary);
+    v = req(f, "SomeTool/2.0", OUT, "/p/2", 200, T0 + 2);
+    assert_int_equal(v.verdict, RA_VERDICT_VIOLATION);
+    assert_null(v.crawler);
+    assert_false(v.alert);
+    assert_int_equal(stat_of(f, "AdsLike", RA_VERIFY_UNVERIFIABLE)
+                     .counters[RA_CNT_VIOLATION], 1);
+    assert_int_equal(ring_count(f), 2);
+    /* the search engine's: the budget's one line is still there */
+    v = req(f, BOT, IN, "/p/3", 200, T0 + 3);
+    assert_int_equal(v.verification, RA_VERIFY_VERIFIED);
+    assert_true(v.alert);
+    assert_false(v.summary);
+    /* a fake TestBot claims search: it alerts (the budget now empty:
+     * held back, so the set let it through) */
+    v = req(f, BOT, OUT, "/", 200, T0 + 4);
+    assert_int_equal(v.verification, RA_VERIFY_IMPOSTOR);
+    assert_false(v.alert);
+    v = req(f, BOT, OUT, "/", 200, T0 + 60005);
+    assert_true(v.alert);
+    assert_true(v.summary);                 /* the one held back */
+    assert_int_equal(v.budget.suppressed, 1);
+    assert_int_equal(ring_count(f), 3);
+
+    /* tool only: the impostor of a search engine says nothing, the tool
+     * and (with generic) the generic bot do */
+    fx_conf.alert_purposes = 0;
+    assert_null(ra_alert_purposes_parse(ra_str("tool,generic", 12),
+                                        &fx_conf.alert_purposes, &bad));
+    fx_conf.alert_budget.site = RA_ALERT_BUDGET_OFF;
+    fx_reaudit(f);
+    assert_false(req(f, BOT, OUT, "/", 200, T0 + 120000).alert);
+    assert_false(req(f, BOT, IN, "/p/4", 200, T0 + 120001).alert);
+    assert_true(req(f, "AdsLike/1.0", OUT, "/p/5", 200, T0 + 120002).alert);
+    assert_true(req(f, "SomeTool/2.0", OUT, "/p/6", 200, T0 + 120003).alert);
+
+    /* none given: every purpose */
+    fx_conf.alert_purposes = 0;
+    fx_reaudit(f);
+    assert_true(req(f, BOT, IN, "/p/7", 200, T0 + 180000).alert);
+    assert_true(req(f, "AdsLike/1.0", OUT, "/p/8", 200, T0 + 180001).alert);
+    assert_true(req(f, "SomeTool/2.0", "198.51.100.1", "/p/9", 200,
+                    T0 + 180002).alert);
+    fx_free(f);
+}
+
 static ra_verdict_t
 req_on(ra_audit_t *au, const char *site, const char *ua, const char *addr,
     int64_t t)
@@ -3530,6 +3617,7 @@ main(void)
         cmocka_unit_test(issue18_count_step),
         cmocka_unit_test(verdict_copies_survive_next_calls),
         cmocka_unit_test(verdict_alert_interval_unset_and_zero),
+        cmocka_unit_test(verdict_alert_purposes),
         cmocka_unit_test(verdict_alert_budget),
         cmocka_unit_test(verdict_alert_budget_known),
         cmocka_unit_test(verdict_alert_budget_keeps_verified),

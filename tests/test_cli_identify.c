@@ -21,7 +21,8 @@ json_lines(void **state)
         ra_test_sh(
             BIN " identify --format json 'Mozilla/5.0 "
                 "(compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' "
-                "'curl/8.4.0' 'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) "
+                "'curl/8.4.0' 'FetchTool/8.4.0' "
+                "'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) "
                 "Gecko/20100101 Firefox/125.0'",
             out, sizeof(out)),
         0);
@@ -31,8 +32,11 @@ json_lines(void **state)
         "\"operator\":\"Microsoft\",\"tokens\":[\"bingbot\"],\"flags\":"
         "[\"crawl-delay\"],\"generic\":false,\"no_user_agent\":false,"
         "\"verification\":null,\"verified_by\":null}\n"));
+    /* curl is the table's library entry, of purpose tool */
     assert_non_null(strstr(out, "\"user_agent\":\"curl/8.4.0\",\"crawler\":"
-        "null,\"token\":\"curl\""));
+        "\"curl\",\"token\":\"curl\",\"category\":\"tool\""));
+    assert_non_null(strstr(out, "\"user_agent\":\"FetchTool/8.4.0\","
+        "\"crawler\":null,\"token\":\"FetchTool\""));
     assert_non_null(strstr(out, "\"generic\":true"));
     assert_non_null(strstr(out, "Firefox/125.0\",\"crawler\":null,"
         "\"token\":null"));

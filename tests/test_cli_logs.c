@@ -751,13 +751,13 @@ test_generic_names_order_politeness(void **state)
 {
     static const char  lines[] =
         "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
-        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "200 10 \"-\" \"FetchTool/2.31\"\n"
         "1.2.3.4 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
-        "200 10 \"-\" \"python-requests/2.31\"\n"
+        "200 10 \"-\" \"FetchTool/2.31\"\n"
         "1.2.3.5 - - [23/Nov/2026:09:00:05 +0000] \"GET /private/old HTTP/1.1\" "
         "200 10 \"-\" \"Mozilla/5.0 (compatible; FooBot/1.0; +http://foo)\"\n"
         "1.2.3.4 - - [23/Nov/2026:10:00:06 +0000] \"GET /server-status?auto "
-        "HTTP/1.1\" 200 10 \"-\" \"python-requests/2.31\"\n";
+        "HTTP/1.1\" 200 10 \"-\" \"FetchTool/2.31\"\n";
     char         logp[] = "/tmp/ra-gen-log-XXXXXX";
     char         cur[] = "/tmp/ra-gen-cur-XXXXXX";
     char         prop[] = "/tmp/ra-gen-prop-XXXXXX";
@@ -774,7 +774,7 @@ test_generic_names_order_politeness(void **state)
     run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "site default: 3 crawler requests"));
-    assert_non_null(strstr(r.out, "\n  python-requests (generic) "));
+    assert_non_null(strstr(r.out, "\n  FetchTool (generic) "));
     assert_non_null(strstr(r.out, "\n  FooBot (generic) "));
     assert_non_null(strstr(r.out, "peak/min gap        crawl-delay\n"));
     assert_non_null(strstr(r.out, "        2 6.0s      10.0s\n"));
@@ -797,13 +797,13 @@ test_generic_names_order_politeness(void **state)
         prop, logp);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "3 crawler requests judged"));
-    assert_non_null(strstr(r.out, "\npython-requests (generic) "));
+    assert_non_null(strstr(r.out, "\nFetchTool (generic) "));
     assert_non_null(strstr(r.out, "\nFooBot (generic) "));
     assert_null(strstr(r.out, "server-status"));
     free(r.out);
     run(&r, CLI " whatif --current %s --proposed %s --format json %s "
         "2>/dev/null", cur, prop, logp);
-    assert_non_null(strstr(r.out, "{\"crawler\":\"python-requests\","
+    assert_non_null(strstr(r.out, "{\"crawler\":\"FetchTool\","
                                   "\"kind\":\"generic\",\"requests\":2"));
     free(r.out);
     unlink(logp);
@@ -812,16 +812,16 @@ test_generic_names_order_politeness(void **state)
 }
 
 /* A generic bot's name in any case is one bot for whatif as for logs (the
- * ledger's key): "Ruby/2.7" and "ruby/2.7" are one row of 2 requests, shown
- * with the spelling that came first */
+ * ledger's key): "Gemtool/2.7" and "gemtool/2.7" are one row of 2
+ * requests, shown with the spelling that came first */
 static void
 test_generic_name_any_case_whatif(void **state)
 {
     static const char  lines[] =
         "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
-        "200 10 \"-\" \"Ruby/2.7\"\n"
+        "200 10 \"-\" \"Gemtool/2.7\"\n"
         "1.2.3.4 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
-        "200 10 \"-\" \"ruby/2.7\"\n";
+        "200 10 \"-\" \"gemtool/2.7\"\n";
     char         logp[] = "/tmp/ra-case-log-XXXXXX";
     char         cur[] = "/tmp/ra-case-cur-XXXXXX";
     char         prop[] = "/tmp/ra-case-prop-XXXXXX";
@@ -835,15 +835,15 @@ test_generic_name_any_case_whatif(void **state)
 
     run(&r, CLI " logs --robots %s %s 2>/dev/null", cur, logp);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "\n  Ruby (generic) "));
-    assert_null(strstr(r.out, "\n  ruby (generic) "));
+    assert_non_null(strstr(r.out, "\n  Gemtool (generic) "));
+    assert_null(strstr(r.out, "\n  gemtool (generic) "));
     free(r.out);
     run(&r, CLI " whatif --current %s --proposed %s --format json %s "
         "2>/dev/null", cur, prop, logp);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "{\"crawler\":\"Ruby\","
+    assert_non_null(strstr(r.out, "{\"crawler\":\"Gemtool\","
                                   "\"kind\":\"generic\",\"requests\":2"));
-    assert_null(strstr(r.out, "\"crawler\":\"ruby\""));
+    assert_null(strstr(r.out, "\"crawler\":\"gemtool\""));
     free(r.out);
     unlink(logp);
     unlink(cur);
@@ -1733,6 +1733,83 @@ test_follow(void **state)
     rmdir(dir);
 }
 
+/* --alert-log writes the JSON alert lines the modules would write;
+ * --alert-purposes keeps only those purposes' (space- or comma-
+ * separated): curl's violation (purpose tool) alerts by default and not
+ * under "search ai-training", GPTBot's in both; the report counts every
+ * violation either way.  An unknown purpose, or the list without an alert
+ * log, is a usage error naming it. */
+static void
+test_alert_purposes(void **state)
+{
+    static const char  lines[] =
+        "1.2.3.4 - - [23/Nov/2026:10:00:00 +0000] \"GET /private/a HTTP/1.1\" "
+        "200 10 \"-\" \"curl/8.5.0\"\n"
+        "1.2.3.5 - - [23/Nov/2026:10:00:05 +0000] \"GET /private/b HTTP/1.1\" "
+        "200 10 \"-\" \"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; "
+        "compatible; GPTBot/1.2; +https://openai.com/gptbot)\"\n";
+    const char  *lists[] = { NULL, "'search ai-training'",
+                             "search,ai-training" };
+    char         logp[] = "/tmp/ra-ap-log-XXXXXX";
+    char         cur[] = "/tmp/ra-ap-cur-XXXXXX";
+    char         alerts[] = "/tmp/ra-ap-alerts-XXXXXX";
+    char         got[4096];
+    FILE        *f;
+    size_t       i, n;
+    run_t        r;
+
+    (void) state;
+    need_cli();
+    tmp_text(logp, lines);
+    tmp_text(cur, "User-agent: *\nDisallow: /private/\n");
+    tmp_text(alerts, "");
+    for (i = 0; i < 3; i++) {
+        f = fopen(alerts, "w");
+        assert_non_null(f);
+        fclose(f);
+        if (lists[i] == NULL) {
+            run(&r, CLI " logs --robots %s --alert-log %s --format json %s "
+                "2>/dev/null", cur, alerts, logp);
+        } else {
+            run(&r, CLI " logs --robots %s --alert-log %s --alert-purposes "
+                "%s --format json %s 2>/dev/null", cur, alerts, lists[i],
+                logp);
+        }
+        assert_int_equal(r.status, 0);
+        /* both violations counted and shown */
+        assert_non_null(strstr(r.out, "\"crawler\":\"curl\""));
+        assert_non_null(strstr(r.out, "\"violations\":2"));
+        free(r.out);
+        f = fopen(alerts, "r");
+        assert_non_null(f);
+        n = fread(got, 1, sizeof(got) - 1, f);
+        fclose(f);
+        got[n] = '\0';
+        assert_non_null(strstr(got, "\"tag\":\"RA100\",\"verdict\":"
+                                    "\"violation\",\"site\":\"default\","
+                                    "\"crawler\":\"GPTBot\""));
+        if (lists[i] == NULL) {
+            assert_non_null(strstr(got, "\"crawler\":\"curl\""));
+        } else {
+            assert_null(strstr(got, "\"crawler\":\"curl\""));
+        }
+    }
+
+    run(&r, CLI " logs --robots %s --alert-log %s --alert-purposes "
+        "'search scraper' %s 2>&1", cur, alerts, logp);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--alert-purposes: 'scraper' is not a "
+                                  "purpose: search, ai-training"));
+    free(r.out);
+    run(&r, CLI " logs --robots %s --alert-purposes tool %s 2>&1", cur, logp);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "--alert-purposes is for --alert-log"));
+    free(r.out);
+    unlink(logp);
+    unlink(cur);
+    unlink(alerts);
+}
+
 int
 main(void)
 {
@@ -1750,6 +1827,7 @@ main(void)
         cmocka_unit_test(test_whatif),
         cmocka_unit_test(test_generic_names_order_politeness),
         cmocka_unit_test(test_generic_name_any_case_whatif),
+        cmocka_unit_test(test_alert_purposes),
         cmocka_unit_test(test_unreachable_30d),
         cmocka_unit_test(test_spellings),
         cmocka_unit_test(test_vhosts),

@@ -347,8 +347,9 @@ generic_bots_and_their_tokens(void **state)
     assert_int_equal(identify("Scrapy/2.11.0 (+https://scrapy.org)").kind,
                      RA_UA_KNOWN);
 
-    /* script and library names without their version */
-    assert_true(token_is("ruby-1.9.3-p327", "ruby"));
+    /* script and library names without their version (Ruby's is the
+     * table's library entry, its token the name it had as a generic bot) */
+    assert_true(token_is("ruby-1.9.3-p327", "Ruby"));
     assert_true(token_is("Ruby", "Ruby"));
     assert_true(token_is("Mozilla/5.0 (compatible; MJ12bot/v1.4.8; "
                          "http://mj12bot.com/)", "MJ12bot") ||
@@ -1620,6 +1621,64 @@ purposes(void **state)
     ra_test_arena_free(ar);
 }
 
+/* HTTP libraries and tools ("flags library", purpose tool) are the
+ * table's when they are the User-Agent's first product, a whole word, with
+ * the token they had as generic bots; a crawler that names the library it
+ * is built on stays itself. */
+static void
+library_entries_first_product(void **state)
+{
+    ra_identity_t        id;
+    const ra_crawler_t  *c;
+    static const struct {
+        const char  *ua, *name, *token;
+    } lib[] = {
+        { "curl/8.5.0", "curl", "curl" },
+        { "python-requests/2.31.0", "python-requests", "python-requests" },
+        { "Go-http-client/2.0", "Go-http-client", "Go-http-client" },
+        { "Mozilla/5.0 (compatible; Go-http-client/1.1; +centurybot9@gmail"
+          ".com)", "Go-http-client", "Go-http-client" },
+        { "Wget/1.21.4", "Wget", "Wget" },
+        { "Ruby", "Ruby", "Ruby" },
+        { "Chef Client/10.18.2 (ruby-1.9.3-p327; ohai-6.16.0; x86_64-linux;"
+          " +http://opscode.com)", "Chef", "ruby" },
+        { "ansible-httpget", "Ansible", "ansible-httpget" },
+        { "Puppet/7.20.0 Ruby/2.7.6-p219 (x86_64-linux)", "Puppet", "Ruby" },
+        { "Python/3.9 aiohttp/3.7.3", "aiohttp", "Python" },
+        { "Apache-HttpClient/4.5.2 (Java/1.8.0_151)", "Apache-HttpClient",
+          "Apache-HttpClient" },
+    };
+    size_t  i;
+
+    (void) state;
+    for (i = 0; i < sizeof(lib) / sizeof(lib[0]); i++) {
+        id = identify(lib[i].ua);
+        assert_int_equal(id.kind, RA_UA_KNOWN);
+        assert_true(ra_strcaseeq(id.crawler->name,
+                                 ra_str(lib[i].name, strlen(lib[i].name))));
+        assert_int_equal(id.crawler->category, RA_CAT_TOOL);
+        assert_true(id.crawler->flags & RA_CRAWLER_LIBRARY);
+        assert_true(token_is(lib[i].ua, lib[i].token));
+    }
+    /* not the first product, or not a whole word */
+    assert_true(token_is("cobweb/1.2.0 (ruby/2.5.1 nokogiri/1.10.9)",
+                         "cobweb"));
+    assert_int_equal(identify("cobweb/1.2.0 (ruby/2.5.1 nokogiri/1.10.9)")
+                     .kind, RA_UA_GENERIC);
+    assert_int_equal(identify("RubyBot/1.0").kind, RA_UA_GENERIC);
+    assert_int_equal(identify("curl").kind, RA_UA_GENERIC);
+    c = identify("LinkedInBot/1.0 (compatible; Mozilla/5.0; "
+                 "Apache-HttpClient +http://www.linkedin.com)").crawler;
+    assert_non_null(c);
+    assert_true(ra_strcaseeq(c->name, ra_str("LinkedInBot", 11)));
+    assert_int_equal(identify("2Bone_LinkChkr/1.0 libwww-perl/6.03").kind,
+                     RA_UA_GENERIC);
+    /* a library named after a browser's words is no library entry */
+    assert_int_equal(identify("Mozilla/5.0 (X11; Linux x86_64; rv:125.0) "
+                              "Gecko/20100101 Firefox/125.0 curl/8.5.0").kind,
+                     RA_UA_GENERIC);
+}
+
 int
 main(void)
 {
@@ -1628,6 +1687,7 @@ main(void)
         cmocka_unit_test(top50_name_and_tokens),
         cmocka_unit_test(flags_and_verification_facts),
         cmocka_unit_test(generic_bots_and_their_tokens),
+        cmocka_unit_test(library_entries_first_product),
         cmocka_unit_test(generic_tool_names),
         cmocka_unit_test(apps_that_fetch),
         cmocka_unit_test(payloads_are_tools),

@@ -69,6 +69,8 @@ sub fragments {
     push @http, "RobotsAuditResolver $c{resolver}" if $c{resolver};
     push @http, "RobotsAuditAlertBudget $c{alert_budget}"
         if defined $c{alert_budget};
+    push @http, "RobotsAuditAlertPurposes $c{alert_purposes}"
+        if defined $c{alert_purposes};
     for my $v (@{ $c{vhosts} // [] }) {
         my $aliases = @{ $v->{aliases} // [] }
             ? "\n    ServerAlias @{ $v->{aliases} }" : '';
@@ -221,6 +223,8 @@ sub config_refusals {
             qr/RobotsAuditEnforce requires at least one argument/ ],
         interval_word => [ "RobotsAuditAlertInterval soon\n",
             qr/RobotsAuditAlertInterval: 'soon' is not a time \(250ms, 30s, 5m, 1h, 1d, 1m30s; a bare number is seconds\)/ ],
+        purposes_unknown => [ "RobotsAuditAlertPurposes search scraper\n",
+            qr/RobotsAuditAlertPurposes: 'scraper' is not a purpose: search, ai-training, .*tool, academic, security-scanner or generic/ ],
         budget_zero => [ "RobotsAuditAlertBudget 0 300\n",
             qr/RobotsAuditAlertBudget takes two limits of alert lines a minute, per site and in all \(1 to 1000000, or off\): e\.g\. 60 300/ ],
         crawler_category => [ "RobotsAuditCrawlers %%DIR%%/bad-category.txt\n",

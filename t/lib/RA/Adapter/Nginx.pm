@@ -55,6 +55,8 @@ sub fragments {
     push @http, "robots_audit_alert_log $c{alert_log};" if $c{alert_log};
     push @http, "robots_audit_alert_budget $c{alert_budget};"
         if defined $c{alert_budget};
+    push @http, "robots_audit_alert_purposes $c{alert_purposes};"
+        if defined $c{alert_purposes};
     push @http, "resolver $c{resolver} ipv6=off;\nresolver_timeout 2s;"
         if $c{resolver};
     push @http, 'large_client_header_buffers 4 128k;' if $c{large_headers};
@@ -185,6 +187,8 @@ sub config_refusals {
             qr/${E}invalid number of arguments in "robots_audit_enforce" directive/ ],
         interval_word => [ { http => "robots_audit_alert_interval soon;\n" },
             qr/"robots_audit_alert_interval" directive invalid value/ ],
+        purposes_unknown => [ { http => "robots_audit_alert_purposes search scraper;\n" },
+            qr/"robots_audit_alert_purposes": "scraper" is not a purpose: search, ai-training, .*tool, academic, security-scanner or generic/ ],
         budget_zero => [ { http => "robots_audit_alert_budget 0 300;\n" },
             qr/"robots_audit_alert_budget" directive takes two limits of alert lines a minute, per site and in all \(1 to 1000000, or off\): e\.g\. 60 300/ ],
         crawler_category => [

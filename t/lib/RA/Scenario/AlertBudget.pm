@@ -14,6 +14,10 @@ package RA::Scenario::AlertBudget;
 # /24s and from 200 addresses of one /24) may use half of each bucket at
 # most; the real GPTBot (verified: 127.3.0.0/24 is its range here) still
 # gets its RA100 line after the flood.
+# The purposes that alert (robots_audit_alert_purposes,
+# RobotsAuditAlertPurposes "search ai-training"): curl's and a Chef
+# client's violations raise no line, GPTBot's does, all three are counted;
+# with none given every purpose alerts.
 #
 #   RA::Scenario::AlertBudget->run($server);
 
@@ -35,6 +39,7 @@ my $FLOOD = 2000;
 sub run {
     my ($class, $server, %o) = @_;
     run_variants($server, sub { scenario(@_, %o) });
+    run_variants($server, sub { purposes(@_) });
     done_testing;
 }
 
@@ -174,6 +179,60 @@ sub scenario {
 
     unlike $err, $ad->crash_re, 'no crash or emergency';
     $h->stop;
+}
+
+# The purposes that alert: with "search ai-training" a tool's violation
+# (curl, a Chef client) is counted and says nothing, GPTBot's alerts in
+# both logs; without the directive every one alerts.
+sub purposes {
+    my ($ad, $v) = @_;
+    my $CURL = 'curl/8.5.0';
+    my $CHEF = 'Chef Client/10.18.2 (ruby-1.9.3-p327; ohai-6.16.0; '
+             . 'x86_64-linux; +http://opscode.com)';
+    for my $list ('search ai-training', undef) {
+        my $h = $ad->harness($v, {
+                audit          => 1,
+                alert_interval => $ad->min_interval,
+                (defined $list ? (alert_purposes => $list) : ()),
+            },
+            files => { 'htdocs/robots.txt' => $ROBOTS,
+                       'htdocs/checkout'   => "pay here\n" },
+        );
+        $h->start;
+        my $name = $list // 'none given';
+        # the site's robots.txt, served to a crawler: the version judged
+        is get_from($h, '127.0.0.1', 'localhost', '/robots.txt',
+                    'FetchBot/1.0'), 200, "$name: robots.txt served";
+        is get_from($h, '127.0.0.1', 'localhost', '/checkout', $CURL), 200,
+            "$name: curl fetches /checkout";
+        get_from($h, '127.0.0.1', 'localhost', '/checkout', $CHEF);
+        get_from($h, '127.0.0.1', 'localhost', '/checkout', $GPTBOT);
+        my $err = $h->wait_for(sub {
+            my $l = $h->error_log; $l =~ /crawler="GPTBot"/ ? $l : '' });
+        like $err, qr/\[RA100\] violation site="localhost" crawler="GPTBot" /,
+            "$name: GPTBot's violation alerts";
+        my @json = map { decode_json($_) } split /\n/, $h->wait_for(sub {
+            my $l = $h->alert_log; $l =~ /GPTBot/ ? $l : '' });
+        ok scalar(grep { $_->{crawler} eq 'GPTBot' } @json),
+            "$name: ... in the alert log too";
+        sleep 0.3;                  # a worker's line still on its way
+        $err = $h->error_log;
+        @json = map { decode_json($_) } split /\n/, $h->alert_log;
+        my @tools = grep { ($_->{crawler} // "") =~ /^(curl|ruby|Chef)$/i } @json;
+        if (defined $list) {
+            unlike $err, qr/\[RA100\][^\n]*crawler="(curl|ruby|Chef)"/i,
+                "$name: no alert line for curl or the Chef client";
+            is scalar @tools, 0, "$name: ... nor in the alert log";
+        } else {
+            is count_re(qr/\[RA100\][^\n]*crawler="(curl|ruby|Chef)"/i, $err),
+                2, "$name: curl and the Chef client alert";
+            is scalar @tools, 2, "$name: ... in the alert log too";
+        }
+        is $h->status_json->{ledger}{violations}, 3,
+            "$name: the three violations are counted";
+        unlike $err, $ad->crash_re, "$name: no crash or emergency";
+        $h->stop;
+    }
 }
 
 1;

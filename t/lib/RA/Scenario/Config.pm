@@ -54,6 +54,7 @@ my @REFUSED = (
     [ enforce_none         => 'enforce without a word' ],
     [ interval_word        => 'alert interval not a time' ],
     [ budget_zero          => 'alert budget of 0 (off is the word)' ],
+    [ purposes_unknown     => 'alert purposes naming no purpose' ],
     [ crawler_category     => 'crawler file with an unknown category' ],
     [ crawler_no_category  => 'crawler file without a category' ],
     [ crawler_missing      => 'missing crawler file' ],
