@@ -19,16 +19,18 @@ static __attribute__((noinline)) int
 mra_status_serve(request_rec *r)
 {
     int                rc;
+    ra_status_src_t    src;
     ra_status_page_t  *pg;
     mra_state         *st = mra_st(r->server);
 
     pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
+    src.ledger = st->audit != NULL ? &st->ledger : NULL;
+    src.crawlers = ra_audit_crawlers(st->audit);
+    src.ranges = ra_audit_ranges(st->audit);
+    src.resolver = st->host.rdns_start != NULL;
     /* r->method, not r->method_number: M_GET covers HEAD */
-    rc = ra_status_page_ranges(st->audit != NULL ? &st->ledger : NULL,
-                        ra_audit_crawlers(st->audit),
-                        ra_audit_ranges(st->audit),
-                        mra_cstr(r->method), mra_cstr(r->args),
-                        ra_host_now(&st->host), &st->host.heap, pg);
+    rc = ra_status_page_src(&src, mra_cstr(r->method), mra_cstr(r->args),
+                            ra_host_now(&st->host), &st->host.heap, pg);
     apr_pool_cleanup_register(r->pool, pg, mra_page_free,
                               apr_pool_cleanup_null);
     if (rc == RA_ENOMEM) {

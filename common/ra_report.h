@@ -112,8 +112,9 @@ typedef struct {
     /* RA_REPORT_STATUS_HTML: the totals without the table of sites */
     unsigned            no_table:1;
     const ra_alloc_t   *scratch;
-    /* order of sites and crawler rows: 0 by name, 1 most violations
-     * first (?sort=violations), then by name */
+    /* order of sites and crawler rows: 0 by name (the CLI's), 1 most
+     * violations first, then by name (the status page's unless
+     * ?sort=name) */
     unsigned            sort_violations:1;
     /* HTML written to a file (the CLI's): no meta refresh, no links to
      * the status page's query arguments */
@@ -127,6 +128,12 @@ typedef struct {
      * robots_audit_ranges_age_seconds{file}, JSON "ranges" and a line of
      * the HTML page, stale ones (ra_ranges_stale()) marked; NULL: none */
     const struct ra_ranges_s *ranges;
+    /* a resolver is configured here, so reverse DNS can verify the
+     * crawlers whose operators publish names: with ranges and crawlers,
+     * the HTML page says why a record is unverifiable (its operator
+     * publishes no method, or this server lacks its range file or a
+     * resolver: ra_verify_means()) */
+    unsigned            resolver:1;
 } ra_report_opts_t;
 
 /* The CSV's header line, without its CRLF; columns are only ever added

@@ -2,7 +2,10 @@
 /*
  * The HTML status page: self-contained (inline CSS, no JavaScript, no
  * external resource), printed from the model of ra_report_render.c; everything
- * from the network goes through ra_buf_html().
+ * from the network goes through ra_buf_html().  The page, its sites'
+ * sections (the badge, robots.txt, episodes, violations) and the legend
+ * are here; each site's crawler tables and what to do about the offenders
+ * are ra_report_html_crawlers.c's.
  */
 #include <string.h>
 
@@ -52,8 +55,13 @@ static const char  ra_rep_css[] =
     ".hit.bad{color:#b00020;font-weight:bold}"
     ".spark{vertical-align:middle;margin-left:.4em}"
     "a{color:#0b57d0}"
+    "h4{font-size:1em;margin:.6em 0 .2em}"
+    "ul.todo{margin:.2em 0;padding-left:1.2em}ul.todo li{margin:.2em 0}"
+    "ul.todo code{word-break:break-word}"
+    /* a phone shows who, how badly and how compliant: the crawler
+     * tables' other columns (class x) are hidden */
     "@media (max-width:600px){body{margin:.5em}"
-    "section{padding:.6em}}";
+    "section{padding:.6em}.x{display:none}.bar{width:3.5em}}";
 
 /* Anchors: the site's name with anything but [a-z0-9.-] as '_'. */
 static void
@@ -71,23 +79,6 @@ ra_rep_anchor(ra_buf_t *b, const ra_site_t *s)
     }
 }
 
-/* A percentage rounded to a whole number, never 0 or 100 when it is
- * not (a single violation in 1,000 is "1%", not "0%"). */
-static unsigned
-ra_rep_pct(uint64_t part, uint64_t whole)
-{
-    unsigned  pm = ra_rep_permille(part, whole);
-    unsigned  pct = (pm + 5) / 10;
-
-    if (part > 0 && pct == 0) {
-        return 1;
-    }
-    if (part < whole && pct == 100) {
-        return 99;
-    }
-    return pct;
-}
-
 /* crawler requests per referral, "-" without referrals */
 static void
 ra_rep_ratio(ra_buf_t *b, uint64_t crawls, uint64_t referrals)
@@ -99,78 +90,33 @@ ra_rep_ratio(ra_buf_t *b, uint64_t crawls, uint64_t referrals)
     }
 }
 
-/* The status page's "verified by" column: the method, or a dash. */
+/* The site's health at a glance, a badge beside its name: the worse of
+ * its robots.txt's and its crawlers' compliance.  robots.txt failing
+ * (5xx/429 answers: crawlers must stop) comes first, then crawlers that
+ * ignore robots.txt (offenders: those with violations), then the
+ * robots.txt's lesser troubles (failing for 30 days, could not be
+ * decoded, never fetched, lint errors, answered 4xx), or OK. */
 static void
-ra_rep_html_verified_by(ra_buf_t *b, const char *m)
-{
-    if (*m) {
-        ra_buf_printf(b, "<td>%s</td>", m);
-    } else {
-        ra_buf_cstr(b, "<td class=\"muted\">&ndash;</td>");
-    }
-}
-
-static void
-ra_rep_html_num(ra_buf_t *b, uint64_t v, int bad)
-{
-    ra_buf_cstr(b, bad && v ? "<td class=\"n bad\">" : "<td class=\"n\">");
-    ra_buf_u64(b, v);
-    ra_buf_cstr(b, "</td>");
-}
-
-static void
-ra_rep_html_bar(ra_buf_t *b, const uint64_t *c)
-{
-    static const struct {
-        ra_counter_e  c;
-        const char   *cls;
-    } parts[] = {
-        { RA_CNT_COMPLIANT, "c" }, { RA_CNT_STALE, "s" },
-        { RA_CNT_EXEMPT, "e" }, { RA_CNT_UNREACHABLE, "u" },
-        { RA_CNT_VIOLATION, "v" }
-    };
-    uint64_t  judged = ra_rep_judged(c);
-    unsigned  i, pm;
-
-    if (judged == 0) {
-        ra_buf_cstr(b, "<td class=\"muted\">no judged request</td>");
-        return;
-    }
-    ra_buf_printf(b, "<td class=\"nw\"><div class=\"bar\" title=\"%u%% "
-                  "compliant, stale or exempt\">",
-                  ra_rep_pct(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
-                             + c[RA_CNT_EXEMPT], judged));
-    for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-        pm = ra_rep_permille(c[parts[i].c], judged);
-        if (pm) {
-            ra_buf_printf(b, "<span class=\"%s\" style=\"width:%u.%u%%\">"
-                          "</span>", parts[i].cls, pm / 10, pm % 10);
-        }
-    }
-    ra_buf_printf(b, "</div>%u%%</td>",
-                  ra_rep_pct(c[RA_CNT_COMPLIANT] + c[RA_CNT_STALE]
-                             + c[RA_CNT_EXEMPT], judged));
-}
-
-/* The site's robots.txt health at a glance, a badge beside its name:
- * failing (5xx/429 answers: crawlers must stop), never fetched, lint
- * errors, answered 4xx (everything allowed), or OK. */
-static void
-ra_rep_html_health(ra_buf_t *b, const ra_rep_robots_t *m)
+ra_rep_html_health(ra_buf_t *b, const ra_rep_robots_t *m,
+    uint32_t offenders)
 {
     const ra_site_t     *s = m->s;
     const ra_version_t  *v = m->v;
 
-    if (m->unreachable_30d) {
+    if (!m->unreachable_30d && (s->failures
+        || (v != NULL && v->answer == RA_ANSWER_UNREACHABLE)))
+    {
+        ra_buf_printf(b, "<span class=\"health h-bad\">robots.txt failing: "
+                      "%u, crawlers must stop</span>", s->robots_status);
+    } else if (offenders) {
+        ra_buf_printf(b, "<span class=\"health h-bad\">%u crawler%s "
+                      "ignore%s robots.txt</span>", offenders,
+                      ra_rep_s(offenders), offenders == 1 ? "s" : "");
+    } else if (m->unreachable_30d) {
         ra_buf_printf(b, "<span class=\"health h-warn\">unreachable_30d: "
                       "robots.txt failing (%u) for 30 days while the site "
                       "answers, crawlers act as if there were none (all "
                       "allowed)</span>", s->robots_status);
-    } else if (s->failures
-        || (v != NULL && v->answer == RA_ANSWER_UNREACHABLE))
-    {
-        ra_buf_printf(b, "<span class=\"health h-bad\">robots.txt failing: "
-                      "%u, crawlers must stop</span>", s->robots_status);
     } else if (s->undecodable) {
         ra_buf_cstr(b, "<span class=\"health h-warn\">robots.txt could not "
                     "be decoded (Content-Encoding: ");
@@ -604,32 +550,6 @@ ra_rep_html_episodes(ra_rep_t *r, uint32_t si)
     }
 }
 
-/* A crawler's name, linked to its operator's documentation (the crawler
- * table's url, http or https only). */
-static void
-ra_rep_html_crawler(ra_rep_t *r, const ra_rep_row_t *w)
-{
-    const ra_crawler_t  *c = NULL;
-    ra_buf_t            *b = r->b;
-
-    if (w->st->kind == RA_UA_KNOWN && r->opts->crawlers != NULL) {
-        c = ra_crawlers_find(r->opts->crawlers, w->name);
-    }
-    if (c != NULL && ((c->url.len > 8 && memcmp(c->url.data, "https://", 8)
-                       == 0)
-                      || (c->url.len > 7
-                          && memcmp(c->url.data, "http://", 7) == 0)))
-    {
-        ra_buf_cstr(b, "<a href=\"");
-        ra_buf_html(b, c->url);
-        ra_buf_cstr(b, "\" rel=\"noreferrer\">");
-        ra_buf_html(b, w->label);
-        ra_buf_cstr(b, "</a>");
-        return;
-    }
-    ra_buf_html(b, w->label);
-}
-
 /* The sites at the top: links to their sections, the order. */
 static void
 ra_rep_html_summary(ra_rep_t *r)
@@ -714,12 +634,28 @@ static const char  ra_rep_legend[] =
     "<dt><span class=\"good\">verified</span></dt><dd>the client is who "
     "its User-Agent says (published address ranges, reverse DNS or a "
     "signature: verified_by).</dd>"
-    "<dt>unverifiable</dt><dd>the operator publishes no way to check the "
-    "claim.</dd>"
+    "<dt>unverifiable</dt><dd>its operator publishes no method to check "
+    "the claim (no address ranges, reverse-DNS names or signatures), or a "
+    "generic bot; &ldquo;lookup pending or failed&rdquo;: this server "
+    "can check it, but no answer decided yet.</dd>"
+    "<dt class=\"warn\">not verified here</dt><dd>its operator publishes "
+    "address ranges, reverse-DNS names or signatures, but this server has "
+    "not loaded its range file and has no resolver for it: configure "
+    "ranges/resolver (<code>robots_audit_ip_ranges</code>, "
+    "<code>resolver</code>; <code>RobotsAuditIPRanges</code>, "
+    "<code>RobotsAuditResolver</code>).</dd>"
     "<dt><span class=\"bad\">impostor</span></dt><dd>the client claims a "
     "crawler whose published ranges it is outside.</dd>"
     "<dt>generic</dt><dd>a bot not in the crawler table, named by the "
     "token of its User-Agent.</dd>"
+    "<dt>scripts and tools</dt><dd>clients of the crawler table's purpose "
+    "<code>tool</code> (HTTP libraries, downloaders, configuration "
+    "tools), listed apart from the crawlers.</dd>"
+    "<dt>what you can do</dt><dd>per crawler with violations: the enforce "
+    "directive that answers them 403, the fail2ban jail of "
+    "<code>contrib/fail2ban</code> that bans its addresses (never a "
+    "verified crawler's), the robots.txt group that names it, its "
+    "operator's page.</dd>"
     "<dt>bars</dt><dd><span class=\"good\">compliant</span>, stale, "
     "exempt, unreachable, <span class=\"bad\">violation</span>, as shares "
     "of judged requests; percentages are rounded, never to 0 or 100 % "
@@ -768,15 +704,14 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     const ra_site_t  *s = &r->snap->sites[si];
     ra_buf_t         *b = r->b;
     ra_rep_robots_t   m;
-    ra_rep_row_t      w;
-    uint32_t          i, n, others = 0;
+    uint32_t          n;
 
     ra_rep_robots(r, si, &m);
     ra_buf_cstr(b, "<section id=\"");
     ra_rep_anchor(b, s);
     ra_buf_cstr(b, "\"><h2>");
     ra_buf_html(b, m.name);
-    ra_rep_html_health(b, &m);
+    ra_rep_html_health(b, &m, ra_rep_offenders(r, si));
     ra_buf_cstr(b, "</h2><p class=\"muted\">");
     ra_rep_site_counts(b, s);
     ra_buf_cstr(b, "</p>");
@@ -784,93 +719,8 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     ra_rep_html_robots(r, si, &m);
     ra_rep_html_episodes(r, si);
 
-    ra_buf_cstr(b, "<h3>crawlers</h3>");
-    if (r->first[si] == r->first[si + 1]) {
-        ra_buf_cstr(b, "<p class=\"muted\">no crawler seen</p>");
-    } else {
-        ra_buf_cstr(b, "<div class=\"wide\"><table><tr><th>crawler</th>"
-                    "<th>token</th><th>purpose</th>"
-                    "<th>verification</th>"
-                    "<th title=\"how the verification was decided\">"
-                    "verified by</th><th class=\"n\">requests</th>"
-                    "<th class=\"n\">robots.txt</th>"
-                    "<th class=\"n\" title=\"requests for /llms.txt or "
-                    "/llms-full.txt\">llms.txt</th>"
-                    "<th class=\"n\">compliant</th>"
-                    "<th class=\"n\">violation</th><th class=\"n\">stale</th>"
-                    "<th class=\"n\">unreachable</th>"
-                    "<th class=\"n\">exempt</th>"
-                    "<th class=\"n\">unknown</th>"
-                    "<th class=\"n\">crawl-delay</th>"
-                    "<th class=\"n\">no fetch</th>"
-
-                    "<th class=\"n\" title=\"answered 403 by enforce\">"
-                    "refused</th>"
-                    "<th class=\"n\" title=\"most requests in one minute, "
-                    "last 20 to 24 hours\">peak/min</th>"
-                    "<th class=\"n\" title=\"median time between its "
-                    "requests, last 20 to 24 hours (within a factor of 2)\">"
-                    "median gap</th>"
-                    "<th class=\"n\" title=\"of the group that applied to "
-                    "it\">Crawl-delay</th>"
-                    "<th>compliance</th>"
-                    "<th>last seen</th></tr>");
-    }
-    for (i = r->first[si], n = 0; i < r->first[si + 1]; i++, n++) {
-        const ra_stat_t  *st = r->ents[i].st;
-
-        if (n >= r->max_crawlers) {
-            others++;
-            continue;
-        }
-        ra_rep_row(r, st, &w);
-        ra_buf_cstr(b, "<tr><td>");
-        ra_rep_html_crawler(r, &w);
-        ra_buf_cstr(b, "</td><td><code>");
-        ra_buf_html(b, w.token);
-        ra_buf_printf(b, "</code></td><td>%s</td>",
-                      w.purpose ? w.purpose : "");
-        ra_buf_printf(b, "<td class=\"%s\">%s</td>",
-                      st->verification == RA_VERIFY_IMPOSTOR ? "bad"
-                      : st->verification == RA_VERIFY_VERIFIED ? "good"
-                      : "muted", w.verification);
-        ra_rep_html_verified_by(b, w.verified_by);
-        ra_rep_html_num(b, st->counters[RA_CNT_REQUESTS], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_ROBOTS_FETCHES], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_LLMS_FETCHES], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_COMPLIANT], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_VIOLATION], 1);
-        ra_rep_html_num(b, st->counters[RA_CNT_STALE], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_UNREACHABLE], 1);
-        ra_rep_html_num(b, st->counters[RA_CNT_EXEMPT], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_UNKNOWN], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_CRAWL_DELAY], 0);
-        ra_rep_html_num(b, st->counters[RA_CNT_NO_ROBOTS_FETCH], 0);
-        ra_rep_html_num(b, w.refused, 0);
-        ra_buf_printf(b, "<td class=\"n\">%u</td><td class=\"n%s\">", w.peak,
-                      w.delay > 0 && w.gap >= 0 && w.gap < w.delay ? " bad"
-                                                                   : "");
-        ra_rep_gap(b, w.gap);
-        ra_buf_cstr(b, "</td><td class=\"n\">");
-        ra_rep_ms(b, w.delay);
-        ra_buf_cstr(b, "</td>");
-        ra_rep_html_bar(b, st->counters);
-        ra_buf_cstr(b, "<td class=\"nw\">");
-        if (st->last_seen) {
-            ra_rep_iso(b, st->last_seen);
-        }
-        ra_buf_cstr(b, "</td></tr>");
-    }
-    if (r->first[si] != r->first[si + 1]) {
-        ra_buf_cstr(b, "</table></div>");
-    }
+    ra_rep_html_crawlers(r, si);
     ra_rep_html_crawler_hits(r, si);
-    if (ra_rep_stats_total(r, si) > n - others) {
-        ra_buf_printf(b, "<p class=\"muted\">showing %u of %u crawler "
-                      "records: the busiest, and those with violations "
-                      "(<code>?limit=</code> and <code>?site=</code> "
-                      "choose)</p>", n - others, ra_rep_stats_total(r, si));
-    }
     ra_rep_html_referrals(r, s);
 
     n = ra_rep_violations(r, si, ra_rep_html_violation);

@@ -13,6 +13,7 @@
 #include "ra_report.h"
 #include "ra_digest.h"
 #include "ra_refer.h"
+#include "ra_crawlers.h"
 
 #define RA_REP_VIOLATIONS   25
 #define RA_REP_CRAWLERS     100
@@ -149,6 +150,11 @@ uint32_t ra_rep_findings_hidden(const ra_rep_t *r, const ra_lint_t *l);
 size_t ra_rep_ranges(const ra_rep_t *r);
 void ra_rep_range(const ra_rep_t *r, size_t i, ra_rep_range_t *g);
 
+int ra_rep_is_tool(const ra_stat_t *st);
+uint32_t ra_rep_offenders(const ra_rep_t *r, uint32_t si);
+const ra_crawler_t *ra_rep_crawler(const ra_rep_t *r, const ra_stat_t *st);
+unsigned ra_rep_unverified(const ra_rep_t *r, const ra_crawler_t *c);
+
 ra_str_t ra_rep_label(const ra_stat_t *st);
 ra_str_t ra_rep_site_name(const ra_site_t *s);
 int ra_rep_strcmp(ra_str_t a, ra_str_t b);
@@ -183,6 +189,20 @@ void ra_rep_site_counts(ra_buf_t *b, const ra_site_t *s);
 void ra_rep_content_counts(ra_buf_t *b, const ra_version_t *v);
 const char *ra_rep_s(unsigned n);
 void ra_rep_prefs(ra_rep_t *r, uint32_t si, const ra_rep_prefs_fmt_t *f);
+
+/* A percentage rounded to a whole number, never 0 or 100 when it is not
+ * (the HTML page's compliance). */
+unsigned ra_rep_pct(uint64_t part, uint64_t whole);
+
+/* The HTML page's crawler tables and what to do about the offenders
+ * (ra_report_html_crawlers.c), and the number cell every table of the
+ * page prints. */
+/* a number's cell: RA_REP_NUM_BAD marks one above 0, RA_REP_NUM_X puts
+ * it in a column the narrow page hides */
+#define RA_REP_NUM_BAD  1u
+#define RA_REP_NUM_X    2u
+void ra_rep_html_num(ra_buf_t *b, uint64_t v, unsigned flags);
+void ra_rep_html_crawlers(ra_rep_t *r, uint32_t si);
 
 /* ---- the formats, one file each --------------------------------------- */
 

@@ -223,6 +223,23 @@ ra_rep_permille(uint64_t part, uint64_t whole)
     return (unsigned) (part * 1000 / whole);
 }
 
+/* A percentage rounded to a whole number, never 0 or 100 when it is
+ * not (a single violation in 1,000 is "1%", not "0%"). */
+unsigned
+ra_rep_pct(uint64_t part, uint64_t whole)
+{
+    unsigned  pm = ra_rep_permille(part, whole);
+    unsigned  pct = (pm + 5) / 10;
+
+    if (part > 0 && pct == 0) {
+        return 1;
+    }
+    if (part < whole && pct == 100) {
+        return 99;
+    }
+    return pct;
+}
+
 uint64_t
 ra_rep_judged(const uint64_t *c)
 {
@@ -361,6 +378,73 @@ ra_rep_purpose(const ra_stat_t *st)
 {
     return st->kind == RA_UA_KNOWN && st->category < RA_CAT_MAX
            ? ra_crawler_category_name(st->category) : NULL;
+}
+
+/* A script's or a tool's record (the table's category tool: HTTP
+ * libraries, downloaders, configuration tools): the HTML page lists them
+ * apart from the crawlers, and they do not count as crawlers that ignore
+ * robots.txt. */
+int
+ra_rep_is_tool(const ra_stat_t *st)
+{
+    return st->kind == RA_UA_KNOWN && st->category == RA_CAT_TOOL;
+}
+
+static int
+ra_rep_same_crawler(const ra_stat_t *a, const ra_stat_t *b)
+{
+    return a->kind == b->kind
+           && ra_rep_strcmp(ra_rep_field(a->name, a->name_len),
+                            ra_rep_field(b->name, b->name_len)) == 0;
+}
+
+/* The crawlers of site si that ignore robots.txt: the names among its
+ * rows shown with violations, tools left out; a crawler with records of
+ * two verifications counts once. */
+uint32_t
+ra_rep_offenders(const ra_rep_t *r, uint32_t si)
+{
+    const ra_rep_ent_t  *e = r->ents + r->first[si];
+    uint32_t             i, j, n = 0, shown = ra_rep_rows_shown(r, si);
+
+    for (i = 0; i < shown; i++) {
+        if (e[i].st->counters[RA_CNT_VIOLATION] == 0
+            || ra_rep_is_tool(e[i].st))
+        {
+            continue;
+        }
+        for (j = 0; j < i; j++) {
+            if (e[j].st->counters[RA_CNT_VIOLATION] != 0
+                && ra_rep_same_crawler(e[i].st, e[j].st))
+            {
+                break;
+            }
+        }
+        n += j == i;
+    }
+    return n;
+}
+
+/* The crawler table's entry of a record (opts->crawlers), or NULL: a
+ * generic bot, or no table given. */
+const ra_crawler_t *
+ra_rep_crawler(const ra_rep_t *r, const ra_stat_t *st)
+{
+    if (st->kind != RA_UA_KNOWN || r->opts->crawlers == NULL) {
+        return NULL;
+    }
+    return ra_crawlers_find(r->opts->crawlers,
+                            ra_rep_field(st->name, st->name_len));
+}
+
+/* Why a record is unverifiable (ra_verify_means_e): c is its table
+ * entry (ra_rep_crawler()).  Without the table the page cannot tell, and
+ * says what it always said: the operator publishes no method. */
+unsigned
+ra_rep_unverified(const ra_rep_t *r, const ra_crawler_t *c)
+{
+    return (unsigned) ra_verify_means(r->opts->ranges, c,
+                                      r->opts->resolver);
 }
 
 /* "N crawler requests, N from browsers, N without User-Agent" */

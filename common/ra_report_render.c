@@ -6,8 +6,9 @@
  * violations first, each site's rows likewise), and each site's lint
  * findings, the caller's or the renderer's own.  The values derived from
  * each record live in ra_report_model.c; each format lives in a file of
- * its own (ra_report_json.c, ra_report_html.c, ra_report_prom.c,
- * ra_report_text.c, ra_report_csv.c, ra_report_status.c) and only prints.
+ * its own (ra_report_json.c, ra_report_html.c with its crawler tables in
+ * ra_report_html_crawlers.c, ra_report_prom.c, ra_report_text.c,
+ * ra_report_csv.c, ra_report_status.c) and only prints.
  *
  * A snapshot may come from a region another process wrote, so nothing in
  * it is trusted: every length is clamped to its array, every index is

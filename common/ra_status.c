@@ -82,11 +82,30 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     const struct ra_ranges_s *ranges, ra_str_t method, ra_str_t query,
     int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
 {
+    ra_status_src_t  src = { l, crawlers, ranges, 0 };
+
+    return ra_status_page_src(&src, method, query, now, a, page);
+}
+
+/* Does the snapshot name the crawler ?crawler= asks for: a record or a
+ * violation of that name (a generic bot's token, a crawler of an
+ * operator's file)?  The view kept only those. */
+static int
+ra_status_crawler_seen(const ra_snapshot_t *snap)
+{
+    return snap->nstats != 0 || snap->nviolations != 0;
+}
+
+int
+ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
+    ra_str_t query, int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
+{
+    ra_ledger_t         *l = src->ledger;
     int                  rc;
     uint32_t             limit = 0;
     unsigned             purpose = 0;
     int                  relint;
-    int                  sort_violations = 0;
+    int                  sort_violations = 1;
     ra_str_t             name, site = { 0, NULL }, crawler = { 0, NULL };
     ra_snapshot_t        snap;
     ra_report_opts_t     opts;
@@ -123,9 +142,11 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
         return RA_OK;
     }
     if (ra_query_arg(query, "sort", &name) == RA_OK) {
-        if (name.len == 10 && memcmp(name.data, "violations", 10) == 0) {
-            sort_violations = 1;
-        } else if (!(name.len == 4 && memcmp(name.data, "name", 4) == 0)) {
+        if (name.len == 4 && memcmp(name.data, "name", 4) == 0) {
+            sort_violations = 0;
+        } else if (!(name.len == 10
+                     && memcmp(name.data, "violations", 10) == 0))
+        {
             ra_status_error(page, 400, "robots-audit: sort is name or "
                             "violations\n");
             return RA_OK;
@@ -189,12 +210,28 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
         ra_status_error(page, 500, "robots-audit: out of memory\n");
         return RA_ENOMEM;
     }
+    /* a name that matches nothing is a wrong address, not an empty
+     * page: a site is known when the ledger holds it, a crawler when the
+     * table names it or a record shown does */
+    if ((site.len && snap.nsites == 0)
+        || (crawler.data != NULL && !ra_status_crawler_seen(&snap)
+            && (src->crawlers == NULL
+                || ra_crawlers_find(src->crawlers, crawler) == NULL)))
+    {
+        ra_snapshot_free(&snap, a);
+        ra_status_error(page, 404, site.len && snap.nsites == 0
+                        ? "robots-audit: no site of that name (?site=)\n"
+                        : "robots-audit: no crawler of that name "
+                          "(?crawler=)\n");
+        return RA_OK;
+    }
 
     memset(&opts, 0, sizeof(opts));
     opts.now = now;
     opts.relint = relint;
-    opts.crawlers = crawlers;
-    opts.ranges = ranges;
+    opts.crawlers = src->crawlers;
+    opts.ranges = src->ranges;
+    opts.resolver = src->resolver;
     opts.scratch = a;
     opts.max_crawlers = view.max_crawlers + view.max_violators;
     opts.max_violations = view.max_violations;

@@ -44,7 +44,7 @@
 #define RA_STATUS_PROM_RECORD_MIN  512
 
 typedef struct {
-    int            status;          /* 200, 400, 405, 500, 503 */
+    int            status;          /* 200, 400, 404, 405, 500, 503 */
     const char    *content_type;
     const char    *cache_control;   /* "no-store": counters are live */
     const char    *allow;           /* for 405: "GET, HEAD" */
@@ -55,11 +55,13 @@ typedef struct {
 /*
  * Answers a status-page request: method (GET or HEAD), query string (the
  * part after '?', without it; "format=json|prometheus|text|html|csv",
- * "limit=N", "site=NAME", "sort=name|violations", "crawler=NAME" (that
- * crawler's records and violations, with their rule hits), "purpose=P"
- * (only the table's crawlers of that purpose, ra_crawler_category_of());
- * other arguments are ignored; a bad value
- * answers 400), the ledger (NULL: none is configured), now in
+ * "limit=N", "site=NAME", "sort=violations|name" (most violations first,
+ * the default, or by name), "crawler=NAME" (that crawler's records and
+ * violations, with their rule hits), "purpose=P" (only the table's
+ * crawlers of that purpose, ra_crawler_category_of()); other arguments
+ * are ignored; a bad value answers 400; a site the ledger does not hold,
+ * or a crawler neither the table nor the shown records name, 404), the
+ * ledger (NULL: none is configured), now in
  * Unix ms.  Memory from a (a heap: the page may be large).  Always
  * fills page (an error page is a page too); RA_OK, or RA_ENOMEM when the
  * page says 500.  crawlers (NULL: none) names the policy tokens in the
@@ -69,10 +71,23 @@ int ra_status_page(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
     ra_status_page_t *page);
 /* The same, with the loaded IP-range lists (NULL: none), whose ages the
- * page shows (ra_report_opts_t.ranges): what the modules call. */
+ * page shows (ra_report_opts_t.ranges), and no resolver. */
 int ra_status_page_ranges(ra_ledger_t *l,
     const struct ra_crawlers_s *crawlers, const struct ra_ranges_s *ranges,
     ra_str_t method, ra_str_t query, int64_t now, const ra_alloc_t *a,
+    ra_status_page_t *page);
+/* What a server's page shows: its ledger (NULL: none), its crawler
+ * table and IP-range lists (NULL: none), and whether it has a resolver
+ * for reverse DNS (ra_report_opts_t.resolver): what the modules call. */
+typedef struct {
+    ra_ledger_t                 *ledger;
+    const struct ra_crawlers_s  *crawlers;
+    const struct ra_ranges_s    *ranges;
+    unsigned                     resolver:1;
+} ra_status_src_t;
+
+int ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
+    ra_str_t query, int64_t now, const ra_alloc_t *a,
     ra_status_page_t *page);
 void ra_status_page_free(ra_status_page_t *page);
 

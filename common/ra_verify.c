@@ -606,6 +606,25 @@ ra_verify(const ra_ranges_t *r, const ra_crawler_t *c, const ra_addr_t *a)
 }
 
 int
+ra_verify_means(const ra_ranges_t *r, const ra_crawler_t *c, int resolver)
+{
+    size_t  i;
+
+    if (c == NULL || (c->nranges == 0 && c->nrdns == 0
+                      && c->nsig_agents == 0))
+    {
+        return RA_VERIFY_MEANS_NONE;
+    }
+    for (i = 0; r != NULL && i < c->nranges; i++) {
+        if (ra_ranges_find(r, c->ranges[i]) >= 0) {
+            return RA_VERIFY_MEANS_HERE;
+        }
+    }
+    return c->nrdns > 0 && resolver ? RA_VERIFY_MEANS_HERE
+                                    : RA_VERIFY_MEANS_MISSING;
+}
+
+int
 ra_verify_has_rdns(const ra_crawler_t *c)
 {
     return c != NULL && c->nrdns > 0;

@@ -118,6 +118,27 @@ int ra_verify_has_rdns(const ra_crawler_t *c);
 int ra_verify_rdns_check(const ra_crawler_t *c, const ra_addr_t *client,
     ra_str_t ptr_name, const ra_addr_t *forward, size_t nforward);
 
+/*
+ * Why a claim of crawler c stays unverifiable on this server, for a page
+ * that must tell "configure something" from "nothing to configure":
+ * RA_VERIFY_MEANS_NONE when its operator publishes no method (no address
+ * ranges, no reverse-DNS names, no signature origin; c NULL, a generic
+ * bot, too); RA_VERIFY_MEANS_MISSING when it publishes one this server
+ * cannot use (none of its range files loaded in r, and reverse-DNS names
+ * without a resolver, or signature origins only, whose keys the page
+ * cannot see); RA_VERIFY_MEANS_HERE when a method is configured (a range
+ * file loaded, or reverse-DNS names and a resolver): an unverifiable
+ * record then waited for a lookup, or the lookup failed.
+ */
+typedef enum {
+    RA_VERIFY_MEANS_HERE = 0,
+    RA_VERIFY_MEANS_NONE,
+    RA_VERIFY_MEANS_MISSING
+} ra_verify_means_e;
+
+int ra_verify_means(const ra_ranges_t *r, const ra_crawler_t *c,
+    int resolver);
+
 /* "verified", "impostor", "unverifiable". */
 const char *ra_verify_name(int v);
 

@@ -41,6 +41,7 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
     ngx_buf_t                          *b;
     ngx_chain_t                         out;
     ngx_pool_cleanup_t                 *cln;
+    ra_status_src_t                     src;
     ra_status_page_t                    page;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -56,9 +57,11 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    (void) ra_status_page_ranges(amcf->ledger.base != NULL ? &amcf->ledger
-                                                           : NULL,
-                          amcf->conf.setup.crawlers, amcf->conf.setup.ranges,
+    src.ledger = amcf->ledger.base != NULL ? &amcf->ledger : NULL;
+    src.crawlers = amcf->conf.setup.crawlers;
+    src.ranges = amcf->conf.setup.ranges;
+    src.resolver = amcf->host.rdns_start != NULL;
+    (void) ra_status_page_src(&src,
                           ngx_http_robots_audit_str(r->method_name),
                           ngx_http_robots_audit_str(r->args),
                           ngx_http_robots_audit_now(NULL),

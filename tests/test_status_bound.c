@@ -343,12 +343,10 @@ pages_are_capped_and_say_so(void **state)
     assert_null(has(&p.body, "site8.example"));
     ra_status_page_free(&p);
 
-    /* a site the ledger does not have: an empty page, not an error */
+    /* a site the ledger does not have: a wrong address, 404 */
     page(&f, "format=json&site=nowhere.example", &p);
-    assert_int_equal(p.status, 200);
-    assert_non_null(has(&p.body,
-                           "\"sites\":[],\"sites_shown\":0,"
-                           "\"sites_total\":0,\"truncated\":false"));
+    assert_int_equal(p.status, 404);
+    assert_non_null(has(&p.body, "no site of that name"));
     ra_status_page_free(&p);
 
     /* Prometheus is complete, and a generic bot's counters are summed

@@ -215,13 +215,16 @@ sub scenario {
         is $rb->{undecodable}{content_encoding}, 'gzip',
             'the site is undecodable: gzip';
         is $rb->{errors}, 1, 'one lint error';
+        like $h->get("$h->{status_path}?site=$site")->{content},
+            qr/health h-warn">robots\.txt could not be decoded \(Content-Encoding: gzip\)/,
+            'amber badge';
         $h->get('/nogoogle/y', ua => $GOOGLEBOT, host => $site);
         my $g = $h->crawler_stats($h->status_json, $site, 'Googlebot');
         is $g->{violation}, 1, 'still judged by the last good version';
 
         my $html = $h->get($h->{status_path})->{content};
-        like $html, qr/health h-warn">robots\.txt could not be decoded \(Content-Encoding: gzip\)/,
-            'amber badge';
+        like $html, qr/\Q$site\E<span class="health h-bad">1 crawler ignores robots\.txt</,
+            '... then the red badge of a crawler that ignores robots.txt';
         like $html, qr/robots\.txt sent with Content-Encoding (?:'|&#39;)gzip(?:'|&#39;) that could not be decoded.*<code>content-encoding<\/code>/s,
             'the lint finding';
         my $log = $h->wait_for(sub {

@@ -142,7 +142,7 @@ sub scenario {
     like $html, qr{<h3>crawl-to-refer</h3>}, 'HTML: crawl-to-refer';
     like $html, qr{<tr><td>Google</td><td class="n">3</td><td class="n">3</td><td class="n">1\.0</td></tr>},
         'HTML: Google 3 referrals, 3 crawler requests, ratio 1.0';
-    like $html, qr{<td>ai-training</td>}, 'HTML: purpose column';
+    like $html, qr{<td class="x">ai-training</td>}, 'HTML: purpose column';
     like $html, qr{>llms\.txt</th>}, 'HTML: llms.txt column';
     $h->stop;
 }

@@ -113,7 +113,7 @@ sub scenario {
     like $html, qr/IP-range files: <code>common-crawlers\.json<\/code> 0 h old, <code>gptbot\.json<\/code> <span class="bad"[^>]*>10 days old<\/span>/,
         'the page lists the files and their ages, the stale one marked';
     like $html, qr/verified by<\/th>/, 'the page has a "verified by" column';
-    like $html, qr/>verified<\/td><td>ranges<\/td>/, '... saying ranges';
+    like $html, qr/>verified<\/td><td class="x">ranges<\/td>/, '... saying ranges';
 
     $err = $h->wait_for(sub {
         my $l = $h->error_log;

@@ -7,7 +7,9 @@ package RA::Scenario::StatusPage;
 # (rule_hits), per crawler first_seen and the counters of the last hour and
 # the last 24 hours, "counting since", a 5xx/429 episode with the crawlers
 # that crawled during it, the violations' evidence in JSON and as CSV
-# (?format=csv, ?site=), and ?sort=.
+# (?format=csv, ?site=), ?sort= (most violations first by default), the
+# badge of the crawlers that ignore robots.txt, what to do about them, and
+# 404 for a ?site= or ?crawler= that names nothing known.
 #
 #   RA::Scenario::StatusPage->run($server);
 
@@ -228,18 +230,46 @@ sub scenario {
             is scalar @rows, scalar @mine, 'only this site has violations';
         }
     }
-    my $other = $h->get("$h->{status_path}?format=csv&site=nowhere.test");
-    is $other->{content}, "time,site,crawler,verification,verified_by,"
-        . "client,method,uri,rule,line,robots_sha256,last_robots_fetch,"
-        . "purpose\r\n",
-        '?site= of an unknown site: the header only';
+    # a name that matches nothing is a wrong address: 404, every format
+    for my $q ('format=csv&site=nowhere.test', 'site=nowhere.test',
+               'format=json&site=nowhere.test', 'crawler=NoSuchBot',
+               'format=json&crawler=NoSuchBot') {
+        my $r = $h->get("$h->{status_path}?$q");
+        is $r->{status}, 404, "?$q: 404";
+        like $r->{content}, qr/^robots-audit: no (site|crawler) of that name/,
+            '... saying which';
+    }
+    is $h->get("$h->{status_path}?crawler=ExampleSurveyBot")->{status}, 200,
+        '?crawler= a generic bot the ledger counted: 200';
+    is $h->get("$h->{status_path}?crawler=YandexBot")->{status}, 200,
+        '?crawler= a crawler of the table not seen yet: 200';
 
-    # 4. order and navigation
-    is $h->get("$h->{status_path}?sort=violations")->{status}, 200,
-        '?sort=violations';
+    # 4. order and navigation: most violations first (ties by name), or
+    # by name
+    my %order = (
+        ''                  => [ 'Googlebot', 'ExampleSurveyBot', 'bingbot' ],
+        '&sort=violations'  => [ 'Googlebot', 'ExampleSurveyBot', 'bingbot' ],
+        '&sort=name'        => [ 'ExampleSurveyBot', 'Googlebot', 'bingbot' ],
+    );
+    for my $q (sort keys %order) {
+        my $r = $h->get("$h->{status_path}?format=json&site=$SITE$q");
+        is $r->{status}, 200, "?format=json$q";
+        my $oj = JSON::PP->new->utf8->decode($r->{content});
+        my @names = map { $_->{crawler} }
+                    @{ ($h->site_json($oj, $SITE) // {})->{crawlers} // [] };
+        my %seen;
+        is_deeply [ grep { !$seen{$_}++ } @names ], $order{$q},
+            "... crawlers in order: @{ $order{$q} }";
+    }
     is $h->get("$h->{status_path}?sort=size")->{status}, 400,
         '?sort= anything else: 400';
     my $html = $h->get($h->{status_path})->{content};
+    like $html, qr{status\.test<span class="health h-bad">3 crawlers ignore robots\.txt</span>},
+        'the badge: the crawlers that ignore robots.txt';
+    like $html, qr{<h4>what you can do</h4><ul class="todo"><li><strong>Googlebot</strong> <span class="muted">\(verified\)</span>: refuse it: nginx <code>robots_audit_enforce violation;</code>, Apache <code>RobotsAuditEnforce violation</code> &middot; tell it in robots\.txt: <code>User-agent: Googlebot<br>Disallow: /</code> &middot; its operator: <a href="https://[^"]+" rel="noreferrer">Google</a></li>},
+        'what you can do about the first offender';
+    like $html, qr{bingbot</a></td><td class="n bad">1</td>.*?<td class="x warn">not verified here <span class="muted">\(configure <code>bingbot\.json</code> or a resolver\)</span>},
+        'bingbot: not verified here';
     like $html, qr{<a href="#site-status\.test">status\.test</a>},
         'summary: the site links to its section';
     like $html, qr{<section id="site-status\.test">}, '... its anchor';
