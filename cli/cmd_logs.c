@@ -114,7 +114,7 @@ static const char  ra_logs_usage[] =
 "100-599.  More than 1% of a file's first 1,000 lines malformed stops the\n"
 "run (exit 2) with the format tried, the first bad line and field, and\n"
 "the flag that would read it.  '#' lines of W3C logs are skipped.  The\n"
-"lines read, malformed and skipped are said on stderr.  A damaged .gz\n"
+"report states the lines read, malformed and skipped.  A damaged .gz\n"
 "file is reported with the line it stopped at and the next file is\n"
 "read.  A progress bar is drawn on stderr when it is a terminal.\n"
 "\n"
@@ -891,6 +891,7 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
     opts.with_lines = 1;
     opts.lines = x->lines;
     opts.malformed_lines = x->malformed;
+    opts.skipped_lines = x->skipped;
     opts.scratch = &ra_malloc_allocator;
     opts.crawlers = x->conf.crawlers;
     opts.standalone = 1;        /* a file: no refresh, no query links */
@@ -1362,10 +1363,13 @@ ra_cmd_logs(int argc, char **argv)
                     (unsigned long long) x->lines);
         }
     }
-    fprintf(stderr, "robots-audit %s: %llu lines read, %llu malformed, %llu "
-            "skipped\n", RA_LOGS_CMD, (unsigned long long) x->lines,
-            (unsigned long long) x->malformed,
-            (unsigned long long) x->skipped);
+    if (x->malformed || x->skipped) {
+        /* the report says them too; stderr keeps a clean run quiet */
+        fprintf(stderr, "robots-audit %s: %llu lines read, %llu malformed, "
+                "%llu skipped\n", RA_LOGS_CMD, (unsigned long long) x->lines,
+                (unsigned long long) x->malformed,
+                (unsigned long long) x->skipped);
+    }
     if (x->parsed && x->with_ua == 0) {
         fprintf(stderr, "robots-audit %s: warning: the log has no "
                 "User-Agent field (common format?): crawlers cannot be "
