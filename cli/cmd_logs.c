@@ -39,10 +39,13 @@
 #define RA_LOGS_SEEN         4096    /* sites remembered as seeded */
 #define RA_LOGS_DETECT       64      /* lines a file's format is sought in */
 #define RA_LOGS_SHOW         120     /* bytes of a line shown in errors */
+#define RA_LOGS_WINDOW       1000    /* a file's first lines, judged... */
+#define RA_LOGS_BAD_PCT      1       /* ...as read when at most 1% bad */
 
 static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST]\n"
-"           [--log-format F] [--real-ip-from CIDR]... [--ranges FILE]...\n"
+"           [--log-format F | --json-fields MAP] [--real-ip-from CIDR]...\n"
+"           [--ranges FILE]...\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
 "           [--purpose P] [--ledger MIB] [--output FILE] [--follow [--interval S]]\n"
 "           [--alert-log FILE [--alert-purposes LIST]]\n"
@@ -67,9 +70,17 @@ static const char  ra_logs_usage[] =
 "                    no $host or %v field (default: default); give it\n"
 "                    again before other LOGs for another site (a single\n"
 "                    --site after the LOGs names them all)\n"
-"  --log-format F    combined, common, vhost_combined, json, or an nginx\n"
+"  --log-format F    combined, common, vhost_combined, json, caddy,\n"
+"                    traefik, cloudflare, haproxy, alb, cloudfront, iis\n"
+"                    (or w3c: any #Fields: header), or an nginx\n"
 "                    log_format or Apache LogFormat string (default:\n"
 "                    each file's format is found from its first lines)\n"
+"  --json-fields MAP JSON lines with other keys: client=KEY,time=KEY,\n"
+"                    method=KEY,uri=KEY,status=KEY[,ua=KEY,host=KEY,\n"
+"                    referer=KEY,bytes=KEY]; a KEY is a dotted path\n"
+"                    (request.headers.User-Agent), an array standing for\n"
+"                    its first value; time in epoch s, ms, us, ns or\n"
+"                    ISO 8601\n"
 "  --real-ip-from CIDR  a trusted proxy (repeatable): a line from it is\n"
 "                    the client's last X-Forwarded-For address not in a\n"
 "                    trusted range, as nginx's realip module\n"
@@ -106,13 +117,18 @@ static const char  ra_logs_usage[] =
 "  --rdns-cache FILE answers kept across runs (read, then rewritten\n"
 "                    atomically; confirmed ones for 6 hours, others 1)\n"
 "\n"
-"Malformed lines are counted and reported; more than half of them is a\n"
-"warning, none read at all an error.  A damaged .gz file is reported with\n"
-"the line it stopped at and the next file is read.  A progress bar is\n"
-"drawn on stderr when it is a terminal.\n"
+"A line is malformed when it does not read in the format, or its client\n"
+"is not an IP address, its time does not parse or its status is not\n"
+"100-599.  More than 1% of a file's first 1,000 lines malformed stops the\n"
+"run (exit 2) with the format tried, the first bad line and field, and\n"
+"the flag that would read it.  '#' lines of W3C logs are skipped.  The\n"
+"report states the lines read, malformed and skipped.  A damaged .gz\n"
+"file is reported with the line it stopped at and the next file is\n"
+"read.  A progress bar is drawn on stderr when it is a terminal.\n"
 "\n"
 "exit status: 0 report written, 2 usage or input error (a damaged .gz:\n"
-"the report of what was read is still written)\n";
+"the report of what was read is still written; too many malformed\n"
+"lines: none)\n";
 
 typedef struct {
     const char        *host;            /* NULL: the plain --robots FILE */
@@ -126,6 +142,16 @@ typedef struct {
     const char  *path;
     const char  *site;
 } ra_logs_input_t;
+
+/* a file's format as its lines show it: given by --log-format or
+ * --json-fields, or found from its first lines; a W3C log's "#Fields:"
+ * line sets its columns */
+typedef struct {
+    const char   *file;
+    ra_logfmt_t   fmt;
+    unsigned      detected:1;
+    unsigned      tries;
+} ra_logs_reader_t;
 
 /* the crawler and range tables of one reading of their files, in a pool
  * released when SIGHUP replaces them */
@@ -147,19 +173,24 @@ typedef struct {
     ra_logfmt_t        given;           /* --log-format */
     unsigned           have_given:1;
     /* the file being read */
-    const char        *file;
+    ra_logs_reader_t   rd;
     ra_str_t           site;            /* --site of that file */
     unsigned           site_seeded:1;   /* x->site seeded already */
     ra_logs_robots_t  *site_rb;         /* and its file */
-    ra_logfmt_t        fmt;
-    unsigned           detected:1;
-    unsigned           tries;
+    /* the first RA_LOGS_WINDOW lines of that file: how many were
+     * malformed, and why the first was */
+    uint64_t           flines;
+    uint64_t           fbad;
+    uint64_t           fbad_line;
+    char               fbad_why[RA_LOGS_SHOW * 4 + 512];
+    unsigned           stopped:1;       /* too many: no report */
     /* the sites seeded with their --robots file */
     uint64_t           seen[RA_LOGS_SEEN];
     unsigned           nseen;
     /* counts */
     uint64_t           lines;
     uint64_t           malformed;
+    uint64_t           skipped;          /* W3C '#' directives */
     uint64_t           parsed;
     uint64_t           with_ua;
     uint64_t           with_xff;
@@ -262,6 +293,177 @@ ra_logs_seen(ra_logs_ctx_t *x, ra_str_t site)
     return 0;
 }
 
+/* Reads one line of file in its format: RA_OK, RA_ERROR (malformed,
+ * rec->bad naming the field when one), or 1 for a W3C directive, which
+ * is skipped */
+static int
+ra_logs_read(const ra_logs_ctx_t *x, ra_logs_reader_t *r, ra_str_t line,
+    const char *file, ra_logrec_t *rec)
+{
+    if (file != r->file) {
+        /* a new file: its own format, unless one is given */
+        r->file = file;
+        r->detected = x->have_given;
+        r->tries = 0;
+        if (x->have_given) {
+            r->fmt = x->given;
+        }
+    }
+    if ((!r->detected || r->fmt.format == RA_LOG_W3C
+         || r->fmt.format == RA_LOG_CLOUDFRONT)
+        && ra_logfmt_directive(line, &r->fmt))
+    {
+        if (line.len > 8 && memcmp(line.data, "#Fields:", 8) == 0) {
+            r->detected = 1;
+        }
+        return 1;
+    }
+    rec->bad = NULL;
+    if (!r->detected) {
+        if (r->tries++ >= RA_LOGS_DETECT
+            || ra_logfmt_detect(line, &r->fmt) == RA_ERROR)
+        {
+            return RA_ERROR;
+        }
+        /* read plausibly, or read only by a format whose fields do not
+         * hold (the line says why) */
+        r->detected = 1;
+    }
+    return ra_logfmt_parse(&r->fmt, line, rec);
+}
+
+/* The flag that would read a line the format tried did not, or what is
+ * wrong with it, into out */
+static void
+ra_logs_hint(const ra_logs_ctx_t *x, ra_str_t line, const ra_logrec_t *rec,
+    char *out, size_t cap)
+{
+    static const char  months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    ra_logfmt_t        f;
+    ra_addr_t          a;
+    ra_str_t           c, next;
+    const char        *e;
+    size_t             i;
+
+    if (ra_logfmt_detect(line, &f) == RA_OK
+        && (!x->rd.detected || f.format != x->rd.fmt.format))
+    {
+        snprintf(out, cap, "--log-format %s reads it", ra_logfmt_name(&f));
+        return;
+    }
+    c = rec->bad != NULL ? rec->addr : ra_str(NULL, 0);
+    if (rec->bad != NULL && strcmp(rec->bad, "client") == 0 && c.len > 0
+        && c.data >= line.data && c.data + c.len <= line.data + line.len)
+    {
+        if (c.data[c.len - 1] == ',') {
+            snprintf(out, cap, "the first field is an X-Forwarded-For list: "
+                     "log the connection's address first (%%a, "
+                     "$remote_addr), X-Forwarded-For last in quotes, and "
+                     "give --real-ip-from for the proxies");
+            return;
+        }
+        for (i = 0; c.len == 3 && i < 36; i += 3) {
+            if (memcmp(c.data, months + i, 3) == 0) {
+                snprintf(out, cap, "a syslog prefix (\"Mar 10 12:00:00 host "
+                         "tag:\") comes first: HAProxy's lines are read by "
+                         "--log-format haproxy; strip it from others "
+                         "(sed 's/^[^:]*: //')");
+                return;
+            }
+        }
+        e = (const char *) line.data + line.len;
+        next.data = c.data + c.len + 1;
+        for (next.len = 0; (const char *) next.data + next.len < e
+             && next.data[next.len] != ' '; next.len++) { }
+        if ((const char *) next.data < e && ra_addr_parse(next, &a) == RA_OK) {
+            snprintf(out, cap, "a host name comes before the client: "
+                     "--log-format '$host $remote_addr - $remote_user "
+                     "[$time_local] \"$request\" $status $body_bytes_sent "
+                     "\"$http_referer\" \"$http_user_agent\"' (Apache: "
+                     "'%%v %%h %%l %%u %%t \"%%r\" %%>s %%b "
+                     "\"%%{Referer}i\" \"%%{User-Agent}i\"')");
+            return;
+        }
+    }
+    snprintf(out, cap, "name the format with --log-format (combined, common, "
+             "vhost_combined, json, caddy, traefik, cloudflare, haproxy, alb, "
+             "cloudfront, iis, or a log_format/LogFormat string) or, for "
+             "JSON with other keys, --json-fields");
+}
+
+/* Why the first malformed line of a file is, with the flag to try */
+static void
+ra_logs_why(ra_logs_ctx_t *x, ra_str_t line, const ra_logrec_t *rec)
+{
+    char        shown[RA_LOGS_SHOW * 4 + 1], hint[400];
+    const char *how;
+    size_t      n;
+
+    ra_logs_show(shown, line);
+    ra_logs_hint(x, line, rec, hint, sizeof(hint));
+    if (rec->bad != NULL && strcmp(rec->bad, "client") == 0) {
+        how = "is not an IP address";
+    } else if (rec->bad != NULL && strcmp(rec->bad, "status") == 0) {
+        how = "is not 100-599";
+    } else {
+        how = "does not parse";
+    }
+    if (x->rd.detected) {
+        n = (size_t) snprintf(x->fbad_why, sizeof(x->fbad_why),
+                              "(read as %s%s): ", ra_logfmt_name(&x->rd.fmt),
+                              x->have_given ? " as given by --log-format"
+                                            : "");
+    } else {
+        n = (size_t) snprintf(x->fbad_why, sizeof(x->fbad_why),
+                              "(no format reads it: tried json, caddy, "
+                              "traefik, cloudflare, vhost_combined, "
+                              "combined, common, haproxy, alb, cloudfront, "
+                              "w3c): ");
+    }
+    if (n >= sizeof(x->fbad_why)) {
+        return;
+    }
+    if (rec->bad != NULL && x->rd.detected) {
+        ra_str_t  v = rec->addr;
+        char      val[RA_LOGS_SHOW * 4 + 1];
+
+        if (strcmp(rec->bad, "client") == 0 && v.data >= line.data
+            && v.data + v.len <= line.data + line.len)
+        {
+            ra_logs_show(val, v);
+            n += (size_t) snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n,
+                                   "the client field \"%s\" %s", val, how);
+        } else {
+            n += (size_t) snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n,
+                                   "the %s field %s", rec->bad, how);
+        }
+    } else {
+        n += (size_t) snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n,
+                               "the line does not have the format's layout");
+    }
+    if (n < sizeof(x->fbad_why)) {
+        snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n, ": \"%s\"; %s",
+                 shown, hint);
+    }
+}
+
+/* More than RA_LOGS_BAD_PCT of a file's first lines malformed: the log is
+ * not read as what it is, and a report would be wrong; 1 when so (said) */
+static int
+ra_logs_too_bad(ra_logs_ctx_t *x)
+{
+    if (x->fbad * 100 <= x->flines * RA_LOGS_BAD_PCT || x->stopped) {
+        return x->stopped;
+    }
+    x->stopped = 1;
+    ra_cli_error(RA_LOGS_CMD, "%s: %llu of the first %llu lines are "
+                 "malformed (more than %d%%): no report; line %llu %s",
+                 x->rd.file, (unsigned long long) x->fbad,
+                 (unsigned long long) x->flines, RA_LOGS_BAD_PCT,
+                 (unsigned long long) x->fbad_line, x->fbad_why);
+    return 1;
+}
+
 static int
 ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 {
@@ -272,31 +474,17 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_verdict_t       v;
     ra_answer_t        ans;
     ra_str_t           uri, ua, site;
-    size_t             n;
     int                rc, wanted = 1;
 
     x->lines++;
-    if (file != x->file) {
-        /* a new file: its own format, unless --log-format names one */
-        x->file = file;
-        x->detected = x->have_given;
-        x->tries = 0;
-        if (x->have_given) {
-            x->fmt = x->given;
-        }
+    if (file != x->rd.file) {
+        x->flines = 0;
+        x->fbad = 0;
     }
-    if (x->detected) {
-        rc = x->fmt.format <= RA_LOG_COMBINED
-             ? ra_accesslog_parse(line, &rec)       /* the common case */
-             : ra_logfmt_parse(&x->fmt, line, &rec);
-    } else if (x->tries++ < RA_LOGS_DETECT) {
-        rc = ra_logfmt_detect(line, &x->fmt);
-        if (rc == RA_OK) {
-            x->detected = 1;
-            rc = ra_logfmt_parse(&x->fmt, line, &rec);
-        }
-    } else {
-        rc = RA_ERROR;
+    rc = ra_logs_read(x, &x->rd, line, file, &rec);
+    if (rc == 1) {
+        x->skipped++;
+        return 0;
     }
     if (rc != RA_OK) {
         if (x->malformed++ == 0) {
@@ -307,6 +495,22 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
             x->first_file = file;
             ra_logs_show(x->first, line);
         }
+    }
+    if (x->flines < RA_LOGS_WINDOW) {
+        x->flines++;
+        if (rc != RA_OK && x->fbad++ == 0) {
+            x->fbad_line = lineno;
+            ra_logs_why(x, line, &rec);
+        }
+        /* past the bound whatever the rest of the window holds */
+        if ((x->fbad * 100 > RA_LOGS_WINDOW * RA_LOGS_BAD_PCT
+             || x->flines == RA_LOGS_WINDOW)
+            && ra_logs_too_bad(x))
+        {
+            return 1;
+        }
+    }
+    if (rc != RA_OK) {
         return 0;
     }
     x->parsed++;
@@ -321,14 +525,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         return 0;
     }
 
-    uri = rec.target;
-    ua = rec.user_agent.data != NULL ? rec.user_agent : ra_str("", 0);
-    if (rec.escaped) {
-        /* both fit: together they are shorter than the line */
-        n = ra_accesslog_unescape(uri, x->esc);
-        uri = ra_str(x->esc, n);
-        ua = ra_str(x->esc + n, ra_accesslog_unescape(ua, x->esc + n));
-    }
+    ra_logrec_decode(&rec, x->esc, &uri, &ua);
 
     if (rec.host.data == NULL && x->site_seeded) {
         /* the common case: a log of one site, seeded on its first line */
@@ -421,10 +618,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
  * that the judging pass finds every answer remembered */
 typedef struct {
     ra_logs_ctx_t     *x;
-    const char        *file;
-    ra_logfmt_t        fmt;
-    unsigned           detected:1;
-    unsigned           tries;
+    ra_logs_reader_t   rd;
     size_t             n;
     ra_addr_t          addrs[RA_CLI_RDNS_BATCH];
 } ra_logs_pre_t;
@@ -436,38 +630,16 @@ ra_logs_pre_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_logs_ctx_t       *x = p->x;
     ra_logrec_t          rec;
     ra_identity_t        id;
-    ra_str_t             ua, addr;
+    ra_str_t             ua, addr, uri;
     ra_addr_t            a;
     int                  rc;
 
     (void) lineno;
-    if (file != p->file) {
-        p->file = file;
-        p->detected = x->have_given;
-        p->tries = 0;
-        if (x->have_given) {
-            p->fmt = x->given;
-        }
-    }
-    if (p->detected) {
-        rc = p->fmt.format <= RA_LOG_COMBINED
-             ? ra_accesslog_parse(line, &rec)
-             : ra_logfmt_parse(&p->fmt, line, &rec);
-    } else if (p->tries++ < RA_LOGS_DETECT
-               && ra_logfmt_detect(line, &p->fmt) == RA_OK)
-    {
-        p->detected = 1;
-        rc = ra_logfmt_parse(&p->fmt, line, &rec);
-    } else {
-        rc = RA_ERROR;
-    }
+    rc = ra_logs_read(x, &p->rd, line, file, &rec);
     if (rc != RA_OK || rec.user_agent.data == NULL || rec.method.len == 0) {
         return 0;
     }
-    ua = rec.user_agent;
-    if (rec.escaped) {
-        ua = ra_str(x->esc, ra_accesslog_unescape(ua, x->esc));
-    }
+    ra_logrec_decode(&rec, x->esc, &uri, &ua);
     ra_crawlers_identify(x->conf.crawlers, ua, &id);
     if (!ra_verify_has_rdns(id.crawler)) {
         return 0;
@@ -743,6 +915,7 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
     opts.with_lines = 1;
     opts.lines = x->lines;
     opts.malformed_lines = x->malformed;
+    opts.skipped_lines = x->skipped;
     opts.scratch = &ra_malloc_allocator;
     opts.crawlers = x->conf.crawlers;
     opts.standalone = 1;        /* a file: no refresh, no query links */
@@ -904,6 +1077,7 @@ ra_cmd_logs(int argc, char **argv)
         { "alert-purposes", required_argument, NULL, 'U' },
         { "ledger", required_argument, NULL, 'L' },
         { "log-format", required_argument, NULL, 'F' },
+        { "json-fields", required_argument, NULL, 'J' },
         { "real-ip-from", required_argument, NULL, 'I' },
         { "output", required_argument, NULL, 'o' },
         { "follow", no_argument, NULL, 'w' },
@@ -1001,10 +1175,21 @@ ra_cmd_logs(int argc, char **argv)
             }
             break;
         case 'F':
-            if (ra_logfmt_compile(ra_str(optarg, strlen(optarg)), &x->given,
-                                  &errmsg) != RA_OK)
+        case 'J':
+            if (x->have_given) {
+                ra_cli_error(RA_LOGS_CMD, "--log-format and --json-fields "
+                             "name one format, given once");
+                goto fail;
+            }
+            if ((c == 'F' ? ra_logfmt_compile(ra_str(optarg, strlen(optarg)),
+                                              &x->given, &errmsg)
+                          : ra_logfmt_json_fields(ra_str(optarg,
+                                                         strlen(optarg)),
+                                                  &x->given, &errmsg))
+                != RA_OK)
             {
-                ra_cli_error(RA_LOGS_CMD, "--log-format '%s': %s", optarg,
+                ra_cli_error(RA_LOGS_CMD, "%s '%s': %s", c == 'F'
+                             ? "--log-format" : "--json-fields", optarg,
                              errmsg);
                 goto fail;
             }
@@ -1177,11 +1362,18 @@ ra_cmd_logs(int argc, char **argv)
         if (fw.failed) {
             damaged = 1;
         }
+        if (x->stopped || ra_logs_too_bad(x)) {
+            goto stop;
+        }
     } else {
         for (i = 0; i < ninputs; i++) {
             x->site = ra_str(inputs[i].site, strlen(inputs[i].site));
             x->site_seeded = 0;
             c = ra_logread_file(&rd, inputs[i].path);
+            /* a file shorter than the window: judged at its end */
+            if (x->stopped || ra_logs_too_bad(x)) {
+                goto stop;
+            }
             if (c < 0) {
                 goto fail;
             }
@@ -1224,6 +1416,13 @@ ra_cmd_logs(int argc, char **argv)
                     (unsigned long long) x->lines);
         }
     }
+    if (x->malformed || x->skipped) {
+        /* the report says them too; stderr keeps a clean run quiet */
+        fprintf(stderr, "robots-audit %s: %llu lines read, %llu malformed, "
+                "%llu skipped\n", RA_LOGS_CMD, (unsigned long long) x->lines,
+                (unsigned long long) x->malformed,
+                (unsigned long long) x->skipped);
+    }
     if (x->parsed && x->with_ua == 0) {
         fprintf(stderr, "robots-audit %s: warning: the log has no "
                 "User-Agent field (common format?): crawlers cannot be "
@@ -1259,6 +1458,13 @@ ra_cmd_logs(int argc, char **argv)
     }
     x->dns = NULL;
 
+stop:
+    if (x->stopped) {
+        fprintf(stderr, "robots-audit %s: %llu lines read, %llu malformed, "
+                "%llu skipped\n", RA_LOGS_CMD, (unsigned long long) x->lines,
+                (unsigned long long) x->malformed,
+                (unsigned long long) x->skipped);
+    }
 fail:
     if (rd.buf != NULL) {
         ra_logread_close(&rd);

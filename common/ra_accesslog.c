@@ -8,13 +8,14 @@
 #include <string.h>
 
 #include "ra_accesslog.h"
+#include "ra_accesslog_impl.h"
 #include "ra_verify.h"
 
 /* Apache escapes '"' inside a field as \" (and '\' as \\), nginx as
  * \x22: either way the closing quote is the first '"' not preceded by an
  * escaping backslash.  p is just after the opening quote; returns the
  * closing quote or NULL when the span ends first. */
-static const unsigned char *
+const unsigned char *
 ra_log_quoted(const unsigned char *p, const unsigned char *end,
     unsigned *escaped)
 {
@@ -48,7 +49,7 @@ ra_log_quoted(const unsigned char *p, const unsigned char *end,
     }
 }
 
-static int
+int
 ra_log_month(const unsigned char *m)
 {
     /* lower-case the three letters into one key */
@@ -75,7 +76,7 @@ ra_log_month(const unsigned char *m)
 }
 
 /* n decimal digits at p, or -1 */
-static int
+int
 ra_log_digits(const unsigned char *p, unsigned n)
 {
     int  v = 0;
@@ -150,7 +151,7 @@ ra_time_iso(int64_t ms, char *out)
 }
 
 /* "10/Oct/2000:13:55:36 -0700": exactly 26 bytes at p */
-static int
+int
 ra_log_time(const unsigned char *p, int64_t *out)
 {
     int      day, mon, year, hh, mm, ss, oh, om, off;
@@ -186,7 +187,7 @@ ra_log_time(const unsigned char *p, int64_t *out)
 
 /* Splits "METHOD SP TARGET [SP PROTOCOL]"; leaves method empty when the
  * request line has another shape. */
-static void
+void
 ra_log_request(ra_logrec_t *rec)
 {
     const unsigned char  *p = rec->request.data;
@@ -238,7 +239,9 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
     unsigned              escaped = 0;
     int64_t               v;
     int                   n;
+    const char           *what = "client";
 
+    rec->addr = ra_str(p, 0);       /* what an error may show of it */
     /* the line end, if the caller left it */
     while (end > p && (end[-1] == '\n' || end[-1] == '\r')) {
         end--;
@@ -247,15 +250,16 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
     /* %h */
     q = memchr(p, ' ', (size_t) (end - p));
     if (q == NULL || q == p) {
-        return RA_ERROR;
+        goto bad;
     }
     rec->addr = ra_str(p, (size_t) (q - p));
     p = q + 1;
 
     /* %l: one token */
+    what = "user";
     q = memchr(p, ' ', (size_t) (end - p));
     if (q == NULL || q == p) {
-        return RA_ERROR;
+        goto bad;
     }
     p = q + 1;
 
@@ -263,39 +267,42 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
     for (q = p; ; q++) {
         q = memchr(q, ' ', (size_t) (end - q));
         if (q == NULL || end - q < 2) {
-            return RA_ERROR;
+            goto bad;
         }
         if (q[1] == '[') {
             break;
         }
     }
     if (q == p) {
-        return RA_ERROR;
+        goto bad;
     }
     rec->user = ra_str(p, (size_t) (q - p));
     p = q + 2;
 
     /* %t: [dd/Mon/yyyy:hh:mm:ss +zzzz] */
+    what = "time";
     if (end - p < 27 || p[26] != ']' || ra_log_time(p, &rec->time) != RA_OK) {
-        return RA_ERROR;
+        goto bad;
     }
     p += 27;
 
     /* "%r" */
+    what = "request";
     if (end - p < 3 || p[0] != ' ' || p[1] != '"') {
-        return RA_ERROR;
+        goto bad;
     }
     p += 2;
     q = ra_log_quoted(p, end, &escaped);
     if (q == NULL) {
-        return RA_ERROR;
+        goto bad;
     }
     rec->request = ra_str(p, (size_t) (q - p));
     p = q + 1;
 
     /* %>s */
+    what = "status";
     if (end - p < 2 || p[0] != ' ') {
-        return RA_ERROR;
+        goto bad;
     }
     p++;
     if (*p == '-') {
@@ -303,15 +310,16 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
         p++;
     } else {
         if (end - p < 3 || (n = ra_log_digits(p, 3)) < 100) {
-            return RA_ERROR;
+            goto bad;
         }
         rec->status = n;
         p += 3;
     }
 
     /* %b */
+    what = "bytes";
     if (end - p < 2 || p[0] != ' ') {
-        return RA_ERROR;
+        goto bad;
     }
     p++;
     if (*p == '-') {
@@ -319,12 +327,12 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
         p++;
     } else {
         if (!ra_isdigit(*p)) {
-            return RA_ERROR;
+            goto bad;
         }
         v = 0;
         for (n = 0; p < end && ra_isdigit(*p); p++, n++) {
             if (n == 18) {
-                return RA_ERROR;    /* no body is 10^18 bytes */
+                goto bad;    /* no body is 10^18 bytes */
             }
             v = v * 10 + (*p - '0');
         }
@@ -341,39 +349,42 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
         goto done;
     }
     if (*p != ' ') {
-        return RA_ERROR;
+        goto bad;
     }
     if (end - p < 2 || p[1] != '"') {
         /* trailing whitespace after a common line */
         for ( /* void */ ; p < end && (*p == ' ' || *p == '\t'); p++) { }
         if (p != end) {
-            return RA_ERROR;
+            goto bad;
         }
         rec->format = RA_LOG_COMMON;
         goto done;
     }
 
     /* "%{Referer}i" "%{User-Agent}i" */
+    what = "referer";
     p += 2;
     q = ra_log_quoted(p, end, &escaped);
     if (q == NULL) {
-        return RA_ERROR;
+        goto bad;
     }
     rec->referer = ra_str(p, (size_t) (q - p));
     p = q + 1;
     if (end - p < 3 || p[0] != ' ' || p[1] != '"') {
-        return RA_ERROR;
+        goto bad;
     }
     p += 2;
+    what = "user-agent";
     q = ra_log_quoted(p, end, &escaped);
     if (q == NULL) {
-        return RA_ERROR;     /* a line cut inside the User-Agent */
+        goto bad;     /* a line cut inside the User-Agent */
     }
     rec->user_agent = ra_str(p, (size_t) (q - p));
     p = q + 1;
+    what = NULL;                /* what follows: the layout */
     if (p != end) {
         if (*p != ' ' && *p != '\t') {
-            return RA_ERROR;
+            goto bad;
         }
         /* trailing fields: the first quoted one is X-Forwarded-For in
          * nginx's "main" format ("$http_x_forwarded_for" last) */
@@ -389,8 +400,15 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
 
 done:
     rec->escaped = escaped;
+    rec->query = ra_str(NULL, 0);
+    rec->ua_enc = RA_LOG_ENC_NONE;
+    rec->bad = NULL;
     ra_log_request(rec);
     return RA_OK;
+
+bad:
+    rec->bad = what;
+    return RA_ERROR;
 }
 
 static long
@@ -485,7 +503,7 @@ ra_log_find(const unsigned char *p, const unsigned char *end,
 }
 
 /* "host", "host:port", "[v6]:port", "-": the site without its port */
-static ra_str_t
+ra_str_t
 ra_log_host(ra_str_t s)
 {
     const unsigned char  *q;
@@ -511,7 +529,7 @@ ra_log_host(ra_str_t s)
 }
 
 /* "2000-10-10T13:55:36+00:00", fractions and "Z" or "+0000" allowed */
-static int
+int
 ra_log_time_iso(ra_str_t s, int64_t *out)
 {
     const unsigned char  *p = s.data, *end = s.data + s.len;
@@ -601,7 +619,7 @@ ra_log_msec(ra_str_t s, int64_t *out)
     return RA_OK;
 }
 
-static int
+int
 ra_log_status(ra_str_t s, int *out)
 {
     int  n;
@@ -617,7 +635,7 @@ ra_log_status(ra_str_t s, int *out)
     return RA_OK;
 }
 
-static int
+int
 ra_log_bytes(ra_str_t s, int64_t *out)
 {
     size_t   i;
@@ -640,9 +658,75 @@ ra_log_bytes(ra_str_t s, int64_t *out)
     return RA_OK;
 }
 
+/* Epoch time: seconds (with a fraction), or milliseconds, microseconds
+ * or nanoseconds told by the number of digits, as JSON logs write it */
+static int
+ra_log_epoch(ra_str_t s, int64_t *out)
+{
+    size_t   i;
+    int64_t  v = 0, frac = 0, scale = 100;
+    int      digits = 0, dot = 0;
+
+    for (i = 0; i < s.len; i++) {
+        if (s.data[i] == '.' && !dot) {
+            dot = 1;
+        } else if (!ra_isdigit(s.data[i])) {
+            return RA_ERROR;
+        } else if (!dot) {
+            if (++digits > 19) {
+                return RA_ERROR;
+            }
+            v = v * 10 + (s.data[i] - '0');
+        } else if (scale > 0) {
+            frac += (s.data[i] - '0') * scale;
+            scale /= 10;
+        }
+    }
+    if (digits == 0) {
+        return RA_ERROR;
+    }
+    if (digits <= 11) {
+        *out = v * 1000 + frac;                 /* seconds */
+    } else if (digits <= 14) {
+        *out = v;                               /* milliseconds */
+    } else if (digits <= 17) {
+        *out = v / 1000;                        /* microseconds */
+    } else {
+        *out = v / 1000000;                     /* nanoseconds */
+    }
+    return RA_OK;
+}
+
+/* A JSON log's time: an epoch number (or digits in a string), or ISO 8601 */
+static int
+ra_log_time_any(ra_str_t s, int64_t *out)
+{
+    if (s.len >= 10 && s.data[4] == '-') {
+        return ra_log_time_iso(s, out);
+    }
+    return ra_log_epoch(s, out);
+}
+
+static const char *
+ra_log_kind_name(unsigned kind)
+{
+    switch (kind) {
+    case RA_LF_ADDR:
+        return "client";
+    case RA_LF_TIME_LOCAL: case RA_LF_TIME_APACHE: case RA_LF_TIME_ISO:
+    case RA_LF_MSEC: case RA_LF_TIME_ANY: case RA_LF_DATE: case RA_LF_TOD:
+        return "time";
+    case RA_LF_STATUS:
+        return "status";
+    case RA_LF_BYTES:
+        return "bytes";
+    }
+    return NULL;
+}
+
 /* One field's value into the record; RA_ERROR when it cannot be read */
 static int
-ra_log_field(ra_logrec_t *rec, unsigned kind, ra_str_t v)
+ra_log_field_set(ra_logrec_t *rec, unsigned kind, ra_str_t v)
 {
     switch (kind) {
     case RA_LF_ADDR:
@@ -660,6 +744,8 @@ ra_log_field(ra_logrec_t *rec, unsigned kind, ra_str_t v)
         return ra_log_time_iso(v, &rec->time);
     case RA_LF_MSEC:
         return ra_log_msec(v, &rec->time);
+    case RA_LF_TIME_ANY:
+        return ra_log_time_any(v, &rec->time);
     case RA_LF_REQUEST:
         rec->request = v;
         return RA_OK;
@@ -668,6 +754,10 @@ ra_log_field(ra_logrec_t *rec, unsigned kind, ra_str_t v)
         return RA_OK;
     case RA_LF_URI:
         rec->target = v;
+        return RA_OK;
+    case RA_LF_QUERY:
+        rec->query = v.len == 0 || (v.len == 1 && v.data[0] == '-')
+                     ? ra_str(NULL, 0) : v;
         return RA_OK;
     case RA_LF_STATUS:
         return ra_log_status(v, &rec->status);
@@ -689,7 +779,17 @@ ra_log_field(ra_logrec_t *rec, unsigned kind, ra_str_t v)
     return RA_OK;
 }
 
-static void
+int
+ra_log_field(ra_logrec_t *rec, unsigned kind, ra_str_t v)
+{
+    if (ra_log_field_set(rec, kind, v) != RA_OK) {
+        rec->bad = ra_log_kind_name(kind);
+        return RA_ERROR;
+    }
+    return RA_OK;
+}
+
+void
 ra_log_rec_init(ra_logrec_t *rec, const unsigned char *at)
 {
     memset(rec, 0, sizeof(*rec));
@@ -705,13 +805,15 @@ ra_log_rec_init(ra_logrec_t *rec, const unsigned char *at)
     rec->user_agent = ra_str(NULL, 0);
     rec->host = ra_str(NULL, 0);
     rec->xff = ra_str(NULL, 0);
+    rec->query = ra_str(NULL, 0);
 }
 
 /* The request of a format with $request, or with a method and a URI */
-static int
+int
 ra_log_finish(ra_logrec_t *rec, unsigned fields)
 {
     if (rec->time == INT64_MIN || rec->addr.len == 0) {
+        rec->bad = rec->addr.len == 0 ? "client" : "time";
         return RA_ERROR;
     }
     if (fields & (1u << RA_LF_REQUEST)) {
@@ -733,7 +835,7 @@ ra_log_finish(ra_logrec_t *rec, unsigned fields)
 
 /* Debian's vhost_combined: "%v:%p %h %l %u %t \"%r\" %>s %O
  * \"%{Referer}i\" \"%{User-Agent}i\"" */
-static int
+int
 ra_log_vhost(ra_str_t line, ra_logrec_t *rec)
 {
     const unsigned char  *p = line.data, *end = line.data + line.len, *sp, *c;
@@ -757,9 +859,7 @@ ra_log_vhost(ra_str_t line, ra_logrec_t *rec)
     return RA_OK;
 }
 
-static unsigned ra_log_nginx_var(ra_str_t n);
-
-static const unsigned char *
+const unsigned char *
 ra_log_ws(const unsigned char *p, const unsigned char *end)
 {
     while (p < end && (*p == ' ' || *p == '\t')) {
@@ -768,9 +868,45 @@ ra_log_ws(const unsigned char *p, const unsigned char *end)
     return p;
 }
 
+unsigned
+ra_log_nginx_var(ra_str_t n)
+{
+    static const struct {
+        const char  *name;
+        unsigned     kind;
+    } vars[] = {
+        { "remote_addr", RA_LF_ADDR },
+        { "remote_user", RA_LF_USER },
+        { "time_local", RA_LF_TIME_LOCAL },
+        { "time_iso8601", RA_LF_TIME_ISO },
+        { "msec", RA_LF_MSEC },
+        { "request", RA_LF_REQUEST },
+        { "request_method", RA_LF_METHOD },
+        { "request_uri", RA_LF_URI },
+        { "status", RA_LF_STATUS },
+        { "body_bytes_sent", RA_LF_BYTES },
+        { "http_referer", RA_LF_REFERER },
+        { "http_user_agent", RA_LF_UA },
+        { "host", RA_LF_HOST },
+        { "http_host", RA_LF_HOST },
+        { "server_name", RA_LF_HOST },
+        { "http_x_forwarded_for", RA_LF_XFF },
+    };
+    size_t  i;
+
+    for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        if (n.len == strlen(vars[i].name)
+            && memcmp(n.data, vars[i].name, n.len) == 0)
+        {
+            return vars[i].kind;
+        }
+    }
+    return RA_LF_SKIP;
+}
+
 /* One flat JSON object: string, number or literal values (nginx's
  * escape=json writes no nesting).  Keys and values are kept escaped. */
-static int
+int
 ra_log_json(ra_str_t line, ra_logrec_t *rec)
 {
     const unsigned char  *p = line.data, *end = line.data + line.len, *q;
@@ -856,7 +992,7 @@ ra_log_json(ra_str_t line, ra_logrec_t *rec)
     return ra_log_finish(rec, fields);
 }
 
-static int
+int
 ra_log_plan(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
 {
     const unsigned char  *p = line.data, *end = line.data + line.len, *q;
@@ -909,510 +1045,119 @@ ra_log_plan(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
     return ra_log_finish(rec, f->fields);
 }
 
-int
-ra_logfmt_parse(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
+ra_str_t
+ra_log_strip_port(ra_str_t s)
 {
-    const unsigned char  *end = line.data + line.len;
-
-    switch (f->format) {
-    case RA_LOG_COMMON:
-    case RA_LOG_COMBINED:
-        return ra_accesslog_parse(line, rec);
-    default:
-        break;
-    }
-    while (end > line.data && (end[-1] == '\n' || end[-1] == '\r')) {
-        end--;
-    }
-    line.len = (size_t) (end - line.data);
-    switch (f->format) {
-    case RA_LOG_VHOST_COMBINED:
-        return ra_log_vhost(line, rec);
-    case RA_LOG_JSON:
-        return ra_log_json(line, rec);
-    }
-    return ra_log_plan(f, line, rec);
-}
-
-#define RA_F(k)  (1u << (k))
-#define RA_F_COMMON  (RA_F(RA_LF_ADDR) | RA_F(RA_LF_USER)                    \
-                      | RA_F(RA_LF_TIME_APACHE) | RA_F(RA_LF_REQUEST)        \
-                      | RA_F(RA_LF_STATUS) | RA_F(RA_LF_BYTES))
-#define RA_F_COMBINED  (RA_F_COMMON | RA_F(RA_LF_REFERER) | RA_F(RA_LF_UA))
-
-void
-ra_logfmt_named(ra_log_format_e which, ra_logfmt_t *f)
-{
-    f->format = which;
-    f->nitems = 0;
-    switch (which) {
-    case RA_LOG_COMMON:
-        f->fields = RA_F_COMMON;
-        break;
-    case RA_LOG_VHOST_COMBINED:
-        f->fields = RA_F_COMBINED | RA_F(RA_LF_HOST);
-        break;
-    case RA_LOG_JSON:
-        f->fields = RA_F_COMBINED | RA_F(RA_LF_HOST) | RA_F(RA_LF_XFF);
-        break;
-    default:
-        f->format = RA_LOG_COMBINED;
-        f->fields = RA_F_COMBINED | RA_F(RA_LF_XFF);
-        break;
-    }
-}
-
-const char *
-ra_logfmt_name(const ra_logfmt_t *f)
-{
-    switch (f->format) {
-    case RA_LOG_COMMON:
-        return "common";
-    case RA_LOG_COMBINED:
-        return "combined";
-    case RA_LOG_VHOST_COMBINED:
-        return "vhost_combined";
-    case RA_LOG_JSON:
-        return "json";
-    }
-    return "custom";
-}
-
-int
-ra_logfmt_detect(ra_str_t line, ra_logfmt_t *f)
-{
-    ra_logrec_t           rec;
-    const unsigned char  *p = line.data, *end = line.data + line.len;
-
-    p = ra_log_ws(p, end);
-    if (p < end && *p == '{') {
-        ra_logfmt_named(RA_LOG_JSON, f);
-        return ra_logfmt_parse(f, line, &rec);
-    }
-    ra_logfmt_named(RA_LOG_VHOST_COMBINED, f);
-    if (ra_logfmt_parse(f, line, &rec) == RA_OK) {
-        return RA_OK;
-    }
-    if (ra_accesslog_parse(line, &rec) == RA_OK) {
-        ra_logfmt_named(rec.format == RA_LOG_COMMON ? RA_LOG_COMMON
-                                                    : RA_LOG_COMBINED, f);
-        return RA_OK;
-    }
-    return RA_ERROR;
-}
-
-/* ---- compiling a format string ---------------------------------------- */
-
-/* An nginx variable's field, or RA_LF_SKIP: for log_format strings and
- * the keys of JSON lines alike */
-static unsigned
-ra_log_nginx_var(ra_str_t n)
-{
-    static const struct {
-        const char  *name;
-        unsigned     kind;
-    } vars[] = {
-        { "remote_addr", RA_LF_ADDR },
-        { "remote_user", RA_LF_USER },
-        { "time_local", RA_LF_TIME_LOCAL },
-        { "time_iso8601", RA_LF_TIME_ISO },
-        { "msec", RA_LF_MSEC },
-        { "request", RA_LF_REQUEST },
-        { "request_method", RA_LF_METHOD },
-        { "request_uri", RA_LF_URI },
-        { "status", RA_LF_STATUS },
-        { "body_bytes_sent", RA_LF_BYTES },
-        { "http_referer", RA_LF_REFERER },
-        { "http_user_agent", RA_LF_UA },
-        { "host", RA_LF_HOST },
-        { "http_host", RA_LF_HOST },
-        { "server_name", RA_LF_HOST },
-        { "http_x_forwarded_for", RA_LF_XFF },
-    };
-    size_t  i;
-
-    for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-        if (n.len == strlen(vars[i].name)
-            && memcmp(n.data, vars[i].name, n.len) == 0)
-        {
-            return vars[i].kind;
-        }
-    }
-    return RA_LF_SKIP;
-}
-
-static unsigned
-ra_log_apache_header(ra_str_t h)
-{
-    if (ra_strcaseeq(h, ra_str("User-Agent", 10))) {
-        return RA_LF_UA;
-    }
-    if (ra_strcaseeq(h, ra_str("Referer", 7))) {
-        return RA_LF_REFERER;
-    }
-    if (ra_strcaseeq(h, ra_str("Host", 4))) {
-        return RA_LF_HOST;
-    }
-    if (ra_strcaseeq(h, ra_str("X-Forwarded-For", 15))) {
-        return RA_LF_XFF;
-    }
-    return RA_LF_SKIP;
-}
-
-typedef struct {
-    ra_logfmt_t  *f;
-    size_t        tlen;
-    const char   *err;
-} ra_logfmt_cc_t;
-
-static int
-ra_logfmt_lit(ra_logfmt_cc_t *cc, unsigned char c)
-{
-    ra_logfmt_t   *f = cc->f;
-    ra_logitem_t  *it;
-
-    if (cc->tlen == RA_LOGFMT_TEXT) {
-        cc->err = "the format is too long";
-        return RA_ERROR;
-    }
-    it = f->nitems ? &f->items[f->nitems - 1] : NULL;
-    if (it == NULL || it->kind != RA_LF_LITERAL) {
-        if (f->nitems == RA_LOGFMT_ITEMS) {
-            cc->err = "the format has too many fields";
-            return RA_ERROR;
-        }
-        it = &f->items[f->nitems++];
-        it->kind = RA_LF_LITERAL;
-        it->quoted = 0;
-        it->off = (uint16_t) cc->tlen;
-        it->len = 0;
-    }
-    f->text[cc->tlen++] = c;
-    it->len++;
-    return RA_OK;
-}
-
-static int
-ra_logfmt_field(ra_logfmt_cc_t *cc, unsigned kind)
-{
-    ra_logfmt_t  *f = cc->f;
-
-    if (f->nitems && f->items[f->nitems - 1].kind != RA_LF_LITERAL) {
-        cc->err = "two fields with nothing between them cannot be told "
-                  "apart";
-        return RA_ERROR;
-    }
-    if (f->nitems == RA_LOGFMT_ITEMS) {
-        cc->err = "the format has too many fields";
-        return RA_ERROR;
-    }
-    f->items[f->nitems].kind = (uint8_t) kind;
-    f->items[f->nitems].quoted = 0;
-    f->items[f->nitems].off = 0;
-    f->items[f->nitems].len = 0;
-    f->nitems++;
-    f->fields |= 1u << kind;
-    return RA_OK;
-}
-
-int
-ra_logfmt_compile(ra_str_t spec, ra_logfmt_t *f, const char **err)
-{
-    const unsigned char  *p = spec.data, *end = spec.data + spec.len, *q;
-    ra_logfmt_cc_t        cc;
-    ra_logitem_t         *it;
-    unsigned              i, kind, nginx = 0;
-    ra_str_t              arg;
-
-    static const struct {
-        const char       *name;
-        ra_log_format_e   format;
-    } named[] = {
-        { "combined", RA_LOG_COMBINED },
-        { "common", RA_LOG_COMMON },
-        { "vhost_combined", RA_LOG_VHOST_COMBINED },
-        { "json", RA_LOG_JSON },
-    };
-
-    memset(f, 0, sizeof(*f));
-    for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
-        if (ra_strcaseeq(spec, ra_str(named[i].name, strlen(named[i].name))))
-        {
-            ra_logfmt_named(named[i].format, f);
-            return RA_OK;
-        }
-    }
-    f->format = RA_LOG_PLAN;
-    cc.f = f;
-    cc.tlen = 0;
-    cc.err = NULL;
-
-    /* nginx when a variable is named, else Apache */
-    for (q = p; q + 1 < end; q++) {
-        if (q[0] == '$' && (ra_isalpha(q[1]) || q[1] == '_' || q[1] == '{')) {
-            nginx = 1;
-            break;
-        }
-    }
-
-    while (p < end) {
-        if (*p == '\\' && end - p >= 2) {
-            /* the escapes of a quoted configuration string */
-            p++;
-            if (ra_logfmt_lit(&cc, *p == 't' ? '\t' : *p) != RA_OK) {
-                goto fail;
-            }
-            p++;
-            continue;
-        }
-        if (nginx && *p == '$' && end - p >= 2
-            && (ra_isalpha(p[1]) || p[1] == '_' || p[1] == '{'))
-        {
-            p++;
-            if (*p == '{') {
-                q = memchr(p, '}', (size_t) (end - p));
-                if (q == NULL) {
-                    cc.err = "'${' without its '}'";
-                    goto fail;
-                }
-                arg = ra_str(p + 1, (size_t) (q - p - 1));
-                p = q + 1;
-            } else {
-                for (q = p; q < end && (ra_isalpha(*q) || ra_isdigit(*q)
-                                        || *q == '_'); q++) { }
-                arg = ra_str(p, (size_t) (q - p));
-                p = q;
-            }
-            if (ra_logfmt_field(&cc, ra_log_nginx_var(arg)) != RA_OK) {
-                goto fail;
-            }
-            continue;
-        }
-        if (nginx || *p != '%') {
-            if (ra_logfmt_lit(&cc, *p++) != RA_OK) {
-                goto fail;
-            }
-            continue;
-        }
-        /* Apache: %[!][status,...][<>]{arg}X */
-        p++;
-        if (p < end && *p == '%') {
-            if (ra_logfmt_lit(&cc, *p++) != RA_OK) {
-                goto fail;
-            }
-            continue;
-        }
-        while (p < end && (*p == '!' || *p == ',' || *p == '<' || *p == '>'
-                           || ra_isdigit(*p)))
-        {
-            p++;
-        }
-        arg = ra_str(NULL, 0);
-        if (p < end && *p == '{') {
-            q = memchr(p, '}', (size_t) (end - p));
-            if (q == NULL) {
-                cc.err = "'%{' without its '}'";
-                goto fail;
-            }
-            arg = ra_str(p + 1, (size_t) (q - p - 1));
-            p = q + 1;
-        }
-        if (p == end) {
-            cc.err = "'%' at the end of the format";
-            goto fail;
-        }
-        switch (*p++) {
-        case 'h': case 'a':
-            kind = RA_LF_ADDR;
-            break;
-        case 'u':
-            kind = RA_LF_USER;
-            break;
-        case 't':
-            if (arg.data != NULL) {
-                cc.err = "%{...}t: only %t (the default time) is read";
-                goto fail;
-            }
-            kind = RA_LF_TIME_APACHE;
-            break;
-        case 'r':
-            kind = RA_LF_REQUEST;
-            break;
-        case 's':
-            kind = RA_LF_STATUS;
-            break;
-        case 'b': case 'B':
-            kind = RA_LF_BYTES;
-            break;
-        case 'm':
-            kind = RA_LF_METHOD;
-            break;
-        case 'U':
-            kind = RA_LF_URI;
-            break;
-        case 'q':
-            /* %U%q: the query belongs to the URI field */
-            if (f->nitems && f->items[f->nitems - 1].kind == RA_LF_URI) {
-                continue;
-            }
-            kind = RA_LF_SKIP;
-            break;
-        case 'v': case 'V':
-            kind = RA_LF_HOST;
-            break;
-        case 'i':
-            kind = ra_log_apache_header(arg);
-            break;
-        default:
-            kind = RA_LF_SKIP;
-            break;
-        }
-        if (ra_logfmt_field(&cc, kind) != RA_OK) {
-            goto fail;
-        }
-    }
-
-    /* a field between '"'s is read up to its closing quote */
-    for (i = 0; i < f->nitems; i++) {
-        it = &f->items[i];
-        if (it->kind != RA_LF_LITERAL && i > 0 && i + 1 < f->nitems
-            && f->text[f->items[i - 1].off + f->items[i - 1].len - 1] == '"'
-            && f->text[f->items[i + 1].off] == '"')
-        {
-            it->quoted = 1;
-        }
-    }
-
-    if (!(f->fields & (RA_F(RA_LF_TIME_LOCAL) | RA_F(RA_LF_TIME_APACHE)
-                       | RA_F(RA_LF_TIME_ISO) | RA_F(RA_LF_MSEC))))
-    {
-        cc.err = "the format has no time ($time_local, $time_iso8601, "
-                 "$msec, %t)";
-        goto fail;
-    }
-    if (!(f->fields & RA_F(RA_LF_ADDR))) {
-        cc.err = "the format has no client address ($remote_addr, %h, %a)";
-        goto fail;
-    }
-    if (!(f->fields & RA_F(RA_LF_REQUEST))
-        && (f->fields & (RA_F(RA_LF_METHOD) | RA_F(RA_LF_URI)))
-           != (RA_F(RA_LF_METHOD) | RA_F(RA_LF_URI)))
-    {
-        cc.err = "the format has no request ($request, or $request_method "
-                 "and $request_uri; %r, or %m and %U)";
-        goto fail;
-    }
-    if (!(f->fields & RA_F(RA_LF_STATUS))) {
-        cc.err = "the format has no status ($status, %s, %>s)";
-        goto fail;
-    }
-    return RA_OK;
-
-fail:
-    *err = cc.err;
-    return RA_ERROR;
-}
-
-/* ---- realip ------------------------------------------------------------ */
-
-int
-ra_cidr_parse(ra_str_t s, ra_cidr_t *out)
-{
-    const unsigned char  *slash;
+    const unsigned char  *q, *c;
     ra_addr_t             a;
-    unsigned              bits = 0, max;
-    size_t                i, n;
 
-    slash = memchr(s.data, '/', s.len);
-    n = slash ? (size_t) (slash - s.data) : s.len;
-    if (ra_addr_parse(ra_str(s.data, n), &a) != RA_OK) {
-        return RA_ERROR;
+    if (s.len > 2 && s.data[0] == '[') {
+        q = memchr(s.data, ']', s.len);
+        return q != NULL ? ra_str(s.data + 1, (size_t) (q - s.data) - 1) : s;
     }
-    max = ra_addr_is_v4(&a) ? 32 : 128;
-    if (slash == NULL) {
-        bits = max;
-    } else {
-        if (s.len - n < 2 || s.len - n > 4) {
-            return RA_ERROR;
-        }
-        for (i = n + 1; i < s.len; i++) {
-            if (!ra_isdigit(s.data[i])) {
-                return RA_ERROR;
-            }
-            bits = bits * 10 + (unsigned) (s.data[i] - '0');
-        }
-        if (bits > max) {
-            return RA_ERROR;
-        }
+    for (c = s.data + s.len; c > s.data && ra_isdigit(c[-1]); c--) { }
+    if (c == s.data + s.len || c - 1 <= s.data || c[-1] != ':') {
+        return s;
     }
-    memcpy(out->b, a.b, 16);
-    out->bits = bits + (128 - max);
-    return RA_OK;
+    q = c - 1;
+    if (ra_addr_parse(ra_str(s.data, (size_t) (q - s.data)), &a) == RA_OK) {
+        return ra_str(s.data, (size_t) (q - s.data));
+    }
+    return s;
 }
 
-static int
-ra_cidr_contains(const ra_cidr_t *c, const ra_addr_t *a)
-{
-    unsigned  whole = c->bits / 8, rest = c->bits % 8;
-
-    if (memcmp(c->b, a->b, whole) != 0) {
-        return 0;
-    }
-    return rest == 0
-           || ((c->b[whole] ^ a->b[whole]) & (0xff00u >> rest) & 0xff) == 0;
-}
-
-static int
-ra_realip_trusted(const ra_cidr_t *t, size_t n, ra_str_t s, int *trusted)
+int
+ra_logrec_check(ra_logrec_t *rec)
 {
     ra_addr_t  a;
-    size_t     i;
+    ra_str_t   c = rec->addr;
 
-    if (ra_addr_parse(s, &a) != RA_OK) {
+    /* "[2001:db8::1]", "[2001:db8::1]:443", "192.0.2.1:8080": a port
+     * only when the address without it is one (a bare IPv6 address
+     * ends in hex digits too) */
+    if (c.len > 2 && c.data[0] == '[') {
+        c = ra_log_strip_port(c);
+    } else if (ra_addr_parse(c, &a) != RA_OK) {
+        c = ra_log_strip_port(c);
+    }
+    if (ra_addr_parse(c, &a) != RA_OK) {
+        rec->bad = "client";
         return RA_ERROR;
     }
-    *trusted = 0;
-    for (i = 0; i < n; i++) {
-        if (ra_cidr_contains(&t[i], &a)) {
-            *trusted = 1;
-            break;
-        }
+    rec->addr = c;
+    if (rec->time == INT64_MIN) {
+        rec->bad = "time";
+        return RA_ERROR;
+    }
+    if (rec->status < 100 || rec->status > 599) {
+        rec->bad = "status";
+        return RA_ERROR;
     }
     return RA_OK;
 }
 
-ra_str_t
-ra_realip(const ra_cidr_t *trusted, size_t n, ra_str_t addr, ra_str_t xff)
+/* %XX decoded; or '+' as ' ' when plus (IIS writes a space as '+' and
+ * keeps a '+': "; +http" becomes ";++http", read back as "; +http");
+ * returns the length */
+static size_t
+ra_log_urldecode(ra_str_t in, unsigned char *out, int plus)
 {
-    const unsigned char  *b, *e, *s;
-    ra_str_t              client = addr, item;
-    int                   t;
+    size_t  i, n = 0;
+    int     hi, lo, space = 0;
 
-    if (n == 0 || xff.data == NULL
-        || ra_realip_trusted(trusted, n, addr, &t) != RA_OK || !t)
+    for (i = 0; i < in.len; i++) {
+        if (plus && in.data[i] == '+') {
+            out[n++] = space ? '+' : ' ';
+            space = !space;
+            continue;
+        }
+        space = 0;
+        if (!plus && in.data[i] == '%' && i + 2 < in.len
+            && (hi = ra_hexval(in.data[i + 1])) >= 0
+            && (lo = ra_hexval(in.data[i + 2])) >= 0)
+        {
+            out[n++] = (unsigned char) (hi << 4 | lo);
+            i += 2;
+        } else {
+            out[n++] = in.data[i];
+        }
+    }
+    return n;
+}
+
+void
+ra_logrec_decode(const ra_logrec_t *rec, unsigned char *buf, ra_str_t *uri,
+    ra_str_t *ua)
+{
+    unsigned char  *o = buf;
+    size_t          n;
+
+    *ua = rec->user_agent.data != NULL ? rec->user_agent : ra_str("", 0);
+    *uri = rec->target;
+    if (!rec->escaped && rec->query.data == NULL
+        && rec->ua_enc == RA_LOG_ENC_NONE)
     {
-        return addr;
+        return;                         /* the common case: as logged */
     }
-    /* from the right: each proxy appended the address it saw */
-    e = xff.data + xff.len;
-    while (e > xff.data) {
-        for (s = e; s > xff.data && s[-1] != ','; s--) { }
-        b = s;
-        while (b < e && (*b == ' ' || *b == '\t')) {
-            b++;
-        }
-        while (e > b && (e[-1] == ' ' || e[-1] == '\t')) {
-            e--;
-        }
-        item = ra_str(b, (size_t) (e - b));
-        if (ra_realip_trusted(trusted, n, item, &t) != RA_OK) {
-            return client;
-        }
-        client = item;
-        if (!t) {
-            return client;
-        }
-        e = s > xff.data ? s - 1 : s;
+    /* every piece is no longer decoded than logged, and the target, the
+     * query and the User-Agent are apart in the line: the line's length
+     * is enough */
+    n = rec->escaped ? ra_accesslog_unescape(rec->target, o)
+                     : (memcpy(o, rec->target.data, rec->target.len),
+                        rec->target.len);
+    if (rec->query.data != NULL) {
+        o[n++] = '?';
+        memcpy(o + n, rec->query.data, rec->query.len);
+        n += rec->query.len;
     }
-    return client;
+    *uri = ra_str(o, n);
+    o += n;
+    if (rec->ua_enc != RA_LOG_ENC_NONE) {
+        n = ra_log_urldecode(*ua, o, rec->ua_enc == RA_LOG_ENC_PLUS);
+    } else if (rec->escaped) {
+        n = ra_accesslog_unescape(*ua, o);
+    } else {
+        return;
+    }
+    *ua = ra_str(o, n);
 }

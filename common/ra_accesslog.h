@@ -28,8 +28,23 @@ typedef enum {
     RA_LOG_COMBINED,
     RA_LOG_VHOST_COMBINED,      /* %v:%p then combined (Debian's Apache) */
     RA_LOG_JSON,                /* one JSON object a line (nginx escape=json) */
-    RA_LOG_PLAN                 /* a compiled log_format / LogFormat string */
+    RA_LOG_PLAN,                /* a compiled log_format / LogFormat string */
+    /* JSON lines read through a map of key paths (ra_logfmt_json.c) */
+    RA_LOG_CADDY,               /* Caddy's default access log */
+    RA_LOG_TRAEFIK,             /* Traefik's JSON access log */
+    RA_LOG_CLOUDFLARE,          /* Cloudflare Logpush http_requests */
+    RA_LOG_JSONMAP,             /* --json-fields: keys named by the user */
+    /* text formats of proxies and CDNs (ra_logfmt_text.c) */
+    RA_LOG_HAPROXY,             /* HAProxy's httplog, as syslog lines */
+    RA_LOG_ALB,                 /* AWS Application Load Balancer */
+    RA_LOG_CLOUDFRONT,          /* CloudFront standard logs (W3C, tabs) */
+    RA_LOG_W3C                  /* W3C extended (IIS): any #Fields: */
 } ra_log_format_e;
+
+/* How a field of the record is encoded beyond the log's escapes */
+#define RA_LOG_ENC_NONE   0
+#define RA_LOG_ENC_PCT    1     /* %XX (CloudFront's User-Agent) */
+#define RA_LOG_ENC_PLUS   2     /* '+' for ' ' (IIS's User-Agent) */
 
 typedef struct {
     ra_str_t   addr;            /* %h: client address (or host name) */
@@ -51,8 +66,15 @@ typedef struct {
     ra_str_t   xff;             /* X-Forwarded-For as logged; data NULL
                                    when none (combined: the first quoted
                                    field after the User-Agent) */
+    ra_str_t   query;           /* W3C's cs-uri-query, to be joined to the
+                                   target with '?'; data NULL when none */
     unsigned   format;          /* ra_log_format_e */
     unsigned   escaped:1;       /* a quoted field holds a backslash */
+    unsigned   ua_enc:2;        /* RA_LOG_ENC_* of the User-Agent */
+    /* after RA_ERROR: the field that could not be read or is not
+     * plausible ("client", "time", "status", "request", ...), or NULL
+     * when the line's layout itself does not match */
+    const char *bad;
 } ra_logrec_t;
 
 /* Longest line the CLI hands to the parser; longer ones are malformed.
@@ -77,7 +99,8 @@ int64_t ra_days_from_civil(int64_t y, unsigned m, unsigned d);
 size_t ra_time_iso(int64_t ms, char *out);
 
 /*
- * Log formats.  A format is named (combined, common, vhost_combined, json)
+ * Log formats.  A format is named (combined, common, vhost_combined, json,
+ * and the formats of proxies and CDNs below)
  * or given as an nginx log_format string ($remote_addr - $remote_user
  * [$time_local] "$request" ...) or an Apache LogFormat string (%h %l %u %t
  * \"%r\" %>s %b ...), compiled once into a plan: literals and fields in
@@ -94,7 +117,12 @@ typedef enum {
     RA_LF_ADDR, RA_LF_USER, RA_LF_TIME_LOCAL, RA_LF_TIME_APACHE,
     RA_LF_TIME_ISO, RA_LF_MSEC, RA_LF_REQUEST, RA_LF_METHOD, RA_LF_URI,
     RA_LF_STATUS, RA_LF_BYTES, RA_LF_REFERER, RA_LF_UA, RA_LF_HOST,
-    RA_LF_XFF, RA_LF_LITERAL
+    RA_LF_XFF,
+    RA_LF_TIME_ANY,                     /* epoch s/ms/us/ns, or ISO 8601 */
+    RA_LF_DATE,                         /* W3C: YYYY-MM-DD (UTC) */
+    RA_LF_TOD,                          /* W3C: HH:MM:SS (UTC) */
+    RA_LF_QUERY,                        /* W3C: cs-uri-query */
+    RA_LF_LITERAL
 } ra_logfield_e;
 
 typedef struct {
@@ -115,20 +143,54 @@ typedef struct {
 
 /* Compiles a name or a format string.  RA_OK, or RA_ERROR with *err a
  * static sentence (no time field, no address, two fields with nothing
- * between them, an unsupported %{...}t, too long). */
+ * between them, an unsupported %{...}t, too long).  The names: combined,
+ * common, vhost_combined, json, caddy, traefik, cloudflare, haproxy, alb,
+ * cloudfront, iis and w3c. */
 int ra_logfmt_compile(ra_str_t spec, ra_logfmt_t *f, const char **err);
+
+/* Compiles --json-fields "client=KEY,time=KEY,..." (keys: client, time,
+ * method, uri, status, ua, host, referer, bytes; a KEY is a dotted path
+ * into nested objects, an array standing for its first element; a field
+ * named twice takes the first KEY the line has).  client, time, method,
+ * uri and status are needed.  RA_OK, or RA_ERROR with *err a static sentence. */
+int ra_logfmt_json_fields(ra_str_t spec, ra_logfmt_t *f, const char **err);
+
+/* A '#' line of a W3C extended log (IIS, CloudFront): "#Fields:" sets f's
+ * columns (f becomes w3c, or cloudfront when the columns are
+ * CloudFront's); the other directives (#Version, #Date, #Software, ...)
+ * say nothing the audit needs.  1: line is a directive, to be skipped
+ * (counted, not read); 0: it is not one. */
+int ra_logfmt_directive(ra_str_t line, ra_logfmt_t *f);
+
+/* Plausibility before trust: the client is an IP address (brackets and a
+ * port taken off rec->addr), the time was read and the status is
+ * 100-599.  RA_OK, or RA_ERROR with rec->bad naming the field.
+ * ra_logfmt_parse() applies it to every line. */
+int ra_logrec_check(ra_logrec_t *rec);
+
+/* The target (joined with the query of W3C logs) and the User-Agent of a
+ * record with every escape and encoding of its format decoded, into buf
+ * (RA_LOG_LINE_MAX bytes, or the line's length, is enough). */
+void ra_logrec_decode(const ra_logrec_t *rec, unsigned char *buf,
+    ra_str_t *uri, ra_str_t *ua);
 
 /* The named formats, in the order detection tries them. */
 void ra_logfmt_named(ra_log_format_e which, ra_logfmt_t *f);
 const char *ra_logfmt_name(const ra_logfmt_t *f);
 
-/* Reads one line in format f, as ra_accesslog_parse() does; the line's
- * site is rec->host when the format has one.  RA_OK or RA_ERROR. */
+/* Reads one line in format f, as ra_accesslog_parse() does, then checks
+ * it with ra_logrec_check(); the line's site is rec->host when the format
+ * has one.  RA_OK or RA_ERROR (rec->bad says which field, when one). */
 int ra_logfmt_parse(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec);
 
-/* The named format a line is in: json, vhost_combined, combined/common,
- * tried in that order; RA_OK with f set, or RA_ERROR when none reads it.
- * A log's first lines decide its format. */
+/* The named format a line is in: json, caddy, traefik, cloudflare for a
+ * JSON object; else vhost_combined, combined/common, haproxy, alb,
+ * cloudfront, w3c; tried in that order.  RA_OK with f set to the first
+ * that reads the line plausibly; RA_LOGFMT_DOUBTFUL with f set to the
+ * first that reads it at all when none does so plausibly (a host name
+ * where the client should be: the caller says why); RA_ERROR when none
+ * reads it.  A log's first lines decide its format. */
+#define RA_LOGFMT_DOUBTFUL  1
 int ra_logfmt_detect(ra_str_t line, ra_logfmt_t *f);
 
 /* nginx realip (real_ip_header X-Forwarded-For; real_ip_recursive on):

@@ -100,6 +100,9 @@ typedef struct {
     unsigned            with_lines:1;
     uint64_t            lines;
     uint64_t            malformed_lines;
+    /* lines read but not requests (W3C '#' directives): a count in text
+     * and HTML, "skipped_lines" in JSON when any */
+    uint64_t            skipped_lines;
     /* bounds per site; 0: defaults (25 violations and 100 crawler rows
      * in HTML and text, every one in JSON; 50 findings) */
     uint32_t            max_violations;

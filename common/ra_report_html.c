@@ -824,7 +824,9 @@ ra_rep_html(ra_rep_t *r)
         ra_buf_u64(b, r->opts->lines);
         ra_buf_cstr(b, " log lines, ");
         ra_buf_u64(b, r->opts->malformed_lines);
-        ra_buf_cstr(b, " malformed");
+        ra_buf_cstr(b, " malformed, ");
+        ra_buf_u64(b, r->opts->skipped_lines);
+        ra_buf_cstr(b, " skipped");
     }
     if (h->site_evictions || h->stat_evictions) {
         ra_buf_cstr(b, " &middot; <span class=\"warn\">evictions: ");

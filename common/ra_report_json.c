@@ -575,6 +575,10 @@ ra_rep_json(ra_rep_t *r)
         ra_buf_u64(b, r->opts->lines);
         ra_buf_cstr(b, ",\"malformed_lines\":");
         ra_buf_u64(b, r->opts->malformed_lines);
+        if (r->opts->skipped_lines) {
+            ra_buf_cstr(b, ",\"skipped_lines\":");
+            ra_buf_u64(b, r->opts->skipped_lines);
+        }
     }
     ra_buf_cstr(b, "}\n");
 }

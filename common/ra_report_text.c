@@ -287,7 +287,9 @@ ra_rep_text(ra_rep_t *r)
         ra_buf_u64(b, r->opts->lines);
         ra_buf_cstr(b, " lines, ");
         ra_buf_u64(b, r->opts->malformed_lines);
-        ra_buf_cstr(b, " malformed");
+        ra_buf_cstr(b, " malformed, ");
+        ra_buf_u64(b, r->opts->skipped_lines);
+        ra_buf_cstr(b, " skipped");
     }
     ra_buf_ch(b, '\n');
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {

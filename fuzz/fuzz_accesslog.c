@@ -6,8 +6,10 @@
  * field.  The same for the format that ra_logfmt_detect() finds for the
  * bytes, and, when they hold a newline, for the bytes after it read in
  * the format (nginx log_format or Apache LogFormat string) before it:
- * the plan compiler and reader.  The client ra_realip() picks lies in the
- * address or in the X-Forwarded-For field.
+ * the plan compiler and reader; or a --json-fields map ("json:MAP") or a
+ * W3C "#Fields:" line before it.  A line read in a format has a client
+ * that is an IP address, a time and a status of 100-599.  The client
+ * ra_realip() picks lies in the address or in the X-Forwarded-For field.
  */
 #include "fuzz.h"
 #include "ra_accesslog.h"
@@ -37,6 +39,8 @@ check_rec(const ra_logrec_t *rec, const uint8_t *copy, size_t size)
     ra_str_t            c;
     char                iso[21];
     size_t              i;
+    unsigned char      *dec;
+    ra_str_t            du, da;
 
     FZ_CHECK(fz_within(rec->addr, copy, size));
     FZ_CHECK(rec->addr.len > 0);
@@ -46,6 +50,15 @@ check_rec(const ra_logrec_t *rec, const uint8_t *copy, size_t size)
     FZ_CHECK(fz_within(rec->protocol, copy, size));
     FZ_CHECK(rec->method.len > 0 || rec->target.len == 0);
     FZ_CHECK(rec->status == 0 || (rec->status >= 100 && rec->status <= 999));
+    FZ_CHECK(rec->status >= 100 && rec->status <= 599);
+    FZ_CHECK(rec->query.data == NULL || fz_within(rec->query, copy, size));
+    /* decoded, the target (with its query) and the User-Agent take no
+     * more than the line */
+    dec = malloc(size + 1);
+    FZ_CHECK(dec != NULL);
+    ra_logrec_decode(rec, dec, &du, &da);
+    FZ_CHECK(du.len <= size + 1 && da.len <= size);
+    free(dec);
     FZ_CHECK(rec->bytes >= -1);
     if (rec->user_agent.data != NULL) {
         FZ_CHECK(fz_within(rec->user_agent, copy, size));
@@ -131,11 +144,36 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_CHECK(ra_logfmt_parse(&f, line, &rec) == RA_OK);
             check_rec(&rec, copy, size);
         }
-        /* "FORMAT\nLINE": a plan compiled, then a line read with it */
+        /* "FORMAT\nLINE": a plan compiled (or a --json-fields map, or a
+         * W3C "#Fields:" line), then a line read with it */
         nl = memchr(copy, '\n', size);
         if (nl != NULL) {
             k = (size_t) (nl - copy);
-            if (ra_logfmt_compile(ra_str(copy, k), &f, &err) == RA_OK) {
+            if (k > 5 && memcmp(copy, "json:", 5) == 0) {
+                if (ra_logfmt_json_fields(ra_str(copy + 5, k - 5), &f, &err)
+                    == RA_OK)
+                {
+                    FZ_CHECK(f.nitems <= RA_LOGFMT_ITEMS);
+                    if (ra_logfmt_parse(&f, ra_str(nl + 1, size - k - 1),
+                                        &rec) == RA_OK)
+                    {
+                        check_rec(&rec, copy, size);
+                    }
+                } else {
+                    FZ_CHECK(err != NULL);
+                }
+            } else if (k > 0 && copy[0] == '#') {
+                ra_logfmt_named(RA_LOG_W3C, &f);
+                FZ_CHECK(ra_logfmt_directive(ra_str(copy, k), &f) == 1);
+                FZ_CHECK(f.nitems <= RA_LOGFMT_ITEMS);
+                if (ra_logfmt_parse(&f, ra_str(nl + 1, size - k - 1), &rec)
+                    == RA_OK)
+                {
+                    check_rec(&rec, copy, size);
+                }
+            } else if (ra_logfmt_compile(ra_str(copy, k), &f, &err)
+                       == RA_OK)
+            {
                 FZ_CHECK(f.nitems <= RA_LOGFMT_ITEMS);
                 if (ra_logfmt_parse(&f, ra_str(nl + 1, size - k - 1), &rec)
                     == RA_OK)

@@ -685,6 +685,186 @@ test_realip(void **state)
 #undef RIP
 }
 
+/* ---- the formats of proxies and CDNs, and plausibility ---------------- */
+
+static void
+test_json_maps(void **state)
+{
+    ra_logfmt_t   f;
+    ra_logrec_t   r;
+    const char   *err = NULL;
+    unsigned char buf[512];
+    ra_str_t      uri, ua;
+
+    (void) state;
+    /* Caddy: client_ip before remote_ip, the first of a header array */
+    compile_ok("caddy", &f);
+    assert_int_equal(fparse(&f, "{\"ts\":1646861401.5241024,\"request\":{"
+        "\"remote_ip\":\"10.0.0.2\",\"client_ip\":\"2001:db8::1\","
+        "\"method\":\"GET\",\"host\":\"a.example:443\",\"uri\":\"/x?y=1\","
+        "\"headers\":{\"User-Agent\":[\"curl/8\",\"other\"]}},"
+        "\"size\":10,\"status\":200}", &r), RA_OK);
+    assert_true(span_is(r.addr, "2001:db8::1"));
+    assert_true(span_is(r.user_agent, "curl/8"));
+    assert_true(span_is(r.host, "a.example"));
+    assert_true(span_is(r.target, "/x?y=1"));
+    assert_int_equal(r.time, 1646861401524LL);
+    assert_int_equal(r.status, 200);
+    /* nested deeper than the path, and a null: absent */
+    assert_int_equal(fparse(&f, "{\"ts\":1,\"request\":{\"client_ip\":null,"
+        "\"remote_ip\":\"192.0.2.1\",\"method\":\"GET\",\"uri\":\"/\"},"
+        "\"status\":404}", &r), RA_OK);
+    assert_true(span_is(r.addr, "192.0.2.1"));
+    /* no status: malformed, said so */
+    assert_int_equal(fparse(&f, "{\"ts\":1,\"request\":{\"client_ip\":"
+        "\"192.0.2.1\",\"method\":\"GET\",\"uri\":\"/\"}}", &r), RA_ERROR);
+    assert_string_equal(r.bad, "status");
+
+    /* Cloudflare: EdgeStartTimestamp in ns, ms, s or RFC 3339 */
+    compile_ok("cloudflare", &f);
+#define CF(ts)  "{\"ClientIP\":\"192.0.2.1\",\"ClientRequestMethod\":\"GET\"," \
+                "\"ClientRequestURI\":\"/\",\"EdgeResponseStatus\":200,"      \
+                "\"EdgeStartTimestamp\":" ts "}"
+    assert_int_equal(fparse(&f, CF("1526810289280000000"), &r), RA_OK);
+    assert_int_equal(r.time, 1526810289280LL);
+    assert_int_equal(fparse(&f, CF("1526810289280"), &r), RA_OK);
+    assert_int_equal(r.time, 1526810289280LL);
+    assert_int_equal(fparse(&f, CF("1526810289"), &r), RA_OK);
+    assert_int_equal(r.time, 1526810289000LL);
+    assert_int_equal(fparse(&f, CF("\"2018-05-20T09:58:09Z\""), &r), RA_OK);
+    assert_int_equal(r.time, 1526810289000LL);
+    assert_int_equal(fparse(&f, CF("\"yesterday\""), &r), RA_ERROR);
+    assert_string_equal(r.bad, "time");
+#undef CF
+
+    /* --json-fields */
+    assert_int_equal(ra_logfmt_json_fields(RA_TEST_STR_STATIC(
+        "client=ip,time=t,method=m,uri=u,status=s,ua=h.ua"), &f, &err), RA_OK);
+    assert_int_equal(fparse(&f, "{\"ip\":\"[2001:db8::2]:443\",\"t\":"
+        "\"2024-01-01T00:00:00.5+01:00\",\"m\":\"GET\",\"u\":\"/a\","
+        "\"s\":\"301\",\"h\":{\"ua\":\"x\\\"y\"}}", &r), RA_OK);
+    assert_true(span_is(r.addr, "2001:db8::2"));
+    assert_int_equal(r.time, 1704063600500LL);
+    assert_int_equal(r.status, 301);
+    ra_logrec_decode(&r, buf, &uri, &ua);
+    assert_true(span_is(ua, "x\"y"));
+    assert_int_equal(ra_logfmt_json_fields(RA_TEST_STR_STATIC(
+        "client=ip,time=t"), &f, &err), RA_ERROR);
+    assert_non_null(strstr(err, "needed"));
+    assert_int_equal(ra_logfmt_json_fields(RA_TEST_STR_STATIC(
+        "addr=ip"), &f, &err), RA_ERROR);
+}
+
+static void
+test_text_formats(void **state)
+{
+    ra_logfmt_t    f;
+    ra_logrec_t    r;
+    unsigned char  buf[512];
+    ra_str_t       uri, ua;
+
+    (void) state;
+    /* HAProxy's documentation example, with a syslog prefix */
+    compile_ok("haproxy", &f);
+    assert_int_equal(fparse(&f, "Feb  6 12:14:14 localhost haproxy[14389]: "
+        "10.0.1.2:33317 [06/Feb/2009:12:14:14.655] http-in "
+        "static/srv1 10/0/30/69/109 200 2750 - - ---- 1/1/1/1/0 0/0 "
+        "{1wt.eu|Mozilla/5.0 (X11)} {} \"GET /index.html HTTP/1.1\"", &r),
+        RA_OK);
+    assert_true(span_is(r.addr, "10.0.1.2"));
+    assert_true(span_is(r.host, "1wt.eu"));
+    assert_true(span_is(r.user_agent, "Mozilla/5.0 (X11)"));
+    assert_true(span_is(r.target, "/index.html"));
+    assert_int_equal(r.time, 1233922454655LL);
+    assert_int_equal(r.bytes, 2750);
+    /* an IPv6 client with its port */
+    assert_int_equal(fparse(&f, "x: 2001:db8::1:33317 [06/Feb/2009:12:14:14"
+        ".655] a b/c 1/2/3/4/5 200 1 - - ---- 1/1/1/1/0 0/0 \"GET / "
+        "HTTP/1.1\"", &r), RA_OK);
+    assert_true(span_is(r.addr, "2001:db8::1"));
+
+    /* ALB: the absolute URL's host is the site, its path the target */
+    compile_ok("alb", &f);
+    assert_int_equal(fparse(&f, "h2 2018-07-02T22:23:00.186641Z "
+        "app/my-lb/50dc6c495c0c9188 2001:db8::5:2817 10.0.0.1:80 0.000 "
+        "0.001 0.000 200 200 34 366 \"GET https://www.example.com:443/a?b "
+        "HTTP/2.0\" \"curl/7.46.0\" ECDHE TLSv1.2 arn \"Root=1\" \"-\"", &r),
+        RA_OK);
+    assert_true(span_is(r.addr, "2001:db8::5"));
+    assert_true(span_is(r.host, "www.example.com"));
+    assert_true(span_is(r.target, "/a?b"));
+    assert_int_equal(r.bytes, 366);
+
+    /* W3C: "#Fields:" names the columns; IIS writes '+' for ' ' */
+    ra_logfmt_named(RA_LOG_W3C, &f);
+    assert_int_equal(ra_logfmt_directive(RA_TEST_STR_STATIC("#Version: 1.0"),
+                                         &f), 1);
+    assert_int_equal(ra_logfmt_directive(RA_TEST_STR_STATIC(
+        "#Fields: date time c-ip cs-method cs-uri-stem cs-uri-query "
+        "sc-status cs(User-Agent)"), &f), 1);
+    assert_int_equal(f.format, RA_LOG_W3C);
+    assert_int_equal(fparse(&f, "2007-4-11 15:53:49 201.235.121.101 GET "
+        "/items.htm a=1 200 Mozilla/4.0+(compatible;++http://x/)", &r),
+        RA_OK);
+    ra_logrec_decode(&r, buf, &uri, &ua);
+    assert_true(span_is(uri, "/items.htm?a=1"));
+    assert_true(span_is(ua, "Mozilla/4.0 (compatible; +http://x/)"));
+    assert_int_equal(r.time, 1176306829000LL);
+    assert_int_equal(ra_logfmt_directive(RA_TEST_STR_STATIC("1 2"), &f), 0);
+    /* CloudFront: its x-edge columns name it, tabs, %XX */
+    assert_int_equal(ra_logfmt_directive(RA_TEST_STR_STATIC(
+        "#Fields: date time x-edge-location c-ip cs-method cs(Host) "
+        "cs-uri-stem sc-status cs(User-Agent) cs-uri-query x-host-header"),
+        &f), 1);
+    assert_int_equal(f.format, RA_LOG_CLOUDFRONT);
+    assert_int_equal(fparse(&f, "2019-12-04\t21:02:31\tLAX1\t192.0.2.1\tGET"
+        "\td111.cloudfront.net\t/index.html\t200\tcurl%2F8%20(x)\t-\t"
+        "www.example.com", &r), RA_OK);
+    ra_logrec_decode(&r, buf, &uri, &ua);
+    assert_true(span_is(ua, "curl/8 (x)"));
+    assert_true(span_is(uri, "/index.html"));
+    assert_true(span_is(r.host, "www.example.com"));
+}
+
+static void
+test_plausible(void **state)
+{
+    ra_logfmt_t  f;
+    ra_logrec_t  r;
+
+    (void) state;
+    compile_ok("combined", &f);
+    /* a bracketed IPv6 client, with or without a port */
+    assert_int_equal(fparse(&f, "[2001:db8::1] - - [10/Oct/2000:13:55:36 "
+        "+0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"", &r), RA_OK);
+    assert_true(span_is(r.addr, "2001:db8::1"));
+    assert_int_equal(fparse(&f, "[2001:db8::1]:443 - - [10/Oct/2000:13:55:36 "
+        "+0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"", &r), RA_OK);
+    assert_true(span_is(r.addr, "2001:db8::1"));
+    assert_int_equal(fparse(&f, "192.0.2.1:8080 - - [10/Oct/2000:13:55:36 "
+        "+0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"", &r), RA_OK);
+    assert_true(span_is(r.addr, "192.0.2.1"));
+    /* nginx's $host first: read, but not plausible */
+    assert_int_equal(fparse(&f, "www.example.com 192.0.2.1 - [10/Oct/2000:"
+        "13:55:36 +0000] \"GET / HTTP/1.1\" 200 5 \"-\" \"x\"", &r),
+        RA_ERROR);
+    assert_string_equal(r.bad, "client");
+    assert_int_equal(ra_logfmt_detect(RA_TEST_STR_STATIC("www.example.com "
+        "192.0.2.1 - [10/Oct/2000:13:55:36 +0000] \"GET / HTTP/1.1\" 200 5 "
+        "\"-\" \"x\""), &f), RA_LOGFMT_DOUBTFUL);
+    assert_int_equal(f.format, RA_LOG_COMBINED);
+    /* a status past 599, or none */
+    assert_int_equal(fparse(&f, "192.0.2.1 - - [10/Oct/2000:13:55:36 +0000] "
+        "\"GET / HTTP/1.1\" 700 5 \"-\" \"x\"", &r), RA_ERROR);
+    assert_string_equal(r.bad, "status");
+    assert_int_equal(fparse(&f, "192.0.2.1 - - [10/Oct/2000:13:55:36 +0000] "
+        "\"GET / HTTP/1.1\" - 5 \"-\" \"x\"", &r), RA_ERROR);
+    assert_string_equal(r.bad, "status");
+    assert_int_equal(fparse(&f, "192.0.2.1 - - [10/Oct/2000:99:55:36 +0000] "
+        "\"GET / HTTP/1.1\" 200 5 \"-\" \"x\"", &r), RA_ERROR);
+    assert_string_equal(r.bad, "time");
+}
+
 int
 main(void)
 {
@@ -704,6 +884,9 @@ main(void)
         cmocka_unit_test_teardown(test_nginx_log_format, teardown),
         cmocka_unit_test_teardown(test_apache_log_format, teardown),
         cmocka_unit_test_teardown(test_realip, teardown),
+        cmocka_unit_test_teardown(test_json_maps, teardown),
+        cmocka_unit_test_teardown(test_text_formats, teardown),
+        cmocka_unit_test_teardown(test_plausible, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
