@@ -183,23 +183,6 @@ mra_server_page(request_rec *r)
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */
 ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
 
-/* The engine to judge with: this thread's own (threaded MPMs), or the
- * child's, then held until mra_engine_give() (ra_engines.h). */
-static inline ra_audit_t *
-mra_engine_take(mra_state *st)
-{
-    /* unthreaded: the child's, no thread's to look up */
-    return st->engines == NULL ? st->audit : ra_engines_take(st->engines);
-}
-
-static inline void
-mra_engine_give(mra_state *st, ra_audit_t *au)
-{
-    if (st->engines != NULL) {
-        ra_engines_give(st->engines, au);
-    }
-}
-
 /* hooks, registered by mod_robots_audit.c */
 int mra_fixups(request_rec *r);
 int mra_log_transaction(request_rec *r);

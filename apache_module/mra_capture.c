@@ -113,12 +113,12 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
     if (loc == NULL || loc[0] == '\0') {
         loc = apr_table_get(r->err_headers_out, "Location");
     }
-    au = mra_engine_take(st);
+    au = ra_engines_take_or(st->engines, st->audit);
     rc = ra_outcome_robots(au, &st->host, &c->cap, r->content_type != NULL
                            ? mra_cstr(r->content_type) : ra_str(NULL, 0),
                            ra_str(NULL, 0), &req, c->hop, mra_cstr(loc),
                            ra_host_now(&st->host));
-    mra_engine_give(st, au);
+    ra_engines_give(st->engines, au);
     if (rc == RA_OK) {
         apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
     }

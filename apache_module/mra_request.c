@@ -83,9 +83,9 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind)
         req.recorded = apr_table_get(r->notes, MRA_NOTE_RECORDED) != NULL;
     }
 
-    au = mra_engine_take(st);
+    au = ra_engines_take_or(st->engines, st->audit);
     refused = ra_outcome_request(au, &st->host, &req, &st->alert_log, &v);
-    mra_engine_give(st, au);
+    ra_engines_give(st->engines, au);
     return refused;
 }
 
@@ -99,10 +99,10 @@ mra_robots_hop(request_rec *r)
     if (st->audit == NULL || !ra_audit_redirects(st->audit)) {
         return 0;
     }
-    au = mra_engine_take(st);
+    au = ra_engines_take_or(st->engines, st->audit);
     hop = ra_audit_robots_hop(au, mra_site(r), mra_target(r),
                               ra_host_now(&st->host));
-    mra_engine_give(st, au);
+    ra_engines_give(st->engines, au);
     return hop;
 }
 
