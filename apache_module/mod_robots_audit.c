@@ -204,15 +204,14 @@ mra_create_srv_conf(apr_pool_t *p, server_rec *s)
 /* RobotsAuditRobotsFile belongs to the server it is written in: a virtual
  * host does not inherit the main server's file (as nginx's server-level
  * robots_audit_robots_file); the global settings are the module's
- * state's. */
+ * state's.  Its own record, which the core's list of servers with a
+ * robots file points to. */
 static void *
 mra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
 {
-    mra_srv_conf  *c = apr_palloc(p, sizeof(mra_srv_conf));
-
+    (void) p;
     (void) basev;
-    *c = *(mra_srv_conf *) addv;
-    return c;
+    return addv;
 }
 
 /* a file's word as httpd reads it: relative to ServerRoot */
@@ -252,6 +251,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
     cx.scope = &((mra_dir_conf *) dv)->conf;
     cx.path = mra_path;
     cx.path_ctx = cmd->pool;
+    cx.server_ctx = cmd->server;        /* its virtual host's error log */
     enforced = st->conf.enforce_wanted;
     ra_buf_init(&msg, mra_pool_allocator(cmd->temp_pool), 0, 0);
     if (ra_directive_set(&cx, id, words, (size_t) n, &msg) != RA_OK) {
@@ -357,20 +357,6 @@ mra_compile_tables(server_rec *s)
     return !OK;
 }
 
-/* Every server's RobotsAuditRobotsFile, linted into its own error log. */
-static void
-mra_lint_all(server_rec *s)
-{
-    ra_host_t  h = mra_st(s)->host;
-
-    for (; s != NULL; s = s->next) {
-        if (mra_sconf(s)->conf.robots != NULL) {
-            h.ctx = s;
-            ra_robots_file_lint(&h, NULL, mra_sconf(s)->conf.robots);
-        }
-    }
-}
-
 /* Runs at apache2ctl -t and before every start and restart: the tables
  * compile, and under -t the robots.txt files are linted to the console. */
 static int
@@ -384,7 +370,7 @@ mra_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
         return !OK;
     }
     if (ap_state_query(AP_SQ_RUN_MODE) == AP_SQ_RM_CONFIG_TEST) {
-        mra_lint_all(s);
+        ra_conf_robots_lint(&mra_st(s)->conf, &mra_st(s)->host, NULL);
     }
     return OK;
 }
@@ -517,7 +503,7 @@ mra_sitenames(server_rec *s, const ra_alloc_t *a)
 {
     int                  i, k;
     char               **names;
-    ra_sitenames_t      *sn = &mra_sconf(s)->names;
+    ra_sitenames_t      *sn = &mra_sconf(s)->conf.names;
     apr_array_header_t  *lists[2] = { s->names, s->wild_names };
 
     if (ra_sitenames_init(sn, a, mra_cstr(s->server_hostname)) != RA_OK) {
@@ -553,7 +539,8 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     if (mra_compile_tables(s) != OK) {
         return !OK;
     }
-    mra_lint_all(s);
+    /* every server's robots file, into its own error log */
+    ra_conf_robots_lint(&st->conf, &st->host, NULL);
     if (!st->conf.zone_wanted) {
         return OK;
     }
@@ -572,14 +559,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     }
 
     /* the configured files: each site's version until one is captured */
-    for (vs = s; vs != NULL; vs = vs->next) {
-        sc = mra_sconf(vs);
-        if (sc->conf.robots != NULL) {  /* out of memory: the core logs it */
-            (void) ra_robots_file_seed(st->audit, sc->names.primary,
-                                       sc->conf.robots,
-                                       ra_host_now(&st->host));
-        }
-    }
+    ra_conf_robots_seed(&st->conf, st->audit, ra_host_now(&st->host));
     return OK;
 }
 

@@ -90,8 +90,8 @@ typedef struct {
 /* Per server; the global settings live in the module's state. */
 typedef struct {
     mra_state         *st;              /* the module's, shared */
-    ra_conf_server_t   conf;            /* RobotsAuditRobotsFile */
-    ra_sitenames_t     names;           /* built in post_config */
+    ra_conf_server_t   conf;            /* RobotsAuditRobotsFile; names
+                                           built in post_config */
 } mra_srv_conf;
 
 /* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
@@ -136,7 +136,7 @@ mra_is_status_handler(request_rec *r)
 static inline ra_str_t
 mra_site(request_rec *r)
 {
-    const ra_sitenames_t  *n = &mra_sconf(r->server)->names;
+    const ra_sitenames_t  *n = &mra_sconf(r->server)->conf.names;
 
     /* a host of one name: its Host is not even measured */
     return ra_sitenames_one(n) ? n->primary

@@ -551,7 +551,7 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
                                               ngx_http_robots_audit_module);
     cscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_core_module);
 
-    if (ra_sitenames_init(&conf->names, &amcf->pool,
+    if (ra_sitenames_init(&conf->conf.names, &amcf->pool,
                           ngx_http_robots_audit_str(cscf->server_name))
         != RA_OK)
     {
@@ -561,7 +561,7 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
     sn = cscf->server_names.elts;
 
     for (i = 0; i < cscf->server_names.nelts; i++) {
-        if (ra_sitenames_add(&conf->names, &amcf->pool,
+        if (ra_sitenames_add(&conf->conf.names, &amcf->pool,
                              ngx_http_robots_audit_str(sn[i].name))
             != RA_OK)
         {
@@ -710,13 +710,8 @@ ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
 static ngx_int_t
 ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 {
-    ngx_uint_t                          s;
     ngx_conf_t                          cf;
     ra_audit_t                         *au;
-    ngx_http_conf_ctx_t                *ctx;
-    ngx_http_core_srv_conf_t          **cscfp;
-    ngx_http_core_main_conf_t          *cmcf;
-    ngx_http_robots_audit_srv_conf_t   *ascf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
@@ -729,40 +724,26 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
         return NGX_OK;
     }
 
-    cmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_core_module);
-    cscfp = cmcf->servers.elts;
-
     ngx_http_robots_audit_rdns_init(cycle, amcf);
 
-    au = NULL;
-
-    for (s = 0; s < cmcf->servers.nelts; s++) {
-        ctx = cscfp[s]->ctx;
-        ascf = ctx->srv_conf[ngx_http_robots_audit_module.ctx_index];
-
-        if (ascf->conf.robots == NULL) {
-            continue;
-        }
-
-        /* at start, lint went to stderr only (no error log yet) */
-        if (ngx_is_init_cycle(cycle->old_cycle) && !ngx_test_config) {
-            ngx_memzero(&cf, sizeof(ngx_conf_t));
-            cf.cycle = cycle;
-            cf.log = cycle->log;
-            ra_robots_file_lint(&amcf->conf_host, &cf, ascf->conf.robots);
-        }
-
-        if (au == NULL) {
-            au = ngx_http_robots_audit_create(amcf);
-            if (au == NULL) {
-                return NGX_ERROR;
-            }
-        }
-
-        (void) ra_robots_file_seed(au, ascf->names.primary, ascf->conf.robots,
-                                   ngx_http_robots_audit_now(NULL));
+    if (amcf->conf.robots_servers == NULL) {
+        return NGX_OK;
     }
 
+    /* at start, lint went to stderr only (no error log yet) */
+    if (ngx_is_init_cycle(cycle->old_cycle) && !ngx_test_config) {
+        ngx_memzero(&cf, sizeof(ngx_conf_t));
+        cf.cycle = cycle;
+        cf.log = cycle->log;
+        ra_conf_robots_lint(&amcf->conf, &amcf->conf_host, &cf);
+    }
+
+    au = ngx_http_robots_audit_create(amcf);
+    if (au == NULL) {
+        return NGX_ERROR;
+    }
+
+    ra_conf_robots_seed(&amcf->conf, au, ngx_http_robots_audit_now(NULL));
     ra_audit_destroy(au);
 
     return NGX_OK;

@@ -164,7 +164,7 @@ ngx_http_robots_audit_site(ngx_http_request_t *r)
 
     ascf = ngx_http_get_module_srv_conf(r, ngx_http_robots_audit_module);
 
-    return ra_sitenames_pick(&ascf->names,
+    return ra_sitenames_pick(&ascf->conf.names,
                              ngx_http_robots_audit_str(r->headers_in.server));
 }
 
