@@ -27,13 +27,10 @@ mra_headers(request_rec *r, ra_request_t *req)
     if (!ra_fields_end(&f)) {
         return;
     }
-    req->authority = mra_cstr(apr_table_get(r->headers_in, "Host"));
-    /* https when this connection is TLS; else unknown (a TLS proxy in
-     * front may have taken it off): @scheme is then left unchecked */
     k = ap_http_scheme(r);
-    if (k != NULL && strcmp(k, "https") == 0) {
-        req->scheme = mra_cstr("https");
-    }
+    ra_request_origin(req, mra_target(r),
+                      mra_cstr(apr_table_get(r->headers_in, "Host")),
+                      k != NULL && strcmp(k, "https") == 0);
 }
 
 /* r as the core reads it (status: what the client got, 0 before the
