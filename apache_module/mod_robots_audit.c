@@ -342,21 +342,6 @@ mra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     return OK;
 }
 
-/* The crawler table is complete once every directive is read. */
-static int
-mra_compile_tables(server_rec *s)
-{
-    ra_buf_t  why;
-
-    ra_buf_init(&why, mra_pool_allocator(s->process->pconf), 0, 0);
-    if (ra_setup_compile(&mra_st(s)->conf.setup, &why) == RA_OK) {
-        return OK;
-    }
-    MRA_LOG(APLOG_EMERG, 0, s, RA_TAG_CRAWLERS, "%.*s", (int) why.len,
-            why.data != NULL ? (const char *) why.data : "out of memory");
-    return !OK;
-}
-
 /* Runs at apache2ctl -t and before every start and restart: the tables
  * compile, and under -t the robots.txt files are linted to the console. */
 static int
@@ -366,7 +351,8 @@ mra_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     (void) pconf;
     (void) plog;
     (void) ptemp;
-    if (mra_compile_tables(s) != OK) {
+    /* the crawler table is complete once every directive is read */
+    if (ra_conf_compile(&mra_st(s)->conf, &mra_st(s)->host, NULL) != RA_OK) {
         return !OK;
     }
     if (ap_state_query(AP_SQ_RUN_MODE) == AP_SQ_RM_CONFIG_TEST) {
@@ -536,7 +522,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return OK;
     }
-    if (mra_compile_tables(s) != OK) {
+    if (ra_conf_compile(&st->conf, &st->host, NULL) != RA_OK) {
         return !OK;
     }
     /* every server's robots file, into its own error log */

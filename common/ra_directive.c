@@ -234,6 +234,23 @@ ra_directive_robots(const ra_directive_cx_t *cx, ra_str_t w, ra_buf_t *msg)
     return RA_OK;
 }
 
+int
+ra_conf_compile(ra_conf_main_t *m, const ra_host_t *h, void *where)
+{
+    int       rc;
+    ra_buf_t  why;
+
+    ra_buf_init(&why, &h->heap, 0, 1024);
+    rc = ra_setup_compile(&m->setup, &why);
+    if (rc != RA_OK) {
+        ra_logf(h, where, RA_LOG_EMERG, RA_TAG_CRAWLERS, "%.*s",
+                (int) why.len, why.data != NULL ? (const char *) why.data
+                                                : "out of memory");
+    }
+    ra_buf_release(&why);
+    return rc;
+}
+
 void
 ra_conf_robots_lint(const ra_conf_main_t *m, const ra_host_t *h,
     void *where)

@@ -219,6 +219,12 @@ void ra_conf_scope_init(ra_conf_scope_t *c);
 int ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
     const ra_str_t *words, size_t n, ra_buf_t *msg);
 
+/* Builds the crawler table once every directive is read
+ * (ra_setup_compile()), said the same in every server when it fails: at
+ * emerg with RA_TAG_CRAWLERS through h, where handed to h->log.  RA_OK,
+ * or an error: the configuration is refused. */
+int ra_conf_compile(ra_conf_main_t *m, const ra_host_t *h, void *where);
+
 /* Lints every server's robots file (ra_robots_file_lint()), in the order
  * written, through h with each server's host_ctx as its ctx when it has
  * one; where is handed to h->log. */

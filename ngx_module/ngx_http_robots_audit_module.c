@@ -510,21 +510,13 @@ ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf)
 {
     ngx_http_robots_audit_main_conf_t  *amcf = conf;
 
-    ra_buf_t  why;
-
-    if (amcf->shm_zone == NULL) {
+    if (amcf->shm_zone == NULL
+        || ra_conf_compile(&amcf->conf, &amcf->conf_host, cf) == RA_OK)
+    {
         return NGX_CONF_OK;
     }
 
-    ra_buf_init(&why, &amcf->pool, 0, 1024);
-
-    if (ra_setup_compile(&amcf->conf.setup, &why) != RA_OK) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, RA_LOG_PREFIX
-                           "[" RA_TAG_CRAWLERS "] %*s", why.len, why.data);
-        return NGX_CONF_ERROR;
-    }
-
-    return NGX_CONF_OK;
+    return NGX_CONF_ERROR;
 }
 
 

@@ -11,6 +11,7 @@
 #include "ra_test.h"
 #include "ra_directive.h"
 #include "ra_ledger.h"
+#include "ra_tags.h"
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
 
@@ -482,6 +483,38 @@ robots_servers(void **state)
     conf_free(a);
 }
 
+static void *
+no_memory(void *ctx, size_t size)
+{
+    (void) ctx;
+    (void) size;
+    return NULL;
+}
+
+/* the crawler table built once the directives are read, its failure said
+ * the same in every server, at the place given */
+static void
+compile_tables(void **state)
+{
+    conf_t      *n = conf_new(RA_DIALECT_NGINX);
+    conf_t      *a = conf_new(RA_DIALECT_APACHE);
+    ra_alloc_t   none = { no_memory, NULL, NULL };
+
+    (void) state;
+    assert_int_equal(ra_conf_compile(&n->main, &n->host, n), RA_OK);
+    assert_true(n->main.setup.compiled);
+    assert_int_equal(n->log.n, 0);
+
+    a->main.setup.alloc = &none;
+    assert_int_not_equal(ra_conf_compile(&a->main, &a->host, NULL), RA_OK);
+    assert_false(a->main.setup.compiled);
+    assert_int_equal(a->log.n, 1);
+    assert_non_null(strstr(a->log.lines[0], "[" RA_TAG_CRAWLERS "] "));
+    assert_null(a->log.where[0]);
+    conf_free(n);
+    conf_free(a);
+}
+
 int
 main(void)
 {
@@ -493,6 +526,7 @@ main(void)
         cmocka_unit_test(files),
         cmocka_unit_test(levels_and_merge),
         cmocka_unit_test(robots_servers),
+        cmocka_unit_test(compile_tables),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
