@@ -242,7 +242,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
         return err;
     }
     for (i = 0; i < n; i++) {
-        words[i] = mra_cstr(w[i]);
+        words[i] = ra_str_z(w[i]);
     }
     memset(&cx, 0, sizeof(cx));
     cx.dialect = RA_DIALECT_APACHE;
@@ -377,7 +377,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
         memset(rd, 0, sizeof(*rd));
     }
 
-    if (ra_setup_zone(&st->ledger, &st->host, mra_cstr(MRA_ZONE_NAME),
+    if (ra_setup_zone(&st->ledger, &st->host, ra_str_z(MRA_ZONE_NAME),
                       rd->shm != NULL ? apr_shm_baseaddr_get(rd->shm) : NULL,
                       size, rd->shm != NULL ? rd->size : 0, 1) == RA_OK)
     {
@@ -402,7 +402,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
         return !OK;
     }
     if (ra_setup_ledger(&st->ledger, apr_shm_baseaddr_get(rd->shm), size, 0,
-                        &st->host, mra_cstr(MRA_ZONE_NAME), &why) != RA_OK)
+                        &st->host, ra_str_z(MRA_ZONE_NAME), &why) != RA_OK)
     {
         return !OK;
     }
@@ -439,7 +439,7 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     mra_state     *st = sc->st;
 
     st->audit = ra_setup_engine(&st->audit_conf, &st->conf.setup, &st->host,
-                                mra_cstr(MRA_ZONE_NAME), &st->conf.values,
+                                ra_str_z(MRA_ZONE_NAME), &st->conf.values,
                                 &st->ledger);
     if (st->audit != NULL) {
         apr_pool_cleanup_register(p, st, mra_audit_cleanup,

@@ -105,12 +105,6 @@ void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
     ap_get_module_config((r)->per_dir_config, &robots_audit_module))
 #define mra_st(s)     (mra_sconf(s)->st)
 
-static inline ra_str_t
-mra_cstr(const char *s)
-{
-    return s != NULL ? ra_str(s, strlen(s)) : ra_str("", 0);
-}
-
 /* RobotsAudit On for r, and a ledger to count in */
 static inline int
 mra_on(request_rec *r)
@@ -140,7 +134,7 @@ mra_site(request_rec *r)
 
     /* a host of one name: its Host is not even measured */
     return ra_sitenames_one(n) ? n->primary
-                               : ra_sitenames_pick(n, mra_cstr(r->hostname));
+                               : ra_sitenames_pick(n, ra_str_z(r->hostname));
 }
 
 /* The request target as received: the core reads its path, canonical
@@ -150,7 +144,7 @@ mra_site(request_rec *r)
 static inline ra_str_t
 mra_target(request_rec *r)
 {
-    return mra_cstr(r->unparsed_uri);
+    return ra_str_z(r->unparsed_uri);
 }
 
 /* r->method: GET, most requests, without a strlen() (the bytes are read
@@ -166,7 +160,7 @@ mra_method(const request_rec *r)
     {
         return ra_str(m, 3);
     }
-    return mra_cstr(m);
+    return ra_str_z(m);
 }
 
 /* A server's own page by its handler (the status page, mod_status's,
@@ -177,7 +171,7 @@ mra_server_page(request_rec *r)
 {
     /* no handler (a static file at log time): none of theirs */
     return r->handler != NULL
-           && ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
+           && ra_http_server_page(ra_str("", 0), ra_str_z(r->handler), 0);
 }
 
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */

@@ -29,7 +29,7 @@ mra_headers(request_rec *r, ra_request_t *req)
     }
     k = ap_http_scheme(r);
     ra_request_origin(req, mra_target(r),
-                      mra_cstr(apr_table_get(r->headers_in, "Host")),
+                      ra_str_z(apr_table_get(r->headers_in, "Host")),
                       k != NULL && strcmp(k, "https") == 0);
 }
 
@@ -45,7 +45,7 @@ mra_fill(request_rec *r, int status, unsigned kind, ra_request_t *req)
     req->site = mra_site(r);
     /* when the request came (as the access log says), not a clock read */
     req->time = (int64_t) (r->request_time / 1000);
-    req->addr = mra_cstr(r->useragent_ip);
+    req->addr = ra_str_z(r->useragent_ip);
     req->method = mra_method(r);
     req->uri = mra_target(r);
     req->status = status;

@@ -27,7 +27,7 @@ mra_status_serve(request_rec *r)
     rc = ra_status_page_ranges(st->audit != NULL ? &st->ledger : NULL,
                         ra_audit_crawlers(st->audit),
                         ra_audit_ranges(st->audit),
-                        mra_cstr(r->method), mra_cstr(r->args),
+                        ra_str_z(r->method), ra_str_z(r->args),
                         ra_host_now(&st->host), &st->host.heap, pg);
     apr_pool_cleanup_register(r->pool, pg, mra_page_free,
                               apr_pool_cleanup_null);

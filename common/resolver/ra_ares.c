@@ -211,9 +211,7 @@ ra_ares_ptr_cb(void *arg, int status, int timeouts, unsigned char *abuf,
             ares_free_hostent(h);
         }
     }
-    if (!res->ok || !ra_rdns_ptr_forward(ra_str(res->name,
-                                                 strlen(res->name))))
-    {
+    if (!res->ok || !ra_rdns_ptr_forward(ra_str_z(res->name))) {
         ra_ares_job_done(j);
         return;
     }
