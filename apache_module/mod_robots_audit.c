@@ -176,13 +176,9 @@ mra_state_get(apr_pool_t *pconf)
         return v;
     }
     st = apr_pcalloc(pconf, sizeof(mra_state));
-    st->host.log = mra_host_log;
-    st->host.log_escapes = 1;           /* httpd escapes error-log lines */
-    st->host.now = mra_host_now;
+    /* httpd escapes error-log lines itself */
+    ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
     st->alert_log.write = mra_alert_write;
-    st->host.read_file = NULL;          /* the core's POSIX reader */
-    st->host.heap = ra_malloc_allocator;
-    ra_host_crypto_libcrypto(&st->host);    /* Web Bot Auth */
     st->host.lock.lock = mra_lock;
     st->host.lock.unlock = mra_unlock;
     st->host.lock.ctx = st;

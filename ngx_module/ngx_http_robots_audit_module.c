@@ -491,10 +491,8 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
     amcf->pool.free = NULL;
     amcf->pool.ctx = cf->pool;
 
-    amcf->host.log = ngx_http_robots_audit_log;
-    amcf->host.now = ngx_http_robots_audit_now;
-    amcf->host.heap = ra_malloc_allocator;  /* what the core frees */
-    ra_host_crypto_libcrypto(&amcf->host);  /* Web Bot Auth */
+    ra_host_server_init(&amcf->host, ngx_http_robots_audit_log,
+                        ngx_http_robots_audit_now, 0);
 
     amcf->conf_host = amcf->host;
     amcf->conf_host.log = ngx_http_robots_audit_conf_log;
