@@ -479,24 +479,22 @@ mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
     return OK;
 }
 
-/* A virtual host's names: ServerName, then its exact ServerAlias names. */
+/* A virtual host's names: ServerName, then its ServerAlias names; not
+ * those with a wildcard, which httpd keeps apart (wild_names) and the
+ * core would skip (ra_sitenames_add()). */
 static int
 mra_sitenames(server_rec *s, const ra_alloc_t *a)
 {
-    int                  i, k;
-    char               **names;
-    ra_sitenames_t      *sn = &mra_sconf(s)->conf.names;
-    apr_array_header_t  *lists[2] = { s->names, s->wild_names };
+    int               i;
+    char            **names = s->names ? (char **) s->names->elts : NULL;
+    ra_sitenames_t   *sn = &mra_sconf(s)->conf.names;
 
-    if (ra_sitenames_init(sn, a, mra_cstr(s->server_hostname)) != RA_OK) {
+    if (ra_sitenames_init(sn, a, ra_str_z(s->server_hostname)) != RA_OK) {
         return RA_ENOMEM;
     }
-    for (k = 0; k < 2; k++) {
-        names = lists[k] != NULL ? (char **) lists[k]->elts : NULL;
-        for (i = 0; names != NULL && i < lists[k]->nelts; i++) {
-            if (ra_sitenames_add(sn, a, mra_cstr(names[i])) != RA_OK) {
-                return RA_ENOMEM;
-            }
+    for (i = 0; names != NULL && i < s->names->nelts; i++) {
+        if (ra_sitenames_add(sn, a, ra_str_z(names[i])) != RA_OK) {
+            return RA_ENOMEM;
         }
     }
     return RA_OK;
