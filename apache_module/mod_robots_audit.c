@@ -176,13 +176,9 @@ mra_state_get(apr_pool_t *pconf)
         return v;
     }
     st = apr_pcalloc(pconf, sizeof(mra_state));
-    st->host.log = mra_host_log;
-    st->host.log_escapes = 1;           /* httpd escapes error-log lines */
-    st->host.now = mra_host_now;
+    /* httpd escapes error-log lines itself */
+    ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
     st->alert_log.write = mra_alert_write;
-    st->host.read_file = NULL;          /* the core's POSIX reader */
-    st->host.heap = ra_malloc_allocator;
-    ra_host_crypto_libcrypto(&st->host);    /* Web Bot Auth */
     st->host.lock.lock = mra_lock;
     st->host.lock.unlock = mra_unlock;
     st->host.lock.ctx = st;
@@ -204,15 +200,14 @@ mra_create_srv_conf(apr_pool_t *p, server_rec *s)
 /* RobotsAuditRobotsFile belongs to the server it is written in: a virtual
  * host does not inherit the main server's file (as nginx's server-level
  * robots_audit_robots_file); the global settings are the module's
- * state's. */
+ * state's.  Its own record, which the core's list of servers with a
+ * robots file points to. */
 static void *
 mra_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
 {
-    mra_srv_conf  *c = apr_palloc(p, sizeof(mra_srv_conf));
-
+    (void) p;
     (void) basev;
-    *c = *(mra_srv_conf *) addv;
-    return c;
+    return addv;
 }
 
 /* a file's word as httpd reads it: relative to ServerRoot */
@@ -243,7 +238,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
         return err;
     }
     for (i = 0; i < n; i++) {
-        words[i] = mra_cstr(w[i]);
+        words[i] = ra_str_z(w[i]);
     }
     memset(&cx, 0, sizeof(cx));
     cx.dialect = RA_DIALECT_APACHE;
@@ -252,6 +247,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
     cx.scope = &((mra_dir_conf *) dv)->conf;
     cx.path = mra_path;
     cx.path_ctx = cmd->pool;
+    cx.server_ctx = cmd->server;        /* its virtual host's error log */
     enforced = st->conf.enforce_wanted;
     ra_buf_init(&msg, mra_pool_allocator(cmd->temp_pool), 0, 0);
     if (ra_directive_set(&cx, id, words, (size_t) n, &msg) != RA_OK) {
@@ -342,35 +338,6 @@ mra_pre_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp)
     return OK;
 }
 
-/* The crawler table is complete once every directive is read. */
-static int
-mra_compile_tables(server_rec *s)
-{
-    ra_buf_t  why;
-
-    ra_buf_init(&why, mra_pool_allocator(s->process->pconf), 0, 0);
-    if (ra_setup_compile(&mra_st(s)->conf.setup, &why) == RA_OK) {
-        return OK;
-    }
-    MRA_LOG(APLOG_EMERG, 0, s, RA_TAG_CRAWLERS, "%.*s", (int) why.len,
-            why.data != NULL ? (const char *) why.data : "out of memory");
-    return !OK;
-}
-
-/* Every server's RobotsAuditRobotsFile, linted into its own error log. */
-static void
-mra_lint_all(server_rec *s)
-{
-    ra_host_t  h = mra_st(s)->host;
-
-    for (; s != NULL; s = s->next) {
-        if (mra_sconf(s)->conf.robots != NULL) {
-            h.ctx = s;
-            ra_robots_file_lint(&h, NULL, mra_sconf(s)->conf.robots);
-        }
-    }
-}
-
 /* Runs at apache2ctl -t and before every start and restart: the tables
  * compile, and under -t the robots.txt files are linted to the console. */
 static int
@@ -380,11 +347,12 @@ mra_check_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     (void) pconf;
     (void) plog;
     (void) ptemp;
-    if (mra_compile_tables(s) != OK) {
+    /* the crawler table is complete once every directive is read */
+    if (ra_conf_compile(&mra_st(s)->conf, &mra_st(s)->host, NULL) != RA_OK) {
         return !OK;
     }
     if (ap_state_query(AP_SQ_RUN_MODE) == AP_SQ_RM_CONFIG_TEST) {
-        mra_lint_all(s);
+        ra_conf_robots_lint(&mra_st(s)->conf, &mra_st(s)->host, NULL);
     }
     return OK;
 }
@@ -405,7 +373,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
         memset(rd, 0, sizeof(*rd));
     }
 
-    if (ra_setup_zone(&st->ledger, &st->host, mra_cstr(MRA_ZONE_NAME),
+    if (ra_setup_zone(&st->ledger, &st->host, ra_str_z(MRA_ZONE_NAME),
                       rd->shm != NULL ? apr_shm_baseaddr_get(rd->shm) : NULL,
                       size, rd->shm != NULL ? rd->size : 0, 1) == RA_OK)
     {
@@ -430,7 +398,7 @@ mra_zone_init(server_rec *s, apr_size_t size)
         return !OK;
     }
     if (ra_setup_ledger(&st->ledger, apr_shm_baseaddr_get(rd->shm), size, 0,
-                        &st->host, mra_cstr(MRA_ZONE_NAME), &why) != RA_OK)
+                        &st->host, ra_str_z(MRA_ZONE_NAME), &why) != RA_OK)
     {
         return !OK;
     }
@@ -467,7 +435,7 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     mra_state     *st = sc->st;
 
     st->audit = ra_setup_engine(&st->audit_conf, &st->conf.setup, &st->host,
-                                mra_cstr(MRA_ZONE_NAME), &st->conf.values,
+                                ra_str_z(MRA_ZONE_NAME), &st->conf.values,
                                 &st->ledger);
     if (st->audit != NULL) {
         apr_pool_cleanup_register(p, st, mra_audit_cleanup,
@@ -511,24 +479,22 @@ mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
     return OK;
 }
 
-/* A virtual host's names: ServerName, then its exact ServerAlias names. */
+/* A virtual host's names: ServerName, then its ServerAlias names; not
+ * those with a wildcard, which httpd keeps apart (wild_names) and the
+ * core would skip (ra_sitenames_add()). */
 static int
 mra_sitenames(server_rec *s, const ra_alloc_t *a)
 {
-    int                  i, k;
-    char               **names;
-    ra_sitenames_t      *sn = &mra_sconf(s)->names;
-    apr_array_header_t  *lists[2] = { s->names, s->wild_names };
+    int               i;
+    char            **names = s->names ? (char **) s->names->elts : NULL;
+    ra_sitenames_t   *sn = &mra_sconf(s)->conf.names;
 
-    if (ra_sitenames_init(sn, a, mra_cstr(s->server_hostname)) != RA_OK) {
+    if (ra_sitenames_init(sn, a, ra_str_z(s->server_hostname)) != RA_OK) {
         return RA_ENOMEM;
     }
-    for (k = 0; k < 2; k++) {
-        names = lists[k] != NULL ? (char **) lists[k]->elts : NULL;
-        for (i = 0; names != NULL && i < lists[k]->nelts; i++) {
-            if (ra_sitenames_add(sn, a, mra_cstr(names[i])) != RA_OK) {
-                return RA_ENOMEM;
-            }
+    for (i = 0; names != NULL && i < s->names->nelts; i++) {
+        if (ra_sitenames_add(sn, a, ra_str_z(names[i])) != RA_OK) {
+            return RA_ENOMEM;
         }
     }
     return RA_OK;
@@ -550,10 +516,11 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
         return OK;
     }
-    if (mra_compile_tables(s) != OK) {
+    if (ra_conf_compile(&st->conf, &st->host, NULL) != RA_OK) {
         return !OK;
     }
-    mra_lint_all(s);
+    /* every server's robots file, into its own error log */
+    ra_conf_robots_lint(&st->conf, &st->host, NULL);
     if (!st->conf.zone_wanted) {
         return OK;
     }
@@ -572,14 +539,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     }
 
     /* the configured files: each site's version until one is captured */
-    for (vs = s; vs != NULL; vs = vs->next) {
-        sc = mra_sconf(vs);
-        if (sc->conf.robots != NULL) {  /* out of memory: the core logs it */
-            (void) ra_robots_file_seed(st->audit, sc->names.primary,
-                                       sc->conf.robots,
-                                       ra_host_now(&st->host));
-        }
-    }
+    ra_conf_robots_seed(&st->conf, st->audit, ra_host_now(&st->host));
     return OK;
 }
 

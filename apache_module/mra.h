@@ -90,8 +90,8 @@ typedef struct {
 /* Per server; the global settings live in the module's state. */
 typedef struct {
     mra_state         *st;              /* the module's, shared */
-    ra_conf_server_t   conf;            /* RobotsAuditRobotsFile */
-    ra_sitenames_t     names;           /* built in post_config */
+    ra_conf_server_t   conf;            /* RobotsAuditRobotsFile; names
+                                           built in post_config */
 } mra_srv_conf;
 
 /* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
@@ -104,12 +104,6 @@ void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
 #define mra_dconf(r)  ((mra_dir_conf *)                                   \
     ap_get_module_config((r)->per_dir_config, &robots_audit_module))
 #define mra_st(s)     (mra_sconf(s)->st)
-
-static inline ra_str_t
-mra_cstr(const char *s)
-{
-    return s != NULL ? ra_str(s, strlen(s)) : ra_str("", 0);
-}
 
 /* RobotsAudit On for r, and a ledger to count in */
 static inline int
@@ -136,11 +130,11 @@ mra_is_status_handler(request_rec *r)
 static inline ra_str_t
 mra_site(request_rec *r)
 {
-    const ra_sitenames_t  *n = &mra_sconf(r->server)->names;
+    const ra_sitenames_t  *n = &mra_sconf(r->server)->conf.names;
 
     /* a host of one name: its Host is not even measured */
     return ra_sitenames_one(n) ? n->primary
-                               : ra_sitenames_pick(n, mra_cstr(r->hostname));
+                               : ra_sitenames_pick(n, ra_str_z(r->hostname));
 }
 
 /* The request target as received: the core reads its path, canonical
@@ -150,7 +144,7 @@ mra_site(request_rec *r)
 static inline ra_str_t
 mra_target(request_rec *r)
 {
-    return mra_cstr(r->unparsed_uri);
+    return ra_str_z(r->unparsed_uri);
 }
 
 /* r->method: GET, most requests, without a strlen() (the bytes are read
@@ -166,7 +160,7 @@ mra_method(const request_rec *r)
     {
         return ra_str(m, 3);
     }
-    return mra_cstr(m);
+    return ra_str_z(m);
 }
 
 /* A server's own page by its handler (the status page, mod_status's,
@@ -177,28 +171,11 @@ mra_server_page(request_rec *r)
 {
     /* no handler (a static file at log time): none of theirs */
     return r->handler != NULL
-           && ra_http_server_page(ra_str("", 0), mra_cstr(r->handler), 0);
+           && ra_http_server_page(ra_str("", 0), ra_str_z(r->handler), 0);
 }
 
 /* An ra_alloc_t over an APR pool, aligned as the core wants. */
 ra_alloc_t *mra_pool_allocator(apr_pool_t *p);
-
-/* The engine to judge with: this thread's own (threaded MPMs), or the
- * child's, then held until mra_engine_give() (ra_engines.h). */
-static inline ra_audit_t *
-mra_engine_take(mra_state *st)
-{
-    /* unthreaded: the child's, no thread's to look up */
-    return st->engines == NULL ? st->audit : ra_engines_take(st->engines);
-}
-
-static inline void
-mra_engine_give(mra_state *st, ra_audit_t *au)
-{
-    if (st->engines != NULL) {
-        ra_engines_give(st->engines, au);
-    }
-}
 
 /* hooks, registered by mod_robots_audit.c */
 int mra_fixups(request_rec *r);

@@ -82,7 +82,7 @@ mra_coding(request_rec *r)
     if (c == NULL) {
         c = apr_table_get(r->err_headers_out, "Content-Encoding");
     }
-    return c != NULL ? mra_cstr(c) : ra_str(NULL, 0);
+    return c != NULL ? ra_str_z(c) : ra_str(NULL, 0);
 }
 
 void
@@ -113,12 +113,12 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
     if (loc == NULL || loc[0] == '\0') {
         loc = apr_table_get(r->err_headers_out, "Location");
     }
-    au = mra_engine_take(st);
+    au = ra_engines_take_or(st->engines, st->audit);
     rc = ra_outcome_robots(au, &st->host, &c->cap, r->content_type != NULL
-                           ? mra_cstr(r->content_type) : ra_str(NULL, 0),
-                           ra_str(NULL, 0), &req, c->hop, mra_cstr(loc),
+                           ? ra_str_z(r->content_type) : ra_str(NULL, 0),
+                           ra_str(NULL, 0), &req, c->hop, ra_str_z(loc),
                            ra_host_now(&st->host));
-    mra_engine_give(st, au);
+    ra_engines_give(st->engines, au);
     if (rc == RA_OK) {
         apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
     }
@@ -128,7 +128,6 @@ apr_status_t
 mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
 {
     int               hop;
-    size_t            keep;
     apr_bucket       *e;
     apr_size_t        n;
     apr_status_t      rv;
@@ -168,9 +167,8 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
             continue;
         }
         if (e->length != (apr_size_t) -1
-            && (c->cap.failed || c->cap.body.len == RA_ROBOTS_MAX))
+            && ra_capture_skip(&c->cap, e->length))
         {
-            (void) ra_capture_space(&c->cap, e->length, &keep);
             continue;                   /* counted, not read */
         }
         rv = apr_bucket_read(e, &data, &n, APR_BLOCK_READ);

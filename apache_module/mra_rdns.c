@@ -17,9 +17,8 @@ mra_rdns_done(void *ctx, const ra_addr_t *a, const ra_ares_result_t *res)
     mra_state  *st = ctx;
 
     if (st->audit != NULL) {
-        ra_audit_rdns_done(st->audit, a->b, res->ok,
-                           ra_str(res->name, strlen(res->name)), res->fwd,
-                           res->nfwd);
+        ra_audit_rdns_done(st->audit, a->b, res->ok, ra_str_z(res->name),
+                           res->fwd, res->nfwd);
     }
 }
 

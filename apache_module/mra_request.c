@@ -27,13 +27,10 @@ mra_headers(request_rec *r, ra_request_t *req)
     if (!ra_fields_end(&f)) {
         return;
     }
-    req->authority = mra_cstr(apr_table_get(r->headers_in, "Host"));
-    /* https when this connection is TLS; else unknown (a TLS proxy in
-     * front may have taken it off): @scheme is then left unchecked */
     k = ap_http_scheme(r);
-    if (k != NULL && strcmp(k, "https") == 0) {
-        req->scheme = mra_cstr("https");
-    }
+    ra_request_origin(req, mra_target(r),
+                      ra_str_z(apr_table_get(r->headers_in, "Host")),
+                      k != NULL && strcmp(k, "https") == 0);
 }
 
 /* r as the core reads it (status: what the client got, 0 before the
@@ -48,7 +45,7 @@ mra_fill(request_rec *r, int status, unsigned kind, ra_request_t *req)
     req->site = mra_site(r);
     /* when the request came (as the access log says), not a clock read */
     req->time = (int64_t) (r->request_time / 1000);
-    req->addr = mra_cstr(r->useragent_ip);
+    req->addr = ra_str_z(r->useragent_ip);
     req->method = mra_method(r);
     req->uri = mra_target(r);
     req->status = status;
@@ -83,9 +80,9 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind)
         req.recorded = apr_table_get(r->notes, MRA_NOTE_RECORDED) != NULL;
     }
 
-    au = mra_engine_take(st);
+    au = ra_engines_take_or(st->engines, st->audit);
     refused = ra_outcome_request(au, &st->host, &req, &st->alert_log, &v);
-    mra_engine_give(st, au);
+    ra_engines_give(st->engines, au);
     return refused;
 }
 
@@ -99,10 +96,10 @@ mra_robots_hop(request_rec *r)
     if (st->audit == NULL || !ra_audit_redirects(st->audit)) {
         return 0;
     }
-    au = mra_engine_take(st);
+    au = ra_engines_take_or(st->engines, st->audit);
     hop = ra_audit_robots_hop(au, mra_site(r), mra_target(r),
                               ra_host_now(&st->host));
-    mra_engine_give(st, au);
+    ra_engines_give(st->engines, au);
     return hop;
 }
 

@@ -29,7 +29,7 @@ mra_status_serve(request_rec *r)
     src.ranges = ra_audit_ranges(st->audit);
     src.resolver = st->host.rdns_start != NULL;
     /* r->method, not r->method_number: M_GET covers HEAD */
-    rc = ra_status_page_src(&src, mra_cstr(r->method), mra_cstr(r->args),
+    rc = ra_status_page_src(&src, ra_str_z(r->method), ra_str_z(r->args),
                             ra_host_now(&st->host), &st->host.heap, pg);
     apr_pool_cleanup_register(r->pool, pg, mra_page_free,
                               apr_pool_cleanup_null);

@@ -75,6 +75,16 @@ ra_capture_fail(ra_capture_t *c)
     c->failed = 1;
 }
 
+int
+ra_capture_skip(ra_capture_t *c, size_t n)
+{
+    if (!c->failed && c->body.len < RA_ROBOTS_MAX) {
+        return 0;
+    }
+    c->size += n;
+    return 1;
+}
+
 void
 ra_capture_add(ra_capture_t *c, const void *p, size_t n)
 {

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RA_OK        0
 #define RA_ERROR    -1   /* malformed input or internal failure */
@@ -36,6 +37,13 @@ ra_str(const void *data, size_t len)
 {
     ra_str_t s = { len, (const unsigned char *) data };
     return s;
+}
+
+/* A C string as a span; NULL, a value a server does not have, reads "". */
+static inline ra_str_t
+ra_str_z(const char *s)
+{
+    return s != NULL ? ra_str(s, strlen(s)) : ra_str("", 0);
 }
 
 /*

@@ -195,7 +195,7 @@ ra_directive_robots(const ra_directive_cx_t *cx, ra_str_t w, ra_buf_t *msg)
 {
     ra_buf_t           why;
     const char        *path;
-    ra_conf_server_t  *c = cx->server;
+    ra_conf_server_t  *c = cx->server, **last;
     const ra_setup_t  *s = &cx->main->setup;
 
     if (ra_directive_once(cx, &c->set, RA_DIRECTIVE_ROBOTS_FILE, msg)
@@ -223,7 +223,55 @@ ra_directive_robots(const ra_directive_cx_t *cx, ra_str_t w, ra_buf_t *msg)
     if (cx->dialect == RA_DIALECT_NGINX) {
         ra_robots_file_lint(s->host, cx->where, c->robots);
     }
+    /* last on the list: linted and seeded in the order written */
+    c->host_ctx = cx->server_ctx;
+    for (last = &cx->main->robots_servers; *last != NULL;
+         last = &(*last)->next)
+    {
+        /* a few servers: no tail kept */
+    }
+    *last = c;
     return RA_OK;
+}
+
+int
+ra_conf_compile(ra_conf_main_t *m, const ra_host_t *h, void *where)
+{
+    int       rc;
+    ra_buf_t  why;
+
+    ra_buf_init(&why, &h->heap, 0, 1024);
+    rc = ra_setup_compile(&m->setup, &why);
+    if (rc != RA_OK) {
+        ra_logf(h, where, RA_LOG_EMERG, RA_TAG_CRAWLERS, "%.*s",
+                (int) why.len, why.data != NULL ? (const char *) why.data
+                                                : "out of memory");
+    }
+    ra_buf_release(&why);
+    return rc;
+}
+
+void
+ra_conf_robots_lint(const ra_conf_main_t *m, const ra_host_t *h,
+    void *where)
+{
+    ra_host_t                hc = *h;
+    const ra_conf_server_t  *c;
+
+    for (c = m->robots_servers; c != NULL; c = c->next) {
+        hc.ctx = c->host_ctx != NULL ? c->host_ctx : h->ctx;
+        ra_robots_file_lint(&hc, where, c->robots);
+    }
+}
+
+void
+ra_conf_robots_seed(const ra_conf_main_t *m, ra_audit_t *au, int64_t now)
+{
+    const ra_conf_server_t  *c;
+
+    for (c = m->robots_servers; c != NULL && au != NULL; c = c->next) {
+        (void) ra_robots_file_seed(au, c->names.primary, c->robots, now);
+    }
 }
 
 static int

@@ -21,6 +21,7 @@
 #include "ra_core.h"
 #include "ra_alert.h"
 #include "ra_buf.h"
+#include "ra_http.h"
 #include "ra_setup.h"
 #include "ra_verdict.h"
 
@@ -136,6 +137,11 @@ typedef enum {
 #define RA_CONF_SERVER  2
 #define RA_CONF_SCOPE   3
 
+/* A server's (virtual host's) values.  One with a robots file is on its
+ * main scope's list (ra_conf_main_t.robots_servers), in the order written,
+ * for ra_conf_robots_lint() and ra_conf_robots_seed(). */
+typedef struct ra_conf_server_s  ra_conf_server_t;
+
 /* The global values. */
 typedef struct {
     ra_setup_t         setup;           /* crawler, range and key tables */
@@ -150,17 +156,22 @@ typedef struct {
     const char        *resolver;        /* Apache's: ADDR[:PORT], "" for
                                            the system's; NULL: none */
     uint32_t           set;             /* 1u << ra_directive_e written */
+    ra_conf_server_t  *robots_servers;  /* those with a robots file */
     unsigned           zone_wanted:1;   /* auditing on somewhere, or a
                                            zone size (Apache makes the
                                            ledger then) */
     unsigned           enforce_wanted:1; /* a scope refuses something */
 } ra_conf_main_t;
 
-/* A server's (virtual host's) values. */
-typedef struct {
+/* A server's (virtual host's) values (ra_conf_server_t's comment). */
+struct ra_conf_server_s {
     ra_robots_file_t  *robots;          /* NULL: none configured */
     uint32_t           set;
-} ra_conf_server_t;
+    ra_sitenames_t     names;           /* the glue's, built from the
+                                           server's names */
+    void              *host_ctx;        /* ra_directive_cx_t.server_ctx */
+    ra_conf_server_t  *next;            /* the next with a robots file */
+};
 
 /* A location's (directory's) values, inherited where not written. */
 typedef struct {
@@ -182,6 +193,10 @@ typedef struct {
     /* handed to host->log with the lines reading a file writes (nginx's
      * ngx_conf_t, for "in nginx.conf:12"); NULL: the server's own log */
     void              *where;
+    /* the host's ctx for the lines about this server's robots file at
+     * start (Apache's server_rec: its virtual host's error log); NULL:
+     * the host's own */
+    void              *server_ctx;
     /* what the server's shared-memory allocator keeps of a zone (nginx's
      * slab pages) */
     uint64_t           zone_overhead;
@@ -208,6 +223,23 @@ void ra_conf_scope_init(ra_conf_scope_t *c);
  */
 int ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
     const ra_str_t *words, size_t n, ra_buf_t *msg);
+
+/* Builds the crawler table once every directive is read
+ * (ra_setup_compile()), said the same in every server when it fails: at
+ * emerg with RA_TAG_CRAWLERS through h, where handed to h->log.  RA_OK,
+ * or an error: the configuration is refused. */
+int ra_conf_compile(ra_conf_main_t *m, const ra_host_t *h, void *where);
+
+/* Lints every server's robots file (ra_robots_file_lint()), in the order
+ * written, through h with each server's host_ctx as its ctx when it has
+ * one; where is handed to h->log. */
+void ra_conf_robots_lint(const ra_conf_main_t *m, const ra_host_t *h,
+    void *where);
+
+/* Records every server's robots file as its site's first version, unless
+ * the ledger has one (ra_robots_file_seed(); out of memory is said). */
+void ra_conf_robots_seed(const ra_conf_main_t *m, ra_audit_t *au,
+    int64_t now);
 
 /* The scope that keeps id's value in that server (RA_CONF_*), 0 when the
  * server has no such directive. */

@@ -95,10 +95,16 @@ ra_engines_take(ra_engines_t *e)
     return au != NULL ? au : ra_engines_first(e);
 }
 
+ra_audit_t *
+ra_engines_take_or(ra_engines_t *e, ra_audit_t *proc)
+{
+    return e == NULL ? proc : ra_engines_take(e);
+}
+
 void
 ra_engines_give(ra_engines_t *e, ra_audit_t *au)
 {
-    if (au == e->proc) {
+    if (e != NULL && au == e->proc) {
         (void) pthread_mutex_unlock(&e->mu);
     }
 }

@@ -28,6 +28,11 @@ ra_engines_t *ra_engines_create(ra_audit_t *proc, const ra_audit_conf_t *conf,
 ra_audit_t *ra_engines_take(ra_engines_t *e);
 void ra_engines_give(ra_engines_t *e, ra_audit_t *au);
 
+/* The same where a process may have no engines (unthreaded, or none could
+ * be made): e's, or proc itself when e is NULL, with no thread's to look
+ * up; ra_engines_give() with a NULL e then gives nothing back. */
+ra_audit_t *ra_engines_take_or(ra_engines_t *e, ra_audit_t *proc);
+
 /* Destroys every thread's engine (not the process's, whose gate they
  * share: destroy these first) and e.  NULL is nothing. */
 void ra_engines_destroy(ra_engines_t *e);

@@ -135,3 +135,32 @@ ra_fields_line_slow(ra_fields_t *f, ra_str_t name, ra_str_t value)
     }
     ra_fields_append(s, value.data, value.len);
 }
+
+void
+ra_request_origin(ra_request_t *req, ra_str_t target, ra_str_t host,
+    int tls)
+{
+    size_t                i = 0, a;
+    const unsigned char  *t = target.data;
+
+    /* a scheme: a letter, then letters, digits, '+', '-' and '.' */
+    while (i < target.len
+           && (ra_isalpha(t[i])
+               || (i > 0 && (ra_isdigit(t[i]) || t[i] == '+' || t[i] == '-'
+                             || t[i] == '.'))))
+    {
+        i++;
+    }
+    req->authority = host;
+    if (i > 0 && target.len - i >= 3 && memcmp(t + i, "://", 3) == 0) {
+        for (a = i += 3; i < target.len && t[i] != '/' && t[i] != '?'
+                         && t[i] != '#' && t[i] != ' '; i++)
+        {
+            /* the authority, port included, as written */
+        }
+        req->authority = ra_str(t + a, i - a);
+    }
+    if (tls) {
+        req->scheme = (ra_str_t) ra_string("https");
+    }
+}

@@ -154,4 +154,16 @@ ra_fields_end(ra_fields_t *f)
     return 0;
 }
 
+/*
+ * What a signature may cover besides the fields, once ra_fields_end()
+ * kept them, the same in every server: req->authority is the target's
+ * own when the target is in absolute form ("http://host:port/x", from
+ * its scheme on; RFC 9112 3.2.2: it names the resource, whatever Host
+ * says), else host; req->scheme is "https" when the connection is TLS,
+ * else unknown (a TLS proxy in front may have taken it off: @scheme is
+ * then left unchecked).
+ */
+void ra_request_origin(ra_request_t *req, ra_str_t target, ra_str_t host,
+    int tls);
+
 #endif /* RA_FIELDS_H */

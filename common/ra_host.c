@@ -196,3 +196,16 @@ ra_basename(const char *path)
 
     return s != NULL ? s + 1 : path;
 }
+
+void
+ra_host_server_init(ra_host_t *h,
+    void (*log)(const ra_host_t *, void *, ra_log_level_e, ra_str_t),
+    int64_t (*now)(const ra_host_t *), int log_escapes)
+{
+    memset(h, 0, sizeof(*h));
+    h->log = log;
+    h->now = now;
+    h->log_escapes = log_escapes != 0;
+    h->heap = ra_malloc_allocator;
+    ra_host_crypto_libcrypto(h);
+}

@@ -112,6 +112,15 @@ struct ra_host_s {
     void       *rdns_ctx;
 };
 
+/* A server's host, made of the same parts in every server: its own log
+ * (escaping bytes itself or not, log_escapes) and clock; memory from the
+ * C heap, which the core frees; files read and dated by the core's POSIX
+ * functions; libcrypto's digests and signatures for Web Bot Auth.  The
+ * other members are zero: the glue sets ctx and the ledger's lock. */
+void ra_host_server_init(ra_host_t *h,
+    void (*log)(const ra_host_t *, void *, ra_log_level_e, ra_str_t),
+    int64_t (*now)(const ra_host_t *), int log_escapes);
+
 /* Sets h->sha256 and h->ed25519_verify to libcrypto's (ra_digest.c, the
  * core's one adapter to the library it links for digests). */
 void ra_host_crypto_libcrypto(ra_host_t *h);

@@ -264,6 +264,11 @@ unsigned char *ra_capture_space(ra_capture_t *c, size_t n, size_t *keep);
 void ra_capture_commit(ra_capture_t *c, size_t copied);
 void ra_capture_fail(ra_capture_t *c);
 
+/* For n bytes the server has not read yet: when the capture keeps no more
+ * of an answer (its body is full, or it failed), counts them and returns
+ * 1, so that the server passes them on unread; else 0. */
+int ra_capture_skip(ra_capture_t *c, size_t n);
+
 /*
  * The answer to record (ra_audit_robots).  content_type is the header
  * as sent (data NULL or length 0: the answer had none, and lint says so);

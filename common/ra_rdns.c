@@ -206,6 +206,14 @@ ra_rd_hostname(ra_str_t n)
 }
 
 int
+ra_rdns_ptr_forward(ra_str_t name)
+{
+    ra_addr_t  a;
+
+    return ra_rd_hostname(name) && ra_addr_parse(name, &a) != RA_OK;
+}
+
+int
 ra_rdns_done_locked(void *area, const ra_rdns_conf_t *conf,
     const ra_addr_t *a, int ok, ra_str_t ptr_name, const ra_addr_t *forward,
     size_t nforward, int trusted, int64_t now)

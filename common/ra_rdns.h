@@ -127,6 +127,14 @@ int ra_rdns_done_locked(void *area, const ra_rdns_conf_t *conf,
     const ra_addr_t *a, int ok, ra_str_t ptr_name, const ra_addr_t *forward,
     size_t nforward, int trusted, int64_t now);
 
+/* Is a PTR name to be resolved forward, the same for every resolver the
+ * servers use?  Not when there is none (empty), when it is no plain host
+ * name (ra_rdns_done_locked() counts it as none), nor when it is an
+ * address literal ("192.0.2.1"): that names no crawler, and a resolver
+ * would answer it from the name itself, "confirming" it.  The host then
+ * hands the PTR name over with no forward addresses. */
+int ra_rdns_ptr_forward(ra_str_t name);
+
 /* 1 when name lies in the rdns domains of some crawler of t. */
 int ra_rdns_trusted(const ra_crawlers_t *t, ra_str_t name);
 

@@ -53,8 +53,8 @@ typedef struct {
 
 
 typedef struct {
-    ra_conf_server_t             conf;          /* the robots file */
-    ra_sitenames_t               names;
+    ra_conf_server_t             conf;          /* the robots file, the
+                                                   names */
 } ngx_http_robots_audit_srv_conf_t;
 
 

@@ -491,10 +491,8 @@ ngx_http_robots_audit_create_main_conf(ngx_conf_t *cf)
     amcf->pool.free = NULL;
     amcf->pool.ctx = cf->pool;
 
-    amcf->host.log = ngx_http_robots_audit_log;
-    amcf->host.now = ngx_http_robots_audit_now;
-    amcf->host.heap = ra_malloc_allocator;  /* what the core frees */
-    ra_host_crypto_libcrypto(&amcf->host);  /* Web Bot Auth */
+    ra_host_server_init(&amcf->host, ngx_http_robots_audit_log,
+                        ngx_http_robots_audit_now, 0);
 
     amcf->conf_host = amcf->host;
     amcf->conf_host.log = ngx_http_robots_audit_conf_log;
@@ -510,21 +508,13 @@ ngx_http_robots_audit_init_main_conf(ngx_conf_t *cf, void *conf)
 {
     ngx_http_robots_audit_main_conf_t  *amcf = conf;
 
-    ra_buf_t  why;
-
-    if (amcf->shm_zone == NULL) {
+    if (amcf->shm_zone == NULL
+        || ra_conf_compile(&amcf->conf, &amcf->conf_host, cf) == RA_OK)
+    {
         return NGX_CONF_OK;
     }
 
-    ra_buf_init(&why, &amcf->pool, 0, 1024);
-
-    if (ra_setup_compile(&amcf->conf.setup, &why) != RA_OK) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, RA_LOG_PREFIX
-                           "[" RA_TAG_CRAWLERS "] %*s", why.len, why.data);
-        return NGX_CONF_ERROR;
-    }
-
-    return NGX_CONF_OK;
+    return NGX_CONF_ERROR;
 }
 
 
@@ -551,7 +541,7 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
                                               ngx_http_robots_audit_module);
     cscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_core_module);
 
-    if (ra_sitenames_init(&conf->names, &amcf->pool,
+    if (ra_sitenames_init(&conf->conf.names, &amcf->pool,
                           ngx_http_robots_audit_str(cscf->server_name))
         != RA_OK)
     {
@@ -561,7 +551,7 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
     sn = cscf->server_names.elts;
 
     for (i = 0; i < cscf->server_names.nelts; i++) {
-        if (ra_sitenames_add(&conf->names, &amcf->pool,
+        if (ra_sitenames_add(&conf->conf.names, &amcf->pool,
                              ngx_http_robots_audit_str(sn[i].name))
             != RA_OK)
         {
@@ -710,13 +700,8 @@ ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
 static ngx_int_t
 ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 {
-    ngx_uint_t                          s;
     ngx_conf_t                          cf;
     ra_audit_t                         *au;
-    ngx_http_conf_ctx_t                *ctx;
-    ngx_http_core_srv_conf_t          **cscfp;
-    ngx_http_core_main_conf_t          *cmcf;
-    ngx_http_robots_audit_srv_conf_t   *ascf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
@@ -729,40 +714,26 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
         return NGX_OK;
     }
 
-    cmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_core_module);
-    cscfp = cmcf->servers.elts;
-
     ngx_http_robots_audit_rdns_init(cycle, amcf);
 
-    au = NULL;
-
-    for (s = 0; s < cmcf->servers.nelts; s++) {
-        ctx = cscfp[s]->ctx;
-        ascf = ctx->srv_conf[ngx_http_robots_audit_module.ctx_index];
-
-        if (ascf->conf.robots == NULL) {
-            continue;
-        }
-
-        /* at start, lint went to stderr only (no error log yet) */
-        if (ngx_is_init_cycle(cycle->old_cycle) && !ngx_test_config) {
-            ngx_memzero(&cf, sizeof(ngx_conf_t));
-            cf.cycle = cycle;
-            cf.log = cycle->log;
-            ra_robots_file_lint(&amcf->conf_host, &cf, ascf->conf.robots);
-        }
-
-        if (au == NULL) {
-            au = ngx_http_robots_audit_create(amcf);
-            if (au == NULL) {
-                return NGX_ERROR;
-            }
-        }
-
-        (void) ra_robots_file_seed(au, ascf->names.primary, ascf->conf.robots,
-                                   ngx_http_robots_audit_now(NULL));
+    if (amcf->conf.robots_servers == NULL) {
+        return NGX_OK;
     }
 
+    /* at start, lint went to stderr only (no error log yet) */
+    if (ngx_is_init_cycle(cycle->old_cycle) && !ngx_test_config) {
+        ngx_memzero(&cf, sizeof(ngx_conf_t));
+        cf.cycle = cycle;
+        cf.log = cycle->log;
+        ra_conf_robots_lint(&amcf->conf, &amcf->conf_host, &cf);
+    }
+
+    au = ngx_http_robots_audit_create(amcf);
+    if (au == NULL) {
+        return NGX_ERROR;
+    }
+
+    ra_conf_robots_seed(&amcf->conf, au, ngx_http_robots_audit_now(NULL));
     ra_audit_destroy(au);
 
     return NGX_OK;

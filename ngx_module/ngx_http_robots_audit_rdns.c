@@ -12,6 +12,8 @@
 
 #include "ngx_http_robots_audit.h"
 
+#include "ra_rdns.h"
+
 
 #define NGX_HTTP_RA_RDNS_FWD  16
 
@@ -90,20 +92,18 @@ ngx_http_robots_audit_rdns_ptr(ngx_resolver_ctx_t *ctx)
 
     ngx_resolve_addr_done(ctx);
 
-    if (state == NGX_RESOLVE_NXDOMAIN || (state == NGX_OK && q->name.len == 0)) {
-        ngx_http_robots_audit_rdns_end(q, 1, NULL, 0);   /* no PTR */
+    /* no PTR, or a name not to resolve forward (an address literal: the
+     * resolver would answer it from temp itself) */
+    if (state == NGX_RESOLVE_NXDOMAIN
+        || (state == NGX_OK
+            && !ra_rdns_ptr_forward(ra_str(q->name.data, q->name.len))))
+    {
+        ngx_http_robots_audit_rdns_end(q, 1, NULL, 0);
         return;
     }
 
     if (state != NGX_OK) {
         ngx_http_robots_audit_rdns_end(q, 0, NULL, 0);   /* no answer */
-        return;
-    }
-
-    /* a PTR name that is an address literal names no crawler, and the
-     * resolver would answer it from temp itself: no forward lookup */
-    if (ngx_inet_addr(q->name.data, q->name.len) != INADDR_NONE) {
-        ngx_http_robots_audit_rdns_end(q, 1, NULL, 0);
         return;
     }
 

@@ -62,6 +62,9 @@ ngx_http_robots_audit_now(const ra_host_t *h)
 static ngx_inline __attribute__((always_inline)) void
 ngx_http_robots_audit_fields(ngx_http_request_t *r, ra_request_t *req)
 {
+    int               tls = 0;
+    u_char           *e;
+    ra_str_t          target = ra_str(NULL, 0);
     ngx_uint_t        i;
     ra_alloc_t        alloc;
     ra_fields_t       f;
@@ -85,30 +88,19 @@ ngx_http_robots_audit_fields(ngx_http_request_t *r, ra_request_t *req)
     if (!ra_fields_end(&f)) {
         return;
     }
-    if (r->host_start != NULL && r->request_line.data != NULL
-        && r->host_start > r->request_line.data
-        && r->host_start < r->request_line.data + r->request_line.len)
+    /* an absolute-form target: the request line from its scheme on */
+    if (r->schema_start != NULL && r->request_line.data != NULL
+        && r->schema_start > r->request_line.data
+        && (e = r->request_line.data + r->request_line.len) > r->schema_start)
     {
-        /* an absolute-form target names the site, whatever Host says
-         * (RFC 9112 3.2.2): its authority as written, port included */
-        u_char  *e = r->request_line.data + r->request_line.len;
-        u_char  *q = r->host_start;
-
-        while (q < e && *q != '/' && *q != '?' && *q != ' ') {
-            q++;
-        }
-        req->authority.data = r->host_start;
-        req->authority.len = (size_t) (q - r->host_start);
-    } else if (r->headers_in.host) {
-        req->authority = ngx_http_robots_audit_str(r->headers_in.host->value);
+        target = ra_str(r->schema_start, (size_t) (e - r->schema_start));
     }
-    /* https when this connection is TLS; else unknown (a TLS proxy in
-     * front may have taken it off): @scheme is then left unchecked */
 #if (NGX_HTTP_SSL)
-    if (r->connection->ssl) {
-        req->scheme = (ra_str_t) ra_string("https");
-    }
+    tls = r->connection->ssl != NULL;
 #endif
+    ra_request_origin(req, target, r->headers_in.host
+                      ? ngx_http_robots_audit_str(r->headers_in.host->value)
+                      : ra_str(NULL, 0), tls);
 }
 
 
@@ -164,7 +156,7 @@ ngx_http_robots_audit_site(ngx_http_request_t *r)
 
     ascf = ngx_http_get_module_srv_conf(r, ngx_http_robots_audit_module);
 
-    return ra_sitenames_pick(&ascf->names,
+    return ra_sitenames_pick(&ascf->conf.names,
                              ngx_http_robots_audit_str(r->headers_in.server));
 }
 

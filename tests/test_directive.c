@@ -10,6 +10,8 @@
 
 #include "ra_test.h"
 #include "ra_directive.h"
+#include "ra_ledger.h"
+#include "ra_tags.h"
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
 
@@ -409,6 +411,110 @@ levels_and_merge(void **state)
     conf_free(n);
 }
 
+/* Every server's robots file, in the order written: linted at start into
+ * each server's own log (Apache's virtual hosts), and seeded as its site's
+ * first version (a missing file records nothing) */
+static void
+robots_servers(void **state)
+{
+    static const char  text[] = "User-agent: *\nDisalow: /x\n";
+    char               robots[64];
+    captured_t         logs[2];
+    ra_conf_server_t   two;
+    conf_t            *a = conf_new(RA_DIALECT_APACHE);
+    ra_setup_values_t  v;
+    ra_audit_conf_t    ac;
+    ra_audit_t        *au;
+    ra_buf_t           why;
+    void              *region;
+    size_t             size = 2u * 1024 * 1024;
+    ra_ledger_t        ledger;
+    const ra_alloc_t  *pool = ra_test_arena_alloc(a->arena);
+
+    (void) state;
+    ra_test_tmp_file(robots, text, sizeof(text) - 1);
+    memset(logs, 0, sizeof(logs));
+    memset(&two, 0, sizeof(two));
+    assert_null(a->main.robots_servers);
+    a->cx.server_ctx = &logs[0];
+    assert_string_equal(set(a, RA_DIRECTIVE_ROBOTS_FILE, robots, NULL, NULL),
+                        "");
+    a->cx.server = &two;
+    a->cx.server_ctx = &logs[1];
+    assert_string_equal(set(a, RA_DIRECTIVE_ROBOTS_FILE, "nope.txt", NULL,
+                            NULL), "");
+    assert_ptr_equal(a->main.robots_servers, &a->server);
+    assert_ptr_equal(a->server.next, &two);
+    assert_null(two.next);
+    assert_int_equal(a->log.n, 0);
+
+    ra_conf_robots_lint(&a->main, &a->host, NULL);
+    assert_int_equal(a->log.n, 0);
+    assert_true(logs[0].n > 0);
+    assert_non_null(strstr(logs[0].lines[0], "[RA200] "));
+    assert_int_equal(logs[1].n, 1);
+    assert_non_null(strstr(logs[1].lines[0], "[RA201] "));
+
+    assert_int_equal(ra_sitenames_init(&a->server.names, pool,
+                                       S("one.example")), RA_OK);
+    assert_int_equal(ra_sitenames_init(&two.names, pool, S("two.example")),
+                     RA_OK);
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_setup_compile(&a->main.setup, &why), RA_OK);
+    ra_buf_release(&why);
+    memset(&v, 0, sizeof(v));
+    v.alert_interval = -1;
+    ra_setup_audit_conf(&ac, &a->main.setup, &a->host, S("zone"), &v);
+    region = malloc(size);
+    assert_int_equal(ra_ledger_format(region, size, 0), RA_OK);
+    ra_ledger_open(&ledger, region, NULL);
+    au = ra_audit_create(&ac, &ledger);
+    assert_non_null(au);
+    ra_conf_robots_seed(&a->main, NULL, 1000);      /* no engine: nothing */
+    ra_conf_robots_seed(&a->main, au, 1000);
+    assert_int_not_equal(ra_ledger_site_find_locked(&ledger,
+                                                    S("one.example"), 1000),
+                         0);
+    assert_int_equal(ra_ledger_site_find_locked(&ledger, S("two.example"),
+                                                1000), 0);
+    ra_audit_destroy(au);
+    free(region);
+    unlink(robots);
+    conf_free(a);
+}
+
+static void *
+no_memory(void *ctx, size_t size)
+{
+    (void) ctx;
+    (void) size;
+    return NULL;
+}
+
+/* the crawler table built once the directives are read, its failure said
+ * the same in every server, at the place given */
+static void
+compile_tables(void **state)
+{
+    conf_t      *n = conf_new(RA_DIALECT_NGINX);
+    conf_t      *a = conf_new(RA_DIALECT_APACHE);
+    ra_alloc_t   none = { no_memory, NULL, NULL };
+
+    (void) state;
+    assert_int_equal(ra_conf_compile(&n->main, &n->host, n), RA_OK);
+    assert_true(n->main.setup.compiled);
+    assert_int_equal(n->log.n, 0);
+
+    a->main.setup.alloc = &none;
+    assert_int_not_equal(ra_conf_compile(&a->main, &a->host, NULL), RA_OK);
+    assert_false(a->main.setup.compiled);
+    assert_int_equal(a->log.n, 1);
+    assert_non_null(strstr(a->log.lines[0], "[" RA_TAG_CRAWLERS "] "));
+    assert_null(a->log.where[0]);
+    conf_free(n);
+    conf_free(a);
+}
+
 int
 main(void)
 {
@@ -419,6 +525,8 @@ main(void)
         cmocka_unit_test(alert_log_and_resolver),
         cmocka_unit_test(files),
         cmocka_unit_test(levels_and_merge),
+        cmocka_unit_test(robots_servers),
+        cmocka_unit_test(compile_tables),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

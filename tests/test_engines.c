@@ -153,6 +153,28 @@ fallback_to_the_process(void **state)
     fx_free(&f);
 }
 
+/* an unthreaded process has no engines: the process's own, no mutex,
+ * nothing given back; a threaded one's take_or is its take */
+static void
+take_or_the_process(void **state)
+{
+    fx_t         f;
+    ra_audit_t  *a;
+
+    (void) state;
+    fx_init(&f);
+    assert_ptr_equal(ra_engines_take_or(NULL, f.proc), f.proc);
+    ra_engines_give(NULL, f.proc);
+    assert_ptr_equal(ra_engines_take_or(NULL, f.proc), f.proc);
+    ra_engines_give(NULL, f.proc);
+    a = ra_engines_take_or(f.e, f.proc);
+    assert_ptr_not_equal(a, f.proc);
+    ra_engines_give(f.e, a);
+    assert_ptr_equal(ra_engines_take_or(f.e, f.proc), a);
+    ra_engines_give(f.e, a);
+    fx_free(&f);
+}
+
 int
 main(void)
 {
@@ -160,6 +182,7 @@ main(void)
         cmocka_unit_test(each_thread_its_own),
         cmocka_unit_test(this_thread_too),
         cmocka_unit_test(fallback_to_the_process),
+        cmocka_unit_test(take_or_the_process),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -236,11 +236,56 @@ kind_memo_is_the_requests(void **state)
     assert_int_equal(ra_kind_memo_take(&m, &r2, t), 0);
 }
 
+static int
+same(ra_str_t s, const char *z)
+{
+    return s.len == strlen(z) && memcmp(s.data, z, s.len) == 0;
+}
+
+/* what a signature may cover: an absolute-form target's authority, else
+ * Host; https only on TLS */
+static void
+origin_authority_and_scheme(void **state)
+{
+    ra_request_t  req;
+
+    (void) state;
+    memset(&req, 0, sizeof(req));
+    ra_request_origin(&req, (ra_str_t) ra_string("/x?y"),
+                      (ra_str_t) ra_string("Example.com"), 0);
+    assert_true(same(req.authority, "Example.com"));
+    assert_null(req.scheme.data);
+
+    ra_request_origin(&req, (ra_str_t) ra_string(
+                          "http://a.example:8080/x HTTP/1.1"),
+                      (ra_str_t) ra_string("b.example"), 1);
+    assert_true(same(req.authority, "a.example:8080"));
+    assert_true(same(req.scheme, "https"));
+
+    memset(&req, 0, sizeof(req));
+    ra_request_origin(&req, (ra_str_t) ra_string("https://a.example?q"),
+                      ra_str(NULL, 0), 0);
+    assert_true(same(req.authority, "a.example"));
+    ra_request_origin(&req, (ra_str_t) ra_string("HTTP://a.example"),
+                      ra_str(NULL, 0), 0);
+    assert_true(same(req.authority, "a.example"));
+
+    /* not absolute-form: "//x" is a path, and so is "/a://b" */
+    ra_request_origin(&req, (ra_str_t) ra_string("//x/y"),
+                      (ra_str_t) ra_string("h"), 0);
+    assert_true(same(req.authority, "h"));
+    ra_request_origin(&req, (ra_str_t) ra_string("/a://b"),
+                      ra_str(NULL, 0), 0);
+    assert_int_equal(req.authority.len, 0);
+    assert_null(req.scheme.data);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(field_names),
+        cmocka_unit_test(origin_authority_and_scheme),
         cmocka_unit_test(fields_first_and_joined),
         cmocka_unit_test(fields_sig_only),
         cmocka_unit_test(fields_absent),

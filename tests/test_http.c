@@ -214,8 +214,10 @@ capture_buffer(void **state)
     dst = ra_capture_space(&c, 10, &keep);
     assert_null(dst);
     assert_int_equal(keep, 0);
+    /* full: what follows is counted without being read */
+    assert_int_equal(ra_capture_skip(&c, 7), 1);
     ra_capture_answer(&c, ra_str(NULL, 0), ra_str(NULL, 0), &ans);
-    assert_int_equal(ans.size, RA_ROBOTS_MAX + 15);
+    assert_int_equal(ans.size, RA_ROBOTS_MAX + 22);
     assert_int_equal(ans.body.len, RA_ROBOTS_MAX);
     assert_int_equal(ans.body.data[RA_ROBOTS_MAX - 1], 'y');
     ra_buf_release(&c.body);
@@ -223,11 +225,21 @@ capture_buffer(void **state)
     /* a failed read: the answer is not recorded */
     ra_capture_start(&c, &ra_malloc_allocator, NULL, 200, -1,
                      ra_str(NULL, 0));
+    assert_int_equal(ra_capture_skip(&c, 3), 0);   /* room: read them */
+    assert_int_equal(c.size, 0);
     (void) ra_capture_space(&c, 10, &keep);
     ra_capture_fail(&c);
     assert_true(c.failed);
     assert_null(ra_capture_space(&c, 10, &keep));
+    assert_int_equal(ra_capture_skip(&c, 5), 1);   /* failed: counted */
+    assert_int_equal(c.size, 25);
     ra_buf_release(&c.body);
+
+    /* a C string as a span: NULL, a value not there, reads "" */
+    assert_int_equal(ra_str_z("abc").len, 3);
+    assert_memory_equal(ra_str_z("abc").data, "abc", 3);
+    assert_int_equal(ra_str_z(NULL).len, 0);
+    assert_non_null(ra_str_z(NULL).data);
 }
 
 static void *

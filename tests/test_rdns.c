@@ -690,6 +690,22 @@ report_counts_lookups(void **state)
     efx_free(f);
 }
 
+/* the PTR names every resolver resolves forward: plain host names, not
+ * none, not an address literal (IPv4 or IPv6), not a name the cache would
+ * count as none */
+static void
+ptr_names_resolved_forward(void **state)
+{
+    (void) state;
+    assert_true(ra_rdns_ptr_forward((ra_str_t) ra_string(
+                    "crawl-66-249-66-1.googlebot.com")));
+    assert_true(ra_rdns_ptr_forward((ra_str_t) ra_string("host1")));
+    assert_false(ra_rdns_ptr_forward(ra_str("", 0)));
+    assert_false(ra_rdns_ptr_forward((ra_str_t) ra_string("192.0.2.1")));
+    assert_false(ra_rdns_ptr_forward((ra_str_t) ra_string("2001:db8::1")));
+    assert_false(ra_rdns_ptr_forward((ra_str_t) ra_string("a b.example")));
+}
+
 int
 main(void)
 {
@@ -705,6 +721,7 @@ main(void)
         cmocka_unit_test(engine_ptr_outside_and_not_resolving_back),
         cmocka_unit_test(engine_ranges_first_and_no_resolver),
         cmocka_unit_test(report_counts_lookups),
+        cmocka_unit_test(ptr_names_resolved_forward),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -625,11 +625,60 @@ log_lines_are_bounded(void **state)
     assert_true(ra_host_now(NULL) > 1700000000000LL);
 }
 
+static void
+server_log(const ra_host_t *h, void *where, ra_log_level_e level,
+    ra_str_t line)
+{
+    (void) h;
+    (void) where;
+    (void) level;
+    (void) line;
+}
+
+static int64_t
+server_now(const ra_host_t *h)
+{
+    (void) h;
+    return 42;
+}
+
+/* every server's host: its log and clock, the C heap, the POSIX reader,
+ * libcrypto; nothing else left over from before */
+static void
+server_host(void **state)
+{
+    ra_host_t      h;
+    unsigned char  d[32];
+    void          *p;
+
+    (void) state;
+    memset(&h, 0xa5, sizeof(h));
+    ra_host_server_init(&h, server_log, server_now, 1);
+    assert_ptr_equal(h.log, server_log);
+    assert_ptr_equal(h.now, server_now);
+    assert_int_equal(ra_host_now(&h), 42);
+    assert_true(h.log_escapes);
+    assert_null(h.ctx);
+    assert_null(h.read_file);
+    assert_null(h.file_mtime);
+    assert_null(h.rdns_start);
+    assert_null(h.lock.lock);
+    p = ra_alloc(&h.heap, 64);
+    assert_non_null(p);
+    ra_free(&h.heap, p);
+    assert_non_null(h.sha256);
+    assert_int_equal(h.sha256(&h, ra_str("", 0), d), RA_OK);
+    assert_int_equal(d[0], 0xe3);           /* SHA-256("") */
+    ra_host_server_init(&h, server_log, server_now, 0);
+    assert_false(h.log_escapes);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sizes),
+        cmocka_unit_test(server_host),
         cmocka_unit_test(durations),
         cmocka_unit_test(tables),
         cmocka_unit_test(range_file_ages),

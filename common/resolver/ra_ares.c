@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "ra_ares.h"
+#include "ra_rdns.h"
 
 struct ra_ares_s {
     ares_channel  ch;
@@ -179,8 +180,8 @@ ra_ares_ai_cb(void *arg, int status, int timeouts,
 
 /* the PTR answer: ares_query() keeps "no answer" (timeout, refused,
  * SERVFAIL) apart from "no PTR" (NXDOMAIN, NODATA), which
- * ares_gethostbyaddr() folds together; a name is then resolved forward,
- * absolute (no search list) */
+ * ares_gethostbyaddr() folds together; a name is then resolved forward
+ * when ra_rdns_ptr_forward() says so, absolute (no search list) */
 static void
 ra_ares_ptr_cb(void *arg, int status, int timeouts, unsigned char *abuf,
     int alen)
@@ -210,7 +211,7 @@ ra_ares_ptr_cb(void *arg, int status, int timeouts, unsigned char *abuf,
             ares_free_hostent(h);
         }
     }
-    if (!res->ok || res->name[0] == '\0') {
+    if (!res->ok || !ra_rdns_ptr_forward(ra_str_z(res->name))) {
         ra_ares_job_done(j);
         return;
     }
