@@ -252,6 +252,43 @@ times_and_budget(void **state)
     conf_free(a);
 }
 
+/* the purposes that alert: repeats add up, a word may be a list, and an
+ * unknown purpose is named in each server's phrasing */
+static void
+alert_purposes(void **state)
+{
+    conf_t    *n = conf_new(RA_DIALECT_NGINX);
+    conf_t    *a = conf_new(RA_DIALECT_APACHE);
+    unsigned   want = 0;
+    ra_str_t   bad;
+
+    (void) state;
+    assert_null(ra_alert_purposes_parse(S("search ai-training,tool"), &want,
+                                        &bad));
+    assert_int_equal(n->main.values.alert_purposes, 0);     /* all */
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_PURPOSES, "search",
+                            "ai-training,tool", NULL), "");
+    assert_int_equal(n->main.values.alert_purposes, want);
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_PURPOSES, "search", NULL,
+                            NULL), "");
+    assert_string_equal(set(a, RA_DIRECTIVE_ALERT_PURPOSES, "tool",
+                            "ai-training", NULL), "");
+    assert_int_equal(a->main.values.alert_purposes, want);
+
+    assert_string_equal(set(n, RA_DIRECTIVE_ALERT_PURPOSES, "search",
+                            "scraper", NULL),
+                        "\"robots_audit_alert_purposes\": \"scraper\" is not "
+                        "a purpose: search, ai-training, ai-search, ai-user, "
+                        "seo, social-preview, feed, monitoring, archive, "
+                        "tool, academic, security-scanner or generic");
+    assert_non_null(strstr(set(a, RA_DIRECTIVE_ALERT_PURPOSES, "scraper",
+                               NULL, NULL),
+                           "RobotsAuditAlertPurposes: 'scraper' is not a "
+                           "purpose: search, "));
+    conf_free(n);
+    conf_free(a);
+}
+
 static void
 alert_log_and_resolver(void **state)
 {
@@ -522,6 +559,7 @@ main(void)
         cmocka_unit_test(zone),
         cmocka_unit_test(flag_and_enforce),
         cmocka_unit_test(times_and_budget),
+        cmocka_unit_test(alert_purposes),
         cmocka_unit_test(alert_log_and_resolver),
         cmocka_unit_test(files),
         cmocka_unit_test(levels_and_merge),
