@@ -151,7 +151,11 @@ ra_request_clear_rest(ra_request_t *req)
                                                  aligned(8)));
     enum { n = sizeof(*req) - offsetof(ra_request_t, signature) };
     const ra_zero16_t  z = { 0, 0 };
-    unsigned char     *p = (unsigned char *) &req->signature;
+    /* from the struct's base, not &req->signature: gcc's object-size
+     * check (-Wstringop-overflow, with the sanitizers) would bound the
+     * stores by that one field and refuse to build */
+    unsigned char     *p = (unsigned char *) req
+                           + offsetof(ra_request_t, signature);
     size_t             i;
 
     _Static_assert(n % 8 == 0, "ra_request_t: a tail of 8-byte words");
