@@ -805,6 +805,22 @@ purposes_parse_and_wanted(void **state)
     assert_int_equal(bad.len, 0);
     assert_non_null(ra_alert_purposes_parse(ra_str("unknown", 7), &set,
                                             &bad));
+    /* the sentence names every purpose of the table, in its order: a
+     * category added to the table must be added to the sentence too */
+    {
+        char      words[512];
+        size_t    n = 0;
+        unsigned  c;
+
+        for (c = 0; c < RA_CAT_MAX; c++) {
+            n += (size_t) snprintf(words + n, sizeof(words) - n, "%s%s",
+                                   c ? ", " : "",
+                                   ra_crawler_category_name(c));
+        }
+        snprintf(words + n, sizeof(words) - n, " or generic");
+        why = ra_alert_purposes_parse(ra_str("unknown", 7), &set, &bad);
+        assert_string_equal(why + strlen("is not a purpose: "), words);
+    }
 
     memset(&curl, 0, sizeof(curl));
     memset(&gpt, 0, sizeof(gpt));
