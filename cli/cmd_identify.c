@@ -122,14 +122,14 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
     ra_buf_t            *b = &x->out;
     size_t               i;
     int                  v = -1, f, absent;
+    const char          *flag;
+    unsigned             bits;
     ra_sig_verdict_t     sv;
     ra_request_t         req;
     ra_verdict_t         vd;
     ra_judge_who_t       who;
     ra_str_t             tokens[RA_TOKENS_MAX];
     int                  by;            /* how v was decided */
-    static const char   *flags[] = { "crawl-delay", "ignores-star",
-                                     "user-triggered", "token-only" };
 
     memset(&sv, 0, sizeof(sv));
     sv.result = RA_SIG_NONE;
@@ -242,9 +242,9 @@ ra_id_one(ra_id_ctx_t *x, ra_str_t ua)
             ra_buf_json_str(b, c->tokens[i]);
         }
         ra_buf_cstr(b, "],\"flags\":[");
-        for (i = 0, f = 0; i < 4; i++) {
-            if (c->flags & (1u << i)) {
-                ra_buf_printf(b, "%s\"%s\"", f++ ? "," : "", flags[i]);
+        for (i = 0, f = 0; (flag = ra_crawler_flag_name(i, &bits)); i++) {
+            if ((c->flags & bits) == bits) {
+                ra_buf_printf(b, "%s\"%s\"", f++ ? "," : "", flag);
             }
         }
         ra_buf_ch(b, ']');

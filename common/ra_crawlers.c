@@ -40,6 +40,16 @@ ra_crawler_category_name(unsigned category)
     return category < RA_CAT_MAX ? ra_category_names[category] : "unknown";
 }
 
+const char *
+ra_crawler_flag_name(size_t i, unsigned *bits)
+{
+    if (i >= RA_NELTS(ra_flag_names)) {
+        return NULL;
+    }
+    *bits = ra_flag_names[i].flag;
+    return ra_flag_names[i].name;
+}
+
 unsigned
 ra_crawler_category_of(ra_str_t name)
 {

@@ -169,4 +169,9 @@ const char *ra_crawler_category_name(unsigned category);
  * table's former spelling, is "ai-user"); RA_CAT_MAX when none. */
 unsigned ra_crawler_category_of(ra_str_t name);
 
+/* The i-th flag word of the table's format ("crawl-delay", "library",
+ * ...) and, in *bits, the flags it sets: a crawler carries the word when
+ * it has all of them.  NULL past the last word. */
+const char *ra_crawler_flag_name(size_t i, unsigned *bits);
+
 #endif /* RA_CRAWLERS_H */

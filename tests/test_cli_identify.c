@@ -145,6 +145,12 @@ verification_and_operator_file(void **state)
     assert_non_null(strstr(out, "\"crawler\":\"AcmeBot\",\"token\":\"AcmeBot"
         "\",\"category\":\"monitoring\""));
     assert_non_null(strstr(out, "\"flags\":[\"user-triggered\"]"));
+
+    /* every flag of the table's format, not only the first four */
+    assert_int_equal(ra_test_sh(BIN " identify --format json "
+                                "'curl/8.5.0'",
+                                out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "\"flags\":[\"library\"]"));
 }
 
 static void
