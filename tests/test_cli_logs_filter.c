@@ -32,6 +32,24 @@ sh(char *out, const char *cmd)
     return ra_test_sh(cmd, out, OUT_MAX);
 }
 
+/* logs --format json ARGS, "now" 2026-11-27T13:00:00Z: exit 0, and
+ * filtered lines left out (0: none said) */
+static void
+json(char *out, const char *args, int filtered)
+{
+    char  cmd[1024], want[64];
+
+    snprintf(cmd, sizeof(cmd), "RA_LOGS_NOW=2026-11-27T13:00:00Z " LOGS
+             "--format json %s 2>/dev/null", args);
+    assert_int_equal(sh(out, cmd), 0);
+    snprintf(want, sizeof(want), "\"filtered_lines\":%d", filtered);
+    if (filtered) {
+        assert_non_null(strstr(out, want));
+    } else {
+        assert_null(strstr(out, "\"filtered_lines\""));
+    }
+}
+
 /* The JSON record of crawler name in out (to the next record), or NULL */
 static const char *
 record(const char *out, const char *name, char *rec, size_t cap)
@@ -57,9 +75,27 @@ record(const char *out, const char *name, char *rec, size_t cap)
 static void
 test_filter_core(void **state)
 {
+    static const struct {
+        ra_logfilter_opt_e   opt;
+        const char          *arg;
+        int                  ok;
+    } opts[] = {
+        { RA_LOGFILTER_STATUS, "4xx", 1 },
+        { RA_LOGFILTER_STATUS, "503", 1 },
+        { RA_LOGFILTER_STATUS, "6xx", 0 },
+        { RA_LOGFILTER_STATUS, "99", 0 },
+        { RA_LOGFILTER_EXCLUDE_CLIENT, "2001:db8::/32", 1 },
+        { RA_LOGFILTER_EXCLUDE_CLIENT, "192.0.2.7", 1 },
+        { RA_LOGFILTER_EXCLUDE_CLIENT, "192.0.2/8", 0 },
+        { RA_LOGFILTER_SINCE, "2h", 1 },
+        { RA_LOGFILTER_SINCE, "2h ago", 0 },
+        { RA_LOGFILTER_CRAWLER, "", 0 }
+    };
     ra_logfilter_t       f;
     ra_logfilter_line_t  l;
     int64_t              t, now = 1764331200000LL;  /* 2025-11-28T12:00Z */
+    const char          *err;
+    size_t               i;
 
     (void) state;
     assert_int_equal(ra_logfilter_time(ra_str("2025-11-28", 10), 0, &t),
@@ -94,22 +130,11 @@ test_filter_core(void **state)
 
     ra_logfilter_init(&f);
     assert_false(ra_logfilter_active(&f));
-    assert_null(ra_logfilter_opt(&f, RA_LOGFILTER_STATUS,
-                                 ra_str("4xx", 3), now));
-    assert_null(ra_logfilter_opt(&f, RA_LOGFILTER_STATUS,
-                                 ra_str("503", 3), now));
-    assert_non_null(ra_logfilter_opt(&f, RA_LOGFILTER_STATUS,
-                                     ra_str("6xx", 3), now));
-    assert_non_null(ra_logfilter_opt(&f, RA_LOGFILTER_STATUS,
-                                     ra_str("99", 2), now));
-    assert_null(ra_logfilter_opt(&f, RA_LOGFILTER_EXCLUDE_CLIENT,
-                                 ra_str("2001:db8::/32", 13), now));
-    assert_null(ra_logfilter_opt(&f, RA_LOGFILTER_EXCLUDE_CLIENT,
-                                 ra_str("192.0.2.7", 9), now));
-    assert_non_null(ra_logfilter_opt(&f, RA_LOGFILTER_EXCLUDE_CLIENT,
-                                     ra_str("192.0.2/8", 9), now));
-    assert_null(ra_logfilter_opt(&f, RA_LOGFILTER_SINCE, ra_str("2h", 2),
-                                 now));
+    for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+        err = ra_logfilter_opt(&f, opts[i].opt,
+                               ra_str(opts[i].arg, strlen(opts[i].arg)), now);
+        assert_true((err == NULL) == opts[i].ok);
+    }
     assert_true(ra_logfilter_active(&f));
 
     memset(&l, 0, sizeof(l));
@@ -158,8 +183,7 @@ test_filter_time(void **state)
     assert_non_null(out);
     assert_non_null(all);
 
-    assert_int_equal(sh(all, LOGS "--format json " DATA "mixed.log"), 0);
-    assert_null(strstr(all, "filtered_lines"));
+    json(all, DATA "mixed.log", 0);
     assert_non_null(record(all, "Googlebot", rec_all, sizeof(rec_all)));
     assert_non_null(strstr(rec_all, "\"requests\":4,\"robots_fetches\":1,"
                                      "\"compliant\":2,\"violation\":1,"));
@@ -167,9 +191,7 @@ test_filter_time(void **state)
 
     /* the robots.txt fetch at 10:00 is left out: the three requests kept
      * are judged as before, none of them without a fetch */
-    assert_int_equal(sh(out, LOGS "--format json --since "
-                        "2026-11-27T10:15:00Z " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":1"));
+    json(out, "--since 2026-11-27T10:15:00Z " DATA "mixed.log", 1);
     assert_non_null(record(out, "Googlebot", rec, sizeof(rec)));
     assert_non_null(strstr(rec, "\"requests\":3,\"robots_fetches\":0,"
                                 "\"compliant\":2,\"violation\":1,"));
@@ -185,32 +207,21 @@ test_filter_time(void **state)
                                 "out by the filters"));
 
     /* --until is excluded: 12:00 and after are out */
-    assert_int_equal(sh(out, LOGS "--format json --until "
-                        "2026-11-27T12:00:00Z " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":4"));
+    json(out, "--until 2026-11-27T12:00:00Z " DATA "mixed.log", 4);
     assert_null(strstr(out, "/private/x"));
     assert_null(strstr(out, "/private/y"));
     assert_null(strstr(out, "MailRuBot"));
 
     /* relative to a fixed now (an ISO time, and Unix seconds) */
-    assert_int_equal(sh(out, "RA_LOGS_NOW=2026-11-27T13:00:00Z " LOGS
-                        "--format json --since 90m " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":3"));
+    json(out, "--since 90m " DATA "mixed.log", 3);
+    json(out, "--since 1d --until 10m " DATA "mixed.log", 1);
     assert_int_equal(sh(out, "RA_LOGS_NOW=1795784400 " LOGS
                         "--format json --since 2h " DATA "mixed.log"), 0);
     assert_non_null(strstr(out, "\"filtered_lines\":2"));
-    assert_int_equal(sh(out, "RA_LOGS_NOW=2026-11-27T13:00:00Z " LOGS
-                        "--format json --since 1d --until 10m "
-                        DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":1"));
 
     /* 12:00+01:00 is 11:00Z; a date alone is its midnight, UTC */
-    assert_int_equal(sh(out, LOGS "--format json --since "
-                        "2026-11-27T12:00+01:00 " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":2"));
-    assert_int_equal(sh(out, LOGS "--format json --until 2026-11-27 "
-                        DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":8"));
+    json(out, "--since 2026-11-27T12:00+01:00 " DATA "mixed.log", 2);
+    json(out, "--until 2026-11-27 " DATA "mixed.log", 8);
 
     /* what does not read */
     assert_int_equal(sh(out, LOGS "--since yesterday " DATA "mixed.log "
@@ -235,17 +246,14 @@ test_filter_who(void **state)
     ra_test_need_cli();
     assert_non_null(out);
 
-    assert_int_equal(sh(out, LOGS "--format json --crawler BINGBOT "
-                        DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":6"));
+    json(out, "--crawler BINGBOT " DATA "mixed.log", 6);
     assert_null(strstr(out, "{\"crawler\":\"Googlebot\""));
     assert_non_null(record(out, "bingbot", rec, sizeof(rec)));
     assert_non_null(strstr(rec, "\"requests\":2,"));
 
     /* a robots.txt token (MailRuBot's is Mail.RU_Bot), and generic */
-    assert_int_equal(sh(out, LOGS "--format json --crawler mail.ru_bot "
-                        "--crawler generic " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":6"));
+    json(out, "--crawler mail.ru_bot --crawler generic " DATA "mixed.log",
+         6);
     assert_non_null(strstr(out, "{\"crawler\":\"MailRuBot\""));
     assert_non_null(strstr(out, "{\"crawler\":\"ZorkleBot\""));
     assert_null(strstr(out, "{\"crawler\":\"bingbot\""));
@@ -254,45 +262,31 @@ test_filter_who(void **state)
                         "2>&1 >/dev/null"), 0);
     assert_non_null(strstr(out, "--crawler zorklebot: no crawler of the "
                                 "table"));
-    assert_int_equal(sh(out, LOGS "--format json --crawler zorklebot "
-                        DATA "mixed.log 2>/dev/null"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":7"));
+    json(out, "--crawler zorklebot " DATA "mixed.log", 7);
 
     /* the fetch of Googlebot (status 200) is left out by --status 4xx:
      * its 404 is still no request without a fetch */
-    assert_int_equal(sh(out, LOGS "--format json --status 4xx "
-                        DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":7"));
+    json(out, "--status 4xx " DATA "mixed.log", 7);
     assert_non_null(record(out, "Googlebot", rec, sizeof(rec)));
     assert_non_null(strstr(rec, "\"requests\":1,"));
     assert_non_null(strstr(rec, "\"no_robots_fetch\":0,"));
-    assert_int_equal(sh(out, LOGS "--format json --status 503 --status 404 "
-                        DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":6"));
+    json(out, "--status 503 --status 404 " DATA "mixed.log", 6);
     assert_int_equal(sh(out, LOGS "--status 2XX --status 6xx "
                         DATA "mixed.log 2>&1"), 2);
     assert_non_null(strstr(out, "--status '6xx' is not a status"));
 
     /* an IPv6 range, a bare IPv6 address (/128), an IPv4 one (/32) */
-    assert_int_equal(sh(out, LOGS "--format json --exclude-client "
-                        "2001:db8::/32 " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":2"));
+    json(out, "--exclude-client 2001:db8::/32 " DATA "mixed.log", 2);
     assert_null(strstr(out, "{\"crawler\":\"bingbot\""));
-    assert_int_equal(sh(out, LOGS "--format json --exclude-client "
-                        "2001:db8:1::7 " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":1"));
+    json(out, "--exclude-client 2001:db8:1::7 " DATA "mixed.log", 1);
     assert_non_null(record(out, "bingbot", rec, sizeof(rec)));
     assert_non_null(strstr(rec, "\"requests\":1,"));
-    assert_int_equal(sh(out, LOGS "--format json --exclude-client "
-                        "66.249.66.2 " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":1"));
+    json(out, "--exclude-client 66.249.66.2 " DATA "mixed.log", 1);
     assert_non_null(record(out, "Googlebot", rec, sizeof(rec)));
     assert_non_null(strstr(rec, "\"requests\":3,"));
     /* every Googlebot line out: it is not listed, though its fetch was
      * recorded */
-    assert_int_equal(sh(out, LOGS "--format json --exclude-client "
-                        "66.249.66.0/24 " DATA "mixed.log"), 0);
-    assert_non_null(strstr(out, "\"filtered_lines\":4"));
+    json(out, "--exclude-client 66.249.66.0/24 " DATA "mixed.log", 4);
     assert_null(strstr(out, "{\"crawler\":\"Googlebot\""));
     assert_int_equal(sh(out, LOGS "--exclude-client 2001:db8::/129 "
                         DATA "mixed.log 2>&1"), 2);
@@ -325,29 +319,21 @@ test_filter_site_follow(void **state)
     ra_test_need_cli();
     assert_non_null(out);
 
-    assert_int_equal(sh(out, LOGS "--format json --site b.example "
-                        DATA "vhosts.log"), 0);
+    json(out, "--site b.example " DATA "vhosts.log", 3);
     assert_non_null(strstr(out, "\"site\":\"b.example\""));
     assert_null(strstr(out, "\"site\":\"a.example\""));
     assert_null(strstr(out, "\"site\":\"c.example\""));
-    assert_non_null(strstr(out, "\"filtered_lines\":3"));
-    assert_int_equal(sh(out, LOGS "--format json --site a.example --site "
-                        "C.example " DATA "vhosts.log"), 0);
+    json(out, "--site a.example --site C.example " DATA "vhosts.log", 2);
     assert_non_null(strstr(out, "\"site\":\"a.example\""));
     assert_non_null(strstr(out, "\"site\":\"c.example\""));
     assert_null(strstr(out, "\"site\":\"b.example\""));
-    assert_non_null(strstr(out, "\"filtered_lines\":2"));
     /* a log without a host field: its lines are the --site's, kept */
-    assert_int_equal(sh(out, LOGS "--format json " DATA "mixed.log --site "
-                        "x.example"), 0);
+    json(out, DATA "mixed.log --site x.example", 0);
     assert_non_null(strstr(out, "\"site\":\"x.example\""));
-    assert_null(strstr(out, "filtered_lines"));
 
     /* --follow reads stdin to its end, filtered the same way */
-    assert_int_equal(sh(out, LOGS "--format json --follow --crawler bingbot "
-                        "--since 2026-11-27T10:15Z - < " DATA "mixed.log"),
-                     0);
-    assert_non_null(strstr(out, "\"filtered_lines\":6"));
+    json(out, "--follow --crawler bingbot --since 2026-11-27T10:15Z - < "
+         DATA "mixed.log", 6);
     assert_null(strstr(out, "{\"crawler\":\"Googlebot\""));
     free(out);
 }
