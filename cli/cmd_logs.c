@@ -543,9 +543,16 @@ ra_logs_sized(ra_logs_ctx_t *x, const ra_logrec_t *rec, ra_str_t site,
     const ra_logs_robots_t *rb, const char *file)
 {
     char     shown[RA_LOGS_SHOW * 4 + 1];
-    int64_t  bytes = rec->bytes < 0 ? 0 : rec->bytes;   /* Apache's "-" */
+    int64_t  bytes = rec->bytes < 0 ? 0 : rec->bytes;
+    int      json;
 
-    if (!RA_LOGFMT_HAS(&x->rd.fmt, RA_LF_BYTES)
+    /* "-" is Apache's %b for no body; a JSON line without the key says
+     * nothing */
+    json = x->rd.fmt.format;
+    json = json == RA_LOG_JSON || json == RA_LOG_CADDY
+           || json == RA_LOG_TRAEFIK || json == RA_LOG_CLOUDFLARE
+           || json == RA_LOG_JSONMAP;
+    if (!RA_LOGFMT_HAS(&x->rd.fmt, RA_LF_BYTES) || (json && rec->bytes < 0)
         || !ra_strcaseeq(rec->method, ra_str("GET", 3))
         || (uint64_t) bytes == (uint64_t) rb->text.len
         || ra_logs_set(x->sized, &x->nsized, site))

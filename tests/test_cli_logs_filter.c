@@ -424,6 +424,11 @@ test_size_warning(void **state)
     assert_null(strstr(err, "robots.txt answers in"));
     assert_int_equal(sh(err, LOGS DATA "mixed.log 2>&1 >/dev/null"), 0);
     assert_null(strstr(err, "robots.txt answers in"));
+    /* a JSON line without the size says nothing of it */
+    assert_int_equal(sh(err, LOGS "--json-fields client=client,time=t,"
+                        "method=m,uri=u,status=s,ua=ua,bytes=b "
+                        DATA "nobytes.json 2>&1 >/dev/null"), 0);
+    assert_null(strstr(err, "robots.txt answers in"));
     free(err);
 }
 
