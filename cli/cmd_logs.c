@@ -117,8 +117,9 @@ static const char  ra_logs_usage[] =
 "                    offset such as +01:00; UTC without one), or relative\n"
 "                    to now: 30m, 24h, 7d\n"
 "  --crawler NAME    count only this crawler's lines (repeatable): a\n"
-"                    table name or robots.txt token, any case, or\n"
-"                    generic for the bots not in the table\n"
+"                    table name or robots.txt token, any case;\n"
+"                    generic: the bots not in the table; impostor: the\n"
+"                    clients claiming a crawler they are not\n"
 "  --status CODE     count only lines of this status (repeatable): 404,\n"
 "                    or a class: 5xx\n"
 "  --exclude-client CIDR  leave out this client's lines (repeatable): an\n"
@@ -522,15 +523,35 @@ ra_logs_filter(ra_logs_ctx_t *x, const ra_logrec_t *rec, ra_str_t site,
 {
     ra_logfilter_line_t  fl;
     ra_identity_t        id;
+    ra_request_t         req;
+    ra_sig_verdict_t     sv;
+    ra_verdict_t         vd;
+    ra_judge_who_t       who;
+    ra_str_t             tokens[RA_TOKENS_MAX];
 
     fl.time = rec->time;
     fl.site = site;
     fl.client = client;
     fl.status = rec->status;
     fl.id = NULL;
+    fl.impostor = 0;
     if (ra_logfilter_wants_identity(&x->filter)) {
         ra_crawlers_identify(x->conf.crawlers, ua, &id);
         fl.id = &id;
+    }
+    if (fl.id != NULL && id.kind == RA_UA_KNOWN
+        && ra_logfilter_wants_verification(&x->filter))
+    {
+        /* verified as the judge verifies it (ranges, then reverse DNS):
+         * an impostor claims a crawler its address is not of */
+        memset(&req, 0, sizeof(req));
+        memset(&sv, 0, sizeof(sv));
+        memset(&vd, 0, sizeof(vd));
+        req.addr = client;
+        req.time = rec->time;
+        req.user_agent = ua;
+        ra_audit_who(x->au, &id, &req, &sv, &vd, tokens, &who);
+        fl.impostor = vd.verification == RA_VERIFY_IMPOSTOR;
     }
     return ra_logfilter_decide(&x->filter, &fl);
 }

@@ -267,19 +267,40 @@ ra_lf_is_generic(ra_str_t name)
     return ra_strcaseeq(name, ra_str("generic", 7));
 }
 
+static int
+ra_lf_is_impostor(ra_str_t name)
+{
+    return ra_strcaseeq(name, ra_str("impostor", 8));
+}
+
+int
+ra_logfilter_wants_verification(const ra_logfilter_t *f)
+{
+    unsigned  i;
+
+    for (i = 0; i < f->ncrawlers; i++) {
+        if (ra_lf_is_impostor(f->crawlers[i])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int
 ra_logfilter_crawler_unknown(const ra_logfilter_t *f, unsigned i,
     const ra_crawlers_t *t)
 {
     return !ra_lf_is_generic(f->crawlers[i])
+           && !ra_lf_is_impostor(f->crawlers[i])
            && ra_crawlers_find(t, f->crawlers[i]) == NULL
            && ra_crawlers_find_token(t, f->crawlers[i]) == NULL;
 }
 
-/* Does --crawler name the crawler (or generic bot) of id? */
+/* Does --crawler name the crawler (or generic bot) of the line? */
 static int
-ra_lf_crawler(const ra_logfilter_t *f, const ra_identity_t *id)
+ra_lf_crawler(const ra_logfilter_t *f, const ra_logfilter_line_t *line)
 {
+    const ra_identity_t  *id = line->id;
     const ra_crawler_t  *c;
     unsigned             i;
     size_t               k;
@@ -289,6 +310,11 @@ ra_lf_crawler(const ra_logfilter_t *f, const ra_identity_t *id)
     }
     c = id->kind == RA_UA_KNOWN ? id->crawler : NULL;
     for (i = 0; i < f->ncrawlers; i++) {
+        if (c != NULL && line->impostor
+            && ra_lf_is_impostor(f->crawlers[i]))
+        {
+            return 1;
+        }
         if (c == NULL) {
             if (ra_lf_is_generic(f->crawlers[i])
                 || (id->token.len && ra_strcaseeq(id->token,
@@ -341,7 +367,7 @@ ra_logfilter_decide(const ra_logfilter_t *f, const ra_logfilter_line_t *line)
             }
         }
     }
-    if (f->ncrawlers && !ra_lf_crawler(f, line->id)) {
+    if (f->ncrawlers && !ra_lf_crawler(f, line)) {
         return RA_LOGFILTER_KNOW;
     }
     return RA_LOGFILTER_KEEP;

@@ -38,7 +38,8 @@ typedef enum {
 typedef enum {
     RA_LOGFILTER_SINCE = 0,             /* TIME: lines from it on */
     RA_LOGFILTER_UNTIL,                 /* TIME: lines before it */
-    RA_LOGFILTER_CRAWLER,               /* NAME: table name, token, generic */
+    RA_LOGFILTER_CRAWLER,               /* NAME: table name, token, generic,
+                                           impostor */
     RA_LOGFILTER_STATUS,                /* CODE or Nxx */
     RA_LOGFILTER_EXCLUDE_CLIENT,        /* CIDR or address */
     RA_LOGFILTER_SITE                   /* HOST */
@@ -59,13 +60,17 @@ typedef struct {
 } ra_logfilter_t;
 
 /* What a line shows the filter.  id is needed only when
- * ra_logfilter_wants_identity() says so (else it may be NULL). */
+ * ra_logfilter_wants_identity() says so (else it may be NULL), impostor
+ * only when ra_logfilter_wants_verification() does. */
 typedef struct {
     int64_t               time;         /* ms */
     ra_str_t              site;
     ra_str_t              client;       /* the address, as text */
     int                   status;
     const ra_identity_t  *id;
+    int                   impostor;     /* 1: a table crawler's User-Agent
+                                           from a client that is not its
+                                           operator's (ra_audit_who()) */
 } ra_logfilter_line_t;
 
 /* No filter: every line kept. */
@@ -88,17 +93,18 @@ const char *ra_logfilter_opt(ra_logfilter_t *f, ra_logfilter_opt_e opt,
  */
 int ra_logfilter_time(ra_str_t s, int64_t now, int64_t *out);
 
-/* Whether any option was given, and whether the line's identity is
- * needed (--crawler). */
+/* Whether any option was given, whether the line's identity is needed
+ * (--crawler), and its verification (--crawler impostor). */
 int ra_logfilter_active(const ra_logfilter_t *f);
 int ra_logfilter_wants_identity(const ra_logfilter_t *f);
+int ra_logfilter_wants_verification(const ra_logfilter_t *f);
 
 /* 1 when --site names no site or names this one. */
 int ra_logfilter_site(const ra_logfilter_t *f, ra_str_t site);
 
-/* Whether a crawler name of the options (at i) is neither "generic" nor
- * a name or token of the table t: then it can match only generic bots'
- * tokens (the caller may warn). */
+/* Whether a crawler name of the options (at i) is neither "generic",
+ * "impostor" nor a name or token of the table t: then it can match only
+ * generic bots' tokens (the caller may warn). */
 int ra_logfilter_crawler_unknown(const ra_logfilter_t *f, unsigned i,
     const ra_crawlers_t *t);
 

@@ -234,8 +234,8 @@ test_filter_time(void **state)
     free(all);
 }
 
-/* --crawler by name, token, case and "generic"; --status; --exclude-client
- * IPv4 and IPv6 */
+/* --crawler by name, token, case, "generic" and "impostor"; --status;
+ * --exclude-client IPv4 and IPv6 */
 static void
 test_filter_who(void **state)
 {
@@ -263,6 +263,17 @@ test_filter_who(void **state)
     assert_non_null(strstr(out, "--crawler zorklebot: no crawler of the "
                                 "table"));
     json(out, "--crawler zorklebot " DATA "mixed.log", 7);
+
+    /* impostor: a table crawler's User-Agent its ranges do not hold */
+    json(out, "--ranges " DATA "googlebot.json --crawler IMPOSTOR "
+         DATA "impostor.log", 3);
+    assert_non_null(strstr(out, "\"verification\":\"impostor\""));
+    assert_null(strstr(out, "\"verification\":\"verified\""));
+    assert_null(strstr(out, "{\"crawler\":\"bingbot\""));
+    json(out, "--ranges " DATA "googlebot.json --crawler googlebot "
+         DATA "impostor.log", 1);
+    assert_non_null(strstr(out, "\"verification\":\"impostor\""));
+    assert_non_null(strstr(out, "\"verification\":\"verified\""));
 
     /* the fetch of Googlebot (status 200) is left out by --status 4xx:
      * its 404 is still no request without a fetch */
