@@ -28,7 +28,9 @@
 #include "ra_audit.h"
 #include "ra_cli_rdns.h"
 #include "ra_http.h"
+#include "ra_logfilter.h"
 #include "ra_logread.h"
+#include "ra_logs_order.h"
 #include "ra_pool.h"
 #include "ra_report.h"
 
@@ -42,20 +44,33 @@
 #define RA_LOGS_WINDOW       1000    /* a file's first lines, judged... */
 #define RA_LOGS_BAD_PCT      1       /* ...as read when at most 1% bad */
 
+/* the filters' options: no short letters, so that none is taken twice */
+enum {
+    RA_LOGS_OPT_SINCE = 0x100,
+    RA_LOGS_OPT_UNTIL,
+    RA_LOGS_OPT_CRAWLER,
+    RA_LOGS_OPT_STATUS,
+    RA_LOGS_OPT_EXCLUDE
+};
+
 static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST]\n"
 "           [--log-format F | --json-fields MAP] [--real-ip-from CIDR]...\n"
 "           [--ranges FILE]...\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
 "           [--purpose P] [--ledger MIB] [--output FILE] [--follow [--interval S]]\n"
+"           [--since TIME] [--until TIME] [--crawler NAME]...\n"
+"           [--status CODE]... [--exclude-client CIDR]...\n"
 "           [--alert-log FILE [--alert-purposes LIST]]\n"
 "           [--rdns [--resolver ADDR[:PORT]] [--rdns-cache FILE]] LOG...\n"
 "\n"
 "Judges every crawler request of access logs against robots.txt, as the\n"
 "server modules do, and prints the counters, the robots.txt state and\n"
-"recent violations.  LOG is a file, a .gz file, or '-' for stdin; give\n"
-"several in time order (oldest first): the 24-hour and 12-hour windows\n"
-"follow the log's clock.\n"
+"recent violations.  LOG is a file, a .gz file, or '-' for stdin.\n"
+"Several are read in time order, by the time of each one's first line,\n"
+"whatever order they are given in (the 24-hour and 12-hour windows\n"
+"follow the log's clock); files whose times overlap are read one after\n"
+"the other, with a warning.  With '-' they are read as given.\n"
 "\n"
 "  --robots FILE     the robots.txt every site served, in force from the\n"
 "                    first line; the log's own answers to /robots.txt\n"
@@ -69,7 +84,10 @@ static const char  ra_logs_usage[] =
 "  --site HOST       the site of the LOGs named after it, for lines with\n"
 "                    no $host or %v field (default: default); give it\n"
 "                    again before other LOGs for another site (a single\n"
-"                    --site after the LOGs names them all)\n"
+"                    --site after the LOGs names them all).  The report\n"
+"                    shows only the sites --site names: lines that name\n"
+"                    another ($host, %v) are left out (--site a --site b\n"
+"                    vhosts.log: sites a and b)\n"
 "  --log-format F    combined, common, vhost_combined, json, caddy,\n"
 "                    traefik, cloudflare, haproxy, alb, cloudfront, iis\n"
 "                    (or w3c: any #Fields: header), or an nginx\n"
@@ -93,6 +111,19 @@ static const char  ra_logs_usage[] =
 "                    violations: search, ai-training, ai-search, ai-user,\n"
 "                    seo, social-preview, monitoring, archive, feed,\n"
 "                    academic, security-scanner, tool\n"
+"  --since TIME      count only lines at TIME or later, and\n"
+"  --until TIME      only lines before TIME (excluded): ISO 8601\n"
+"                    (2026-11-28, 2026-11-28T10:00[:00], with Z or an\n"
+"                    offset such as +01:00; UTC without one), or relative\n"
+"                    to now: 30m, 24h, 7d\n"
+"  --crawler NAME    count only this crawler's lines (repeatable): a\n"
+"                    table name or robots.txt token, any case;\n"
+"                    generic: the bots not in the table; impostor: the\n"
+"                    clients claiming a crawler they are not\n"
+"  --status CODE     count only lines of this status (repeatable): 404,\n"
+"                    or a class: 5xx\n"
+"  --exclude-client CIDR  leave out this client's lines (repeatable): an\n"
+"                    IPv4 or IPv6 range, or an address alone\n"
 "  --alert-log FILE  append the alerts the modules would raise to FILE,\n"
 "                    the JSON lines of robots_audit_alert_log, on the\n"
 "                    log's clock (gated and budgeted as in the modules)\n"
@@ -117,6 +148,15 @@ static const char  ra_logs_usage[] =
 "  --rdns-cache FILE answers kept across runs (read, then rewritten\n"
 "                    atomically; confirmed ones for 6 hours, others 1)\n"
 "\n"
+"The filters narrow what is counted and reported, not what the judge\n"
+"knows: a robots.txt fetch they leave out (before --since, of another\n"
+"crawler, status or client) still binds the crawler, so the lines kept\n"
+"get the verdicts they get without filters; lines at or after --until,\n"
+"and of sites --site does not name, are not read at all (no verdict\n"
+"depends on a later line or another site).  The report states the\n"
+"lines left out.  A warning says when the log's 200 answers to\n"
+"/robots.txt differ in size from the --robots file (once per site).\n"
+"\n"
 "A line is malformed when it does not read in the format, or its client\n"
 "is not an IP address, its time does not parse or its status is not\n"
 "100-599.  More than 1% of a file's first 1,000 lines malformed stops the\n"
@@ -137,11 +177,6 @@ typedef struct {
     ra_lint_t          lint;
     unsigned           linted:1;
 } ra_logs_robots_t;
-
-typedef struct {
-    const char  *path;
-    const char  *site;
-} ra_logs_input_t;
 
 /* a file's format as its lines show it: given by --log-format or
  * --json-fields, or found from its first lines; a W3C log's "#Fields:"
@@ -187,6 +222,15 @@ typedef struct {
     /* the sites seeded with their --robots file */
     uint64_t           seen[RA_LOGS_SEEN];
     unsigned           nseen;
+    /* the sites whose robots.txt answers were said to differ in size from
+     * their --robots file */
+    uint64_t           sized[RA_LOGS_SEEN];
+    unsigned           nsized;
+    /* --since, --until, --crawler, --status, --exclude-client, --site */
+    ra_logfilter_t     filter;
+    uint64_t           filtered;        /* lines the filters left out */
+    int64_t            file_last;       /* the latest time of the file read */
+    ra_logs_reader_t   peek;            /* ra_logs_time_of()'s */
     /* counts */
     uint64_t           lines;
     uint64_t           malformed;
@@ -263,9 +307,10 @@ ra_logs_robots_of(ra_logs_ctx_t *x, ra_str_t site)
     return x->plain;
 }
 
-/* FNV-1a of the lower-cased name: the sites already seeded */
+/* FNV-1a of the lower-cased name, in a set of RA_LOGS_SEEN: 1 when it
+ * was there, 0 when added (or when the set is full) */
 static int
-ra_logs_seen(ra_logs_ctx_t *x, ra_str_t site)
+ra_logs_set(uint64_t *set, unsigned *n, ra_str_t site)
 {
     uint64_t  h = 0xcbf29ce484222325ULL;
     size_t    i;
@@ -278,19 +323,26 @@ ra_logs_seen(ra_logs_ctx_t *x, ra_str_t site)
     for (k = (unsigned) h % RA_LOGS_SEEN, i = 0; i < RA_LOGS_SEEN;
          k = (k + 1) % RA_LOGS_SEEN, i++)
     {
-        if (x->seen[k] == h) {
+        if (set[k] == h) {
             return 1;
         }
-        if (x->seen[k] == 0) {
-            if (x->nseen >= RA_LOGS_SEEN / 2) {
+        if (set[k] == 0) {
+            if (*n >= RA_LOGS_SEEN / 2) {
                 return 0;       /* full: seed again (it is idempotent) */
             }
-            x->seen[k] = h;
-            x->nseen++;
+            set[k] = h;
+            ++*n;
             return 0;
         }
     }
     return 0;
+}
+
+/* the sites already seeded */
+static int
+ra_logs_seen(ra_logs_ctx_t *x, ra_str_t site)
+{
+    return ra_logs_set(x->seen, &x->nseen, site);
 }
 
 /* Reads one line of file in its format: RA_OK, RA_ERROR (malformed,
@@ -464,6 +516,78 @@ ra_logs_too_bad(ra_logs_ctx_t *x)
     return 1;
 }
 
+/* The filters' decision for a line (ra_logfilter.h) */
+static ra_logfilter_e
+ra_logs_filter(ra_logs_ctx_t *x, const ra_logrec_t *rec, ra_str_t site,
+    ra_str_t client, ra_str_t ua)
+{
+    ra_logfilter_line_t  fl;
+    ra_identity_t        id;
+    ra_request_t         req;
+    ra_sig_verdict_t     sv;
+    ra_verdict_t         vd;
+    ra_judge_who_t       who;
+    ra_str_t             tokens[RA_TOKENS_MAX];
+
+    fl.time = rec->time;
+    fl.site = site;
+    fl.client = client;
+    fl.status = rec->status;
+    fl.id = NULL;
+    fl.impostor = 0;
+    if (ra_logfilter_wants_identity(&x->filter)) {
+        ra_crawlers_identify(x->conf.crawlers, ua, &id);
+        fl.id = &id;
+    }
+    if (fl.id != NULL && id.kind == RA_UA_KNOWN
+        && ra_logfilter_wants_verification(&x->filter))
+    {
+        /* verified as the judge verifies it (ranges, then reverse DNS):
+         * an impostor claims a crawler its address is not of */
+        memset(&req, 0, sizeof(req));
+        memset(&sv, 0, sizeof(sv));
+        memset(&vd, 0, sizeof(vd));
+        req.addr = client;
+        req.time = rec->time;
+        req.user_agent = ua;
+        ra_audit_who(x->au, &id, &req, &sv, &vd, tokens, &who);
+        fl.impostor = vd.verification == RA_VERIFY_IMPOSTOR;
+    }
+    return ra_logfilter_decide(&x->filter, &fl);
+}
+
+/* A 200 answer to /robots.txt whose size is not the --robots file's: the
+ * file given may not be what the site served (said once per site; a
+ * HEAD sends no body, and a compressed answer is smaller) */
+static void
+ra_logs_sized(ra_logs_ctx_t *x, const ra_logrec_t *rec, ra_str_t site,
+    const ra_logs_robots_t *rb, const char *file)
+{
+    char     shown[RA_LOGS_SHOW * 4 + 1];
+    int64_t  bytes = rec->bytes < 0 ? 0 : rec->bytes;
+    int      json;
+
+    /* "-" is Apache's %b for no body; a JSON line without the key says
+     * nothing */
+    json = x->rd.fmt.format;
+    json = json == RA_LOG_JSON || json == RA_LOG_CADDY
+           || json == RA_LOG_TRAEFIK || json == RA_LOG_CLOUDFLARE
+           || json == RA_LOG_JSONMAP;
+    if (!RA_LOGFMT_HAS(&x->rd.fmt, RA_LF_BYTES) || (json && rec->bytes < 0)
+        || !ra_strcaseeq(rec->method, ra_str("GET", 3))
+        || (uint64_t) bytes == (uint64_t) rb->text.len
+        || ra_logs_set(x->sized, &x->nsized, site))
+    {
+        return;
+    }
+    ra_logs_show(shown, site);
+    fprintf(stderr, "robots-audit %s: warning: robots.txt answers in %s were "
+            "%lld bytes, --robots %s has %llu bytes (site %s): is it the file "
+            "the site served? (a compressed answer is smaller)\n",
+            RA_LOGS_CMD, file, (long long) bytes, rb->file.path,
+            (unsigned long long) rb->text.len, shown);
+}
+
 static int
 ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 {
@@ -473,8 +597,9 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_request_t       req;
     ra_verdict_t       v;
     ra_answer_t        ans;
-    ra_str_t           uri, ua, site;
+    ra_str_t           uri, ua, site, client;
     int                rc, wanted = 1;
+    ra_logfilter_e     keep = RA_LOGFILTER_KEEP;
 
     x->lines++;
     if (file != x->rd.file) {
@@ -514,6 +639,9 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         return 0;
     }
     x->parsed++;
+    if (rec.time > x->file_last) {
+        x->file_last = rec.time;
+    }
     if (rec.user_agent.data != NULL) {
         x->with_ua++;
     }
@@ -534,6 +662,16 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     } else {
         site = rec.host.data != NULL ? rec.host : x->site;
         rb = ra_logs_robots_of(x, site);
+    }
+    client = x->ntrusted ? ra_realip(x->trusted, x->ntrusted, rec.addr,
+                                     rec.xff)
+                         : rec.addr;
+    if (ra_logfilter_active(&x->filter)) {
+        keep = ra_logs_filter(x, &rec, site, client, ua);
+        if (keep == RA_LOGFILTER_DROP) {
+            x->filtered++;              /* not even the judge's */
+            return 0;
+        }
     }
     if (rec.host.data != NULL
         && !ra_audit_site_wanted(x->au, site, ua, rec.time))
@@ -565,9 +703,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     memset(&req, 0, sizeof(req));       /* enforce, where, signature: none */
     req.site = site;
     req.time = rec.time;
-    req.addr = x->ntrusted ? ra_realip(x->trusted, x->ntrusted, rec.addr,
-                                       rec.xff)
-                           : rec.addr;
+    req.addr = client;
     req.user_agent = ua;
     req.method = rec.method;
     req.uri = uri;
@@ -584,6 +720,9 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         if (ans.status >= 200 && ans.status < 300 && rb != NULL) {
             ans.body = rb->text;
         }
+        if (rec.status == 200 && rb != NULL) {
+            ra_logs_sized(x, &rec, site, rb, file);
+        }
         /* a site without a file: what a 2xx served is not known */
         if (rb != NULL || ans.status < 200 || ans.status >= 300) {
             if (ra_audit_robots(x->au, site, &ans, rec.time) != RA_OK) {
@@ -591,6 +730,12 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
             }
             req.recorded = 1;
         }
+    }
+    if (keep == RA_LOGFILTER_KNOW) {
+        /* its robots.txt answer, if it was one, is recorded above: the
+         * requests kept are judged as if nothing were left out */
+        x->filtered++;
+        return 0;
     }
 
     if (ra_audit_request(x->au, &req, &v) != RA_OK) {
@@ -682,6 +827,21 @@ ra_logs_prefetch(ra_logs_ctx_t *x, char **paths, unsigned n)
     ra_cli_rdns_prefetch(x->dns, p->addrs, p->n);
     ra_logread_close(&rd);
     free(p);
+}
+
+/* The time of a line, for ra_logs_order(): each file's format found
+ * (or given) as when it is read */
+static int
+ra_logs_time_of(void *ctx, ra_str_t line, const char *file, int64_t *time)
+{
+    ra_logs_ctx_t  *x = ctx;
+    ra_logrec_t     rec;
+
+    if (ra_logs_read(x, &x->peek, line, file, &rec) != RA_OK) {
+        return RA_ERROR;
+    }
+    *time = rec.time;
+    return RA_OK;
 }
 
 /* Lints each robots file, with the crawler table once there is one (it
@@ -869,6 +1029,26 @@ ra_logs_write_atomic(const char *path, ra_buf_t *b)
     return 0;
 }
 
+/* The records a filter left with no request counted: crawlers known to
+ * the judge only by a robots.txt fetch the filters left out */
+static void
+ra_logs_narrow(ra_snapshot_t *snap)
+{
+    uint32_t  i, n = 0, si;
+
+    for (i = 0; i < snap->nstats; i++) {
+        if (snap->stats[i].counters[RA_CNT_REQUESTS] != 0) {
+            snap->stats[n++] = snap->stats[i];
+            continue;
+        }
+        si = snap->stats[i].site;
+        if (si != 0 && si <= snap->nsites && snap->sites[si - 1].stats_total) {
+            snap->sites[si - 1].stats_total--;  /* "showing n of N" */
+        }
+    }
+    snap->nstats = n;
+}
+
 /* Renders the ledger and writes it to --output or stdout */
 static int
 ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
@@ -894,6 +1074,9 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
         ra_cli_error(RA_LOGS_CMD, "out of memory");
         return -1;
     }
+    if (ra_logfilter_active(&x->filter)) {
+        ra_logs_narrow(&snap);
+    }
 
     /* the findings of each site's file, for a site that serves it as
      * rules */
@@ -916,6 +1099,7 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
     opts.lines = x->lines;
     opts.malformed_lines = x->malformed;
     opts.skipped_lines = x->skipped;
+    opts.filtered_lines = x->filtered;
     opts.scratch = &ra_malloc_allocator;
     opts.crawlers = x->conf.crawlers;
     opts.standalone = 1;        /* a file: no refresh, no query links */
@@ -993,6 +1177,61 @@ ra_logs_tick(void *ctx)
     return 0;
 }
 
+/* The wall clock in ms, or RA_LOGS_NOW's time (Unix seconds or a
+ * --since TIME) when set: what relative times count back from, fixed
+ * for tests */
+static int64_t
+ra_logs_clock(void)
+{
+    const char  *env = getenv("RA_LOGS_NOW");
+    char        *end;
+    long long    sec;
+    int64_t      ms;
+
+    if (env != NULL && *env != '\0') {
+        sec = strtoll(env, &end, 10);
+        if (*end == '\0') {
+            return (int64_t) sec * 1000;
+        }
+        if (ra_logfilter_time(ra_str(env, strlen(env)), 0, &ms) == RA_OK) {
+            return ms;
+        }
+        ra_cli_error(RA_LOGS_CMD, "RA_LOGS_NOW=%s is not a time: the clock "
+                     "is used", env);
+    }
+    return (int64_t) time(NULL) * 1000;
+}
+
+/* One filter option into x->filter (ra_logfilter.h); 0 or -1, said */
+static int
+ra_logs_filter_opt(ra_logs_ctx_t *x, int c, const char *arg, int64_t now)
+{
+    static const struct {
+        int                  c;
+        ra_logfilter_opt_e   opt;
+        const char          *name;
+    } opts[] = {
+        { RA_LOGS_OPT_SINCE, RA_LOGFILTER_SINCE, "--since" },
+        { RA_LOGS_OPT_UNTIL, RA_LOGFILTER_UNTIL, "--until" },
+        { RA_LOGS_OPT_CRAWLER, RA_LOGFILTER_CRAWLER, "--crawler" },
+        { RA_LOGS_OPT_STATUS, RA_LOGFILTER_STATUS, "--status" },
+        { RA_LOGS_OPT_EXCLUDE, RA_LOGFILTER_EXCLUDE_CLIENT,
+          "--exclude-client" },
+        { 's', RA_LOGFILTER_SITE, "--site" }
+    };
+    const char  *err;
+    unsigned     i;
+
+    for (i = 0; opts[i].c != c; i++) { }
+    err = ra_logfilter_opt(&x->filter, opts[i].opt, ra_str(arg, strlen(arg)),
+                           now);
+    if (err != NULL) {
+        return ra_cli_error(RA_LOGS_CMD, "%s '%s' %s", opts[i].name, arg,
+                            err);
+    }
+    return 0;
+}
+
 static int
 ra_logs_robots_opt(ra_logs_ctx_t *x, const char *arg)
 {
@@ -1065,6 +1304,8 @@ ra_cmd_logs(int argc, char **argv)
     ra_report_format_e   fmt = RA_REPORT_TEXT;
     ra_logs_follow_t     fw;
     struct sigaction     sa;
+    int64_t              now, last = INT64_MIN;
+    unsigned             last_of = 0;
 
     static const struct option  opts_long[] = {
         { "robots", required_argument, NULL, 'r' },
@@ -1085,6 +1326,11 @@ ra_cmd_logs(int argc, char **argv)
         { "rdns", no_argument, NULL, 'D' },
         { "resolver", required_argument, NULL, 'N' },
         { "rdns-cache", required_argument, NULL, 'C' },
+        { "since", required_argument, NULL, RA_LOGS_OPT_SINCE },
+        { "until", required_argument, NULL, RA_LOGS_OPT_UNTIL },
+        { "crawler", required_argument, NULL, RA_LOGS_OPT_CRAWLER },
+        { "status", required_argument, NULL, RA_LOGS_OPT_STATUS },
+        { "exclude-client", required_argument, NULL, RA_LOGS_OPT_EXCLUDE },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -1098,6 +1344,8 @@ ra_cmd_logs(int argc, char **argv)
         goto fail;
     }
     memset(&rd, 0, sizeof(rd));
+    ra_logfilter_init(&x->filter);
+    now = ra_logs_clock();
 
     /* '-': LOGs come back in order, each with the --site before it */
     optind = 1;
@@ -1119,11 +1367,11 @@ ra_cmd_logs(int argc, char **argv)
                 ra_cli_error(RA_LOGS_CMD, "--site: empty host name");
                 goto fail;
             }
-            if (site_pending) {
-                ra_cli_error(RA_LOGS_CMD, "--site %s: the --site before it "
-                             "names no LOG", optarg);
+            if (ra_logs_filter_opt(x, c, optarg, now) != 0) {
                 goto fail;
             }
+            /* the last --site before a LOG names its lines' site; every
+             * one narrows the report (ra_logs_filter()) */
             site = optarg;
             site_pending = 1;
             sites++;
@@ -1233,6 +1481,15 @@ ra_cmd_logs(int argc, char **argv)
         case 'C':
             rdns_cache = optarg;
             break;
+        case RA_LOGS_OPT_SINCE:
+        case RA_LOGS_OPT_UNTIL:
+        case RA_LOGS_OPT_CRAWLER:
+        case RA_LOGS_OPT_STATUS:
+        case RA_LOGS_OPT_EXCLUDE:
+            if (ra_logs_filter_opt(x, c, optarg, now) != 0) {
+                goto fail;
+            }
+            break;
         case 'h':
             fputs(ra_logs_usage, stdout);
             rc = RA_EXIT_OK;
@@ -1263,6 +1520,11 @@ ra_cmd_logs(int argc, char **argv)
         for (i = 0; i < ninputs; i++) {
             inputs[i].site = site;
         }
+    }
+    if (x->filter.until <= x->filter.since) {
+        ra_cli_error(RA_LOGS_CMD, "--until is not after --since: no line "
+                     "would be reported");
+        goto fail;
     }
     if (!follow && interval_set) {
         ra_cli_error(RA_LOGS_CMD, "--interval is for --follow");
@@ -1310,6 +1572,10 @@ ra_cmd_logs(int argc, char **argv)
     {
         goto fail;
     }
+    if (!follow) {
+        ra_logs_order(RA_LOGS_CMD, inputs, paths, ninputs, ra_logs_time_of,
+                      x);
+    }
 
     size = (size_t) mib << 20;
     region = malloc(size);
@@ -1325,6 +1591,15 @@ ra_cmd_logs(int argc, char **argv)
         goto fail;
     }
     ra_logs_robots_lint(x);
+    for (i = 0; i < x->filter.ncrawlers; i++) {
+        if (ra_logfilter_crawler_unknown(&x->filter, i, x->conf.crawlers)) {
+            fprintf(stderr, "robots-audit %s: warning: --crawler %.*s: no "
+                    "crawler of the table has this name or robots.txt "
+                    "token; it matches generic bots that declare it\n",
+                    RA_LOGS_CMD, (int) x->filter.crawlers[i].len,
+                    (const char *) x->filter.crawlers[i].data);
+        }
+    }
 
     if (x->dns != NULL && !follow) {
         for (i = 0; i < ninputs && strcmp(paths[i], "-") != 0; i++) {
@@ -1369,7 +1644,16 @@ ra_cmd_logs(int argc, char **argv)
         for (i = 0; i < ninputs; i++) {
             x->site = ra_str(inputs[i].site, strlen(inputs[i].site));
             x->site_seeded = 0;
+            if (i > 0) {
+                ra_logs_overlap(RA_LOGS_CMD, &inputs[last_of], &inputs[i],
+                                last);
+            }
+            x->file_last = INT64_MIN;
             c = ra_logread_file(&rd, inputs[i].path);
+            if (x->file_last > last) {
+                last = x->file_last;
+                last_of = i;
+            }
             /* a file shorter than the window: judged at its end */
             if (x->stopped || ra_logs_too_bad(x)) {
                 goto stop;

@@ -204,6 +204,9 @@ typedef struct {
  * (host bits set are ignored, as nginx does). */
 int ra_cidr_parse(ra_str_t s, ra_cidr_t *out);
 
+/* 1 when the address addr (ra_addr_t's bytes: IPv4 mapped) lies in c. */
+int ra_cidr_contains(const ra_cidr_t *c, const uint8_t addr[16]);
+
 /* When addr lies in a trusted range, the client is the last address of
  * xff (comma-separated, read from the right) not in a trusted range; all
  * trusted: the first one.  A field that is not an address stops the walk

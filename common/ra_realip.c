@@ -44,16 +44,16 @@ ra_cidr_parse(ra_str_t s, ra_cidr_t *out)
     return RA_OK;
 }
 
-static int
-ra_cidr_contains(const ra_cidr_t *c, const ra_addr_t *a)
+int
+ra_cidr_contains(const ra_cidr_t *c, const uint8_t addr[16])
 {
     unsigned  whole = c->bits / 8, rest = c->bits % 8;
 
-    if (memcmp(c->b, a->b, whole) != 0) {
+    if (memcmp(c->b, addr, whole) != 0) {
         return 0;
     }
     return rest == 0
-           || ((c->b[whole] ^ a->b[whole]) & (0xff00u >> rest) & 0xff) == 0;
+           || ((c->b[whole] ^ addr[whole]) & (0xff00u >> rest) & 0xff) == 0;
 }
 
 static int
@@ -67,7 +67,7 @@ ra_realip_trusted(const ra_cidr_t *t, size_t n, ra_str_t s, int *trusted)
     }
     *trusted = 0;
     for (i = 0; i < n; i++) {
-        if (ra_cidr_contains(&t[i], &a)) {
+        if (ra_cidr_contains(&t[i], a.b)) {
             *trusted = 1;
             break;
         }

@@ -103,6 +103,11 @@ typedef struct {
     /* lines read but not requests (W3C '#' directives): a count in text
      * and HTML, "skipped_lines" in JSON when any */
     uint64_t            skipped_lines;
+    /* lines a filter of the CLI left out of the counts (logs --since,
+     * --crawler, ...): a count in text and HTML, "filtered_lines" in
+     * JSON, robots_audit_log_lines_total{result="filtered"} in
+     * Prometheus, each when any */
+    uint64_t            filtered_lines;
     /* bounds per site; 0: defaults (25 violations and 100 crawler rows
      * in HTML and text, every one in JSON; 50 findings) */
     uint32_t            max_violations;

@@ -827,6 +827,11 @@ ra_rep_html(ra_rep_t *r)
         ra_buf_cstr(b, " malformed, ");
         ra_buf_u64(b, r->opts->skipped_lines);
         ra_buf_cstr(b, " skipped");
+        if (r->opts->filtered_lines) {
+            ra_buf_cstr(b, ", ");
+            ra_buf_u64(b, r->opts->filtered_lines);
+            ra_buf_cstr(b, " left out by the filters");
+        }
     }
     if (h->site_evictions || h->stat_evictions) {
         ra_buf_cstr(b, " &middot; <span class=\"warn\">evictions: ");

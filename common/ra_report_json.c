@@ -579,6 +579,10 @@ ra_rep_json(ra_rep_t *r)
             ra_buf_cstr(b, ",\"skipped_lines\":");
             ra_buf_u64(b, r->opts->skipped_lines);
         }
+        if (r->opts->filtered_lines) {
+            ra_buf_cstr(b, ",\"filtered_lines\":");
+            ra_buf_u64(b, r->opts->filtered_lines);
+        }
     }
     ra_buf_cstr(b, "}\n");
 }

@@ -482,16 +482,24 @@ ra_rep_prom(ra_rep_t *r)
     ra_buf_ch(b, '\n');
 
     if (r->opts->with_lines) {
+        uint64_t  left;
+
         ra_rep_prom_family(b, "robots_audit_log_lines_total", "counter",
             "Access-log lines read (malformed: not in the log's format).");
         ra_buf_cstr(b, "robots_audit_log_lines_total{result=\"parsed\"} ");
-        ra_buf_u64(b, r->opts->lines - (r->opts->malformed_lines
-                                        <= r->opts->lines
-                                        ? r->opts->malformed_lines
-                                        : r->opts->lines));
+        left = r->opts->malformed_lines + r->opts->filtered_lines;
+        ra_buf_u64(b, r->opts->lines - (left <= r->opts->lines
+                                        ? left : r->opts->lines));
         ra_buf_cstr(b, "\nrobots_audit_log_lines_total"
                     "{result=\"malformed\"} ");
         ra_buf_u64(b, r->opts->malformed_lines);
         ra_buf_ch(b, '\n');
+        if (r->opts->filtered_lines) {
+            /* left out of the counts by the CLI's filters */
+            ra_buf_cstr(b, "robots_audit_log_lines_total"
+                        "{result=\"filtered\"} ");
+            ra_buf_u64(b, r->opts->filtered_lines);
+            ra_buf_ch(b, '\n');
+        }
     }
 }

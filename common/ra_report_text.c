@@ -290,6 +290,11 @@ ra_rep_text(ra_rep_t *r)
         ra_buf_cstr(b, " malformed, ");
         ra_buf_u64(b, r->opts->skipped_lines);
         ra_buf_cstr(b, " skipped");
+        if (r->opts->filtered_lines) {
+            ra_buf_cstr(b, ", ");
+            ra_buf_u64(b, r->opts->filtered_lines);
+            ra_buf_cstr(b, " left out by the filters");
+        }
     }
     ra_buf_ch(b, '\n');
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
