@@ -31,6 +31,7 @@
 #include "ra_http.h"
 #include "ra_logread.h"
 #include "ra_pool.h"
+#include "ra_ranges_dir.h"
 #include "ra_report.h"
 
 #define RA_LOGS_CMD          "logs"
@@ -46,7 +47,7 @@
 static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST]\n"
 "           [--log-format F | --json-fields MAP] [--real-ip-from CIDR]...\n"
-"           [--ranges FILE]...\n"
+"           [--ranges FILE... | --no-ranges]\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
 "           [--html-refresh S] [--purpose P] [--ledger MIB] [--output FILE]\n"
 "           [--follow [--interval S]]\n"
@@ -87,7 +88,12 @@ static const char  ra_logs_usage[] =
 "                    the client's last X-Forwarded-For address not in a\n"
 "                    trusted range, as nginx's realip module\n"
 "  --ranges FILE     a crawler operator's published IP ranges (JSON),\n"
-"                    named by its base name; repeatable\n"
+"                    named by its base name; repeatable.  Without it,\n"
+"                    the *.json files of the directory the packaged\n"
+"                    timer keeps, /var/lib/robots-audit/ranges (or\n"
+"                    $ROBOTS_AUDIT_RANGES_DIR), when it exists, named\n"
+"                    on stderr\n"
+"  --no-ranges       no published ranges, not even those\n"
 "  --crawlers FILE   more crawler entries (format of data/crawlers.txt)\n"
 "  --format F        text (default), json, html, prometheus, or csv (the\n"
 "                    violations, one a row)\n"
@@ -1085,8 +1091,9 @@ ra_cmd_logs(int argc, char **argv)
     ra_str_t             bad;
     const char          *site = "default";
     const char          *resolver = NULL, *rdns_cache = NULL;
-    int                  rdns = 0;
+    int                  rdns = 0, no_ranges = 0;
     void                *region = NULL;
+    char               **dflt = NULL;
     size_t               size;
     ra_logread_t         rd;
     ra_logs_ctx_t       *x;
@@ -1115,6 +1122,7 @@ ra_cmd_logs(int argc, char **argv)
         { "rdns", no_argument, NULL, 'D' },
         { "resolver", required_argument, NULL, 'N' },
         { "rdns-cache", required_argument, NULL, 'C' },
+        { "no-ranges", no_argument, NULL, 'n' },
         { "html-refresh", required_argument, NULL, 'H' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
@@ -1253,6 +1261,9 @@ ra_cmd_logs(int argc, char **argv)
         case 'D':
             rdns = 1;
             break;
+        case 'n':
+            no_ranges = 1;
+            break;
         case 'H':
             if (ra_logs_seconds("--html-refresh", optarg, &refresh) != 0) {
                 goto fail;
@@ -1299,6 +1310,17 @@ ra_cmd_logs(int argc, char **argv)
     if (x->html_refresh && fmt != RA_REPORT_HTML) {
         ra_cli_error(RA_LOGS_CMD, "--html-refresh is for --format html");
         goto fail;
+    }
+    if (no_ranges && nranges) {
+        ra_cli_error(RA_LOGS_CMD, "--no-ranges and --ranges: one or the "
+                     "other");
+        goto fail;
+    }
+    if (!no_ranges && nranges == 0
+        && (dflt = ra_ranges_dir_files(RA_LOGS_CMD, &nranges)) != NULL)
+    {
+        free(ranges);
+        ranges = dflt;
     }
     if (!follow && interval_set) {
         ra_cli_error(RA_LOGS_CMD, "--interval is for --follow");

@@ -3,7 +3,8 @@
 # time: a file that appears later, no report before the first line, the
 # interval object, rotation by rename, copytruncate (the copy read, or the
 # loss said) while the reader is stopped, the report written by rename;
-# stdin as the README's Caddy example; --html-refresh.  No server.
+# stdin as the README's Caddy example; --html-refresh; the default ranges
+# directory (ROBOTS_AUDIT_RANGES_DIR) and --no-ranges.  No server.
 use strict;
 use warnings;
 
@@ -19,6 +20,7 @@ my $cli = "$root/build/robots-audit";
 plan skip_all => "$cli is not built (make)" unless -x $cli;
 
 my $dir = tempdir(CLEANUP => 1);
+$ENV{ROBOTS_AUDIT_RANGES_DIR} = "$dir/no-such-dir";
 my $gbot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
 sub put {
@@ -192,5 +194,41 @@ unlike slurp("$dir/r.html"), qr/http-equiv="refresh"/, 'none by default';
 my $msg = `'$cli' logs --robots '$dir/robots.txt' --html-refresh 7 '$dir/one.log' 2>&1`;
 is $? >> 8, 2, '--html-refresh without --format html: exit 2';
 like $msg, qr/--html-refresh is for --format html/, '... said';
+
+# ---- the default ranges directory --------------------------------------
+
+mkdir "$dir/ranges";
+put("$dir/ranges/common-crawlers.json", '>',
+    '{"creationTime":"2026-11-28T00:00:00","prefixes":[{"ipv4Prefix":"66.249.64.0/19"}]}');
+put("$dir/ranges/.common-crawlers.json.tmp", '>', 'not JSON');
+
+sub verification {
+    my ($json) = @_;
+    my $j = eval { decode_json($json) } // {};
+    return $j->{sites}[0]{crawlers}[0]{verification} // "no report: $json";
+}
+
+{
+    local $ENV{ROBOTS_AUDIT_RANGES_DIR} = "$dir/ranges";
+    my $json = `'$cli' logs --robots '$dir/robots.txt' --format json '$dir/one.log' 2>'$dir/rg.err'`;
+    is verification($json), 'verified', 'logs: the default directory\'s ranges verify';
+    is slurp("$dir/rg.err"),
+        "robots-audit logs: ranges from $dir/ranges: common-crawlers.json (--ranges FILE chooses others, --no-ranges none)\n",
+        '... and stderr names them in one line';
+    $json = `'$cli' logs --robots '$dir/robots.txt' --format json --no-ranges '$dir/one.log' 2>'$dir/rg.err'`;
+    is verification($json), 'unverifiable', 'logs --no-ranges: none';
+    is slurp("$dir/rg.err"), '', '... and nothing said';
+    $json = `'$cli' identify --format json --address 66.249.66.1 '$gbot' 2>/dev/null`;
+    like $json, qr/"verification":"verified"/, 'identify: the default directory too';
+    $json = `'$cli' identify --format json --no-ranges --address 66.249.66.1 '$gbot' 2>/dev/null`;
+    like $json, qr/"verification":"unverifiable"/, 'identify --no-ranges';
+    $msg = `'$cli' logs --robots '$dir/robots.txt' --no-ranges --ranges '$dir/ranges/common-crawlers.json' '$dir/one.log' 2>&1`;
+    is $? >> 8, 2, '--no-ranges with --ranges: exit 2';
+}
+{
+    local $ENV{ROBOTS_AUDIT_RANGES_DIR} = '';
+    my $json = `'$cli' logs --robots '$dir/robots.txt' --format json '$dir/one.log' 2>&1`;
+    is verification($json), 'unverifiable', 'ROBOTS_AUDIT_RANGES_DIR empty: no default';
+}
 
 done_testing;
