@@ -18,6 +18,7 @@
 #include "ra_sig.h"
 #include "ra_verify.h"
 #include "ra_cli_rdns.h"
+#include "ra_ranges_dir.h"
 
 #define RA_ID_CMD         "identify"
 /* The engine's ledger holds nothing but the run's reverse-DNS answers:
@@ -48,7 +49,8 @@ static void
 ra_id_usage(FILE *f)
 {
     fprintf(f,
-"usage: robots-audit identify [--format text|json] [--ranges FILE]...\n"
+"usage: robots-audit identify [--format text|json]\n"
+"           [--ranges FILE... | --no-ranges]\n"
 "           [--crawlers FILE] [--address IP [--rdns [--resolver ADDR[:PORT]]]]\n"
 "           [--signature-keys DIR [--header 'NAME: VALUE']...\n"
 "            [--request 'METHOD TARGET'] [--time SECONDS]] [USER_AGENT...]\n\n"
@@ -58,7 +60,10 @@ ra_id_usage(FILE *f)
 "one, or '-' as access logs write it).  With --address, checks\n"
 "the address against the crawler's published IP ranges (JSON files\n"
 "given with --ranges, named by their base name as the crawler table\n"
-"names them) and, with --rdns, by forward-confirmed reverse DNS (c-ares;\n"
+"names them; without --ranges, the *.json files of the directory the\n"
+"packaged timer keeps, /var/lib/robots-audit/ranges or\n"
+"$ROBOTS_AUDIT_RANGES_DIR, when it exists, unless --no-ranges) and,\n"
+"with --rdns, by forward-confirmed reverse DNS (c-ares;\n"
 "--resolver names the DNS server, else /etc/resolv.conf's).\n"
 "--crawlers adds entries in the format of data/crawlers.txt.\n"
 "--signature-keys (a directory of HOST.json key sets) checks the Web Bot\n"
@@ -320,6 +325,22 @@ ra_id_engine(ra_id_ctx_t *x, const ra_setup_t *setup)
     return 0;
 }
 
+/* No --ranges: the files of the directory the packaged timer keeps */
+static int
+ra_id_default_ranges(ra_setup_t *setup)
+{
+    char      **files;
+    unsigned    i, n;
+    int         rc = 0;
+
+    files = ra_ranges_dir_files(RA_ID_CMD, &n);
+    for (i = 0; i < n && rc == 0; i++) {
+        rc = ra_cli_setup_file(RA_ID_CMD, setup, 1, files[i]);
+    }
+    free(files);
+    return rc;
+}
+
 int
 ra_cmd_identify(int argc, char **argv)
 {
@@ -329,7 +350,8 @@ ra_cmd_identify(int argc, char **argv)
     char               *line = NULL;
     size_t              cap = 0;
     long                n;
-    int                 i, status = RA_EXIT_OK;
+    int                 i, status = RA_EXIT_OK, no_ranges = 0;
+    unsigned            nranges = 0;
     ra_addr_t           addr;
 
     memset(&x, 0, sizeof(x));
@@ -355,6 +377,9 @@ ra_cmd_identify(int argc, char **argv)
             if (ra_cli_setup_file(RA_ID_CMD, &setup, 1, argv[++i]) != 0) {
                 return RA_EXIT_USAGE;
             }
+            nranges++;
+        } else if (strcmp(argv[i], "--no-ranges") == 0) {
+            no_ranges = 1;
         } else if (strcmp(argv[i], "--crawlers") == 0 && i + 1 < argc) {
             crawlers = argv[++i];
         } else if (strcmp(argv[i], "--address") == 0 && i + 1 < argc) {
@@ -407,6 +432,13 @@ ra_cmd_identify(int argc, char **argv)
             return ra_cli_error(RA_ID_CMD, "--address: '%s' is not an IPv4 "
                                 "or IPv6 address", address);
         }
+    }
+    if (no_ranges && nranges) {
+        return ra_cli_error(RA_ID_CMD, "--no-ranges and --ranges: one or "
+                            "the other");
+    }
+    if (!no_ranges && nranges == 0 && ra_id_default_ranges(&setup) != 0) {
+        return RA_EXIT_USAGE;
     }
     if ((crawlers != NULL
          && ra_cli_setup_file(RA_ID_CMD, &setup, 0, crawlers) != 0)

@@ -27,11 +27,13 @@
 #include "ra_accesslog.h"
 #include "ra_audit.h"
 #include "ra_cli_rdns.h"
+#include "ra_follow.h"
 #include "ra_http.h"
 #include "ra_logfilter.h"
 #include "ra_logread.h"
 #include "ra_logs_order.h"
 #include "ra_pool.h"
+#include "ra_ranges_dir.h"
 #include "ra_report.h"
 
 #define RA_LOGS_CMD          "logs"
@@ -56,9 +58,10 @@ enum {
 static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST]\n"
 "           [--log-format F | --json-fields MAP] [--real-ip-from CIDR]...\n"
-"           [--ranges FILE]...\n"
+"           [--ranges FILE... | --no-ranges]\n"
 "           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
-"           [--purpose P] [--ledger MIB] [--output FILE] [--follow [--interval S]]\n"
+"           [--html-refresh S] [--purpose P] [--ledger MIB] [--output FILE]\n"
+"           [--follow [--interval S]]\n"
 "           [--since TIME] [--until TIME] [--crawler NAME]...\n"
 "           [--status CODE]... [--exclude-client CIDR]...\n"
 "           [--alert-log FILE [--alert-purposes LIST]]\n"
@@ -103,10 +106,18 @@ static const char  ra_logs_usage[] =
 "                    the client's last X-Forwarded-For address not in a\n"
 "                    trusted range, as nginx's realip module\n"
 "  --ranges FILE     a crawler operator's published IP ranges (JSON),\n"
-"                    named by its base name; repeatable\n"
+"                    named by its base name; repeatable.  Without it,\n"
+"                    the *.json files of the directory the packaged\n"
+"                    timer keeps, /var/lib/robots-audit/ranges (or\n"
+"                    $ROBOTS_AUDIT_RANGES_DIR), when it exists, named\n"
+"                    on stderr\n"
+"  --no-ranges       no published ranges, not even those\n"
 "  --crawlers FILE   more crawler entries (format of data/crawlers.txt)\n"
 "  --format F        text (default), json, html, prometheus, or csv (the\n"
 "                    violations, one a row)\n"
+"  --html-refresh S  the HTML reloads itself every S seconds (a meta\n"
+"                    refresh; none by default), for a page --follow\n"
+"                    rewrites\n"
 "  --purpose P       show only the crawlers of this purpose and their\n"
 "                    violations: search, ai-training, ai-search, ai-user,\n"
 "                    seo, social-preview, monitoring, archive, feed,\n"
@@ -135,10 +146,17 @@ static const char  ra_logs_usage[] =
 "                    how many crawler records are kept)\n"
 "  --output FILE     write the report to FILE (atomically: a temporary\n"
 "                    file renamed) instead of stdout\n"
-"  --follow          follow one LOG as 'tail -F' does (renamed or\n"
-"                    truncated by log rotation), from its first line;\n"
-"                    write the report every --interval seconds (default\n"
-"                    60) and on SIGTERM or SIGINT, then exit; SIGHUP\n"
+"  --follow          follow one LOG as 'tail -F' does, from its first\n"
+"                    line: a LOG not there yet is waited for; rotation\n"
+"                    (a new file at its path: the old one is read to\n"
+"                    its end) and truncation (copytruncate: the bytes\n"
+"                    not read yet are read from its copy beside it, or\n"
+"                    said lost) are said on stderr.  Writes the report\n"
+"                    every --interval seconds (default 60) once a line\n"
+"                    was read, and on SIGTERM or SIGINT, then exits;\n"
+"                    JSON adds an \"interval\" object (start, end,\n"
+"                    lines, requests, crawler_requests, violations of\n"
+"                    that interval), text a last line.  SIGHUP\n"
 "                    re-reads the robots.txt, crawler and range files\n"
 "  --rdns            verify crawlers whose ranges do not by forward-\n"
 "                    confirmed reverse DNS (c-ares), each address once,\n"
@@ -253,6 +271,7 @@ typedef struct {
     ra_buf_t           alert_line;
     ra_cli_rdns_t     *dns;              /* --rdns */
     ra_host_t          dns_host;
+    uint32_t           html_refresh;     /* --html-refresh seconds */
 } ra_logs_ctx_t;
 
 /* the signals of --follow */
@@ -1049,9 +1068,11 @@ ra_logs_narrow(ra_snapshot_t *snap)
     snap->nstats = n;
 }
 
-/* Renders the ledger and writes it to --output or stdout */
+/* Renders the ledger and writes it to --output or stdout; with a mark
+ * (--follow), what the interval since it added, then the mark moves on */
 static int
-ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
+ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output,
+    ra_follow_mark_t *mark)
 {
     ra_snapshot_t            snap;
     ra_snapshot_view_t       view;
@@ -1104,8 +1125,12 @@ ra_logs_report(ra_logs_ctx_t *x, ra_report_format_e fmt, const char *output)
     opts.crawlers = x->conf.crawlers;
     opts.standalone = 1;        /* a file: no refresh, no query links */
     ra_buf_init(&out, &ra_malloc_allocator, 64 * 1024, 0);
+    opts.refresh = x->html_refresh;
     if (ra_report_render(&snap, fmt, &opts, &out) != RA_OK) {
         out.failed = 1;
+    }
+    if (mark != NULL) {
+        ra_follow_interval(&x->ledger, x->lines, fmt, mark, &out);
     }
     if (output != NULL) {
         rc = ra_logs_write_atomic(output, &out);
@@ -1131,15 +1156,22 @@ typedef struct {
     char               **ranges;
     unsigned             nranges;
     int                  failed;
+    ra_follow_mark_t       mark;
 } ra_logs_follow_t;
 
-static int64_t
-ra_logs_now(void)
+/* A number of seconds, 1 to a day, for option opt: 0, or -1 said */
+static int
+ra_logs_seconds(const char *opt, const char *arg, long *out)
 {
-    struct timespec  ts;
+    char  *end;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    *out = strtol(arg, &end, 10);
+    if (*arg == '\0' || *end != '\0' || *out < 1 || *out > 86400) {
+        ra_cli_error(RA_LOGS_CMD, "%s: '%s' is not a number of seconds "
+                     "(1-86400)", opt, arg);
+        return -1;
+    }
+    return 0;
 }
 
 static int
@@ -1167,10 +1199,14 @@ ra_logs_tick(void *ctx)
     if (ra_logs_term) {
         return 1;
     }
-    now = ra_logs_now();
+    now = ra_logread_ms();
     if (now >= fw->next) {
         fw->next = now + fw->interval;
-        if (ra_logs_report(fw->x, fw->fmt, fw->output) != 0) {
+        /* no report before the first line: it would show nothing, at
+         * the log clock's zero */
+        if (fw->x->lines != 0
+            && ra_logs_report(fw->x, fw->fmt, fw->output, &fw->mark) != 0)
+        {
             fw->failed = 1;
         }
     }
@@ -1287,15 +1323,16 @@ ra_cmd_logs(int argc, char **argv)
 {
     int                  c, rc = RA_EXIT_USAGE, damaged = 0, follow = 0;
     int                  site_pending = 0, sites = 0, interval_set = 0;
-    long                 mib = RA_LOGS_LEDGER_MIB, interval = 60;
+    long                 mib = RA_LOGS_LEDGER_MIB, interval = 60, refresh;
     unsigned             i, ninputs = 0, nranges = 0;
     char                *end;
     const char          *crawlers_file = NULL, *output = NULL, *errmsg;
     ra_str_t             bad;
     const char          *site = "default";
     const char          *resolver = NULL, *rdns_cache = NULL;
-    int                  rdns = 0;
+    int                  rdns = 0, no_ranges = 0;
     void                *region = NULL;
+    char               **dflt = NULL;
     size_t               size;
     ra_logread_t         rd;
     ra_logs_ctx_t       *x;
@@ -1331,6 +1368,8 @@ ra_cmd_logs(int argc, char **argv)
         { "crawler", required_argument, NULL, RA_LOGS_OPT_CRAWLER },
         { "status", required_argument, NULL, RA_LOGS_OPT_STATUS },
         { "exclude-client", required_argument, NULL, RA_LOGS_OPT_EXCLUDE },
+        { "no-ranges", no_argument, NULL, 'n' },
+        { "html-refresh", required_argument, NULL, 'H' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -1462,18 +1501,22 @@ ra_cmd_logs(int argc, char **argv)
             follow = 1;
             break;
         case 'i':
-            interval = strtol(optarg, &end, 10);
-            if (*optarg == '\0' || *end != '\0' || interval < 1
-                || interval > 86400)
-            {
-                ra_cli_error(RA_LOGS_CMD, "--interval: '%s' is not a number "
-                             "of seconds (1-86400)", optarg);
+            if (ra_logs_seconds("--interval", optarg, &interval) != 0) {
                 goto fail;
             }
             interval_set = 1;
             break;
         case 'D':
             rdns = 1;
+            break;
+        case 'n':
+            no_ranges = 1;
+            break;
+        case 'H':
+            if (ra_logs_seconds("--html-refresh", optarg, &refresh) != 0) {
+                goto fail;
+            }
+            x->html_refresh = (uint32_t) refresh;
             break;
         case 'N':
             resolver = optarg;
@@ -1526,6 +1569,21 @@ ra_cmd_logs(int argc, char **argv)
                      "would be reported");
         goto fail;
     }
+    if (x->html_refresh && fmt != RA_REPORT_HTML) {
+        ra_cli_error(RA_LOGS_CMD, "--html-refresh is for --format html");
+        goto fail;
+    }
+    if (no_ranges && nranges) {
+        ra_cli_error(RA_LOGS_CMD, "--no-ranges and --ranges: one or the "
+                     "other");
+        goto fail;
+    }
+    if (!no_ranges && nranges == 0
+        && (dflt = ra_ranges_dir_files(RA_LOGS_CMD, &nranges)) != NULL)
+    {
+        free(ranges);
+        ranges = dflt;
+    }
     if (!follow && interval_set) {
         ra_cli_error(RA_LOGS_CMD, "--interval is for --follow");
         goto fail;
@@ -1567,8 +1625,10 @@ ra_cmd_logs(int argc, char **argv)
     {
         goto fail;
     }
+    /* a followed file may appear later: it is waited for */
     if (ra_logs_robots_load(x) != 0
-        || ra_logread_open(&rd, RA_LOGS_CMD, paths, (int) ninputs) != 0)
+        || ra_logread_open(&rd, RA_LOGS_CMD, paths,
+                           follow ? 0 : (int) ninputs) != 0)
     {
         goto fail;
     }
@@ -1617,10 +1677,11 @@ ra_cmd_logs(int argc, char **argv)
         fw.fmt = fmt;
         fw.output = output;
         fw.interval = interval * 1000;
-        fw.next = ra_logs_now() + fw.interval;
+        fw.next = ra_logread_ms() + fw.interval;
         fw.crawlers_file = crawlers_file;
         fw.ranges = ranges;
         fw.nranges = nranges;
+        fw.mark.start = time(NULL);
         memset(&sa, 0, sizeof(sa));
         sa.sa_handler = ra_logs_signal;
         sigemptyset(&sa.sa_mask);
@@ -1631,7 +1692,7 @@ ra_cmd_logs(int argc, char **argv)
         rd.tick_ctx = &fw;
         rd.progress = 0;
         x->site = ra_str(inputs[0].site, strlen(inputs[0].site));
-        if (ra_logread_follow(&rd, inputs[0].path) < 0) {
+        if (ra_follow(&rd, inputs[0].path) < 0) {
             damaged = 1;
         }
         if (fw.failed) {
@@ -1639,6 +1700,12 @@ ra_cmd_logs(int argc, char **argv)
         }
         if (x->stopped || ra_logs_too_bad(x)) {
             goto stop;
+        }
+        if (x->lines == 0 && rd.overlong == 0) {
+            fprintf(stderr, "robots-audit %s: no line was read: no "
+                    "report\n", RA_LOGS_CMD);
+            rc = damaged ? RA_EXIT_USAGE : RA_EXIT_OK;
+            goto fail;
         }
     } else {
         for (i = 0; i < ninputs; i++) {
@@ -1735,8 +1802,8 @@ ra_cmd_logs(int argc, char **argv)
                 (unsigned long long) x->nomem, x->nomem == 1 ? "" : "s");
     }
 
-    rc = ra_logs_report(x, fmt, output) == 0 && !damaged ? RA_EXIT_OK
-                                                          : RA_EXIT_USAGE;
+    rc = ra_logs_report(x, fmt, output, follow ? &fw.mark : NULL) == 0
+         && !damaged ? RA_EXIT_OK : RA_EXIT_USAGE;
     if (ra_cli_rdns_close(x->dns) != 0) {
         rc = RA_EXIT_USAGE;
     }

@@ -5,8 +5,6 @@
  * RA_LOG_LINE_MAX is counted and skipped up to its end, never kept.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,13 +17,10 @@
 #include "ra_accesslog.h"
 #include "ra_logread.h"
 
-/* big enough that a read costs little per line, and at least twice the
- * longest line kept so a carried partial line always leaves room */
-#define RA_LOGREAD_BUF   (1024u * 1024)
 #define RA_LOGREAD_BAR   40
 #define RA_LOGREAD_EVERY 0x3fff      /* lines between clock reads */
 
-static int64_t
+int64_t
 ra_logread_ms(void)
 {
     struct timespec  ts;
@@ -228,180 +223,6 @@ done:
         r->done += (uint64_t) st.st_size;
     }
     gzclose(gz);
-    return rc;
-}
-
-/* The whole lines of buf[0, *have): handled, the rest moved to the
- * front; 1 when the handler stopped */
-static int
-ra_logread_lines(ra_logread_t *r, size_t *have, int *skipping,
-    uint64_t *lineno, const char *name)
-{
-    unsigned char  *p = r->buf, *end = r->buf + *have, *nl;
-    size_t          len;
-
-    while ((nl = memchr(p, '\n', (size_t) (end - p))) != NULL) {
-        ++*lineno;
-        len = (size_t) (nl - p);
-        if (*skipping) {
-            *skipping = 0;
-        } else {
-            if (len && p[len - 1] == '\r') {
-                len--;
-            }
-            if (len > RA_LOG_LINE_MAX) {
-                if (r->overlong++ == 0) {
-                    r->overlong_file = name;
-                    r->overlong_line = *lineno;
-                }
-            } else if (len) {
-                r->lines++;
-                if (r->handler(r->ctx, ra_str(p, len), name, *lineno)) {
-                    return 1;
-                }
-            }
-        }
-        p = nl + 1;
-    }
-    *have = (size_t) (end - p);
-    if (*skipping) {
-        *have = 0;
-    } else if (*have > RA_LOG_LINE_MAX) {
-        if (r->overlong++ == 0) {
-            r->overlong_file = name;
-            r->overlong_line = *lineno + 1;
-        }
-        *skipping = 1;
-        *have = 0;
-    } else if (*have) {
-        memmove(r->buf, p, *have);
-    }
-    return 0;
-}
-
-/* a last line without its line end, as at the end of a file */
-static int
-ra_logread_rest(ra_logread_t *r, size_t *have, int skipping,
-    uint64_t *lineno, const char *name)
-{
-    if (*have == 0 || skipping) {
-        *have = 0;
-        return 0;
-    }
-    r->buf[(*have)++] = '\n';      /* room: a kept partial line is short */
-    return ra_logread_lines(r, have, &skipping, lineno, name);
-}
-
-int
-ra_logread_follow(ra_logread_t *r, const char *path)
-{
-    int              fd, skipping = 0, is_stdin, rc = 0;
-    size_t           have = 0;
-    uint64_t         lineno = 0;
-    off_t            pos = 0;
-    ssize_t          n;
-    const char      *name;
-    struct stat      st, cur;
-    struct pollfd    pfd;
-    struct timespec  ts;
-
-    is_stdin = strcmp(path, "-") == 0;
-    name = is_stdin ? "<stdin>" : path;
-    fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        ra_cli_error(r->cmd, "%s: %s", name, strerror(errno));
-        return -1;
-    }
-    for ( ;; ) {
-        if (r->tick(r->tick_ctx)) {
-            /* stopped: what the file holds now is read first */
-            while (!is_stdin
-                   && (n = read(fd, r->buf + have,
-                                RA_LOGREAD_BUF - 1 - have)) > 0)
-            {
-                have += (size_t) n;
-                if (ra_logread_lines(r, &have, &skipping, &lineno, name)) {
-                    break;
-                }
-            }
-            break;
-        }
-        if (is_stdin) {
-            pfd.fd = fd;
-            pfd.events = POLLIN;
-            if (poll(&pfd, 1, RA_LOGREAD_WAIT_MS) <= 0) {
-                continue;       /* nothing yet, or a signal */
-            }
-        }
-        n = read(fd, r->buf + have, RA_LOGREAD_BUF - 1 - have);
-        if (n < 0) {
-            if (errno == EINTR || errno == EAGAIN) {
-                continue;
-            }
-            ra_cli_error(r->cmd, "%s: %s", name, strerror(errno));
-            rc = -1;
-            break;
-        }
-        if (n > 0) {
-            have += (size_t) n;
-            pos += n;
-            if (ra_logread_lines(r, &have, &skipping, &lineno, name)) {
-                break;
-            }
-            continue;
-        }
-        if (is_stdin) {
-            ra_logread_rest(r, &have, skipping, &lineno, name);
-            break;                              /* the end of the input */
-        }
-        /* the end of the file for now: renamed away, or truncated? */
-        if (stat(path, &cur) == 0
-            && (cur.st_ino != st.st_ino || cur.st_dev != st.st_dev))
-        {
-            /* rotated: the old file was read to its end (a writer may
-             * still add to it until it reopens: read it once more) */
-            while ((n = read(fd, r->buf + have,
-                             RA_LOGREAD_BUF - 1 - have)) > 0)
-            {
-                have += (size_t) n;
-                if (ra_logread_lines(r, &have, &skipping, &lineno, name)) {
-                    goto stop;
-                }
-            }
-            ra_logread_rest(r, &have, skipping, &lineno, name);
-            close(fd);
-            fd = open(path, O_RDONLY);
-            if (fd < 0 || fstat(fd, &st) != 0) {
-                ra_cli_error(r->cmd, "%s: %s", name, strerror(errno));
-                return -1;
-            }
-            have = 0;
-            skipping = 0;
-            lineno = 0;
-            pos = 0;
-            continue;
-        }
-        if (fstat(fd, &cur) == 0 && cur.st_size < pos) {
-            /* truncated (copytruncate): from its start again */
-            if (lseek(fd, 0, SEEK_SET) != 0) {
-                ra_cli_error(r->cmd, "%s: %s", name, strerror(errno));
-                rc = -1;
-                break;
-            }
-            have = 0;
-            skipping = 0;
-            lineno = 0;
-            pos = 0;
-            continue;
-        }
-        ts.tv_sec = 0;
-        ts.tv_nsec = RA_LOGREAD_WAIT_MS * 1000000L;
-        nanosleep(&ts, NULL);       /* a signal ends it early: fine */
-    }
-stop:
-    if (!is_stdin) {
-        close(fd);
-    }
     return rc;
 }
 

@@ -16,11 +16,16 @@
 typedef int (*ra_logread_line_pt)(void *ctx, ra_str_t line,
     const char *file, uint64_t lineno);
 
-/* Called by ra_logread_follow() between lines and while it waits, at
+/* Called by ra_follow() (ra_follow.h) between lines and while it waits, at
  * least every RA_LOGREAD_WAIT_MS; a non-zero return stops it. */
 typedef int (*ra_logread_tick_pt)(void *ctx);
 
 #define RA_LOGREAD_WAIT_MS  200
+
+/* The one read buffer: big enough that a read costs little per line, and
+ * at least twice the longest line kept so a carried partial line always
+ * leaves room */
+#define RA_LOGREAD_BUF      (1024u * 1024)
 
 typedef struct {
     const char          *cmd;
@@ -51,13 +56,8 @@ int ra_logread_open(ra_logread_t *r, const char *cmd, char **files,
  * the caller may go on with the next file. */
 int ra_logread_file(ra_logread_t *r, const char *path);
 
-/* Follows one file as 'tail -F' does, from its first line: at its end it
- * waits for more; a file renamed away (log rotation) is read to its end
- * and the new file at path is opened (when it appears); a file truncated
- * is read again from its start.  "-" reads stdin to its end.  Plain
- * files only (no gzip).  Returns 0 when r->tick stopped it (after the
- * lines the file holds then), -1 with a message on a read error. */
-int ra_logread_follow(ra_logread_t *r, const char *path);
+/* The monotonic clock in ms, the one the ticks and the bar go by */
+int64_t ra_logread_ms(void);
 
 /* Clears the progress bar and frees the buffer. */
 void ra_logread_close(ra_logread_t *r);

@@ -127,6 +127,9 @@ typedef struct {
     /* HTML written to a file (the CLI's): no meta refresh, no links to
      * the status page's query arguments */
     unsigned            standalone:1;
+    /* HTML: a meta refresh every this many seconds; 0: every 30 s, or
+     * none when standalone */
+    uint32_t            refresh;
     /* per crawler row, the lines of the robots.txt in force that decided
      * its requests (JSON crawlers[].rule_hits, an HTML table): the
      * status page's ?crawler=NAME asks for them */

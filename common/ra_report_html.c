@@ -798,7 +798,10 @@ ra_rep_html(ra_rep_t *r)
     }
     ra_buf_cstr(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
                 "<meta charset=\"utf-8\">");
-    if (!r->opts->standalone) {
+    if (r->opts->refresh) {
+        ra_buf_printf(b, "<meta http-equiv=\"refresh\" content=\"%u\">",
+                      (unsigned) r->opts->refresh);
+    } else if (!r->opts->standalone) {
         ra_buf_cstr(b, "<meta http-equiv=\"refresh\" content=\"30\">");
     }
     ra_buf_cstr(b, "<meta name=\"viewport\" content=\"width=device-width\">"

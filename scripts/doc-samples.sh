@@ -27,6 +27,10 @@
 # Usage: scripts/doc-samples.sh [FILE...]   (default: every page above)
 
 set -u
+# the samples load no ranges but those they name, whatever this machine
+# keeps in robots-audit's default ranges directory
+ROBOTS_AUDIT_RANGES_DIR=
+export ROBOTS_AUDIT_RANGES_DIR
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 cd "$top" || exit 2
 shared=$top/../shared

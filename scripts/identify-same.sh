@@ -11,6 +11,10 @@
 #   field; other files: every line, and also without a "- " list mark).
 #   Without UA files: ../shared/data's User-Agent sets and access logs.
 set -eu
+# both builds judge without ranges, whatever this machine keeps in the
+# default ranges directory (an older build reads none)
+ROBOTS_AUDIT_RANGES_DIR=
+export ROBOTS_AUDIT_RANGES_DIR
 cd "$(dirname "$0")/.."
 D=${RA_SHARED_DATA:-../shared/data}
 old=${1:?usage: scripts/identify-same.sh OLD_BINARY [NEW_BINARY] [UA_FILE...]}
