@@ -81,11 +81,15 @@ ra_parse_msec(ra_str_t s, int64_t *ms)
             unit = 1;
             i += 2;
         } else {
+            /* nginx's units (ngx_parse_time): M is 30 days, y 365 */
             switch (s.data[i]) {
             case 's': unit = 1000; break;
             case 'm': unit = 60 * 1000; break;
             case 'h': unit = 3600 * 1000; break;
             case 'd': unit = 24 * 3600 * 1000; break;
+            case 'w': unit = 7LL * 24 * 3600 * 1000; break;
+            case 'M': unit = 30LL * 24 * 3600 * 1000; break;
+            case 'y': unit = 365LL * 24 * 3600 * 1000; break;
             default: return RA_ERROR;
             }
             i++;

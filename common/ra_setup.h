@@ -34,9 +34,9 @@
  * RA_ERROR. */
 int ra_parse_size(ra_str_t s, uint64_t *bytes);
 
-/* "250ms", "30s", "5m", "1h", "1d", and sums of them ("1m30s"), as
- * nginx's time values; a bare number is seconds.  At most 1000 days.
- * RA_OK or RA_ERROR. */
+/* "250ms", "30s", "5m", "1h", "1d", "1w", "1M" (30 days), "1y" (365
+ * days), and sums of them ("1m30s"), as nginx's time values; a bare
+ * number is seconds.  At most 1000 days.  RA_OK or RA_ERROR. */
 int ra_parse_msec(ra_str_t s, int64_t *ms);
 
 /* Is size a zone the ledger can use?  overhead: what the server's own

@@ -106,6 +106,17 @@ durations(void **state)
     assert_int_equal(ms, 86400000);
     assert_int_equal(ra_parse_msec(S("1m30s"), &ms), RA_OK);
     assert_int_equal(ms, 90000);
+    /* nginx's longer units: weeks, months of 30 days, years of 365 */
+    assert_int_equal(ra_parse_msec(S("2w"), &ms), RA_OK);
+    assert_int_equal(ms, 2LL * 7 * 86400000);
+    assert_int_equal(ra_parse_msec(S("1M"), &ms), RA_OK);
+    assert_int_equal(ms, 30LL * 86400000);
+    assert_int_equal(ra_parse_msec(S("1y"), &ms), RA_OK);
+    assert_int_equal(ms, 365LL * 86400000);
+    assert_int_equal(ra_parse_msec(S("1y1M1w1d1h1m1s1ms"), &ms), RA_OK);
+    assert_int_equal(ms, (365LL + 30 + 7 + 1) * 86400000 + 3661001);
+    assert_int_equal(ra_parse_msec(S("3y"), &ms), RA_ERROR);
+    assert_int_equal(ra_parse_msec(S("1Y"), &ms), RA_ERROR);
     assert_int_equal(ra_parse_msec(S("0"), &ms), RA_OK);
     assert_int_equal(ms, 0);
     assert_int_equal(ra_parse_msec(S(""), &ms), RA_ERROR);
