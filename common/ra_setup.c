@@ -139,6 +139,14 @@ ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
                 "ledger (%zu bytes) and its counters", (int) zone.len,
                 (const char *) zone.data, have);
 
+    } else if (base == NULL) {
+        /* what the server's allocator left of the zone is too little */
+        ra_logf(h, NULL, RA_LOG_EMERG, RA_TAG_ZONE_CREATE, "%.*s is too "
+                "small: %zu bytes are left for the ledger, which needs at "
+                "least %zu", (int) zone.len, (const char *) zone.data, size,
+                (size_t) RA_LEDGER_MIN_SIZE);
+        return RA_ERROR;
+
     } else if (ra_ledger_format(base, size, ra_host_now(h)) != RA_OK) {
         ra_logf(h, NULL, RA_LOG_EMERG, RA_TAG_ZONE_LAYOUT, "%.*s cannot hold "
                 "a ledger in %zu bytes", (int) zone.len,

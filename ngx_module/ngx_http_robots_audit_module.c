@@ -297,27 +297,20 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
 
     old_size = data != NULL ? shm_zone->shm.size : 0;
 
-    part = (ngx_list_part_t *) &ngx_cycle->shared_memory.part;
-    oz = part->elts;
+    for (part = (ngx_list_part_t *) &ngx_cycle->shared_memory.part;
+         data == NULL && part != NULL; part = part->next)
+    {
+        oz = part->elts;
 
-    for (i = 0; data == NULL; i++) {
-
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
+        for (i = 0; i < part->nelts; i++) {
+            if (oz[i].tag == shm_zone->tag
+                && oz[i].shm.name.len == shm_zone->shm.name.len
+                && ngx_strncmp(oz[i].shm.name.data, shm_zone->shm.name.data,
+                               shm_zone->shm.name.len) == 0
+                && oz[i].shm.size != shm_zone->shm.size)
+            {
+                old_size = oz[i].shm.size;
             }
-            part = part->next;
-            oz = part->elts;
-            i = 0;
-        }
-
-        if (oz[i].tag == shm_zone->tag
-            && oz[i].shm.name.len == shm_zone->shm.name.len
-            && ngx_strncmp(oz[i].shm.name.data, shm_zone->shm.name.data,
-                           shm_zone->shm.name.len) == 0
-            && oz[i].shm.size != shm_zone->shm.size)
-        {
-            old_size = oz[i].shm.size;
         }
     }
 
@@ -329,19 +322,11 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
         return rc == RA_OK ? NGX_OK : NGX_ERROR;
     }
 
-    /* all the slab allocator leaves, in one allocation */
+    /* all the slab allocator leaves, in one allocation (none: the core
+     * says the zone is too small) */
     size = shpool->pfree << ngx_pagesize_shift;
 
     p = (size >= RA_LEDGER_MIN_SIZE) ? ngx_slab_alloc(shpool, size) : NULL;
-
-    if (p == NULL) {
-        ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_CREATE,
-                "%.*s is too small: %zu bytes are left for the ledger, "
-                "which needs at least %zu", (int) amcf->conf.zone_text.len,
-                (char *) amcf->conf.zone_text.data, size,
-                (size_t) RA_LEDGER_MIN_SIZE);
-        return NGX_ERROR;
-    }
 
     shpool->data = p;
     shpool->log_nomem = 0;

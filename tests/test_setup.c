@@ -505,6 +505,15 @@ ledger_placement(void **state)
     assert_non_null(strstr(c.lines[0], "[RA306] robots_audit_zone \"t\" "
                                        "cannot hold a ledger in 1024 "
                                        "bytes"));
+    /* no memory from the server's allocator: RA305, the zone too small */
+    c.n = 0;
+    assert_int_equal(ra_setup_ledger(&l, NULL, 4096, 0, &h, zone, &why),
+                     RA_ERROR);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_EMERG);
+    assert_non_null(strstr(c.lines[0], "[RA305] robots_audit_zone \"t\" is "
+                                       "too small: 4096 bytes are left for "
+                                       "the ledger, which needs at least "));
     test_free(region);
     test_free(other);
 }
