@@ -135,21 +135,6 @@ ngx_http_robots_audit_log(const ra_host_t *h, void *where,
 }
 
 
-/* the alert log (ra_outcome_alert() writes a line whole) */
-static int
-ngx_http_robots_audit_write(void *file, const void *p, size_t *n)
-{
-    ssize_t  k;
-
-    k = ngx_write_fd(((ngx_open_file_t *) file)->fd, (void *) p, *n);
-    if (k == -1) {
-        return ngx_errno;
-    }
-    *n = (size_t) k;
-    return 0;
-}
-
-
 /* at configuration time, where is the ngx_conf_t: "in nginx.conf:12" */
 static void
 ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
@@ -189,11 +174,12 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
         req.recorded = ctx->recorded;
     }
 
-    /* the text line to the error log, the JSON line to the alert log */
+    /* the text line to the error log, the JSON line to the alert log
+     * (its descriptor as it is now: a reopen changes it) */
     file = alcf->conf.alert_file;
 
-    log.write = ngx_http_robots_audit_write;
-    log.file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
+    log.write = ra_alert_log_write_fd;
+    log.file = file && file->fd != NGX_INVALID_FILE ? &file->fd : NULL;
     log.name = file ? (const char *) file->name.data : NULL;
 
     return ra_outcome_request(amcf->audit, &amcf->host, &req, &log, &v);
