@@ -268,6 +268,13 @@ unsigned char *ra_capture_space(ra_capture_t *c, size_t n, size_t *keep);
 void ra_capture_commit(ra_capture_t *c, size_t copied);
 void ra_capture_fail(ra_capture_t *c);
 
+/* The same in one step: the first of n bytes held elsewhere that the
+ * capture keeps are copied by read(ctx, dst, k), which returns RA_OK
+ * when it copied all k.  RA_OK, also when none was kept; RA_ERROR when
+ * read failed (the capture failed: the caller says why). */
+int ra_capture_read(ra_capture_t *c, size_t n,
+    int (*read)(void *ctx, void *dst, size_t k), void *ctx);
+
 /* For n bytes the server has not read yet: when the capture keeps no more
  * of an answer (its body is full, or it failed), counts them and returns
  * 1, so that the server passes them on unread; else 0. */

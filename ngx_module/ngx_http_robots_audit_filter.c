@@ -157,6 +157,17 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 }
 
 
+/* sendfile: a buffer's first k bytes, still in its file */
+static int
+ngx_http_robots_audit_read(void *buf, void *dst, size_t k)
+{
+    ngx_buf_t  *b = buf;
+
+    return ngx_read_file(b->file, dst, k, b->file_pos) == (ssize_t) k
+           ? RA_OK : RA_ERROR;
+}
+
+
 /* the bytes of a robots.txt answer being captured: out of line, so that
  * every other answer's buffers pass without a frame */
 static __attribute__((noinline)) void
@@ -164,8 +175,6 @@ ngx_http_robots_audit_capture(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx, ngx_chain_t *in)
 {
     off_t                               n;
-    size_t                              keep;
-    u_char                             *p;
     ngx_buf_t                          *b;
     ngx_chain_t                        *cl;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -177,25 +186,16 @@ ngx_http_robots_audit_capture(ngx_http_request_t *r,
         if (n > 0 && ngx_buf_in_memory(b)) {
             ra_capture_add(&ctx->capture, b->pos, (size_t) n);
 
-        } else if (n > 0) {
-            /* sendfile: the bytes are still in the file */
-            p = ra_capture_space(&ctx->capture, (size_t) n, &keep);
-
-            if (p != NULL) {
-                if (ngx_read_file(b->file, p, keep, b->file_pos)
-                    == (ssize_t) keep)
-                {
-                    ra_capture_commit(&ctx->capture, keep);
-
-                } else {
-                    ra_capture_fail(&ctx->capture);
-                    amcf = ngx_http_get_module_main_conf(r,
+        } else if (n > 0
+                   && ra_capture_read(&ctx->capture, (size_t) n,
+                                      ngx_http_robots_audit_read, b)
+                      != RA_OK)
+        {
+            amcf = ngx_http_get_module_main_conf(r,
                                                ngx_http_robots_audit_module);
-                    /* ngx_read_file() said which file and why */
-                    ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
-                            "cannot read the answer to capture robots.txt");
-                }
-            }
+            /* ngx_read_file() said which file and why */
+            ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
+                    "cannot read the answer to capture robots.txt");
         }
 
         if (ctx->capture.failed) {

@@ -136,6 +136,25 @@ capture_wanted(void **state)
     assert_false(ra_http_has_body(101, 0));
 }
 
+
+/* a server's reader for ra_capture_read(): copies, or fails */
+static int
+read_ok(void *ctx, void *dst, size_t k)
+{
+    (void) ctx;
+    memset(dst, 'z', k);
+    return RA_OK;
+}
+
+static int
+read_fails(void *ctx, void *dst, size_t k)
+{
+    (void) ctx;
+    (void) dst;
+    (void) k;
+    return RA_ERROR;
+}
+
 static void
 capture_buffer(void **state)
 {
@@ -233,6 +252,19 @@ capture_buffer(void **state)
     assert_null(ra_capture_space(&c, 10, &keep));
     assert_int_equal(ra_capture_skip(&c, 5), 1);   /* failed: counted */
     assert_int_equal(c.size, 25);
+    ra_buf_release(&c.body);
+
+    /* the same in one step, through the server's reader */
+    ra_capture_start(&c, &ra_malloc_allocator, NULL, 200, -1,
+                     ra_str(NULL, 0));
+    assert_int_equal(ra_capture_read(&c, 4, read_ok, NULL), RA_OK);
+    assert_int_equal(c.body.len, 4);
+    assert_memory_equal(c.body.data, "zzzz", 4);
+    assert_int_equal(ra_capture_read(&c, 4, read_fails, NULL), RA_ERROR);
+    assert_true(c.failed);
+    assert_int_equal(c.body.len, 4);
+    assert_int_equal(ra_capture_read(&c, 4, read_fails, NULL), RA_OK);
+    assert_int_equal(c.size, 12);
     ra_buf_release(&c.body);
 
     /* a C string as a span: NULL, a value not there, reads "" */
