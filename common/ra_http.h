@@ -29,6 +29,24 @@
  * absolute-form through the URL rules. */
 ra_str_t ra_http_target_path(ra_str_t target);
 
+/* Where a server's parser says target's path ends: query is the byte
+ * after its '?' (NULL: there is none, the path is the whole target).
+ * The path then, as ra_kind_word_path() takes it; none (data NULL) when
+ * query does not follow a '?' inside target. */
+static inline ra_str_t
+ra_http_path_before(ra_str_t target, const unsigned char *query)
+{
+    if (query == NULL) {
+        return target;
+    }
+    if (query <= target.data || query > target.data + target.len
+        || query[-1] != '?')
+    {
+        return ra_str(NULL, 0);
+    }
+    return ra_str(target.data, (size_t) (query - 1 - target.data));
+}
+
 /*
  * The canonical form of such a path: what the servers map to a resource
  * (RFC 3986 section 6.2.2), so that "//private/x", "/a/../private/x",

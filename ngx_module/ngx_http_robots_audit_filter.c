@@ -82,22 +82,11 @@ ngx_http_robots_audit_kind(ngx_http_request_t *r,
     ngx_http_robots_audit_main_conf_t *amcf)
 {
     ra_str_t  u = ngx_http_robots_audit_str(r->unparsed_uri);
-    ra_str_t  path = u;
 
-    if (r->complex_uri || r->quoted_uri) {
-        path.data = NULL;
-
-    } else if (r->args_start != NULL) {
-        if (r->args_start <= u.data || r->args_start > u.data + u.len
-            || r->args_start[-1] != '?')
-        {
-            path.data = NULL;
-
-        } else {
-            path.len = (size_t) (r->args_start - 1 - u.data);
-        }
-    }
-    return ra_kind_memo_ask(&amcf->kind, r, u, path);
+    return ra_kind_memo_ask(&amcf->kind, r, u,
+                            r->complex_uri || r->quoted_uri
+                            ? ra_str(NULL, 0)
+                            : ra_http_path_before(u, r->args_start));
 }
 
 

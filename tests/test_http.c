@@ -432,6 +432,39 @@ path_kind_is_target_kind(void **state)
     assert_int_equal(ra_http_path_kind(S("")), 0);
 }
 
+/* where a server's parser says the path ends, and a tail from a pointer */
+static void
+path_before_query(void **state)
+{
+    static const char  u[] = "/robots.txt?x=1";
+    static const char  line[] = "GET http://a.example/x HTTP/1.1";
+    ra_str_t           t = ra_str(u, sizeof(u) - 1), p;
+
+    (void) state;
+    p = ra_http_path_before(t, (const unsigned char *) u + 12);
+    assert_int_equal(p.len, 11);
+    assert_ptr_equal(p.data, u);
+    p = ra_http_path_before(t, NULL);
+    assert_int_equal(p.len, t.len);
+    /* not after a '?', before the target, or past its end: none */
+    assert_null(ra_http_path_before(t, (const unsigned char *) u + 5).data);
+    assert_null(ra_http_path_before(t, (const unsigned char *) u).data);
+    assert_null(ra_http_path_before(t, (const unsigned char *) u + 16).data);
+    /* "?" at the end: the query is empty */
+    p = ra_http_path_before(ra_str(u, 12), (const unsigned char *) u + 12);
+    assert_int_equal(p.len, 11);
+
+    p = ra_str_from(ra_str(line, sizeof(line) - 1),
+                    (const unsigned char *) line + 4);
+    assert_int_equal(p.len, sizeof(line) - 5);
+    assert_memory_equal(p.data, "http://", 7);
+    assert_null(ra_str_from(ra_str(line, 3), (const unsigned char *) line
+                            + 4).data);
+    assert_null(ra_str_from(ra_str(line, 3), NULL).data);
+    assert_null(ra_str_from(ra_str(NULL, 0), (const unsigned char *)
+                            line).data);
+}
+
 /* ra_site_is() as it read byte by byte: the reference of the test below */
 static int
 ref_site_is(ra_str_t host, ra_str_t name)
@@ -937,6 +970,7 @@ main(void)
         cmocka_unit_test(sites),
         cmocka_unit_test(sites_bytewise),
         cmocka_unit_test(path_kind_is_target_kind),
+        cmocka_unit_test(path_before_query),
         cmocka_unit_test(sites_pick_agrees),
         cmocka_unit_test(sites_one),
         cmocka_unit_test(capture_wanted_kind_agrees),
