@@ -228,11 +228,9 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
     for (i = 0; i < n; i++) {
         words[i] = ra_str_z(w[i]);
     }
-    memset(&cx, 0, sizeof(cx));
-    cx.dialect = RA_DIALECT_APACHE;
-    cx.main = &st->conf;
-    cx.server = &mra_sconf(cmd->server)->conf;
-    cx.scope = &((mra_dir_conf *) dv)->conf;
+    ra_directive_cx_init(&cx, RA_DIALECT_APACHE, &st->conf,
+                         &mra_sconf(cmd->server)->conf,
+                         &((mra_dir_conf *) dv)->conf);
     cx.path = mra_path;
     cx.path_ctx = cmd->pool;
     cx.server_ctx = cmd->server;        /* its virtual host's error log */

@@ -377,11 +377,8 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
         words[i - 1] = ngx_http_robots_audit_str(value[i]);
     }
 
-    ngx_memzero(&cx, sizeof(ra_directive_cx_t));
-    cx.dialect = RA_DIALECT_NGINX;
-    cx.main = &amcf->conf;
-    cx.server = &ascf->conf;
-    cx.scope = &alcf->conf;
+    ra_directive_cx_init(&cx, RA_DIALECT_NGINX, &amcf->conf, &ascf->conf,
+                         &alcf->conf);
     cx.where = cf;                      /* RA203 "in nginx.conf:N" */
     cx.zone_overhead = NGX_HTTP_ROBOTS_AUDIT_SLAB;
     cx.path = ngx_http_robots_audit_path;
