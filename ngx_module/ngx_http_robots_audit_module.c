@@ -399,17 +399,11 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     switch (cmd->offset) {
 
     case RA_DIRECTIVE_ZONE:
+        /* once: the core refused a second one as duplicate */
         shm_zone = ngx_shared_memory_add(cf, &value[1],
                                          (size_t) amcf->conf.zone_size,
                                          &ngx_http_robots_audit_module);
         if (shm_zone == NULL) {
-            return NGX_CONF_ERROR;
-        }
-
-        if (shm_zone->data) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "robots_audit_zone \"%V\" is already declared",
-                               &value[1]);
             return NGX_CONF_ERROR;
         }
 
