@@ -29,21 +29,15 @@ ngx_http_robots_audit_location(ngx_http_request_t *r)
     if (r->headers_out.location != NULL) {
         return ngx_http_robots_audit_str(r->headers_out.location->value);
     }
-    part = &r->headers_out.headers.part;
-    h = part->elts;
-    for (i = 0; /* void */; i++) {
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
+    for (part = &r->headers_out.headers.part; part; part = part->next) {
+        h = part->elts;
+        for (i = 0; i < part->nelts; i++) {
+            if (h[i].hash != 0 && h[i].key.len == 8
+                && ngx_strncasecmp(h[i].key.data, (u_char *) "Location", 8)
+                   == 0)
+            {
+                return ngx_http_robots_audit_str(h[i].value);
             }
-            part = part->next;
-            h = part->elts;
-            i = 0;
-        }
-        if (h[i].hash != 0 && h[i].key.len == 8
-            && ngx_strncasecmp(h[i].key.data, (u_char *) "Location", 8) == 0)
-        {
-            return ngx_http_robots_audit_str(h[i].value);
         }
     }
     return ra_str(NULL, 0);
