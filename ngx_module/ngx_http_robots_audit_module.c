@@ -609,6 +609,19 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
 }
 
 
+/* the cycle's configuration, when it has an http block */
+static ngx_http_robots_audit_main_conf_t *
+ngx_http_robots_audit_cycle_conf(ngx_cycle_t *cycle)
+{
+    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
+        return NULL;
+    }
+
+    return ngx_http_cycle_get_module_main_conf(cycle,
+                                               ngx_http_robots_audit_module);
+}
+
+
 /* the engine (ra_setup_engine(): out of memory is said) */
 static ra_audit_t *
 ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
@@ -666,12 +679,7 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
     ra_audit_t                         *au;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
-        return NGX_OK;
-    }
-
-    amcf = ngx_http_cycle_get_module_main_conf(cycle,
-                                               ngx_http_robots_audit_module);
+    amcf = ngx_http_robots_audit_cycle_conf(cycle);
     if (amcf == NULL || amcf->ledger.base == NULL) {
         return NGX_OK;
     }
@@ -707,12 +715,7 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 {
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
-        return NGX_OK;
-    }
-
-    amcf = ngx_http_cycle_get_module_main_conf(cycle,
-                                               ngx_http_robots_audit_module);
+    amcf = ngx_http_robots_audit_cycle_conf(cycle);
     if (amcf == NULL || amcf->ledger.base == NULL) {
         return NGX_OK;
     }
@@ -728,12 +731,7 @@ ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle)
 {
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
-        return;
-    }
-
-    amcf = ngx_http_cycle_get_module_main_conf(cycle,
-                                               ngx_http_robots_audit_module);
+    amcf = ngx_http_robots_audit_cycle_conf(cycle);
     if (amcf == NULL) {
         return;
     }
