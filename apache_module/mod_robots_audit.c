@@ -66,18 +66,6 @@ mra_host_log(const ra_host_t *h, void *where, ra_log_level_e level,
     }
 }
 
-/* the alert log: ra_outcome_alert() writes each line whole */
-static int
-mra_alert_write(void *file, const void *p, size_t *n)
-{
-    apr_size_t    k = *n;
-    apr_status_t  rv;
-
-    rv = apr_file_write(file, p, &k);
-    *n = k;
-    return rv == APR_SUCCESS ? 0 : (int) APR_TO_OS_ERROR(rv);
-}
-
 static int64_t
 mra_host_now(const ra_host_t *h)
 {
@@ -178,7 +166,7 @@ mra_state_get(apr_pool_t *pconf)
     st = apr_pcalloc(pconf, sizeof(mra_state));
     /* httpd escapes error-log lines itself */
     ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
-    st->alert_log.write = mra_alert_write;
+    st->alert_log.write = ra_alert_log_write_fd;
     st->host.lock.lock = mra_lock;
     st->host.lock.unlock = mra_unlock;
     st->host.lock.ctx = st;
@@ -240,11 +228,9 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
     for (i = 0; i < n; i++) {
         words[i] = ra_str_z(w[i]);
     }
-    memset(&cx, 0, sizeof(cx));
-    cx.dialect = RA_DIALECT_APACHE;
-    cx.main = &st->conf;
-    cx.server = &mra_sconf(cmd->server)->conf;
-    cx.scope = &((mra_dir_conf *) dv)->conf;
+    ra_directive_cx_init(&cx, RA_DIALECT_APACHE, &st->conf,
+                         &mra_sconf(cmd->server)->conf,
+                         &((mra_dir_conf *) dv)->conf);
     cx.path = mra_path;
     cx.path_ctx = cmd->pool;
     cx.server_ctx = cmd->server;        /* its virtual host's error log */
@@ -464,18 +450,20 @@ mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
                     "alert log program %s", path + 1);
             return !OK;
         }
-        st->alert_log.file = ap_piped_log_write_fd(pl);
-        return OK;
+        f = ap_piped_log_write_fd(pl);
+    } else {
+        rv = apr_file_open(&f, path, APR_FOPEN_WRITE | APR_FOPEN_APPEND
+                           | APR_FOPEN_CREATE | APR_FOPEN_LARGEFILE,
+                           APR_OS_DEFAULT, pconf);
+        if (rv != APR_SUCCESS) {
+            MRA_LOG(APLOG_EMERG, rv, s, RA_TAG_ALERT_LOG, "cannot open the "
+                    "alert log %s", path);
+            return !OK;
+        }
     }
-    rv = apr_file_open(&f, path, APR_FOPEN_WRITE | APR_FOPEN_APPEND
-                       | APR_FOPEN_CREATE | APR_FOPEN_LARGEFILE,
-                       APR_OS_DEFAULT, pconf);
-    if (rv != APR_SUCCESS) {
-        MRA_LOG(APLOG_EMERG, rv, s, RA_TAG_ALERT_LOG, "cannot open the alert "
-                "log %s", path);
-        return !OK;
-    }
-    st->alert_log.file = f;
+    /* unbuffered, file or pipe: the core writes its descriptor */
+    (void) apr_os_file_get(&st->alert_fd, f);
+    st->alert_log.file = &st->alert_fd;
     return OK;
 }
 

@@ -74,8 +74,9 @@ typedef struct {
     ra_audit_t          *audit;         /* NULL: this process does not
                                            audit */
     apr_global_mutex_t  *mutex;         /* the ledger's */
-    ra_alert_log_t       alert_log;     /* RobotsAuditAlertLog's: an
-                                           apr_file_t, or file NULL */
+    ra_alert_log_t       alert_log;     /* RobotsAuditAlertLog's: its
+                                           descriptor, or file NULL */
+    apr_os_file_t        alert_fd;
     /* a threaded child: its threads queue here before the global mutex
      * (mra_lock()), and each judges with its own engine */
     pthread_mutex_t      child_lock;

@@ -14,12 +14,8 @@
 static void
 mra_rdns_done(void *ctx, const ra_addr_t *a, const ra_ares_result_t *res)
 {
-    mra_state  *st = ctx;
-
-    if (st->audit != NULL) {
-        ra_audit_rdns_done(st->audit, a->b, res->ok, ra_str_z(res->name),
-                           res->fwd, res->nfwd);
-    }
+    (void) a;
+    ra_rdns_lookup_end(res, ((mra_state *) ctx)->audit);
 }
 
 /* a pre-cleanup: the thread stops before pchild's subpools and the

@@ -76,6 +76,24 @@ ra_capture_fail(ra_capture_t *c)
 }
 
 int
+ra_capture_read(ra_capture_t *c, size_t n,
+    int (*read)(void *ctx, void *dst, size_t k), void *ctx)
+{
+    size_t          keep;
+    unsigned char  *dst = ra_capture_space(c, n, &keep);
+
+    if (dst == NULL) {
+        return RA_OK;                   /* full, or out of memory */
+    }
+    if (read(ctx, dst, keep) != RA_OK) {
+        ra_capture_fail(c);
+        return RA_ERROR;
+    }
+    ra_capture_commit(c, keep);
+    return RA_OK;
+}
+
+int
 ra_capture_skip(ra_capture_t *c, size_t n)
 {
     if (!c->failed && c->body.len < RA_ROBOTS_MAX) {

@@ -99,6 +99,18 @@ ra_ows_trim(ra_str_t s)
     }
     return s;
 }
+/* The tail of s from p on, when p lies in s (a server's pointer into
+ * its own copy, such as where a parser found something); else none
+ * (data NULL). */
+static inline ra_str_t
+ra_str_from(ra_str_t s, const unsigned char *p)
+{
+    if (p == NULL || s.data == NULL || p < s.data || p >= s.data + s.len) {
+        return ra_str(NULL, 0);
+    }
+    return ra_str(p, (size_t) (s.data + s.len - p));
+}
+
 /* Copies at most max bytes of s to dst (no NUL); returns how many. */
 size_t ra_str_cut(char *dst, size_t max, ra_str_t s);
 int ra_startswith_ci(ra_str_t s, const char *prefix);

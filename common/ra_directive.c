@@ -469,6 +469,17 @@ ra_directive_level(ra_dialect_e dialect, ra_directive_e id)
 }
 
 void
+ra_directive_cx_init(ra_directive_cx_t *cx, ra_dialect_e dialect,
+    ra_conf_main_t *m, ra_conf_server_t *server, ra_conf_scope_t *scope)
+{
+    memset(cx, 0, sizeof(*cx));
+    cx->dialect = dialect;
+    cx->main = m;
+    cx->server = server;
+    cx->scope = scope;
+}
+
+void
 ra_conf_main_init(ra_conf_main_t *m, const ra_host_t *host,
     const ra_alloc_t *alloc)
 {

@@ -207,6 +207,13 @@ typedef struct {
     void              *path_ctx;
 } ra_directive_cx_t;
 
+/* A server's context for reading one directive: its dialect and the
+ * three scopes of the block the directive is written in; the rest zero
+ * (no where, server_ctx, zone_overhead or path: the glue sets those it
+ * has). */
+void ra_directive_cx_init(ra_directive_cx_t *cx, ra_dialect_e dialect,
+    ra_conf_main_t *m, ra_conf_server_t *server, ra_conf_scope_t *scope);
+
 /* Empty values, as nothing written: the main scope's tables empty and
  * lenient (data files never stop a server), on host and alloc (the
  * configuration's pool). */

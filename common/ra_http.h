@@ -29,6 +29,24 @@
  * absolute-form through the URL rules. */
 ra_str_t ra_http_target_path(ra_str_t target);
 
+/* Where a server's parser says target's path ends: query is the byte
+ * after its '?' (NULL: there is none, the path is the whole target).
+ * The path then, as ra_kind_word_path() takes it; none (data NULL) when
+ * query does not follow a '?' inside target. */
+static inline ra_str_t
+ra_http_path_before(ra_str_t target, const unsigned char *query)
+{
+    if (query == NULL) {
+        return target;
+    }
+    if (query <= target.data || query > target.data + target.len
+        || query[-1] != '?')
+    {
+        return ra_str(NULL, 0);
+    }
+    return ra_str(target.data, (size_t) (query - 1 - target.data));
+}
+
 /*
  * The canonical form of such a path: what the servers map to a resource
  * (RFC 3986 section 6.2.2), so that "//private/x", "/a/../private/x",
@@ -267,6 +285,13 @@ void ra_capture_add(ra_capture_t *c, const void *p, size_t n);
 unsigned char *ra_capture_space(ra_capture_t *c, size_t n, size_t *keep);
 void ra_capture_commit(ra_capture_t *c, size_t copied);
 void ra_capture_fail(ra_capture_t *c);
+
+/* The same in one step: the first of n bytes held elsewhere that the
+ * capture keeps are copied by read(ctx, dst, k), which returns RA_OK
+ * when it copied all k.  RA_OK, also when none was kept; RA_ERROR when
+ * read failed (the capture failed: the caller says why). */
+int ra_capture_read(ra_capture_t *c, size_t n,
+    int (*read)(void *ctx, void *dst, size_t k), void *ctx);
 
 /* For n bytes the server has not read yet: when the capture keeps no more
  * of an answer (its body is full, or it failed), counts them and returns

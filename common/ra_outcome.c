@@ -8,8 +8,21 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ra_outcome.h"
+
+int
+ra_alert_log_write_fd(void *file, const void *p, size_t *n)
+{
+    ssize_t  k = write(*(int *) file, p, *n);
+
+    if (k == -1) {
+        return errno;
+    }
+    *n = (size_t) k;
+    return 0;
+}
 
 int
 ra_alert_log_write(const ra_alert_log_t *log, const void *p, size_t n,

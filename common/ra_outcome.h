@@ -46,6 +46,11 @@ typedef struct {
 void ra_outcome_alert(const ra_host_t *h, const ra_request_t *req,
     const ra_verdict_t *v, const ra_alert_log_t *log);
 
+/* The write of a log whose file is a POSIX descriptor (file points to
+ * the int): write(2), as both servers' own files and pipes are written,
+ * so that no glue writes its own. */
+int ra_alert_log_write_fd(void *file, const void *p, size_t *n);
+
 /* Writes p[0..n) to the log's file, all of it: RA_OK, or RA_ERROR with
  * *err set to the errno value of the write that failed. */
 int ra_alert_log_write(const ra_alert_log_t *log, const void *p, size_t n,

@@ -81,11 +81,15 @@ ra_parse_msec(ra_str_t s, int64_t *ms)
             unit = 1;
             i += 2;
         } else {
+            /* nginx's units (ngx_parse_time): M is 30 days, y 365 */
             switch (s.data[i]) {
             case 's': unit = 1000; break;
             case 'm': unit = 60 * 1000; break;
             case 'h': unit = 3600 * 1000; break;
             case 'd': unit = 24 * 3600 * 1000; break;
+            case 'w': unit = 7LL * 24 * 3600 * 1000; break;
+            case 'M': unit = 30LL * 24 * 3600 * 1000; break;
+            case 'y': unit = 365LL * 24 * 3600 * 1000; break;
             default: return RA_ERROR;
             }
             i++;
@@ -134,6 +138,14 @@ ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
         ra_logf(h, NULL, RA_LOG_NOTICE, RA_TAG_KEPT_LEDGER, "%.*s: kept the "
                 "ledger (%zu bytes) and its counters", (int) zone.len,
                 (const char *) zone.data, have);
+
+    } else if (base == NULL) {
+        /* what the server's allocator left of the zone is too little */
+        ra_logf(h, NULL, RA_LOG_EMERG, RA_TAG_ZONE_CREATE, "%.*s is too "
+                "small: %zu bytes are left for the ledger, which needs at "
+                "least %zu", (int) zone.len, (const char *) zone.data, size,
+                (size_t) RA_LEDGER_MIN_SIZE);
+        return RA_ERROR;
 
     } else if (ra_ledger_format(base, size, ra_host_now(h)) != RA_OK) {
         ra_logf(h, NULL, RA_LOG_EMERG, RA_TAG_ZONE_LAYOUT, "%.*s cannot hold "

@@ -34,9 +34,9 @@
  * RA_ERROR. */
 int ra_parse_size(ra_str_t s, uint64_t *bytes);
 
-/* "250ms", "30s", "5m", "1h", "1d", and sums of them ("1m30s"), as
- * nginx's time values; a bare number is seconds.  At most 1000 days.
- * RA_OK or RA_ERROR. */
+/* "250ms", "30s", "5m", "1h", "1d", "1w", "1M" (30 days), "1y" (365
+ * days), and sums of them ("1m30s"), as nginx's time values; a bare
+ * number is seconds.  At most 1000 days.  RA_OK or RA_ERROR. */
 int ra_parse_msec(ra_str_t s, int64_t *ms);
 
 /* Is size a zone the ledger can use?  overhead: what the server's own
@@ -55,7 +55,9 @@ int ra_zone_size_check(uint64_t size, uint64_t overhead, ra_buf_t *why);
  *          ("kept", RA308 at notice); else RA_EAGAIN with *why set, and
  *          the caller starts a new region or refuses
  *   new    base is laid out afresh (RA306 at emerg and RA_ERROR when no
- *          ledger fits in size bytes)
+ *          ledger fits in size bytes); base NULL: the server's
+ *          allocator had no size bytes to give, under RA_LEDGER_MIN_SIZE
+ *          or not at all (RA305, "too small", at emerg, and RA_ERROR)
  */
 int ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
     const ra_host_t *h, ra_str_t zone, const char **why);

@@ -29,21 +29,15 @@ ngx_http_robots_audit_location(ngx_http_request_t *r)
     if (r->headers_out.location != NULL) {
         return ngx_http_robots_audit_str(r->headers_out.location->value);
     }
-    part = &r->headers_out.headers.part;
-    h = part->elts;
-    for (i = 0; /* void */; i++) {
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
+    for (part = &r->headers_out.headers.part; part; part = part->next) {
+        h = part->elts;
+        for (i = 0; i < part->nelts; i++) {
+            if (h[i].hash != 0 && h[i].key.len == 8
+                && ngx_strncasecmp(h[i].key.data, (u_char *) "Location", 8)
+                   == 0)
+            {
+                return ngx_http_robots_audit_str(h[i].value);
             }
-            part = part->next;
-            h = part->elts;
-            i = 0;
-        }
-        if (h[i].hash != 0 && h[i].key.len == 8
-            && ngx_strncasecmp(h[i].key.data, (u_char *) "Location", 8) == 0)
-        {
-            return ngx_http_robots_audit_str(h[i].value);
         }
     }
     return ra_str(NULL, 0);
@@ -82,22 +76,11 @@ ngx_http_robots_audit_kind(ngx_http_request_t *r,
     ngx_http_robots_audit_main_conf_t *amcf)
 {
     ra_str_t  u = ngx_http_robots_audit_str(r->unparsed_uri);
-    ra_str_t  path = u;
 
-    if (r->complex_uri || r->quoted_uri) {
-        path.data = NULL;
-
-    } else if (r->args_start != NULL) {
-        if (r->args_start <= u.data || r->args_start > u.data + u.len
-            || r->args_start[-1] != '?')
-        {
-            path.data = NULL;
-
-        } else {
-            path.len = (size_t) (r->args_start - 1 - u.data);
-        }
-    }
-    return ra_kind_memo_ask(&amcf->kind, r, u, path);
+    return ra_kind_memo_ask(&amcf->kind, r, u,
+                            r->complex_uri || r->quoted_uri
+                            ? ra_str(NULL, 0)
+                            : ra_http_path_before(u, r->args_start));
 }
 
 
@@ -157,6 +140,17 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 }
 
 
+/* sendfile: a buffer's first k bytes, still in its file */
+static int
+ngx_http_robots_audit_read(void *buf, void *dst, size_t k)
+{
+    ngx_buf_t  *b = buf;
+
+    return ngx_read_file(b->file, dst, k, b->file_pos) == (ssize_t) k
+           ? RA_OK : RA_ERROR;
+}
+
+
 /* the bytes of a robots.txt answer being captured: out of line, so that
  * every other answer's buffers pass without a frame */
 static __attribute__((noinline)) void
@@ -164,8 +158,6 @@ ngx_http_robots_audit_capture(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx, ngx_chain_t *in)
 {
     off_t                               n;
-    size_t                              keep;
-    u_char                             *p;
     ngx_buf_t                          *b;
     ngx_chain_t                        *cl;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -177,25 +169,16 @@ ngx_http_robots_audit_capture(ngx_http_request_t *r,
         if (n > 0 && ngx_buf_in_memory(b)) {
             ra_capture_add(&ctx->capture, b->pos, (size_t) n);
 
-        } else if (n > 0) {
-            /* sendfile: the bytes are still in the file */
-            p = ra_capture_space(&ctx->capture, (size_t) n, &keep);
-
-            if (p != NULL) {
-                if (ngx_read_file(b->file, p, keep, b->file_pos)
-                    == (ssize_t) keep)
-                {
-                    ra_capture_commit(&ctx->capture, keep);
-
-                } else {
-                    ra_capture_fail(&ctx->capture);
-                    amcf = ngx_http_get_module_main_conf(r,
+        } else if (n > 0
+                   && ra_capture_read(&ctx->capture, (size_t) n,
+                                      ngx_http_robots_audit_read, b)
+                      != RA_OK)
+        {
+            amcf = ngx_http_get_module_main_conf(r,
                                                ngx_http_robots_audit_module);
-                    /* ngx_read_file() said which file and why */
-                    ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
-                            "cannot read the answer to capture robots.txt");
-                }
-            }
+            /* ngx_read_file() said which file and why */
+            ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
+                    "cannot read the answer to capture robots.txt");
         }
 
         if (ctx->capture.failed) {

@@ -135,21 +135,6 @@ ngx_http_robots_audit_log(const ra_host_t *h, void *where,
 }
 
 
-/* the alert log (ra_outcome_alert() writes a line whole) */
-static int
-ngx_http_robots_audit_write(void *file, const void *p, size_t *n)
-{
-    ssize_t  k;
-
-    k = ngx_write_fd(((ngx_open_file_t *) file)->fd, (void *) p, *n);
-    if (k == -1) {
-        return ngx_errno;
-    }
-    *n = (size_t) k;
-    return 0;
-}
-
-
 /* at configuration time, where is the ngx_conf_t: "in nginx.conf:12" */
 static void
 ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
@@ -189,11 +174,12 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
         req.recorded = ctx->recorded;
     }
 
-    /* the text line to the error log, the JSON line to the alert log */
+    /* the text line to the error log, the JSON line to the alert log
+     * (its descriptor as it is now: a reopen changes it) */
     file = alcf->conf.alert_file;
 
-    log.write = ngx_http_robots_audit_write;
-    log.file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
+    log.write = ra_alert_log_write_fd;
+    log.file = file && file->fd != NGX_INVALID_FILE ? &file->fd : NULL;
     log.name = file ? (const char *) file->name.data : NULL;
 
     return ra_outcome_request(amcf->audit, &amcf->host, &req, &log, &v);
@@ -297,27 +283,20 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
 
     old_size = data != NULL ? shm_zone->shm.size : 0;
 
-    part = (ngx_list_part_t *) &ngx_cycle->shared_memory.part;
-    oz = part->elts;
+    for (part = (ngx_list_part_t *) &ngx_cycle->shared_memory.part;
+         data == NULL && part != NULL; part = part->next)
+    {
+        oz = part->elts;
 
-    for (i = 0; data == NULL; i++) {
-
-        if (i >= part->nelts) {
-            if (part->next == NULL) {
-                break;
+        for (i = 0; i < part->nelts; i++) {
+            if (oz[i].tag == shm_zone->tag
+                && oz[i].shm.name.len == shm_zone->shm.name.len
+                && ngx_strncmp(oz[i].shm.name.data, shm_zone->shm.name.data,
+                               shm_zone->shm.name.len) == 0
+                && oz[i].shm.size != shm_zone->shm.size)
+            {
+                old_size = oz[i].shm.size;
             }
-            part = part->next;
-            oz = part->elts;
-            i = 0;
-        }
-
-        if (oz[i].tag == shm_zone->tag
-            && oz[i].shm.name.len == shm_zone->shm.name.len
-            && ngx_strncmp(oz[i].shm.name.data, shm_zone->shm.name.data,
-                           shm_zone->shm.name.len) == 0
-            && oz[i].shm.size != shm_zone->shm.size)
-        {
-            old_size = oz[i].shm.size;
         }
     }
 
@@ -329,19 +308,11 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
         return rc == RA_OK ? NGX_OK : NGX_ERROR;
     }
 
-    /* all the slab allocator leaves, in one allocation */
+    /* all the slab allocator leaves, in one allocation (none: the core
+     * says the zone is too small) */
     size = shpool->pfree << ngx_pagesize_shift;
 
     p = (size >= RA_LEDGER_MIN_SIZE) ? ngx_slab_alloc(shpool, size) : NULL;
-
-    if (p == NULL) {
-        ra_logf(&amcf->host, NULL, RA_LOG_EMERG, RA_TAG_ZONE_CREATE,
-                "%.*s is too small: %zu bytes are left for the ledger, "
-                "which needs at least %zu", (int) amcf->conf.zone_text.len,
-                (char *) amcf->conf.zone_text.data, size,
-                (size_t) RA_LEDGER_MIN_SIZE);
-        return NGX_ERROR;
-    }
 
     shpool->data = p;
     shpool->log_nomem = 0;
@@ -406,11 +377,8 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
         words[i - 1] = ngx_http_robots_audit_str(value[i]);
     }
 
-    ngx_memzero(&cx, sizeof(ra_directive_cx_t));
-    cx.dialect = RA_DIALECT_NGINX;
-    cx.main = &amcf->conf;
-    cx.server = &ascf->conf;
-    cx.scope = &alcf->conf;
+    ra_directive_cx_init(&cx, RA_DIALECT_NGINX, &amcf->conf, &ascf->conf,
+                         &alcf->conf);
     cx.where = cf;                      /* RA203 "in nginx.conf:N" */
     cx.zone_overhead = NGX_HTTP_ROBOTS_AUDIT_SLAB;
     cx.path = ngx_http_robots_audit_path;
@@ -431,17 +399,11 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     switch (cmd->offset) {
 
     case RA_DIRECTIVE_ZONE:
+        /* once: the core refused a second one as duplicate */
         shm_zone = ngx_shared_memory_add(cf, &value[1],
                                          (size_t) amcf->conf.zone_size,
                                          &ngx_http_robots_audit_module);
         if (shm_zone == NULL) {
-            return NGX_CONF_ERROR;
-        }
-
-        if (shm_zone->data) {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
-                               "robots_audit_zone \"%V\" is already declared",
-                               &value[1]);
             return NGX_CONF_ERROR;
         }
 
@@ -647,6 +609,19 @@ ngx_http_robots_audit_postconf(ngx_conf_t *cf)
 }
 
 
+/* the cycle's configuration, when it has an http block */
+static ngx_http_robots_audit_main_conf_t *
+ngx_http_robots_audit_cycle_conf(ngx_cycle_t *cycle)
+{
+    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
+        return NULL;
+    }
+
+    return ngx_http_cycle_get_module_main_conf(cycle,
+                                               ngx_http_robots_audit_module);
+}
+
+
 /* the engine (ra_setup_engine(): out of memory is said) */
 static ra_audit_t *
 ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
@@ -704,12 +679,7 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
     ra_audit_t                         *au;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
-        return NGX_OK;
-    }
-
-    amcf = ngx_http_cycle_get_module_main_conf(cycle,
-                                               ngx_http_robots_audit_module);
+    amcf = ngx_http_robots_audit_cycle_conf(cycle);
     if (amcf == NULL || amcf->ledger.base == NULL) {
         return NGX_OK;
     }
@@ -745,12 +715,7 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 {
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
-        return NGX_OK;
-    }
-
-    amcf = ngx_http_cycle_get_module_main_conf(cycle,
-                                               ngx_http_robots_audit_module);
+    amcf = ngx_http_robots_audit_cycle_conf(cycle);
     if (amcf == NULL || amcf->ledger.base == NULL) {
         return NGX_OK;
     }
@@ -766,12 +731,7 @@ ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle)
 {
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ngx_get_conf(cycle->conf_ctx, ngx_http_module) == NULL) {
-        return;
-    }
-
-    amcf = ngx_http_cycle_get_module_main_conf(cycle,
-                                               ngx_http_robots_audit_module);
+    amcf = ngx_http_robots_audit_cycle_conf(cycle);
     if (amcf == NULL) {
         return;
     }

@@ -12,10 +12,8 @@
 
 #include "ngx_http_robots_audit.h"
 
-#include "ra_rdns.h"
+#include "ra_rdns_lookup.h"
 
-
-#define NGX_HTTP_RA_RDNS_FWD  16
 
 /* the addresses this nginx can ask about: IPv6 needs NGX_HAVE_INET6 */
 #if (NGX_HAVE_INET6)
@@ -29,25 +27,23 @@ typedef struct {
     ngx_http_robots_audit_main_conf_t  *amcf;
     ngx_resolver_t                     *resolver;
     ngx_msec_t                          timeout;
-    ngx_log_t                          *log;
-    uint8_t                             addr[16];
     ngx_sockaddr_t                      sa;     /* the resolver reads it
                                                    until addr_done */
-    ngx_str_t                           name;
-    u_char                              name_data[256];
+    ra_rdns_lookup_t                    look;   /* the core's steps */
 } ngx_http_robots_audit_rdns_t;
 
 
+/* nginx's resolver states as the core reads a reply */
+#define ngx_http_robots_audit_reply(state)                                  \
+    ((state) == NGX_OK ? RA_RDNS_RECORD                                      \
+     : (state) == NGX_RESOLVE_NXDOMAIN ? RA_RDNS_NO_RECORD                   \
+     : RA_RDNS_NO_ANSWER)
+
+
 static void
-ngx_http_robots_audit_rdns_end(ngx_http_robots_audit_rdns_t *q, int ok,
-    ra_addr_t *fwd, size_t nfwd)
+ngx_http_robots_audit_rdns_end(ngx_http_robots_audit_rdns_t *q)
 {
-    if (q->amcf->audit != NULL) {
-        ra_audit_rdns_done(q->amcf->audit, q->addr, ok,
-                           ok ? ra_str(q->name.data, q->name.len)
-                              : ra_str("", 0),
-                           fwd, nfwd);
-    }
+    ra_rdns_lookup_end(&q->look, q->amcf->audit);
     ngx_free(q);
 }
 
@@ -56,74 +52,59 @@ static void
 ngx_http_robots_audit_rdns_fwd(ngx_resolver_ctx_t *ctx)
 {
     ngx_uint_t                     i;
-    ra_addr_t                      fwd[NGX_HTTP_RA_RDNS_FWD];
-    size_t                         n = 0;
     ngx_http_robots_audit_rdns_t  *q = ctx->data;
-    int                            ok;
 
-    ok = ctx->state == NGX_OK || ctx->state == NGX_RESOLVE_NXDOMAIN;
+    ra_rdns_lookup_reply(&q->look, ngx_http_robots_audit_reply(ctx->state));
 
-    for (i = 0; ctx->state == NGX_OK && i < ctx->naddrs
-                && n < NGX_HTTP_RA_RDNS_FWD; i++)
-    {
-        if (ra_addr_from_sockaddr(ctx->addrs[i].sockaddr, &fwd[n])
-            == RA_OK)
-        {
-            n++;
-        }
+    for (i = 0; ctx->state == NGX_OK && i < ctx->naddrs; i++) {
+        ra_rdns_lookup_fwd(&q->look, ctx->addrs[i].sockaddr);
     }
 
     ngx_resolve_name_done(ctx);
-    ngx_http_robots_audit_rdns_end(q, ok, fwd, n);
+    ngx_http_robots_audit_rdns_end(q);
 }
 
 
 static void
 ngx_http_robots_audit_rdns_ptr(ngx_resolver_ctx_t *ctx)
 {
+    int                            fwd;
     ngx_resolver_ctx_t            *fc, temp;
     ngx_http_robots_audit_rdns_t  *q = ctx->data;
-    ngx_int_t                      state = ctx->state;
 
-    if (state == NGX_OK && ctx->name.len < sizeof(q->name_data)) {
-        q->name.len = ctx->name.len;
-        ngx_memcpy(q->name_data, ctx->name.data, ctx->name.len);
-    }
+    fwd = ra_rdns_lookup_ptr(&q->look,
+                             ngx_http_robots_audit_reply(ctx->state),
+                             ngx_http_robots_audit_str(ctx->name));
 
     ngx_resolve_addr_done(ctx);
 
-    /* no PTR, or a name not to resolve forward (an address literal: the
-     * resolver would answer it from temp itself) */
-    if (state == NGX_RESOLVE_NXDOMAIN
-        || (state == NGX_OK
-            && !ra_rdns_ptr_forward(ra_str(q->name.data, q->name.len))))
-    {
-        ngx_http_robots_audit_rdns_end(q, 1, NULL, 0);
-        return;
-    }
-
-    if (state != NGX_OK) {
-        ngx_http_robots_audit_rdns_end(q, 0, NULL, 0);   /* no answer */
+    /* no PTR, no answer, or a name not to resolve forward (an address
+     * literal: the resolver would answer it from temp itself) */
+    if (!fwd) {
+        ngx_http_robots_audit_rdns_end(q);
         return;
     }
 
     ngx_memzero(&temp, sizeof(ngx_resolver_ctx_t));
-    temp.name = q->name;
+    temp.name.data = (u_char *) q->look.name;
+    temp.name.len = ngx_strlen(q->look.name);
     fc = ngx_resolve_start(q->resolver, &temp);
 
     if (fc == NULL || fc == NGX_NO_RESOLVER) {
-        ngx_http_robots_audit_rdns_end(q, 0, NULL, 0);
+        ra_rdns_lookup_reply(&q->look, RA_RDNS_NO_ANSWER);
+        ngx_http_robots_audit_rdns_end(q);
         return;
     }
 
-    fc->name = q->name;
+    fc->name = temp.name;
     fc->handler = ngx_http_robots_audit_rdns_fwd;
     fc->data = q;
     fc->timeout = q->timeout;
 
     if (ngx_resolve_name(fc) != NGX_OK) {
         /* the resolver freed fc and said why */
-        ngx_http_robots_audit_rdns_end(q, 0, NULL, 0);
+        ra_rdns_lookup_reply(&q->look, RA_RDNS_NO_ANSWER);
+        ngx_http_robots_audit_rdns_end(q);
     }
 }
 
@@ -157,9 +138,7 @@ ngx_http_robots_audit_rdns_start(const ra_host_t *h, void *where,
     q->amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
     q->resolver = clcf->resolver;
     q->timeout = clcf->resolver_timeout;
-    q->log = ngx_cycle->log;
-    q->name.data = q->name_data;
-    ngx_memcpy(q->addr, addr, 16);
+    ra_rdns_lookup_start(&q->look, addr);
 
     ctx = ngx_resolve_start(clcf->resolver, NULL);
 

@@ -63,8 +63,7 @@ static ngx_inline __attribute__((always_inline)) void
 ngx_http_robots_audit_fields(ngx_http_request_t *r, ra_request_t *req)
 {
     int               tls = 0;
-    u_char           *e;
-    ra_str_t          target = ra_str(NULL, 0);
+    ra_str_t          target;
     ngx_uint_t        i;
     ra_alloc_t        alloc;
     ra_fields_t       f;
@@ -89,12 +88,8 @@ ngx_http_robots_audit_fields(ngx_http_request_t *r, ra_request_t *req)
         return;
     }
     /* an absolute-form target: the request line from its scheme on */
-    if (r->schema_start != NULL && r->request_line.data != NULL
-        && r->schema_start > r->request_line.data
-        && (e = r->request_line.data + r->request_line.len) > r->schema_start)
-    {
-        target = ra_str(r->schema_start, (size_t) (e - r->schema_start));
-    }
+    target = ra_str_from(ngx_http_robots_audit_str(r->request_line),
+                         r->schema_start);
 #if (NGX_HTTP_SSL)
     tls = r->connection->ssl != NULL;
 #endif

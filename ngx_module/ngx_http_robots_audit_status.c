@@ -38,11 +38,11 @@ ngx_int_t
 ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 {
     ngx_int_t                           rc;
-    ngx_buf_t                          *b;
-    ngx_chain_t                         out;
+    ngx_str_t                           type;
     ngx_pool_cleanup_t                 *cln;
     ra_status_src_t                     src;
     ra_status_page_t                    page;
+    ngx_http_complex_value_t            body;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     rc = ngx_http_discard_request_body(r);
@@ -78,35 +78,13 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    r->headers_out.status = page.status;
-    r->headers_out.content_type.len = ngx_strlen(page.content_type);
-    r->headers_out.content_type.data = (u_char *) page.content_type;
-    r->headers_out.content_type_len = r->headers_out.content_type.len;
-    r->headers_out.content_length_n = page.body.len;
+    /* the page as it is: nginx sends its headers alone for a HEAD, as
+     * the core asked (page.header_only) */
+    type.len = ngx_strlen(page.content_type);
+    type.data = (u_char *) page.content_type;
+    ngx_memzero(&body, sizeof(ngx_http_complex_value_t));
+    body.value.len = page.body.len;
+    body.value.data = page.body.data;
 
-    if (page.header_only || page.body.len == 0) {
-        r->header_only = 1;
-    }
-
-    rc = ngx_http_send_header(r);
-
-    if (rc == NGX_ERROR || rc > NGX_OK || r->header_only) {
-        return rc;
-    }
-
-    b = ngx_calloc_buf(r->pool);
-    if (b == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    b->pos = page.body.data;
-    b->last = page.body.data + page.body.len;
-    b->memory = 1;
-    b->last_buf = (r == r->main) ? 1 : 0;
-    b->last_in_chain = 1;
-
-    out.buf = b;
-    out.next = NULL;
-
-    return ngx_http_output_filter(r, &out);
+    return ngx_http_send_response(r, page.status, &type, &body);
 }

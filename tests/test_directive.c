@@ -77,10 +77,14 @@ conf_new(ra_dialect_e dialect)
     c->host.heap = ra_malloc_allocator;
     ra_conf_main_init(&c->main, &c->host, ra_test_arena_alloc(c->arena));
     ra_conf_scope_init(&c->scope);
-    c->cx.dialect = dialect;
-    c->cx.main = &c->main;
-    c->cx.server = &c->server;
-    c->cx.scope = &c->scope;
+    /* as the glue makes it: the scopes set, the rest zero */
+    memset(&c->cx, 0xff, sizeof(c->cx));
+    ra_directive_cx_init(&c->cx, dialect, &c->main, &c->server, &c->scope);
+    assert_int_equal(c->cx.dialect, dialect);
+    assert_ptr_equal(c->cx.scope, &c->scope);
+    assert_null(c->cx.server_ctx);
+    assert_null(c->cx.path);
+    assert_int_equal(c->cx.zone_overhead, 0);
     c->cx.where = c;
     c->cx.zone_overhead = dialect == RA_DIALECT_NGINX ? 16384 : 0;
     c->cx.path = test_path;

@@ -136,6 +136,25 @@ capture_wanted(void **state)
     assert_false(ra_http_has_body(101, 0));
 }
 
+
+/* a server's reader for ra_capture_read(): copies, or fails */
+static int
+read_ok(void *ctx, void *dst, size_t k)
+{
+    (void) ctx;
+    memset(dst, 'z', k);
+    return RA_OK;
+}
+
+static int
+read_fails(void *ctx, void *dst, size_t k)
+{
+    (void) ctx;
+    (void) dst;
+    (void) k;
+    return RA_ERROR;
+}
+
 static void
 capture_buffer(void **state)
 {
@@ -233,6 +252,19 @@ capture_buffer(void **state)
     assert_null(ra_capture_space(&c, 10, &keep));
     assert_int_equal(ra_capture_skip(&c, 5), 1);   /* failed: counted */
     assert_int_equal(c.size, 25);
+    ra_buf_release(&c.body);
+
+    /* the same in one step, through the server's reader */
+    ra_capture_start(&c, &ra_malloc_allocator, NULL, 200, -1,
+                     ra_str(NULL, 0));
+    assert_int_equal(ra_capture_read(&c, 4, read_ok, NULL), RA_OK);
+    assert_int_equal(c.body.len, 4);
+    assert_memory_equal(c.body.data, "zzzz", 4);
+    assert_int_equal(ra_capture_read(&c, 4, read_fails, NULL), RA_ERROR);
+    assert_true(c.failed);
+    assert_int_equal(c.body.len, 4);
+    assert_int_equal(ra_capture_read(&c, 4, read_fails, NULL), RA_OK);
+    assert_int_equal(c.size, 12);
     ra_buf_release(&c.body);
 
     /* a C string as a span: NULL, a value not there, reads "" */
@@ -398,6 +430,39 @@ path_kind_is_target_kind(void **state)
                      RA_TARGET_SERVER_PAGE);
     assert_int_equal(ra_http_path_kind(S("/a/robots.txt")), 0);
     assert_int_equal(ra_http_path_kind(S("")), 0);
+}
+
+/* where a server's parser says the path ends, and a tail from a pointer */
+static void
+path_before_query(void **state)
+{
+    static const char  u[] = "/robots.txt?x=1";
+    static const char  line[] = "GET http://a.example/x HTTP/1.1";
+    ra_str_t           t = ra_str(u, sizeof(u) - 1), p;
+
+    (void) state;
+    p = ra_http_path_before(t, (const unsigned char *) u + 12);
+    assert_int_equal(p.len, 11);
+    assert_ptr_equal(p.data, u);
+    p = ra_http_path_before(t, NULL);
+    assert_int_equal(p.len, t.len);
+    /* not after a '?', before the target, or past its end: none */
+    assert_null(ra_http_path_before(t, (const unsigned char *) u + 5).data);
+    assert_null(ra_http_path_before(t, (const unsigned char *) u).data);
+    assert_null(ra_http_path_before(t, (const unsigned char *) u + 16).data);
+    /* "?" at the end: the query is empty */
+    p = ra_http_path_before(ra_str(u, 12), (const unsigned char *) u + 12);
+    assert_int_equal(p.len, 11);
+
+    p = ra_str_from(ra_str(line, sizeof(line) - 1),
+                    (const unsigned char *) line + 4);
+    assert_int_equal(p.len, sizeof(line) - 5);
+    assert_memory_equal(p.data, "http://", 7);
+    assert_null(ra_str_from(ra_str(line, 3), (const unsigned char *) line
+                            + 4).data);
+    assert_null(ra_str_from(ra_str(line, 3), NULL).data);
+    assert_null(ra_str_from(ra_str(NULL, 0), (const unsigned char *)
+                            line).data);
 }
 
 /* ra_site_is() as it read byte by byte: the reference of the test below */
@@ -905,6 +970,7 @@ main(void)
         cmocka_unit_test(sites),
         cmocka_unit_test(sites_bytewise),
         cmocka_unit_test(path_kind_is_target_kind),
+        cmocka_unit_test(path_before_query),
         cmocka_unit_test(sites_pick_agrees),
         cmocka_unit_test(sites_one),
         cmocka_unit_test(capture_wanted_kind_agrees),

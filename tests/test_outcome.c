@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ra_test.h"
 #include "ra_outcome.h"
@@ -149,6 +150,43 @@ alert_write_error_logged(void **state)
     assert_non_null(strstr(c.line, strerror(ENOSPC)));
 }
 
+/* the core's writer for a descriptor: a pipe gets the line, a closed
+ * descriptor's errno is logged */
+static void
+alert_written_to_fd(void **state)
+{
+    ra_request_t  r;
+    ra_verdict_t  v;
+    ra_buf_t      want;
+    sink_t        c;
+    int           fds[2], where = 0;
+    char          got[RA_ALERT_LINE_MAX];
+    ssize_t       k;
+
+    (void) state;
+    fill(&r, &v, &where);
+    ra_buf_init(&want, &ra_malloc_allocator, 0, 0);
+    ra_alert_json(&want, &r, &v);
+    assert_int_equal(pipe(fds), 0);
+    sink_init(&c);
+    c.log.write = ra_alert_log_write_fd;
+    c.log.file = &fds[1];
+    ra_outcome_alert(&c.host, &r, &v, &c.log);
+    assert_int_equal(c.logged, 1);
+    k = read(fds[0], got, sizeof(got));
+    assert_int_equal(k, (ssize_t) want.len);
+    assert_memory_equal(got, want.data, want.len);
+    (void) close(fds[0]);
+    (void) close(fds[1]);
+
+    /* closed: EBADF, said at alert */
+    ra_outcome_alert(&c.host, &r, &v, &c.log);
+    assert_int_equal(c.logged, 3);
+    assert_int_equal(c.level, RA_LOG_ALERT);
+    assert_non_null(strstr(c.line, strerror(EBADF)));
+    ra_buf_release(&want);
+}
+
 /* no alert log, no alert, no writer: nothing written */
 static void
 alert_nothing_to_write(void **state)
@@ -265,6 +303,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(alert_line_written_whole),
         cmocka_unit_test(alert_write_error_logged),
+        cmocka_unit_test(alert_written_to_fd),
         cmocka_unit_test(alert_nothing_to_write),
         cmocka_unit_test(alert_line_capped),
         cmocka_unit_test(refusal_logged),

@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "ra_test.h"
 #include "ra_audit.h"
 #include "ra_crawlers.h"
 #include "ra_ledger.h"
 #include "ra_rdns.h"
+#include "ra_rdns_lookup.h"
 #include "ra_report.h"
 #include "ra_verify.h"
 
@@ -706,6 +710,78 @@ ptr_names_resolved_forward(void **state)
     assert_false(ra_rdns_ptr_forward((ra_str_t) ra_string("a b.example")));
 }
 
+/* a lookup's steps, as nginx's resolver and c-ares hand them over */
+static void
+lookup_steps(void **state)
+{
+    int                  i;
+    uint8_t              addr[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2,
+                                      7 };
+    char                 longname[300];
+    ra_rdns_lookup_t     q;
+    struct sockaddr_in   sin;
+    struct sockaddr_un   sun;
+
+    (void) state;
+    ra_rdns_lookup_start(&q, addr);
+    assert_memory_equal(q.addr, addr, 16);
+    assert_int_equal(q.ok, 0);
+    assert_string_equal(q.name, "");
+
+    /* a name: resolved forward; then its addresses, at most 16 kept */
+    assert_int_equal(ra_rdns_lookup_ptr(&q, RA_RDNS_RECORD,
+                     (ra_str_t) ra_string("crawl.googlebot.com")), 1);
+    assert_int_equal(q.ok, 1);
+    assert_string_equal(q.name, "crawl.googlebot.com");
+    ra_rdns_lookup_reply(&q, RA_RDNS_RECORD);
+    memset(&sin, 0, sizeof(sin));
+    sin.sin_family = AF_INET;
+    memcpy(&sin.sin_addr, addr + 12, 4);
+    for (i = 0; i < 20; i++) {
+        ra_rdns_lookup_fwd(&q, (struct sockaddr *) &sin);
+    }
+    memset(&sun, 0, sizeof(sun));
+    sun.sun_family = AF_UNIX;
+    ra_rdns_lookup_fwd(&q, (struct sockaddr *) &sun);
+    assert_int_equal(q.nfwd, RA_RDNS_FWD_MAX);
+    assert_memory_equal(q.fwd[0].b, addr, 16);
+    assert_int_equal(q.ok, 1);
+
+    /* NXDOMAIN for the forward name is an answer; no answer is not */
+    ra_rdns_lookup_reply(&q, RA_RDNS_NO_RECORD);
+    assert_int_equal(q.ok, 1);
+    ra_rdns_lookup_reply(&q, RA_RDNS_NO_ANSWER);
+    assert_int_equal(q.ok, 0);
+
+    /* no PTR: an answer, nothing to resolve */
+    ra_rdns_lookup_start(&q, addr);
+    assert_int_equal(ra_rdns_lookup_ptr(&q, RA_RDNS_NO_RECORD,
+                     ra_str(NULL, 0)), 0);
+    assert_int_equal(q.ok, 1);
+    assert_string_equal(q.name, "");
+
+    /* no answer: the lookup failed */
+    ra_rdns_lookup_start(&q, addr);
+    assert_int_equal(ra_rdns_lookup_ptr(&q, RA_RDNS_NO_ANSWER,
+                     (ra_str_t) ra_string("x.example")), 0);
+    assert_int_equal(q.ok, 0);
+
+    /* an address literal, or a name too long to keep: no forward query */
+    ra_rdns_lookup_start(&q, addr);
+    assert_int_equal(ra_rdns_lookup_ptr(&q, RA_RDNS_RECORD,
+                     (ra_str_t) ra_string("192.0.2.7")), 0);
+    assert_int_equal(q.ok, 1);
+    memset(longname, 'a', sizeof(longname));
+    ra_rdns_lookup_start(&q, addr);
+    assert_int_equal(ra_rdns_lookup_ptr(&q, RA_RDNS_RECORD,
+                     ra_str(longname, sizeof(longname))), 0);
+    assert_int_equal(q.ok, 1);
+    assert_string_equal(q.name, "");
+
+    /* no engine: dropped */
+    ra_rdns_lookup_end(&q, NULL);
+}
+
 int
 main(void)
 {
@@ -722,6 +798,7 @@ main(void)
         cmocka_unit_test(engine_ranges_first_and_no_resolver),
         cmocka_unit_test(report_counts_lookups),
         cmocka_unit_test(ptr_names_resolved_forward),
+        cmocka_unit_test(lookup_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -106,6 +106,17 @@ durations(void **state)
     assert_int_equal(ms, 86400000);
     assert_int_equal(ra_parse_msec(S("1m30s"), &ms), RA_OK);
     assert_int_equal(ms, 90000);
+    /* nginx's longer units: weeks, months of 30 days, years of 365 */
+    assert_int_equal(ra_parse_msec(S("2w"), &ms), RA_OK);
+    assert_int_equal(ms, 2LL * 7 * 86400000);
+    assert_int_equal(ra_parse_msec(S("1M"), &ms), RA_OK);
+    assert_int_equal(ms, 30LL * 86400000);
+    assert_int_equal(ra_parse_msec(S("1y"), &ms), RA_OK);
+    assert_int_equal(ms, 365LL * 86400000);
+    assert_int_equal(ra_parse_msec(S("1y1M1w1d1h1m1s1ms"), &ms), RA_OK);
+    assert_int_equal(ms, (365LL + 30 + 7 + 1) * 86400000 + 3661001);
+    assert_int_equal(ra_parse_msec(S("3y"), &ms), RA_ERROR);
+    assert_int_equal(ra_parse_msec(S("1Y"), &ms), RA_ERROR);
     assert_int_equal(ra_parse_msec(S("0"), &ms), RA_OK);
     assert_int_equal(ms, 0);
     assert_int_equal(ra_parse_msec(S(""), &ms), RA_ERROR);
@@ -494,6 +505,15 @@ ledger_placement(void **state)
     assert_non_null(strstr(c.lines[0], "[RA306] robots_audit_zone \"t\" "
                                        "cannot hold a ledger in 1024 "
                                        "bytes"));
+    /* no memory from the server's allocator: RA305, the zone too small */
+    c.n = 0;
+    assert_int_equal(ra_setup_ledger(&l, NULL, 4096, 0, &h, zone, &why),
+                     RA_ERROR);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.levels[0], RA_LOG_EMERG);
+    assert_non_null(strstr(c.lines[0], "[RA305] robots_audit_zone \"t\" is "
+                                       "too small: 4096 bytes are left for "
+                                       "the ledger, which needs at least "));
     test_free(region);
     test_free(other);
 }

@@ -153,23 +153,16 @@ ra_ares_ai_cb(void *arg, int status, int timeouts,
     struct ares_addrinfo *ai)
 {
     ra_ares_job_t              *j = arg;
-    ra_ares_result_t           *res = j->res;
     struct ares_addrinfo_node  *nd;
-    ra_addr_t                  *f;
 
     (void) timeouts;
     if (status != ARES_SUCCESS || ai == NULL) {
-        if (status != ARES_ENOTFOUND && status != ARES_ENODATA) {
-            res->ok = 0;                /* no answer: not a "no" */
-        }
+        ra_rdns_lookup_reply(j->res, status == ARES_ENOTFOUND
+                                     || status == ARES_ENODATA
+                                     ? RA_RDNS_NO_RECORD : RA_RDNS_NO_ANSWER);
     } else {
-        for (nd = ai->nodes; nd != NULL && res->nfwd < RA_ARES_FWD_MAX;
-             nd = nd->ai_next)
-        {
-            f = &res->fwd[res->nfwd];
-            if (ra_addr_from_sockaddr(nd->ai_addr, f) == RA_OK) {
-                res->nfwd++;
-            }
+        for (nd = ai->nodes; nd != NULL; nd = nd->ai_next) {
+            ra_rdns_lookup_fwd(j->res, nd->ai_addr);
         }
     }
     if (ai != NULL) {
@@ -190,28 +183,27 @@ ra_ares_ptr_cb(void *arg, int status, int timeouts, unsigned char *abuf,
     ra_ares_result_t            *res = j->res;
     struct hostent              *h = NULL;
     struct ares_addrinfo_hints   hints;
-    size_t                       n;
+    ra_rdns_reply_e              reply = RA_RDNS_NO_ANSWER;
+    int                          fwd;
     char                         fq[258];
 
     (void) timeouts;
     if (status == ARES_ENOTFOUND || status == ARES_ENODATA) {
-        res->ok = 1;                    /* an answer: no PTR */
+        reply = RA_RDNS_NO_RECORD;      /* an answer: no PTR */
     } else if (status == ARES_SUCCESS) {
         status = ares_parse_ptr_reply(abuf, alen, NULL, 0, AF_INET, &h);
         if (status == ARES_SUCCESS && h != NULL && h->h_name != NULL) {
-            res->ok = 1;
-            n = strlen(h->h_name);
-            if (n < sizeof(res->name)) {
-                memcpy(res->name, h->h_name, n + 1);
-            }
+            reply = RA_RDNS_RECORD;
         } else if (status == ARES_ENODATA) {
-            res->ok = 1;
-        }
-        if (h != NULL) {
-            ares_free_hostent(h);
+            reply = RA_RDNS_NO_RECORD;
         }
     }
-    if (!res->ok || !ra_rdns_ptr_forward(ra_str_z(res->name))) {
+    fwd = ra_rdns_lookup_ptr(res, reply, reply == RA_RDNS_RECORD
+                             ? ra_str_z(h->h_name) : ra_str(NULL, 0));
+    if (h != NULL) {
+        ares_free_hostent(h);
+    }
+    if (!fwd) {
         ra_ares_job_done(j);
         return;
     }
@@ -256,7 +248,7 @@ ra_ares_next(ra_ares_batch_t *b)
     while (b->inflight < b->max && b->next < b->n) {
         j = &b->jobs[b->next++];
         b->inflight++;
-        memset(j->res, 0, sizeof(*j->res));
+        ra_rdns_lookup_start(j->res, j->a.b);
         ra_ares_arpa(&j->a, arpa, sizeof(arpa));
         ares_query(b->r->ch, arpa, 1 /* C_IN */, 12 /* T_PTR */,
                    ra_ares_ptr_cb, j);
@@ -300,6 +292,6 @@ ra_ares_lookup_many(ra_ares_t *r, const ra_addr_t *a, size_t n,
 void
 ra_ares_lookup(ra_ares_t *r, const ra_addr_t *a, ra_ares_result_t *res)
 {
-    memset(res, 0, sizeof(*res));
+    ra_rdns_lookup_start(res, a->b);
     (void) ra_ares_lookup_many(r, a, 1, res, 1);
 }

@@ -19,18 +19,15 @@
 #define RA_ARES_H
 
 #include "ra_core.h"
+#include "ra_rdns_lookup.h"
 #include "ra_verify.h"
 
-#define RA_ARES_FWD_MAX  16
+#define RA_ARES_FWD_MAX  RA_RDNS_FWD_MAX
 
 typedef struct ra_ares_s  ra_ares_t;
 
-typedef struct {
-    int        ok;                      /* 0: no answer (timeout, ...) */
-    char       name[256];               /* PTR name; "" none (NXDOMAIN) */
-    ra_addr_t  fwd[RA_ARES_FWD_MAX];
-    size_t     nfwd;
-} ra_ares_result_t;
+/* a lookup's result, as every resolver's (ra_rdns_lookup.h) */
+typedef ra_rdns_lookup_t  ra_ares_result_t;
 
 /* NULL with err set ("bad resolver address ...") on failure. */
 ra_ares_t *ra_ares_create(const char *server, int timeout_ms, char *err,
