@@ -74,8 +74,9 @@ typedef struct {
     ra_audit_t          *audit;         /* NULL: this process does not
                                            audit */
     apr_global_mutex_t  *mutex;         /* the ledger's */
-    ra_alert_log_t       alert_log;     /* RobotsAuditAlertLog's: an
-                                           apr_file_t, or file NULL */
+    ra_outcome_logs_t    logs;          /* RobotsAuditAlertLog's and
+                                           RobotsAuditEvidenceLog's: an
+                                           apr_file_t each, or file NULL */
     /* a threaded child: its threads queue here before the global mutex
      * (mra_lock()), and each judges with its own engine */
     pthread_mutex_t      child_lock;

@@ -150,6 +150,16 @@ ngx_http_robots_audit_write(void *file, const void *p, size_t *n)
 }
 
 
+/* an open file (nginx reopens it) as the core writes to it */
+static void
+ngx_http_robots_audit_logfile(ra_logfile_t *log, ngx_open_file_t *file)
+{
+    log->write = ngx_http_robots_audit_write;
+    log->file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
+    log->name = file ? (const char *) file->name.data : NULL;
+}
+
+
 /* at configuration time, where is the ngx_conf_t: "in nginx.conf:12" */
 static void
 ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
@@ -169,8 +179,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 {
     ra_request_t                        req;
     ra_verdict_t                        v;
-    ra_alert_log_t                      log;
-    ngx_open_file_t                    *file;
+    ra_outcome_logs_t                   logs;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_loc_conf_t   *alcf;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -189,14 +198,11 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
         req.recorded = ctx->recorded;
     }
 
-    /* the text line to the error log, the JSON line to the alert log */
-    file = alcf->conf.alert_file;
+    /* the JSON lines to the alert and evidence logs */
+    ngx_http_robots_audit_logfile(&logs.alert, alcf->conf.alert_file);
+    ngx_http_robots_audit_logfile(&logs.evidence, alcf->conf.evidence_file);
 
-    log.write = ngx_http_robots_audit_write;
-    log.file = file && file->fd != NGX_INVALID_FILE ? file : NULL;
-    log.name = file ? (const char *) file->name.data : NULL;
-
-    return ra_outcome_request(amcf->audit, &amcf->host, &req, &log, &v);
+    return ra_outcome_request(amcf->audit, &amcf->host, &req, &logs, &v);
 }
 
 
@@ -459,6 +465,16 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
         if (alcf->conf.alert_log != NULL) {
             alcf->conf.alert_file = ngx_conf_open_file(cf->cycle, &value[1]);
             if (alcf->conf.alert_file == NULL) {
+                return NGX_CONF_ERROR;
+            }
+        }
+        break;
+
+    case RA_DIRECTIVE_EVIDENCE_LOG:
+        if (alcf->conf.evidence_log != NULL) {
+            alcf->conf.evidence_file = ngx_conf_open_file(cf->cycle,
+                                                          &value[1]);
+            if (alcf->conf.evidence_file == NULL) {
                 return NGX_CONF_ERROR;
             }
         }
