@@ -385,9 +385,10 @@ static char *
 ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf)
 {
-    ngx_uint_t                          i;
+    ngx_uint_t                          i, alert;
     ra_buf_t                            msg;
     ra_str_t                           *words;
+    void                              **file;
     ngx_str_t                          *value;
     ngx_shm_zone_t                     *shm_zone;
     ra_directive_cx_t                   cx;
@@ -462,21 +463,14 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
         break;
 
     case RA_DIRECTIVE_ALERT_LOG:
-        if (alcf->conf.alert_log != NULL) {
-            alcf->conf.alert_file = ngx_conf_open_file(cf->cycle, &value[1]);
-            if (alcf->conf.alert_file == NULL) {
-                return NGX_CONF_ERROR;
-            }
-        }
-        break;
-
     case RA_DIRECTIVE_EVIDENCE_LOG:
-        if (alcf->conf.evidence_log != NULL) {
-            alcf->conf.evidence_file = ngx_conf_open_file(cf->cycle,
-                                                          &value[1]);
-            if (alcf->conf.evidence_file == NULL) {
-                return NGX_CONF_ERROR;
-            }
+        /* a path the core kept (not off): nginx opens and reopens it */
+        alert = cmd->offset == RA_DIRECTIVE_ALERT_LOG;
+        file = alert ? &alcf->conf.alert_file : &alcf->conf.evidence_file;
+        if ((alert ? alcf->conf.alert_log : alcf->conf.evidence_log) != NULL
+            && (*file = ngx_conf_open_file(cf->cycle, &value[1])) == NULL)
+        {
+            return NGX_CONF_ERROR;
         }
         break;
     }
