@@ -166,7 +166,8 @@ mra_state_get(apr_pool_t *pconf)
     st = apr_pcalloc(pconf, sizeof(mra_state));
     /* httpd escapes error-log lines itself */
     ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
-    st->alert_log.write = ra_alert_log_write_fd;
+    st->logs.alert.write = ra_logfile_write_fd;
+    st->logs.evidence.write = ra_logfile_write_fd;
     st->host.lock.lock = mra_lock;
     st->host.lock.unlock = mra_unlock;
     st->host.lock.ctx = st;
@@ -430,24 +431,30 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     return st->audit;
 }
 
+/* The alert or evidence log (path: its directive's value, NULL: none)
+ * into log, opened again from pconf on every start and graceful restart */
 static int
-mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
+mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
+    ra_logfile_t *log, apr_os_file_t *fd, unsigned which)
 {
     piped_log     *pl;
     apr_file_t    *f;
     apr_status_t   rv;
-    mra_state     *st = mra_st(s);
-    const char    *path = st->conf.alert_log;
+    const char    *what = ra_logfile_name(which);
+    const char    *tag = which == RA_LOGFILE_EVIDENCE ? RA_TAG_EVIDENCE_LOG
+                                                      : RA_TAG_ALERT_LOG;
 
+    log->file = NULL;
     if (path == NULL) {
         return OK;
     }
-    st->alert_log.name = path;
+    log->name = path;
     if (path[0] == '|') {
         pl = ap_open_piped_log(pconf, path + 1);
         if (pl == NULL) {
-            MRA_LOG(APLOG_EMERG, 0, s, RA_TAG_ALERT_LOG, "cannot start the "
-                    "alert log program %s", path + 1);
+            ap_log_error(APLOG_MARK, APLOG_EMERG, 0, s, RA_LOG_PREFIX "[%s] "
+                         "cannot start the %s log program %s", tag, what,
+                         path + 1);
             return !OK;
         }
         f = ap_piped_log_write_fd(pl);
@@ -456,14 +463,14 @@ mra_open_alert_log(apr_pool_t *pconf, server_rec *s)
                            | APR_FOPEN_CREATE | APR_FOPEN_LARGEFILE,
                            APR_OS_DEFAULT, pconf);
         if (rv != APR_SUCCESS) {
-            MRA_LOG(APLOG_EMERG, rv, s, RA_TAG_ALERT_LOG, "cannot open the "
-                    "alert log %s", path);
+            ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, RA_LOG_PREFIX "[%s] "
+                         "cannot open the %s log %s", tag, what, path);
             return !OK;
         }
     }
     /* unbuffered, file or pipe: the core writes its descriptor */
-    (void) apr_os_file_get(&st->alert_fd, f);
-    st->alert_log.file = &st->alert_fd;
+    (void) apr_os_file_get(fd, f);
+    log->file = fd;
     return OK;
 }
 
@@ -520,7 +527,12 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     }
     rc = mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
                                              : RA_ZONE_SIZE_DEFAULT);
-    if (rc != OK || mra_open_alert_log(pconf, s) != OK
+    if (rc != OK
+        || mra_open_log(pconf, s, st->conf.alert_log, &st->logs.alert,
+                        &st->fds[RA_LOGFILE_ALERT], RA_LOGFILE_ALERT) != OK
+        || mra_open_log(pconf, s, st->conf.evidence_log, &st->logs.evidence,
+                        &st->fds[RA_LOGFILE_EVIDENCE],
+                        RA_LOGFILE_EVIDENCE) != OK
         || mra_audit_make(pconf, s) == NULL)
     {
         return !OK;

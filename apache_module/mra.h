@@ -74,9 +74,10 @@ typedef struct {
     ra_audit_t          *audit;         /* NULL: this process does not
                                            audit */
     apr_global_mutex_t  *mutex;         /* the ledger's */
-    ra_alert_log_t       alert_log;     /* RobotsAuditAlertLog's: its
-                                           descriptor, or file NULL */
-    apr_os_file_t        alert_fd;
+    ra_outcome_logs_t    logs;          /* RobotsAuditAlertLog's and
+                                           RobotsAuditEvidenceLog's: the
+                                           descriptors below, or file NULL */
+    apr_os_file_t        fds[RA_LOGFILES];
     /* a threaded child: its threads queue here before the global mutex
      * (mra_lock()), and each judges with its own engine */
     pthread_mutex_t      child_lock;

@@ -81,7 +81,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind)
     }
 
     au = ra_engines_take_or(st->engines, st->audit);
-    refused = ra_outcome_request(au, &st->host, &req, &st->alert_log, &v);
+    refused = ra_outcome_request(au, &st->host, &req, &st->logs, &v);
     ra_engines_give(st->engines, au);
     return refused;
 }

@@ -27,11 +27,13 @@
 #include "ra_accesslog.h"
 #include "ra_audit.h"
 #include "ra_cli_rdns.h"
+#include "ra_evidence.h"
 #include "ra_follow.h"
 #include "ra_http.h"
 #include "ra_logfilter.h"
 #include "ra_logread.h"
 #include "ra_logs_order.h"
+#include "ra_outcome.h"
 #include "ra_pool.h"
 #include "ra_ranges_dir.h"
 #include "ra_report.h"
@@ -64,7 +66,7 @@ static const char  ra_logs_usage[] =
 "           [--follow [--interval S]]\n"
 "           [--since TIME] [--until TIME] [--crawler NAME]...\n"
 "           [--status CODE]... [--exclude-client CIDR]...\n"
-"           [--alert-log FILE [--alert-purposes LIST]]\n"
+"           [--alert-log FILE [--alert-purposes LIST]] [--evidence-log FILE]\n"
 "           [--rdns [--resolver ADDR[:PORT]] [--rdns-cache FILE]] LOG...\n"
 "\n"
 "Judges every crawler request of access logs against robots.txt, as the\n"
@@ -138,6 +140,8 @@ static const char  ra_logs_usage[] =
 "  --alert-log FILE  append the alerts the modules would raise to FILE,\n"
 "                    the JSON lines of robots_audit_alert_log, on the\n"
 "                    log's clock (gated and budgeted as in the modules)\n"
+"  --evidence-log FILE  append one JSON line per violation to FILE, the\n"
+"                    lines of robots_audit_evidence_log (no byte budget)\n"
 "  --alert-purposes LIST  only these purposes alert, space- or comma-\n"
 "                    separated (default all): the purposes above, and\n"
 "                    generic for generic bots; violations are still\n"
@@ -269,6 +273,8 @@ typedef struct {
     FILE              *alerts;           /* --alert-log */
     const char        *alerts_path;
     ra_buf_t           alert_line;
+    ra_logfile_t       evidence;         /* --evidence-log */
+    int                evidence_fd;
     ra_cli_rdns_t     *dns;              /* --rdns */
     ra_host_t          dns_host;
     uint32_t           html_refresh;     /* --html-refresh seconds */
@@ -607,6 +613,24 @@ ra_logs_sized(ra_logs_ctx_t *x, const ra_logrec_t *rec, ra_str_t site,
             (unsigned long long) rb->text.len, shown);
 }
 
+/* The violation's evidence line, as the modules write it (the same core
+ * code); a line the file did not take ends the run. */
+static int
+ra_logs_evidence(ra_logs_ctx_t *x, const ra_request_t *req,
+    const ra_verdict_t *v)
+{
+    ra_totals_t  t;
+
+    ra_outcome_evidence(x->au, NULL, req, v, &x->evidence);
+    ra_ledger_totals(&x->ledger, &t);
+    if (t.log_write_errors[RA_LOGFILE_EVIDENCE] != 0) {
+        ra_cli_error(RA_LOGS_CMD, "--evidence-log %s: cannot write it",
+                     x->evidence.name);
+        return -1;
+    }
+    return 0;
+}
+
 static int
 ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 {
@@ -759,6 +783,11 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 
     if (ra_audit_request(x->au, &req, &v) != RA_OK) {
         x->nomem++;
+    }
+    if (x->evidence.file != NULL && ra_evidence_wanted(&v)
+        && ra_logs_evidence(x, &req, &v) != 0)
+    {
+        return -1;
     }
     if (x->alerts != NULL && (v.alert || v.summary)) {
         /* the JSON lines of the modules' alert log, as they write them */
@@ -967,6 +996,9 @@ ra_logs_tables(ra_logs_ctx_t *x, const char *crawlers_file,
     x->conf.crawlers = setup.crawlers;
     x->conf.ranges = setup.ranges;
     x->conf.alert_interval = -1;        /* no alerts here: the default */
+    /* the operator asked for every line: a log replays hours in seconds,
+     * and the budget guards a server's disk from a flood, not this */
+    x->conf.evidence_budget = RA_EVIDENCE_BUDGET_OFF;
     x->conf.crawler_sites = 1;          /* the log's Host values are
                                            anyone's: browsers make none */
     if (x->dns != NULL) {
@@ -1353,6 +1385,7 @@ ra_cmd_logs(int argc, char **argv)
         { "purpose", required_argument, NULL, 'P' },
         { "alert-log", required_argument, NULL, 'A' },
         { "alert-purposes", required_argument, NULL, 'U' },
+        { "evidence-log", required_argument, NULL, 'E' },
         { "ledger", required_argument, NULL, 'L' },
         { "log-format", required_argument, NULL, 'F' },
         { "json-fields", required_argument, NULL, 'J' },
@@ -1443,6 +1476,9 @@ ra_cmd_logs(int argc, char **argv)
             break;
         case 'A':
             x->alerts_path = optarg;
+            break;
+        case 'E':
+            x->evidence.name = optarg;
             break;
         case 'U':
             errmsg = ra_alert_purposes_parse(ra_str(optarg, strlen(optarg)),
@@ -1614,6 +1650,18 @@ ra_cmd_logs(int argc, char **argv)
             goto fail;
         }
         ra_buf_init(&x->alert_line, &ra_malloc_allocator, 0, 0);
+    }
+    if (x->evidence.name != NULL) {
+        x->evidence_fd = open(x->evidence.name,
+                              O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                              0644);
+        if (x->evidence_fd < 0) {
+            ra_cli_error(RA_LOGS_CMD, "--evidence-log %s: %s",
+                         x->evidence.name, strerror(errno));
+            goto fail;
+        }
+        x->evidence.write = ra_logfile_write_fd;
+        x->evidence.file = &x->evidence_fd;
     }
     if (!rdns && (resolver != NULL || rdns_cache != NULL)) {
         ra_cli_error(RA_LOGS_CMD, "--resolver and --rdns-cache are for "
@@ -1834,6 +1882,13 @@ fail:
         }
         free(x->esc);
         (void) ra_cli_rdns_close(x->dns);
+        if (x->evidence.file != NULL && close(x->evidence_fd) != 0
+            && rc == RA_EXIT_OK)
+        {
+            ra_cli_error(RA_LOGS_CMD, "--evidence-log %s: %s",
+                         x->evidence.name, strerror(errno));
+            rc = RA_EXIT_USAGE;
+        }
         if (x->alerts != NULL) {
             ra_buf_release(&x->alert_line);
             if (fclose(x->alerts) != 0 && rc == RA_EXIT_OK) {

@@ -132,6 +132,9 @@ ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
         a->crawlers = 0;
         a->sites = 0;
         a->verified = 0;
+        if (s->top != NULL) {
+            memset(s->top, 0, RA_ALERT_TOP_SLOTS * sizeof(*s->top));
+        }
     }
     if (a->suppressed < UINT32_MAX) {
         a->suppressed++;
@@ -168,9 +171,20 @@ ra_alert_budget_due(ra_budget_t *all, int64_t now, int64_t interval,
     if (interval < 1000) {
         interval = 1000;
     }
-    if (all->suppressed == 0
-        || (now - all->since < interval && now >= all->since))
-    {
+    if (all->suppressed == 0) {
+        return 0;
+    }
+    if (now < all->since) {
+        /* a request that came before the window's first line held back
+         * (a server judges it when it is done, after later ones): its
+         * summary would come before its own since.  A clock set far
+         * back begins the window anew. */
+        if (all->since - now > RA_ALERT_CLOCK_BACK_MS) {
+            all->since = now;
+        }
+        return 0;
+    }
+    if (now - all->since < interval) {
         return 0;
     }
     memset(out, 0, sizeof(*out));
@@ -196,6 +210,80 @@ ra_alert_budget_due(ra_budget_t *all, int64_t now, int64_t interval,
         all->window = 0;
     }
     return 1;
+}
+
+void
+ra_alert_budget_count(ra_alert_state_t *s)
+{
+    unsigned            i;
+    size_t              len;
+    ra_alert_client_t  *t = s->top, *least = NULL;
+
+    if (t == NULL || !s->violation || s->all->suppressed == 0) {
+        return;
+    }
+    len = s->client.len < RA_ADDR_TEXT_MAX ? s->client.len
+                                           : RA_ADDR_TEXT_MAX;
+    for (i = 0; i < RA_ALERT_TOP_SLOTS; i++) {
+        if (t[i].n != 0 && t[i].len == len
+            && (len == 0 || memcmp(t[i].addr, s->client.data, len) == 0))
+        {
+            if (t[i].n < UINT32_MAX) {
+                t[i].n++;
+            }
+            return;
+        }
+        if (least == NULL || t[i].n < least->n) {
+            least = &t[i];
+        }
+    }
+    /* a free entry (n 0), or the least one's place: its count goes on
+     * (over), so that a busy client that arrives late is not pushed out
+     * again by the next newcomer, and is said with its own count */
+    least->len = (uint8_t) len;
+    if (len) {
+        memcpy(least->addr, s->client.data, len);
+    }
+    least->over = least->n;
+    if (least->n < UINT32_MAX) {
+        least->n++;
+    }
+}
+
+void
+ra_alert_budget_top(ra_alert_client_t *top, ra_alert_summary_t *out)
+{
+    unsigned            i, j;
+    ra_alert_client_t   c;
+
+    out->ntop = 0;
+    if (top == NULL) {
+        return;
+    }
+    for (i = 0; i < RA_ALERT_TOP_SLOTS; i++) {
+        if (top[i].n == 0) {
+            continue;
+        }
+        c = top[i];
+        c.len = c.len <= RA_ADDR_TEXT_MAX ? c.len : RA_ADDR_TEXT_MAX;
+        /* its own violations, not those of the entry it took over */
+        c.n = c.over < c.n ? c.n - c.over : 1;
+        c.over = 0;
+        /* insertion into the first RA_ALERT_TOP, most first (a tie: the
+         * entry found first) */
+        for (j = out->ntop; j > 0 && out->top[j - 1].n < c.n; j--) {
+            if (j < RA_ALERT_TOP) {
+                out->top[j] = out->top[j - 1];
+            }
+        }
+        if (j < RA_ALERT_TOP) {
+            out->top[j] = c;
+            if (out->ntop < RA_ALERT_TOP) {
+                out->ntop++;
+            }
+        }
+    }
+    memset(top, 0, RA_ALERT_TOP_SLOTS * sizeof(*top));
 }
 
 int
@@ -576,6 +664,37 @@ ra_alert_held(ra_buf_t *b, const ra_alert_summary_t *s, int json)
     }
 }
 
+/* The clients with the most violations: text top_clients="A=N,B=N"
+ * (nothing when none), JSON "top_clients":[{"client":A,"violations":N}]. */
+static void
+ra_alert_top(ra_buf_t *b, const ra_alert_summary_t *s, int json)
+{
+    unsigned  i, n = s->ntop <= RA_ALERT_TOP ? s->ntop : RA_ALERT_TOP;
+
+    if (json) {
+        ra_buf_cstr(b, ",\"top_clients\":[");
+        for (i = 0; i < n; i++) {
+            ra_buf_cstr(b, i ? ",{\"client\":" : "{\"client\":");
+            ra_buf_json_str(b, ra_str(s->top[i].addr, s->top[i].len));
+            ra_buf_printf(b, ",\"violations\":%u}", s->top[i].n);
+        }
+        ra_buf_ch(b, ']');
+        return;
+    }
+    if (n == 0) {
+        return;
+    }
+    ra_buf_cstr(b, " top_clients=\"");
+    for (i = 0; i < n; i++) {
+        if (i) {
+            ra_buf_ch(b, ',');
+        }
+        ra_buf_log(b, ra_str(s->top[i].addr, s->top[i].len));
+        ra_buf_printf(b, "=%u", s->top[i].n);
+    }
+    ra_buf_ch(b, '"');
+}
+
 void
 ra_alert_summary_text(ra_buf_t *b, const ra_verdict_t *v)
 {
@@ -587,6 +706,7 @@ ra_alert_summary_text(ra_buf_t *b, const ra_verdict_t *v)
     ra_alert_limit(b, "per_site", s->budget.site, 0);
     ra_alert_limit(b, "total", s->budget.total, 0);
     ra_alert_held(b, s, 0);
+    ra_alert_top(b, s, 0);
 }
 
 void
@@ -605,6 +725,7 @@ ra_alert_summary_json(ra_buf_t *b, const ra_request_t *r,
     ra_alert_limit(b, "per_site", s->budget.site, 1);
     ra_alert_limit(b, "total", s->budget.total, 1);
     ra_alert_held(b, s, 1);
+    ra_alert_top(b, s, 1);
     ra_buf_cstr(b, "}\n");
 }
 

@@ -31,9 +31,14 @@
  *   verified=N verified_names="Googlebot,bingbot" verified_more=N
  *   {"time":...,"tag":"RA103","suppressed":N,"crawlers":N,"sites":N,
  *    "since":...,"per_site":60,"total":300,"verified":N,
- *    "verified_names":[...],"verified_more":N}     (a limit off: null)
+ *    "verified_names":[...],"verified_more":N,
+ *    "top_clients":[{"client":"192.0.2.7","violations":N},...]}
+ *                                                  (a limit off: null)
  * verified: the verified crawlers held back, the first
  * RA_ALERT_HELD_NAMES named (text: names and more left out when none).
+ * top_clients: the clients with the most violations since, at most
+ * RA_ALERT_TOP, most first (text: top_clients="192.0.2.7=N,..." after
+ * the verified ones, left out when none).
  */
 #ifndef RA_ALERT_H
 #define RA_ALERT_H
@@ -104,10 +109,26 @@ int ra_alert_budget_take(ra_alert_state_t *s, const ra_alert_budget_t *budget,
     int64_t now);
 
 /* Is a summary due: lines were held back and interval ms (at least 1000)
- * passed since the first one?  Then 1, *out filled (but out->budget) and
- * a new window begun; else 0. */
+ * passed since the first one?  Then 1, *out filled (but out->budget and
+ * the clients) and a new window begun; else 0.  A request that came
+ * before the first line held back (now < since) is never the one due:
+ * the summary's time is never before its since, and the window is
+ * claimed once (the caller holds the ledger's lock), whichever process
+ * asks; a clock set back more than RA_ALERT_CLOCK_BACK_MS begins the
+ * window anew. */
 int ra_alert_budget_due(ra_budget_t *all, int64_t now, int64_t interval,
     ra_alert_summary_t *out);
+
+#define RA_ALERT_CLOCK_BACK_MS  (10LL * 60 * 1000)
+
+/* Counts s->client's violation among the window's clients (s->top) when
+ * s->violation and a window is open (lines held back). */
+void ra_alert_budget_count(ra_alert_state_t *s);
+
+/* The summary's clients: the first RA_ALERT_TOP of top by violations,
+ * most first, into out; top is emptied for the next window.  top may be
+ * NULL (none). */
+void ra_alert_budget_top(ra_alert_client_t *top, ra_alert_summary_t *out);
 
 /* The generic bots' gate for key: its slot among the site's
  * RA_GENERIC_GATES, taken over when another key held it.  1 when an

@@ -218,6 +218,9 @@ typedef struct {
      * User-Agent cache, compiled rule sets, site hints) is the engine's. */
     struct ra_audit_s    *impostors_of;
     ra_lock_t             impostors_lock;
+    /* bytes a minute the evidence log may take, every process's
+     * (ra_evidence.h); 0: RA_EVIDENCE_BUDGET_DEFAULT */
+    uint64_t              evidence_budget;
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;
@@ -281,6 +284,20 @@ int ra_audit_redirects(const ra_audit_t *au);
  * (RA_TAG_NOMEM).  When records were evicted, a line says the ledger is
  * full (RA_TAG_ZONE_FULL), at most once a minute over all processes.
  */
+/*
+ * May the evidence line of bytes about a violation on site go out at now
+ * (ra_evidence_budget_take(), under the ledger's lock: the budget is the
+ * server's)?  1; or 0, the line dropped and counted for the site.
+ */
+int ra_audit_evidence_take(ra_audit_t *au, ra_str_t site, size_t bytes,
+    int64_t now);
+
+/* A line the log which (RA_LOGFILE_*) lost: counted; 1 when the caller is
+ * to say so, *failed the lines lost since it was last said
+ * (ra_ledger_log_error()); else 0. */
+int ra_audit_log_error(ra_audit_t *au, unsigned which, int64_t now,
+    uint64_t *failed);
+
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);
 

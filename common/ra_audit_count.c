@@ -3,11 +3,38 @@
  * The count step of a request (ra_audit_request()): a verdict's counters,
  * the violation ring, and whether an alert goes out: the ledger's gates
  * per (site, crawler) and per (site, address block) for generic bots,
- * this process's impostor gate, and the alert budgets (ra_alert.h).
+ * this process's impostor gate, and the alert budgets (ra_alert.h); and
+ * the evidence log's budget (ra_evidence.h), which a violation's line
+ * meets once it is counted.
  */
 #include <string.h>
 
 #include "ra_audit_impl.h"
+#include "ra_evidence.h"
+
+int
+ra_audit_evidence_take(ra_audit_t *au, ra_str_t site, size_t bytes,
+    int64_t now)
+{
+    int                  ok;
+    uint32_t             sid;
+    ra_evidence_state_t  st;
+    ra_ledger_t         *l = &au->ledger;
+
+    ra_ledger_lock(l);
+    sid = ra_ledger_site_find_locked(l, site, now);
+    ra_ledger_evidence_state_locked(l, sid, &st);
+    ok = ra_evidence_budget_take(&st, bytes, au->conf.evidence_budget, now);
+    ra_ledger_unlock(l);
+    return ok;
+}
+
+int
+ra_audit_log_error(ra_audit_t *au, unsigned which, int64_t now,
+    uint64_t *failed)
+{
+    return ra_ledger_log_error(&au->ledger, which, now, failed);
+}
 
 /* An alert that passed its gate goes out when the budgets have a line
  * for it (else it is counted for the summary); a summary is due when the
@@ -31,11 +58,16 @@ ra_budget_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
         out->alert = (unsigned) ra_alert_budget_take(&st,
                                     &au->conf.alert_budget, req->time);
     }
+    /* the summary names the clients with the most violations */
+    st.client = req->addr;
+    st.violation = out->verdict == RA_VERDICT_VIOLATION;
+    ra_alert_budget_count(&st);
     if (ra_alert_budget_due(st.all, req->time, au->conf.alert_interval,
                             &out->budget))
     {
         out->summary = 1;
         out->budget.budget = au->conf.alert_budget;
+        ra_alert_budget_top(st.top, &out->budget);
     }
 }
 
@@ -93,6 +125,10 @@ ra_count_locked(ra_audit_t *au, uint32_t sid, uint32_t tid,
     vio.pattern_len = (uint16_t) ra_str_cut(vio.pattern, RA_PATTERN_MAX,
                                               ra_verdict_pattern(out));
     ra_ledger_violation_locked(l, sid, &vio);
+    /* the evidence line says what the ring says (ra_evidence.h) */
+    out->last_fetch = f->last_fetch;
+    out->sha_known = (unsigned) ra_ledger_site_sha_locked(l, sid,
+                                                          out->robots_sha256);
 
     if (out->verification == RA_VERIFY_IMPOSTOR) {
         /* gated before, in this process (ra_impostor_alert()) */

@@ -635,6 +635,8 @@ ra_verdict_reset(ra_verdict_t *out)
     out->budget.budget.site = out->budget.budget.total = 0;
     out->sig_result = RA_SIG_NONE;
     out->sig_why = "";
+    out->last_fetch = 0;
+    out->sha_known = 0;
 }
 
 /* Crawl-to-refer: the operator that sent a browser's visit, by its

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ra_directive.h"
+#include "ra_evidence.h"
 #include "ra_tags.h"
 
 typedef struct {
@@ -329,38 +330,43 @@ ra_directive_msec(const ra_directive_cx_t *cx, ra_directive_e id,
 }
 
 /* nginx: a file it opens itself (and reopens), or off, per location;
- * Apache: a file or |program, for the whole server */
+ * Apache: a file or |program, for the whole server.  The alert log's and
+ * the evidence log's alike (id). */
 static int
-ra_directive_alert_log(const ra_directive_cx_t *cx, ra_str_t w,
-    ra_buf_t *msg)
+ra_directive_alert_log(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_str_t w, ra_buf_t *msg)
 {
+    int               ev = ra_directives[id].arg == RA_DIRECTIVE_EVIDENCE;
     ra_conf_scope_t  *c = cx->scope;
+    const char      **path;
+    void            **file;
 
     if (cx->dialect == RA_DIALECT_NGINX) {
-        if (ra_directive_once(cx, &c->set, RA_DIRECTIVE_ALERT_LOG, msg)
-            != RA_OK)
-        {
+        if (ra_directive_once(cx, &c->set, id, msg) != RA_OK) {
             return RA_ERROR;
         }
-        c->alert_file = NULL;
+        path = ev ? &c->evidence_log : &c->alert_log;
+        file = ev ? &c->evidence_file : &c->alert_file;
+        *file = NULL;
         if (w.len == 3 && memcmp(w.data, "off", 3) == 0) {
-            c->alert_log = NULL;
+            *path = NULL;
             return RA_OK;
         }
-        c->alert_log = ra_directive_copy(cx->main, w);
-        return c->alert_log != NULL ? RA_OK : RA_ENOMEM;
+        *path = ra_directive_copy(cx->main, w);
+        return *path != NULL ? RA_OK : RA_ENOMEM;
     }
+    path = ev ? &cx->main->evidence_log : &cx->main->alert_log;
     if (w.len > 0 && w.data[0] == '|') {
         if (w.len == 1) {
-            ra_buf_cstr(msg, "RobotsAuditAlertLog: '|' needs a program");
+            ra_buf_printf(msg, "%s: '|' needs a program",
+                          ra_directives[id].name[1]);
             return RA_ERROR;
         }
-        cx->main->alert_log = ra_directive_copy(cx->main, w);
-        return cx->main->alert_log != NULL ? RA_OK : RA_ENOMEM;
+        *path = ra_directive_copy(cx->main, w);
+        return *path != NULL ? RA_OK : RA_ENOMEM;
     }
-    cx->main->alert_log = ra_directive_path(cx, RA_DIRECTIVE_ALERT_LOG, w,
-                                            msg);
-    return cx->main->alert_log != NULL ? RA_OK : RA_ERROR;
+    *path = ra_directive_path(cx, id, w, msg);
+    return *path != NULL ? RA_OK : RA_ERROR;
 }
 
 static int
@@ -406,6 +412,28 @@ ra_directive_purposes(const ra_directive_cx_t *cx, ra_directive_e id,
     return RA_OK;
 }
 
+/* the evidence log's budget: a size, or off */
+static int
+ra_directive_bytes(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_str_t w, ra_buf_t *msg)
+{
+    uint64_t     n = 0;
+    const char  *why;
+
+    if (ra_strcaseeq(w, ra_str("off", 3))) {
+        n = RA_EVIDENCE_BUDGET_OFF;
+        why = NULL;
+    } else {
+        why = ra_parse_size(w, &n) == RA_OK ? ra_evidence_budget_check(n)
+                                            : ra_evidence_budget_check(0);
+    }
+    if (why != NULL) {
+        return ra_directive_bad(cx, id, w, why, msg);
+    }
+    cx->main->values.evidence_budget = n;
+    return RA_OK;
+}
+
 int
 ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
     const ra_str_t *words, size_t n, ra_buf_t *msg)
@@ -434,7 +462,7 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
         return ra_directive_msec(cx, id, words[0], msg);
 
     case RA_DK_ALERT_LOG:
-        return ra_directive_alert_log(cx, words[0], msg);
+        return ra_directive_alert_log(cx, id, words[0], msg);
 
     case RA_DK_RESOLVER:
         /* "system": /etc/resolv.conf's servers */
@@ -456,6 +484,9 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
 
     case RA_DK_PURPOSES:
         return ra_directive_purposes(cx, id, words, n, msg);
+
+    case RA_DK_BYTES:
+        return ra_directive_bytes(cx, id, words[0], msg);
 
     default:
         return ra_directive_enforce(cx, words, n, msg);
@@ -512,5 +543,9 @@ ra_conf_scope_merge(ra_conf_scope_t *to, const ra_conf_scope_t *base,
     if (!(to->set & RA_BIT(RA_DIRECTIVE_ALERT_LOG))) {
         to->alert_log = base->alert_log;
         to->alert_file = base->alert_file;
+    }
+    if (!(to->set & RA_BIT(RA_DIRECTIVE_EVIDENCE_LOG))) {
+        to->evidence_log = base->evidence_log;
+        to->evidence_file = base->evidence_file;
     }
 }

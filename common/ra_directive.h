@@ -77,6 +77,15 @@
     X(ALERT_LOG, ALERT_LOG, 0, "robots_audit_alert_log", ANY, TAKE1,        \
       "RobotsAuditAlertLog", GLOBAL, TAKE1,                                 \
       "A file, or |program, that gets one JSON line per alert (global)")    \
+    X(EVIDENCE_LOG, ALERT_LOG, RA_DIRECTIVE_EVIDENCE,                       \
+      "robots_audit_evidence_log", ANY, TAKE1,                              \
+      "RobotsAuditEvidenceLog", GLOBAL, TAKE1,                              \
+      "A file, or |program, that gets one JSON line per violating request " \
+      "(global)")                                                           \
+    X(EVIDENCE_BUDGET, BYTES, 0, "robots_audit_evidence_budget", MAIN,      \
+      TAKE1, "RobotsAuditEvidenceBudget", GLOBAL, TAKE1,                    \
+      "Bytes a minute the evidence log may take, with k, m, g, or off "     \
+      "(global; default 8m)")                                               \
     X(RESOLVER, RESOLVER, 0, NULL, NONE, NONE,                              \
       "RobotsAuditResolver", GLOBAL, TAKE1,                                 \
       "ADDR[:PORT] of the DNS server reverse DNS asks, or system "          \
@@ -114,12 +123,18 @@ typedef enum {
     RA_DK_ROBOTS,       /* the robots.txt file a server serves */
     RA_DK_TABLE,        /* files into a table (ARG: ra_setup_table_e) */
     RA_DK_MSEC,         /* a time (ARG: which) */
-    RA_DK_ALERT_LOG,    /* a file; nginx: or off; Apache: or |program */
+    RA_DK_ALERT_LOG,    /* a file; nginx: or off; Apache: or |program
+                           (ARG: the alert log's or the evidence log's) */
     RA_DK_RESOLVER,     /* ADDR[:PORT] or system */
     RA_DK_BUDGET,       /* two limits, or off */
     RA_DK_PURPOSES,     /* purposes that alert; repeats add up */
+    RA_DK_BYTES,        /* bytes a minute, or off */
     RA_DK_ENFORCE       /* words that add up to a scope */
 } ra_directive_kind_e;
+
+/* RA_DK_ALERT_LOG's ARG */
+#define RA_DIRECTIVE_ALERT      0
+#define RA_DIRECTIVE_EVIDENCE   1
 
 /* RA_DK_MSEC's ARG */
 #define RA_DIRECTIVE_INTERVAL   0
@@ -153,6 +168,7 @@ typedef struct {
                                            robots_audit_zone "NAME" */
     const char        *alert_log;       /* Apache's: a path or |program;
                                            NULL: none */
+    const char        *evidence_log;    /* likewise */
     const char        *resolver;        /* Apache's: ADDR[:PORT], "" for
                                            the system's; NULL: none */
     uint32_t           set;             /* 1u << ra_directive_e written */
@@ -181,6 +197,8 @@ typedef struct {
                                            are not audited; not inherited */
     const char        *alert_log;       /* nginx's path; NULL: off */
     void              *alert_file;      /* the server's open file for it */
+    const char        *evidence_log;    /* likewise the evidence log's */
+    void              *evidence_file;
     uint32_t           set;
 } ra_conf_scope_t;
 

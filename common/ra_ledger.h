@@ -39,6 +39,7 @@
 
 #include "ra_core.h"
 #include "ra_host.h"
+#include "ra_logfile.h"
 
 #define RA_SITE_NAME_MAX       128     /* bytes of a host name kept */
 #define RA_REDIRECT_HOPS       5       /* robots.txt redirects followed
@@ -65,6 +66,8 @@
 
 /* ra_ledger_full_note() says so at most this often, all processes */
 #define RA_FULL_NOTE_MS        60000
+/* ra_ledger_log_error() likewise, per log */
+#define RA_LOG_ERROR_NOTE_MS   60000
 
 /* Counters (docs/design.md, "The ledger"), per (site, crawler,
  * verification). */
@@ -314,6 +317,9 @@ typedef struct {
     uint8_t       redirect_n;
     uint8_t       redirect_len[RA_REDIRECT_HOPS];
     char          redirect[RA_REDIRECT_HOPS][RA_REDIRECT_PATH_MAX];
+    /* layout 14: evidence lines the evidence log's byte budget dropped
+     * (ra_evidence.h) */
+    uint64_t      evidence_dropped;
 } ra_site_t;
 
 typedef struct {
@@ -410,6 +416,11 @@ typedef struct {
     uint64_t          rdns_verified;
     uint64_t          rdns_failed;
     uint64_t          rdns_refused;
+    /* layout 14: evidence lines the byte budget dropped, every site's
+     * (evicted ones' included); lines the alert and evidence logs could
+     * not write (RA_LOGFILE_*) */
+    uint64_t          evidence_dropped;
+    uint64_t          log_write_errors[RA_LOGFILES];
 } ra_totals_t;
 
 
@@ -481,6 +492,17 @@ void ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t);
  * then *t holds the totals to report; 0 otherwise.
  */
 int ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t);
+
+/*
+ * A line the log which (RA_LOGFILE_*) could not write: counted for every
+ * process (robots_audit_log_write_errors_total).  1 when this caller is
+ * to say so: at most once per RA_LOG_ERROR_NOTE_MS per log over every
+ * process that shares the region (a compare-and-swap in the region),
+ * with *failed the lines lost since the last time it was said (this one
+ * included); else 0.
+ */
+int ra_ledger_log_error(ra_ledger_t *l, unsigned which, int64_t now,
+    uint64_t *failed);
 
 
 /* ---- under the lock -------------------------------------------------- */
@@ -825,6 +847,22 @@ typedef struct {
  * summary (RA103): at most this many, the others counted. */
 #define RA_ALERT_HELD_NAMES    3
 
+/* The clients with the most violations in a summary window, counted in
+ * RA_ALERT_TOP_SLOTS entries (space-saving: a new client takes the
+ * smallest count's place and adds one to it, so that the busiest stay;
+ * what it took over is kept apart, so that what is said of a client is
+ * never more than it did), the first RA_ALERT_TOP of them named in the
+ * summary (RA103). */
+#define RA_ALERT_TOP_SLOTS     8
+#define RA_ALERT_TOP           5
+
+typedef struct {
+    uint32_t  n;                /* violations, with over; 0: free */
+    uint32_t  over;             /* of them, the count taken over */
+    uint8_t   len;
+    char      addr[RA_ADDR_TEXT_MAX];
+} ra_alert_client_t;
+
 /* The ledger's budget: the bucket of all sites, and what it and the
  * sites' buckets held back since the first line held back of this
  * summary window. */
@@ -860,12 +898,45 @@ typedef struct {
     int           verified;     /* set by the caller: the line is about a
                                    verified crawler */
     ra_str_t      name;         /* set by the caller: its name */
+    /* the clients of the summary window's violations (ra_alert.h) */
+    ra_alert_client_t  *top;    /* RA_ALERT_TOP_SLOTS of them */
+    ra_str_t      client;       /* set by the caller: the request's */
+    int           violation;    /* set by the caller: its verdict is a
+                                   violation */
 } ra_alert_state_t;
 
 /* Fills *out for site and stat (stat may be 0); RA_ERROR for an unknown
  * site. */
 int ra_ledger_alert_state_locked(ra_ledger_t *l, uint32_t site,
     uint32_t stat, ra_alert_state_t *out);
+
+
+/* ---- the evidence log's budget: the state lives here, ra_evidence.h
+ * decides ---------------------------------------------------------------- */
+
+/* The bytes written in one minute, for every process. */
+typedef struct {
+    int64_t   minute;           /* ms / 60000 of the minute counted */
+    uint64_t  bytes;
+} ra_byte_window_t;
+
+/* Where the evidence budget's state is, as pointers into the region,
+ * valid while the lock is held. */
+typedef struct {
+    ra_byte_window_t  *window;
+    uint64_t          *site_dropped;    /* NULL: no such site */
+    uint64_t          *all_dropped;
+} ra_evidence_state_t;
+
+/* The SHA-256 of the site's robots.txt in force into sha256: 1, or 0
+ * when it has none. */
+int ra_ledger_site_sha_locked(const ra_ledger_t *l, uint32_t site,
+    unsigned char sha256[32]);
+
+/* Fills *out for site (0 or a site no longer there: only the window and
+ * the count of all sites). */
+void ra_ledger_evidence_state_locked(ra_ledger_t *l, uint32_t site,
+    ra_evidence_state_t *out);
 
 
 /* ---- snapshots for reports ------------------------------------------- */

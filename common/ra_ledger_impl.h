@@ -24,7 +24,7 @@
 #include "ra_verify.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       13
+#define RA_LEDGER_LAYOUT       14
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
 
@@ -139,6 +139,9 @@ typedef struct {
     uint8_t            redirect_n;
     uint8_t            redirect_len[RA_REDIRECT_HOPS];
     char               redirect[RA_REDIRECT_HOPS][RA_REDIRECT_PATH_MAX];
+    /* layout 14: evidence lines the evidence log's byte budget dropped
+     * (ra_evidence.h), an atomic */
+    uint64_t           evidence_dropped;
 } ra_site_slot_t;
 
 _Static_assert(RA_PURPOSES == RA_CAT_MAX, "RA_PURPOSES is RA_CAT_MAX");
@@ -273,6 +276,20 @@ struct ra_ledger_hdr_s {
      * that died mid-change, a site evicted with its chain), which costs
      * lookups; it is never too low, which would miss a capture. */
     uint32_t  redirects;
+    /* layout 14: the evidence log's byte budget of every process, under
+     * the lock, and the lines it dropped of every site (an atomic: a site
+     * evicted keeps its count here) */
+    ra_byte_window_t   evidence;
+    uint64_t           evidence_dropped;
+    /* layout 14: lines the alert and evidence logs lost (RA_LOGFILE_*),
+     * atomics; when a process last said so (compare-and-swapped) and the
+     * count it said */
+    uint64_t           log_errors[RA_LOGFILES];
+    int64_t            log_error_noted[RA_LOGFILES];
+    uint64_t           log_error_seen[RA_LOGFILES];
+    /* layout 14: the clients of the alert summary window's violations
+     * (ra_alert_budget_take()), under the lock */
+    ra_alert_client_t  alert_top[RA_ALERT_TOP_SLOTS];
 };
 
 /* blob heap block: a header before the body, 16-byte granules; the

@@ -317,6 +317,7 @@ ra_ledger_rdns_totals(const ra_ledger_t *l, ra_totals_t *t)
 void
 ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
 {
+    unsigned          k;
     ra_ledger_hdr_t  *h = l->hdr;
 
     memset(t, 0, sizeof(*t));
@@ -335,6 +336,10 @@ ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
     t->known_max = h->known_max;
     t->blob_free_bytes = ra_atomic_read(&h->blob_free_bytes);
     t->plan = h->plan;
+    t->evidence_dropped = ra_atomic_read(&h->evidence_dropped);
+    for (k = 0; k < RA_LOGFILES; k++) {
+        t->log_write_errors[k] = ra_atomic_read(&h->log_errors[k]);
+    }
     ra_ledger_rdns_totals(l, t);
 }
 
@@ -366,3 +371,33 @@ ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t)
     return 1;
 }
 
+
+int
+ra_ledger_log_error(ra_ledger_t *l, unsigned which, int64_t now,
+    uint64_t *failed)
+{
+    int64_t           last;
+    uint64_t          total, seen;
+    ra_ledger_hdr_t  *h = l->hdr;
+
+    *failed = 0;
+    if (which >= RA_LOGFILES) {
+        return 0;
+    }
+    total = ra_atomic_add(&h->log_errors[which], 1) + 1;
+    last = __atomic_load_n(&h->log_error_noted[which], __ATOMIC_ACQUIRE);
+    if (last != 0 && now >= last && now - last < RA_LOG_ERROR_NOTE_MS) {
+        return 0;
+    }
+    /* one process wins the minute; 0 stays "never" */
+    if (!__atomic_compare_exchange_n(&h->log_error_noted[which], &last,
+                                     now > 0 ? now : 1, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_RELAXED))
+    {
+        return 0;
+    }
+    seen = __atomic_exchange_n(&h->log_error_seen[which], total,
+                               __ATOMIC_ACQ_REL);
+    *failed = total > seen ? total - seen : 1;
+    return 1;
+}

@@ -21,6 +21,7 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
         out->counters[k] = ra_atomic_read(&s->counters[k]);
     }
     out->browser_requests = ra_atomic_read(&s->browser_requests);
+    out->evidence_dropped = ra_atomic_read(&s->evidence_dropped);
     out->no_user_agent = ra_atomic_read(&s->no_user_agent);
     for (k = 0; k < RA_CNT_MAX; k++) {
         out->generic[k] = ra_atomic_read(&s->generic[k]);

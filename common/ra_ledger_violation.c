@@ -192,5 +192,32 @@ ra_ledger_alert_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     out->site_mark = &s->alert_mark;
     out->stat_mark = st != NULL ? &st->alert_mark : NULL;
     out->gates = s->gates;
+    out->top = l->hdr->alert_top;
     return RA_OK;
+}
+
+int
+ra_ledger_site_sha_locked(const ra_ledger_t *l, uint32_t site,
+    unsigned char sha256[32])
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    if (s == NULL || !s->used || s->nversions == 0
+        || s->current >= RA_VERSIONS || s->versions[s->current].hash == 0)
+    {
+        return 0;
+    }
+    memcpy(sha256, s->versions[s->current].sha256, 32);
+    return 1;
+}
+
+void
+ra_ledger_evidence_state_locked(ra_ledger_t *l, uint32_t site,
+    ra_evidence_state_t *out)
+{
+    ra_site_slot_t  *s = site != 0 ? ra_site_at(l, site) : NULL;
+
+    out->window = &l->hdr->evidence;
+    out->site_dropped = s != NULL && s->used ? &s->evidence_dropped : NULL;
+    out->all_dropped = &l->hdr->evidence_dropped;
 }

@@ -1,80 +1,104 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A request's turn and a verdict's output through the host
- * (ra_outcome.h): the alert lines, the JSON one written whole to the
- * alert log, and enforce's refusal line, so that nginx and Apache take
- * the same steps, write the same lines and report a failed write the
- * same way; and a captured robots.txt answer handed to the engine.
+ * (ra_outcome.h): a violation's evidence line and the alert lines, the
+ * JSON ones written whole to their logs, and enforce's refusal line, so
+ * that nginx and Apache take the same steps, write the same lines and
+ * report a failed write the same way; and a captured robots.txt answer
+ * handed to the engine.
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "ra_outcome.h"
-
-int
-ra_alert_log_write_fd(void *file, const void *p, size_t *n)
-{
-    ssize_t  k = write(*(int *) file, p, *n);
-
-    if (k == -1) {
-        return errno;
-    }
-    *n = (size_t) k;
-    return 0;
-}
+#include "ra_evidence.h"
 
 int
 ra_alert_log_write(const ra_alert_log_t *log, const void *p, size_t n,
     int *err)
 {
-    int                   rc;
-    size_t                k;
-    const unsigned char  *q = p;
+    return ra_logfile_line(log, p, n, err);
+}
 
-    while (n > 0) {
-        k = n;
-        rc = log->write(log->file, q, &k);
-        if (rc == EINTR) {
-            continue;
-        }
-        if (rc != 0 || k == 0 || k > n) {
-            /* a write that wrote nothing would never end */
-            *err = rc != 0 ? rc : EIO;
-            return RA_ERROR;
-        }
-        q += k;
-        n -= k;
+/* Writes the line p[0..n) to log (which: RA_LOGFILE_*) whole; a failure
+ * is said about where, each time without an engine (au NULL), else
+ * counted and said once a minute for the whole server. */
+static void
+ra_outcome_write(ra_audit_t *au, const ra_host_t *h, void *where,
+    unsigned which, const ra_logfile_t *log, const void *p, size_t n)
+{
+    int       err = 0;
+    uint64_t  failed = 1;
+
+    if (ra_logfile_line(log, p, n, &err) == RA_OK) {
+        return;
     }
-    return RA_OK;
+    if (au != NULL
+        && !ra_audit_log_error(au, which, ra_host_now(h), &failed))
+    {
+        return;
+    }
+    ra_logf(h, where, RA_LOG_ALERT, which == RA_LOGFILE_EVIDENCE
+                                    ? RA_TAG_EVIDENCE_LOG : RA_TAG_ALERT_LOG,
+            "cannot write the %s log %s: %s (%llu line%s lost since the "
+            "last report)", ra_logfile_name(which),
+            log->name != NULL ? log->name : "", strerror(err),
+            (unsigned long long) failed, failed == 1 ? "" : "s");
+}
+
+static void
+ra_outcome_alert_lines(ra_audit_t *au, const ra_host_t *h,
+    const ra_request_t *req, const ra_verdict_t *v, const ra_alert_log_t *log)
+{
+    ra_buf_t  json;
+    int       file;
+
+    if (!v->alert && !v->summary) {
+        return;
+    }
+    file = ra_logfile_open(log);
+
+    /* the verdict holds its own copies: rendered outside any lock */
+    ra_buf_init(&json, h != NULL ? &h->heap : &ra_malloc_allocator, 0,
+                RA_ALERT_LINE_MAX);
+    ra_alert_emit(h, req, v, file ? &json : NULL);
+
+    if (file && json.len != 0 && !json.failed && !json.truncated) {
+        ra_outcome_write(au, h, req->where, RA_LOGFILE_ALERT, log,
+                         json.data, json.len);
+    }
+    ra_buf_release(&json);
 }
 
 void
 ra_outcome_alert(const ra_host_t *h, const ra_request_t *req,
     const ra_verdict_t *v, const ra_alert_log_t *log)
 {
-    int       err = 0;
-    ra_buf_t  json;
-    void     *file;
+    ra_outcome_alert_lines(NULL, h, req, v, log);
+}
 
-    if (!v->alert && !v->summary) {
+void
+ra_outcome_evidence(ra_audit_t *au, const ra_host_t *h,
+    const ra_request_t *req, const ra_verdict_t *v, const ra_logfile_t *log)
+{
+    ra_buf_t  line;
+
+    if (!ra_evidence_wanted(v) || !ra_logfile_open(log)) {
         return;
     }
-    file = log != NULL && log->write != NULL ? log->file : NULL;
-
-    /* the verdict holds its own copies: rendered outside any lock */
-    ra_buf_init(&json, h != NULL ? &h->heap : &ra_malloc_allocator, 0,
+    ra_buf_init(&line, h != NULL ? &h->heap : &ra_malloc_allocator, 0,
                 RA_ALERT_LINE_MAX);
-    ra_alert_emit(h, req, v, file != NULL ? &json : NULL);
-
-    if (file != NULL && json.len != 0 && !json.failed && !json.truncated
-        && ra_alert_log_write(log, json.data, json.len, &err) != RA_OK)
+    ra_evidence_line(&line, req, v);
+    /* a line is whole or not written: one cut short is no evidence */
+    if (line.len != 0 && !line.failed && !line.truncated
+        && (au == NULL
+            || ra_audit_evidence_take(au, req->site, line.len, req->time)))
     {
-        ra_logf(h, req->where, RA_LOG_ALERT, RA_TAG_ALERT_LOG,
-                "cannot write the alert log %s: %s",
-                log->name != NULL ? log->name : "", strerror(err));
+        ra_outcome_write(au, h, req->where, RA_LOGFILE_EVIDENCE, log,
+                         line.data, line.len);
     }
-    ra_buf_release(&json);
+    ra_buf_release(&line);
 }
 
 int
@@ -90,10 +114,15 @@ ra_outcome_refused(const ra_host_t *h, void *where, const ra_verdict_t *v)
 
 int
 ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
-    const ra_alert_log_t *log, ra_verdict_t *v)
+    const ra_outcome_logs_t *logs, ra_verdict_t *v)
 {
     (void) ra_audit_request(au, req, v);
-    ra_outcome_alert(h, req, v, log);
+    /* the violation's line first: the verdict holds its own copies, so
+     * no eviction after the count can take it from the line */
+    ra_outcome_evidence(au, h, req, v, logs != NULL ? &logs->evidence
+                                                    : NULL);
+    ra_outcome_alert_lines(au, h, req, v, logs != NULL ? &logs->alert
+                                                       : NULL);
     return ra_outcome_refused(h, req->where, v);
 }
 

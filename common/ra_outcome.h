@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What a server does with a request once it has read it, the same in
- * every server: the steps of its turn (judged and counted, the alert
- * lines: the text one to the error log, the JSON one to the alert log,
- * written whole or not at all; the line saying that enforce refused it)
+ * every server: the steps of its turn (judged and counted, a violation's
+ * line to the evidence log, the alert lines: the text one to the error
+ * log, the JSON one to the alert log, each written whole or not at all;
+ * the line saying that enforce refused it)
  * and a captured robots.txt answer handed to the engine.  The glue only
- * fills the request and hands over its alert log or its capture.
+ * fills the request and hands over its logs or its capture.
  */
 #ifndef RA_OUTCOME_H
 #define RA_OUTCOME_H
@@ -14,45 +15,47 @@
 #include "ra_audit.h"
 #include "ra_host.h"
 #include "ra_http.h"
+#include "ra_logfile.h"
 
 /* The longest JSON alert line written: an escaped byte takes six, so a
  * long URI is cut before the line gets there; a longer one (rare) is
  * not written rather than written cut. */
 #define RA_ALERT_LINE_MAX  16384
 
-/*
- * The alert log as the glue opened it (nginx's open file, an APR file or
- * pipe): the host's way of writing to it.
- *   write  writes at most *n bytes of p to file: 0 with *n set to what
- *          was written, which may be less, else an errno value (EINTR:
- *          asked again)
- *   file   NULL: no alert log
- *   name   how messages name it (its path, or "|program")
- */
+/* The alert log as the glue opened it: a log file like any other
+ * (ra_logfile.h), under the name the glue has always known it by. */
+typedef ra_logfile_t  ra_alert_log_t;
+
+/* The logs a request's turn writes to (either without a file: none). */
 typedef struct {
-    int          (*write)(void *file, const void *p, size_t *n);
-    void          *file;
-    const char    *name;
-} ra_alert_log_t;
+    ra_logfile_t  alert;        /* JSON alert lines */
+    ra_logfile_t  evidence;     /* JSON evidence lines (ra_evidence.h) */
+} ra_outcome_logs_t;
 
 /*
  * When v->alert or v->summary, writes the text line through h->log and,
  * when log is not NULL and has a file, the JSON line to it
- * (ra_alert_emit()).  The JSON line goes out in one piece as far as the
- * file allows (O_APPEND keeps lines whole): a short write goes on with the
- * rest, EINTR tries again.  A write that fails is logged at RA_LOG_ALERT
- * about req->where, naming the log.
+ * (ra_alert_emit()), whole or not at all (ra_logfile_line()).  A write
+ * that fails is logged at RA_LOG_ALERT about req->where, naming the log
+ * (RA307), each time: without an engine nothing counts the failures (the
+ * servers' turn, ra_outcome_request(), says them once a minute).
  */
 void ra_outcome_alert(const ra_host_t *h, const ra_request_t *req,
     const ra_verdict_t *v, const ra_alert_log_t *log);
 
-/* The write of a log whose file is a POSIX descriptor (file points to
- * the int): write(2), as both servers' own files and pipes are written,
- * so that no glue writes its own. */
-int ra_alert_log_write_fd(void *file, const void *p, size_t *n);
+/*
+ * When v is a violation (ra_evidence_wanted()) and log has a file, its
+ * evidence line (ra_evidence_line()) to it, whole or not at all, when
+ * au's evidence budget takes it (au NULL: no budget).  A write that fails
+ * is counted (robots_audit_log_write_errors_total{log="evidence"}) and
+ * said at RA_LOG_ALERT about req->where (RA313) at most once a minute per
+ * log for the whole server, with the lines lost since it was last said.
+ */
+void ra_outcome_evidence(ra_audit_t *au, const ra_host_t *h,
+    const ra_request_t *req, const ra_verdict_t *v, const ra_logfile_t *log);
 
-/* Writes p[0..n) to the log's file, all of it: RA_OK, or RA_ERROR with
- * *err set to the errno value of the write that failed. */
+/* Writes p[0..n) to the log's file, all of it (ra_logfile_line()): RA_OK,
+ * or RA_ERROR with *err set to the errno value of the write that failed. */
 int ra_alert_log_write(const ra_alert_log_t *log, const void *p, size_t n,
     int *err);
 
@@ -64,13 +67,16 @@ int ra_outcome_refused(const ra_host_t *h, void *where,
 /*
  * A request's turn, once the glue filled req (enforce and recorded
  * included): judged and counted by au (ra_audit_request(); out of memory:
- * counted, not judged, and said), its alert lines written
- * (ra_outcome_alert()), and a refusal said (ra_outcome_refused()).  The
- * verdict goes into *v.  Returns 1 when enforce refused the request: the
- * glue answers 403.
+ * counted, not judged, and said), a violation's evidence line written
+ * (ra_outcome_evidence(), at once: before any later request can evict its
+ * record), its alert lines written (as ra_outcome_alert() does, but a
+ * failed write is counted and said once a minute, as the evidence log's),
+ * and a refusal said (ra_outcome_refused()).  logs may be NULL (neither
+ * log).  The verdict goes into *v.  Returns 1 when enforce refused the
+ * request: the glue answers 403.
  */
 int ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
-    const ra_alert_log_t *log, ra_verdict_t *v);
+    const ra_outcome_logs_t *logs, ra_verdict_t *v);
 
 /*
  * A captured robots.txt answer, once the server sent its last byte (or

@@ -753,6 +753,29 @@ ra_rep_html_rdns(ra_buf_t *b, const ra_totals_t *h)
     ra_buf_cstr(b, " refused");
 }
 
+/* One line, when evidence was lost: the lines the evidence log's budget
+ * dropped, and those the alert and evidence logs could not write. */
+static void
+ra_rep_html_evidence(ra_buf_t *b, const ra_totals_t *h)
+{
+    unsigned  k;
+
+    if (h->evidence_dropped == 0 && h->log_write_errors[0] == 0
+        && h->log_write_errors[1] == 0)
+    {
+        return;
+    }
+    ra_buf_cstr(b, "<p class=\"warn\">evidence lost: ");
+    ra_buf_u64(b, h->evidence_dropped);
+    ra_buf_cstr(b, " evidence lines over the byte budget");
+    for (k = 0; k < RA_LOGFILES; k++) {
+        ra_buf_cstr(b, ", ");
+        ra_buf_u64(b, h->log_write_errors[k]);
+        ra_buf_printf(b, " %s lines not written", ra_logfile_name(k));
+    }
+    ra_buf_cstr(b, "</p>\n");
+}
+
 /* One line: each loaded range file and its age, stale ones in red. */
 static void
 ra_rep_html_ranges(ra_rep_t *r)
@@ -846,6 +869,7 @@ ra_rep_html(ra_rep_t *r)
     ra_rep_html_rdns(b, h);
     ra_buf_cstr(b, "</p>\n");
     ra_rep_html_summary(r);
+    ra_rep_html_evidence(b, h);
     ra_rep_html_ranges(r);
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         ra_rep_html_site(r, ra_rep_nth(r, i));

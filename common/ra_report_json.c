@@ -453,6 +453,8 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_buf_u64(b, s->browser_requests);
     ra_buf_cstr(b, ",\"no_user_agent\":");
     ra_buf_u64(b, s->no_user_agent);
+    ra_buf_cstr(b, ",\"evidence_dropped\":");
+    ra_buf_u64(b, s->evidence_dropped);
     ra_buf_cstr(b, ",\"first_seen\":");
     ra_rep_json_time(b, s->created);
     ra_buf_cstr(b, ",\"last_seen\":");
@@ -496,6 +498,22 @@ ra_rep_json_rdns(ra_buf_t *b, const ra_totals_t *h)
     ra_buf_u64(b, h->rdns_lookups);
     ra_buf_cstr(b, ",\"refused\":");
     ra_buf_u64(b, h->rdns_refused);
+    ra_buf_ch(b, '}');
+}
+
+/* ,"evidence_dropped":N,"log_write_errors":{"alert":N,"evidence":N} */
+static void
+ra_rep_json_lost(ra_buf_t *b, const ra_totals_t *h)
+{
+    unsigned  k;
+
+    ra_buf_cstr(b, ",\"evidence_dropped\":");
+    ra_buf_u64(b, h->evidence_dropped);
+    ra_buf_cstr(b, ",\"log_write_errors\":{");
+    for (k = 0; k < RA_LOGFILES; k++) {
+        ra_buf_printf(b, k ? ",\"%s\":" : "\"%s\":", ra_logfile_name(k));
+        ra_buf_u64(b, h->log_write_errors[k]);
+    }
     ra_buf_ch(b, '}');
 }
 
@@ -570,6 +588,7 @@ ra_rep_json(ra_rep_t *r)
     ra_buf_u64(b, h->blob_evictions);
     ra_buf_cstr(b, "}}");
     ra_rep_json_rdns(b, h);
+    ra_rep_json_lost(b, h);
     if (r->opts->with_lines) {
         ra_buf_cstr(b, ",\"lines\":");
         ra_buf_u64(b, r->opts->lines);

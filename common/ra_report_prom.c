@@ -44,6 +44,37 @@ ra_rep_prom_site(ra_buf_t *b, const char *name, const ra_site_t *s)
     ra_buf_ch(b, '"');
 }
 
+/* Evidence lost: the lines the evidence log's byte budget dropped, by
+ * site (sites that dropped none left out), and the lines each log could
+ * not write. */
+static void
+ra_rep_prom_evidence(ra_buf_t *b, const ra_snapshot_t *snap)
+{
+    uint32_t  si;
+    unsigned  k;
+
+    ra_rep_prom_family(b, "robots_audit_evidence_dropped_total", "counter",
+        "Evidence lines the evidence log's byte budget dropped, by site.");
+    for (si = 0; si < snap->nsites; si++) {
+        if (snap->sites[si].evidence_dropped == 0) {
+            continue;
+        }
+        ra_rep_prom_site(b, "robots_audit_evidence_dropped_total",
+                         &snap->sites[si]);
+        ra_buf_cstr(b, "} ");
+        ra_buf_u64(b, snap->sites[si].evidence_dropped);
+        ra_buf_ch(b, '\n');
+    }
+    ra_rep_prom_family(b, "robots_audit_log_write_errors_total", "counter",
+        "Lines the alert and evidence logs could not write.");
+    for (k = 0; k < RA_LOGFILES; k++) {
+        ra_buf_printf(b, "robots_audit_log_write_errors_total{log=\"%s\"} ",
+                      ra_logfile_name(k));
+        ra_buf_u64(b, snap->totals.log_write_errors[k]);
+        ra_buf_ch(b, '\n');
+    }
+}
+
 /* How a record's verification was decided, so that a weak method shows:
  * the method label of robots_audit_requests_total ("ranges", "rdns",
  * "signature", "none"), the record's last deciding method: a crawler
@@ -442,6 +473,7 @@ ra_rep_prom(ra_rep_t *r)
 
     ra_rep_prom_rdns(b, h);
     ra_rep_prom_ranges(r);
+    ra_rep_prom_evidence(b, snap);
 
     /* ledger health */
     ra_rep_prom_family(b, "robots_audit_evictions_total", "counter",

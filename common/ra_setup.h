@@ -156,6 +156,8 @@ typedef struct {
     int64_t            sig_max_age;     /* ms; 0: the default */
     unsigned           alert_purposes;  /* ra_alert_purposes_parse()'s;
                                            0: every purpose alerts */
+    uint64_t           evidence_budget; /* bytes a minute; 0: the
+                                           default */
 } ra_setup_values_t;
 
 /*

@@ -64,6 +64,10 @@ typedef struct {
                                        RA_ALERT_HELD_NAMES) */
     uint8_t         held_len[RA_ALERT_HELD_NAMES];
     char            held[RA_ALERT_HELD_NAMES][RA_NAME_MAX];
+    /* the clients with the most violations since, most first (at most
+     * RA_ALERT_TOP) */
+    unsigned        ntop;
+    ra_alert_client_t  top[RA_ALERT_TOP];
     ra_alert_budget_t  budget;      /* the limits (RA_ALERT_BUDGET_OFF:
                                        none) */
 } ra_alert_summary_t;
@@ -153,6 +157,13 @@ typedef struct {
      * is not valid (static text; "" when valid or absent) */
     unsigned             sig_result;
     const char          *sig_why;
+    /* a violation's evidence besides the request (ra_evidence.h), as the
+     * ring of recent violations keeps it: the crawler's last robots.txt
+     * fetch (0: none) and the SHA-256 of the site's robots.txt in force
+     * (sha_known: one is) */
+    int64_t              last_fetch;
+    unsigned             sha_known;
+    unsigned char        robots_sha256[32];
 } ra_verdict_t;
 
 /* The verdict's token and pattern as spans of the verdict itself. */

@@ -135,6 +135,17 @@ ngx_http_robots_audit_log(const ra_host_t *h, void *where,
 }
 
 
+/* an open file (nginx reopens it) as the core writes to it: its
+ * descriptor as it is now, since a reopen changes it */
+static void
+ngx_http_robots_audit_logfile(ra_logfile_t *log, ngx_open_file_t *file)
+{
+    log->write = ra_logfile_write_fd;
+    log->file = file && file->fd != NGX_INVALID_FILE ? &file->fd : NULL;
+    log->name = file ? (const char *) file->name.data : NULL;
+}
+
+
 /* at configuration time, where is the ngx_conf_t: "in nginx.conf:12" */
 static void
 ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
@@ -154,8 +165,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
 {
     ra_request_t                        req;
     ra_verdict_t                        v;
-    ra_alert_log_t                      log;
-    ngx_open_file_t                    *file;
+    ra_outcome_logs_t                   logs;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_loc_conf_t   *alcf;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -174,15 +184,11 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
         req.recorded = ctx->recorded;
     }
 
-    /* the text line to the error log, the JSON line to the alert log
-     * (its descriptor as it is now: a reopen changes it) */
-    file = alcf->conf.alert_file;
+    /* the JSON lines to the alert and evidence logs */
+    ngx_http_robots_audit_logfile(&logs.alert, alcf->conf.alert_file);
+    ngx_http_robots_audit_logfile(&logs.evidence, alcf->conf.evidence_file);
 
-    log.write = ra_alert_log_write_fd;
-    log.file = file && file->fd != NGX_INVALID_FILE ? &file->fd : NULL;
-    log.name = file ? (const char *) file->name.data : NULL;
-
-    return ra_outcome_request(amcf->audit, &amcf->host, &req, &log, &v);
+    return ra_outcome_request(amcf->audit, &amcf->host, &req, &logs, &v);
 }
 
 
@@ -350,9 +356,10 @@ static char *
 ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf)
 {
-    ngx_uint_t                          i;
+    ngx_uint_t                          i, alert;
     ra_buf_t                            msg;
     ra_str_t                           *words;
+    void                              **file;
     ngx_str_t                          *value;
     ngx_shm_zone_t                     *shm_zone;
     ra_directive_cx_t                   cx;
@@ -418,11 +425,14 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
         break;
 
     case RA_DIRECTIVE_ALERT_LOG:
-        if (alcf->conf.alert_log != NULL) {
-            alcf->conf.alert_file = ngx_conf_open_file(cf->cycle, &value[1]);
-            if (alcf->conf.alert_file == NULL) {
-                return NGX_CONF_ERROR;
-            }
+    case RA_DIRECTIVE_EVIDENCE_LOG:
+        /* a path the core kept (not off): nginx opens and reopens it */
+        alert = cmd->offset == RA_DIRECTIVE_ALERT_LOG;
+        file = alert ? &alcf->conf.alert_file : &alcf->conf.evidence_file;
+        if ((alert ? alcf->conf.alert_log : alcf->conf.evidence_log) != NULL
+            && (*file = ngx_conf_open_file(cf->cycle, &value[1])) == NULL)
+        {
+            return NGX_CONF_ERROR;
         }
         break;
     }

@@ -551,7 +551,8 @@ budget_summary_names(void **state)
     ra_buf_ch(&b, '\0');
     assert_non_null(strstr((char *) b.data, ",\"verified\":5,"
                            "\"verified_names\":[\"Googlebot\",\"bing\\\"bot\","
-                           "\"Apple\\nbot\"],\"verified_more\":2}\n"));
+                           "\"Apple\\nbot\"],\"verified_more\":2,"
+                           "\"top_clients\":[]}\n"));
     ra_buf_release(&b);
 }
 
@@ -607,8 +608,17 @@ budget_take_and_summary(void **state)
     assert_int_equal(all.crawlers, 1);
     assert_int_equal(all.sites, 1);
     assert_false(ra_alert_budget_due(&all, T0 + 60000, 60000, &out));
-    /* a clock that went back ends the window */
-    assert_true(ra_alert_budget_due(&all, T0, 60000, &out));
+    /* a request that came before the window's first line held back (a
+     * server judges a slow one late) is not the one due: no summary
+     * whose time is before its since */
+    assert_false(ra_alert_budget_due(&all, T0, 60000, &out));
+    assert_int_equal(all.since, T0 + 1002);
+    /* a clock set far back begins the window anew, due an interval on */
+    assert_false(ra_alert_budget_due(&all, T0 + 1002 - RA_ALERT_CLOCK_BACK_MS
+                                     - 1, 60000, &out));
+    assert_int_equal(all.since, T0 + 1002 - RA_ALERT_CLOCK_BACK_MS - 1);
+    assert_true(ra_alert_budget_due(&all, T0 + 1002 - RA_ALERT_CLOCK_BACK_MS
+                                    + 59999, 60000, &out));
     assert_int_equal(out.suppressed, 1);
 
     /* off: nothing held */
@@ -740,7 +750,7 @@ budget_summary_lines(void **state)
                               "\"since\":\"2023-11-14T22:13:20.000Z\","
                               "\"per_site\":60,\"total\":null,"
                               "\"verified\":0,\"verified_names\":[],"
-                              "\"verified_more\":0}"));
+                              "\"verified_more\":0,\"top_clients\":[]}"));
     /* both: the alert, then the summary */
     v.alert = 1;
     cap.n = 0;

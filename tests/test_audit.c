@@ -2989,7 +2989,7 @@ verdict_alert_budget_names_verified(void **state)
     ra_buf_ch(&b, '\0');
     assert_non_null(strstr((char *) b.data, "\"verified\":1,"
                            "\"verified_names\":[\"TestBot\"],"
-                           "\"verified_more\":0}"));
+                           "\"verified_more\":0,\"top_clients\":[{\"client\":"));
     ra_buf_release(&b);
     fx_free(f);
 }

@@ -10,6 +10,7 @@
 
 #include "ra_test.h"
 #include "ra_directive.h"
+#include "ra_evidence.h"
 #include "ra_ledger.h"
 #include "ra_tags.h"
 
@@ -207,6 +208,58 @@ flag_and_enforce(void **state)
     assert_true(n->main.enforce_wanted);
     conf_free(n);
     conf_free(a);
+}
+
+/* the evidence log: a file per scope (nginx) or the server's file or
+ * program (Apache), as the alert log's; its byte budget */
+static void
+evidence_log_and_budget(void **state)
+{
+    conf_t           *c;
+    ra_conf_scope_t   loc;
+
+    (void) state;
+    c = conf_new(RA_DIALECT_NGINX);
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_LOG, "ev.json", NULL,
+                            NULL), "");
+    assert_string_equal(c->scope.evidence_log, "ev.json");
+    assert_null(c->scope.alert_log);
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_LOG, "off", NULL, NULL),
+                        "\"robots_audit_evidence_log\" directive is "
+                        "duplicate");
+    ra_conf_scope_init(&loc);
+    ra_conf_scope_merge(&loc, &c->scope, &loc);
+    assert_string_equal(loc.evidence_log, "ev.json");
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_BUDGET, "512k", NULL,
+                            NULL), "");
+    assert_int_equal(c->main.values.evidence_budget, 512 * 1024);
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_BUDGET, "off", NULL,
+                            NULL), "");
+    assert_true(c->main.values.evidence_budget == RA_EVIDENCE_BUDGET_OFF);
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_BUDGET, "100", NULL,
+                            NULL),
+                        "invalid value \"100\" in "
+                        "\"robots_audit_evidence_budget\" directive: takes "
+                        "the bytes a minute the evidence log may take, with "
+                        "k, m or g (at least 1k), or off: e.g. 8m");
+    conf_free(c);
+
+    c = conf_new(RA_DIALECT_APACHE);
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_LOG, "|/bin/logger",
+                            NULL, NULL), "");
+    assert_string_equal(c->main.evidence_log, "|/bin/logger");
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_LOG, "|", NULL, NULL),
+                        "RobotsAuditEvidenceLog: '|' needs a program");
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_LOG, "ev.json", NULL,
+                            NULL), "");
+    assert_string_equal(c->main.evidence_log, "/srv/ev.json");
+    assert_null(c->main.alert_log);
+    assert_string_equal(set(c, RA_DIRECTIVE_EVIDENCE_BUDGET, "lots", NULL,
+                            NULL),
+                        "RobotsAuditEvidenceBudget: 'lots': takes the bytes a "
+                        "minute the evidence log may take, with k, m or g (at "
+                        "least 1k), or off: e.g. 8m");
+    conf_free(c);
 }
 
 static void
@@ -563,6 +616,7 @@ main(void)
         cmocka_unit_test(zone),
         cmocka_unit_test(flag_and_enforce),
         cmocka_unit_test(times_and_budget),
+        cmocka_unit_test(evidence_log_and_budget),
         cmocka_unit_test(alert_purposes),
         cmocka_unit_test(alert_log_and_resolver),
         cmocka_unit_test(files),

@@ -169,7 +169,7 @@ alert_written_to_fd(void **state)
     ra_alert_json(&want, &r, &v);
     assert_int_equal(pipe(fds), 0);
     sink_init(&c);
-    c.log.write = ra_alert_log_write_fd;
+    c.log.write = ra_logfile_write_fd;
     c.log.file = &fds[1];
     ra_outcome_alert(&c.host, &r, &v, &c.log);
     assert_int_equal(c.logged, 1);

@@ -106,7 +106,7 @@ is taken.
 
 The shared zone's size (C<robots_audit_zone ra SIZE> / C<RobotsAuditZoneSize>).
 
-=item C<ip_ranges> (list), C<crawlers> (list), C<signature_keys>, C<alert_interval>, C<alert_log>, C<alert_budget>, C<alert_purposes>
+=item C<ip_ranges> (list), C<crawlers> (list), C<signature_keys>, C<alert_interval>, C<alert_log>, C<alert_budget>, C<alert_purposes>, C<evidence_log>, C<evidence_budget>
 
 The global files and settings (C<signature_keys>: a directory of Web Bot
 Auth key sets).

@@ -66,6 +66,10 @@ sub fragments {
     push @http, "RobotsAuditAlertInterval $c{alert_interval}"
         if defined $c{alert_interval};
     push @http, "RobotsAuditAlertLog $c{alert_log}" if $c{alert_log};
+    push @http, "RobotsAuditEvidenceLog $c{evidence_log}"
+        if $c{evidence_log};
+    push @http, "RobotsAuditEvidenceBudget $c{evidence_budget}"
+        if defined $c{evidence_budget};
     push @http, "RobotsAuditResolver $c{resolver}" if $c{resolver};
     push @http, "RobotsAuditAlertBudget $c{alert_budget}"
         if defined $c{alert_budget};

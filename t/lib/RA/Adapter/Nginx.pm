@@ -53,6 +53,10 @@ sub fragments {
     push @http, "robots_audit_alert_interval $c{alert_interval};"
         if defined $c{alert_interval};
     push @http, "robots_audit_alert_log $c{alert_log};" if $c{alert_log};
+    push @http, "robots_audit_evidence_log $c{evidence_log};"
+        if $c{evidence_log};
+    push @http, "robots_audit_evidence_budget $c{evidence_budget};"
+        if defined $c{evidence_budget};
     push @http, "robots_audit_alert_budget $c{alert_budget};"
         if defined $c{alert_budget};
     push @http, "robots_audit_alert_purposes $c{alert_purposes};"

@@ -7,8 +7,9 @@ package RA::Scenario::AlertBudget;
 # name they give; the per-site and global buckets (here 5 and 8 lines a
 # minute, kept in the shared ledger: two workers or children share them)
 # bound the RA100 lines; what they hold back is said in RA103 summary
-# lines (error log and JSON alert log), one per interval at most; every
-# request is still counted.  The whole 127/8 is loopback: requests come
+# lines (error log and JSON alert log), one per interval at most, which
+# name the clients with the most violations; every request is still
+# counted.  The whole 127/8 is loopback: requests come
 # from 127.0.N.1 and 127.1.N.1, one /24 each.
 # Review finding 2: generic bots and impostors (a fake Googlebot from 20
 # /24s and from 200 addresses of one /24) may use half of each bucket at
@@ -148,8 +149,10 @@ sub scenario {
     cmp_ok scalar @ra103, '>=', 1, 'a summary line';
     cmp_ok scalar @ra103, '<=', int($elapsed / $INTERVAL) + 1,
         '... at most one per interval';
-    like $ra103[0], qr/${pre}robots-audit: \[RA103\] alert budget spent: suppressed=\d+ crawlers=\d+ sites=\d+ since=\d{4}-\d\d-\d\dT[\d:.]+Z per_site=$SITE_MAX total=$ALL_MAX verified=0$/,
+    like $ra103[0], qr/${pre}robots-audit: \[RA103\] alert budget spent: suppressed=\d+ crawlers=\d+ sites=\d+ since=\d{4}-\d\d-\d\dT[\d:.]+Z per_site=$SITE_MAX total=$ALL_MAX verified=0 top_clients="[\d.=,]+"$/,
         '... its format';
+    ok scalar(grep { /top_clients="127\.0\.0\.1=\d+/ } @ra103),
+        '... naming the flood\'s client first';
     my ($sup, $cr) = (0, 0);
     for (@ra103) { /suppressed=(\d+) crawlers=(\d+)/; $sup += $1; $cr += $2 }
     # 15 held on the first site, 7 on the second, the flood's
@@ -170,6 +173,8 @@ sub scenario {
     is $j103[0]{total}, $ALL_MAX, '...';
     is $j103[0]{verified}, 0, '... no verified crawler held back';
     is_deeply $j103[0]{verified_names}, [], '...';
+    ok scalar(grep { ($_->{top_clients}[0]{client} // '') eq '127.0.0.1' }
+              @j103), '... the flood\'s client first among the top clients';
 
     # every request counted
     my $j = $h->status_json;

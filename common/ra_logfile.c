@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The whole-line writer of every log file (ra_logfile.h): a line goes out
+ * whole, or what went out of it is ended with a newline.
+ */
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ra_logfile.h"
+
+int
+ra_logfile_write_fd(void *file, const void *p, size_t *n)
+{
+    ssize_t  k = write(*(int *) file, p, *n);
+
+    if (k == -1) {
+        return errno;
+    }
+    *n = (size_t) k;
+    return 0;
+}
+
+int
+ra_logfile_open(const ra_logfile_t *log)
+{
+    return log != NULL && log->write != NULL && log->file != NULL;
+}
+
+/* Writes p[0..n) as far as the file takes it: RA_OK, or RA_ERROR with
+ * *err set and *done the bytes written before the failure. */
+static int
+ra_logfile_all(const ra_logfile_t *log, const unsigned char *p, size_t n,
+    size_t *done, int *err)
+{
+    int              rc;
+    size_t           k;
+    unsigned         again = 0;
+    struct timespec  ms = { 0, 1000000 };
+
+    *done = 0;
+    while (n > 0) {
+        k = n;
+        rc = log->write(log->file, p, &k);
+        if (rc == EINTR) {
+            continue;
+        }
+        if ((rc == EAGAIN || rc == EWOULDBLOCK)
+            && again++ < RA_LOGFILE_AGAIN)
+        {
+            /* a pipe whose reader is behind: a little later */
+            (void) nanosleep(&ms, NULL);
+            continue;
+        }
+        if (rc != 0 || k == 0 || k > n) {
+            /* a write that wrote nothing would never end */
+            *err = rc != 0 ? rc : EIO;
+            return RA_ERROR;
+        }
+        p += k;
+        n -= k;
+        *done += k;
+    }
+    return RA_OK;
+}
+
+int
+ra_logfile_line(const ra_logfile_t *log, const void *p, size_t n, int *err)
+{
+    int     e;
+    size_t  done;
+
+    if (ra_logfile_all(log, p, n, &done, err) == RA_OK) {
+        return RA_OK;
+    }
+    if (done > 0 && ((const unsigned char *) p)[done - 1] != '\n') {
+        /* torn: ended, so that the next line starts on a line of its
+         * own (the first error is the one reported) */
+        (void) ra_logfile_all(log, (const unsigned char *) "\n", 1, &done,
+                              &e);
+    }
+    return RA_ERROR;
+}
+
+const char *
+ra_logfile_name(unsigned which)
+{
+    return which == RA_LOGFILE_EVIDENCE ? "evidence" : "alert";
+}
