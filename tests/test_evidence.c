@@ -439,6 +439,20 @@ sums(fx_t *f, const char *site, const char *name, sums_t *out)
     ra_snapshot_free(&snap, &ra_malloc_allocator);
 }
 
+/* The live records plus the evicted sums are the site's totals, and
+ * they never went down since before. */
+static void
+rising(const sums_t *before, const sums_t *now)
+{
+    unsigned  c;
+
+    for (c = 0; c < RA_CNT_MAX; c++) {
+        assert_true(now->live[c] + now->evicted[c]
+                    >= before->live[c] + before->evicted[c]);
+        assert_true(now->live[c] + now->evicted[c] == now->site[c]);
+    }
+}
+
 /*
  * The scraper that erased its evidence: one violation of a generic bot
  * (ExampleScraper), then requests under a new invented bot name each
@@ -457,7 +471,7 @@ evidence_evicted_records_stay_counted(void **state)
     ra_snapshot_t   snap;
     ra_buf_t        out;
     sums_t          before, now;
-    unsigned        i, c, round;
+    unsigned        i, round;
     char            ua[96];
     int64_t         at = T0 + 10;
 
@@ -479,11 +493,7 @@ evidence_evicted_records_stay_counted(void **state)
             continue;
         }
         sums(f, "victim.example", "ExampleScraper", &now);
-        for (c = 0; c < RA_CNT_MAX; c++) {
-            assert_true(now.live[c] + now.evicted[c]
-                        >= before.live[c] + before.evicted[c]);
-            assert_true(now.live[c] + now.evicted[c] == now.site[c]);
-        }
+        rising(&before, &now);
         before = now;
         round++;
         if (!now.named) {
@@ -523,11 +533,7 @@ evidence_evicted_records_stay_counted(void **state)
                            ua, OUT, at++, "/public");
         }
         sums(f, "victim.example", "TestBot", &now);
-        for (c = 0; c < RA_CNT_MAX; c++) {
-            assert_true(now.live[c] + now.evicted[c]
-                        >= before.live[c] + before.evicted[c]);
-            assert_true(now.live[c] + now.evicted[c] == now.site[c]);
-        }
+        rising(&before, &now);
         before = now;
     }
     assert_false(before.named);
@@ -689,6 +695,24 @@ evidence_prometheus_outlasts_table_names(void **state)
     fx_free(f);
 }
 
+/* The page rendered into a buffer capped at cap: whole, at the degraded
+ * level it says. */
+static void
+render_capped(const ra_snapshot_t *snap, const ra_report_opts_t *o,
+    size_t cap, unsigned level, ra_buf_t *out)
+{
+    char  want[48];
+
+    ra_buf_init(out, &ra_malloc_allocator, 0, cap);
+    assert_int_equal(ra_report_render(snap, RA_REPORT_PROMETHEUS, o, out),
+                     RA_OK);
+    assert_false(out->truncated);
+    assert_false(out->failed);
+    snprintf(want, sizeof(want), "\nrobots_audit_metrics_degraded %u\n",
+             level);
+    assert_non_null(find(out->data, out->len, want));
+}
+
 /*
  * The worst page anyone's traffic can make of the default zone (Apache's
  * 8m: 156 sites), with no verified crawler: every site with a name of
@@ -775,37 +799,21 @@ evidence_prometheus_worst_default_zone(void **state)
     snap.nstats = n;
     memset(&o, 0, sizeof(o));
     o.now = T0 + 1;
-    ra_buf_init(&out, &ra_malloc_allocator, 0, RA_STATUS_PAGE_MAX);
-    assert_int_equal(ra_report_render(&snap, RA_REPORT_PROMETHEUS, &o, &out),
-                     RA_OK);
+    render_capped(&snap, &o, RA_STATUS_PAGE_MAX, 0, &out);
     print_message("default zone (%u sites), worst traffic: %zu bytes "
                   "(%zu a site)\n", plan.sites, out.len,
                   out.len / plan.sites);
-    assert_false(out.truncated);
-    assert_false(out.failed);
-    assert_non_null(find(out.data, out.len,
-                         "\nrobots_audit_metrics_degraded 0\n"));
     assert_true(out.len < RA_STATUS_PAGE_MAX);
     ra_buf_release(&out);
 
     /* with a cap it cannot fit, the page degrades instead of failing:
      * the per-site families, then the totals alone */
-    ra_buf_init(&out, &ra_malloc_allocator, 0, 3u << 20);
-    assert_int_equal(ra_report_render(&snap, RA_REPORT_PROMETHEUS, &o, &out),
-                     RA_OK);
-    assert_false(out.truncated);
-    assert_non_null(find(out.data, out.len,
-                         "\nrobots_audit_metrics_degraded 1\n"));
+    render_capped(&snap, &o, 3u << 20, 1, &out);
     assert_null(find(out.data, out.len, "robots_audit_requests_total{"));
     assert_non_null(find(out.data, out.len, "robots_audit_site_requests_"
                                             "total{"));
     ra_buf_release(&out);
-    ra_buf_init(&out, &ra_malloc_allocator, 0, 64u << 10);
-    assert_int_equal(ra_report_render(&snap, RA_REPORT_PROMETHEUS, &o, &out),
-                     RA_OK);
-    assert_false(out.truncated);
-    assert_non_null(find(out.data, out.len,
-                         "\nrobots_audit_metrics_degraded 2\n"));
+    render_capped(&snap, &o, 64u << 10, 2, &out);
     assert_null(find(out.data, out.len, "{site="));
     assert_non_null(find(out.data, out.len, "\nrobots_audit_violations_"
                                             "total "));
