@@ -258,6 +258,13 @@ typedef struct {
     char      name[RA_EPISODE_CRAWLERS][RA_NAME_MAX];
 } ra_episode_t;
 
+/* What the records evicted from a site had counted (ra_site_t.evicted),
+ * by what they were: the table's crawlers by verification (ra_verify_e:
+ * 0 unverifiable, 1 verified, 2 impostor), and generic bots (whose counts
+ * the site's generic aggregate keeps too) */
+#define RA_EVICTED_GENERIC     3
+#define RA_EVICTED_KINDS       4
+
 typedef struct {
     uint64_t      counters[RA_CNT_MAX];   /* site totals */
     uint64_t      generic[RA_CNT_MAX];    /* every generic bot's, summed:
@@ -320,6 +327,12 @@ typedef struct {
     /* layout 14: evidence lines the evidence log's byte budget dropped
      * (ra_evidence.h) */
     uint64_t      evidence_dropped;
+    /* layout 15: what its records evicted so far had counted, and how
+     * many there were, by RA_EVICTED_* kind: with the records still kept,
+     * every count of its crawlers is somewhere, so sums over crawlers
+     * never go down when records are evicted */
+    uint64_t      evicted[RA_EVICTED_KINDS][RA_CNT_MAX];
+    uint64_t      evicted_records[RA_EVICTED_KINDS];
 } ra_site_t;
 
 typedef struct {
@@ -404,6 +417,7 @@ typedef struct {
     uint32_t          sites;              /* records in use */
     uint32_t          stats;
     uint32_t          stats_generic;      /* of which generic bots' */
+    uint32_t          stats_verified;     /* of which verified crawlers' */
     uint32_t          generic_max;        /* their bound */
     uint32_t          known_max;          /* table crawlers' bound */
     uint32_t          blob_free_bytes;
@@ -982,10 +996,16 @@ typedef struct {
     ra_str_t   crawler;         /* data != NULL: only records of this
                                    crawler name (case-insensitive) */
     unsigned   fold_generic:1;  /* generic bots' records are summed into
-                                   one "generic" record per site (what
-                                   Prometheus shows; then max_crawlers
-                                   and max_violators do not apply:
-                                   every known crawler's record is kept) */
+                                   one "generic" record per site and
+                                   verification, and the table's crawlers
+                                   not verified into one "unverified"
+                                   (what Prometheus shows; then
+                                   max_crawlers and max_violators do not
+                                   apply: every verified crawler's record
+                                   is kept) */
+    unsigned   sites_only:1;    /* with fold_generic: no record at all,
+                                   the sites alone (a Prometheus page
+                                   too large for its records) */
     unsigned   purpose;         /* 0: every record; else only the table's
                                    crawlers of category purpose - 1
                                    (ra_crawler_category_e; ?purpose=,

@@ -24,7 +24,7 @@
 #include "ra_verify.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       14
+#define RA_LEDGER_LAYOUT       15
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
 
@@ -142,6 +142,19 @@ typedef struct {
     /* layout 14: evidence lines the evidence log's byte budget dropped
      * (ra_evidence.h), an atomic */
     uint64_t           evidence_dropped;
+    /* layout 15: what the records evicted from the site had counted, by
+     * what they were (RA_EVICTED_*), and how many there were; plain
+     * numbers changed under the lock by ra_stat_evict() through the fold
+     * journal below: fold_sum holds the kind's new sums, fold_tag (set
+     * last, cleared once the record is gone) names the record being
+     * folded, so that a rebuild finishes a fold a process died in
+     * (ra_ledger_fold_repair()) and no record is counted twice or lost */
+    uint64_t           evicted[RA_EVICTED_KINDS][RA_CNT_MAX];
+    uint64_t           evicted_records[RA_EVICTED_KINDS];
+    uint64_t           fold_sum[RA_CNT_MAX + 1];
+    uint32_t           fold_stat;
+    uint32_t           fold_tag;        /* 0: no fold under way */
+    uint8_t            fold_kind;
 } ra_site_slot_t;
 
 _Static_assert(RA_PURPOSES == RA_CAT_MAX, "RA_PURPOSES is RA_CAT_MAX");
@@ -454,6 +467,15 @@ ra_stat_cls(const ra_stat_slot_t *st)
     return ra_stat_cls_of(st->kind, st->verification);
 }
 
+/* Where an evicted record's counts go: generic bots' apart (their
+ * site's generic aggregate also keeps them), the others by verification */
+static inline unsigned
+ra_evicted_kind(const ra_stat_slot_t *st)
+{
+    return st->kind == RA_UA_GENERIC ? RA_EVICTED_GENERIC
+           : st->verification % RA_EVICTED_GENERIC;
+}
+
 static inline uint32_t
 ra_blob_owner(uint32_t site, unsigned k)
 {
@@ -528,6 +550,12 @@ void ra_episode_crawler(ra_site_slot_t *s, const ra_stat_slot_t *st);
 /* ra_ledger_rebuild.c: rebuilds the structure from the slots (the lock
  * held) */
 void ra_ledger_rebuild(const ra_ledger_t *l);
+
+/* ra_ledger_records.c: the fold of an evicted record's counts into its
+ * site's evicted sums, again (it is idempotent); and the repair of a fold
+ * a process died in, for the rebuild: finished, the record freed */
+void ra_fold_apply(ra_site_slot_t *s);
+void ra_ledger_fold_repair(const ra_ledger_t *l);
 
 /* ra_ledger_blob.c: the blob heap */
 void ra_blob_format(const ra_ledger_t *l);

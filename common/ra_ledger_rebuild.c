@@ -110,6 +110,9 @@ ra_ledger_rebuild(const ra_ledger_t *l)
         h->next_epoch = 1;
     }
 
+    /* a fold a process died in is finished first: its record goes */
+    ra_ledger_fold_repair(l);
+
     /* stats: whole records of live sites stay */
     memset(th, 0, (size_t) h->stat_hash_size * 4);
     for (id = h->plan.stats; id; id--) {
@@ -204,6 +207,9 @@ ra_ledger_verify(const ra_ledger_t *l)
         s = &sites[id - 1];
         if (s->used && !ra_site_sound(s)) {
             return "a site record is not whole";
+        }
+        if (s->used && s->fold_tag != 0) {
+            return "a record's fold into its site was left half done";
         }
         used += s->used;
     }

@@ -98,21 +98,96 @@ ra_stat_verified_by(ra_stat_slot_t *st, const ra_stat_key_t *key)
     }
 }
 
-/* Evicts a stat record: out of its hash chain, its class's LRU list and
- * its site's list, then onto the free list. */
+/* The fold's last step, which may run twice: the kind's new sums,
+ * computed before fold_tag was set, stored. */
+void
+ra_fold_apply(ra_site_slot_t *s)
+{
+    unsigned  c, k = s->fold_kind % RA_EVICTED_KINDS;
+
+    for (c = 0; c < RA_CNT_MAX; c++) {
+        s->evicted[k][c] = s->fold_sum[c];
+    }
+    s->evicted_records[k] = s->fold_sum[RA_CNT_MAX];
+}
+
+/*
+ * An evicted record's counts go to its site's evicted sums, so that
+ * what a flood pushes out stays counted.  The sums are computed into the
+ * journal first and only stored once fold_tag names the record: a process
+ * that dies before that leaves the sums as they were and the record whole;
+ * one that dies after it leaves the journal, which the rebuild applies
+ * again (the same values) before it frees the record
+ * (ra_ledger_fold_repair()).  Counts a process adds without the lock
+ * after the sums were read are lost with the record, as they were before.
+ */
 static void
-ra_stat_evict(ra_ledger_t *l, uint32_t id)
+ra_stat_fold(ra_site_slot_t *s, uint32_t id, const ra_stat_slot_t *st)
+{
+    unsigned  c, k = ra_evicted_kind(st);
+
+    for (c = 0; c < RA_CNT_MAX; c++) {
+        s->fold_sum[c] = s->evicted[k][c] + ra_atomic_read(&st->counters[c]);
+    }
+    s->fold_sum[RA_CNT_MAX] = s->evicted_records[k] + 1;
+    s->fold_kind = (uint8_t) k;
+    s->fold_stat = id;
+    RA_STEP();
+    __atomic_store_n(&s->fold_tag, st->tag, __ATOMIC_RELEASE);
+    RA_STEP();
+    ra_fold_apply(s);
+}
+
+void
+ra_ledger_fold_repair(const ra_ledger_t *l)
+{
+    uint32_t         id;
+    ra_site_slot_t  *s;
+    ra_stat_slot_t  *st;
+
+    for (id = 1; id <= l->hdr->plan.sites; id++) {
+        s = &RA_SITES(l)[id - 1];
+        if (!s->used || s->fold_tag == 0) {
+            continue;
+        }
+        st = ra_stat_at(l, s->fold_stat);
+        if (st != NULL && st->used && st->site == id
+            && st->tag == s->fold_tag)
+        {
+            /* it died between the tag and the record's end: the sums
+             * may be half stored, the record must go */
+            ra_fold_apply(s);
+            memset(st, 0, sizeof(*st));
+        }
+        s->fold_tag = 0;
+    }
+}
+
+/* Evicts a stat record: its counts folded into its site's evicted sums
+ * (unless the site goes too: fold 0), out of its hash chain, its class's
+ * LRU list and its site's list, then onto the free list. */
+static void
+ra_stat_evict(ra_ledger_t *l, uint32_t id, int fold)
 {
     unsigned          c;
     ra_ledger_hdr_t  *h = l->hdr;
     ra_stat_slot_t   *st = ra_stat_at(l, id), *stats = RA_STATS(l);
-    ra_site_slot_t   *s;
+    ra_site_slot_t   *s, *fs;
 
     if (st == NULL || !st->used) {
         ra_broken(l);
         return;
     }
     c = ra_stat_cls(st);
+    fs = fold ? ra_site_at(l, st->site) : NULL;
+    if (fs != NULL && fs->used && fs->epoch == st->site_epoch
+        && st->tag != 0)
+    {
+        ra_stat_fold(fs, id, st);
+        RA_STEP();
+    } else {
+        fs = NULL;
+    }
     ra_hash_unlink(l, RA_STAT_HASH(l), h->stat_hash_size - 1,
                    ra_stat_hash_of(st->site, st->verification, st->name,
                                    st->name_len),
@@ -139,6 +214,10 @@ ra_stat_evict(ra_ledger_t *l, uint32_t id)
     RA_STEP();
     memset(st, 0, sizeof(*st));
     RA_STEP();
+    if (fs != NULL) {
+        __atomic_store_n(&fs->fold_tag, 0, __ATOMIC_RELEASE);
+        RA_STEP();
+    }
     st->hnext = h->stat_free;
     h->stat_free = id;
     RA_STEP();
@@ -159,7 +238,7 @@ ra_site_evict(ra_ledger_t *l, uint32_t id)
     }
     /* its stats go with it: a reused slot must not inherit them */
     for (n = h->plan.stats; s->stats && n; n--) {
-        ra_stat_evict(l, s->stats);
+        ra_stat_evict(l, s->stats, 0);
         RA_STEP();
         if (h->broken) {
             return;
@@ -419,7 +498,7 @@ ra_ledger_stat_locked(ra_ledger_t *l, uint32_t site, const ra_stat_key_t *key,
     }
     ra_begin(l);
     if (victim) {
-        ra_stat_evict(l, victim);
+        ra_stat_evict(l, victim, 1);
         ra_atomic_add(&h->stat_evictions, 1);
     }
     RA_STEP();

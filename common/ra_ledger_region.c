@@ -332,6 +332,7 @@ ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
     t->sites = ra_atomic_read(&h->site_count);
     t->stats = ra_atomic_read(&h->stat_count);
     t->stats_generic = ra_atomic_read(&h->stat_n[RA_CLS_GENERIC]);
+    t->stats_verified = ra_atomic_read(&h->stat_n[RA_CLS_KNOWN]);
     t->generic_max = h->generic_max;
     t->known_max = h->known_max;
     t->blob_free_bytes = ra_atomic_read(&h->blob_free_bytes);

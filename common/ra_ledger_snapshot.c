@@ -29,6 +29,9 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     for (k = 0; k < RA_PURPOSES; k++) {
         out->purpose_requests[k] = ra_atomic_read(&s->purpose_requests[k]);
     }
+    memcpy(out->evicted, s->evicted, sizeof(out->evicted));
+    memcpy(out->evicted_records, s->evicted_records,
+           sizeof(out->evicted_records));
     out->redirect_n = s->redirect_n < RA_REDIRECT_HOPS ? s->redirect_n
                                                        : RA_REDIRECT_HOPS;
     for (k = 0; k < out->redirect_n; k++) {
@@ -259,7 +262,6 @@ ra_top_offer(ra_top_t *h, uint32_t *n, uint32_t cap, uint64_t key,
     h[i] = e;
 }
 
-/* Sums a generic bot's record into the site's "generic" one. */
 /* Adds a record's hourly buckets to a sum's (the newer hour wins a
  * bucket). */
 static void
@@ -281,19 +283,32 @@ ra_hours_fold(const ra_hour_t *from, ra_hour_t *to)
     }
 }
 
+/* Is the record one whose name anyone can send, which Prometheus sums
+ * per site and verification: a generic bot's, or a table crawler's that
+ * is not verified (ra_report.h)? */
+static int
+ra_stat_folded(const ra_stat_slot_t *st)
+{
+    return st->kind == RA_UA_GENERIC
+           || st->verification != RA_VERIFY_VERIFIED;
+}
+
+/* Sums such a record into the site's "generic" or "unverified" one. */
 static void
-ra_stat_fold(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
+ra_stat_fold_into(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
 {
     unsigned  k;
 
     if (out->name_len == 0) {
         memset(out, 0, sizeof(*out));
         out->site = site;
-        out->kind = RA_UA_GENERIC;
+        out->kind = st->kind == RA_UA_GENERIC ? RA_UA_GENERIC : RA_UA_KNOWN;
         out->verification = st->verification;
         out->category = st->category;
-        out->name_len = 7;
-        memcpy(out->name, "generic", 7);
+        out->name_len = st->kind == RA_UA_GENERIC ? 7 : 10;
+        memcpy(out->name, st->kind == RA_UA_GENERIC ? "generic"
+                                                    : "unverified",
+               out->name_len);
         out->first_seen = st->first_seen;
     }
     for (k = 0; k < RA_CNT_MAX; k++) {
@@ -314,6 +329,9 @@ ra_stat_fold(const ra_stat_slot_t *st, uint32_t site, ra_stat_t *out)
 }
 
 #define RA_VERIFY_KINDS  3      /* ra_verify_e values */
+/* folded records per site: generic bots' and unverified crawlers', by
+ * verification */
+#define RA_FOLDS         (2 * RA_VERIFY_KINDS)
 
 int
 ra_ledger_snapshot(ra_ledger_t *l, const ra_alloc_t *a, int with_bodies,
@@ -409,12 +427,14 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
      * verification */
     if (bound == NULL) {
         nstats_cap = h->stat_count;
+    } else if (bound->sites_only) {
+        nstats_cap = 0;
     } else if (bound->fold_generic) {
-        nstats_cap = (size_t) snap->nsites * RA_VERIFY_KINDS;
+        nstats_cap = (size_t) snap->nsites * RA_FOLDS;
         for (i = 0; i < h->plan.stats; i++) {
             st = &RA_STATS(l)[i];
             if (st->used && st->site <= h->plan.sites && rank[st->site]
-                && st->kind != RA_UA_GENERIC)
+                && !ra_stat_folded(st))
             {
                 nstats_cap++;
             }
@@ -433,12 +453,12 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     if (snap->stats == NULL) {
         goto unlock;
     }
-    if (bound != NULL && bound->fold_generic) {
-        /* slots [0, nsites * 3): the sites' generic records, squeezed
-         * out below when unused */
+    if (bound != NULL && bound->fold_generic && !bound->sites_only) {
+        /* slots [0, nsites * 6): the sites' generic and unverified
+         * records, squeezed out below when unused */
         memset(snap->stats, 0,
-               (size_t) snap->nsites * RA_VERIFY_KINDS * sizeof(ra_stat_t));
-        snap->nstats = snap->nsites * RA_VERIFY_KINDS;
+               (size_t) snap->nsites * RA_FOLDS * sizeof(ra_stat_t));
+        snap->nstats = snap->nsites * RA_FOLDS;
     }
 
     for (i = 0; i < h->plan.stats; i++) {
@@ -464,11 +484,14 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
             if (snap->nstats < nstats_cap) {
                 ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
             }
+        } else if (bound->sites_only) {
+            continue;                   /* counted in stats_total only */
         } else if (bound->fold_generic) {
-            if (st->kind == RA_UA_GENERIC) {
-                ra_stat_fold(st, r + 1, &snap->stats[r * RA_VERIFY_KINDS
-                                         + st->verification
-                                           % RA_VERIFY_KINDS]);
+            if (ra_stat_folded(st)) {
+                ra_stat_fold_into(st, r + 1, &snap->stats[
+                    r * RA_FOLDS + (st->kind == RA_UA_GENERIC
+                                    ? 0 : RA_VERIFY_KINDS)
+                    + st->verification % RA_VERIFY_KINDS]);
             } else if (snap->nstats < nstats_cap) {
                 ra_stat_out(st, r + 1, &snap->stats[snap->nstats++]);
             }
@@ -490,7 +513,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
     if (bound != NULL && bound->fold_generic) {
         /* squeeze out the generic slots no record was folded into */
         for (i = 0, j = 0; i < snap->nstats; i++) {
-            if (i < snap->nsites * RA_VERIFY_KINDS
+            if (i < snap->nsites * RA_FOLDS
                 && snap->stats[i].name_len == 0)
             {
                 continue;

@@ -40,12 +40,18 @@
  * version's status and Content-Type; a module does this for its HTML page
  * only, since linting costs milliseconds per 500 KiB body.
  *
- * Prometheus cardinality: the crawler label is the table's name for known
- * crawlers, "generic" for every generic bot (their self-declared tokens
- * are open-ended: JSON and HTML show them, metrics never do) and
- * "browser" for stat records of browsers, should a ledger keep any; site
- * names are bounded by the ledger's site table.  Records sharing labels
- * are summed.  robots_audit_robots_fetches_total carries status="all":
+ * Prometheus cardinality: the crawler label is the table's name for
+ * verified crawlers only; "generic" for every generic bot (their
+ * self-declared tokens are open-ended: JSON and HTML show them, metrics
+ * never do), "unverified" for every other record (impostors, unverifiable
+ * crawlers, browsers: names anyone can send from any address), and
+ * "evicted" for what the site's verified records evicted so far counted
+ * (ra_site_t.evicted; evicted unverified records stay in "unverified",
+ * generic ones in "generic").  A record's verification never changes, so
+ * a name is always listed or always folded, and every counter series only
+ * rises; the series per site are bounded by the verified crawlers it
+ * saw, whatever anyone sends.  Site names are bounded by the ledger's
+ * site table.  Records sharing labels are summed.  robots_audit_robots_fetches_total carries status="all":
  * the ledger counts fetches per crawler, not per status; the last status
  * a crawler got is the gauge robots_audit_robots_last_fetch_status.
  * Impostors' fetches are not counted there (they are not the crawler's);
@@ -145,6 +151,12 @@ typedef struct {
      * publishes no method, or this server lacks its range file or a
      * resolver: ra_verify_means()) */
     unsigned            resolver:1;
+    /* Prometheus: without the per-crawler families, the per-site ones
+     * and the totals only (robots_audit_metrics_degraded 1): what the
+     * status page asks when the verified crawlers' records alone would
+     * not fit in its cap.  The renderer also falls back to this, then to
+     * the totals alone, when the whole page does not fit out's limit */
+    unsigned            prom_sites_only:1;
 } ra_report_opts_t;
 
 /* The CSV's header line, without its CRLF; columns are only ever added

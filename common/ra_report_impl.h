@@ -44,6 +44,8 @@ typedef struct {
     unsigned                 cut:1;         /* something not shown */
     ra_refer_t               refer;         /* operators' names */
     uint32_t                *order;     /* sites in the order shown */
+    ra_stat_t               *evicted;   /* Prometheus: rows of the sites'
+                                           evicted sums (ra_rep_prepare) */
 } ra_rep_t;
 
 /* A fixed array and its length byte, clamped: a region another process
@@ -156,6 +158,7 @@ const ra_crawler_t *ra_rep_crawler(const ra_rep_t *r, const ra_stat_t *st);
 unsigned ra_rep_unverified(const ra_rep_t *r, const ra_crawler_t *c);
 
 ra_str_t ra_rep_label(const ra_stat_t *st);
+uint64_t ra_rep_evicted(const ra_site_t *s, uint64_t *c);
 ra_str_t ra_rep_site_name(const ra_site_t *s);
 int ra_rep_strcmp(ra_str_t a, ra_str_t b);
 int ra_rep_30d(const ra_site_t *s, int64_t now);
@@ -186,6 +189,7 @@ void ra_rep_gap(ra_buf_t *b, int64_t ms);
 void ra_rep_size(ra_buf_t *b, const ra_version_t *v,
     void (*esc)(ra_buf_t *, ra_str_t));
 void ra_rep_site_counts(ra_buf_t *b, const ra_site_t *s);
+void ra_rep_evicted_counts(ra_buf_t *b, const ra_site_t *s);
 void ra_rep_content_counts(ra_buf_t *b, const ra_version_t *v);
 const char *ra_rep_s(unsigned n);
 void ra_rep_prefs(ra_rep_t *r, uint32_t si, const ra_rep_prefs_fmt_t *f);

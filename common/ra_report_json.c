@@ -436,6 +436,23 @@ ra_rep_json_violation(ra_rep_t *r, const ra_rep_vio_t *w, uint32_t n)
     ra_buf_ch(b, '}');
 }
 
+/* "evicted": what the site's records evicted so far had counted, with
+ * a crawler record's counter names, and how many records they were */
+static void
+ra_rep_json_evicted(ra_buf_t *b, const ra_site_t *s)
+{
+    uint64_t  c[RA_CNT_MAX];
+    unsigned  k;
+
+    ra_buf_cstr(b, ",\"evicted\":{\"records\":");
+    ra_buf_u64(b, ra_rep_evicted(s, c));
+    for (k = 0; k < RA_CNT_MAX; k++) {
+        ra_buf_printf(b, ",\"%s\":", ra_rep_counter[k]);
+        ra_buf_u64(b, c[k]);
+    }
+    ra_buf_ch(b, '}');
+}
+
 static void
 ra_rep_json_site(ra_rep_t *r, uint32_t si)
 {
@@ -472,6 +489,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     }
     ra_buf_printf(b, "],\"crawlers_shown\":%u,\"crawlers_total\":%u", n,
                   ra_rep_stats_total(r, si));
+    ra_rep_json_evicted(b, s);
     ra_rep_json_referrals(r, s);
 
     /* recent violations of this site, newest first */

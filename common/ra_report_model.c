@@ -16,20 +16,41 @@
 #include "ra_verify.h"
 #include "ra_parse.h"
 
-/* A record's crawler label in metrics: its name; "generic" for every
- * generic bot and "browser" for browsers, so that labels stay bounded. */
+/* A record's crawler label in metrics: its name for a verified crawler;
+ * "generic" for every generic bot and "unverified" for every other record
+ * (impostors, unverifiable crawlers, browsers), whose names anyone can
+ * send: so that the labels stay bounded by what verified crawlers
+ * produce, whatever the traffic (ra_report.h). */
 ra_str_t
 ra_rep_label(const ra_stat_t *st)
 {
-    static const char  generic[] = "generic", browser[] = "browser";
+    static const char  generic[] = "generic", unverified[] = "unverified";
 
     if (st->kind == RA_UA_GENERIC) {
         return ra_str(generic, sizeof(generic) - 1);
     }
-    if (st->kind == RA_UA_BROWSER) {
-        return ra_str(browser, sizeof(browser) - 1);
+    if (st->verification != RA_VERIFY_VERIFIED) {
+        return ra_str(unverified, sizeof(unverified) - 1);
     }
     return ra_rep_field(st->name, st->name_len);
+}
+
+/* What the site's evicted records had counted, every kind summed into c
+ * (RA_CNT_MAX numbers); returns how many records they were. */
+uint64_t
+ra_rep_evicted(const ra_site_t *s, uint64_t *c)
+{
+    uint64_t  n = 0;
+    unsigned  k, i;
+
+    memset(c, 0, RA_CNT_MAX * sizeof(uint64_t));
+    for (k = 0; k < RA_EVICTED_KINDS; k++) {
+        n += s->evicted_records[k];
+        for (i = 0; i < RA_CNT_MAX; i++) {
+            c[i] += s->evicted[k][i];
+        }
+    }
+    return n;
 }
 
 int
@@ -457,6 +478,29 @@ ra_rep_site_counts(ra_buf_t *b, const ra_site_t *s)
     ra_buf_cstr(b, " from browsers, ");
     ra_buf_u64(b, s->no_user_agent);
     ra_buf_cstr(b, " without User-Agent");
+    ra_rep_evicted_counts(b, s);
+}
+
+/* "; N crawler records evicted (R requests, V violations) counted here"
+ * once the site's records were evicted: their counts are in the totals,
+ * and the page says where they went */
+void
+ra_rep_evicted_counts(ra_buf_t *b, const ra_site_t *s)
+{
+    uint64_t  c[RA_CNT_MAX], n = ra_rep_evicted(s, c);
+
+    if (n == 0) {
+        return;
+    }
+    ra_buf_cstr(b, "; ");
+    ra_buf_u64(b, n);
+    ra_buf_printf(b, " crawler record%s evicted (", n == 1 ? "" : "s");
+    ra_buf_u64(b, c[RA_CNT_REQUESTS]);
+    ra_buf_cstr(b, " requests, ");
+    ra_buf_u64(b, c[RA_CNT_VIOLATION]);
+    ra_buf_printf(b, " violation%s, ", c[RA_CNT_VIOLATION] == 1 ? "" : "s");
+    ra_buf_u64(b, c[RA_CNT_UNREACHABLE]);
+    ra_buf_cstr(b, " unreachable) still counted");
 }
 
 /* The plural's "s" of a count. */

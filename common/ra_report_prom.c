@@ -85,6 +85,12 @@ ra_rep_prom_method(ra_buf_t *b, const ra_stat_t *st)
 {
     const char  *m = ra_verified_by_name(st->verified_by);
 
+    /* a sum of records ("generic", "unverified", "evicted") has no one
+     * method: "none", whichever record comes first, so that its series
+     * keep their labels */
+    if (st->kind != RA_UA_KNOWN || st->verification != RA_VERIFY_VERIFIED) {
+        m = "";
+    }
     ra_buf_printf(b, ",method=\"%s\"", *m ? m : "none");
 }
 
@@ -168,9 +174,8 @@ static void
 ra_rep_prom_ai(ra_rep_t *r)
 {
     const ra_snapshot_t  *snap = r->snap;
-    const ra_stat_t      *last;
-    uint64_t              sum[RA_CNT_MAX], per[RA_CAT_MAX + 1];
-    uint32_t              si, i, next;
+    uint64_t              per[RA_CAT_MAX + 1];
+    uint32_t              si;
     unsigned              k, pass;
 
     for (pass = 0; pass < 2; pass++) {
@@ -221,6 +226,15 @@ ra_rep_prom_ai(ra_rep_t *r)
             ra_buf_ch(r->b, '\n');
         }
     }
+}
+
+static void
+ra_rep_prom_llms(ra_rep_t *r)
+{
+    const ra_snapshot_t  *snap = r->snap;
+    const ra_stat_t      *last;
+    uint64_t              sum[RA_CNT_MAX];
+    uint32_t              i, next;
 
     ra_rep_prom_family(r->b, "robots_audit_llms_fetches_total", "counter",
         "Requests for /llms.txt or /llms-full.txt by crawler (also judged "
@@ -240,8 +254,10 @@ ra_rep_prom_ai(ra_rep_t *r)
     }
 }
 
-void
-ra_rep_prom(ra_rep_t *r)
+/* The per-crawler families: one series per (site, crawler label[,
+ * verification]) and value label. */
+static void
+ra_rep_prom_crawlers(ra_rep_t *r)
 {
     static const struct {
         ra_counter_e  c;
@@ -251,16 +267,13 @@ ra_rep_prom(ra_rep_t *r)
         { RA_CNT_STALE, "stale" }, { RA_CNT_UNREACHABLE, "unreachable" },
         { RA_CNT_EXEMPT, "exempt" }, { RA_CNT_UNKNOWN, "unknown" }
     };
-    static const char  *sev[] = { "error", "warning", "info" };
 
     const ra_snapshot_t     *snap = r->snap;
-    const ra_totals_t       *h = &snap->totals;
     const ra_stat_t         *last;
-    const ra_version_t      *v;
     ra_buf_t                *b = r->b;
     uint64_t                 sum[RA_CNT_MAX], judged;
-    uint32_t                 i, next, si;
-    unsigned                 k, n;
+    uint32_t                 i, next;
+    unsigned                 k;
     int                      pass;
 
     ra_rep_prom_family(b, "robots_audit_requests_total", "counter",
@@ -370,6 +383,21 @@ ra_rep_prom(ra_rep_t *r)
         }
     }
 
+    ra_rep_prom_llms(r);
+}
+
+/* The per-site families: one series per site and value label. */
+static void
+ra_rep_prom_sites(ra_rep_t *r)
+{
+    static const char  *sev[] = { "error", "warning", "info" };
+
+    const ra_snapshot_t     *snap = r->snap;
+    const ra_version_t      *v;
+    ra_buf_t                *b = r->b;
+    uint32_t                 si;
+    unsigned                 k, n;
+
     ra_rep_prom_ai(r);
 
     ra_rep_prom_family(b, "robots_audit_robots_findings", "gauge",
@@ -470,6 +498,20 @@ ra_rep_prom(ra_rep_t *r)
         ra_buf_u64(b, snap->sites[si].no_user_agent);
         ra_buf_ch(b, '\n');
     }
+}
+
+/* The ledger's and the server's own numbers, and how much of the page
+ * was left out (level: ra_rep_prom()). */
+static void
+ra_rep_prom_totals(ra_rep_t *r, unsigned level)
+{
+    const ra_totals_t       *h = &r->snap->totals;
+    ra_buf_t                *b = r->b;
+
+    ra_rep_prom_family(b, "robots_audit_metrics_degraded", "gauge",
+        "0: every family; 1: the page would not fit in its cap, the "
+        "per-crawler families are left out; 2: the per-site ones too.");
+    ra_buf_printf(b, "robots_audit_metrics_degraded %u\n", level);
 
     ra_rep_prom_rdns(b, h);
     ra_rep_prom_ranges(r);
@@ -532,6 +574,36 @@ ra_rep_prom(ra_rep_t *r)
                         "{result=\"filtered\"} ");
             ra_buf_u64(b, r->opts->filtered_lines);
             ra_buf_ch(b, '\n');
+        }
+    }
+}
+
+/*
+ * The page, whole when it fits the buffer's cap; else without the
+ * per-crawler families (level 1), else with the ledger's totals alone
+ * (level 2), never a failure because of what clients sent: the series
+ * per site are bounded (ra_report.h, docs/limits.md), so a page that
+ * still does not fit holds many sites or verified crawlers.  The
+ * caller's opts->prom_sites_only starts at level 1.
+ */
+void
+ra_rep_prom(ra_rep_t *r)
+{
+    size_t    mark = r->b->len;
+    unsigned  level;
+
+    for (level = r->opts->prom_sites_only ? 1 : 0; level < 3; level++) {
+        r->b->len = mark;
+        r->b->truncated = 0;
+        if (level == 0) {
+            ra_rep_prom_crawlers(r);
+        }
+        if (level < 2) {
+            ra_rep_prom_sites(r);
+        }
+        ra_rep_prom_totals(r, level);
+        if (!r->b->truncated || r->b->failed) {
+            break;
         }
     }
 }

@@ -72,22 +72,68 @@ ra_rep_cmp_metric(const void *x, const void *y)
     return (int) a->st->verification - (int) b->st->verification;
 }
 
+/*
+ * Prometheus: what each site's evicted records of the table's crawlers
+ * counted, as rows of its own (RA_VERIFY_KINDS a site at most): the
+ * verified ones' labelled "evicted", the others' summed with the live
+ * records labelled "unverified" (ra_rep_label()), so that no count
+ * leaves the sums over crawlers when its record is evicted.  Generic
+ * bots' are in the site's generic aggregate already: no row.
+ */
+#define RA_REP_EVICTED_ROWS  3      /* ra_verify_e values */
+
+static void
+ra_rep_evicted_rows(ra_rep_t *r)
+{
+    const ra_snapshot_t  *snap = r->snap;
+    ra_stat_t            *st;
+    uint32_t              si, n = 0;
+    unsigned              v;
+
+    for (si = 0; si < snap->nsites; si++) {
+        for (v = 0; v < RA_REP_EVICTED_ROWS; v++) {
+            if (snap->sites[si].evicted_records[v] == 0) {
+                continue;
+            }
+            st = &r->evicted[n++];
+            memset(st, 0, sizeof(*st));
+            memcpy(st->counters, snap->sites[si].evicted[v],
+                   sizeof(st->counters));
+            st->site = si + 1;
+            st->kind = RA_UA_KNOWN;
+            st->verification = (uint8_t) v;
+            st->name_len = 7;
+            memcpy(st->name, "evicted", 7);
+            r->ents[r->nents].st = st;
+            r->ents[r->nents].site = si;
+            r->nents++;
+        }
+    }
+}
+
 static int
-ra_rep_prepare(ra_rep_t *r)
+ra_rep_prepare(ra_rep_t *r, int with_evicted)
 {
     const ra_snapshot_t  *snap = r->snap;
     uint32_t              i, id;
-    size_t                n;
+    size_t                n, extra;
 
     r->first = ra_alloc(r->scratch, (snap->nsites + 1) * sizeof(uint32_t));
     if (r->first == NULL) {
         return RA_ENOMEM;
     }
 
-    n = snap->nstats;
-    r->ents = ra_alloc(r->scratch, n * sizeof(ra_rep_ent_t));
+    extra = with_evicted ? (size_t) snap->nsites * RA_REP_EVICTED_ROWS : 0;
+    n = snap->nstats + extra;
+    r->ents = ra_alloc(r->scratch, (n ? n : 1) * sizeof(ra_rep_ent_t));
     if (r->ents == NULL) {
         return RA_ENOMEM;
+    }
+    if (extra) {
+        r->evicted = ra_alloc(r->scratch, extra * sizeof(ra_stat_t));
+        if (r->evicted == NULL) {
+            return RA_ENOMEM;
+        }
     }
     r->nents = 0;
     for (i = 0; i < snap->nstats; i++) {
@@ -98,6 +144,9 @@ ra_rep_prepare(ra_rep_t *r)
         r->ents[r->nents].st = &snap->stats[i];
         r->ents[r->nents].site = id - 1;
         r->nents++;
+    }
+    if (extra) {
+        ra_rep_evicted_rows(r);
     }
     return RA_OK;
 }
@@ -202,6 +251,7 @@ ra_rep_cleanup(ra_rep_t *r)
     ra_free(r->scratch, r->own);
     ra_free(r->scratch, r->lints);
     ra_free(r->scratch, r->ents);
+    ra_free(r->scratch, r->evicted);
     ra_free(r->scratch, r->first);
     ra_free(r->scratch, r->order);
 }
@@ -355,7 +405,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
         return RA_OK;
     }
 
-    rc = ra_rep_prepare(&r);
+    rc = ra_rep_prepare(&r, fmt == RA_REPORT_PROMETHEUS);
     if (rc == RA_OK && fmt != RA_REPORT_PROMETHEUS && fmt != RA_REPORT_CSV) {
         rc = ra_rep_lints(&r);
         if (rc == RA_ENOMEM && r.lints == NULL) {

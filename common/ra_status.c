@@ -182,20 +182,17 @@ ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
         return RA_OK;
     }
 
+    ra_status_view(site, limit, (int) fmt, &view);
     if (fmt == RA_REPORT_PROMETHEUS && site.len == 0) {
         ra_totals_t  t;
 
         ra_ledger_totals(l, &t);
-        if ((uint64_t) (t.stats - t.stats_generic) * RA_STATUS_PROM_RECORD_MIN
+        if ((uint64_t) t.stats_verified * RA_STATUS_PROM_RECORD_MIN
             > RA_STATUS_PAGE_MAX)
         {
-            ra_status_error(page, 500, "robots-audit: the page would exceed "
-                            "8 MiB; ?site= narrows it to one site\n");
-            return RA_OK;
+            view.sites_only = 1;        /* the per-site families only */
         }
     }
-
-    ra_status_view(site, limit, (int) fmt, &view);
     view.purpose = purpose;
     view.crawler = crawler;
     /* findings: HTML, and JSON of one site (?site=): relinting costs
@@ -238,6 +235,7 @@ ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
     opts.max_bytes = RA_STATUS_BUDGET;
     opts.sort_violations = (unsigned) sort_violations;
     opts.crawler_rules = crawler.data != NULL;
+    opts.prom_sites_only = view.sites_only;
 
     rc = ra_report_render(&snap, fmt, &opts, &page->body);
     ra_snapshot_free(&snap, a);

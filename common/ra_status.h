@@ -23,14 +23,18 @@
  * RA_STATUS_VIOLATORS records with violations, and its ?limit= newest
  * violations; no site starts once the page holds RA_STATUS_BUDGET bytes,
  * and the page says what it left out.  Prometheus is complete (every
- * counter of every site, ?site= narrows): generic bots' records are
- * summed per site as its metrics label them, so its size follows the
- * sites and the known crawlers, not the traffic.  No page exceeds
- * RA_STATUS_PAGE_MAX bytes: one that would answers 500 (a scrape fails
- * visibly rather than losing series).  A whole-zone Prometheus page whose
- * table crawlers' records alone cannot fit (each is a series of at least
- * RA_STATUS_PROM_RECORD_MIN bytes) answers that 500 before it copies or
- * renders anything, so its cost stays bounded whatever the zone holds.
+ * counter of every site, ?site= narrows): generic bots' and unverified
+ * records are summed per site as its metrics label them (ra_report.h),
+ * so its size follows the sites and the verified crawlers, not the
+ * traffic.  No page exceeds RA_STATUS_PAGE_MAX bytes: HTML, JSON or text
+ * that would answers 500; a Prometheus page that would leaves out its
+ * per-crawler families, then its per-site ones
+ * (robots_audit_metrics_degraded says so), so that a scrape never fails
+ * because of what clients sent.  A whole-zone Prometheus page whose
+ * verified crawlers' records alone cannot fit (each is a series of at
+ * least RA_STATUS_PROM_RECORD_MIN bytes) copies no record at all and
+ * starts without the per-crawler families, so its cost stays bounded
+ * whatever the zone holds.
  */
 #define RA_STATUS_PAGE_MAX      (8u * 1024 * 1024)
 #define RA_STATUS_BUDGET        (4u * 1024 * 1024)

@@ -829,6 +829,8 @@ status_page(void **state)
         ra_ledger_lock(&l);
         site = ra_ledger_site_locked(&l, S("a.example"), 1700000000000LL);
         key.kind = RA_UA_KNOWN;
+        /* verified: Prometheus names verified crawlers only */
+        key.verification = RA_VERIFY_VERIFIED;
         key.name = S("SearchOne");
         key.category = RA_CAT_SEARCH;
         st = ra_ledger_stat_locked(&l, site, &key, 1700000000000LL);
@@ -838,6 +840,7 @@ status_page(void **state)
         st = ra_ledger_stat_locked(&l, site, &key, 1700000000000LL);
         ra_ledger_count_locked(&l, site, st, RA_CNT_REQUESTS);
         key.kind = RA_UA_GENERIC;
+        key.verification = RA_VERIFY_UNVERIFIABLE;
         key.name = S("somebot");
         key.category = RA_CAT_MAX;
         st = ra_ledger_stat_locked(&l, site, &key, 1700000000000LL);

@@ -792,15 +792,18 @@ test_prometheus(void **state)
                               " 4\n"));
     assert_non_null(strstr(s, "# TYPE robots_audit_robots_info gauge\n"));
     assert_non_null(strstr(s, "status=\"all\"} 11\n"));  /* no impostor */
-    /* refusals per (site, crawler), verified and impostor records summed:
-     * 20 + 11, 21 + 12, 22 + 13 */
+    /* refusals per (site, crawler): the verified record under its name,
+     * the impostor's under "unverified" (a name anyone can send) */
     assert_non_null(strstr(s, "# TYPE robots_audit_refused_total counter\n"));
     assert_non_null(strstr(s, ",crawler=\"Googlebot\",verdict=\"violation\"}"
-                              " 31\n"));
+                              " 20\n"));
     assert_non_null(strstr(s, ",crawler=\"Googlebot\",verdict=\"unreachable\"}"
-                              " 33\n"));
+                              " 21\n"));
     assert_non_null(strstr(s, ",crawler=\"Googlebot\",verdict=\"impostor\"}"
-                              " 35\n"));
+                              " 22\n"));
+    assert_non_null(strstr(s, ",crawler=\"unverified\",verdict=\"violation\"}"
+                              " 11\n"));
+    assert_null(strstr(s, "crawler=\"bingbot\""));
     {
         /* only what enforce can refuse for, three per (site, crawler) */
         const char  *p = s, *q;
@@ -819,7 +822,8 @@ test_prometheus(void **state)
                         || strstr(line, "verdict=\"impostor\"} ") != NULL);
             lines++;
         }
-        assert_int_equal(lines, 3 * 3);     /* Googlebot, generic, bingbot */
+        /* Googlebot, generic, unverified on two sites */
+        assert_int_equal(lines, 4 * 3);
     }
     assert_null(strstr(s, "orphan"));
     free(s);
@@ -874,10 +878,11 @@ test_verified_by(void **state)
     assert_non_null(strstr(s, ",crawler=\"Googlebot\",verification=\""
                               "verified\",method=\"ranges\",verdict=\""
                               "violation\"} 13\n"));
-    assert_non_null(strstr(s, ",crawler=\"Googlebot\",verification=\""
-                              "impostor\",method=\"rdns\",verdict=\""
+    /* sums of records have no one method */
+    assert_non_null(strstr(s, ",crawler=\"unverified\",verification=\""
+                              "impostor\",method=\"none\",verdict=\""
                               "violation\"} 4\n"));
-    assert_non_null(strstr(s, ",crawler=\"bingbot\",verification=\""
+    assert_non_null(strstr(s, ",crawler=\"unverified\",verification=\""
                               "unverifiable\",method=\"none\",verdict=\""));
     free(s);
 
@@ -1469,8 +1474,9 @@ test_purpose_referrals_llms(void **state)
                               "20\n"));
     assert_non_null(strstr(s, "{site=\"example.com\",purpose=\"feed\"} "
                               "4\n"));
-    /* 24 + 15 */
-    assert_non_null(strstr(s, ",crawler=\"Googlebot\"} 39\n"));
+    /* the verified record's 24; the impostor's 15 under "unverified" */
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\"} 24\n"));
+    assert_non_null(strstr(s, ",crawler=\"unverified\"} 15\n"));
     assert_non_null(strstr(s, "# TYPE robots_audit_llms_fetches_total "
                               "counter\n"));
     free(s);
