@@ -114,6 +114,22 @@ tmp_path(char *path, size_t cap)
     snprintf(path, cap, "/tmp/ra-test-state-%ld", (long) getpid());
 }
 
+/* a busy ledger, saved to a new temporary file at path */
+static unsigned char *
+busy_saved(char *path, size_t cap, ra_ledger_t *l)
+{
+    ra_host_t       h;
+    captured_t      c;
+    unsigned char  *r = busy_region(SIZE, l);
+
+    tmp_path(path, cap);
+    host_init(&h, &c);
+    assert_int_equal(ra_ledger_file_save(l, &h, NULL, ra_str("z", 1), path),
+                     RA_OK);
+    assert_int_equal(c.n, 0);
+    return r;
+}
+
 static size_t
 slurp(const char *path, unsigned char **out)
 {
@@ -256,22 +272,15 @@ static void
 ledger_file_torn(void **state)
 {
     char            path[64];
-    size_t          n, len, cut;
-    ra_host_t       h;
-    captured_t      c;
+    size_t          n, len;
     ra_ledger_t     a;
-    unsigned char  *file, *ra = busy_region(SIZE, &a);
+    unsigned char  *file, *ra = busy_saved(path, sizeof(path), &a);
 
     (void) state;
-    tmp_path(path, sizeof(path));
-    host_init(&h, &c);
-    assert_int_equal(ra_ledger_file_save(&a, &h, NULL, ra_str("z", 1), path),
-                     RA_OK);
     len = slurp(path, &file);
     assert_int_equal(len, HDR + SIZE);
     for (n = 0; n < len; n = n < HDR + 1 ? n + 1 : n + len / 37) {
-        cut = n;
-        spill(path, file, cut);
+        spill(path, file, n);
         expect_refused(path, SIZE, "torn");
     }
     spill(path, file, len - 1);
@@ -301,7 +310,7 @@ ledger_file_flipped_byte(void **state)
     ra_host_t       h;
     captured_t      c;
     ra_ledger_t     a;
-    unsigned char  *file, *ra = busy_region(SIZE, &a);
+    unsigned char  *file, *ra = busy_saved(path, sizeof(path), &a);
     static const struct {
         size_t       at;
         const char  *what;
@@ -319,10 +328,7 @@ ledger_file_flipped_byte(void **state)
     };
 
     (void) state;
-    tmp_path(path, sizeof(path));
     host_init(&h, &c);
-    assert_int_equal(ra_ledger_file_save(&a, &h, NULL, ra_str("z", 1), path),
-                     RA_OK);
     len = slurp(path, &file);
     for (i = 0; i < sizeof(flips) / sizeof(flips[0]); i++) {
         file[flips[i].at] ^= 0x10;
@@ -360,16 +366,13 @@ ledger_file_structure_checked(void **state)
     ra_host_t       h;
     captured_t      c;
     ra_ledger_t     a, b;
-    unsigned char  *file, *ra = busy_region(SIZE, &a), *rb;
+    unsigned char  *file, *ra = busy_saved(path, sizeof(path), &a), *rb;
     const char     *name = "site5.example";
     int64_t         saved;
     ra_buf_t        why;
 
     (void) state;
-    tmp_path(path, sizeof(path));
     host_init(&h, &c);
-    assert_int_equal(ra_ledger_file_save(&a, &h, NULL, ra_str("z", 1), path),
-                     RA_OK);
     len = slurp(path, &file);
     for (i = HDR; i + strlen(name) <= len
                   && memcmp(file + i, name, strlen(name)) != 0; i++)
@@ -405,16 +408,10 @@ static void
 ledger_file_other_size(void **state)
 {
     char            path[64];
-    ra_host_t       h;
-    captured_t      c;
     ra_ledger_t     a;
-    unsigned char  *ra = busy_region(SIZE, &a);
+    unsigned char  *ra = busy_saved(path, sizeof(path), &a);
 
     (void) state;
-    tmp_path(path, sizeof(path));
-    host_init(&h, &c);
-    assert_int_equal(ra_ledger_file_save(&a, &h, NULL, ra_str("z", 1), path),
-                     RA_OK);
     expect_refused(path, SIZE * 2, "its ledger has 2097152 bytes and the "
                                    "zone 4194304");
     expect_refused(path, SIZE / 2, "a ledger is not rebuilt into another "

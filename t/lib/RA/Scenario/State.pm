@@ -14,6 +14,7 @@ use warnings;
 
 use Test::More;
 use Time::HiRes qw(sleep time);
+use RA::Harness;
 use RA::Scenario qw($GOOGLEBOT run_variants);
 
 my $ROBOTS = "User-agent: *\nDisallow: /private\n";
@@ -42,13 +43,7 @@ sub kill9 {
     my ($h) = @_;
     my $be = $h->backend;
     my $pid = $be->read_pid($h) or die 'no pid';
-    my @kids;
-    for my $stat (glob '/proc/[0-9]*/stat') {
-        open my $fh, '<', $stat or next;
-        my $line = <$fh> // '';
-        close $fh;
-        push @kids, $1 if $line =~ /^(\d+) \(.*\) \S+ (\d+) / && $2 == $pid;
-    }
+    my @kids = RA::Harness::children_of($pid);
     kill 'KILL', $pid, @kids;
     my $deadline = time + 10;
     while (time < $deadline && grep { kill 0, $_ } $pid, @kids) {
