@@ -21,8 +21,10 @@
  */
 
 #include "mra.h"
+#include "ra_ledger_file.h"
 
 #include "ap_mpm.h"
+#include "mpm_common.h"
 #include "http_main.h"
 #include "util_mutex.h"
 #include "mod_status.h"
@@ -389,6 +391,11 @@ mra_zone_init(server_rec *s, apr_size_t size)
     {
         return !OK;
     }
+    if (st->conf.state_file != NULL) {          /* a new segment only */
+        (void) ra_ledger_file_restore(&st->ledger, &st->host, NULL,
+                                      ra_str_z(MRA_ZONE_NAME),
+                                      st->conf.state_file);
+    }
     rd->size = size;
     rv = ap_global_mutex_create(&rd->mutex, NULL, MRA_MUTEX_TYPE, NULL, s,
                                 pproc, 0);
@@ -399,6 +406,46 @@ mra_zone_init(server_rec *s, apr_size_t size)
     }
     st->mutex = rd->mutex;
     return OK;
+}
+
+/*
+ * RobotsAuditState is written by the parent, which alone outlives every
+ * child and never serves a request: from the monitor hook (run about
+ * every ten seconds) when the interval is due, and when the
+ * configuration's pool goes, at a stop (after the children are gone:
+ * nothing is lost) and at a restart.  Children never run pconf's
+ * cleanups.
+ */
+static apr_status_t
+mra_state_save(void *data)
+{
+    mra_state  *st = data;
+
+    (void) ra_ledger_file_save(&st->ledger, &st->host, NULL,
+                               ra_str_z(MRA_ZONE_NAME), st->conf.state_file);
+    return APR_SUCCESS;
+}
+
+static int
+mra_monitor(apr_pool_t *p, server_rec *s)
+{
+    int64_t     now;
+    mra_state  *st = mra_st(s);
+
+    (void) p;
+    if (st->conf.state_file == NULL || st->ledger.base == NULL) {
+        return DECLINED;
+    }
+    now = ra_host_now(&st->host);
+    if (st->state_due != 0 && now >= st->state_due) {
+        (void) mra_state_save(st);
+    }
+    if (st->state_due == 0 || now >= st->state_due) {
+        st->state_due = now + (st->conf.state_interval
+                               ? st->conf.state_interval
+                               : RA_LEDGER_FILE_INTERVAL);
+    }
+    return DECLINED;
 }
 
 /* a threaded child's engines go first: they share the child's gate */
@@ -540,6 +587,10 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
 
     /* the configured files: each site's version until one is captured */
     ra_conf_robots_seed(&st->conf, st->audit, ra_host_now(&st->host));
+    if (st->conf.state_file != NULL) {
+        apr_pool_cleanup_register(pconf, st, mra_state_save,
+                                  apr_pool_cleanup_null);
+    }
     return OK;
 }
 
@@ -603,6 +654,7 @@ mra_register_hooks(apr_pool_t *p)
     ap_hook_check_config(mra_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(mra_post_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_child_init(mra_child_init, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_monitor(mra_monitor, NULL, NULL, APR_HOOK_MIDDLE);
     /* fixups: by RobotsAuditEnforce (mra_directive()) */
     ap_hook_handler(mra_status_handler, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_insert_filter(mra_insert_filter, NULL, NULL, APR_HOOK_MIDDLE);

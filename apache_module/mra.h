@@ -87,6 +87,8 @@ typedef struct {
     ra_conf_main_t       conf;          /* the global directives' values;
                                            enforce_wanted: the fixups hook
                                            is in */
+    int64_t              state_due;     /* the parent's next save of
+                                           RobotsAuditState; 0: unset */
 } mra_state;
 
 /* Per server; the global settings live in the module's state. */

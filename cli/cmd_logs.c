@@ -31,6 +31,7 @@
 #include "ra_follow.h"
 #include "ra_http.h"
 #include "ra_logfilter.h"
+#include "ra_ledger_file.h"
 #include "ra_logread.h"
 #include "ra_logs_order.h"
 #include "ra_outcome.h"
@@ -67,7 +68,8 @@ static const char  ra_logs_usage[] =
 "           [--since TIME] [--until TIME] [--crawler NAME]...\n"
 "           [--status CODE]... [--exclude-client CIDR]...\n"
 "           [--alert-log FILE [--alert-purposes LIST]] [--evidence-log FILE]\n"
-"           [--rdns [--resolver ADDR[:PORT]] [--rdns-cache FILE]] LOG...\n"
+"           [--rdns [--resolver ADDR[:PORT]] [--rdns-cache FILE]]\n"
+"           [--state FILE] LOG...\n"
 "\n"
 "Judges every crawler request of access logs against robots.txt, as the\n"
 "server modules do, and prints the counters, the robots.txt state and\n"
@@ -169,6 +171,10 @@ static const char  ra_logs_usage[] =
 "  --resolver ADDR[:PORT]  the DNS server (default: /etc/resolv.conf's)\n"
 "  --rdns-cache FILE answers kept across runs (read, then rewritten\n"
 "                    atomically; confirmed ones for 6 hours, others 1)\n"
+"  --state FILE      the ledger kept across runs, as robots_audit_state\n"
+"                    keeps a server's: read when it exists (a file that\n"
+"                    does not fit, e.g. of another --ledger, stops the\n"
+"                    run), rewritten atomically at the end\n"
 "\n"
 "The filters narrow what is counted and reported, not what the judge\n"
 "knows: a robots.txt fetch they leave out (before --since, of another\n"
@@ -1362,6 +1368,7 @@ ra_cmd_logs(int argc, char **argv)
     ra_str_t             bad;
     const char          *site = "default";
     const char          *resolver = NULL, *rdns_cache = NULL;
+    const char          *state = NULL;
     int                  rdns = 0, no_ranges = 0;
     void                *region = NULL;
     char               **dflt = NULL;
@@ -1403,6 +1410,7 @@ ra_cmd_logs(int argc, char **argv)
         { "exclude-client", required_argument, NULL, RA_LOGS_OPT_EXCLUDE },
         { "no-ranges", no_argument, NULL, 'n' },
         { "html-refresh", required_argument, NULL, 'H' },
+        { "state", required_argument, NULL, 'S' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -1569,6 +1577,9 @@ ra_cmd_logs(int argc, char **argv)
                 goto fail;
             }
             break;
+        case 'S':
+            state = optarg;
+            break;
         case 'h':
             fputs(ra_logs_usage, stdout);
             rc = RA_EXIT_OK;
@@ -1695,6 +1706,18 @@ ra_cmd_logs(int argc, char **argv)
         goto fail;
     }
     ra_ledger_open(&x->ledger, region, NULL);
+    /* the runs before go on counting; a file refused stops the run, so
+     * that the save at its end never writes over it */
+    if (state != NULL) {
+        c = ra_ledger_file_restore(&x->ledger, &ra_cli_host, NULL,
+                                   ra_str("--state", 7), state);
+        if (c != RA_OK && c != RA_EAGAIN) {
+            ra_cli_error(RA_LOGS_CMD, "--state %s is left as it is: run "
+                         "with the --ledger it was saved with, or without "
+                         "it", state);
+            goto fail;
+        }
+    }
     if (ra_logs_tables(x, crawlers_file, ranges, nranges) != 0) {
         goto fail;
     }
@@ -1858,6 +1881,12 @@ ra_cmd_logs(int argc, char **argv)
     x->dns = NULL;
 
 stop:
+    if (state != NULL
+        && ra_ledger_file_save(&x->ledger, &ra_cli_host, NULL,
+                               ra_str("--state", 7), state) != RA_OK)
+    {
+        rc = RA_EXIT_USAGE;
+    }
     if (x->stopped) {
         fprintf(stderr, "robots-audit %s: %llu lines read, %llu malformed, "
                 "%llu skipped\n", RA_LOGS_CMD, (unsigned long long) x->lines,

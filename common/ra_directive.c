@@ -306,16 +306,29 @@ static int
 ra_directive_msec(const ra_directive_cx_t *cx, ra_directive_e id,
     ra_str_t w, ra_buf_t *msg)
 {
+    int64_t          ms;
     ra_conf_main_t  *m = cx->main;
 
     if (ra_directive_once(cx, &m->set, id, msg) != RA_OK) {
         return RA_ERROR;
     }
-    if (ra_parse_msec(w, ra_directives[id].arg == RA_DIRECTIVE_SIG_AGE
-                         ? &m->values.sig_max_age
-                         : &m->values.alert_interval) == RA_OK)
-    {
-        return RA_OK;
+    switch (ra_directives[id].arg) {
+    case RA_DIRECTIVE_SIG_AGE:
+        if (ra_parse_msec(w, &m->values.sig_max_age) == RA_OK) {
+            return RA_OK;
+        }
+        break;
+    case RA_DIRECTIVE_STATE_EVERY:
+        /* 0 would save without end: a time is needed */
+        if (ra_parse_msec(w, &ms) == RA_OK && ms > 0) {
+            m->state_interval = ms;
+            return RA_OK;
+        }
+        break;
+    default:
+        if (ra_parse_msec(w, &m->values.alert_interval) == RA_OK) {
+            return RA_OK;
+        }
     }
     if (cx->dialect == RA_DIALECT_NGINX) {
         ra_buf_printf(msg, "\"%s\" directive invalid value",
@@ -487,6 +500,13 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
 
     case RA_DK_BYTES:
         return ra_directive_bytes(cx, id, words[0], msg);
+
+    case RA_DK_STATE:
+        if (ra_directive_once(cx, &cx->main->set, id, msg) != RA_OK) {
+            return RA_ERROR;
+        }
+        cx->main->state_file = ra_directive_path(cx, id, words[0], msg);
+        return cx->main->state_file != NULL ? RA_OK : RA_ERROR;
 
     default:
         return ra_directive_enforce(cx, words, n, msg);

@@ -106,7 +106,16 @@
     X(ENFORCE, ENFORCE, 0, "robots_audit_enforce", ANY, 1MORE,              \
       "RobotsAuditEnforce", DIR, ITERATE,                                   \
       "Off, On (= violation), or what to answer 403: violation, "           \
-      "unreachable, impostor (default Off)")
+      "unreachable, impostor (default Off)")                                \
+    X(STATE, STATE, 0, "robots_audit_state", MAIN, TAKE1,                   \
+      "RobotsAuditState", GLOBAL, TAKE1,                                    \
+      "A file the ledger is saved to at stop and every "                    \
+      "RobotsAuditStateInterval, and restored from at a start (global)")    \
+    X(STATE_INTERVAL, MSEC, RA_DIRECTIVE_STATE_EVERY,                    \
+      "robots_audit_state_interval", MAIN, TAKE1,                           \
+      "RobotsAuditStateInterval", GLOBAL, TAKE1,                            \
+      "Time between two saves of the ledger to RobotsAuditState: 30s, 5m, " \
+      "1h (global; default 5m)")
 
 #define RA_DIRECTIVE_ID(id, ...)  RA_DIRECTIVE_##id,
 
@@ -129,7 +138,8 @@ typedef enum {
     RA_DK_BUDGET,       /* two limits, or off */
     RA_DK_PURPOSES,     /* purposes that alert; repeats add up */
     RA_DK_BYTES,        /* bytes a minute, or off */
-    RA_DK_ENFORCE       /* words that add up to a scope */
+    RA_DK_ENFORCE,      /* words that add up to a scope */
+    RA_DK_STATE         /* the file the ledger is kept in */
 } ra_directive_kind_e;
 
 /* RA_DK_ALERT_LOG's ARG */
@@ -139,6 +149,7 @@ typedef enum {
 /* RA_DK_MSEC's ARG */
 #define RA_DIRECTIVE_INTERVAL   0
 #define RA_DIRECTIVE_SIG_AGE    1
+#define RA_DIRECTIVE_STATE_EVERY  2
 
 /* Whose phrasing and rules: nginx refuses a value written twice in one
  * block ("is duplicate"), Apache keeps the last. */
@@ -171,6 +182,11 @@ typedef struct {
     const char        *evidence_log;    /* likewise */
     const char        *resolver;        /* Apache's: ADDR[:PORT], "" for
                                            the system's; NULL: none */
+    const char        *state_file;      /* the ledger's file
+                                           (ra_ledger_file.h); NULL:
+                                           none */
+    int64_t            state_interval;  /* ms between saves; 0: unset
+                                           (RA_LEDGER_FILE_INTERVAL) */
     uint32_t           set;             /* 1u << ra_directive_e written */
     ra_conf_server_t  *robots_servers;  /* those with a robots file */
     unsigned           zone_wanted:1;   /* auditing on somewhere, or a

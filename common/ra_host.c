@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -187,6 +188,78 @@ ra_host_read_file_posix(const ra_host_t *h, const char *path, size_t max,
     out->data = buf;
     out->len = got;
     return RA_OK;
+}
+
+int
+ra_file_replace(const char *path, const void *data, size_t len,
+    ra_buf_t *why)
+{
+    int                   fd;
+    char                  tmp[4096], dir[4096];
+    size_t                off;
+    ssize_t               n;
+    const char           *slash;
+    const unsigned char  *p = data;
+
+    if ((size_t) snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path)
+        >= sizeof(tmp))
+    {
+        ra_buf_printf(why, "the path \"%s\" is too long", path);
+        return RA_ERROR;
+    }
+    fd = mkstemp(tmp);
+    if (fd == -1) {
+        ra_buf_printf(why, "cannot create \"%s\": %s", tmp, strerror(errno));
+        return RA_ERROR;
+    }
+    for (off = 0; off < len; off += (size_t) n) {
+        n = write(fd, p + off, len - off);
+        if (n == -1 && errno == EINTR) {
+            n = 0;
+            continue;
+        }
+        if (n <= 0) {
+            ra_buf_printf(why, "cannot write \"%s\": %s", tmp,
+                          n == 0 ? "no space written" : strerror(errno));
+            goto failed;
+        }
+    }
+    if (fsync(fd) != 0) {
+        ra_buf_printf(why, "cannot sync \"%s\": %s", tmp, strerror(errno));
+        goto failed;
+    }
+    if (close(fd) != 0) {
+        fd = -1;
+        ra_buf_printf(why, "cannot write \"%s\": %s", tmp, strerror(errno));
+        goto failed;
+    }
+    fd = -1;
+    if (rename(tmp, path) != 0) {
+        ra_buf_printf(why, "cannot rename \"%s\" to \"%s\": %s", tmp, path,
+                      strerror(errno));
+        goto failed;
+    }
+    /* the rename itself lasts through a crash once its directory is
+     * synced */
+    slash = strrchr(path, '/');
+    off = slash == NULL ? 0 : slash == path ? 1 : (size_t) (slash - path);
+    if (off < sizeof(dir)) {
+        memcpy(dir, off ? path : ".", off ? off : 1);
+        dir[off ? off : 1] = '\0';
+        fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
+    if (fd != -1) {
+        (void) fsync(fd);
+        close(fd);
+    }
+    return RA_OK;
+
+failed:
+    if (fd != -1) {
+        close(fd);
+    }
+    (void) unlink(tmp);
+    return RA_ERROR;
 }
 
 const char *

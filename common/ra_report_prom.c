@@ -515,7 +515,7 @@ ra_rep_prom_totals(ra_rep_t *r, unsigned level)
 
     ra_rep_prom_rdns(b, h);
     ra_rep_prom_ranges(r);
-    ra_rep_prom_evidence(b, snap);
+    ra_rep_prom_evidence(b, r->snap);
 
     /* ledger health */
     ra_rep_prom_family(b, "robots_audit_evictions_total", "counter",

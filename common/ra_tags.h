@@ -63,5 +63,12 @@
 #define RA_TAG_RDNS_OFF         "RA330"     /* reverse DNS is off: no
                                                resolver, or it cannot
                                                start */
+#define RA_TAG_STATE_RESTORED   "RA340"     /* counters restored from the
+                                               state file at start */
+#define RA_TAG_STATE_REFUSED    "RA341"     /* the state file is torn,
+                                               foreign or corrupt: a new
+                                               ledger */
+#define RA_TAG_STATE_UNSAVED    "RA342"     /* the state file cannot be
+                                               written */
 
 #endif /* RA_TAGS_H */

@@ -45,6 +45,8 @@ typedef struct {
     ra_host_t                    conf_host;     /* where is an ngx_conf_t */
 
     ra_audit_t                  *audit;         /* this worker's */
+    ngx_event_t                  state_timer;   /* data: this process
+                                                   saves the state file */
     ra_kind_memo_t               kind;          /* the target's kind as
                                                    the header filter asked
                                                    it, for that request's

@@ -13,6 +13,7 @@
 
 
 #include "ngx_http_robots_audit.h"
+#include "ra_ledger_file.h"
 
 
 /* the slab allocator's own pages in the zone (init_zone checks the rest) */
@@ -272,6 +273,7 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     u_char                             *p;
     ngx_uint_t                          i;
     const char                         *why;
+    ngx_conf_t                          cf;
     ngx_shm_zone_t                     *oz;
     ngx_list_part_t                    *part;
     ngx_slab_pool_t                    *shpool;
@@ -323,9 +325,22 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     shpool->data = p;
     shpool->log_nomem = 0;
 
-    return ra_setup_ledger(&amcf->ledger, p, size, 0, &amcf->host,
-                           amcf->conf.zone_text, &why)
-           == RA_OK ? NGX_OK : NGX_ERROR;
+    if (ra_setup_ledger(&amcf->ledger, p, size, 0, &amcf->host,
+                        amcf->conf.zone_text, &why) != RA_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    /* a new zone: the counters of the state file, said in the new log */
+    if (amcf->conf.state_file != NULL) {
+        ngx_memzero(&cf, sizeof(ngx_conf_t));
+        cf.log = shm_zone->shm.log;
+        (void) ra_ledger_file_restore(&amcf->ledger, &amcf->conf_host, &cf,
+                                      amcf->conf.zone_text,
+                                      amcf->conf.state_file);
+    }
+
+    return NGX_OK;
 }
 
 
@@ -720,6 +735,26 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 }
 
 
+/* robots_audit_state: one process saves, worker 0 (a worker that dies
+ * is started again with its number), by a timer and at its exit */
+#define ngx_http_robots_audit_every(amcf)                                    \
+    (ngx_msec_t) ((amcf)->conf.state_interval ? (amcf)->conf.state_interval \
+                                              : RA_LEDGER_FILE_INTERVAL)
+
+static void
+ngx_http_robots_audit_state_save(ngx_event_t *ev)
+{
+    ngx_http_robots_audit_main_conf_t  *amcf = ev->data;
+
+    (void) ra_ledger_file_save(&amcf->ledger, &amcf->host, NULL,
+                               amcf->conf.zone_text, amcf->conf.state_file);
+
+    if (!ngx_exiting && !ngx_terminate && !ngx_quit) {
+        ngx_add_timer(ev, ngx_http_robots_audit_every(amcf));
+    }
+}
+
+
 static ngx_int_t
 ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 {
@@ -731,6 +766,17 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
     }
 
     amcf->audit = ngx_http_robots_audit_create(amcf);
+
+    if (amcf->conf.state_file != NULL
+        && (ngx_process == NGX_PROCESS_SINGLE
+            || (ngx_process == NGX_PROCESS_WORKER && ngx_worker == 0)))
+    {
+        amcf->state_timer.handler = ngx_http_robots_audit_state_save;
+        amcf->state_timer.data = amcf;
+        amcf->state_timer.log = cycle->log;
+        amcf->state_timer.cancelable = 1;       /* no wait at exit */
+        ngx_add_timer(&amcf->state_timer, ngx_http_robots_audit_every(amcf));
+    }
 
     return NGX_OK;
 }
@@ -744,6 +790,10 @@ ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle)
     amcf = ngx_http_robots_audit_cycle_conf(cycle);
     if (amcf == NULL) {
         return;
+    }
+
+    if (amcf->state_timer.data != NULL) {
+        ngx_http_robots_audit_state_save(&amcf->state_timer);
     }
 
     ra_audit_destroy(amcf->audit);

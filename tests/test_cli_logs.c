@@ -398,6 +398,53 @@ test_robots_from_first_line(void **state)
     unlink(path);
 }
 
+/* --state: a second run continues the first one's counts; a file that
+ * does not fit the ledger stops the run and is left as it was */
+static void
+test_state_across_runs(void **state)
+{
+    static const char  lines[] =
+        "1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] \"GET /files/x HTTP/1.1\""
+        " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n"
+        "1.2.3.4 - - [10/Oct/2000:13:55:40 -0700] \"GET /ok HTTP/1.1\""
+        " 200 5 \"-\" \"Mozilla/5.0 (compatible; bingbot/2.0)\"\n";
+    char                path[64], saved[80], cmp[200];
+    run_t               r;
+
+    (void) state;
+    need_cli();
+    ra_test_tmp_file(path, lines, sizeof(lines) - 1);
+    snprintf(saved, sizeof(saved), "%s.state", path);
+    unlink(saved);
+    run(&r, CLI " logs --robots " ROBOTS " --format json --ledger 2 "
+        "--state %s %s 2>/dev/null", saved, path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"compliant\":1,\"violation\":1,"));
+    free(r.out);
+    assert_int_equal(access(saved, F_OK), 0);
+    run(&r, CLI " logs --robots " ROBOTS " --format json --ledger 2 "
+        "--state %s %s 2>&1", saved, path);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"compliant\":2,\"violation\":2,"));
+    assert_non_null(strstr(r.out, "[RA340] --state: restored the ledger"));
+    free(r.out);
+    /* another size: refused, the file as it was */
+    snprintf(cmp, sizeof(cmp), "cp %s %s.copy", saved, saved);
+    assert_int_equal(system(cmp), 0);
+    run(&r, CLI " logs --robots " ROBOTS " --format json --ledger 3 "
+        "--state %s %s 2>&1", saved, path);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "[RA341] --state: the state file"));
+    assert_non_null(strstr(r.out, "is left as it is"));
+    free(r.out);
+    snprintf(cmp, sizeof(cmp), "cmp -s %s %s.copy", saved, saved);
+    assert_int_equal(system(cmp), 0);
+    snprintf(cmp, sizeof(cmp), "%s.copy", saved);
+    unlink(cmp);
+    unlink(saved);
+    unlink(path);
+}
+
 static void
 test_garbage(void **state)
 {
@@ -1978,6 +2025,7 @@ main(void)
         cmocka_unit_test(test_browser_hosts),
         cmocka_unit_test(test_log_formats),
         cmocka_unit_test(test_log_misreadings),
+        cmocka_unit_test(test_state_across_runs),
     };
 
     /* the ranges a machine's package keeps are not the tests' */

@@ -387,6 +387,54 @@ alert_log_and_resolver(void **state)
     conf_free(a);
 }
 
+/* the ledger's file and how often it is saved: global, a path as the
+ * server reads it, a time above 0 */
+static void
+state_file(void **state)
+{
+    conf_t  *n = conf_new(RA_DIALECT_NGINX);
+    conf_t  *a = conf_new(RA_DIALECT_APACHE);
+
+    (void) state;
+    assert_null(n->main.state_file);
+    assert_int_equal(n->main.state_interval, 0);        /* the default */
+    assert_string_equal(set(n, RA_DIRECTIVE_STATE, "ra.state", NULL, NULL),
+                        "");
+    assert_string_equal(n->main.state_file, "/srv/ra.state");
+    assert_string_equal(set(n, RA_DIRECTIVE_STATE, "b.state", NULL, NULL),
+                        "\"robots_audit_state\" directive is duplicate");
+    assert_string_equal(set(n, RA_DIRECTIVE_STATE_INTERVAL, "0", NULL,
+                            NULL),
+                        "\"robots_audit_state_interval\" directive invalid "
+                        "value");
+    n->main.set = 0;
+    assert_string_equal(set(n, RA_DIRECTIVE_STATE_INTERVAL, "90s", NULL,
+                            NULL), "");
+    assert_int_equal(n->main.state_interval, 90000);
+    assert_int_equal(n->main.values.alert_interval, -1);
+    assert_int_equal(ra_directive_level(RA_DIALECT_NGINX, RA_DIRECTIVE_STATE),
+                     RA_CONF_MAIN);
+
+    assert_string_equal(set(a, RA_DIRECTIVE_STATE, "/var/lib/ra.state",
+                            NULL, NULL), "");
+    assert_string_equal(a->main.state_file, "/var/lib/ra.state");
+    assert_string_equal(set(a, RA_DIRECTIVE_STATE, "bad", NULL, NULL),
+                        "RobotsAuditState: bad path bad");
+    assert_string_equal(set(a, RA_DIRECTIVE_STATE_INTERVAL, "soon", NULL,
+                            NULL),
+                        "RobotsAuditStateInterval: 'soon' is not a time "
+                        "(250ms, 30s, 5m, 1h, 1d, 1m30s; a bare number is "
+                        "seconds)");
+    assert_string_equal(set(a, RA_DIRECTIVE_STATE_INTERVAL, "1h", NULL,
+                            NULL), "");
+    assert_int_equal(a->main.state_interval, 3600000);
+    assert_int_equal(ra_directive_level(RA_DIALECT_APACHE,
+                                        RA_DIRECTIVE_STATE_INTERVAL),
+                     RA_CONF_MAIN);
+    conf_free(n);
+    conf_free(a);
+}
+
 static void
 files(void **state)
 {
@@ -619,6 +667,7 @@ main(void)
         cmocka_unit_test(evidence_log_and_budget),
         cmocka_unit_test(alert_purposes),
         cmocka_unit_test(alert_log_and_resolver),
+        cmocka_unit_test(state_file),
         cmocka_unit_test(files),
         cmocka_unit_test(levels_and_merge),
         cmocka_unit_test(robots_servers),

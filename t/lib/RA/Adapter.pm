@@ -111,6 +111,16 @@ The shared zone's size (C<robots_audit_zone ra SIZE> / C<RobotsAuditZoneSize>).
 The global files and settings (C<signature_keys>: a directory of Web Bot
 Auth key sets).
 
+=item C<state>, C<state_interval>
+
+The ledger's state file and the time between two saves
+(C<robots_audit_state> / C<RobotsAuditState>, ...).
+
+=item C<notice_log>
+
+The module's lines at C<notice> written too (the harness's error log is at
+C<warn>); C<< $ad->notice_log($h) >> reads them.
+
 =item C<resolver>
 
 C<ADDR:PORT> of the DNS server reverse DNS asks (C<resolver> /

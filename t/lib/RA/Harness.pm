@@ -88,6 +88,21 @@ sub dead_port {
     return $s->sockport;
 }
 
+# The children of a process, from /proc, lowest pid first.
+sub children_of {
+    my ($pid) = @_;
+    my @kids;
+    for my $stat (glob '/proc/[0-9]*/stat') {
+        open my $fh, '<', $stat or next;
+        my $line = <$fh> // '';
+        close $fh;
+        # pid (comm) state ppid ...
+        push @kids, $1 if $line =~ /^(\d+) \(.*\) \S+ (\d+) / && $2 == $pid;
+    }
+    @kids = sort { $a <=> $b } @kids;
+    return @kids;               # a count in scalar context
+}
+
 sub dir     { $_[0]{dir} }
 sub backend { $_[0]{backend} }
 sub port    { my ($self, $i) = @_; return $self->{port_list}[$i // 0] }

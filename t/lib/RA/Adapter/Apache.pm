@@ -75,6 +75,10 @@ sub fragments {
         if defined $c{alert_budget};
     push @http, "RobotsAuditAlertPurposes $c{alert_purposes}"
         if defined $c{alert_purposes};
+    push @http, 'LogLevel warn robots_audit:notice' if $c{notice_log};
+    push @http, "RobotsAuditState $c{state}" if $c{state};
+    push @http, "RobotsAuditStateInterval $c{state_interval}"
+        if $c{state_interval};
     for my $v (@{ $c{vhosts} // [] }) {
         my $aliases = @{ $v->{aliases} // [] }
             ? "\n    ServerAlias @{ $v->{aliases} }" : '';
@@ -117,6 +121,10 @@ EOF
         server_conf => join('', map { "$_\n" } @srv) . ($c{server_conf} // ''),
     );
 }
+
+# the lines at notice and above (setting notice_log): the module's are
+# in the error log
+sub notice_log { $_[1]->error_log }
 
 # HTTP/2 (RA::Scenario::Http2): mod_http2, h2c beside HTTP/1.1 on the
 # main site's port; mod_http2 refuses to serve h2 under mpm_prefork

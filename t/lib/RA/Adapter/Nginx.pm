@@ -61,6 +61,11 @@ sub fragments {
         if defined $c{alert_budget};
     push @http, "robots_audit_alert_purposes $c{alert_purposes};"
         if defined $c{alert_purposes};
+    # a second error log at notice, since the harness's is at warn
+    $opts{main} = "error_log %%DIR%%/notice.log notice;" if $c{notice_log};
+    push @http, "robots_audit_state $c{state};" if $c{state};
+    push @http, "robots_audit_state_interval $c{state_interval};"
+        if $c{state_interval};
     push @http, "resolver $c{resolver} ipv6=off;\nresolver_timeout 2s;"
         if $c{resolver};
     push @http, 'large_client_header_buffers 4 128k;' if $c{large_headers};
@@ -99,6 +104,9 @@ EOF
         %opts,
     );
 }
+
+# the lines at notice and above (setting notice_log)
+sub notice_log { $_[1]->read_file('notice.log') }
 
 # HTTP/2 (RA::Scenario::Http2): h2c with prior knowledge on a second
 # listen of the main server (nginx 1.22's "listen ... http2" without TLS

@@ -127,19 +127,10 @@ sub read_pid {
     return $pid && $pid =~ /^(\d+)/ ? $1 : undef;
 }
 
-# The master's children (workers), from /proc.
+# The master's children (workers).
 sub children {
     my ($self, $pid) = @_;
-    my @kids;
-    for my $stat (glob '/proc/[0-9]*/stat') {
-        open my $fh, '<', $stat or next;
-        my $line = <$fh> // '';
-        close $fh;
-        # pid (comm) state ppid ...
-        push @kids, $1 if $line =~ /^(\d+) \(.*\) \S+ (\d+) / && $2 == $pid;
-    }
-    @kids = sort { $a <=> $b } @kids;
-    return @kids;
+    return RA::Harness::children_of($pid);
 }
 
 sub start {
