@@ -298,6 +298,10 @@ int ra_audit_evidence_take(ra_audit_t *au, ra_str_t site, size_t bytes,
 int ra_audit_log_error(ra_audit_t *au, unsigned which, int64_t now,
     uint64_t *failed);
 
+/* Whether the log which ends in a torn line, swapped for owed
+ * (ra_ledger_log_owed()). */
+int ra_audit_log_owed(ra_audit_t *au, unsigned which, int owed);
+
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);
 

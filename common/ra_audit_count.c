@@ -36,6 +36,12 @@ ra_audit_log_error(ra_audit_t *au, unsigned which, int64_t now,
     return ra_ledger_log_error(&au->ledger, which, now, failed);
 }
 
+int
+ra_audit_log_owed(ra_audit_t *au, unsigned which, int owed)
+{
+    return ra_ledger_log_owed(&au->ledger, which, owed);
+}
+
 /* An alert that passed its gate goes out when the budgets have a line
  * for it (else it is counted for the summary); a summary is due when the
  * window is over.  gate: a generic bot's block gate, or NULL.  Under the

@@ -518,6 +518,11 @@ int ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t);
 int ra_ledger_log_error(ra_ledger_t *l, unsigned which, int64_t now,
     uint64_t *failed);
 
+/* Whether the log which (RA_LOGFILE_*) ends in a torn line nobody ended
+ * yet, set to owed; returns what it was (an atomic exchange, so that of
+ * the processes that take it, one ends the line). */
+int ra_ledger_log_owed(ra_ledger_t *l, unsigned which, int owed);
+
 
 /* ---- under the lock -------------------------------------------------- */
 

@@ -300,6 +300,11 @@ struct ra_ledger_hdr_s {
     uint64_t           log_errors[RA_LOGFILES];
     int64_t            log_error_noted[RA_LOGFILES];
     uint64_t           log_error_seen[RA_LOGFILES];
+    /* layout 15: 1 while the log ends in a torn line that no process
+     * could end yet (the disk was full even for its newline): the next
+     * writer ends it first, so that its own line starts on a line of its
+     * own; an atomic, swapped */
+    uint32_t           log_owed[RA_LOGFILES];
     /* layout 14: the clients of the alert summary window's violations
      * (ra_alert_budget_take()), under the lock */
     ra_alert_client_t  alert_top[RA_ALERT_TOP_SLOTS];

@@ -374,6 +374,16 @@ ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t)
 
 
 int
+ra_ledger_log_owed(ra_ledger_t *l, unsigned which, int owed)
+{
+    if (which >= RA_LOGFILES) {
+        return 0;
+    }
+    return (int) __atomic_exchange_n(&l->hdr->log_owed[which],
+                                     (uint32_t) (owed != 0), __ATOMIC_ACQ_REL);
+}
+
+int
 ra_ledger_log_error(ra_ledger_t *l, unsigned which, int64_t now,
     uint64_t *failed)
 {

@@ -67,17 +67,35 @@ ra_logfile_all(const ra_logfile_t *log, const unsigned char *p, size_t n,
 int
 ra_logfile_line(const ra_logfile_t *log, const void *p, size_t n, int *err)
 {
+    int  owed = 0;
+
+    return ra_logfile_line_owed(log, p, n, &owed, err);
+}
+
+int
+ra_logfile_line_owed(const ra_logfile_t *log, const void *p, size_t n,
+    int *owed, int *err)
+{
     int     e;
     size_t  done;
 
+    if (*owed) {
+        if (ra_logfile_all(log, (const unsigned char *) "\n", 1, &done, err)
+            != RA_OK)
+        {
+            return RA_ERROR;            /* still owed; the line is lost */
+        }
+        *owed = 0;
+    }
     if (ra_logfile_all(log, p, n, &done, err) == RA_OK) {
         return RA_OK;
     }
     if (done > 0 && ((const unsigned char *) p)[done - 1] != '\n') {
         /* torn: ended, so that the next line starts on a line of its
-         * own (the first error is the one reported) */
-        (void) ra_logfile_all(log, (const unsigned char *) "\n", 1, &done,
-                              &e);
+         * own (the first error is the one reported); when not even the
+         * newline goes out, the next writer owes it */
+        *owed = ra_logfile_all(log, (const unsigned char *) "\n", 1, &done,
+                               &e) != RA_OK;
     }
     return RA_ERROR;
 }

@@ -55,6 +55,15 @@ int ra_logfile_open(const ra_logfile_t *log);
 int ra_logfile_line(const ra_logfile_t *log, const void *p, size_t n,
     int *err);
 
+/*
+ * ra_logfile_line() for a file that may end in a torn line nobody could
+ * end (the disk was full even for its newline): *owed says so on entry,
+ * and the newline goes out before the line (nothing of the line when it
+ * does not); on return *owed says whether the file ends so now.
+ */
+int ra_logfile_line_owed(const ra_logfile_t *log, const void *p, size_t n,
+    int *owed, int *err);
+
 /* Names of the logs for metrics and messages: "alert", "evidence". */
 const char *ra_logfile_name(unsigned which);
 

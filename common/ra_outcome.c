@@ -28,10 +28,17 @@ static void
 ra_outcome_write(ra_audit_t *au, const ra_host_t *h, void *where,
     unsigned which, const ra_logfile_t *log, const void *p, size_t n)
 {
-    int       err = 0;
+    int       err = 0, owed, rc;
     uint64_t  failed = 1;
 
-    if (ra_logfile_line(log, p, n, &err) == RA_OK) {
+    /* a torn line nobody could end is shared by every process that
+     * appends to the file: whoever takes it ends it */
+    owed = au != NULL ? ra_audit_log_owed(au, which, 0) : 0;
+    rc = ra_logfile_line_owed(log, p, n, &owed, &err);
+    if (owed && au != NULL) {
+        (void) ra_audit_log_owed(au, which, 1);
+    }
+    if (rc == RA_OK) {
         return;
     }
     if (au != NULL

@@ -305,6 +305,33 @@ whole_lines(void **state)
                      RA_OK);
     assert_memory_equal(f.out + 11, line, sizeof(line) - 1);
 
+    /* the disk stays full even for the newline: the file owes it, and
+     * the next line, once space is freed, starts with it */
+    {
+        int  owed = 0;
+
+        file_init(&f, &log);
+        f.chunk = 4;
+        f.fail_after = 10;
+        f.fail_errno = ENOSPC;
+        assert_int_equal(ra_logfile_line_owed(&log, line, sizeof(line) - 1,
+                                              &owed, &err), RA_ERROR);
+        assert_int_equal(f.len, 10);
+        assert_int_equal(owed, 1);
+        /* still full: nothing of the next line, the newline still owed */
+        assert_int_equal(ra_logfile_line_owed(&log, line, sizeof(line) - 1,
+                                              &owed, &err), RA_ERROR);
+        assert_int_equal(f.len, 10);
+        assert_int_equal(owed, 1);
+        f.fail_after = -1;
+        assert_int_equal(ra_logfile_line_owed(&log, line, sizeof(line) - 1,
+                                              &owed, &err), RA_OK);
+        assert_int_equal(owed, 0);
+        assert_int_equal(f.len, 11 + sizeof(line) - 1);
+        assert_int_equal(f.out[10], '\n');
+        assert_memory_equal(f.out + 11, line, sizeof(line) - 1);
+    }
+
     /* nothing written: nothing to end */
     file_init(&f, &log);
     f.fail_after = 0;

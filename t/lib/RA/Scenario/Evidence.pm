@@ -15,6 +15,10 @@ package RA::Scenario::Evidence;
 # A log that cannot be written (/dev/full): the lines lost are counted
 # (robots_audit_log_write_errors_total{log=...}) and said once a minute
 # per log (RA307, RA313) by both servers.
+# Both logs on a 64 KiB tmpfs that fills in the middle of a line and is
+# freed again (as root; skipped otherwise): no line is glued to another,
+# every line the counters do not call lost is whole JSON, and the lines
+# after the space came back are whole.
 #
 #   RA::Scenario::Evidence->run($server);
 
@@ -38,6 +42,7 @@ sub run {
     my ($class, $server) = @_;
     run_variants($server, sub { flood(@_) });
     run_variants($server, sub { full(@_) });
+    run_variants($server, sub { tmpfs(@_) });
     done_testing;
 }
 
@@ -183,6 +188,81 @@ sub full {
     (my $rest = $err) =~ s/^.*\[RA3(?:07|13)\].*$//mg;
     unlike $rest, $ad->crash_re, 'no crash or emergency';
     $h->stop;
+}
+
+sub tmpfs {
+    my ($ad, $v) = @_;
+    my $TESTS = 9;
+    SKIP: {
+        skip 'a tmpfs needs root', $TESTS if $> != 0;
+        my $h = $ad->harness($v, {
+                audit          => 1,
+                alert_interval => $ad->min_interval,
+                alert_log      => '%%DIR%%/fs/alerts.log',
+                evidence_log   => '%%DIR%%/fs/evidence.log',
+            },
+            files => { 'htdocs/robots.txt' => $ROBOTS,
+                       'htdocs/checkout'   => "pay here\n" },
+        );
+        my $fs = $h->dir . '/fs';
+        mkdir $fs or die "mkdir $fs: $!";
+        skip 'cannot mount a tmpfs here', $TESTS
+            if system('mount', '-t', 'tmpfs', '-o', 'size=64k,mode=0777',
+                      'tmpfs', $fs) != 0;
+        my $ok = eval { tmpfs_run($h, $ad); 1 };
+        my $why = $@;
+        $h->stop;
+        system('umount', $fs);
+        die $why unless $ok;
+    }
+}
+
+sub tmpfs_run {
+    my ($h, $ad) = @_;
+    my $fs = $h->dir . '/fs';
+    my $long = '/checkout?' . ('q' x 900);
+    $h->start;
+    is get_from($h, '127.0.0.1', '/robots.txt', 'FetchBot/1.0'), 200,
+        'robots.txt served';
+    my $n = 0;
+    my $send = sub {
+        my ($k) = @_;
+        for (1 .. $k) {
+            $n++;
+            get_from($h, "127.0.$n.1", $long, "Fill${n}Bot/1.0");
+        }
+    };
+    $send->(3);
+    # fill the tmpfs to the last byte, then free one page: the next lines
+    # fit, one is cut in the middle, and not even its newline goes out
+    open my $fh, '>', "$fs/filler" or die "filler: $!";
+    my $chunk = 'x' x 1024;
+    1 while syswrite $fh, $chunk;
+    close $fh;
+    truncate "$fs/filler", (-s "$fs/filler") - 4096 or die "truncate: $!";
+    $send->(8);
+    unlink "$fs/filler" or die "unlink: $!";
+    $send->(3);
+
+    my $prom = $h->get("$h->{status_path}?format=prometheus")->{content};
+    my ($lost) = $prom =~ /^robots_audit_log_write_errors_total\{log="evidence"\} (\d+)$/m;
+    cmp_ok $lost // 0, '>=', 1, 'lines lost while the disk was full, counted';
+    my @lines = split /\n/, $h->read_file('fs/evidence.log');
+    my @bad = grep { !defined eval { decode_json($_) } } @lines;
+    is scalar(grep { /\{"time".*\{"time"/ } @lines), 0,
+        'no evidence line glued to another';
+    cmp_ok scalar @bad, '<=', 1, 'at most the line the disk cut is torn';
+    is scalar(grep { !/^\{"time":/ } @bad), 0, '... and it is a line\'s start';
+    is scalar(@lines) - scalar(@bad) + $lost, $n,
+        'each violation is a whole line or counted as lost';
+    my @after = map { decode_json($_) } grep { defined eval { decode_json($_) } }
+                @lines[-3 .. -1];
+    is scalar @after, 3, 'the lines after the space came back are whole';
+    my @al = split /\n/, $h->read_file('fs/alerts.log');
+    is scalar(grep { /\{"time".*\{"time"/ } @al), 0,
+        'no alert line glued to another';
+    (my $rest = $h->error_log) =~ s/^.*\[RA3(?:07|13)\].*$//mg;
+    unlike $rest, $ad->crash_re, 'no crash or emergency';
 }
 
 1;
