@@ -199,13 +199,16 @@ sub scenario {
     is $g->{refused_violation}, 1, 'localhost: the refused violation counted';
     is $g->{refused_unreachable}, 0, 'localhost: nothing else';
 
-    # Prometheus and the status page
+    # Prometheus and the status page: a crawler that is not verified has
+    # no series of its own (anyone can send its name), its refusals are
+    # summed as crawler="unverified" (on localhost, Googlebot's refused
+    # violation and another crawler's)
     my $prom = $h->get('/ra-status?format=prometheus')->{content};
-    like $prom, qr/^robots_audit_refused_total\{site="localhost",crawler="Googlebot",verdict="violation"\} 1$/m,
+    like $prom, qr/^robots_audit_refused_total\{site="localhost",crawler="unverified",verdict="violation"\} 2$/m,
         'Prometheus: refused for violation';
-    like $prom, qr/^robots_audit_refused_total\{site="flip\.test",crawler="Googlebot",verdict="unreachable"\} 3$/m,
+    like $prom, qr/^robots_audit_refused_total\{site="flip\.test",crawler="unverified",verdict="unreachable"\} 3$/m,
         'Prometheus: refused for unreachable';
-    like $prom, qr/^robots_audit_refused_total\{site="imp\.test",crawler="GPTBot",verdict="impostor"\} 1$/m,
+    like $prom, qr/^robots_audit_refused_total\{site="imp\.test",crawler="unverified",verdict="impostor"\} 1$/m,
         'Prometheus: refused as impostor';
     unlike $prom, qr/^robots_audit_refused_total\{[^\n]*verdict="(?!violation"|unreachable"|impostor")/m,
         'Prometheus: only what can be refused';
