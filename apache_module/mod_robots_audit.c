@@ -21,7 +21,6 @@
  */
 
 #include "mra.h"
-#include "ra_ledger_file.h"
 
 #include "ap_mpm.h"
 #include "mpm_common.h"
@@ -391,11 +390,9 @@ mra_zone_init(server_rec *s, apr_size_t size)
     {
         return !OK;
     }
-    if (st->conf.state_file != NULL) {          /* a new segment only */
-        (void) ra_ledger_file_restore(&st->ledger, &st->host, NULL,
-                                      ra_str_z(MRA_ZONE_NAME),
-                                      st->conf.state_file);
-    }
+    /* a new segment only */
+    (void) ra_ledger_file_restore(&st->ledger, &st->host, NULL,
+                                  ra_str_z(MRA_ZONE_NAME), st->conf.state_file);
     rd->size = size;
     rv = ap_global_mutex_create(&rd->mutex, NULL, MRA_MUTEX_TYPE, NULL, s,
                                 pproc, 0);
@@ -419,32 +416,17 @@ mra_zone_init(server_rec *s, apr_size_t size)
 static apr_status_t
 mra_state_save(void *data)
 {
-    mra_state  *st = data;
-
-    (void) ra_ledger_file_save(&st->ledger, &st->host, NULL,
-                               ra_str_z(MRA_ZONE_NAME), st->conf.state_file);
+    (void) ra_ledger_saver_save(data);
     return APR_SUCCESS;
 }
 
 static int
 mra_monitor(apr_pool_t *p, server_rec *s)
 {
-    int64_t     now;
     mra_state  *st = mra_st(s);
 
     (void) p;
-    if (st->conf.state_file == NULL || st->ledger.base == NULL) {
-        return DECLINED;
-    }
-    now = ra_host_now(&st->host);
-    if (st->state_due != 0 && now >= st->state_due) {
-        (void) mra_state_save(st);
-    }
-    if (st->state_due == 0 || now >= st->state_due) {
-        st->state_due = now + (st->conf.state_interval
-                               ? st->conf.state_interval
-                               : RA_LEDGER_FILE_INTERVAL);
-    }
+    ra_ledger_saver_tick(&st->saver, ra_host_now(&st->host));
     return DECLINED;
 }
 
@@ -587,8 +569,11 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
 
     /* the configured files: each site's version until one is captured */
     ra_conf_robots_seed(&st->conf, st->audit, ra_host_now(&st->host));
-    if (st->conf.state_file != NULL) {
-        apr_pool_cleanup_register(pconf, st, mra_state_save,
+    if (ra_ledger_saver_init(&st->saver, &st->ledger, &st->host,
+                             ra_str_z(MRA_ZONE_NAME), st->conf.state_file,
+                             st->conf.state_interval))
+    {
+        apr_pool_cleanup_register(pconf, &st->saver, mra_state_save,
                                   apr_pool_cleanup_null);
     }
     return OK;

@@ -33,6 +33,7 @@
 #include "ra_http.h"
 #include "ra_kind.h"
 #include "ra_ledger.h"
+#include "ra_ledger_file.h"
 #include "ra_outcome.h"
 #include "ra_setup.h"
 #include "ra_tags.h"
@@ -87,8 +88,8 @@ typedef struct {
     ra_conf_main_t       conf;          /* the global directives' values;
                                            enforce_wanted: the fixups hook
                                            is in */
-    int64_t              state_due;     /* the parent's next save of
-                                           RobotsAuditState; 0: unset */
+    ra_ledger_saver_t    saver;         /* the parent's saves of
+                                           RobotsAuditState */
 } mra_state;
 
 /* Per server; the global settings live in the module's state. */

@@ -29,6 +29,7 @@
 #include "ra_directive.h"
 #include "ra_http.h"
 #include "ra_kind.h"
+#include "ra_ledger_file.h"
 #include "ra_outcome.h"
 #include "ra_setup.h"
 
@@ -45,8 +46,10 @@ typedef struct {
     ra_host_t                    conf_host;     /* where is an ngx_conf_t */
 
     ra_audit_t                  *audit;         /* this worker's */
-    ngx_event_t                  state_timer;   /* data: this process
-                                                   saves the state file */
+    ra_ledger_saver_t            saver;         /* zeroed unless this
+                                                   process saves the state
+                                                   file */
+    ngx_event_t                  state_timer;   /* its saves' */
     ra_kind_memo_t               kind;          /* the target's kind as
                                                    the header filter asked
                                                    it, for that request's

@@ -13,7 +13,6 @@
 
 
 #include "ngx_http_robots_audit.h"
-#include "ra_ledger_file.h"
 
 
 /* the slab allocator's own pages in the zone (init_zone checks the rest) */
@@ -332,13 +331,10 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     }
 
     /* a new zone: the counters of the state file, said in the new log */
-    if (amcf->conf.state_file != NULL) {
-        ngx_memzero(&cf, sizeof(ngx_conf_t));
-        cf.log = shm_zone->shm.log;
-        (void) ra_ledger_file_restore(&amcf->ledger, &amcf->conf_host, &cf,
-                                      amcf->conf.zone_text,
-                                      amcf->conf.state_file);
-    }
+    ngx_memzero(&cf, sizeof(ngx_conf_t));
+    cf.log = shm_zone->shm.log;
+    (void) ra_ledger_file_restore(&amcf->ledger, &amcf->conf_host, &cf,
+                                  amcf->conf.zone_text, amcf->conf.state_file);
 
     return NGX_OK;
 }
@@ -737,20 +733,15 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 
 /* robots_audit_state: one process saves, worker 0 (a worker that dies
  * is started again with its number), by a timer and at its exit */
-#define ngx_http_robots_audit_every(amcf)                                    \
-    (ngx_msec_t) ((amcf)->conf.state_interval ? (amcf)->conf.state_interval \
-                                              : RA_LEDGER_FILE_INTERVAL)
-
 static void
 ngx_http_robots_audit_state_save(ngx_event_t *ev)
 {
-    ngx_http_robots_audit_main_conf_t  *amcf = ev->data;
+    ra_ledger_saver_t  *sv = ev->data;
 
-    (void) ra_ledger_file_save(&amcf->ledger, &amcf->host, NULL,
-                               amcf->conf.zone_text, amcf->conf.state_file);
+    (void) ra_ledger_saver_save(sv);
 
     if (!ngx_exiting && !ngx_terminate && !ngx_quit) {
-        ngx_add_timer(ev, ngx_http_robots_audit_every(amcf));
+        ngx_add_timer(ev, (ngx_msec_t) sv->every);
     }
 }
 
@@ -767,15 +758,17 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 
     amcf->audit = ngx_http_robots_audit_create(amcf);
 
-    if (amcf->conf.state_file != NULL
-        && (ngx_process == NGX_PROCESS_SINGLE
-            || (ngx_process == NGX_PROCESS_WORKER && ngx_worker == 0)))
+    if ((ngx_process == NGX_PROCESS_SINGLE
+         || (ngx_process == NGX_PROCESS_WORKER && ngx_worker == 0))
+        && ra_ledger_saver_init(&amcf->saver, &amcf->ledger, &amcf->host,
+                                amcf->conf.zone_text, amcf->conf.state_file,
+                                amcf->conf.state_interval))
     {
         amcf->state_timer.handler = ngx_http_robots_audit_state_save;
-        amcf->state_timer.data = amcf;
+        amcf->state_timer.data = &amcf->saver;
         amcf->state_timer.log = cycle->log;
         amcf->state_timer.cancelable = 1;       /* no wait at exit */
-        ngx_add_timer(&amcf->state_timer, ngx_http_robots_audit_every(amcf));
+        ngx_add_timer(&amcf->state_timer, (ngx_msec_t) amcf->saver.every);
     }
 
     return NGX_OK;
@@ -792,9 +785,8 @@ ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle)
         return;
     }
 
-    if (amcf->state_timer.data != NULL) {
-        ngx_http_robots_audit_state_save(&amcf->state_timer);
-    }
+    /* the last save (none unless this process is the saver) */
+    (void) ra_ledger_saver_save(&amcf->saver);
 
     ra_audit_destroy(amcf->audit);
     amcf->audit = NULL;
