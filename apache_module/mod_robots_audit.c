@@ -467,11 +467,8 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
     ra_logfile_t *log, apr_os_file_t *fd, unsigned which)
 {
     piped_log     *pl;
-    apr_file_t    *f;
-    apr_status_t   rv;
-    const char    *what = ra_logfile_name(which);
-    const char    *tag = which == RA_LOGFILE_EVIDENCE ? RA_TAG_EVIDENCE_LOG
-                                                      : RA_TAG_ALERT_LOG;
+    apr_file_t    *f = NULL;
+    apr_status_t   rv = APR_SUCCESS;
 
     log->file = NULL;
     if (path == NULL) {
@@ -479,23 +476,18 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
     }
     log->name = path;
     if (path[0] == '|') {
-        pl = ap_open_piped_log(pconf, path + 1);
-        if (pl == NULL) {
-            ap_log_error(APLOG_MARK, APLOG_EMERG, 0, s, RA_LOG_PREFIX "[%s] "
-                         "cannot start the %s log program %s", tag, what,
-                         path + 1);
-            return !OK;
-        }
-        f = ap_piped_log_write_fd(pl);
+        pl = ap_open_piped_log(pconf, ra_logfile_target(path));
+        f = pl != NULL ? ap_piped_log_write_fd(pl) : NULL;
     } else {
         rv = apr_file_open(&f, path, APR_FOPEN_WRITE | APR_FOPEN_APPEND
                            | APR_FOPEN_CREATE | APR_FOPEN_LARGEFILE,
                            APR_OS_DEFAULT, pconf);
-        if (rv != APR_SUCCESS) {
-            ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, RA_LOG_PREFIX "[%s] "
-                         "cannot open the %s log %s", tag, what, path);
-            return !OK;
-        }
+    }
+    if (rv != APR_SUCCESS || f == NULL) {
+        ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, "%s%s",
+                     ra_logfile_unopened(which, path),
+                     ra_logfile_target(path));
+        return !OK;
     }
     /* unbuffered, file or pipe: the core writes its descriptor */
     (void) apr_os_file_get(fd, f);

@@ -367,7 +367,7 @@ static char *
 ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf)
 {
-    ngx_uint_t                          i, alert;
+    ngx_uint_t                          i;
     ra_buf_t                            msg;
     ra_str_t                           *words;
     void                              **file;
@@ -438,9 +438,8 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     case RA_DIRECTIVE_ALERT_LOG:
     case RA_DIRECTIVE_EVIDENCE_LOG:
         /* a path the core kept (not off): nginx opens and reopens it */
-        alert = cmd->offset == RA_DIRECTIVE_ALERT_LOG;
-        file = alert ? &alcf->conf.alert_file : &alcf->conf.evidence_file;
-        if ((alert ? alcf->conf.alert_log : alcf->conf.evidence_log) != NULL
+        file = ra_conf_scope_log_file(&alcf->conf, cmd->offset);
+        if (file != NULL
             && (*file = ngx_conf_open_file(cf->cycle, &value[1])) == NULL)
         {
             return NGX_CONF_ERROR;
@@ -569,6 +568,7 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
     ngx_http_robots_audit_loc_conf_t  *prev = parent;
     ngx_http_robots_audit_loc_conf_t  *conf = child;
 
+    const char                         *why;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     ra_conf_scope_merge(&conf->conf, &prev->conf, &conf->conf);
@@ -576,13 +576,9 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
     amcf = ngx_http_conf_get_module_main_conf(cf,
                                               ngx_http_robots_audit_module);
 
-    if (amcf->shm_zone == NULL
-        && (conf->conf.enable == 1 || conf->conf.status))
-    {
-        ngx_log_error(NGX_LOG_EMERG, cf->log, 0,
-                      "\"robots_audit on\" and \"robots_audit_status\" "
-                      "need a zone: add \"robots_audit_zone NAME SIZE;\" "
-                      "to the http block");
+    why = ra_conf_scope_unzoned(&conf->conf, amcf->shm_zone != NULL);
+    if (why != NULL) {
+        ngx_log_error(NGX_LOG_EMERG, cf->log, 0, "%s", why);
         return NGX_CONF_ERROR;
     }
 
