@@ -392,7 +392,8 @@ mra_zone_init(server_rec *s, apr_size_t size)
     }
     /* a new segment only */
     (void) ra_ledger_file_restore(&st->ledger, &st->host, NULL,
-                                  ra_str_z(MRA_ZONE_NAME), st->conf.state_file);
+                                  ra_str_z(MRA_ZONE_NAME),
+                                  st->conf.state_file);
     rd->size = size;
     rv = ap_global_mutex_create(&rd->mutex, NULL, MRA_MUTEX_TYPE, NULL, s,
                                 pproc, 0);

@@ -110,17 +110,15 @@ void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
     ap_get_module_config((r)->per_dir_config, &robots_audit_module))
 #define mra_st(s)     (mra_sconf(s)->st)
 
-/* RobotsAudit On for r, and a ledger to count in */
+/* RobotsAudit On for r (enforce: and something enforced there), and a
+ * ledger to count in */
 static inline int
-mra_on(request_rec *r)
+mra_on(request_rec *r, int enforce)
 {
-    mra_dir_conf  *d;
+    mra_dir_conf  *d = mra_dconf(r);
 
-    if (mra_st(r->server)->audit == NULL) {
-        return 0;
-    }
-    d = mra_dconf(r);
-    return d != NULL && d->conf.enable == 1;
+    return mra_st(r->server)->audit != NULL && d != NULL
+           && ra_conf_scope_audits(&d->conf, enforce);
 }
 
 static inline int
