@@ -31,8 +31,6 @@ static char *ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf,
     void *parent, void *child);
 static ngx_int_t ngx_http_robots_audit_postconf(ngx_conf_t *cf);
 static ngx_int_t ngx_http_robots_audit_init_module(ngx_cycle_t *cycle);
-static void ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
-    ngx_http_robots_audit_main_conf_t *amcf);
 static ngx_int_t ngx_http_robots_audit_init_process(ngx_cycle_t *cycle);
 static void ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle);
 
