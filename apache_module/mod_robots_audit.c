@@ -21,7 +21,6 @@
  */
 
 #include "mra.h"
-#include "ra_ledger_file.h"
 
 #include "ap_mpm.h"
 #include "mpm_common.h"
@@ -391,11 +390,10 @@ mra_zone_init(server_rec *s, apr_size_t size)
     {
         return !OK;
     }
-    if (st->conf.state_file != NULL) {          /* a new segment only */
-        (void) ra_ledger_file_restore(&st->ledger, &st->host, NULL,
-                                      ra_str_z(MRA_ZONE_NAME),
-                                      st->conf.state_file);
-    }
+    /* a new segment only */
+    (void) ra_ledger_file_restore(&st->ledger, &st->host, NULL,
+                                  ra_str_z(MRA_ZONE_NAME),
+                                  st->conf.state_file);
     rd->size = size;
     rv = ap_global_mutex_create(&rd->mutex, NULL, MRA_MUTEX_TYPE, NULL, s,
                                 pproc, 0);
@@ -419,32 +417,17 @@ mra_zone_init(server_rec *s, apr_size_t size)
 static apr_status_t
 mra_state_save(void *data)
 {
-    mra_state  *st = data;
-
-    (void) ra_ledger_file_save(&st->ledger, &st->host, NULL,
-                               ra_str_z(MRA_ZONE_NAME), st->conf.state_file);
+    (void) ra_ledger_saver_save(data);
     return APR_SUCCESS;
 }
 
 static int
 mra_monitor(apr_pool_t *p, server_rec *s)
 {
-    int64_t     now;
     mra_state  *st = mra_st(s);
 
     (void) p;
-    if (st->conf.state_file == NULL || st->ledger.base == NULL) {
-        return DECLINED;
-    }
-    now = ra_host_now(&st->host);
-    if (st->state_due != 0 && now >= st->state_due) {
-        (void) mra_state_save(st);
-    }
-    if (st->state_due == 0 || now >= st->state_due) {
-        st->state_due = now + (st->conf.state_interval
-                               ? st->conf.state_interval
-                               : RA_LEDGER_FILE_INTERVAL);
-    }
+    ra_ledger_saver_tick(&st->saver, ra_host_now(&st->host));
     return DECLINED;
 }
 
@@ -485,11 +468,8 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
     ra_logfile_t *log, apr_os_file_t *fd, unsigned which)
 {
     piped_log     *pl;
-    apr_file_t    *f;
-    apr_status_t   rv;
-    const char    *what = ra_logfile_name(which);
-    const char    *tag = which == RA_LOGFILE_EVIDENCE ? RA_TAG_EVIDENCE_LOG
-                                                      : RA_TAG_ALERT_LOG;
+    apr_file_t    *f = NULL;
+    apr_status_t   rv = APR_SUCCESS;
 
     log->file = NULL;
     if (path == NULL) {
@@ -497,23 +477,18 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
     }
     log->name = path;
     if (path[0] == '|') {
-        pl = ap_open_piped_log(pconf, path + 1);
-        if (pl == NULL) {
-            ap_log_error(APLOG_MARK, APLOG_EMERG, 0, s, RA_LOG_PREFIX "[%s] "
-                         "cannot start the %s log program %s", tag, what,
-                         path + 1);
-            return !OK;
-        }
-        f = ap_piped_log_write_fd(pl);
+        pl = ap_open_piped_log(pconf, ra_logfile_target(path));
+        f = pl != NULL ? ap_piped_log_write_fd(pl) : NULL;
     } else {
         rv = apr_file_open(&f, path, APR_FOPEN_WRITE | APR_FOPEN_APPEND
                            | APR_FOPEN_CREATE | APR_FOPEN_LARGEFILE,
                            APR_OS_DEFAULT, pconf);
-        if (rv != APR_SUCCESS) {
-            ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, RA_LOG_PREFIX "[%s] "
-                         "cannot open the %s log %s", tag, what, path);
-            return !OK;
-        }
+    }
+    if (rv != APR_SUCCESS || f == NULL) {
+        ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, "%s%s",
+                     ra_logfile_unopened(which, path),
+                     ra_logfile_target(path));
+        return !OK;
     }
     /* unbuffered, file or pipe: the core writes its descriptor */
     (void) apr_os_file_get(fd, f);
@@ -587,8 +562,11 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
 
     /* the configured files: each site's version until one is captured */
     ra_conf_robots_seed(&st->conf, st->audit, ra_host_now(&st->host));
-    if (st->conf.state_file != NULL) {
-        apr_pool_cleanup_register(pconf, st, mra_state_save,
+    if (ra_ledger_saver_init(&st->saver, &st->ledger, &st->host,
+                             ra_str_z(MRA_ZONE_NAME), st->conf.state_file,
+                             st->conf.state_interval))
+    {
+        apr_pool_cleanup_register(pconf, &st->saver, mra_state_save,
                                   apr_pool_cleanup_null);
     }
     return OK;

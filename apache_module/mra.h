@@ -33,6 +33,7 @@
 #include "ra_http.h"
 #include "ra_kind.h"
 #include "ra_ledger.h"
+#include "ra_ledger_file.h"
 #include "ra_outcome.h"
 #include "ra_setup.h"
 #include "ra_tags.h"
@@ -87,8 +88,8 @@ typedef struct {
     ra_conf_main_t       conf;          /* the global directives' values;
                                            enforce_wanted: the fixups hook
                                            is in */
-    int64_t              state_due;     /* the parent's next save of
-                                           RobotsAuditState; 0: unset */
+    ra_ledger_saver_t    saver;         /* the parent's saves of
+                                           RobotsAuditState */
 } mra_state;
 
 /* Per server; the global settings live in the module's state. */
@@ -109,17 +110,15 @@ void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
     ap_get_module_config((r)->per_dir_config, &robots_audit_module))
 #define mra_st(s)     (mra_sconf(s)->st)
 
-/* RobotsAudit On for r, and a ledger to count in */
+/* RobotsAudit On for r (enforce: and something enforced there), and a
+ * ledger to count in */
 static inline int
-mra_on(request_rec *r)
+mra_on(request_rec *r, int enforce)
 {
-    mra_dir_conf  *d;
+    mra_dir_conf  *d = mra_dconf(r);
 
-    if (mra_st(r->server)->audit == NULL) {
-        return 0;
-    }
-    d = mra_dconf(r);
-    return d != NULL && d->conf.enable == 1;
+    return mra_st(r->server)->audit != NULL && d != NULL
+           && ra_conf_scope_audits(&d->conf, enforce);
 }
 
 static inline int

@@ -45,7 +45,7 @@ mra_wanted(request_rec *r, int status, int ask)
 
     /* the tables last: every request asks, robots.txt ones go on; only
      * a GET's answer may be one (M_GET: GET or HEAD, the core tells) */
-    if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig)) {
+    if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig, 0)) {
         return -1;
     }
     kind = mra_request_kind(orig);

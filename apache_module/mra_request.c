@@ -111,8 +111,7 @@ mra_fixups_judge(request_rec *r)
 {
     unsigned  kind;
 
-    if (!mra_on(r) || !ra_enforce_any(mra_dconf(r)->conf.enforce)
-        || mra_server_page(r)
+    if (!mra_on(r, 1) || mra_server_page(r)
         || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS)
         || mra_robots_hop(r) != 0)
     {
@@ -139,7 +138,7 @@ mra_log_transaction(request_rec *r)
 {
     request_rec  *last;
 
-    if (!mra_on(r) || (mra_request_word(r) & RA_KIND_JUDGED)
+    if (!mra_on(r, 0) || (mra_request_word(r) & RA_KIND_JUDGED)
         || mra_server_page(r))
     {
         return DECLINED;

@@ -569,3 +569,25 @@ ra_conf_scope_merge(ra_conf_scope_t *to, const ra_conf_scope_t *base,
         to->evidence_file = base->evidence_file;
     }
 }
+
+void **
+ra_conf_scope_log_file(ra_conf_scope_t *c, ra_directive_e id)
+{
+    if (id == RA_DIRECTIVE_ALERT_LOG && c->alert_log != NULL) {
+        return &c->alert_file;
+    }
+    if (id == RA_DIRECTIVE_EVIDENCE_LOG && c->evidence_log != NULL) {
+        return &c->evidence_file;
+    }
+    return NULL;
+}
+
+const char *
+ra_conf_scope_unzoned(const ra_conf_scope_t *c, int zone)
+{
+    if (zone || (c->enable != 1 && !c->status)) {
+        return NULL;
+    }
+    return "\"robots_audit on\" and \"robots_audit_status\" need a zone: "
+           "add \"robots_audit_zone NAME SIZE;\" to the http block";
+}

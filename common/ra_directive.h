@@ -291,4 +291,23 @@ int ra_directive_level(ra_dialect_e dialect, ra_directive_e id);
 void ra_conf_scope_merge(ra_conf_scope_t *to, const ra_conf_scope_t *base,
     const ra_conf_scope_t *add);
 
+/* Where the server keeps the open file of log directive id just read
+ * into c (nginx's robots_audit_alert_log, _evidence_log): NULL when it
+ * is off or id is no such directive (nothing to open). */
+void **ra_conf_scope_log_file(ra_conf_scope_t *c, ra_directive_e id);
+
+/* nginx: what to say when a scope audits or shows the status page with
+ * no zone configured (zone 0), NULL when it may; Apache makes its zone
+ * whenever one is wanted (ra_conf_main_t.zone_wanted). */
+const char *ra_conf_scope_unzoned(const ra_conf_scope_t *c, int zone);
+
+/* Are c's requests audited (for enforce: is something enforced there)?
+ * Not the status page's polls.  Inline: nginx asks it of every GET. */
+static inline int
+ra_conf_scope_audits(const ra_conf_scope_t *c, int enforce)
+{
+    return c->enable == 1 && !c->status
+           && (!enforce || ra_enforce_any(c->enforce));
+}
+
 #endif /* RA_DIRECTIVE_H */

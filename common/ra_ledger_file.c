@@ -160,6 +160,9 @@ ra_ledger_file_save(const ra_ledger_t *l, const ra_host_t *h, void *where,
     int       rc;
     ra_buf_t  why;
 
+    if (path == NULL) {
+        return RA_OK;
+    }
     ra_buf_init(&why, &h->heap, 0, 1024);
     rc = ra_ledger_file_write(l, h, path, &why);
     if (rc != RA_OK) {
@@ -181,6 +184,9 @@ ra_ledger_file_restore(ra_ledger_t *l, const ra_host_t *h, void *where,
     ra_buf_t     why;
     ra_totals_t  t;
 
+    if (path == NULL) {
+        return RA_EAGAIN;
+    }
     ra_buf_init(&why, &h->heap, 0, 1024);
     rc = ra_ledger_file_read(l->base, ra_ledger_size(l->base), h, path,
                              &saved, &why);
@@ -201,4 +207,38 @@ ra_ledger_file_restore(ra_ledger_t *l, const ra_host_t *h, void *where,
     }
     ra_buf_release(&why);
     return rc;
+}
+
+int
+ra_ledger_saver_init(ra_ledger_saver_t *sv, const ra_ledger_t *l,
+    const ra_host_t *h, ra_str_t zone, const char *path, int64_t interval)
+{
+    sv->ledger = l;
+    sv->host = h;
+    sv->zone = zone;
+    sv->path = path;
+    sv->every = interval != 0 ? interval : RA_LEDGER_FILE_INTERVAL;
+    sv->due = 0;
+    return path != NULL;
+}
+
+int
+ra_ledger_saver_save(const ra_ledger_saver_t *sv)
+{
+    return ra_ledger_file_save(sv->ledger, sv->host, NULL, sv->zone,
+                               sv->path);
+}
+
+void
+ra_ledger_saver_tick(ra_ledger_saver_t *sv, int64_t now)
+{
+    if (sv->path == NULL) {
+        return;
+    }
+    if (sv->due != 0 && now >= sv->due) {
+        (void) ra_ledger_saver_save(sv);
+    }
+    if (sv->due == 0 || now >= sv->due) {
+        sv->due = now + sv->every;
+    }
 }

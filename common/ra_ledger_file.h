@@ -56,7 +56,8 @@ int ra_ledger_file_read(void *base, size_t size, const ra_host_t *h,
     const char *path, int64_t *saved, ra_buf_t *why);
 
 /* ra_ledger_file_write(), said at error (RA342) when it fails; zone
- * names the shared memory in the line, where is handed to h->log. */
+ * names the shared memory in the line, where is handed to h->log.  No
+ * path (no robots_audit_state): RA_OK, nothing written. */
 int ra_ledger_file_save(const ra_ledger_t *l, const ra_host_t *h,
     void *where, ra_str_t zone, const char *path);
 
@@ -64,9 +65,40 @@ int ra_ledger_file_save(const ra_ledger_t *l, const ra_host_t *h,
  * At start, on a ledger just laid out (never on one a reload or a
  * graceful restart kept): the counters of path, said at notice (RA340),
  * or a refused file said at warn (RA341) and the ledger left new; no file
- * yet: nothing said.  l stays open on the same region.
+ * yet, or no path (no robots_audit_state): RA_EAGAIN, nothing said.  l
+ * stays open on the same region.
  */
 int ra_ledger_file_restore(ra_ledger_t *l, const ra_host_t *h, void *where,
     ra_str_t zone, const char *path);
+
+/*
+ * The saves of the one process that writes the state file, so that both
+ * servers save on the same rule: every interval (robots_audit_state_
+ * interval, RobotsAuditStateInterval; 0: RA_LEDGER_FILE_INTERVAL) and at
+ * the end.  A zeroed one (no state file, or not the writer) saves
+ * nothing.  Its lines go to host->log with where NULL.
+ */
+typedef struct {
+    const ra_ledger_t  *ledger;
+    const ra_host_t    *host;
+    ra_str_t            zone;           /* names the zone in the lines */
+    const char         *path;           /* NULL: nothing is saved */
+    int64_t             every;          /* ms between saves */
+    int64_t             due;            /* the next save, Unix ms; 0: not
+                                           planned yet */
+} ra_ledger_saver_t;
+
+/* Sets sv up for path (NULL: none) and interval; 1 when there is a file
+ * to save to. */
+int ra_ledger_saver_init(ra_ledger_saver_t *sv, const ra_ledger_t *l,
+    const ra_host_t *h, ra_str_t zone, const char *path, int64_t interval);
+
+/* Saves now (ra_ledger_file_save()); RA_OK when sv saves nothing. */
+int ra_ledger_saver_save(const ra_ledger_saver_t *sv);
+
+/* For a host that looks in now and then (Apache's monitor): the first
+ * call plans the first save an interval on; a later one saves when the
+ * save is due and plans the next. */
+void ra_ledger_saver_tick(ra_ledger_saver_t *sv, int64_t now);
 
 #endif /* RA_LEDGER_FILE_H */

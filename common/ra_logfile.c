@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ra_logfile.h"
+#include "ra_tags.h"
 
 int
 ra_logfile_write_fd(void *file, const void *p, size_t *n)
@@ -104,4 +105,26 @@ const char *
 ra_logfile_name(unsigned which)
 {
     return which == RA_LOGFILE_EVIDENCE ? "evidence" : "alert";
+}
+
+const char *
+ra_logfile_unopened(unsigned which, const char *path)
+{
+    static const char *const  lines[2][2] = {
+        { RA_LOG_PREFIX "[" RA_TAG_ALERT_LOG "] cannot open the alert log ",
+          RA_LOG_PREFIX "[" RA_TAG_ALERT_LOG "] cannot start the alert log "
+          "program " },
+        { RA_LOG_PREFIX "[" RA_TAG_EVIDENCE_LOG "] cannot open the evidence "
+          "log ",
+          RA_LOG_PREFIX "[" RA_TAG_EVIDENCE_LOG "] cannot start the evidence "
+          "log program " }
+    };
+
+    return lines[which == RA_LOGFILE_EVIDENCE][path[0] == '|'];
+}
+
+const char *
+ra_logfile_target(const char *path)
+{
+    return path[0] == '|' ? path + 1 : path;
 }

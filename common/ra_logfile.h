@@ -67,4 +67,12 @@ int ra_logfile_line_owed(const ra_logfile_t *log, const void *p, size_t n,
 /* Names of the logs for metrics and messages: "alert", "evidence". */
 const char *ra_logfile_name(unsigned which);
 
+/* What a server says when it cannot open log which at path (a file, or
+ * "|program" to start), tag and all, up to the name it could not open,
+ * which follows it: ra_logfile_target(path). */
+const char *ra_logfile_unopened(unsigned which, const char *path);
+
+/* That name: the program of a "|program" path, else the path. */
+const char *ra_logfile_target(const char *path);
+
 #endif /* RA_LOGFILE_H */

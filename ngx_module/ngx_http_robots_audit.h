@@ -29,6 +29,7 @@
 #include "ra_directive.h"
 #include "ra_http.h"
 #include "ra_kind.h"
+#include "ra_ledger_file.h"
 #include "ra_outcome.h"
 #include "ra_setup.h"
 
@@ -45,8 +46,10 @@ typedef struct {
     ra_host_t                    conf_host;     /* where is an ngx_conf_t */
 
     ra_audit_t                  *audit;         /* this worker's */
-    ngx_event_t                  state_timer;   /* data: this process
-                                                   saves the state file */
+    ra_ledger_saver_t            saver;         /* zeroed unless this
+                                                   process saves the state
+                                                   file */
+    ngx_event_t                  state_timer;   /* its saves' */
     ra_kind_memo_t               kind;          /* the target's kind as
                                                    the header filter asked
                                                    it, for that request's
@@ -95,7 +98,6 @@ NGX_HTTP_RA_LOCAL void *ngx_http_robots_audit_pool_alloc(void *ctx,
 NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_pool_free(void *ctx, void *p);
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
-NGX_HTTP_RA_LOCAL ra_str_t ngx_http_robots_audit_site(ngx_http_request_t *r);
 NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request(ngx_http_request_t *r,
     ngx_int_t status, unsigned kind, ra_request_t *req);
 NGX_HTTP_RA_LOCAL unsigned ngx_http_robots_audit_hop(ngx_http_request_t *r,
@@ -120,14 +122,8 @@ ngx_http_robots_audit_on(ngx_http_request_t *r, ngx_uint_t enforce)
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    if (r != r->main || alcf->conf.enable != 1 || amcf->audit == NULL
-        || (enforce && !ra_enforce_any(alcf->conf.enforce))
-        || alcf->conf.status)
-    {
-        return NULL;
-    }
-
-    return amcf;
+    return r == r->main && amcf->audit != NULL
+           && ra_conf_scope_audits(&alcf->conf, (int) enforce) ? amcf : NULL;
 }
 
 

@@ -13,7 +13,6 @@
 
 
 #include "ngx_http_robots_audit.h"
-#include "ra_ledger_file.h"
 
 
 /* the slab allocator's own pages in the zone (init_zone checks the rest) */
@@ -32,8 +31,6 @@ static char *ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf,
     void *parent, void *child);
 static ngx_int_t ngx_http_robots_audit_postconf(ngx_conf_t *cf);
 static ngx_int_t ngx_http_robots_audit_init_module(ngx_cycle_t *cycle);
-static void ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
-    ngx_http_robots_audit_main_conf_t *amcf);
 static ngx_int_t ngx_http_robots_audit_init_process(ngx_cycle_t *cycle);
 static void ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle);
 
@@ -332,13 +329,10 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     }
 
     /* a new zone: the counters of the state file, said in the new log */
-    if (amcf->conf.state_file != NULL) {
-        ngx_memzero(&cf, sizeof(ngx_conf_t));
-        cf.log = shm_zone->shm.log;
-        (void) ra_ledger_file_restore(&amcf->ledger, &amcf->conf_host, &cf,
-                                      amcf->conf.zone_text,
-                                      amcf->conf.state_file);
-    }
+    ngx_memzero(&cf, sizeof(ngx_conf_t));
+    cf.log = shm_zone->shm.log;
+    (void) ra_ledger_file_restore(&amcf->ledger, &amcf->conf_host, &cf,
+                                  amcf->conf.zone_text, amcf->conf.state_file);
 
     return NGX_OK;
 }
@@ -371,7 +365,7 @@ static char *
 ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf)
 {
-    ngx_uint_t                          i, alert;
+    ngx_uint_t                          i;
     ra_buf_t                            msg;
     ra_str_t                           *words;
     void                              **file;
@@ -442,9 +436,8 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
     case RA_DIRECTIVE_ALERT_LOG:
     case RA_DIRECTIVE_EVIDENCE_LOG:
         /* a path the core kept (not off): nginx opens and reopens it */
-        alert = cmd->offset == RA_DIRECTIVE_ALERT_LOG;
-        file = alert ? &alcf->conf.alert_file : &alcf->conf.evidence_file;
-        if ((alert ? alcf->conf.alert_log : alcf->conf.evidence_log) != NULL
+        file = ra_conf_scope_log_file(&alcf->conf, cmd->offset);
+        if (file != NULL
             && (*file = ngx_conf_open_file(cf->cycle, &value[1])) == NULL)
         {
             return NGX_CONF_ERROR;
@@ -573,6 +566,7 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
     ngx_http_robots_audit_loc_conf_t  *prev = parent;
     ngx_http_robots_audit_loc_conf_t  *conf = child;
 
+    const char                         *why;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     ra_conf_scope_merge(&conf->conf, &prev->conf, &conf->conf);
@@ -580,13 +574,9 @@ ngx_http_robots_audit_merge_loc_conf(ngx_conf_t *cf, void *parent,
     amcf = ngx_http_conf_get_module_main_conf(cf,
                                               ngx_http_robots_audit_module);
 
-    if (amcf->shm_zone == NULL
-        && (conf->conf.enable == 1 || conf->conf.status))
-    {
-        ngx_log_error(NGX_LOG_EMERG, cf->log, 0,
-                      "\"robots_audit on\" and \"robots_audit_status\" "
-                      "need a zone: add \"robots_audit_zone NAME SIZE;\" "
-                      "to the http block");
+    why = ra_conf_scope_unzoned(&conf->conf, amcf->shm_zone != NULL);
+    if (why != NULL) {
+        ngx_log_error(NGX_LOG_EMERG, cf->log, 0, "%s", why);
         return NGX_CONF_ERROR;
     }
 
@@ -737,20 +727,15 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 
 /* robots_audit_state: one process saves, worker 0 (a worker that dies
  * is started again with its number), by a timer and at its exit */
-#define ngx_http_robots_audit_every(amcf)                                    \
-    (ngx_msec_t) ((amcf)->conf.state_interval ? (amcf)->conf.state_interval \
-                                              : RA_LEDGER_FILE_INTERVAL)
-
 static void
 ngx_http_robots_audit_state_save(ngx_event_t *ev)
 {
-    ngx_http_robots_audit_main_conf_t  *amcf = ev->data;
+    ra_ledger_saver_t  *sv = ev->data;
 
-    (void) ra_ledger_file_save(&amcf->ledger, &amcf->host, NULL,
-                               amcf->conf.zone_text, amcf->conf.state_file);
+    (void) ra_ledger_saver_save(sv);
 
     if (!ngx_exiting && !ngx_terminate && !ngx_quit) {
-        ngx_add_timer(ev, ngx_http_robots_audit_every(amcf));
+        ngx_add_timer(ev, (ngx_msec_t) sv->every);
     }
 }
 
@@ -767,15 +752,17 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 
     amcf->audit = ngx_http_robots_audit_create(amcf);
 
-    if (amcf->conf.state_file != NULL
-        && (ngx_process == NGX_PROCESS_SINGLE
-            || (ngx_process == NGX_PROCESS_WORKER && ngx_worker == 0)))
+    if ((ngx_process == NGX_PROCESS_SINGLE
+         || (ngx_process == NGX_PROCESS_WORKER && ngx_worker == 0))
+        && ra_ledger_saver_init(&amcf->saver, &amcf->ledger, &amcf->host,
+                                amcf->conf.zone_text, amcf->conf.state_file,
+                                amcf->conf.state_interval))
     {
         amcf->state_timer.handler = ngx_http_robots_audit_state_save;
-        amcf->state_timer.data = amcf;
+        amcf->state_timer.data = &amcf->saver;
         amcf->state_timer.log = cycle->log;
         amcf->state_timer.cancelable = 1;       /* no wait at exit */
-        ngx_add_timer(&amcf->state_timer, ngx_http_robots_audit_every(amcf));
+        ngx_add_timer(&amcf->state_timer, (ngx_msec_t) amcf->saver.every);
     }
 
     return NGX_OK;
@@ -792,9 +779,8 @@ ngx_http_robots_audit_exit_process(ngx_cycle_t *cycle)
         return;
     }
 
-    if (amcf->state_timer.data != NULL) {
-        ngx_http_robots_audit_state_save(&amcf->state_timer);
-    }
+    /* the last save (none unless this process is the saver) */
+    (void) ra_ledger_saver_save(&amcf->saver);
 
     ra_audit_destroy(amcf->audit);
     amcf->audit = NULL;

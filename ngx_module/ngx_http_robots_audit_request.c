@@ -99,6 +99,19 @@ ngx_http_robots_audit_fields(ngx_http_request_t *r, ra_request_t *req)
 }
 
 
+/* The site is the server block's (the core's ra_sitenames_pick()). */
+static ra_str_t
+ngx_http_robots_audit_site(ngx_http_request_t *r)
+{
+    ngx_http_robots_audit_srv_conf_t  *ascf;
+
+    ascf = ngx_http_get_module_srv_conf(r, ngx_http_robots_audit_module);
+
+    return ra_sitenames_pick(&ascf->conf.names,
+                             ngx_http_robots_audit_str(r->headers_in.server));
+}
+
+
 /* r as the core reads it (status: what the client got, 0 before the
  * content; enforce and recorded are the caller's) */
 void
@@ -140,19 +153,6 @@ ngx_http_robots_audit_hop(ngx_http_request_t *r,
     return ra_audit_robots_hop(amcf->audit, ngx_http_robots_audit_site(r),
                                ngx_http_robots_audit_str(r->unparsed_uri),
                                ngx_http_robots_audit_now(NULL));
-}
-
-
-/* The site is the server block's (the core's ra_sitenames_pick()). */
-ra_str_t
-ngx_http_robots_audit_site(ngx_http_request_t *r)
-{
-    ngx_http_robots_audit_srv_conf_t  *ascf;
-
-    ascf = ngx_http_get_module_srv_conf(r, ngx_http_robots_audit_module);
-
-    return ra_sitenames_pick(&ascf->conf.names,
-                             ngx_http_robots_audit_str(r->headers_in.server));
 }
 
 

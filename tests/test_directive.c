@@ -12,6 +12,7 @@
 #include "ra_directive.h"
 #include "ra_evidence.h"
 #include "ra_ledger.h"
+#include "ra_logfile.h"
 #include "ra_tags.h"
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
@@ -657,6 +658,50 @@ compile_tables(void **state)
     conf_free(a);
 }
 
+/* what the glue asks of a scope once its words are read: which log file
+ * to open, whether it needs a zone, whether its requests are audited;
+ * and the line a server says when it cannot open a log */
+static void
+scope_questions(void **state)
+{
+    ra_conf_scope_t  c;
+
+    (void) state;
+    ra_conf_scope_init(&c);
+    assert_null(ra_conf_scope_log_file(&c, RA_DIRECTIVE_ALERT_LOG));
+    c.evidence_log = "/var/log/ev.log";
+    assert_ptr_equal(ra_conf_scope_log_file(&c, RA_DIRECTIVE_EVIDENCE_LOG),
+                     &c.evidence_file);
+    assert_null(ra_conf_scope_log_file(&c, RA_DIRECTIVE_ALERT_LOG));
+    assert_null(ra_conf_scope_log_file(&c, RA_DIRECTIVE_STATUS));
+    c.alert_log = "/var/log/al.log";
+    assert_ptr_equal(ra_conf_scope_log_file(&c, RA_DIRECTIVE_ALERT_LOG),
+                     &c.alert_file);
+
+    assert_null(ra_conf_scope_unzoned(&c, 0));
+    assert_false(ra_conf_scope_audits(&c, 0));
+    c.enable = 1;
+    assert_non_null(strstr(ra_conf_scope_unzoned(&c, 0), "need a zone"));
+    assert_null(ra_conf_scope_unzoned(&c, 1));
+    assert_true(ra_conf_scope_audits(&c, 0));
+    assert_false(ra_conf_scope_audits(&c, 1));
+    c.enforce = RA_ENFORCE_ALL;
+    assert_true(ra_conf_scope_audits(&c, 1));
+    c.status = 1;
+    assert_false(ra_conf_scope_audits(&c, 0));
+    c.enable = 0;
+    assert_non_null(ra_conf_scope_unzoned(&c, 0));
+
+    assert_string_equal(ra_logfile_unopened(RA_LOGFILE_ALERT, "/x.log"),
+                        RA_LOG_PREFIX "[" RA_TAG_ALERT_LOG "] cannot open "
+                        "the alert log ");
+    assert_string_equal(ra_logfile_unopened(RA_LOGFILE_EVIDENCE, "|prog"),
+                        RA_LOG_PREFIX "[" RA_TAG_EVIDENCE_LOG "] cannot "
+                        "start the evidence log program ");
+    assert_string_equal(ra_logfile_target("|prog -x"), "prog -x");
+    assert_string_equal(ra_logfile_target("/x.log"), "/x.log");
+}
+
 int
 main(void)
 {
@@ -672,6 +717,7 @@ main(void)
         cmocka_unit_test(levels_and_merge),
         cmocka_unit_test(robots_servers),
         cmocka_unit_test(compile_tables),
+        cmocka_unit_test(scope_questions),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -465,6 +465,44 @@ ledger_file_save_fails(void **state)
     free(ra);
 }
 
+/* the saver's rule: nothing without a file; the first look plans, a
+ * save when due (each attempt here says it failed: that counts them) */
+static void
+ledger_file_saver_schedule(void **state)
+{
+    ra_host_t          h;
+    captured_t         c;
+    ra_ledger_t        a;
+    ra_ledger_saver_t  sv;
+    unsigned char     *ra = busy_region(SIZE, &a);
+
+    (void) state;
+    host_init(&h, &c);
+    assert_int_equal(ra_ledger_saver_init(&sv, &a, &h, ra_str("z", 1), NULL,
+                                          0), 0);
+    assert_int_equal(sv.every, RA_LEDGER_FILE_INTERVAL);
+    ra_ledger_saver_tick(&sv, T0);
+    assert_int_equal(ra_ledger_saver_save(&sv), RA_OK);
+    assert_int_equal(sv.due, 0);
+    assert_int_equal(ra_ledger_file_restore(&a, &h, NULL, ra_str("z", 1),
+                                            NULL), RA_EAGAIN);
+    assert_int_equal(c.n, 0);
+
+    assert_int_equal(ra_ledger_saver_init(&sv, &a, &h, ra_str("z", 1),
+                                          "/nonexistent-dir/ra.state",
+                                          1000), 1);
+    ra_ledger_saver_tick(&sv, T0);              /* plans only */
+    assert_int_equal(sv.due, T0 + 1000);
+    ra_ledger_saver_tick(&sv, T0 + 999);        /* not due */
+    assert_int_equal(c.n, 0);
+    ra_ledger_saver_tick(&sv, T0 + 1500);       /* due: saved, replanned */
+    assert_int_equal(c.n, 1);
+    assert_int_equal(sv.due, T0 + 2500);
+    assert_int_equal(ra_ledger_saver_save(&sv), RA_ERROR);
+    assert_int_equal(c.n, 2);
+    free(ra);
+}
+
 int
 main(void)
 {
@@ -477,6 +515,7 @@ main(void)
         cmocka_unit_test(ledger_file_other_size),
         cmocka_unit_test(ledger_file_foreign),
         cmocka_unit_test(ledger_file_save_fails),
+        cmocka_unit_test(ledger_file_saver_schedule),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
