@@ -135,7 +135,8 @@ sub scenario {
         'robots_audit_referral_crawler_requests_total';
     like $p, qr/^robots_audit_purpose_requests_total\{site="localhost",purpose="ai-training"\} 8$/m,
         'robots_audit_purpose_requests_total';
-    like $p, qr/^robots_audit_llms_fetches_total\{site="localhost",crawler="GPTBot"\} 6$/m,
+    # GPTBot is not verified here (no ranges loaded): summed as unverified
+    like $p, qr/^robots_audit_llms_fetches_total\{site="localhost",crawler="unverified"\} 6$/m,
         'robots_audit_llms_fetches_total';
 
     my $html = $h->get('/ra-status')->{content};
