@@ -578,7 +578,6 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     int                   threaded = 0;
     apr_status_t          rv;
     mra_state            *st = mra_st(s);
-    pthread_mutexattr_t   attr;
 
     if (st->audit == NULL) {
         return;
@@ -595,14 +594,7 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
         && threaded != AP_MPMQ_NOT_SUPPORTED)
     {
-        /* adaptive: it spins a little before it sleeps */
-        (void) pthread_mutexattr_init(&attr);
-#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
-        (void) pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
-#endif
-        (void) pthread_mutex_init(&st->child_lock, &attr);
-        (void) pthread_mutexattr_destroy(&attr);
-        st->child_locks = 1;
+        st->child_locks = ra_engines_mutex_init(&st->child_lock) == RA_OK;
     }
     if (mra_audit_make(pchild, s) == NULL) {
         return;
@@ -613,8 +605,7 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
         if (st->engines == NULL) {
             MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_MUTEX, "cannot create a "
                     "thread mutex; this child does not audit");
-            ra_audit_destroy(st->audit);
-            st->audit = NULL;
+            (void) apr_pool_cleanup_run(pchild, st, mra_audit_cleanup);
             return;
         }
     }

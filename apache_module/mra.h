@@ -150,22 +150,6 @@ mra_target(request_rec *r)
     return ra_str_z(r->unparsed_uri);
 }
 
-/* r->method: GET, most requests, without a strlen() (the bytes are read
- * one by one up to GET's NUL: never past a shorter method's end); none
- * (a request line httpd could not read) reads "" */
-static inline ra_str_t
-mra_method(const request_rec *r)
-{
-    const char  *m = r->method;
-
-    if (m != NULL && m[0] == 'G' && m[1] == 'E' && m[2] == 'T'
-        && m[3] == '\0')
-    {
-        return ra_str(m, 3);
-    }
-    return ra_str_z(m);
-}
-
 /* A server's own page by its handler (the status page, mod_status's,
  * mod_info's): never crawler traffic (ra_http_server_page()).  Their
  * default paths the core leaves alone itself (ra_audit_request()). */

@@ -49,7 +49,7 @@ mra_wanted(request_rec *r, int status, int ask)
         return -1;
     }
     kind = mra_request_kind(orig);
-    hop = ra_audit_capture_wanted(st->audit, mra_method(orig), kind, status,
+    hop = ra_audit_capture_wanted(st->audit, ra_http_method_z(orig->method), kind, status,
                                   0);
     if (hop == RA_CAPTURE_HOP) {
         hop = !ask ? RA_REDIRECT_HOPS + 1 : (int) mra_robots_hop(orig);

@@ -46,7 +46,7 @@ mra_fill(request_rec *r, int status, unsigned kind, ra_request_t *req)
     /* when the request came (as the access log says), not a clock read */
     req->time = (int64_t) (r->request_time / 1000);
     req->addr = ra_str_z(r->useragent_ip);
-    req->method = mra_method(r);
+    req->method = ra_http_method_z(r->method);
     req->uri = mra_target(r);
     req->status = status;
     req->enforce = 0;

@@ -3,6 +3,10 @@
  * Each thread's engine (ra_engines.h): a thread-specific pointer to it,
  * and every engine made, under the process's mutex, for the end.
  */
+/* glibc names its adaptive mutex only for GNU sources */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +33,23 @@ static void
 ra_engines_unlock(void *ctx)
 {
     (void) pthread_mutex_unlock(&((ra_engines_t *) ctx)->mu);
+}
+
+int
+ra_engines_mutex_init(pthread_mutex_t *mu)
+{
+    int                  rc;
+    pthread_mutexattr_t  attr;
+
+    if (pthread_mutexattr_init(&attr) != 0) {
+        return RA_ERROR;
+    }
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    (void) pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+#endif
+    rc = pthread_mutex_init(mu, &attr);
+    (void) pthread_mutexattr_destroy(&attr);
+    return rc == 0 ? RA_OK : RA_ERROR;
 }
 
 ra_engines_t *

@@ -12,6 +12,8 @@
 #ifndef RA_ENGINES_H
 #define RA_ENGINES_H
 
+#include <pthread.h>
+
 #include "ra_audit.h"
 
 typedef struct ra_engines_s  ra_engines_t;
@@ -32,6 +34,12 @@ void ra_engines_give(ra_engines_t *e, ra_audit_t *au);
  * be made): e's, or proc itself when e is NULL, with no thread's to look
  * up; ra_engines_give() with a NULL e then gives nothing back. */
 ra_audit_t *ra_engines_take_or(ra_engines_t *e, ra_audit_t *proc);
+
+/* A mutex a threaded process's threads queue on before a lock shared
+ * with other processes, which they then reach one at a time: adaptive
+ * where the C library has one (it spins a little before it sleeps, as
+ * each holder keeps it only for a count).  RA_OK, or RA_ERROR. */
+int ra_engines_mutex_init(pthread_mutex_t *mu);
 
 /* Destroys every thread's engine (not the process's, whose gate they
  * share: destroy these first) and e.  NULL is nothing. */

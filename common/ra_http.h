@@ -29,6 +29,21 @@
  * absolute-form through the URL rules. */
 ra_str_t ra_http_target_path(ra_str_t target);
 
+/* A server's NUL-terminated method as a span: GET, most requests,
+ * without a strlen() (the bytes are read one by one up to GET's NUL:
+ * never past a shorter method's end); none (NULL: a request line the
+ * server could not read) reads "". */
+static inline ra_str_t
+ra_http_method_z(const char *m)
+{
+    if (m != NULL && m[0] == 'G' && m[1] == 'E' && m[2] == 'T'
+        && m[3] == '\0')
+    {
+        return ra_str(m, 3);
+    }
+    return ra_str_z(m);
+}
+
 /* Where a server's parser says target's path ends: query is the byte
  * after its '?' (NULL: there is none, the path is the whole target).
  * The path then, as ra_kind_word_path() takes it; none (data NULL) when

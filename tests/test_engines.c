@@ -2,6 +2,7 @@
 /* A threaded process's engines: each thread gets its own, the same one on
  * every request, never the process's while memory lasts; the process's
  * engine is the fallback; destroying them leaves the process's. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,20 @@ job_run(void *data)
     j->second = ra_engines_take(j->f->e);
     ra_engines_give(j->f->e, j->second);
     return NULL;
+}
+
+/* the queue of a process's threads: a mutex that locks and unlocks */
+static void
+queue_mutex(void **state)
+{
+    pthread_mutex_t  mu;
+
+    (void) state;
+    assert_int_equal(ra_engines_mutex_init(&mu), RA_OK);
+    assert_int_equal(pthread_mutex_lock(&mu), 0);
+    assert_int_equal(pthread_mutex_trylock(&mu), EBUSY);
+    assert_int_equal(pthread_mutex_unlock(&mu), 0);
+    assert_int_equal(pthread_mutex_destroy(&mu), 0);
 }
 
 static void
@@ -179,6 +194,7 @@ int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(queue_mutex),
         cmocka_unit_test(each_thread_its_own),
         cmocka_unit_test(this_thread_too),
         cmocka_unit_test(fallback_to_the_process),

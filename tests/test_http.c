@@ -433,6 +433,24 @@ path_kind_is_target_kind(void **state)
 }
 
 /* where a server's parser says the path ends, and a tail from a pointer */
+/* a server's method string: GET without a strlen(), the rest as they
+ * are, a missing one as "" */
+static void
+method_z(void **state)
+{
+    static const char  get[] = "GET", ge[] = "GE", propfind[] = "PROPFIND",
+                       getx[] = "GETX";
+    ra_str_t           m;
+
+    (void) state;
+    m = ra_http_method_z(get);
+    assert_true(m.data == (const unsigned char *) get && m.len == 3);
+    assert_int_equal(ra_http_method_z(ge).len, 2);
+    assert_int_equal(ra_http_method_z(getx).len, 4);
+    assert_int_equal(ra_http_method_z(propfind).len, 8);
+    assert_int_equal(ra_http_method_z(NULL).len, 0);
+}
+
 static void
 path_before_query(void **state)
 {
@@ -964,6 +982,7 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(method_z),
         cmocka_unit_test(robots_request),
         cmocka_unit_test(server_pages),
         cmocka_unit_test(capture_wanted),
