@@ -34,6 +34,7 @@
 #include "ra_ledger_file.h"
 #include "ra_logread.h"
 #include "ra_logs_order.h"
+#include "ra_logs_read.h"
 #include "ra_outcome.h"
 #include "ra_pool.h"
 #include "ra_ranges_dir.h"
@@ -44,10 +45,6 @@
 #define RA_LOGS_ROBOTS_MAX   64      /* --robots HOST=FILE */
 #define RA_LOGS_TRUST_MAX    64      /* --real-ip-from */
 #define RA_LOGS_SEEN         4096    /* sites remembered as seeded */
-#define RA_LOGS_DETECT       64      /* lines a file's format is sought in */
-#define RA_LOGS_SHOW         120     /* bytes of a line shown in errors */
-#define RA_LOGS_WINDOW       1000    /* a file's first lines, judged... */
-#define RA_LOGS_BAD_PCT      1       /* ...as read when at most 1% bad */
 
 /* the filters' options: no short letters, so that none is taken twice */
 enum {
@@ -206,16 +203,6 @@ typedef struct {
     unsigned           linted:1;
 } ra_logs_robots_t;
 
-/* a file's format as its lines show it: given by --log-format or
- * --json-fields, or found from its first lines; a W3C log's "#Fields:"
- * line sets its columns */
-typedef struct {
-    const char   *file;
-    ra_logfmt_t   fmt;
-    unsigned      detected:1;
-    unsigned      tries;
-} ra_logs_reader_t;
-
 /* the crawler and range tables of one reading of their files, in a pool
  * released when SIGHUP replaces them */
 typedef struct {
@@ -240,13 +227,7 @@ typedef struct {
     ra_str_t           site;            /* --site of that file */
     unsigned           site_seeded:1;   /* x->site seeded already */
     ra_logs_robots_t  *site_rb;         /* and its file */
-    /* the first RA_LOGS_WINDOW lines of that file: how many were
-     * malformed, and why the first was */
-    uint64_t           flines;
-    uint64_t           fbad;
-    uint64_t           fbad_line;
-    char               fbad_why[RA_LOGS_SHOW * 4 + 512];
-    unsigned           stopped:1;       /* too many: no report */
+    ra_logs_window_t   win;             /* its first lines */
     /* the sites seeded with their --robots file */
     uint64_t           seen[RA_LOGS_SEEN];
     unsigned           nseen;
@@ -269,10 +250,10 @@ typedef struct {
     uint64_t           unjudged;         /* no request line to judge */
     uint64_t           nomem;
     uint64_t           no_robots;        /* lines of sites without a file */
-    char               no_robots_site[RA_LOGS_SHOW * 4 + 1];
+    char               no_robots_site[RA_LOGS_SHOWN];
     const char        *bad_file;         /* the first malformed line */
     uint64_t           bad_line;
-    char               first[RA_LOGS_SHOW * 4 + 1];  /* shown escaped */
+    char               first[RA_LOGS_SHOWN];  /* shown escaped */
     const char        *first_file;
     unsigned char     *esc;              /* unescaped fields */
     unsigned           purpose;          /* --purpose: category + 1 */
@@ -297,29 +278,6 @@ ra_logs_signal(int sig)
     } else {
         ra_logs_term = 1;
     }
-}
-
-/* a line as it can be shown on a terminal: printable ASCII, else \xHH */
-static void
-ra_logs_show(char *out, ra_str_t line)
-{
-    static const char  hex[] = "0123456789abcdef";
-    size_t             i, n = line.len < RA_LOGS_SHOW ? line.len
-                                                      : RA_LOGS_SHOW;
-    unsigned char      c;
-
-    for (i = 0; i < n; i++) {
-        c = line.data[i];
-        if (c >= 0x20 && c < 0x7f && c != '\\') {
-            *out++ = (char) c;
-        } else {
-            *out++ = '\\';
-            *out++ = 'x';
-            *out++ = hex[c >> 4];
-            *out++ = hex[c & 15];
-        }
-    }
-    *out = '\0';
 }
 
 static ra_logs_robots_t *
@@ -376,177 +334,6 @@ ra_logs_seen(ra_logs_ctx_t *x, ra_str_t site)
     return ra_logs_set(x->seen, &x->nseen, site);
 }
 
-/* Reads one line of file in its format: RA_OK, RA_ERROR (malformed,
- * rec->bad naming the field when one), or 1 for a W3C directive, which
- * is skipped */
-static int
-ra_logs_read(const ra_logs_ctx_t *x, ra_logs_reader_t *r, ra_str_t line,
-    const char *file, ra_logrec_t *rec)
-{
-    if (file != r->file) {
-        /* a new file: its own format, unless one is given */
-        r->file = file;
-        r->detected = x->have_given;
-        r->tries = 0;
-        if (x->have_given) {
-            r->fmt = x->given;
-        }
-    }
-    if ((!r->detected || r->fmt.format == RA_LOG_W3C
-         || r->fmt.format == RA_LOG_CLOUDFRONT)
-        && ra_logfmt_directive(line, &r->fmt))
-    {
-        if (line.len > 8 && memcmp(line.data, "#Fields:", 8) == 0) {
-            r->detected = 1;
-        }
-        return 1;
-    }
-    rec->bad = NULL;
-    if (!r->detected) {
-        if (r->tries++ >= RA_LOGS_DETECT
-            || ra_logfmt_detect(line, &r->fmt) == RA_ERROR)
-        {
-            return RA_ERROR;
-        }
-        /* read plausibly, or read only by a format whose fields do not
-         * hold (the line says why) */
-        r->detected = 1;
-    }
-    return ra_logfmt_parse(&r->fmt, line, rec);
-}
-
-/* The flag that would read a line the format tried did not, or what is
- * wrong with it, into out */
-static void
-ra_logs_hint(const ra_logs_ctx_t *x, ra_str_t line, const ra_logrec_t *rec,
-    char *out, size_t cap)
-{
-    static const char  months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-    ra_logfmt_t        f;
-    ra_addr_t          a;
-    ra_str_t           c, next;
-    const char        *e;
-    size_t             i;
-
-    if (ra_logfmt_detect(line, &f) == RA_OK
-        && (!x->rd.detected || f.format != x->rd.fmt.format))
-    {
-        snprintf(out, cap, "--log-format %s reads it", ra_logfmt_name(&f));
-        return;
-    }
-    c = rec->bad != NULL ? rec->addr : ra_str(NULL, 0);
-    if (rec->bad != NULL && strcmp(rec->bad, "client") == 0 && c.len > 0
-        && c.data >= line.data && c.data + c.len <= line.data + line.len)
-    {
-        if (c.data[c.len - 1] == ',') {
-            snprintf(out, cap, "the first field is an X-Forwarded-For list: "
-                     "log the connection's address first (%%a, "
-                     "$remote_addr), X-Forwarded-For last in quotes, and "
-                     "give --real-ip-from for the proxies");
-            return;
-        }
-        for (i = 0; c.len == 3 && i < 36; i += 3) {
-            if (memcmp(c.data, months + i, 3) == 0) {
-                snprintf(out, cap, "a syslog prefix (\"Mar 10 12:00:00 host "
-                         "tag:\") comes first: HAProxy's lines are read by "
-                         "--log-format haproxy; strip it from others "
-                         "(sed 's/^[^:]*: //')");
-                return;
-            }
-        }
-        e = (const char *) line.data + line.len;
-        next.data = c.data + c.len + 1;
-        for (next.len = 0; (const char *) next.data + next.len < e
-             && next.data[next.len] != ' '; next.len++) { }
-        if ((const char *) next.data < e && ra_addr_parse(next, &a) == RA_OK) {
-            snprintf(out, cap, "a host name comes before the client: "
-                     "--log-format '$host $remote_addr - $remote_user "
-                     "[$time_local] \"$request\" $status $body_bytes_sent "
-                     "\"$http_referer\" \"$http_user_agent\"' (Apache: "
-                     "'%%v %%h %%l %%u %%t \"%%r\" %%>s %%b "
-                     "\"%%{Referer}i\" \"%%{User-Agent}i\"')");
-            return;
-        }
-    }
-    snprintf(out, cap, "name the format with --log-format (combined, common, "
-             "vhost_combined, json, caddy, traefik, cloudflare, haproxy, alb, "
-             "cloudfront, iis, or a log_format/LogFormat string) or, for "
-             "JSON with other keys, --json-fields");
-}
-
-/* Why the first malformed line of a file is, with the flag to try */
-static void
-ra_logs_why(ra_logs_ctx_t *x, ra_str_t line, const ra_logrec_t *rec)
-{
-    char        shown[RA_LOGS_SHOW * 4 + 1], hint[400];
-    const char *how;
-    size_t      n;
-
-    ra_logs_show(shown, line);
-    ra_logs_hint(x, line, rec, hint, sizeof(hint));
-    if (rec->bad != NULL && strcmp(rec->bad, "client") == 0) {
-        how = "is not an IP address";
-    } else if (rec->bad != NULL && strcmp(rec->bad, "status") == 0) {
-        how = "is not 100-599";
-    } else {
-        how = "does not parse";
-    }
-    if (x->rd.detected) {
-        n = (size_t) snprintf(x->fbad_why, sizeof(x->fbad_why),
-                              "(read as %s%s): ", ra_logfmt_name(&x->rd.fmt),
-                              x->have_given ? " as given by --log-format"
-                                            : "");
-    } else {
-        n = (size_t) snprintf(x->fbad_why, sizeof(x->fbad_why),
-                              "(no format reads it: tried json, caddy, "
-                              "traefik, cloudflare, vhost_combined, "
-                              "combined, common, haproxy, alb, cloudfront, "
-                              "w3c): ");
-    }
-    if (n >= sizeof(x->fbad_why)) {
-        return;
-    }
-    if (rec->bad != NULL && x->rd.detected) {
-        ra_str_t  v = rec->addr;
-        char      val[RA_LOGS_SHOW * 4 + 1];
-
-        if (strcmp(rec->bad, "client") == 0 && v.data >= line.data
-            && v.data + v.len <= line.data + line.len)
-        {
-            ra_logs_show(val, v);
-            n += (size_t) snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n,
-                                   "the client field \"%s\" %s", val, how);
-        } else {
-            n += (size_t) snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n,
-                                   "the %s field %s", rec->bad, how);
-        }
-    } else {
-        n += (size_t) snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n,
-                               "the line does not have the format's layout");
-    }
-    if (n < sizeof(x->fbad_why)) {
-        snprintf(x->fbad_why + n, sizeof(x->fbad_why) - n, ": \"%s\"; %s",
-                 shown, hint);
-    }
-}
-
-/* More than RA_LOGS_BAD_PCT of a file's first lines malformed: the log is
- * not read as what it is, and a report would be wrong; 1 when so (said) */
-static int
-ra_logs_too_bad(ra_logs_ctx_t *x)
-{
-    if (x->fbad * 100 <= x->flines * RA_LOGS_BAD_PCT || x->stopped) {
-        return x->stopped;
-    }
-    x->stopped = 1;
-    ra_cli_error(RA_LOGS_CMD, "%s: %llu of the first %llu lines are "
-                 "malformed (more than %d%%): no report; line %llu %s",
-                 x->rd.file, (unsigned long long) x->fbad,
-                 (unsigned long long) x->flines, RA_LOGS_BAD_PCT,
-                 (unsigned long long) x->fbad_line, x->fbad_why);
-    return 1;
-}
-
 /* The filters' decision for a line (ra_logfilter.h) */
 static ra_logfilter_e
 ra_logs_filter(ra_logs_ctx_t *x, const ra_logrec_t *rec, ra_str_t site,
@@ -594,7 +381,7 @@ static void
 ra_logs_sized(ra_logs_ctx_t *x, const ra_logrec_t *rec, ra_str_t site,
     const ra_logs_robots_t *rb, const char *file)
 {
-    char     shown[RA_LOGS_SHOW * 4 + 1];
+    char     shown[RA_LOGS_SHOWN];
     int64_t  bytes = rec->bytes < 0 ? 0 : rec->bytes;
     int      json;
 
@@ -651,11 +438,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_logfilter_e     keep = RA_LOGFILTER_KEEP;
 
     x->lines++;
-    if (file != x->rd.file) {
-        x->flines = 0;
-        x->fbad = 0;
-    }
-    rc = ra_logs_read(x, &x->rd, line, file, &rec);
+    rc = ra_logs_read(&x->rd, line, file, &rec);
     if (rc == 1) {
         x->skipped++;
         return 0;
@@ -670,19 +453,10 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
             ra_logs_show(x->first, line);
         }
     }
-    if (x->flines < RA_LOGS_WINDOW) {
-        x->flines++;
-        if (rc != RA_OK && x->fbad++ == 0) {
-            x->fbad_line = lineno;
-            ra_logs_why(x, line, &rec);
-        }
-        /* past the bound whatever the rest of the window holds */
-        if ((x->fbad * 100 > RA_LOGS_WINDOW * RA_LOGS_BAD_PCT
-             || x->flines == RA_LOGS_WINDOW)
-            && ra_logs_too_bad(x))
-        {
-            return 1;
-        }
+    if (ra_logs_window_line(&x->win, &x->rd, rc, line, &rec, lineno,
+                            RA_LOGS_CMD))
+    {
+        return 1;
     }
     if (rc != RA_OK) {
         return 0;
@@ -834,7 +608,7 @@ ra_logs_pre_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     int                  rc;
 
     (void) lineno;
-    rc = ra_logs_read(x, &p->rd, line, file, &rec);
+    rc = ra_logs_read(&p->rd, line, file, &rec);
     if (rc != RA_OK || rec.user_agent.data == NULL || rec.method.len == 0) {
         return 0;
     }
@@ -872,6 +646,7 @@ ra_logs_prefetch(ra_logs_ctx_t *x, char **paths, unsigned n)
         return;                 /* the judging pass asks one at a time */
     }
     p->x = x;
+    p->rd.given = x->rd.given;
     rd.handler = ra_logs_pre_line;
     rd.ctx = p;
     rd.progress = 0;
@@ -891,7 +666,7 @@ ra_logs_time_of(void *ctx, ra_str_t line, const char *file, int64_t *time)
     ra_logs_ctx_t  *x = ctx;
     ra_logrec_t     rec;
 
-    if (ra_logs_read(x, &x->peek, line, file, &rec) != RA_OK) {
+    if (ra_logs_read(&x->peek, line, file, &rec) != RA_OK) {
         return RA_ERROR;
     }
     *time = rec.time;
@@ -1589,6 +1364,10 @@ ra_cmd_logs(int argc, char **argv)
             goto fail;
         }
     }
+    if (x->have_given) {
+        x->rd.given = &x->given;
+        x->peek.given = &x->given;
+    }
     if (x->nrobots == 0) {
         ra_cli_error(RA_LOGS_CMD, "--robots FILE is required: the robots.txt "
                      "the site served (try --help)");
@@ -1769,7 +1548,7 @@ ra_cmd_logs(int argc, char **argv)
         if (fw.failed) {
             damaged = 1;
         }
-        if (x->stopped || ra_logs_too_bad(x)) {
+        if (x->win.stopped || ra_logs_too_bad(&x->win, RA_LOGS_CMD)) {
             goto stop;
         }
         if (x->lines == 0 && rd.overlong == 0) {
@@ -1793,7 +1572,7 @@ ra_cmd_logs(int argc, char **argv)
                 last_of = i;
             }
             /* a file shorter than the window: judged at its end */
-            if (x->stopped || ra_logs_too_bad(x)) {
+            if (x->win.stopped || ra_logs_too_bad(&x->win, RA_LOGS_CMD)) {
                 goto stop;
             }
             if (c < 0) {
@@ -1887,7 +1666,7 @@ stop:
     {
         rc = RA_EXIT_USAGE;
     }
-    if (x->stopped) {
+    if (x->win.stopped) {
         fprintf(stderr, "robots-audit %s: %llu lines read, %llu malformed, "
                 "%llu skipped\n", RA_LOGS_CMD, (unsigned long long) x->lines,
                 (unsigned long long) x->malformed,
