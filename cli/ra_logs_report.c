@@ -4,12 +4,9 @@
  * stderr, then the ledger narrowed to what the filters kept, rendered in
  * the --format asked, and written to stdout or, whole, to --output.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "ra_logs_impl.h"
@@ -88,23 +85,16 @@ ra_logs_summary(ra_logs_ctx_t *x, const ra_logread_t *rd)
     return 0;
 }
 
-/* Writes b to path through a temporary file renamed over it, so that a
- * reader (node_exporter, a web server) never sees half a report.  The
- * temporary file is made by mkstemp() beside path (never a name another
- * user could have planted as a link) and gets the mode path has, or
- * 0666 less the umask for a new one. */
+/* Writes b to path whole (ra_cli_replace()), so that a reader
+ * (node_exporter, a web server) never sees half a report.  The new file
+ * gets the mode path has, or 0666 less the umask for a new one. */
 static int
 ra_logs_write_atomic(const char *path, ra_buf_t *b)
 {
-    char         tmp[4096];
-    FILE        *f;
-    int          fd;
+    char         why[512];
     mode_t       mode, mask;
     struct stat  sb;
 
-    if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int) sizeof(tmp)) {
-        return ra_cli_error(RA_LOGS_CMD, "--output: path too long"), -1;
-    }
     if (stat(path, &sb) == 0) {
         mode = sb.st_mode & 07777;
     } else {
@@ -112,26 +102,13 @@ ra_logs_write_atomic(const char *path, ra_buf_t *b)
         umask(mask);
         mode = 0666 & ~mask;
     }
-    fd = mkstemp(tmp);
-    if (fd < 0 || fchmod(fd, mode) != 0 || (f = fdopen(fd, "w")) == NULL) {
-        ra_cli_error(RA_LOGS_CMD, "%s: %s", tmp, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        return -1;
+    if (b->failed) {
+        return ra_cli_error(RA_LOGS_CMD, "out of memory"), -1;
     }
-    if (ra_cli_write(RA_LOGS_CMD, f, b) != 0 || fflush(f) != 0
-        || fsync(fileno(f)) != 0)
+    if (ra_cli_replace(path, b->data, b->len, (unsigned) mode, why,
+                       sizeof(why)) != 0)
     {
-        fclose(f);
-        unlink(tmp);
-        return -1;
-    }
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        ra_cli_error(RA_LOGS_CMD, "%s: %s", path, strerror(errno));
-        unlink(tmp);
-        return -1;
+        return ra_cli_error(RA_LOGS_CMD, "--output %s: %s", path, why), -1;
     }
     return 0;
 }
