@@ -37,7 +37,8 @@
 
 static const char  ra_wi_usage[] =
 "usage: robots-audit whatif --current FILE --proposed FILE [--site HOST]\n"
-"           [--crawlers FILE] [--top N] [--format text|json] LOG...\n"
+"           [--crawlers FILE] [--top N] [--format text|json]\n"
+"           [--log-format F | --json-fields MAP] LOG...\n"
 "\n"
 "Replays the crawler requests of access logs (any format 'logs' reads,\n"
 "each file's found from its first lines; .gz or '-' for stdin) under both\n"
@@ -47,6 +48,8 @@ static const char  ra_wi_usage[] =
 "busiest %d per row are approximate).  Matching is RFC 9309 with the\n"
 "crawler's robots.txt tokens; browsers and user-triggered fetchers\n"
 "(robots.txt does not apply to them) are not judged.\n"
+"--log-format F or --json-fields MAP names the logs' format as for\n"
+"'logs' (see 'robots-audit logs --help').\n"
 "--site is only a label for the report.\n"
 "\n"
 "exit status: 0 no request becomes disallowed, 1 some do, 2 usage or\n"
@@ -463,7 +466,8 @@ ra_cmd_whatif(int argc, char **argv)
     long                top = 10;
     char               *end;
     const char         *cur = NULL, *prop = NULL, *site = "default";
-    const char         *crawlers_file = NULL;
+    const char         *crawlers_file = NULL, *errmsg;
+    ra_logfmt_t         given;
     ra_buf_t            out;
     ra_wi_ctx_t         x;
     ra_logread_t        rd;
@@ -479,6 +483,8 @@ ra_cmd_whatif(int argc, char **argv)
         { "crawlers", required_argument, NULL, 'c' },
         { "top", required_argument, NULL, 't' },
         { "format", required_argument, NULL, 'f' },
+        { "log-format", required_argument, NULL, 'F' },
+        { "json-fields", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -508,6 +514,27 @@ ra_cmd_whatif(int argc, char **argv)
                 return ra_cli_error(RA_WI_CMD, "--format: text or json, "
                                     "not '%s'", optarg);
             }
+            break;
+        case 'F':
+        case 'J':
+            if (x.rd.given != NULL) {
+                return ra_cli_error(RA_WI_CMD, "--log-format and "
+                                    "--json-fields name one format, given "
+                                    "once");
+            }
+            if ((c == 'F' ? ra_logfmt_compile(ra_str(optarg,
+                                                     strlen(optarg)),
+                                              &given, &errmsg)
+                          : ra_logfmt_json_fields(ra_str(optarg,
+                                                         strlen(optarg)),
+                                                  &given, &errmsg))
+                != RA_OK)
+            {
+                return ra_cli_error(RA_WI_CMD, "%s '%s': %s", c == 'F'
+                                    ? "--log-format" : "--json-fields",
+                                    optarg, errmsg);
+            }
+            x.rd.given = &given;
             break;
         case 'h':
             printf(ra_wi_usage, RA_WI_SLOTS);

@@ -1949,7 +1949,7 @@ whatif_sums(const char *prop, const char *log, sums_t *g, sums_t *p)
     run_t  r;
 
     run(&r, CLI " whatif --current " ROBOTS " --proposed %s --format json "
-        LOGFMT "%s 2>/dev/null", prop, log);
+        "%s%s 2>/dev/null", prop, log[0] == '-' ? "" : LOGFMT, log);
     assert_int_equal(r.status, 1);
     sums(&r, "Googlebot", 3, g);
     sums(&r, "GPTBot", 3, p);
@@ -1962,9 +1962,16 @@ test_whatif_log_formats(void **state)
 {
     static const char  *logs[] = {
         "caddy.log", "traefik.log", "cloudflare.log", "haproxy.log",
-        "alb.log", "cloudfront.log", "iis.log", "bracketed.log"
+        "alb.log", "cloudfront.log", "iis.log", "bracketed.log",
+        /* named rather than found */
+        "--log-format caddy " LOGFMT "caddy.log",
+        "--log-format iis " LOGFMT "iis.log",
+        "--json-fields client=request.client_ip,time=ts,method=request."
+        "method,uri=request.uri,status=status,ua=request.headers."
+        "User-Agent " LOGFMT "caddy.log"
     };
     char     prop[] = "/tmp/ra-whatif-fmt-XXXXXX";
+    run_t    r;
     sums_t   g0, p0, g, p;
     size_t   i;
 
@@ -1982,6 +1989,17 @@ test_whatif_log_formats(void **state)
         assert_int_equal(p.requests, p0.requests);
         assert_int_equal(p.a2d, p0.a2d);
     }
+    /* a format that does not read the log: none of its lines judged */
+    run(&r, CLI " whatif --current " ROBOTS " --proposed %s --format json "
+        "--log-format combined " LOGFMT "caddy.log 2>/dev/null", prop);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"malformed_lines\":18"));
+    free(r.out);
+    run(&r, CLI " whatif --current " ROBOTS " --proposed %s --log-format "
+        "combined --json-fields client=a " LOGFMT "caddy.log 2>&1", prop);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "given once"));
+    free(r.out);
     unlink(prop);
 }
 
