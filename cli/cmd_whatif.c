@@ -466,8 +466,9 @@ ra_cmd_whatif(int argc, char **argv)
     long                top = 10;
     char               *end;
     const char         *cur = NULL, *prop = NULL, *site = "default";
-    const char         *crawlers_file = NULL, *errmsg;
+    const char         *crawlers_file = NULL;
     ra_logfmt_t         given;
+    int                 have_given = 0;
     ra_buf_t            out;
     ra_wi_ctx_t         x;
     ra_logread_t        rd;
@@ -517,22 +518,11 @@ ra_cmd_whatif(int argc, char **argv)
             break;
         case 'F':
         case 'J':
-            if (x.rd.given != NULL) {
-                return ra_cli_error(RA_WI_CMD, "--log-format and "
-                                    "--json-fields name one format, given "
-                                    "once");
-            }
-            if ((c == 'F' ? ra_logfmt_compile(ra_str(optarg,
-                                                     strlen(optarg)),
-                                              &given, &errmsg)
-                          : ra_logfmt_json_fields(ra_str(optarg,
-                                                         strlen(optarg)),
-                                                  &given, &errmsg))
-                != RA_OK)
+            if (ra_logs_format_opt(RA_WI_CMD, c == 'F' ? "--log-format"
+                                   : "--json-fields", optarg, &given,
+                                   &have_given) != 0)
             {
-                return ra_cli_error(RA_WI_CMD, "%s '%s': %s", c == 'F'
-                                    ? "--log-format" : "--json-fields",
-                                    optarg, errmsg);
+                return RA_EXIT_USAGE;
             }
             x.rd.given = &given;
             break;

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "ra_audit.h"
 #include "ra_logs_opts.h"
+#include "ra_logs_read.h"
 #include "ra_ranges_dir.h"
 
 /* the filters' options: no short letters, so that none is taken twice */
@@ -353,30 +354,6 @@ ra_logs_opt_input(ra_logs_opts_t *o, ra_logs_parse_t *st, int c,
     return 0;
 }
 
-/* --log-format or --json-fields: one format, given once */
-static int
-ra_logs_opt_format(ra_logs_opts_t *o, int c, const char *arg)
-{
-    const char  *errmsg;
-
-    if (o->have_given) {
-        return ra_cli_error(RA_LOGS_CMD, "--log-format and --json-fields "
-                            "name one format, given once");
-    }
-    if ((c == 'F' ? ra_logfmt_compile(ra_str(arg, strlen(arg)), &o->given,
-                                      &errmsg)
-                  : ra_logfmt_json_fields(ra_str(arg, strlen(arg)),
-                                          &o->given, &errmsg))
-        != RA_OK)
-    {
-        return ra_cli_error(RA_LOGS_CMD, "%s '%s': %s", c == 'F'
-                            ? "--log-format" : "--json-fields", arg,
-                            errmsg);
-    }
-    o->have_given = 1;
-    return 0;
-}
-
 /* The options of the report and of what is written besides it */
 static int
 ra_logs_opt_report(ra_logs_opts_t *o, int c, const char *arg)
@@ -440,7 +417,9 @@ ra_logs_opt(ra_logs_opts_t *o, ra_logs_parse_t *st, int c, char *arg)
         return ra_logs_robots_opt(o, arg) != 0 ? -1 : 0;
     case 'F':
     case 'J':
-        return ra_logs_opt_format(o, c, arg);
+        return ra_logs_format_opt(RA_LOGS_CMD, c == 'F' ? "--log-format"
+                                  : "--json-fields", arg, &o->given,
+                                  &o->have_given) != 0 ? -1 : 0;
     case 'f': case 'P': case 'U': case 'H': case 'A': case 'E': case 'o':
         return ra_logs_opt_report(o, c, arg);
     case 'R': o->ranges[o->nranges++] = arg; return 0;

@@ -10,6 +10,27 @@
 #include "cli.h"
 #include "ra_logs_read.h"
 
+int
+ra_logs_format_opt(const char *cmd, const char *opt, const char *arg,
+    ra_logfmt_t *given, int *have)
+{
+    const char  *errmsg;
+    ra_str_t     a = ra_str(arg, strlen(arg));
+
+    if (*have) {
+        return ra_cli_error(cmd, "--log-format and --json-fields name one "
+                            "format, given once");
+    }
+    if ((strcmp(opt, "--log-format") == 0
+         ? ra_logfmt_compile(a, given, &errmsg)
+         : ra_logfmt_json_fields(a, given, &errmsg)) != RA_OK)
+    {
+        return ra_cli_error(cmd, "%s '%s': %s", opt, arg, errmsg);
+    }
+    *have = 1;
+    return 0;
+}
+
 void
 ra_logs_show(char *out, ra_str_t line)
 {

@@ -48,6 +48,12 @@ typedef struct {
 int ra_logs_read(ra_logs_reader_t *r, ra_str_t line, const char *file,
     ra_logrec_t *rec);
 
+/* --log-format ARG or --json-fields ARG (opt names which) into given, as
+ * 'logs' and 'whatif' take them: one format, given once (*have says it
+ * was); 0, or -1 said on behalf of cmd */
+int ra_logs_format_opt(const char *cmd, const char *opt, const char *arg,
+    ra_logfmt_t *given, int *have);
+
 /* A line as it can be shown on a terminal into out (RA_LOGS_SHOWN
  * bytes): its first RA_LOGS_SHOW bytes, printable ASCII, else \xHH */
 void ra_logs_show(char *out, ra_str_t line);
