@@ -110,6 +110,22 @@ ra_cli_write(const char *cmd, FILE *f, ra_buf_t *b)
     return 0;
 }
 
+int
+ra_cli_replace(const char *path, const void *data, size_t len,
+    unsigned mode, char *why, size_t cap)
+{
+    ra_buf_t  msg;
+    int       rc = 0;
+
+    ra_buf_init(&msg, &ra_malloc_allocator, 256, 0);
+    if (ra_file_replace_mode(path, data, len, mode, &msg) != RA_OK) {
+        snprintf(why, cap, "%.*s", (int) msg.len, (const char *) msg.data);
+        rc = -1;
+    }
+    ra_buf_release(&msg);
+    return rc;
+}
+
 long
 ra_cli_getline(FILE *f, char **line, size_t *cap)
 {

@@ -60,6 +60,12 @@ struct ra_crawlers_s *ra_cli_crawlers(const char *cmd, const char *path);
 /* Writes b to f; returns 0, or -1 (message printed) on failure. */
 int ra_cli_write(const char *cmd, FILE *f, ra_buf_t *b);
 
+/* Replaces path with data[0..len) whole (ra_file_replace_mode(): a reader
+ * sees the old file or the new one, never a part), the new file of the
+ * given mode; 0, or -1 with why (cap bytes) saying what failed. */
+int ra_cli_replace(const char *path, const void *data, size_t len,
+    unsigned mode, char *why, size_t cap);
+
 /* Reads one line (without its end) from f into a growing buffer; returns
  * the line length or -1 at end of input. */
 long ra_cli_getline(FILE *f, char **line, size_t *cap);

@@ -486,8 +486,8 @@ ra_rg_same(const char *path, const ra_rg_body_t *b, time_t *mtime)
     return same && off == b->len;
 }
 
-/* Writes b to dir/name through a temporary file in dir and rename():
- * readers see the old file or the new one, never a part.  0; 1 when the
+/* Writes b to dir/name, mode 0644, whole (ra_cli_replace()): readers see
+ * the old file or the new one, never a part.  0; 1 when the
  * file already held these bytes; 2 when it did but was last written at
  * least refresh seconds ago (0: never), and its modification time is now
  * (its age in days in *days): the modules take a file's age from its
@@ -497,16 +497,11 @@ static int
 ra_rg_replace(const char *dir, const char *name, const ra_rg_body_t *b,
     long refresh, long *days, char *why, size_t whylen)
 {
-    char     path[4096], tmp[4096];
-    size_t   off = 0;
-    ssize_t  n;
-    int      fd;
+    char     path[4096];
     time_t   mtime = 0, now;
 
     if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, name)
-            >= sizeof(path)
-        || (size_t) snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name)
-            >= sizeof(tmp))
+        >= sizeof(path))
     {
         snprintf(why, whylen, "path too long");
         return -1;
@@ -521,53 +516,7 @@ ra_rg_replace(const char *dir, const char *name, const ra_rg_body_t *b,
         }
         return 1;
     }
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(why, whylen, "cannot create a file in %s: %s", dir,
-                 strerror(errno));
-        return -1;
-    }
-    while (off < b->len) {
-        n = write(fd, b->data + off, b->len - off);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            snprintf(why, whylen, "cannot write %s: %s", tmp,
-                     strerror(errno));
-            goto fail;
-        }
-        off += (size_t) n;
-    }
-    if (fchmod(fd, 0644) != 0 || fsync(fd) != 0) {
-        snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    if (close(fd) != 0) {
-        fd = -1;
-        snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0) {
-        snprintf(why, whylen, "cannot rename %s to %s: %s", tmp, path,
-                 strerror(errno));
-        goto fail;
-    }
-    /* the rename itself survives a crash once the directory is synced */
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        (void) fsync(fd);
-        close(fd);
-    }
-    return 0;
-
-fail:
-    if (fd >= 0) {
-        close(fd);
-    }
-    unlink(tmp);
-    return -1;
+    return ra_cli_replace(path, b->data, b->len, 0644, why, whylen);
 }
 
 /* ---- sources ------------------------------------------------------------ */

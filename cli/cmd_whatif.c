@@ -25,6 +25,7 @@
 #include "ra_crawlers.h"
 #include "ra_http.h"
 #include "ra_logread.h"
+#include "ra_logs_read.h"
 #include "ra_report.h"
 #include "ra_rules.h"
 
@@ -36,15 +37,19 @@
 
 static const char  ra_wi_usage[] =
 "usage: robots-audit whatif --current FILE --proposed FILE [--site HOST]\n"
-"           [--crawlers FILE] [--top N] [--format text|json] LOG...\n"
+"           [--crawlers FILE] [--top N] [--format text|json]\n"
+"           [--log-format F | --json-fields MAP] LOG...\n"
 "\n"
-"Replays the crawler requests of access logs (common or combined, .gz or\n"
-"'-' for stdin) under both robots.txt files and shows, per crawler, how\n"
-"many requests change verdict each way (allowed -> disallowed, disallowed\n"
-"-> allowed) and the top paths affected (path without the query; counts\n"
-"of paths past the busiest %d per row are approximate).  Matching is RFC\n"
-"9309 with the crawler's robots.txt tokens; browsers and user-triggered\n"
-"fetchers (robots.txt does not apply to them) are not judged.\n"
+"Replays the crawler requests of access logs (any format 'logs' reads,\n"
+"each file's found from its first lines; .gz or '-' for stdin) under both\n"
+"robots.txt files and shows, per crawler, how many requests change\n"
+"verdict each way (allowed -> disallowed, disallowed -> allowed) and the\n"
+"top paths affected (path without the query; counts of paths past the\n"
+"busiest %d per row are approximate).  Matching is RFC 9309 with the\n"
+"crawler's robots.txt tokens; browsers and user-triggered fetchers\n"
+"(robots.txt does not apply to them) are not judged.\n"
+"--log-format F or --json-fields MAP names the logs' format as for\n"
+"'logs' (see 'robots-audit logs --help').\n"
 "--site is only a label for the report.\n"
 "\n"
 "exit status: 0 no request becomes disallowed, 1 some do, 2 usage or\n"
@@ -82,6 +87,7 @@ typedef struct {
     uint64_t              exempt;
     int                   nomem;
     unsigned char        *esc;
+    ra_logs_reader_t      rd;        /* each file in its format */
 } ra_wi_ctx_t;
 
 static ra_wi_row_t *ra_wi_generic_row(ra_wi_ctx_t *x, ra_str_t token);
@@ -154,24 +160,21 @@ ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_str_t             uri, ua, path, tokens[RA_WI_TOKENS];
     const ra_crawler_t  *c;
     ra_wi_row_t         *row;
-    size_t               n, ntokens = 0;
-    int                  star = 0, a0, a1;
+    size_t               ntokens = 0;
+    int                  star = 0, a0, a1, rc;
     const unsigned char *q;
 
-    (void) file;
     (void) lineno;
     x->lines++;
-    if (ra_accesslog_parse(line, &rec) != RA_OK || rec.method.len == 0) {
+    rc = ra_logs_read(&x->rd, line, file, &rec);
+    if (rc == 1) {
+        return 0;                       /* a W3C directive */
+    }
+    if (rc != RA_OK || rec.method.len == 0) {
         x->malformed++;
         return 0;
     }
-    uri = rec.target;
-    ua = rec.user_agent;
-    if (rec.escaped) {
-        n = ra_accesslog_unescape(uri, x->esc);
-        uri = ra_str(x->esc, n);
-        ua = ra_str(x->esc + n, ra_accesslog_unescape(ua, x->esc + n));
-    }
+    ra_logrec_decode(&rec, x->esc, &uri, &ua);
     if (ra_http_server_page(uri, ra_str("", 0), 0)) {
         return 0;                       /* a server's own page: nobody's */
     }
@@ -464,6 +467,8 @@ ra_cmd_whatif(int argc, char **argv)
     char               *end;
     const char         *cur = NULL, *prop = NULL, *site = "default";
     const char         *crawlers_file = NULL;
+    ra_logfmt_t         given;
+    int                 have_given = 0;
     ra_buf_t            out;
     ra_wi_ctx_t         x;
     ra_logread_t        rd;
@@ -479,6 +484,8 @@ ra_cmd_whatif(int argc, char **argv)
         { "crawlers", required_argument, NULL, 'c' },
         { "top", required_argument, NULL, 't' },
         { "format", required_argument, NULL, 'f' },
+        { "log-format", required_argument, NULL, 'F' },
+        { "json-fields", required_argument, NULL, 'J' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
@@ -508,6 +515,16 @@ ra_cmd_whatif(int argc, char **argv)
                 return ra_cli_error(RA_WI_CMD, "--format: text or json, "
                                     "not '%s'", optarg);
             }
+            break;
+        case 'F':
+        case 'J':
+            if (ra_logs_format_opt(RA_WI_CMD, c == 'F' ? "--log-format"
+                                   : "--json-fields", optarg, &given,
+                                   &have_given) != 0)
+            {
+                return RA_EXIT_USAGE;
+            }
+            x.rd.given = &given;
             break;
         case 'h':
             printf(ra_wi_usage, RA_WI_SLOTS);

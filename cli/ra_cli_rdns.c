@@ -326,53 +326,55 @@ ra_cli_rdns_bind(ra_cli_rdns_t *d, ra_audit_t *au)
     d->au = au;
 }
 
+/* The answers still fresh, one a line: address, time, confirmed, name */
+static void
+ra_crd_cache_text(const ra_cli_rdns_t *d, ra_buf_t *b)
+{
+    char       text[INET6_ADDRSTRLEN];
+    unsigned   i;
+    int64_t    now = ra_crd_now();
+
+    for (i = 0; i < RA_CRD_SLOTS; i++) {
+        const ra_crd_slot_t  *s = &d->slot[i];
+
+        if (!s->used || s->failed || !ra_crd_fresh(s, now)) {
+            continue;
+        }
+        if (ra_addr_is_v4(&s->a)) {
+            inet_ntop(AF_INET, s->a.b + 12, text, sizeof(text));
+        } else {
+            inet_ntop(AF_INET6, s->a.b, text, sizeof(text));
+        }
+        ra_buf_printf(b, "%s\t%lld\t%d\t%s\n", text,
+                      (long long) (s->at / 1000), s->confirmed,
+                      s->name[0] ? s->name : "-");
+    }
+}
+
 int
 ra_cli_rdns_close(ra_cli_rdns_t *d)
 {
-    char       tmp[4096], text[INET6_ADDRSTRLEN];
-    FILE      *f;
-    unsigned   i;
-    int        rc = 0, fd;
-    int64_t    now = ra_crd_now();
+    char       why[512];
+    ra_buf_t   b;
+    int        rc = 0;
 
     if (d == NULL) {
         return 0;
     }
     if (d->cache != NULL) {
-        snprintf(tmp, sizeof(tmp), "%s.XXXXXX", d->cache);
-        fd = mkstemp(tmp);
-        f = fd >= 0 ? fdopen(fd, "w") : NULL;
-        if (f == NULL) {
-            ra_cli_error(d->cmd, "--rdns-cache %s: %s", d->cache,
-                         strerror(errno));
+        /* rewritten whole, mode 0600: a reader never sees a part */
+        ra_buf_init(&b, &ra_malloc_allocator, 4096, 0);
+        ra_crd_cache_text(d, &b);
+        if (b.failed) {
+            ra_cli_error(d->cmd, "--rdns-cache %s: out of memory", d->cache);
             rc = -1;
-            if (fd >= 0) {
-                close(fd);
-                unlink(tmp);
-            }
-        } else {
-            for (i = 0; i < RA_CRD_SLOTS; i++) {
-                const ra_crd_slot_t  *s = &d->slot[i];
-
-                if (!s->used || s->failed || !ra_crd_fresh(s, now)) {
-                    continue;
-                }
-                if (ra_addr_is_v4(&s->a)) {
-                    inet_ntop(AF_INET, s->a.b + 12, text, sizeof(text));
-                } else {
-                    inet_ntop(AF_INET6, s->a.b, text, sizeof(text));
-                }
-                fprintf(f, "%s\t%lld\t%d\t%s\n", text,
-                        (long long) (s->at / 1000), s->confirmed,
-                        s->name[0] ? s->name : "-");
-            }
-            if (fclose(f) != 0 || rename(tmp, d->cache) != 0) {
-                ra_cli_error(d->cmd, "--rdns-cache %s: %s", d->cache,
-                             strerror(errno));
-                unlink(tmp);
-                rc = -1;
-            }
+        } else if (ra_cli_replace(d->cache, b.data, b.len, 0600, why,
+                                  sizeof(why)) != 0)
+        {
+            ra_cli_error(d->cmd, "--rdns-cache %s: %s", d->cache, why);
+            rc = -1;
         }
+        ra_buf_release(&b);
     }
     ra_ares_destroy(d->ares);
     free(d->slot);

@@ -194,6 +194,13 @@ int
 ra_file_replace(const char *path, const void *data, size_t len,
     ra_buf_t *why)
 {
+    return ra_file_replace_mode(path, data, len, 0600, why);
+}
+
+int
+ra_file_replace_mode(const char *path, const void *data, size_t len,
+    unsigned mode, ra_buf_t *why)
+{
     int                   fd;
     char                  tmp[4096], dir[4096];
     size_t                off;
@@ -211,6 +218,11 @@ ra_file_replace(const char *path, const void *data, size_t len,
     if (fd == -1) {
         ra_buf_printf(why, "cannot create \"%s\": %s", tmp, strerror(errno));
         return RA_ERROR;
+    }
+    if (mode != 0600 && fchmod(fd, (mode_t) mode) != 0) {
+        ra_buf_printf(why, "cannot set the mode of \"%s\": %s", tmp,
+                      strerror(errno));
+        goto failed;
     }
     for (off = 0; off < len; off += (size_t) n) {
         n = write(fd, p + off, len - off);

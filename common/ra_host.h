@@ -177,6 +177,11 @@ int ra_host_file_mtime_posix(const ra_host_t *h, const char *path,
 int ra_file_replace(const char *path, const void *data, size_t len,
     ra_buf_t *why);
 
+/* The same with the mode the new file gets (0644 for a file others read,
+ * the old file's to keep it) instead of 0600. */
+int ra_file_replace_mode(const char *path, const void *data, size_t len,
+    unsigned mode, ra_buf_t *why);
+
 /* The base name of a path (after the last '/'), as range lists are
  * named. */
 const char *ra_basename(const char *path);

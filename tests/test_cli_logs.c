@@ -1941,6 +1941,68 @@ test_log_formats(void **state)
     }
 }
 
+/* whatif reads every shape logs reads, each file's found from its first
+ * lines: the same changes as over the combined-log twin */
+static void
+whatif_sums(const char *prop, const char *log, sums_t *g, sums_t *p)
+{
+    run_t  r;
+
+    run(&r, CLI " whatif --current " ROBOTS " --proposed %s --format json "
+        "%s%s 2>/dev/null", prop, log[0] == '-' ? "" : LOGFMT, log);
+    assert_int_equal(r.status, 1);
+    sums(&r, "Googlebot", 3, g);
+    sums(&r, "GPTBot", 3, p);
+    assert_int_equal(g->malformed, 0);
+    free(r.out);
+}
+
+static void
+test_whatif_log_formats(void **state)
+{
+    static const char  *logs[] = {
+        "caddy.log", "traefik.log", "cloudflare.log", "haproxy.log",
+        "alb.log", "cloudfront.log", "iis.log", "bracketed.log",
+        /* named rather than found */
+        "--log-format caddy " LOGFMT "caddy.log",
+        "--log-format iis " LOGFMT "iis.log",
+        "--json-fields client=request.client_ip,time=ts,method=request."
+        "method,uri=request.uri,status=status,ua=request.headers."
+        "User-Agent " LOGFMT "caddy.log"
+    };
+    char     prop[] = "/tmp/ra-whatif-fmt-XXXXXX";
+    run_t    r;
+    sums_t   g0, p0, g, p;
+    size_t   i;
+
+    (void) state;
+    need_cli();
+    tmp_text(prop, "User-agent: *\nDisallow: /files/\nDisallow: /blog/\n");
+    whatif_sums(prop, "combined.log", &g0, &p0);
+    assert_true(g0.requests > 0);
+    assert_true(g0.a2d > 0);
+    for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+        print_message("whatif %s\n", logs[i]);
+        whatif_sums(prop, logs[i], &g, &p);
+        assert_int_equal(g.requests, g0.requests);
+        assert_int_equal(g.a2d, g0.a2d);
+        assert_int_equal(p.requests, p0.requests);
+        assert_int_equal(p.a2d, p0.a2d);
+    }
+    /* a format that does not read the log: none of its lines judged */
+    run(&r, CLI " whatif --current " ROBOTS " --proposed %s --format json "
+        "--log-format combined " LOGFMT "caddy.log 2>/dev/null", prop);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"malformed_lines\":18"));
+    free(r.out);
+    run(&r, CLI " whatif --current " ROBOTS " --proposed %s --log-format "
+        "combined --json-fields client=a " LOGFMT "caddy.log 2>&1", prop);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.out, "given once"));
+    free(r.out);
+    unlink(prop);
+}
+
 /* misreadings: a line read in a shape it is not in stops the run, with
  * the format tried, the line and field, and what would read it */
 static void
@@ -2024,6 +2086,7 @@ main(void)
         cmocka_unit_test(test_follow),
         cmocka_unit_test(test_browser_hosts),
         cmocka_unit_test(test_log_formats),
+        cmocka_unit_test(test_whatif_log_formats),
         cmocka_unit_test(test_log_misreadings),
         cmocka_unit_test(test_state_across_runs),
     };
