@@ -5,9 +5,11 @@
  * crawler of the table do.  The decisions are the core's
  * (ra_robotsgen.h); this file reads options and prints.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "ra_alert.h"
@@ -73,18 +75,34 @@ ra_rt_purposes(const char *opt, const char *arg, unsigned *set)
 static int
 ra_rt_out(const char *output, ra_buf_t *b)
 {
-    ra_buf_t  why;
-    int       rc;
+    ra_buf_t     why;
+    struct stat  st;
+    mode_t       mode, mask;
+    int          rc;
 
     if (output == NULL) {
         return ra_cli_write("robots-txt", stdout, b) == 0
                && fflush(stdout) == 0 ? RA_EXIT_OK : RA_EXIT_USAGE;
+    }
+    /* ra_file_replace() makes the file 0600; a robots.txt is read by
+     * the web server, so it keeps the mode of the file it replaces, or
+     * gets the one a new file would (0666 less the umask) */
+    if (stat(output, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mask = umask(022);
+        umask(mask);
+        mode = 0666 & ~mask;
     }
     ra_buf_init(&why, &ra_malloc_allocator, 128, 0);
     rc = ra_file_replace(output, b->data, b->len, &why);
     if (rc != RA_OK) {
         ra_cli_error("robots-txt", "%.*s", (int) why.len,
                      (const char *) why.data);
+    } else if (chmod(output, mode) != 0) {
+        ra_cli_error("robots-txt", "%s written, but its mode not set: %s",
+                     output, strerror(errno));
+        rc = RA_ERROR;
     }
     ra_buf_release(&why);
     return rc == RA_OK ? RA_EXIT_OK : RA_EXIT_USAGE;

@@ -136,18 +136,18 @@ typedef struct {
 } ra_rg_list_t;
 
 static void
-ra_rg_list_add(ra_rg_list_t *l, ra_str_t tok)
+ra_rg_list_add(ra_rg_list_t *l, ra_str_t tok, size_t extra)
 {
     if (l->col == 0) {
         ra_buf_printf(l->b, "# %s", l->lead);
         l->col = 2 + strlen(l->lead);
-        if (l->col + tok.len + 1 > RA_RG_WRAP) {
+        if (l->col + tok.len + extra + 1 > RA_RG_WRAP) {
             ra_buf_cstr(l->b, "\n#  ");
             l->col = 3;
         }
         ra_buf_ch(l->b, ' ');
         l->col++;
-    } else if (l->col + tok.len + 2 > RA_RG_WRAP) {
+    } else if (l->col + tok.len + extra + 2 > RA_RG_WRAP) {
         ra_buf_cstr(l->b, ",\n#   ");
         l->col = 4;
     } else {
@@ -202,7 +202,7 @@ static void
 ra_rg_purpose(const ra_crawlers_t *t, const ra_robotsgen_opts_t *o,
     unsigned cat, ra_buf_t *b)
 {
-    size_t               i, k, n = ra_crawlers_count(t), listed = 0;
+    size_t               i, k, n = ra_crawlers_count(t), listed = 0, extra;
     unsigned             fate, pass;
     const ra_crawler_t  *c, *who;
     ra_rg_list_t         l;
@@ -250,14 +250,16 @@ ra_rg_purpose(const ra_crawlers_t *t, const ra_robotsgen_opts_t *o,
                 if (fate != pass || ra_rg_named_before(t, c, k)) {
                     continue;
                 }
-                ra_rg_list_add(&l, c->tokens[k]);
+                /* " (NAME, purpose)" after the token */
+                extra = who == NULL ? 0
+                        : who->name.len + 5 + strlen(
+                              ra_crawler_category_name(who->category));
+                ra_rg_list_add(&l, c->tokens[k], extra);
                 if (who != NULL) {
                     ra_buf_printf(b, " (%.*s, %s)", (int) who->name.len,
                                   (const char *) who->name.data,
                                   ra_crawler_category_name(who->category));
-                    l.col += who->name.len + 6
-                             + strlen(ra_crawler_category_name(
-                                          who->category));
+                    l.col += extra;
                 }
             }
         }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ra_test.h"
@@ -79,6 +80,8 @@ merge_twice_same_bytes(void **state)
     ra_test_run_t  r;
     char           args[512];
     ra_str_t       one, two;
+    struct stat    st;
+    mode_t         mask;
 
     (void) state;
     ra_test_need_cli();
@@ -93,6 +96,21 @@ merge_twice_same_bytes(void **state)
     ra_test_cli(&r, args, NULL);
     assert_int_equal(r.status, 0);
     ra_test_run_free(&r);
+
+    /* a web server reads it: a new file gets 0666 less the umask, a
+     * replaced one keeps its mode */
+    assert_int_equal(stat(out1, &st), 0);
+    mask = umask(022);
+    umask(mask);
+    assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
+    assert_int_equal(chmod(out1, 0644), 0);
+    snprintf(args, sizeof(args), "robots-txt --disallow-purpose ai-training"
+             " --merge %s --output %s", out1, out1);
+    ra_test_cli(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    ra_test_run_free(&r);
+    assert_int_equal(stat(out1, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0644);
 
     assert_int_equal(ra_test_read_file(out1, &one), 0);
     assert_int_equal(ra_test_read_file(out2, &two), 0);
