@@ -17,6 +17,8 @@ static const ra_cli_command_t  ra_commands[] = {
     { "whatif",   ra_cmd_whatif, "replay logs under a proposed robots.txt" },
     { "ranges",   ra_cmd_ranges,
       "fetch the published IP-range files and agents' keys" },
+    { "robots-txt", ra_cmd_robotstxt,
+      "write the robots.txt that refuses purposes, or report on one" },
     /* further commands are added here, one line each */
 };
 

@@ -52,7 +52,7 @@ cli=build/robots-audit
 cli_md=docs/cli.md
 dev_md=docs/development.md
 man_page=docs/robots-audit.1
-commands='check lint identify logs whatif ranges'
+commands='check lint identify logs whatif ranges robots-txt'
 tags_md=docs/log-tags.md
 spdx='SPDX-License-Identifier: BSD-2-Clause'
 # the names of the two notes, written so that this file does not cite them
@@ -234,7 +234,9 @@ man_synopsis() {
         sect && /^\.YS/ { if (mine) printf "%s", block; mine = 0; next }
         sect {
             n++
-            if (n == 1 && $0 == ".B " cmd) { mine = 1 }
+            line = $0
+            gsub(/\\-/, "-", line)
+            if (n == 1 && line == ".B " cmd) { mine = 1 }
             block = block $0 "\n"
         }' "$man_page" | sed -e 's/\\-/-/g' -e 's/\\~/ /g' -e 's/\\c//g'
 }
