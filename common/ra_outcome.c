@@ -7,19 +7,10 @@
  * report a failed write the same way; and a captured robots.txt answer
  * handed to the engine.
  */
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ra_outcome.h"
 #include "ra_evidence.h"
-
-int
-ra_alert_log_write(const ra_alert_log_t *log, const void *p, size_t n,
-    int *err)
-{
-    return ra_logfile_line(log, p, n, err);
-}
 
 /* Writes the line p[0..n) to log (which: RA_LOGFILE_*) whole; a failure
  * is said about where, each time without an engine (au NULL), else

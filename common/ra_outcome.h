@@ -54,11 +54,6 @@ void ra_outcome_alert(const ra_host_t *h, const ra_request_t *req,
 void ra_outcome_evidence(ra_audit_t *au, const ra_host_t *h,
     const ra_request_t *req, const ra_verdict_t *v, const ra_logfile_t *log);
 
-/* Writes p[0..n) to the log's file, all of it (ra_logfile_line()): RA_OK,
- * or RA_ERROR with *err set to the errno value of the write that failed. */
-int ra_alert_log_write(const ra_alert_log_t *log, const void *p, size_t n,
-    int *err);
-
 /* When v refused the request (enforce), logs that at RA_LOG_INFO about
  * where (RA324) and returns 1: the glue answers 403.  Else 0. */
 int ra_outcome_refused(const ra_host_t *h, void *where,
