@@ -502,7 +502,7 @@ ra_alert_sig(ra_buf_t *b, const ra_verdict_t *v, int json)
     ra_buf_json_str(b, ra_str(v->sig_why, strlen(v->sig_why)));
 }
 
-/* How the verification was decided (issue 16): text " verified_by=ranges"
+/* How the verification was decided: text " verified_by=ranges"
  * ("none" when nothing decided it), JSON ,"verified_by":"ranges" (null);
  * last in both, so that filters written for the fields before it (the
  * fail2ban filter's "verification" then "client") still match. */

@@ -76,7 +76,7 @@ ra_str_t ra_ranges_name(const ra_ranges_t *r, size_t list);
 /* Merged intervals of a list (for tests and status pages). */
 size_t ra_ranges_intervals(const ra_ranges_t *r, size_t list);
 /*
- * Ages (issue 16): the modification time of the file a list came from,
+ * Ages: the modification time of the file a list came from,
  * as it was when the file was loaded (ra_setup_ranges_file() asks the
  * host, ra_host_file_mtime()), in Unix ms; 0: unknown.  set_mtime sets
  * it for every list from index "from" on (the lists one file just added).

@@ -3483,7 +3483,7 @@ enforce_never_refuses_unknown(void **state)
  * the hourly bucket, the violation's evidence, and the crawlers of a
  * 5xx/429 episode */
 static void
-issue18_count_step(void **state)
+count_step_records_evidence(void **state)
 {
     fx_t           *f = fx_new(1 << 20);
     const char     *body = "User-agent: *\nDisallow: /private\n"
@@ -3614,7 +3614,7 @@ main(void)
         cmocka_unit_test(ledger_eviction_bounded_and_counted),
         cmocka_unit_test(ledger_blob_heap_evicts_old_bodies),
         cmocka_unit_test(ledger_layout_check),
-        cmocka_unit_test(issue18_count_step),
+        cmocka_unit_test(count_step_records_evidence),
         cmocka_unit_test(verdict_copies_survive_next_calls),
         cmocka_unit_test(verdict_alert_interval_unset_and_zero),
         cmocka_unit_test(verdict_alert_purposes),

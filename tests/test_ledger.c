@@ -394,9 +394,9 @@ ledger_generic_never_a_table_record(void **state)
     free(r);
 }
 
-/* A record keeps the method that last decided its verification (issue
- * 16): a request decided by none leaves it, another method replaces it,
- * and the snapshot copies it. */
+/* A record keeps the method that last decided its verification: a
+ * request decided by none leaves it, another method replaces it, and the
+ * snapshot copies it. */
 static void
 ledger_verified_by(void **state)
 {
