@@ -170,8 +170,14 @@ valgrind-test: $(TESTS_PLAIN) $(B)/robots-audit
 prove-test: $(B)/robots-audit
 	@if ls t/*.t >/dev/null 2>&1; then prove -I t/lib t/; fi
 
+# The builds first, one job per CPU; then the checks one after another
+# (the server tests must not share the CPUs with a build).
+JOBS := $(shell nproc 2>/dev/null || echo 1)
 test:
 	@$(DEPS) test
+	@$(MAKE) --no-print-directory -j$(JOBS) $(B)/robots-audit \
+	    $(B)/ngx_http_robots_audit_module.so $(B)/mod_robots_audit.so \
+	    $(TESTS_SAN) $(TESTS_PLAIN)
 	@$(MAKE) --no-print-directory check-docs unit-test valgrind-test \
 	    prove-test fuzz-smoke
 
