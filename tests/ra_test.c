@@ -391,3 +391,32 @@ ra_test_sh(const char *cmd, char *out, size_t cap)
     st = pclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+
+static void
+ra_test_log_line(const ra_host_t *h, void *where, ra_log_level_e level,
+    ra_str_t line)
+{
+    ra_test_log_t  *c = h->ctx;
+
+    assert_true(line.len <= RA_HOST_LINE_MAX);
+    if (c->n < RA_TEST_LOG_LINES) {
+        memcpy(c->lines[c->n], line.data, line.len);
+        c->lines[c->n][line.len] = '\0';
+        c->levels[c->n] = (int) level;
+        c->where[c->n] = where;
+        c->n++;
+    }
+}
+
+void
+ra_test_host(ra_host_t *h, ra_test_log_t *log,
+    int64_t (*now)(const ra_host_t *h))
+{
+    memset(h, 0, sizeof(*h));
+    memset(log, 0, sizeof(*log));
+    h->ctx = log;
+    h->log = ra_test_log_line;
+    h->now = now;
+    h->heap = ra_malloc_allocator;
+}

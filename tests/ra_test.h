@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "ra_core.h"
+#include "ra_host.h"
 
 /* An allocator that counts what it hands out and frees it all at once:
  * the arena a module's pool would be. */
@@ -69,5 +70,22 @@ void ra_test_run_free(ra_test_run_t *r);
 int ra_test_sh(const char *cmd, char *out, size_t cap);
 /* A temporary file holding len bytes; its path in path[64]. */
 void ra_test_tmp_file(char *path, const void *data, size_t len);
+
+/* The lines a host's log was handed, for the test to read: the first
+ * RA_TEST_LOG_LINES of them whole, with their level and where; n counts
+ * those kept. */
+#define RA_TEST_LOG_LINES  64
+typedef struct {
+    char   lines[RA_TEST_LOG_LINES][RA_HOST_LINE_MAX + 1];
+    int    levels[RA_TEST_LOG_LINES];
+    void  *where[RA_TEST_LOG_LINES];
+    int    n;
+} ra_test_log_t;
+
+/* A host whose log lines go to log (cleared here; a line longer than
+ * RA_HOST_LINE_MAX fails the test), whose heap is malloc's and whose
+ * clock is now (NULL: none). */
+void ra_test_host(ra_host_t *h, ra_test_log_t *log,
+    int64_t (*now)(const ra_host_t *h));
 
 #endif

@@ -17,16 +17,10 @@
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
 
-typedef struct {
-    char   lines[16][RA_HOST_LINE_MAX + 1];
-    void  *where[16];
-    int    n;
-} captured_t;
-
 /* one server's configuration as the tests keep it */
 typedef struct {
     ra_host_t          host;
-    captured_t         log;
+    ra_test_log_t      log;
     ra_conf_main_t     main;
     ra_conf_server_t   server;
     ra_conf_scope_t    scope;
@@ -36,21 +30,6 @@ typedef struct {
     char               paths[4][256];
     int                npaths;
 } conf_t;
-
-static void
-capture_log(const ra_host_t *h, void *where, ra_log_level_e level,
-    ra_str_t line)
-{
-    captured_t  *c = h->ctx;
-
-    (void) level;
-    if (c->n < 16) {
-        memcpy(c->lines[c->n], line.data, line.len);
-        c->lines[c->n][line.len] = '\0';
-        c->where[c->n] = where;
-        c->n++;
-    }
-}
 
 /* relative words under /srv; "bad" is no path */
 static const char *
@@ -74,9 +53,7 @@ conf_new(ra_dialect_e dialect)
 
     assert_non_null(c);
     c->arena = ra_test_arena_new();
-    c->host.ctx = &c->log;
-    c->host.log = capture_log;
-    c->host.heap = ra_malloc_allocator;
+    ra_test_host(&c->host, &c->log, NULL);
     ra_conf_main_init(&c->main, &c->host, ra_test_arena_alloc(c->arena));
     ra_conf_scope_init(&c->scope);
     /* as the glue makes it: the scopes set, the rest zero */
@@ -562,7 +539,7 @@ robots_servers(void **state)
 {
     static const char  text[] = "User-agent: *\nDisalow: /x\n";
     char               robots[64];
-    captured_t         logs[2];
+    ra_test_log_t      logs[2];
     ra_conf_server_t   two;
     conf_t            *a = conf_new(RA_DIALECT_APACHE);
     ra_setup_values_t  v;

@@ -22,43 +22,11 @@
 #define SITES    12
 #define HDR      RA_LEDGER_FILE_HEADER
 
-typedef struct {
-    char  lines[8][RA_HOST_LINE_MAX];
-    int   levels[8];
-    int   n;
-} captured_t;
-
-static void
-capture_log(const ra_host_t *h, void *where, ra_log_level_e level,
-    ra_str_t line)
-{
-    captured_t  *c = h->ctx;
-
-    (void) where;
-    if (c->n < 8) {
-        memcpy(c->lines[c->n], line.data, line.len);
-        c->lines[c->n][line.len] = '\0';
-        c->levels[c->n] = level;
-        c->n++;
-    }
-}
-
 static int64_t
 fixed_now(const ra_host_t *h)
 {
     (void) h;
     return T0 + 7000;
-}
-
-static void
-host_init(ra_host_t *h, captured_t *c)
-{
-    memset(h, 0, sizeof(*h));
-    memset(c, 0, sizeof(*c));
-    h->ctx = c;
-    h->log = capture_log;
-    h->now = fixed_now;
-    h->heap = ra_malloc_allocator;
 }
 
 /* a ledger with sites, crawler records and counts */
@@ -119,11 +87,11 @@ static unsigned char *
 busy_saved(char *path, size_t cap, ra_ledger_t *l)
 {
     ra_host_t       h;
-    captured_t      c;
+    ra_test_log_t   c;
     unsigned char  *r = busy_region(SIZE, l);
 
     tmp_path(path, cap);
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     assert_int_equal(ra_ledger_file_save(l, &h, NULL, ra_str("z", 1), path),
                      RA_OK);
     assert_int_equal(c.n, 0);
@@ -156,14 +124,14 @@ static void
 expect_refused(const char *path, size_t size, const char *what)
 {
     ra_host_t       h;
-    captured_t      c;
+    ra_test_log_t   c;
     ra_ledger_t     l;
     unsigned char  *r = fresh_region(size, &l);
     unsigned char  *copy = malloc(size);
 
     assert_non_null(copy);
     memcpy(copy, r, size);
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     assert_int_equal(ra_ledger_file_restore(&l, &h, NULL,
                                             ra_str("zone", 4), path),
                      RA_ERROR);
@@ -186,7 +154,7 @@ ledger_file_round_trip(void **state)
 {
     char            path[64];
     ra_host_t       h;
-    captured_t      c;
+    ra_test_log_t   c;
     ra_ledger_t     a, b;
     ra_totals_t     ta, tb;
     int64_t         saved = 0;
@@ -195,7 +163,7 @@ ledger_file_round_trip(void **state)
 
     (void) state;
     tmp_path(path, sizeof(path));
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     assert_int_equal(ra_ledger_file_save(&a, &h, NULL, ra_str("z", 1), path),
                      RA_OK);
     assert_int_equal(c.n, 0);
@@ -252,14 +220,14 @@ ledger_file_missing_is_quiet(void **state)
 {
     char            path[64];
     ra_host_t       h;
-    captured_t      c;
+    ra_test_log_t   c;
     ra_ledger_t     l;
     unsigned char  *r = fresh_region(SIZE, &l);
 
     (void) state;
     tmp_path(path, sizeof(path));
     unlink(path);
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     assert_int_equal(ra_ledger_file_restore(&l, &h, NULL, ra_str("z", 1),
                                             path), RA_EAGAIN);
     assert_int_equal(c.n, 0);
@@ -308,7 +276,7 @@ ledger_file_flipped_byte(void **state)
     char            path[64];
     size_t          len, i;
     ra_host_t       h;
-    captured_t      c;
+    ra_test_log_t   c;
     ra_ledger_t     a;
     unsigned char  *file, *ra = busy_saved(path, sizeof(path), &a);
     static const struct {
@@ -328,7 +296,7 @@ ledger_file_flipped_byte(void **state)
     };
 
     (void) state;
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     len = slurp(path, &file);
     for (i = 0; i < sizeof(flips) / sizeof(flips[0]); i++) {
         file[flips[i].at] ^= 0x10;
@@ -364,7 +332,7 @@ ledger_file_structure_checked(void **state)
     int             refused = 0;
     unsigned        k;
     ra_host_t       h;
-    captured_t      c;
+    ra_test_log_t   c;
     ra_ledger_t     a, b;
     unsigned char  *file, *ra = busy_saved(path, sizeof(path), &a), *rb;
     const char     *name = "site5.example";
@@ -372,7 +340,7 @@ ledger_file_structure_checked(void **state)
     ra_buf_t        why;
 
     (void) state;
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     len = slurp(path, &file);
     for (i = HDR; i + strlen(name) <= len
                   && memcmp(file + i, name, strlen(name)) != 0; i++)
@@ -447,12 +415,12 @@ static void
 ledger_file_save_fails(void **state)
 {
     ra_host_t       h;
-    captured_t      c;
+    ra_test_log_t   c;
     ra_ledger_t     a;
     unsigned char  *ra = busy_region(SIZE, &a);
 
     (void) state;
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     assert_int_equal(ra_ledger_file_save(&a, &h, NULL, ra_str("z", 1),
                                          "/nonexistent-dir/ra.state"),
                      RA_ERROR);
@@ -471,13 +439,13 @@ static void
 ledger_file_saver_schedule(void **state)
 {
     ra_host_t          h;
-    captured_t         c;
+    ra_test_log_t      c;
     ra_ledger_t        a;
     ra_ledger_saver_t  sv;
     unsigned char     *ra = busy_region(SIZE, &a);
 
     (void) state;
-    host_init(&h, &c);
+    ra_test_host(&h, &c, fixed_now);
     assert_int_equal(ra_ledger_saver_init(&sv, &a, &h, ra_str("z", 1), NULL,
                                           0), 0);
     assert_int_equal(sv.every, RA_LEDGER_FILE_INTERVAL);

@@ -15,39 +15,6 @@
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
 
-typedef struct {
-    char   lines[64][RA_HOST_LINE_MAX + 1];
-    int    levels[64];
-    void  *where[64];
-    int    n;
-} captured_t;
-
-static void
-capture_log(const ra_host_t *h, void *where, ra_log_level_e level,
-    ra_str_t line)
-{
-    captured_t  *c = h->ctx;
-
-    assert_true(line.len <= RA_HOST_LINE_MAX);
-    if (c->n < 64) {
-        memcpy(c->lines[c->n], line.data, line.len);
-        c->lines[c->n][line.len] = '\0';
-        c->levels[c->n] = level;
-        c->where[c->n] = where;
-        c->n++;
-    }
-}
-
-static void
-test_host(ra_host_t *h, captured_t *c)
-{
-    memset(h, 0, sizeof(*h));
-    memset(c, 0, sizeof(*c));
-    h->ctx = c;
-    h->log = capture_log;
-    h->heap = ra_malloc_allocator;
-}
-
 static void
 sizes(void **state)
 {
@@ -140,14 +107,14 @@ tables(void **state)
     char              good[64], bad[64], ranges[64], junk[64];
     ra_buf_t          why;
     ra_host_t         h;
-    captured_t        c;
+    ra_test_log_t     c;
     ra_setup_t        s;
     ra_audit_conf_t   conf;
     ra_setup_values_t v;
     ra_test_arena_t  *arena = ra_test_arena_new();
 
     (void) state;
-    test_host(&h, &c);
+    ra_test_host(&h, &c, NULL);
     ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
     ra_setup_init(&s, &h, ra_test_arena_alloc(arena));
     assert_null(s.crawlers);                /* loaded when first needed */
@@ -298,13 +265,13 @@ range_file_ages(void **state)
     char              fresh[64], old[64], bundle[64], unknown[64];
     ra_buf_t          why;
     ra_host_t         h;
-    captured_t        c;
+    ra_test_log_t     c;
     ra_setup_t        s;
     int64_t           now;
     ra_test_arena_t  *arena = ra_test_arena_new();
 
     (void) state;
-    test_host(&h, &c);
+    ra_test_host(&h, &c, NULL);
     ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
     ra_setup_init(&s, &h, ra_test_arena_alloc(arena));
     tmp_text(fresh, "{\"prefixes\":[{\"ipv4Prefix\":\"192.0.2.0/24\"}]}");
@@ -371,14 +338,14 @@ robots_file_lint(void **state)
     size_t            n, len = 600 * 1000;
     ra_buf_t          why;
     ra_host_t         h;
-    captured_t        c;
+    ra_test_log_t     c;
     ra_robots_file_t  f;
     ra_test_arena_t  *arena = ra_test_arena_new();
     const ra_alloc_t *a = ra_test_arena_alloc(arena);
     int               where;
 
     (void) state;
-    test_host(&h, &c);
+    ra_test_host(&h, &c, NULL);
     ra_buf_init(&why, &ra_malloc_allocator, 0, 0);
 
     big = malloc(len);
@@ -463,13 +430,13 @@ ledger_placement(void **state)
     size_t       size = 256 * 1024;
     void        *region, *other;
     ra_host_t    h;
-    captured_t   c;
+    ra_test_log_t   c;
     ra_ledger_t  l;
     const char  *why = NULL;
     ra_str_t     zone = S("robots_audit_zone \"t\"");
 
     (void) state;
-    test_host(&h, &c);
+    ra_test_host(&h, &c, NULL);
     region = test_calloc(1, size);
     other = test_calloc(1, size);
 
@@ -525,13 +492,13 @@ zone_kept_or_replaced(void **state)
     size_t       size = 256 * 1024;
     void        *region, *junk;
     ra_host_t    h;
-    captured_t   c;
+    ra_test_log_t   c;
     ra_ledger_t  l;
     const char  *why = NULL;
     ra_str_t     zone = S("robots_audit_zone \"t\"");
 
     (void) state;
-    test_host(&h, &c);
+    ra_test_host(&h, &c, NULL);
     region = test_calloc(1, size);
     junk = test_calloc(1, size);
     assert_int_equal(ra_setup_ledger(&l, region, size, 0, &h, zone, &why),
@@ -592,7 +559,7 @@ engine_made(void **state)
     size_t              size = 256 * 1024;
     void               *region;
     ra_host_t           h;
-    captured_t          c;
+    ra_test_log_t       c;
     ra_ledger_t         l;
     ra_buf_t            why;
     ra_setup_t          s;
@@ -603,7 +570,7 @@ engine_made(void **state)
     const char         *w = NULL;
 
     (void) state;
-    test_host(&h, &c);
+    ra_test_host(&h, &c, NULL);
     region = test_calloc(1, size);
     assert_int_equal(ra_setup_ledger(&l, region, size, 0, &h, S("z"), &w),
                      RA_OK);
@@ -627,11 +594,11 @@ static void
 log_lines_are_bounded(void **state)
 {
     ra_host_t   h;
-    captured_t  c;
+    ra_test_log_t  c;
     char        big[5000];
 
     (void) state;
-    test_host(&h, &c);
+    ra_test_host(&h, &c, NULL);
     memset(big, 'x', sizeof(big) - 1);
     big[sizeof(big) - 1] = '\0';
     ra_logf(&h, NULL, RA_LOG_ERR, RA_TAG_NOMEM, "%s", big);
