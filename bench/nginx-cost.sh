@@ -3,8 +3,11 @@
 # What the module costs nginx: instructions per request under callgrind
 # (repeatable on a noisy machine), stock nginx against nginx with the
 # module on, the same static site and access logging, the User-Agent and
-# path mix of a real log (1,500 requests); then wrk throughput, several
-# alternating runs.  NOCG=1: wrk only; NOWRK=1: callgrind only;
+# path mix of a real log (1,500 requests), in two configurations: the
+# README's minimal one (an access log without a buffer, no realip) and one
+# with realip and a buffered access log, which makes stock nginx dearer
+# per request; then wrk throughput, several alternating runs (the second
+# configuration).  NOCG=1: wrk only; NOWRK=1: callgrind only;
 # RA_NGINX_MODULE: another build of the module.  Apache's twin:
 # bench/apache-cost.sh.
 set -euo pipefail
@@ -22,9 +25,15 @@ rm -rf "$B"; mkdir -p "$B/html"
 cp data/demo/site/index.html "$B/html/"; cp data/demo/robots.txt "$B/html/"
 free_port() { perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(LocalAddr=>"127.0.0.1",LocalPort=>0,Listen=>1)->sockport'; }
 
-# conf NAME PORT MODULE(0/1) MASTER(0/1)
+# conf NAME PORT MODULE(0/1) MASTER(0/1) [minimal|realip]
 conf() {
-    local d=$B/$1; mkdir -p "$d/logs" "$d/tmp"
+    local d=$B/$1 setup=${5:-realip} buffer= realip=
+    mkdir -p "$d/logs" "$d/tmp"
+    if [ "$setup" = realip ]; then
+        buffer=" buffer=64k"
+        realip="        set_real_ip_from 127.0.0.1;
+        real_ip_header X-Forwarded-For;"
+    fi
     {
         [ "$3" = 1 ] && echo "load_module $so;"
         if [ "$4" = 1 ]; then echo "worker_processes 2;"; else echo "master_process off;"; fi
@@ -35,7 +44,7 @@ error_log $d/logs/error.log warn;
 events { worker_connections 512; }
 http {
     default_type text/html;
-    access_log $d/logs/access.log combined buffer=64k;
+    access_log $d/logs/access.log combined$buffer;
     client_body_temp_path $d/tmp/body; proxy_temp_path $d/tmp/proxy;
     fastcgi_temp_path $d/tmp/fastcgi; uwsgi_temp_path $d/tmp/uwsgi; scgi_temp_path $d/tmp/scgi;
 CONF
@@ -47,9 +56,8 @@ CONF
         listen 127.0.0.1:$2;
         server_name bench.test;
         root $B/html;
-        set_real_ip_from 127.0.0.1;
-        real_ip_header X-Forwarded-For;
 CONF
+        [ -n "$realip" ] && echo "$realip"
         [ "$3" = 1 ] && echo "        robots_audit on; robots_audit_robots_file $B/html/robots.txt;"
         cat <<CONF
         location / { try_files \$uri /index.html; }
@@ -70,12 +78,13 @@ stop() {
     wait "$1" 2>/dev/null || true
 }
 
-# instructions nginx spends for N replayed requests (one process)
+# instructions nginx spends for N replayed requests (one process):
+# ir NAME N MODULE(0/1) SETUP
 ir() {
     local name=$1 n=$2 port pid out try
     for try in 1 2 3; do
         port=$(free_port)
-        conf "$name" "$port" "$3" 0
+        conf "$name" "$port" "$3" 0 "$4"
         rm -f "$B/$name/cg.$n"
         valgrind --tool=callgrind ${CGOPTS:-} --callgrind-out-file="$B/$name/cg.$n" -q \
             /usr/sbin/nginx -p "$B/$name" -c "$B/$name/nginx.conf" 2>/dev/null &
@@ -95,18 +104,27 @@ ir() {
     return 1
 }
 
+# cost SETUP WHAT: stock against the module in one configuration, the
+# module's row with the peer measured in the same run
+cost() {
+    local setup=$1 what=$2 s1 s2 m1 m2 stock mod ovh
+    echo "-- $what"
+    s1=$(ir "stock-$setup" $n1 0 "$setup"); s2=$(ir "stock-$setup" $n2 0 "$setup")
+    m1=$(ir "module-$setup" $n1 1 "$setup"); m2=$(ir "module-$setup" $n2 1 "$setup")
+    stock=$(( (s2 - s1) / (n2 - n1) )); mod=$(( (m2 - m1) / (n2 - n1) ))
+    printf 'stock nginx, static file + access log: %9d instructions/request\n' "$stock"
+    printf 'with robots-audit on:                  %9d instructions/request\n' "$mod"
+    ovh=$(printf '%+.1f %%' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)")
+    printf 'overhead:                              %9s\n' "$ovh"
+    bench_row module "nginx module, instructions per request (callgrind, $((n2 - n1)) requests of the real log's mix, one process, $what, IP ranges loaded)" \
+        "$mod" "stock nginx: $stock" "$ovh"
+}
+
 if [ -z "${NOCG:-}" ]; then
 n1=${N1:-200}; n2=${N2:-1700}
 echo "== instructions per request (callgrind; one nginx process; $((n2 - n1)) requests of the real log's mix)"
-s1=$(ir stock $n1 0); s2=$(ir stock $n2 0)
-m1=$(ir module $n1 1); m2=$(ir module $n2 1)
-stock=$(( (s2 - s1) / (n2 - n1) )); mod=$(( (m2 - m1) / (n2 - n1) ))
-printf 'stock nginx, static file + access log: %9d instructions/request\n' "$stock"
-printf 'with robots-audit on:                  %9d instructions/request\n' "$mod"
-ovh=$(printf '%+.1f %%' "$(echo "($mod - $stock) * 100 / $stock" | bc -l)")
-printf 'overhead:                              %9s\n' "$ovh"
-bench_row module "nginx module, instructions per request (callgrind, $((n2 - n1)) requests of the real log's mix, one process, access log on, IP ranges loaded)" \
-    "$mod" "stock nginx: $stock" "$ovh"
+cost minimal "the README's minimal configuration: access log without a buffer, no realip"
+cost realip "realip and a buffered access log"
 fi
 
 if [ -z "${NOWRK:-}" ] && command -v wrk >/dev/null; then
@@ -115,7 +133,7 @@ if [ -z "${NOWRK:-}" ] && command -v wrk >/dev/null; then
     wrk_mix "$log" "$B/mix.lua"
     for name in stock module; do
         p=$(free_port); eval "port_$name=$p"
-        conf "$name-wrk" "$p" $([ $name = module ] && echo 1 || echo 0) 1
+        conf "$name-wrk" "$p" $([ $name = module ] && echo 1 || echo 0) 1 realip
         /usr/sbin/nginx -p "$B/$name-wrk" -c "$B/$name-wrk/nginx.conf" &
         eval "pid_$name=$!"
         wait_port "$p"

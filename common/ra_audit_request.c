@@ -888,8 +888,11 @@ ra_audit_request(ra_audit_t *au, const ra_request_t *req, ra_verdict_t *out)
         target |= RA_TARGET_ROBOTS;
     }
 
-    /* no User-Agent at all ("-" in logs) is counted apart: neither a
-     * browser nor a crawler that can be judged */
+    /* the browser step, about 70% of the requests: one identification
+     * (a cache hit, mostly) and one counter, without the lock; whatever
+     * else a browser's request needs belongs in ra_audit_browser(), kept
+     * as cheap.  No User-Agent at all ("-" in logs) is counted apart:
+     * neither a browser nor a crawler that can be judged */
     if (!ra_audit_client(au, req, out, &id, &sv, &no_ua)) {
         ra_audit_browser(au, req, no_ua, target);
         return RA_OK;

@@ -45,16 +45,13 @@ ra_outcome_write(ra_audit_t *au, const ra_host_t *h, void *where,
             (unsigned long long) failed, failed == 1 ? "" : "s");
 }
 
-static void
+static __attribute__((noinline)) void
 ra_outcome_alert_lines(ra_audit_t *au, const ra_host_t *h,
     const ra_request_t *req, const ra_verdict_t *v, const ra_alert_log_t *log)
 {
     ra_buf_t  json;
     int       file;
 
-    if (!v->alert && !v->summary) {
-        return;
-    }
     file = ra_logfile_open(log);
 
     /* the verdict holds its own copies: rendered outside any lock */
@@ -69,22 +66,32 @@ ra_outcome_alert_lines(ra_audit_t *au, const ra_host_t *h,
     ra_buf_release(&json);
 }
 
+/* The alert lines when the verdict has any: most have none, and pass
+ * with one test and no call. */
+static inline __attribute__((always_inline)) void
+ra_outcome_alerts(ra_audit_t *au, const ra_host_t *h,
+    const ra_request_t *req, const ra_verdict_t *v, const ra_alert_log_t *log)
+{
+    if (v->alert || v->summary) {
+        ra_outcome_alert_lines(au, h, req, v, log);
+    }
+}
+
 void
 ra_outcome_alert(const ra_host_t *h, const ra_request_t *req,
     const ra_verdict_t *v, const ra_alert_log_t *log)
 {
-    ra_outcome_alert_lines(NULL, h, req, v, log);
+    ra_outcome_alerts(NULL, h, req, v, log);
 }
 
-void
-ra_outcome_evidence(ra_audit_t *au, const ra_host_t *h,
+/* The evidence line itself: out of line, so that the requests that
+ * write none (all but violations) pass without its frame. */
+static __attribute__((noinline)) void
+ra_outcome_evidence_line(ra_audit_t *au, const ra_host_t *h,
     const ra_request_t *req, const ra_verdict_t *v, const ra_logfile_t *log)
 {
     ra_buf_t  line;
 
-    if (!ra_evidence_wanted(v) || !ra_logfile_open(log)) {
-        return;
-    }
     ra_buf_init(&line, h != NULL ? &h->heap : &ra_malloc_allocator, 0,
                 RA_ALERT_LINE_MAX);
     ra_evidence_line(&line, req, v);
@@ -99,14 +106,31 @@ ra_outcome_evidence(ra_audit_t *au, const ra_host_t *h,
     ra_buf_release(&line);
 }
 
+void
+ra_outcome_evidence(ra_audit_t *au, const ra_host_t *h,
+    const ra_request_t *req, const ra_verdict_t *v, const ra_logfile_t *log)
+{
+    if (ra_evidence_wanted(v) && ra_logfile_open(log)) {
+        ra_outcome_evidence_line(au, h, req, v, log);
+    }
+}
+
+/* The refusal's line (out of line, as the evidence line) */
+static __attribute__((noinline)) void
+ra_outcome_refusal_line(const ra_host_t *h, void *where,
+    const ra_verdict_t *v)
+{
+    ra_logf(h, where, RA_LOG_INFO, RA_TAG_ENFORCED, "refused: %s (enforce)",
+            ra_refuse_name(v->refused));
+}
+
 int
 ra_outcome_refused(const ra_host_t *h, void *where, const ra_verdict_t *v)
 {
     if (!v->refused) {
         return 0;
     }
-    ra_logf(h, where, RA_LOG_INFO, RA_TAG_ENFORCED, "refused: %s (enforce)",
-            ra_refuse_name(v->refused));
+    ra_outcome_refusal_line(h, where, v);
     return 1;
 }
 
@@ -116,11 +140,12 @@ ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
 {
     (void) ra_audit_request(au, req, v);
     /* the violation's line first: the verdict holds its own copies, so
-     * no eviction after the count can take it from the line */
+     * no eviction after the count can take it from the line.  A browser's
+     * request and a compliant crawler's write nothing: a test of the
+     * verdict each, no call (the lines are out of line) */
     ra_outcome_evidence(au, h, req, v, logs != NULL ? &logs->evidence
                                                     : NULL);
-    ra_outcome_alert_lines(au, h, req, v, logs != NULL ? &logs->alert
-                                                       : NULL);
+    ra_outcome_alerts(au, h, req, v, logs != NULL ? &logs->alert : NULL);
     return ra_outcome_refused(h, req->where, v);
 }
 

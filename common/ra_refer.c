@@ -365,8 +365,9 @@ ra_refer_match_target(const ra_refer_t *t, ra_str_t target)
             e = end;
         }
         /* "utm_source", "utm_source=" or "utm_source=VALUE": the first
-         * is the visit's, whatever its value */
-        if ((size_t) (e - q) >= n
+         * is the visit's, whatever its value (most parameters differ in
+         * their first byte: no call for them) */
+        if ((size_t) (e - q) >= n && (q[0] | 0x20) == 'u'
             && ra_strcaseeq(ra_str(q, n), ra_str(name, n))
             && (q + n == e || q[n] == '='))
         {
