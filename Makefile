@@ -73,10 +73,11 @@ $(B)/libra.a: $(CORE_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-# libcurl: `robots-audit ranges update` (cli/cmd_ranges.c) only; the core
-# and the modules never link it
+# libcurl: `robots-audit ranges update` (cli/cmd_ranges.c) only, which
+# loads it when it fetches (cli/ra_curl.c): not linked, so that the other
+# commands start without it; the core and the modules never use it
 $(B)/robots-audit: $(CLI_OBJS) $(B)/libra.a
-	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS) -lcurl
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJS) $(B)/libra.a $(CLI_LIBS)
 
 # The Apache module: apxs compiles the glue, every apache_module/*.c
 # (through links in build/, so that libtool's objects stay out of the

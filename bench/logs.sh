@@ -4,7 +4,8 @@
 # built from ../shared/data/logs/elastic-apache/apache_logs repeated 100
 # times, each copy 4 days after the previous one so that the log stays in
 # time order (the audit's 24-hour windows follow the log's clock).
-# Prints lines/s of each and the ratio.  Needs `make` and goaccess
+# Prints lines/s of each, the ratio and robots-audit's peak memory
+# (resident, GNU time).  Needs `make` and goaccess
 # (scripts/deps.sh bench).  Usage: bench/logs.sh [ROUNDS]
 set -eu
 cd "$(dirname "$0")/.."
@@ -52,10 +53,14 @@ best() { b=999999; for i in 1 2 3; do x=$(secs "$@"); b=$(echo "if ($x < $b) $x 
 echo "== access logs: robots-audit logs vs GoAccess, $lines lines ($(du -h $LOG | cut -f1))"
 ours=$(best build/robots-audit logs --robots data/elastic-robots.txt --format json $LOG)
 theirs=$(best goaccess $LOG --log-format=COMBINED --no-global-config -o $B/goaccess.json)
-printf 'robots-audit logs: %8.3f s  %10.0f lines/s\n' "$ours" "$(echo "$lines / $ours" | bc -l)"
+# peak memory (resident), one more run: GNU time's %M, in KiB
+/usr/bin/time -f '%M' -o $B/logs.peak build/robots-audit logs \
+    --robots data/elastic-robots.txt --format json $LOG > /dev/null 2>&1
+peak=$(awk '{ v = $1 } END { printf "%.1f", v / 1024 }' $B/logs.peak)
+printf 'robots-audit logs: %8.3f s  %10.0f lines/s  peak memory %s MiB\n' "$ours" "$(echo "$lines / $ours" | bc -l)" "$peak"
 printf 'goaccess:          %8.3f s  %10.0f lines/s\n' "$theirs" "$(echo "$lines / $theirs" | bc -l)"
 printf 'ratio:             %8.1fx\n' "$(echo "$theirs / $ours" | bc -l)"
 bench_row logs "\`robots-audit logs\`, $lines lines built from the real log (bench/logs.sh)" \
-    "$(printf '%.0f lines/s (%.3f s)' "$(echo "$lines / $ours" | bc -l)" "$ours")" \
+    "$(printf '%.0f lines/s (%.3f s), peak memory %s MiB' "$(echo "$lines / $ours" | bc -l)" "$ours" "$peak")" \
     "$(printf 'GoAccess: %.0f lines/s (%.2f s)' "$(echo "$lines / $theirs" | bc -l)" "$theirs")" \
     "$(printf '%.1fx' "$(echo "$theirs / $ours" | bc -l)")"

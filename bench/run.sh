@@ -33,10 +33,12 @@ if [ ! -d bench/node_modules/robots-parser ]; then
 fi
 # two harnesses for the peer: bench/robots-parser.js prints check's
 # "verdict<TAB>URL" lines, bench/robots-parser-readme.js only the verdicts,
-# as robots-parser's README uses it; check's output is cut to the same
-ours=$(best_of 5 sh -c "build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt")
-theirs=$(best_of 3 node bench/robots-parser.js $B/robots.txt FooBot $B/urls.txt)
-readme=$(best_of 3 node bench/robots-parser-readme.js $B/robots.txt FooBot $B/urls.txt)
+# as robots-parser's README uses it; check's output is cut to the same.
+# Each whole process, its output read through a pipe, as a script that
+# uses the verdicts reads them (/dev/null would leave the writes free).
+ours=$(best_of 5 sh -c "build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt | cat > /dev/null")
+theirs=$(best_of 3 sh -c "node bench/robots-parser.js $B/robots.txt FooBot $B/urls.txt | cat > /dev/null")
+readme=$(best_of 3 sh -c "node bench/robots-parser-readme.js $B/robots.txt FooBot $B/urls.txt | cat > /dev/null")
 build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt > $B/ours.txt || true
 cut -f1,2 $B/ours.txt > $B/ours.2
 cut -f1 $B/ours.txt > $B/ours.1
@@ -49,7 +51,7 @@ r2=$(echo "$readme / $ours" | bc -l)
 printf 'robots-audit check:                 %8.3f s\n' "$ours"
 printf 'robots-parser (bench harness):      %8.3f s  %6.1fx  (verdicts differing: %s of 200000)\n' "$theirs" "$r1" "$diffs"
 printf 'robots-parser (its README usage):   %8.3f s  %6.1fx  (verdicts differing: %s of 200000)\n' "$readme" "$r2" "$diffs2"
-bench_row check "\`robots-audit check\` vs npm robots-parser $(cd bench && node -p 'require("robots-parser/package.json").version'), the same 200,000 URLs, whole process (bench/robots-parser.js: check's verdict and URL lines)" \
+bench_row check "\`robots-audit check\` vs npm robots-parser $(cd bench && node -p 'require("robots-parser/package.json").version'), the same 200,000 URLs, whole process, output read through a pipe (bench/robots-parser.js: check's verdict and URL lines)" \
     "$(printf '%.3f s' "$ours")" "$(printf '%.3f s' "$theirs")" \
     "$(printf '%.1fx, %s verdicts differ' "$r1" "$diffs")"
 bench_row check "the same, robots-parser as its README uses it, verdicts only (bench/robots-parser-readme.js)" \
@@ -63,10 +65,18 @@ if command -v valgrind >/dev/null; then
         --callgrind-out-file=$B/cg.match $B/match $B/robots.txt $B/urls.txt --once >/dev/null
     valgrind -q --tool=callgrind --callgrind-out-file=$B/cg.check \
         build/robots-audit check --mode google $B/robots.txt FooBot < $B/urls.txt >/dev/null || true
+    # start-up: the same command without a URL, and the shared libraries
+    # the binary maps before its first instruction
+    valgrind -q --tool=callgrind --callgrind-out-file=$B/cg.start \
+        build/robots-audit check --mode google $B/robots.txt FooBot < /dev/null >/dev/null || true
     im=$(($(irs $B/cg.match) / 200000)); ic=$(($(irs $B/cg.check) / 200000))
+    is=$(irs $B/cg.start); libs=$(ldd build/robots-audit | grep -c '=>')
     printf 'instructions per URL (callgrind): match %d, check (whole process) %d\n' "$im" "$ic"
+    printf 'check start-up: %d instructions, %d shared libraries\n' "$is" "$libs"
     bench_row match "match, instructions per URL (callgrind, the group chosen once)" "$im" "-" "-"
     bench_row check "\`robots-audit check\`, instructions per URL, whole process (callgrind)" "$ic" "-" "-"
+    bench_row check "\`robots-audit check\` start-up, no URL: instructions (callgrind), shared libraries (ldd)" \
+        "$is, $libs libraries" "-" "-"
 fi
 
 failed=

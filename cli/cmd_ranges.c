@@ -16,12 +16,12 @@
  *       changed, nothing for one that did not (--verbose: "unchanged
  *       NAME"); each failure named on stderr; exit 1 when any failed.
  *
- * Only the CLI links libcurl; the core and the modules never fetch.
+ * Only the CLI fetches, with libcurl loaded when this command starts
+ * fetching (ra_curl.h); the core and the modules never fetch.
  * Everything fetched is bounded: --max-size bytes (default the modules'
  * own limit for a range file) and --timeout seconds per fetch, http and
  * https only, redirects to https only.
  */
-#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ra_curl.h"
 #include "ra_crawlers.h"
 #include "ra_json.h"
 #include "ra_origin.h"
@@ -130,6 +131,7 @@ typedef struct {
     int      verbose;
     int      failed;
     CURL    *curl;
+    ra_curl_t cu;               /* libcurl, loaded on demand */
 } ra_rg_ctx_t;
 
 static void
@@ -218,30 +220,31 @@ ra_rg_fetch(ra_rg_ctx_t *ctx, const char *url, const char *accept,
     b->max = ctx->max;
     errbuf[0] = '\0';
     snprintf(acc, sizeof(acc), "Accept: %s", accept);
-    hdr = curl_slist_append(NULL, acc);
+    hdr = ctx->cu.slist_append(NULL, acc);
 
-    curl_easy_reset(c);
-    curl_easy_setopt(c, CURLOPT_URL, url);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https");
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, ctx->timeout);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT,
-                     ctx->timeout < 15 ? ctx->timeout : 15L);
-    curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t) ctx->max);
-    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(c, CURLOPT_USERAGENT,
-                     "robots-audit/" RA_VERSION " (ranges update)");
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, ra_rg_write);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, b);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    ctx->cu.easy_reset(c);
+    ctx->cu.easy_setopt(c, CURLOPT_URL, url);
+    ctx->cu.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    ctx->cu.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    ctx->cu.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https");
+    ctx->cu.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+    ctx->cu.easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+    ctx->cu.easy_setopt(c, CURLOPT_TIMEOUT, ctx->timeout);
+    ctx->cu.easy_setopt(c, CURLOPT_CONNECTTIMEOUT,
+                        ctx->timeout < 15 ? ctx->timeout : 15L);
+    ctx->cu.easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE,
+                        (curl_off_t) ctx->max);
+    ctx->cu.easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+    ctx->cu.easy_setopt(c, CURLOPT_USERAGENT,
+                        "robots-audit/" RA_VERSION " (ranges update)");
+    ctx->cu.easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+    ctx->cu.easy_setopt(c, CURLOPT_WRITEFUNCTION, ra_rg_write);
+    ctx->cu.easy_setopt(c, CURLOPT_WRITEDATA, b);
+    ctx->cu.easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 
-    rc = curl_easy_perform(c);
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(hdr);
+    rc = ctx->cu.easy_perform(c);
+    ctx->cu.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    ctx->cu.slist_free_all(hdr);
 
     if (b->over || rc == CURLE_FILESIZE_EXCEEDED) {
         snprintf(why, whylen, "larger than %zu bytes", ctx->max);
@@ -249,7 +252,7 @@ ra_rg_fetch(ra_rg_ctx_t *ctx, const char *url, const char *accept,
     }
     if (rc != CURLE_OK) {
         snprintf(why, whylen, "%s", errbuf[0] ? errbuf
-                                               : curl_easy_strerror(rc));
+                                               : ctx->cu.easy_strerror(rc));
         return -1;
     }
     if (status != 200) {
@@ -810,6 +813,7 @@ ra_rg_update(int argc, char **argv)
     long           n = 0;
     int            k, rc = RA_EXIT_USAGE;
     char          *end;
+    char           why[256];
 
     memset(&ctx, 0, sizeof(ctx));
     ctx.timeout = RA_RG_TIMEOUT;
@@ -903,10 +907,15 @@ ra_rg_update(int argc, char **argv)
             goto out;
         }
     }
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK
-        || (ctx.curl = curl_easy_init()) == NULL)
+    if (ra_curl_open(&ctx.cu, why, sizeof(why)) != 0) {
+        ra_cli_error(RA_RG_CMD, "libcurl failed to load: %s", why);
+        goto out;
+    }
+    if (ctx.cu.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK
+        || (ctx.curl = ctx.cu.easy_init()) == NULL)
     {
         ra_cli_error(RA_RG_CMD, "libcurl failed to start");
+        ra_curl_close(&ctx.cu);
         goto out;
     }
     if (sources) {
@@ -931,8 +940,9 @@ ra_rg_update(int argc, char **argv)
         }
     }
     fflush(stdout);
-    curl_easy_cleanup(ctx.curl);
-    curl_global_cleanup();
+    ctx.cu.easy_cleanup(ctx.curl);
+    ctx.cu.global_cleanup();
+    ra_curl_close(&ctx.cu);
     rc = ctx.failed ? RA_EXIT_FOUND : RA_EXIT_OK;
     goto out;
 

@@ -21,8 +21,21 @@ const unsigned char *ra_log_quoted(const unsigned char *p,
 /* "Jan".."Dec" (any case) at m: 1-12, or 0 */
 int ra_log_month(const unsigned char *m);
 
-/* n decimal digits at p, or -1 */
-int ra_log_digits(const unsigned char *p, unsigned n);
+/* n decimal digits at p, or -1; inline, so that a time's seven fields
+ * of two and four digits cost a few instructions each */
+static inline int
+ra_log_digits(const unsigned char *p, unsigned n)
+{
+    int  v = 0;
+
+    while (n--) {
+        if (!ra_isdigit(*p)) {
+            return -1;
+        }
+        v = v * 10 + (*p++ - '0');
+    }
+    return v;
+}
 
 /* "10/Oct/2000:13:55:36 -0700": exactly 26 bytes at p */
 int ra_log_time(const unsigned char *p, int64_t *out);

@@ -25,12 +25,23 @@ const ra_alloc_t  ra_malloc_allocator = {
 int
 ra_strcaseeq(ra_str_t a, ra_str_t b)
 {
-    size_t  i;
+    size_t    i;
+    uint64_t  x, y;
 
     if (a.len != b.len) {
         return 0;
     }
-    for (i = 0; i < a.len; i++) {
+    /* the same bytes are the same in any case: eight at a time while
+     * they are (names compared are mostly written alike), then one by
+     * one from the first eight that differ */
+    for (i = 0; i + 8 <= a.len; i += 8) {
+        memcpy(&x, a.data + i, 8);
+        memcpy(&y, b.data + i, 8);
+        if (x != y) {
+            break;
+        }
+    }
+    for ( /* void */ ; i < a.len; i++) {
         if (ra_lower(a.data[i]) != ra_lower(b.data[i])) {
             return 0;
         }

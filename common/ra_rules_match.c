@@ -419,16 +419,30 @@ ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     walk[(*n)++] = node;
 }
 
+/* One byte of the automaton's pass: the next state, and the segments it
+ * ends added to g. */
+#define RA_AC_STEP(e, g, b)                                                  \
+    do {                                                                     \
+        const ra_grams_t  *o_;                                               \
+        (e) = next[(e) + cls[(b)]];                                          \
+        o_ = &outs[out[(e) >> ashift]];                                      \
+        (g).w[0] |= o_->w[0];                                                \
+        (g).w[1] |= o_->w[1];                                                \
+        (g).w[2] |= o_->w[2];                                                \
+        (g).w[3] |= o_->w[3];                                                \
+    } while (0)
+
 /*
  * The walk down the trie's table and the automaton's pass over the whole
- * path in one loop: two chains of dependent lookups that overlap, where
- * one after the other each would wait on its own.
+ * path in one loop while the walk goes on: two chains of dependent
+ * lookups that overlap, where one after the other each would wait on its
+ * own.  Once the walk stops (after a few bytes, mostly), the pass goes on
+ * alone, without asking at every byte whether the walk still goes.
  */
 static void
 ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     uint32_t *walk, size_t *n)
 {
-    int                   walking = 1;
     size_t                i;
     uint32_t              e, t, node = 0, shift = ix->pshift;
     uint32_t              ashift = ix->ac->shift;
@@ -436,31 +450,32 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     const uint16_t       *pt = ix->ptab, *out = ix->ac->out;
     const uint8_t        *pc = ix->pcls, *cls = ix->ac->cls;
     const uint16_t       *next = ix->ac->next;
-    const ra_grams_t     *outs = ix->ac->outs, *o;
+    const ra_grams_t     *outs = ix->ac->outs;
     const unsigned char  *path = sj->path;
+    size_t                plen = sj->plen;
 
     memset(&g, 0, sizeof(g));
     e = 0;
-    for (i = 0; i < sj->plen; i++) {
-        e = next[e + cls[path[i]]];
-        o = &outs[out[e >> ashift]];
-        g.w[0] |= o->w[0];
-        g.w[1] |= o->w[1];
-        g.w[2] |= o->w[2];
-        g.w[3] |= o->w[3];
-        if (walking) {
-            t = pt[(node << shift) + pc[path[i]]];
-            if (t == 0) {
-                walking = 0;
-            } else {
-                node = t & RA_PTAB_NODE;
-                if (t & RA_PTAB_PATS) {
-                    /* (a very deep walk may search a node before the
-                     * pass ends: it then makes its own, the same) */
-                    ra_walk_push(ix, sj, best, walk, n, node);
-                }
-            }
+    for (i = 0; i < plen; i++) {
+        RA_AC_STEP(e, g, path[i]);
+        t = pt[(node << shift) + pc[path[i]]];
+        if (t == 0) {
+            i++;
+            break;
         }
+        node = t & RA_PTAB_NODE;
+        if (t & RA_PTAB_PATS) {
+            /* (a very deep walk may search a node before the pass ends:
+             * it then makes its own, the same) */
+            ra_walk_push(ix, sj, best, walk, n, node);
+        }
+    }
+    for ( /* void */ ; i + 2 <= plen; i += 2) {
+        RA_AC_STEP(e, g, path[i]);
+        RA_AC_STEP(e, g, path[i + 1]);
+    }
+    if (i < plen) {
+        RA_AC_STEP(e, g, path[i]);
     }
     sj->grams = g;
     sj->have_grams = 1;

@@ -24,6 +24,8 @@ test)  pkgs="$pkgs libcmocka-dev valgrind perl nginx nginx-dev apache2 apache2-d
        # the Debian packages built and checked (t/050-packages.t)
        pkgs="$pkgs dpkg-dev debhelper lintian" ;;
 bench) pkgs="$pkgs libpcre2-dev nodejs goaccess valgrind wrk bc perl nginx nginx-dev"
+       # GNU time: peak memory in bench/logs.sh
+       pkgs="$pkgs time"
        # NodeSource's nodejs carries npm and conflicts with Debian's package
        command -v npm >/dev/null || pkgs="$pkgs npm" ;;
 demo)  pkgs="$pkgs nginx nginx-dev perl" ;;

@@ -76,6 +76,11 @@ sub sources {
     return "$tmp/$name";
 }
 
+# libcurl is loaded when `ranges update` fetches, not linked: every other
+# command starts without it and the libraries it pulls in
+unlike `readelf -d '$bin'`, qr/\(NEEDED\).*libcurl/,
+    'robots-audit does not link libcurl';
+
 # ---- a good file: written, then left alone while it does not change
 my $src = sources('s1', "good.json $base/good.json");
 my ($st, $out, $err) = run('update', '--dir', $dir, '--sources', $src);
