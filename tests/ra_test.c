@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ra_test.h"
 
 typedef struct ra_test_block_s {
@@ -390,4 +392,21 @@ ra_test_sh(const char *cmd, char *out, size_t cap)
     out[n] = '\0';
     st = pclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+size_t
+ra_test_gzip(const void *in, size_t len, unsigned char *out, size_t cap)
+{
+    z_stream  z;
+
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 31, 8,
+                                  Z_DEFAULT_STRATEGY), Z_OK);
+    z.next_in = (unsigned char *) in;
+    z.avail_in = (uInt) len;
+    z.next_out = out;
+    z.avail_out = (uInt) cap;
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    deflateEnd(&z);
+    return cap - z.avail_out;
 }
