@@ -289,12 +289,15 @@ ra_cmd_lint_page(int argc, char **argv)
 #define RA_PAGE_OPT(name)                                                   \
     (nlen == sizeof(name) - 1 && memcmp(opt, name, nlen) == 0)
 
+    /* "lint --page --help": --help wherever it stands, never a value */
     for (i = 1; i < argc; i++) {
-        opt = argv[i];
-        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(ra_page_usage, stdout);
             return RA_EXIT_OK;
         }
+    }
+    for (i = 1; i < argc; i++) {
+        opt = argv[i];
         val = strchr(opt, '=');
         nlen = val != NULL ? (size_t) (val - opt) : strlen(opt);
         if (strncmp(opt, "--", 2) != 0) {

@@ -255,12 +255,15 @@ ra_cmd_lint_sitemap(int argc, char **argv)
     const char  *file = NULL, *robots = NULL, *url = NULL, *opt, *val;
     size_t       nlen;
 
+    /* "lint --sitemap --help": --help wherever it stands, no value */
     for (i = 1; i < argc; i++) {
-        opt = argv[i];
-        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(ra_sitemap_lint_usage, stdout);
             return RA_EXIT_OK;
         }
+    }
+    for (i = 1; i < argc; i++) {
+        opt = argv[i];
         if (opt[0] != '-' || opt[1] == '\0') {
             if (robots != NULL) {
                 return ra_cli_error("lint", "expects one ROBOTS, got '%s' "

@@ -103,6 +103,12 @@ test_page(void **state)
                                   "\"rule\":null}"));
     ra_test_run_free(&r);
 
+    /* --help after --page is no FILE */
+    run(&r, "lint --page --help%s%s", "", "");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: robots-audit lint --page"));
+    ra_test_run_free(&r);
+
     /* usage errors */
     run(&r, "lint --page %s --robots %s", pp, rp);
     assert_int_equal(r.status, 2);
