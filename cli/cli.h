@@ -31,6 +31,10 @@ int ra_cmd_logs(int argc, char **argv);
 int ra_cmd_whatif(int argc, char **argv);
 int ra_cmd_ranges(int argc, char **argv);
 int ra_cmd_robotstxt(int argc, char **argv);
+/* lint --page, lint --sitemap (called by ra_cmd_lint) and sitemap */
+int ra_cmd_lint_page(int argc, char **argv);
+int ra_cmd_lint_sitemap(int argc, char **argv);
+int ra_cmd_sitemap(int argc, char **argv);
 
 /* "robots-audit CMD: message" on stderr; returns RA_EXIT_USAGE. */
 int ra_cli_error(const char *cmd, const char *fmt, ...)

@@ -21,6 +21,10 @@ static const char  ra_lint_usage[] =
     "usage: robots-audit lint [--format text|json] [--status CODE]\n"
     "                         [--content-type TYPE] [--redirects N]\n"
     "                         [--content-encoding CODING] FILE|-\n"
+    "       robots-audit lint --page FILE|- [--robots ROBOTS --url URL]\n"
+    "                         [--format text|json]\n"
+    "       robots-audit lint --sitemap FILE|- [--url SITEMAP_URL]\n"
+    "                         [--format text|json] [ROBOTS]\n"
     "\n"
     "Lints a robots.txt the way crawlers read it.  --status, --content-type\n"
     "and --redirects describe how the server answered (final status, its\n"
@@ -34,6 +38,10 @@ static const char  ra_lint_usage[] =
     "Line 0, column 0 is the answer as a whole.  Severities: error (crawlers\n"
     "will not do what you intend), warning (likely mistake, or crawler-\n"
     "dependent), info.\n"
+    "\n"
+    "--page lints a page's X-Robots-Tag headers and robots meta tags,\n"
+    "--sitemap a sitemap: 'lint --page --help' and 'lint --sitemap --help'\n"
+    "say more.\n"
     "\n"
     "exit status: 0 no error finding, 1 error findings, 2 usage or input "
     "error\n";
@@ -184,6 +192,20 @@ ra_cmd_lint(int argc, char **argv)
     ra_lint_t        lint;
     ra_lint_http_t   http;
     ra_buf_t         dec;
+
+    /* the page and sitemap lints have their own files */
+    for (i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--page", 6) == 0
+            && (argv[i][6] == '\0' || argv[i][6] == '='))
+        {
+            return ra_cmd_lint_page(argc, argv);
+        }
+        if (strncmp(argv[i], "--sitemap", 9) == 0
+            && (argv[i][9] == '\0' || argv[i][9] == '='))
+        {
+            return ra_cmd_lint_sitemap(argc, argv);
+        }
+    }
 
     memset(&http, 0, sizeof(http));
     ra_buf_init(&dec, &ra_malloc_allocator, 0, 0);

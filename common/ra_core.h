@@ -99,6 +99,21 @@ ra_ows_trim(ra_str_t s)
     }
     return s;
 }
+/* s without white space (ra_isspace()) at either end: robots.txt lines,
+ * directive lists and XML text are trimmed alike. */
+static inline ra_str_t
+ra_space_trim(ra_str_t s)
+{
+    while (s.len && ra_isspace(s.data[0])) {
+        s.data++;
+        s.len--;
+    }
+    while (s.len && ra_isspace(s.data[s.len - 1])) {
+        s.len--;
+    }
+    return s;
+}
+
 /* The tail of s from p on, when p lies in s (a server's pointer into
  * its own copy, such as where a parser found something); else none
  * (data NULL). */

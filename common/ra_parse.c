@@ -40,19 +40,6 @@ ra_key_name(ra_key_e key)
     }
 }
 
-static ra_str_t
-ra_strip(ra_str_t s)
-{
-    while (s.len && ra_isspace(s.data[0])) {
-        s.data++;
-        s.len--;
-    }
-    while (s.len && ra_isspace(s.data[s.len - 1])) {
-        s.len--;
-    }
-    return s;
-}
-
 static const unsigned char *
 ra_find_blank(const unsigned char *p, const unsigned char *end)
 {
@@ -110,7 +97,7 @@ ra_split_line(ra_line_t *ln)
         ln->flags |= RA_LF_COMMENT;
     }
 
-    text = ra_strip(text);
+    text = ra_space_trim(text);
     if (text.len == 0) {
         ln->kind = (ln->flags & RA_LF_COMMENT) ? RA_LINE_COMMENT
                                                : RA_LINE_EMPTY;
@@ -135,13 +122,13 @@ ra_split_line(ra_line_t *ln)
         ln->flags |= RA_LF_NO_COLON;
     }
 
-    ln->key_text = ra_strip(ra_str(text.data, (size_t) (sep - text.data)));
+    ln->key_text = ra_space_trim(ra_str(text.data, (size_t) (sep - text.data)));
     if (ln->key_text.len == 0) {
         ln->flags |= RA_LF_NO_KEY;
         ln->flags &= ~(uint32_t) RA_LF_NO_COLON;
         return;
     }
-    ln->value = ra_strip(ra_str(sep + 1, (size_t) (end - sep - 1)));
+    ln->value = ra_space_trim(ra_str(sep + 1, (size_t) (end - sep - 1)));
     ln->kind = RA_LINE_DIRECTIVE;
     ra_classify_key(ln);
 }

@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "ra_test.h"
 
 typedef struct ra_test_block_s {
@@ -419,4 +421,21 @@ ra_test_host(ra_host_t *h, ra_test_log_t *log,
     h->log = ra_test_log_line;
     h->now = now;
     h->heap = ra_malloc_allocator;
+}
+
+size_t
+ra_test_gzip(const void *in, size_t len, unsigned char *out, size_t cap)
+{
+    z_stream  z;
+
+    memset(&z, 0, sizeof(z));
+    assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 31, 8,
+                                  Z_DEFAULT_STRATEGY), Z_OK);
+    z.next_in = (unsigned char *) in;
+    z.avail_in = (uInt) len;
+    z.next_out = out;
+    z.avail_out = (uInt) cap;
+    assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+    deflateEnd(&z);
+    return cap - z.avail_out;
 }

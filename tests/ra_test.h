@@ -70,6 +70,10 @@ void ra_test_run_free(ra_test_run_t *r);
 int ra_test_sh(const char *cmd, char *out, size_t cap);
 /* A temporary file holding len bytes; its path in path[64]. */
 void ra_test_tmp_file(char *path, const void *data, size_t len);
+/* in[0..len) gzip-compressed into out (cap bytes, which must be enough);
+ * returns the compressed length. */
+size_t ra_test_gzip(const void *in, size_t len, unsigned char *out,
+    size_t cap);
 
 /* The lines a host's log was handed, for the test to read: the first
  * RA_TEST_LOG_LINES of them whole, with their level and where; n counts
