@@ -31,6 +31,7 @@ int ra_cmd_logs(int argc, char **argv);
 int ra_cmd_whatif(int argc, char **argv);
 int ra_cmd_ranges(int argc, char **argv);
 int ra_cmd_robotstxt(int argc, char **argv);
+int ra_cmd_collect(int argc, char **argv);
 
 /* "robots-audit CMD: message" on stderr; returns RA_EXIT_USAGE. */
 int ra_cli_error(const char *cmd, const char *fmt, ...)

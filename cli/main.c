@@ -19,6 +19,8 @@ static const ra_cli_command_t  ra_commands[] = {
       "fetch the published IP-range files and agents' keys" },
     { "robots-txt", ra_cmd_robotstxt,
       "write the robots.txt that refuses purposes, or report on one" },
+    { "collect",  ra_cmd_collect,
+      "judge the event stream of a fleet of servers" },
     /* further commands are added here, one line each */
 };
 
