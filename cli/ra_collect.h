@@ -19,6 +19,19 @@
 #define RA_COLLECT_INPUTS   16          /* files, and each kind of socket */
 /* bodies kept by SHA-256, for answers whose line came without one */
 #define RA_COLLECT_BODIES   256
+/* the reorder window's bounds (ra_collect_order.c) and default */
+#define RA_COLLECT_HOLD         65536
+#define RA_COLLECT_HOLD_BYTES   (64u * 1024 * 1024)
+#define RA_COLLECT_REORDER_MS   500
+
+/* A line held for the reorder window. */
+typedef struct {
+    int64_t         t;                  /* its time */
+    int64_t         arrived;            /* when it came (Unix ms) */
+    uint64_t        seq;                /* arrival order, for equal t */
+    unsigned char  *line;
+    size_t          len;
+} ra_collect_held_t;
 
 /* What became of the lines read: shown on the Prometheus page. */
 typedef struct {
@@ -47,6 +60,7 @@ typedef struct {
     const char         *crawlers_file;  /* --crawlers */
     long                mib;            /* --ledger */
     const char         *format;         /* --format, without --listen */
+    int64_t             reorder_ms;     /* --reorder: sockets' lines held */
 
     /* the judge */
     ra_setup_t          setup;
@@ -57,6 +71,10 @@ typedef struct {
     ra_ledger_saver_t   saver;
     unsigned char      *scratch;        /* RA_EVENTS_LINE_MAX */
     ra_collect_counts_t n;
+    ra_collect_held_t  *held;           /* a heap by (t, seq) */
+    size_t              nheld, held_bytes;
+    uint64_t            seq;
+    int64_t             latest;         /* the latest time held */
     struct {
         unsigned char   sha[32];
         unsigned char  *body;
@@ -67,6 +85,12 @@ typedef struct {
 /* One line as read (no newline; a syslog header is skipped): judged,
  * recorded, or counted as lost. */
 void ra_collect_line(ra_collect_t *x, ra_str_t line);
+
+/* A socket's line at now: held for the reorder window, or judged at once
+ * without one; ra_collect_release() judges those held long enough (all:
+ * every one, at the end). */
+void ra_collect_hold(ra_collect_t *x, ra_str_t line, int64_t now);
+void ra_collect_release(ra_collect_t *x, int64_t now, int all);
 
 /* Reads a file, or stdin for "-", line by line; 0 or -1 (said). */
 int ra_collect_file(ra_collect_t *x, const char *path);

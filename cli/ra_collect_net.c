@@ -172,12 +172,14 @@ ra_net_lines(ra_collect_t *x, unsigned char *p, size_t n, int whole)
 {
     unsigned char  *nl, *start = p, *end = p + n;
 
+    int64_t         now = ra_host_now(NULL);
+
     while (p < end && (nl = memchr(p, '\n', (size_t) (end - p))) != NULL) {
-        ra_collect_line(x, ra_str(p, (size_t) (nl - p)));
+        ra_collect_hold(x, ra_str(p, (size_t) (nl - p)), now);
         p = nl + 1;
     }
     if (whole && p < end) {
-        ra_collect_line(x, ra_str(p, (size_t) (end - p)));
+        ra_collect_hold(x, ra_str(p, (size_t) (end - p)), now);
         p = end;
     }
     return (size_t) (p - start);
@@ -399,9 +401,10 @@ ra_collect_serve(ra_collect_t *x)
             pfd[i].events = POLLIN;
             pfd[i].revents = 0;
         }
-        if (poll(pfd, n, 1000) < 0 && errno != EINTR) {
+        if (poll(pfd, n, x->nheld ? 50 : 1000) < 0 && errno != EINTR) {
             break;
         }
+        ra_collect_release(x, ra_host_now(NULL), 0);
         ra_ledger_saver_tick(&x->saver, ra_host_now(NULL));
         /* backwards: a closed connection's slot takes the last one's */
         for (i = n; i-- > 0;) {
@@ -428,6 +431,7 @@ ra_collect_serve(ra_collect_t *x)
     }
     rc = 0;
 done:
+    ra_collect_release(x, 0, 1);
     while (t->n > 0) {
         ra_net_close(t, t->n - 1);
     }
