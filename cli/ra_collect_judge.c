@@ -85,7 +85,7 @@ ra_collect_line(ra_collect_t *x, ra_str_t line)
     }
     ra_collect_request_of(&ev, &r);
     if (ev.kind == RA_EVENT_REQUEST) {
-        memset(&v, 0, sizeof(v));
+        /* the engine sets every field of v */
         (void) ra_audit_request(x->au, &r, &v);
         x->n.judged++;
         return;

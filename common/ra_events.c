@@ -226,10 +226,15 @@ typedef enum {
     RA_EVF_N
 } ra_events_field_e;
 
-static const char *const  ra_events_fields[RA_EVF_N] = {
-    "ev", "t", "site", "client", "ua", "method", "uri", "referer", "status",
-    "rec", "verdict", "verification", "robots_sha256", "hop", "initial",
-    "type", "location", "size", "truncated", "undecodable", "sha256", "body"
+static const ra_str_t  ra_events_fields[RA_EVF_N] = {
+    ra_string("ev"), ra_string("t"), ra_string("site"), ra_string("client"),
+    ra_string("ua"), ra_string("method"), ra_string("uri"),
+    ra_string("referer"), ra_string("status"), ra_string("rec"),
+    ra_string("verdict"), ra_string("verification"),
+    ra_string("robots_sha256"), ra_string("hop"), ra_string("initial"),
+    ra_string("type"), ra_string("location"), ra_string("size"),
+    ra_string("truncated"), ra_string("undecodable"), ra_string("sha256"),
+    ra_string("body")
 };
 
 typedef struct {
@@ -384,8 +389,8 @@ ra_events_handler(void *ctx, unsigned event, ra_str_t raw, unsigned depth)
     }
     if (event == RA_JSON_KEY) {
         for (f = 0; f < RA_EVF_N; f++) {
-            if (strlen(ra_events_fields[f]) == raw.len
-                && memcmp(ra_events_fields[f], raw.data, raw.len) == 0)
+            if (ra_events_fields[f].len == raw.len
+                && memcmp(ra_events_fields[f].data, raw.data, raw.len) == 0)
             {
                 break;
             }
