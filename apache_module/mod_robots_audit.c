@@ -493,6 +493,10 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
     /* unbuffered, file or pipe: the core writes its descriptor */
     (void) apr_os_file_get(fd, f);
     log->file = fd;
+    log->write = ra_logfile_write_fd;
+    if (which == RA_LOGFILE_EVENTS) {
+        ra_events_nowait(*fd);          /* a full pipe drops a line */
+    }
     return OK;
 }
 
@@ -555,6 +559,8 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
         || mra_open_log(pconf, s, st->conf.evidence_log, &st->logs.evidence,
                         &st->fds[RA_LOGFILE_EVIDENCE],
                         RA_LOGFILE_EVIDENCE) != OK
+        || mra_open_log(pconf, s, st->conf.events_to, &st->conf.events.log,
+                        &st->fds[RA_LOGFILE_EVENTS], RA_LOGFILE_EVENTS) != OK
         || mra_audit_make(pconf, s) == NULL)
     {
         return !OK;

@@ -78,7 +78,7 @@ typedef struct {
     ra_outcome_logs_t    logs;          /* RobotsAuditAlertLog's and
                                            RobotsAuditEvidenceLog's: the
                                            descriptors below, or file NULL */
-    apr_os_file_t        fds[RA_LOGFILES];
+    apr_os_file_t        fds[RA_LOGFILES + 1];  /* and RobotsAuditEvents' */
     /* a threaded child: its threads queue here before the global mutex
      * (mra_lock()), and each judges with its own engine */
     pthread_mutex_t      child_lock;

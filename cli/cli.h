@@ -35,6 +35,7 @@ int ra_cmd_robotstxt(int argc, char **argv);
 int ra_cmd_lint_page(int argc, char **argv);
 int ra_cmd_lint_sitemap(int argc, char **argv);
 int ra_cmd_sitemap(int argc, char **argv);
+int ra_cmd_collect(int argc, char **argv);
 
 /* "robots-audit CMD: message" on stderr; returns RA_EXIT_USAGE. */
 int ra_cli_error(const char *cmd, const char *fmt, ...)

@@ -21,6 +21,8 @@ static const ra_cli_command_t  ra_commands[] = {
       "write the robots.txt that refuses purposes, or report on one" },
     { "sitemap",  ra_cmd_sitemap,
       "list the URLs of a sitemap that robots.txt disallows" },
+    { "collect",  ra_cmd_collect,
+      "judge the event stream of a fleet of servers" },
     /* further commands are added here, one line each */
 };
 

@@ -93,6 +93,12 @@ ra_audit_crawlers(const ra_audit_t *au)
     return au != NULL ? au->conf.crawlers : NULL;
 }
 
+struct ra_events_s *
+ra_audit_events(const ra_audit_t *au)
+{
+    return au != NULL ? au->conf.events : NULL;
+}
+
 const ra_ranges_t *
 ra_audit_ranges(const ra_audit_t *au)
 {

@@ -221,6 +221,8 @@ typedef struct {
     /* bytes a minute the evidence log may take, every process's
      * (ra_evidence.h); 0: RA_EVIDENCE_BUDGET_DEFAULT */
     uint64_t              evidence_budget;
+    /* the event stream this process writes (ra_events.h); NULL: none */
+    struct ra_events_s   *events;
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;
@@ -230,6 +232,8 @@ void ra_audit_destroy(ra_audit_t *au);
 
 /* The crawler table the audit was created with (NULL for NULL). */
 const ra_crawlers_t *ra_audit_crawlers(const ra_audit_t *au);
+/* Its event stream (NULL for NULL, or none). */
+struct ra_events_s *ra_audit_events(const ra_audit_t *au);
 /* The IP-range lists it was created with (NULL for NULL, or none). */
 const ra_ranges_t *ra_audit_ranges(const ra_audit_t *au);
 

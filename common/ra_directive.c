@@ -241,6 +241,9 @@ ra_conf_compile(ra_conf_main_t *m, const ra_host_t *h, void *where)
     int       rc;
     ra_buf_t  why;
 
+    /* the writer where the glue opens the stream: m as it is now (a
+     * server may have copied it since its directives were read) */
+    m->values.events = m->events_to != NULL ? &m->events : NULL;
     ra_buf_init(&why, &h->heap, 0, 1024);
     rc = ra_setup_compile(&m->setup, &why);
     if (rc != RA_OK) {
@@ -507,6 +510,25 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
         }
         cx->main->state_file = ra_directive_path(cx, id, words[0], msg);
         return cx->main->state_file != NULL ? RA_OK : RA_ERROR;
+
+    case RA_DK_EVENTS:
+        /* nginx sends through its own syslog writer only; Apache through
+         * a piped log or a file */
+        if (ra_directive_once(cx, &cx->main->set, id, msg) != RA_OK) {
+            return RA_ERROR;
+        }
+        if (cx->dialect == RA_DIALECT_NGINX
+            && !ra_startswith_ci(words[0], "syslog:"))
+        {
+            ra_buf_printf(msg, "\"%s\" directive takes syslog:server=ADDR"
+                          "[,tag=TAG]", ra_directives[id].name[cx->dialect]);
+            return RA_ERROR;
+        }
+        cx->main->events_to = words[0].data[0] == '|'
+                              || cx->dialect == RA_DIALECT_NGINX
+                              ? ra_directive_copy(cx->main, words[0])
+                              : ra_directive_path(cx, id, words[0], msg);
+        return cx->main->events_to != NULL ? RA_OK : RA_ERROR;
 
     default:
         return ra_directive_enforce(cx, words, n, msg);

@@ -21,6 +21,7 @@
 #include "ra_core.h"
 #include "ra_alert.h"
 #include "ra_buf.h"
+#include "ra_events.h"
 #include "ra_http.h"
 #include "ra_setup.h"
 #include "ra_verdict.h"
@@ -115,7 +116,11 @@
       "robots_audit_state_interval", MAIN, TAKE1,                           \
       "RobotsAuditStateInterval", GLOBAL, TAKE1,                            \
       "Time between two saves of the ledger to RobotsAuditState: 30s, 5m, " \
-      "1h (global; default 5m)")
+      "1h (global; default 5m)")                                           \
+    X(EVENTS, EVENTS, 0, "robots_audit_events", MAIN, TAKE1,                \
+      "RobotsAuditEvents", GLOBAL, TAKE1,                                   \
+      "|program or a file that gets one JSON event line per crawler "       \
+      "request and robots.txt answer, for robots-audit collect (global)")
 
 #define RA_DIRECTIVE_ID(id, ...)  RA_DIRECTIVE_##id,
 
@@ -139,7 +144,9 @@ typedef enum {
     RA_DK_PURPOSES,     /* purposes that alert; repeats add up */
     RA_DK_BYTES,        /* bytes a minute, or off */
     RA_DK_ENFORCE,      /* words that add up to a scope */
-    RA_DK_STATE         /* the file the ledger is kept in */
+    RA_DK_STATE,        /* the file the ledger is kept in */
+    RA_DK_EVENTS        /* the event stream: nginx syslog:..., Apache
+                           |program or a file */
 } ra_directive_kind_e;
 
 /* RA_DK_ALERT_LOG's ARG */
@@ -188,6 +195,12 @@ typedef struct {
     int64_t            state_interval;  /* ms between saves; 0: unset
                                            (RA_LEDGER_FILE_INTERVAL) */
     uint32_t           set;             /* 1u << ra_directive_e written */
+    const char        *events_to;       /* the event stream's word; NULL:
+                                           none */
+    ra_events_t        events;          /* its writer: the glue sets
+                                           events.log, each process sends
+                                           through it (values.events, set
+                                           by ra_conf_compile()) */
     ra_conf_server_t  *robots_servers;  /* those with a robots file */
     unsigned           zone_wanted:1;   /* auditing on somewhere, or a
                                            zone size (Apache makes the

@@ -91,7 +91,8 @@ ra_json_string(ra_json_t *j, ra_str_t *raw)
                 return ra_json_fail(j, "bad escape");
             }
         }
-        n = ra_utf8_char(j->p, j->end);
+        /* ASCII without a call: the collector reads every event line */
+        n = *j->p < 0x80 ? 1 : ra_utf8_char(j->p, j->end);
         if (n == 0) {
             return ra_json_fail(j, "invalid UTF-8 in string");
         }

@@ -110,17 +110,21 @@ ra_logfile_name(unsigned which)
 const char *
 ra_logfile_unopened(unsigned which, const char *path)
 {
-    static const char *const  lines[2][2] = {
+    static const char *const  lines[3][2] = {
         { RA_LOG_PREFIX "[" RA_TAG_ALERT_LOG "] cannot open the alert log ",
           RA_LOG_PREFIX "[" RA_TAG_ALERT_LOG "] cannot start the alert log "
           "program " },
         { RA_LOG_PREFIX "[" RA_TAG_EVIDENCE_LOG "] cannot open the evidence "
           "log ",
           RA_LOG_PREFIX "[" RA_TAG_EVIDENCE_LOG "] cannot start the evidence "
-          "log program " }
+          "log program " },
+        { RA_LOG_PREFIX "[" RA_TAG_EVENTS "] cannot open the event stream ",
+          RA_LOG_PREFIX "[" RA_TAG_EVENTS "] cannot start the event stream "
+          "program " }
     };
 
-    return lines[which == RA_LOGFILE_EVIDENCE][path[0] == '|'];
+    return lines[which == RA_LOGFILE_EVENTS ? 2 : which == RA_LOGFILE_EVIDENCE]
+                [path[0] == '|'];
 }
 
 const char *

@@ -30,6 +30,9 @@ typedef struct {
 #define RA_LOGFILE_ALERT     0
 #define RA_LOGFILE_EVIDENCE  1
 #define RA_LOGFILES          2
+/* The event stream (ra_events.h): named in messages, its losses counted
+ * by its writer, not in the ledger. */
+#define RA_LOGFILE_EVENTS    2
 
 /* How many times a write that answers EAGAIN (a full pipe) is asked
  * again, a millisecond apart, before the line counts as lost. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ra_outcome.h"
+#include "ra_events.h"
 #include "ra_evidence.h"
 
 /* Writes the line p[0..n) to log (which: RA_LOGFILE_*) whole; a failure
@@ -139,6 +140,11 @@ ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
     const ra_outcome_logs_t *logs, ra_verdict_t *v)
 {
     (void) ra_audit_request(au, req, v);
+    /* the collector judges it again (a browser's request it does not
+     * need) */
+    if (v->kind != RA_UA_BROWSER) {
+        ra_events_request(ra_audit_events(au), &h->heap, req, v);
+    }
     /* the violation's line first: the verdict holds its own copies, so
      * no eviction after the count can take it from the line.  A browser's
      * request and a compliant crawler's write nothing: a test of the
@@ -166,5 +172,6 @@ ra_outcome_robots(ra_audit_t *au, const ra_host_t *h, ra_capture_t *c,
     ans.location = location;
     /* out of memory recording it: the engine says so */
     (void) ra_audit_robots(au, req->site, &ans, now);
+    ra_events_robots(ra_audit_events(au), &h->heap, req->site, &ans, now);
     return RA_OK;
 }

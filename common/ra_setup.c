@@ -498,6 +498,7 @@ ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
     conf->sig_max_age = v->sig_max_age;
     conf->alert_purposes = v->alert_purposes;
     conf->evidence_budget = v->evidence_budget;
+    conf->events = v->events;
 }
 
 ra_audit_t *

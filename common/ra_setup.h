@@ -158,6 +158,7 @@ typedef struct {
                                            0: every purpose alerts */
     uint64_t           evidence_budget; /* bytes a minute; 0: the
                                            default */
+    struct ra_events_s *events;         /* the event stream; NULL: none */
 } ra_setup_values_t;
 
 /*

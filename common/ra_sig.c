@@ -37,8 +37,7 @@ ra_b64val(int ch)
     return -1;
 }
 
-/* base64 or base64url, padding optional; -1 when bad or over cap */
-static long
+long
 ra_b64_decode(ra_str_t s, int url, unsigned char *out, size_t cap)
 {
     size_t    i, n = 0, len = s.len;

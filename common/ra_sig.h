@@ -184,4 +184,9 @@ const char *ra_sig_result_name(unsigned r);
  * (4 * n + 2) / 3 + 1 bytes, NUL-terminated); returns the length. */
 size_t ra_base64url_encode(const unsigned char *in, size_t n, char *out);
 
+/* base64 (url 0) or base64url (url 1), padding optional, canonical
+ * trailing bits only, into out[0..cap); the length, or -1 when s is not
+ * one or does not fit. */
+long ra_b64_decode(ra_str_t s, int url, unsigned char *out, size_t cap);
+
 #endif /* RA_SIG_H */

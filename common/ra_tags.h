@@ -52,6 +52,8 @@
                                                ledger lock: rebuilt */
 #define RA_TAG_EVIDENCE_LOG     "RA313"     /* the evidence log cannot open
                                                or be written */
+#define RA_TAG_EVENTS           "RA350"     /* the event stream cannot
+                                               open */
 #define RA_TAG_ZONE_REFUSED     "RA320"     /* a zone cannot be reused */
 #define RA_TAG_ZONE_FULL        "RA321"     /* evictions happen */
 #define RA_TAG_CAPTURE          "RA323"     /* an answer cannot be read */

@@ -144,6 +144,27 @@ ngx_http_robots_audit_logfile(ra_logfile_t *log, ngx_open_file_t *file)
 }
 
 
+/* an event line through robots_audit_events' syslog peer: its header in
+ * the room the core leaves before the line (RA_EVENTS_HEADROOM) */
+static int
+ngx_http_robots_audit_syslog(void *peer, const void *p, size_t *n)
+{
+    u_char  head[RA_EVENTS_HEADROOM], *end;
+    size_t  h;
+
+    end = ngx_syslog_add_header(peer, head);
+    h = end - head;
+    ngx_memcpy((u_char *) p - h, head, h);
+
+    if (ngx_syslog_send(peer, (u_char *) p - h, *n + h) != (ssize_t) (*n + h)) {
+        *n = 0;
+        return EAGAIN;
+    }
+
+    return 0;
+}
+
+
 /* at configuration time, where is the ngx_conf_t: "in nginx.conf:12" */
 static void
 ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
@@ -442,6 +463,19 @@ ngx_http_robots_audit_directive(ngx_conf_t *cf, ngx_command_t *cmd,
         {
             return NGX_CONF_ERROR;
         }
+        break;
+
+    case RA_DIRECTIVE_EVENTS:
+        /* nginx's own syslog writer: datagrams, never waited for */
+        amcf->conf.events.log.file = ngx_pcalloc(cf->pool,
+                                                 sizeof(ngx_syslog_peer_t));
+        if (amcf->conf.events.log.file == NULL
+            || ngx_syslog_process_conf(cf, amcf->conf.events.log.file)
+               != NGX_CONF_OK)
+        {
+            return NGX_CONF_ERROR;
+        }
+        amcf->conf.events.log.write = ngx_http_robots_audit_syslog;
         break;
     }
 

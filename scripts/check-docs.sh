@@ -52,7 +52,7 @@ cli=build/robots-audit
 cli_md=docs/cli.md
 dev_md=docs/development.md
 man_page=docs/robots-audit.1
-commands='check lint identify logs whatif ranges robots-txt sitemap'
+commands='check lint identify logs whatif ranges robots-txt sitemap collect'
 tags_md=docs/log-tags.md
 spdx='SPDX-License-Identifier: BSD-2-Clause'
 # the names of the two notes, written so that this file does not cite them
