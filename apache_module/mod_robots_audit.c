@@ -212,11 +212,11 @@ mra_path(void *ctx, ra_str_t word)
  * reads, checks and keeps them and words what is wrong (httpd has counted
  * them); then what only httpd does with the value. */
 static const char *
-mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
+mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
 {
     int                 i, enforced;
     ra_buf_t            msg;
-    ra_str_t            words[2];
+    ra_str_t           *words;
     const char         *err = NULL;
     ra_directive_cx_t   cx;
     ra_directive_e      id = (ra_directive_e) (intptr_t) cmd->info;
@@ -227,6 +227,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
     {
         return err;
     }
+    words = apr_palloc(cmd->temp_pool, (apr_size_t) n * sizeof(*words));
     for (i = 0; i < n; i++) {
         words[i] = ra_str_z(w[i]);
     }
@@ -262,7 +263,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, const char *const *w)
 static const char *
 mra_directive1(cmd_parms *cmd, void *dv, const char *word)
 {
-    return mra_directive(cmd, dv, 1, &word);
+    return mra_directive(cmd, dv, 1, (char *const *) &word);
 }
 
 static const char *
@@ -270,7 +271,7 @@ mra_directive2(cmd_parms *cmd, void *dv, const char *a, const char *b)
 {
     const char  *w[2] = { a, b };
 
-    return mra_directive(cmd, dv, 2, w);
+    return mra_directive(cmd, dv, 2, (char *const *) w);
 }
 
 static const char *
@@ -278,7 +279,7 @@ mra_directive_flag(cmd_parms *cmd, void *dv, int on)
 {
     const char  *w = on ? "on" : "off";
 
-    return mra_directive(cmd, dv, 1, &w);
+    return mra_directive(cmd, dv, 1, (char *const *) &w);
 }
 
 /* the core's rows (common/ra_directive.h) in httpd's terms */
@@ -297,6 +298,8 @@ mra_directive_flag(cmd_parms *cmd, void *dv, int on)
                     help),
 #define MRA_INIT_TAKE2(name, id, where, help)                               \
     AP_INIT_TAKE2(name, mra_directive2, (void *) (intptr_t) id, where, help),
+#define MRA_INIT_ARGV(name, id, where, help)                                \
+    AP_INIT_TAKE_ARGV(name, mra_directive, (void *) (intptr_t) id, where, help),
 #define MRA_INIT_FLAG(name, id, where, help)                                \
     AP_INIT_FLAG(name, mra_directive_flag, (void *) (intptr_t) id, where,  \
                  help),

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Judging requests: every request in log_transaction, or, with
- * RobotsAuditEnforce, in fixups (after access control and SetHandler),
- * where a refused one gets 403 and is not judged again at log time.
+ * RobotsAuditEnforce or RobotsAuditBlock, in fixups (after access control
+ * and SetHandler), where a refused one gets its refusal and is not judged
+ * again at log time.
  */
 #include "mra.h"
 
@@ -61,10 +62,11 @@ mra_request(request_rec *r, int status, unsigned kind, ra_request_t *req)
     mra_fill(r, status, kind, req);
 }
 
-/* r's turn (ra_outcome_request(); status: what the client got, 0 before
- * the handler): 1 when enforce refused it */
+/* r's turn (ra_outcome_answer(); status: what the client got, 0 before
+ * the handler): the status to refuse it with (a: its answer, before the
+ * handler), else 0 */
 static int
-mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind)
+mra_judge(request_rec *r, int status, ra_refusal_t *a, unsigned kind)
 {
     int            refused;
     ra_audit_t    *au;
@@ -73,7 +75,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind)
     mra_state     *st = mra_st(r->server);
 
     mra_fill(r, status, kind, &req);
-    req.enforce = enforce;
+    ra_conf_scope_request(a != NULL ? &mra_dconf(r)->conf : NULL, &req);
     /* a robots.txt answer the capture handed to the core: it bound the
      * crawler when the answer went out, and this only counts it */
     if (ra_audit_may_be_recorded(st->audit, kind)) {
@@ -81,7 +83,7 @@ mra_judge(request_rec *r, int status, ra_enforce_t enforce, unsigned kind)
     }
 
     au = ra_engines_take_or(st->engines, st->audit);
-    refused = ra_outcome_request(au, &st->host, &req, &st->logs, &v);
+    refused = ra_outcome_answer(au, &st->host, &req, &st->logs, &v, a);
     ra_engines_give(st->engines, au);
     return refused;
 }
@@ -103,13 +105,32 @@ mra_robots_hop(request_rec *r)
     return hop;
 }
 
-/* RobotsAuditEnforce: judged here, before the handler, and not again at
- * log time.  robots.txt itself is never refused: it is counted with the
- * status it was served with, when it was served. */
+/* the refusal the core chose: its status, Retry-After and body (then
+ * the response is this one: DONE) */
+static int
+mra_refuse(request_rec *r, const ra_refusal_t *a)
+{
+    if (a->retry_after[0] != '\0') {
+        apr_table_setn(r->err_headers_out, "Retry-After",
+                       apr_pstrdup(r->pool, a->retry_after));
+    }
+    if (a->content_type == NULL || ap_discard_request_body(r) != OK) {
+        return a->status;
+    }
+    r->status = a->status;
+    ap_set_content_type(r, a->content_type);
+    ap_rwrite(a->body.data, (int) a->body.len, r);
+    return DONE;
+}
+
+/* RobotsAuditEnforce, RobotsAuditBlock: judged here, before the handler,
+ * and not again at log time.  robots.txt itself is never refused: it is
+ * counted with the status it was served with, when it was served. */
 static __attribute__((noinline)) int
 mra_fixups_judge(request_rec *r)
 {
-    unsigned  kind;
+    unsigned      kind;
+    ra_refusal_t  a;
 
     if (!mra_on(r, 1) || mra_server_page(r)
         || ((kind = mra_request_kind(r)) & RA_TARGET_ROBOTS)
@@ -119,8 +140,7 @@ mra_fixups_judge(request_rec *r)
     }
     /* the original request's: the one log_transaction gets */
     mra_request_word_set(r, mra_request_word(r) | RA_KIND_JUDGED);
-    return mra_judge(r, 0, mra_dconf(r)->conf.enforce, kind)
-           ? HTTP_FORBIDDEN : DECLINED;
+    return mra_judge(r, 0, &a, kind) ? mra_refuse(r, &a) : DECLINED;
 }
 
 /* registered only when RobotsAuditEnforce is on somewhere */

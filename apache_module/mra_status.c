@@ -28,6 +28,7 @@ mra_status_serve(request_rec *r)
     src.crawlers = ra_audit_crawlers(st->audit);
     src.ranges = ra_audit_ranges(st->audit);
     src.resolver = st->host.rdns_start != NULL;
+    src.policies = st->conf.policies;
     /* r->method, not r->method_number: M_GET covers HEAD */
     rc = ra_status_page_src(&src, ra_str_z(r->method), ra_str_z(r->args),
                             ra_host_now(&st->host), &st->host.heap, pg);

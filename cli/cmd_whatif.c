@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * robots-audit whatif: replays the crawler requests of access logs under
- * two robots.txt files and shows, per crawler, how many requests change
- * verdict each way and which paths they hit.
+ * two robots.txt files, the proposed one with a crawler policy if given
+ * (--block, --allow: ra_policy.h), and shows, per crawler, how many
+ * requests change verdict each way and which paths they hit.
  *
  * It judges with the matcher directly (rfc mode, the crawler's tokens in
  * order of preference, "ignores the * group" honoured) and keeps no
@@ -26,6 +27,7 @@
 #include "ra_http.h"
 #include "ra_logread.h"
 #include "ra_logs_read.h"
+#include "ra_policy.h"
 #include "ra_report.h"
 #include "ra_rules.h"
 
@@ -36,7 +38,9 @@
 #define RA_WI_GENERIC   64      /* generic bots' tokens with a row each */
 
 static const char  ra_wi_usage[] =
-"usage: robots-audit whatif --current FILE --proposed FILE [--site HOST]\n"
+"usage: robots-audit whatif --current FILE [--proposed FILE]\n"
+"           [--block purpose:P,... | --block crawler:NAME,...]...\n"
+"           [--allow crawler:NAME,...]... [--site HOST]\n"
 "           [--crawlers FILE] [--top N] [--format text|json]\n"
 "           [--log-format F | --json-fields MAP] LOG...\n"
 "\n"
@@ -50,6 +54,12 @@ static const char  ra_wi_usage[] =
 "(robots.txt does not apply to them) are not judged.\n"
 "--log-format F or --json-fields MAP names the logs' format as for\n"
 "'logs' (see 'robots-audit logs --help').\n"
+"--block and --allow add a crawler policy to the proposed state, as\n"
+"robots_audit_block and robots_audit_allow would (purposes: search,\n"
+"ai-training, ai-search, ai-user, ..., generic); a request it would refuse\n"
+"is disallowed there, user-triggered fetchers included.  A log says\n"
+"nothing of verification: every claim is taken at its word.  Without\n"
+"--proposed, the proposed robots.txt is the current one.\n"
 "--site is only a label for the report.\n"
 "\n"
 "exit status: 0 no request becomes disallowed, 1 some do, 2 usage or\n"
@@ -75,6 +85,7 @@ typedef struct {
 typedef struct {
     const ra_crawlers_t  *tab;
     const ra_rules_t     *rules[2];  /* current, proposed */
+    ra_policy_t           policy;    /* the proposed state's, if any */
     ra_wi_row_t          *rows;      /* crawler id; then RA_WI_GENERIC
                                         generic bots' tokens; the last:
                                         the other generic bots */
@@ -151,6 +162,75 @@ ra_wi_allowed(const ra_rules_t *rs, const ra_str_t *tokens, size_t n,
     return ra_judge_allows(rs, &who, path, &ra_malloc_allocator, &m);
 }
 
+/* Would the proposed policy refuse the crawler identified as id?  Its
+ * claim is taken at its word (a log cannot verify it). */
+static int
+ra_wi_refused(const ra_wi_ctx_t *x, const ra_identity_t *id)
+{
+    ra_verdict_t  v;
+
+    if (!ra_policy_any(&x->policy)) {
+        return 0;
+    }
+    memset(&v, 0, sizeof(v));
+    v.verdict = RA_VERDICT_COMPLIANT;
+    v.kind = id->kind;
+    v.crawler = id->crawler;
+    v.name = id->crawler != NULL ? id->crawler->name : id->token;
+    v.verification = RA_VERIFY_UNVERIFIABLE;
+    return ra_policy_refuses(&x->policy, &v) != RA_POLICY_PASS;
+}
+
+/* --block WHAT:LIST, --allow crawler:LIST into the policy, and the words
+ * into the proposed state's label */
+static int
+ra_wi_policy_opt(ra_wi_ctx_t *x, int allow, const char *arg, ra_buf_t *lab)
+{
+    ra_str_t     words[32], bad;
+    size_t       n = 0, i, start;
+    const char  *why = NULL, *colon = strchr(arg, ':');
+
+    if (colon != NULL) {
+        words[n++] = ra_str(arg, (size_t) (colon - arg));
+        for (i = start = (size_t) (colon - arg) + 1; n < 32; i++) {
+            if (arg[i] == ',' || arg[i] == '\0') {
+                if (i > start) {
+                    words[n++] = ra_str(arg + start, i - start);
+                }
+                start = i + 1;
+                if (arg[i] == '\0') {
+                    break;
+                }
+            }
+        }
+    }
+    if (n < 2 || ra_policy_words(&x->policy, allow, words, n,
+                                 &ra_malloc_allocator, &bad, &why) != RA_OK)
+    {
+        return ra_cli_error(RA_WI_CMD, "--%s '%s': %s", allow ? "allow"
+                            : "block", arg, why != NULL ? why
+                            : allow ? "crawler:NAME,..."
+                            : "purpose:P,... or crawler:NAME,...");
+    }
+    ra_buf_printf(lab, " --%s %s", allow ? "allow" : "block", arg);
+    return 0;
+}
+
+static void
+ra_wi_policy_free(ra_policy_t *p)
+{
+    ra_policy_name_t  *n, *next;
+    ra_policy_name_t  *lists[2] = { p->block, p->allow };
+    int                i;
+
+    for (i = 0; i < 2; i++) {
+        for (n = lists[i]; n != NULL; n = next) {
+            next = n->next;
+            free(n);
+        }
+    }
+}
+
 static int
 ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 {
@@ -186,7 +266,10 @@ ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     }
     c = id.crawler;
     if (c != NULL) {
-        if (c->flags & RA_CRAWLER_USER_TRIGGERED) {
+        /* robots.txt does not apply to them; a policy does */
+        if ((c->flags & RA_CRAWLER_USER_TRIGGERED)
+            && !ra_policy_any(&x->policy))
+        {
             x->exempt++;
             return 0;
         }
@@ -206,8 +289,13 @@ ra_wi_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 
     path = ra_http_target_path(uri);
     row->requests++;
-    a0 = ra_wi_allowed(x->rules[0], tokens, ntokens, star, path);
-    a1 = ra_wi_allowed(x->rules[1], tokens, ntokens, star, path);
+    if (c != NULL && (c->flags & RA_CRAWLER_USER_TRIGGERED)) {
+        a0 = a1 = 1;
+    } else {
+        a0 = ra_wi_allowed(x->rules[0], tokens, ntokens, star, path);
+        a1 = ra_wi_allowed(x->rules[1], tokens, ntokens, star, path);
+    }
+    a1 = a1 && !ra_wi_refused(x, &id);
     if (a0 == a1) {
         return 0;
     }
@@ -473,6 +561,7 @@ ra_cmd_whatif(int argc, char **argv)
     ra_wi_ctx_t         x;
     ra_logread_t        rd;
     ra_rules_t         *rules[2] = { NULL, NULL };
+    ra_buf_t            pol, label;
     ra_crawlers_t      *tab;
     size_t              k;
     uint64_t            tightened = 0;
@@ -486,12 +575,16 @@ ra_cmd_whatif(int argc, char **argv)
         { "format", required_argument, NULL, 'f' },
         { "log-format", required_argument, NULL, 'F' },
         { "json-fields", required_argument, NULL, 'J' },
+        { "block", required_argument, NULL, 'B' },
+        { "allow", required_argument, NULL, 'A' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
 
     memset(&x, 0, sizeof(x));
     memset(&rd, 0, sizeof(rd));
+    ra_buf_init(&pol, &ra_malloc_allocator, 0, 0);
+    ra_buf_init(&label, &ra_malloc_allocator, 0, 0);
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
@@ -526,30 +619,49 @@ ra_cmd_whatif(int argc, char **argv)
             }
             x.rd.given = &given;
             break;
+        case 'B':
+        case 'A':
+            if (ra_wi_policy_opt(&x, c == 'A', optarg, &pol) != 0) {
+                goto done;
+            }
+            break;
         case 'h':
             printf(ra_wi_usage, RA_WI_SLOTS);
-            return RA_EXIT_OK;
+            rc = RA_EXIT_OK;
+            goto done;
         default:
             fprintf(stderr, ra_wi_usage, RA_WI_SLOTS);
-            return RA_EXIT_USAGE;
+            goto done;
         }
     }
-    if (cur == NULL || prop == NULL) {
-        return ra_cli_error(RA_WI_CMD, "--current FILE and --proposed FILE "
-                            "are required (try --help)");
+    if (cur == NULL || (prop == NULL && pol.len == 0)) {
+        ra_cli_error(RA_WI_CMD, "--current FILE and --proposed FILE, "
+                     "--block or --allow are required (try --help)");
+        goto done;
     }
     if (optind >= argc) {
-        return ra_cli_error(RA_WI_CMD, "expects LOG files, or '-' for stdin "
-                            "(try --help)");
+        ra_cli_error(RA_WI_CMD, "expects LOG files, or '-' for stdin "
+                     "(try --help)");
+        goto done;
     }
 
     tab = ra_cli_crawlers(RA_WI_CMD, crawlers_file);
     if (tab == NULL) {
-        return RA_EXIT_USAGE;
+        goto done;
     }
 
+    /* the proposed state's name: its robots.txt, then its policy */
+    if (pol.len != 0) {
+        ra_buf_printf(&label, "%s%.*s", prop != NULL ? prop : cur,
+                      (int) pol.len, (const char *) pol.data);
+        ra_buf_ch(&label, '\0');
+        if (label.failed || pol.failed) {
+            ra_cli_error(RA_WI_CMD, "out of memory");
+            goto done;
+        }
+    }
     if (ra_wi_compile(cur, &rules[0]) != 0
-        || ra_wi_compile(prop, &rules[1]) != 0
+        || ra_wi_compile(prop != NULL ? prop : cur, &rules[1]) != 0
         || ra_logread_open(&rd, RA_WI_CMD, argv + optind, argc - optind)
            != 0)
     {
@@ -586,7 +698,8 @@ ra_cmd_whatif(int argc, char **argv)
     x.malformed += rd.overlong;
 
     ra_buf_init(&out, &ra_malloc_allocator, 16 * 1024, 0);
-    ra_wi_render(&x, &out, json, (unsigned) top, cur, prop, site);
+    ra_wi_render(&x, &out, json, (unsigned) top, cur,
+                 label.len != 0 ? (const char *) label.data : prop, site);
     for (k = 0; k < x.nrows; k++) {
         tightened += x.rows[k].changed[0];
     }
@@ -608,5 +721,8 @@ done:
     free(x.esc);
     ra_rules_free(rules[0]);
     ra_rules_free(rules[1]);
+    ra_wi_policy_free(&x.policy);
+    ra_buf_release(&pol);
+    ra_buf_release(&label);
     return rc;
 }

@@ -18,6 +18,7 @@
 
 #include "ra_audit_impl.h"
 #include "ra_http.h"
+#include "ra_policy.h"
 
 /* Marks every version of the request busy until the verdict is done, so
  * that a set found cached now stays cached.  Copies nothing: a body is
@@ -779,10 +780,12 @@ ra_audit_gather(ra_audit_t *au, const ra_request_t *req,
 
 /*
  * Judge, outside the lock (a version not compiled yet takes the lock once
- * more, to copy its body: ra_gather_resolve()), then what enforce refuses
- * (the caller answers 403) and an impostor's alert, when the purpose of
- * the crawler it claims to be alerts: its gate is this process's, outside
- * the lock; the alert then meets the budgets as any other.  RA_OK or RA_ENOMEM (the request is counted, not judged).
+ * more, to copy its body: ra_gather_resolve()), then what enforce or the
+ * scope's policy refuses (the caller answers as ra_policy_answer() says)
+ * and an impostor's alert, when the purpose of the crawler it claims to be
+ * alerts: its gate is this process's, outside the lock; the alert then
+ * meets the budgets as any other.  RA_OK or RA_ENOMEM (the request is
+ * counted, not judged).
  */
 static inline __attribute__((always_inline)) int
 ra_audit_decide(ra_audit_t *au, const ra_request_t *req,
@@ -807,6 +810,12 @@ ra_audit_decide(ra_audit_t *au, const ra_request_t *req,
     }
 
     out->refused = ra_enforce_refuses(req->enforce, out);
+    /* the policy refuses what enforce let through, robots.txt or not */
+    if (out->refused == RA_REFUSE_NONE
+        && ra_policy_refuses(req->policy, out) != RA_POLICY_PASS)
+    {
+        out->refused = RA_REFUSE_POLICY;
+    }
     if (out->verification == RA_VERIFY_IMPOSTOR
         && ra_alert_purpose_wanted(au->conf.alert_purposes, out->crawler))
     {

@@ -450,6 +450,91 @@ ra_directive_bytes(const ra_directive_cx_t *cx, ra_directive_e id,
     return RA_OK;
 }
 
+/* a policy written in a scope goes on the status page's list, once */
+static int
+ra_directive_policy_listed(const ra_directive_cx_t *cx)
+{
+    ra_policy_site_t  *e, **last;
+
+    for (last = &cx->main->policies; *last != NULL; last = &(*last)->next) {
+        if ((*last)->policy == &cx->scope->policy) {
+            return RA_OK;
+        }
+    }
+    e = ra_alloc(cx->main->setup.alloc, sizeof(*e));
+    if (e == NULL) {
+        return RA_ENOMEM;
+    }
+    e->site = &cx->server->names.primary;
+    e->policy = &cx->scope->policy;
+    e->next = NULL;
+    *last = e;
+    return RA_OK;
+}
+
+/* robots_audit_block, robots_audit_allow: words that add up; a scope
+ * that blocks is judged before its content, as enforce's */
+static int
+ra_directive_policy(const ra_directive_cx_t *cx, ra_directive_e id,
+    const ra_str_t *words, size_t n, ra_buf_t *msg)
+{
+    int          rc;
+    ra_str_t     bad;
+    const char  *why = "";
+
+    rc = ra_policy_words(&cx->scope->policy, ra_directives[id].arg, words, n,
+                         cx->main->setup.alloc, &bad, &why);
+    if (rc == RA_ERROR) {
+        return ra_directive_bad(cx, id, bad, why, msg);
+    }
+    if (rc != RA_OK) {
+        return rc;
+    }
+    if (ra_policy_any(&cx->scope->policy)) {
+        cx->main->enforce_wanted = 1;
+    }
+    return ra_directive_policy_listed(cx);
+}
+
+/* robots_audit_refuse_status and _body: once a block each in nginx */
+static int
+ra_directive_refuse(const ra_directive_cx_t *cx, ra_directive_e id,
+    ra_str_t w, ra_buf_t *msg)
+{
+    int           rc;
+    size_t        size;
+    ra_buf_t      why;
+    const char   *path, *phrase;
+    ra_policy_t  *p = &cx->scope->policy;
+
+    if (ra_directive_once(cx, &cx->scope->set, id, msg) != RA_OK) {
+        return RA_ERROR;
+    }
+    if (ra_directives[id].arg == 0) {
+        return ra_policy_status_word(p, w, &phrase) == RA_OK
+               ? RA_OK : ra_directive_bad(cx, id, w, phrase, msg);
+    }
+    path = ra_directive_path(cx, id, w, msg);
+    if (path == NULL) {
+        return RA_ERROR;
+    }
+    ra_buf_init(&why, msg->alloc, 0, 1024);
+    rc = ra_host_read_file(cx->main->setup.host, path, RA_POLICY_BODY_MAX + 1,
+                           cx->main->setup.alloc, &p->body, &size, &why);
+    if (rc == RA_OK && size > RA_POLICY_BODY_MAX) {
+        ra_buf_printf(&why, "\"%s\" is larger than %u bytes", path,
+                      (unsigned) RA_POLICY_BODY_MAX);
+        rc = RA_ERROR;
+    }
+    if (rc != RA_OK) {
+        p->body = ra_str("", 0);
+        return ra_directive_file_failed(cx, id, &why, msg);
+    }
+    p->content_type = ra_policy_content_type(w);
+    p->set |= RA_POLICY_SET_BODY;
+    return RA_OK;
+}
+
 int
 ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
     const ra_str_t *words, size_t n, ra_buf_t *msg)
@@ -530,6 +615,12 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
                               : ra_directive_path(cx, id, words[0], msg);
         return cx->main->events_to != NULL ? RA_OK : RA_ERROR;
 
+    case RA_DK_POLICY:
+        return ra_directive_policy(cx, id, words, n, msg);
+
+    case RA_DK_REFUSE:
+        return ra_directive_refuse(cx, id, words[0], msg);
+
     default:
         return ra_directive_enforce(cx, words, n, msg);
     }
@@ -582,6 +673,7 @@ ra_conf_scope_merge(ra_conf_scope_t *to, const ra_conf_scope_t *base,
     if (to->enforce == RA_ENFORCE_OFF) {
         to->enforce = base->enforce;
     }
+    ra_policy_merge(&to->policy, &base->policy);
     if (!(to->set & RA_BIT(RA_DIRECTIVE_ALERT_LOG))) {
         to->alert_log = base->alert_log;
         to->alert_file = base->alert_file;

@@ -23,6 +23,7 @@
 #include "ra_buf.h"
 #include "ra_events.h"
 #include "ra_http.h"
+#include "ra_policy.h"
 #include "ra_setup.h"
 #include "ra_verdict.h"
 
@@ -37,7 +38,8 @@
  * word (TAKE1, TAKE2, 1MORE, FLAG, NOARGS).  APACHE_WHERE is GLOBAL
  * (server config, outside virtual hosts), SERVER (server config and
  * virtual hosts), DIR (those and <Location>, <Directory>) or NONE;
- * APACHE_ARGS is httpd's (TAKE1, TAKE2, ITERATE, FLAG).  Each server's
+ * APACHE_ARGS is httpd's (TAKE1, TAKE2, ITERATE, FLAG, ARGV: every word
+ * of the line at once).  Each server's
  * command table is made of these rows (the glue expands them), so a new
  * directive is one row here and, for a new kind, one case in
  * ra_directive.c.
@@ -116,11 +118,27 @@
       "robots_audit_state_interval", MAIN, TAKE1,                           \
       "RobotsAuditStateInterval", GLOBAL, TAKE1,                            \
       "Time between two saves of the ledger to RobotsAuditState: 30s, 5m, " \
-      "1h (global; default 5m)")                                           \
+      "1h (global; default 5m)")                                            \
     X(EVENTS, EVENTS, 0, "robots_audit_events", MAIN, TAKE1,                \
       "RobotsAuditEvents", GLOBAL, TAKE1,                                   \
       "|program or a file that gets one JSON event line per crawler "       \
-      "request and robots.txt answer, for robots-audit collect (global)")
+      "request and robots.txt answer, for robots-audit collect (global)")   \
+    X(BLOCK, POLICY, 0, "robots_audit_block", ANY, 1MORE,                   \
+      "RobotsAuditBlock", DIR, ARGV,                                        \
+      "Refuse crawlers whatever robots.txt says: purpose P..., crawler "    \
+      "NAME... or off (adds up)")                                           \
+    X(ALLOW, POLICY, 1, "robots_audit_allow", ANY, 1MORE,                   \
+      "RobotsAuditAllow", DIR, ARGV,                                        \
+      "Exceptions to RobotsAuditBlock: crawler NAME... (verified or "       \
+      "unverifiable only)")                                                 \
+    X(REFUSE_STATUS, REFUSE, 0, "robots_audit_refuse_status", ANY, TAKE1,   \
+      "RobotsAuditRefuseStatus", DIR, TAKE1,                                \
+      "The status of a refusal, policy or enforce: 403, 402 or 429 "        \
+      "(default 403)")                                                      \
+    X(REFUSE_BODY, REFUSE, 1, "robots_audit_refuse_body", ANY, TAKE1,       \
+      "RobotsAuditRefuseBody", DIR, TAKE1,                                  \
+      "A file sent as a refusal's body, typed by its name (.json, .txt, "   \
+      ".html)")
 
 #define RA_DIRECTIVE_ID(id, ...)  RA_DIRECTIVE_##id,
 
@@ -145,8 +163,10 @@ typedef enum {
     RA_DK_BYTES,        /* bytes a minute, or off */
     RA_DK_ENFORCE,      /* words that add up to a scope */
     RA_DK_STATE,        /* the file the ledger is kept in */
-    RA_DK_EVENTS        /* the event stream: nginx syslog:..., Apache
+    RA_DK_EVENTS,       /* the event stream: nginx syslog:..., Apache
                            |program or a file */
+    RA_DK_POLICY,       /* a block (ARG 0) or allow (ARG 1): ra_policy.h */
+    RA_DK_REFUSE        /* a refusal's status (ARG 0) or body file (1) */
 } ra_directive_kind_e;
 
 /* RA_DK_ALERT_LOG's ARG */
@@ -202,6 +222,8 @@ typedef struct {
                                            through it (values.events, set
                                            by ra_conf_compile()) */
     ra_conf_server_t  *robots_servers;  /* those with a robots file */
+    ra_policy_site_t  *policies;        /* every scope's policy, as
+                                           written, for the status page */
     unsigned           zone_wanted:1;   /* auditing on somewhere, or a
                                            zone size (Apache makes the
                                            ledger then) */
@@ -222,6 +244,7 @@ struct ra_conf_server_s {
 typedef struct {
     int                enable;          /* 1 on, 0 off, -1 unset */
     ra_enforce_t       enforce;         /* 0: unset */
+    ra_policy_t        policy;          /* blocks, exceptions, refusal */
     unsigned           status:1;        /* nginx's status page: its polls
                                            are not audited; not inherited */
     const char        *alert_log;       /* nginx's path; NULL: off */
@@ -314,13 +337,24 @@ void **ra_conf_scope_log_file(ra_conf_scope_t *c, ra_directive_e id);
  * whenever one is wanted (ra_conf_main_t.zone_wanted). */
 const char *ra_conf_scope_unzoned(const ra_conf_scope_t *c, int zone);
 
-/* Are c's requests audited (for enforce: is something enforced there)?
- * Not the status page's polls.  Inline: nginx asks it of every GET. */
+/* Are c's requests audited (for enforce: is something enforced or
+ * blocked there)?  Not the status page's polls.  Inline: nginx asks it of
+ * every GET. */
 static inline int
 ra_conf_scope_audits(const ra_conf_scope_t *c, int enforce)
 {
     return c->enable == 1 && !c->status
-           && (!enforce || ra_enforce_any(c->enforce));
+           && (!enforce || ra_enforce_any(c->enforce)
+               || ra_policy_any(&c->policy));
+}
+
+/* What req is refused by in c (NULL: nothing, as at log time): its
+ * enforce and its policy. */
+static inline void
+ra_conf_scope_request(const ra_conf_scope_t *c, ra_request_t *req)
+{
+    req->enforce = c != NULL ? c->enforce : 0;
+    req->policy = c != NULL ? &c->policy : NULL;
 }
 
 #endif /* RA_DIRECTIVE_H */

@@ -83,10 +83,12 @@ typedef enum {
     RA_CNT_NO_ROBOTS_FETCH,
     RA_CNT_UNKNOWN,             /* judged while no robots.txt was known */
     /* refused by enforce (ra_refuse_e order: violation, unreachable,
-     * impostor); each is also counted under its verdict */
+     * impostor) or by the scope's policy (ra_policy.h); each is also
+     * counted under its verdict */
     RA_CNT_REFUSED_VIOLATION,
     RA_CNT_REFUSED_UNREACHABLE,
     RA_CNT_REFUSED_IMPOSTOR,
+    RA_CNT_REFUSED_POLICY,
     RA_CNT_UNREACHABLE_30D,     /* judged compliant: robots.txt unreachable
                                    for 30 days, the site answering */
     RA_CNT_LLMS_FETCHES,        /* /llms.txt, /llms-full.txt (also judged) */

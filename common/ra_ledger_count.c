@@ -15,6 +15,7 @@ static const char  *const ra_counter_names[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
     "refused_violation", "refused_unreachable", "refused_impostor",
+    "refused_policy",
     "unreachable_30d",
     "llms_fetches"
 };

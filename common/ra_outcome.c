@@ -2,7 +2,8 @@
 /*
  * A request's turn and a verdict's output through the host
  * (ra_outcome.h): a violation's evidence line and the alert lines, the
- * JSON ones written whole to their logs, and enforce's refusal line, so
+ * JSON ones written whole to their logs, and the refusal's line and answer
+ * (enforce's or the policy's), so
  * that nginx and Apache take the same steps, write the same lines and
  * report a failed write the same way; and a captured robots.txt answer
  * handed to the engine.
@@ -135,6 +136,28 @@ ra_outcome_refused(const ra_host_t *h, void *where, const ra_verdict_t *v)
     return 1;
 }
 
+/* a policy's refusal says the rule that made it; enforce's as ever */
+static int
+ra_outcome_refused_by(const ra_host_t *h, const ra_request_t *req,
+    const ra_verdict_t *v)
+{
+    ra_buf_t  rule;
+
+    if (!v->refused) {
+        return 0;
+    }
+    if (v->refused != RA_REFUSE_POLICY) {
+        return ra_outcome_refused(h, req->where, v);
+    }
+    ra_buf_init(&rule, h != NULL ? &h->heap : &ra_malloc_allocator, 0, 256);
+    ra_policy_rule_text(&rule, ra_policy_refuses(req->policy, v), v);
+    ra_logf(h, req->where, RA_LOG_INFO, RA_TAG_ENFORCED,
+            "refused: policy (%.*s)", (int) rule.len,
+            rule.data != NULL ? (const char *) rule.data : "");
+    ra_buf_release(&rule);
+    return 1;
+}
+
 int
 ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
     const ra_outcome_logs_t *logs, ra_verdict_t *v)
@@ -152,7 +175,20 @@ ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
     ra_outcome_evidence(au, h, req, v, logs != NULL ? &logs->evidence
                                                     : NULL);
     ra_outcome_alerts(au, h, req, v, logs != NULL ? &logs->alert : NULL);
-    return ra_outcome_refused(h, req->where, v);
+    return ra_outcome_refused_by(h, req, v);
+}
+
+int
+ra_outcome_answer(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
+    const ra_outcome_logs_t *logs, ra_verdict_t *v, ra_refusal_t *a)
+{
+    int  refused = ra_outcome_request(au, h, req, logs, v);
+
+    if (a == NULL) {
+        return refused;
+    }
+    ra_policy_answer(req->policy, v, a);
+    return a->status;
 }
 
 int

@@ -16,6 +16,7 @@
 #include "ra_host.h"
 #include "ra_http.h"
 #include "ra_logfile.h"
+#include "ra_policy.h"
 
 /* The longest JSON alert line written: an escaped byte takes six, so a
  * long URI is cut before the line gets there; a longer one (rare) is
@@ -66,12 +67,23 @@ int ra_outcome_refused(const ra_host_t *h, void *where,
  * (ra_outcome_evidence(), at once: before any later request can evict its
  * record), its alert lines written (as ra_outcome_alert() does, but a
  * failed write is counted and said once a minute, as the evidence log's),
- * and a refusal said (ra_outcome_refused()).  logs may be NULL (neither
- * log).  The verdict goes into *v.  Returns 1 when enforce refused the
- * request: the glue answers 403.
+ * and a refusal said (ra_outcome_refused(); a policy's with its rule,
+ * "refused: policy (block crawler Bytespider)").  logs may be NULL
+ * (neither log).  The verdict goes into *v.  Returns 1 when enforce or
+ * the request's policy (req->policy) refused the request.
  */
 int ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
     const ra_outcome_logs_t *logs, ra_verdict_t *v);
+
+/*
+ * ra_outcome_request(), and when a is not NULL (the request is judged
+ * before its content), how to answer it: ra_policy_answer() into *a, by
+ * the request's policy (its status, body and Retry-After).  Returns the
+ * status to answer (a->status), 0 when the request goes on; with a NULL,
+ * what ra_outcome_request() returns.
+ */
+int ra_outcome_answer(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
+    const ra_outcome_logs_t *logs, ra_verdict_t *v, ra_refusal_t *a);
 
 /*
  * A captured robots.txt answer, once the server sent its last byte (or

@@ -157,6 +157,10 @@ typedef struct {
      * not fit in its cap.  The renderer also falls back to this, then to
      * the totals alone, when the whole page does not fit out's limit */
     unsigned            prom_sites_only:1;
+    /* the crawler policies written in the server's scopes (ra_policy.h):
+     * HTML and text show each site's, with the crawlers they refused;
+     * NULL: none */
+    const struct ra_policy_site_s *policies;
 } ra_report_opts_t;
 
 /* The CSV's header line, without its CRLF; columns are only ever added

@@ -698,6 +698,40 @@ ra_rep_html_violation(ra_rep_t *r, const ra_rep_vio_t *w, uint32_t n)
                   w->x->line);
 }
 
+/* The site's crawler policies, as written (what is blocked, by which
+ * rule), and the crawlers they refused, with how often */
+static void
+ra_rep_html_policy(ra_rep_t *r, uint32_t si)
+{
+    ra_buf_t                *b = r->b;
+    uint32_t                 i = r->first[si], n = 0;
+    ra_rep_row_t             w;
+    const ra_stat_t         *st;
+    const ra_policy_site_t  *p = NULL;
+
+    while ((p = ra_rep_policy_next(r, si, p)) != NULL) {
+        ra_buf_cstr(b, n++ ? "<br>" : "<h3>policy</h3><p class=\"policy\">"
+                                      "<code>");
+        ra_policy_describe(b, p->policy);
+    }
+    if (n) {
+        ra_buf_cstr(b, "</code></p>");
+    }
+    for (n = 0; (st = ra_rep_refused_next(r, si, &i)) != NULL; n++) {
+        ra_rep_row(r, st, &w);
+        ra_buf_cstr(b, n ? "</td></tr><tr><td>" : "<table class=\"refused\">"
+                    "<tr><th>refused by policy</th><th>verification</th>"
+                    "<th class=\"n\">refused_policy</th></tr><tr><td>");
+        ra_buf_html(b, w.label);
+        ra_buf_printf(b, "</td><td>%s</td><td class=\"n\">%llu",
+                      w.verification, (unsigned long long)
+                      st->counters[RA_CNT_REFUSED_POLICY]);
+    }
+    if (n) {
+        ra_buf_cstr(b, "</td></tr></table>");
+    }
+}
+
 static void
 ra_rep_html_site(ra_rep_t *r, uint32_t si)
 {
@@ -722,6 +756,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     ra_rep_html_crawlers(r, si);
     ra_rep_html_crawler_hits(r, si);
     ra_rep_html_referrals(r, s);
+    ra_rep_html_policy(r, si);
 
     n = ra_rep_violations(r, si, ra_rep_html_violation);
     if (n) {

@@ -14,6 +14,7 @@
 #include "ra_digest.h"
 #include "ra_refer.h"
 #include "ra_crawlers.h"
+#include "ra_policy.h"
 
 #define RA_REP_VIOLATIONS   25
 #define RA_REP_CRAWLERS     100
@@ -173,6 +174,10 @@ int ra_rep_sha_known(const unsigned char *sha);
 uint32_t ra_rep_stats_total(const ra_rep_t *r, uint32_t si);
 uint32_t ra_rep_sites_total(const ra_snapshot_t *snap);
 int ra_rep_over_budget(ra_rep_t *r);
+const ra_policy_site_t *ra_rep_policy_next(const ra_rep_t *r, uint32_t si,
+    const ra_policy_site_t *p);
+const ra_stat_t *ra_rep_refused_next(const ra_rep_t *r, uint32_t si,
+    uint32_t *i);
 uint32_t ra_rep_nth(const ra_rep_t *r, uint32_t k);
 unsigned ra_rep_permille(uint64_t part, uint64_t whole);
 uint64_t ra_rep_judged(const uint64_t *c);

@@ -11,6 +11,7 @@ static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "requests", "robots_fetches", "compliant", "violation", "stale",
     "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
     "refused_violation", "refused_unreachable", "refused_impostor",
+    "refused_policy",
     "unreachable_30d",
     "llms_fetches"
 };

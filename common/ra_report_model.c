@@ -773,3 +773,42 @@ ra_report_label(unsigned kind, ra_str_t name, char *out, size_t cap)
     out[n] = '\0';
     return n;
 }
+
+/* ---- the site's crawler policy ----------------------------------------- */
+
+/* The next policy written for si's server after p (NULL: the first) that
+ * blocks something: one of a server of that name, or of every server (no
+ * name); NULL at the end. */
+const ra_policy_site_t *
+ra_rep_policy_next(const ra_rep_t *r, uint32_t si, const ra_policy_site_t *p)
+{
+    ra_str_t  name = ra_rep_site_name(&r->snap->sites[si]);
+
+    for (p = p != NULL ? p->next : r->opts->policies; p != NULL;
+         p = p->next)
+    {
+        if (ra_policy_any(p->policy)
+            && (p->site == NULL || p->site->len == 0
+                || ra_strcaseeq(*p->site, name)))
+        {
+            return p;
+        }
+    }
+    return NULL;
+}
+
+/* The next of si's crawler rows from *i (start at r->first[si]) that a
+ * policy refused, *i past it; NULL at the end. */
+const ra_stat_t *
+ra_rep_refused_next(const ra_rep_t *r, uint32_t si, uint32_t *i)
+{
+    const ra_stat_t  *st;
+
+    while (*i < r->first[si + 1]) {
+        st = r->ents[(*i)++].st;
+        if (st->counters[RA_CNT_REFUSED_POLICY] != 0) {
+            return st;
+        }
+    }
+    return NULL;
+}

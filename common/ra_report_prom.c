@@ -327,9 +327,9 @@ ra_rep_prom_crawlers(ra_rep_t *r)
     }
 
     ra_rep_prom_family(b, "robots_audit_refused_total", "counter",
-        "Crawler requests answered 403 by enforce, by what it refused them "
-        "for (robots_audit_enforce / RobotsAuditEnforce); each is counted "
-        "in robots_audit_requests_total too.");
+        "Crawler requests refused by enforce or the crawler policy, by what "
+        "they were refused for (robots_audit_enforce, robots_audit_block: "
+        "policy); each is counted in robots_audit_requests_total too.");
     for (i = 0; i < r->nents; i = next) {
         next = ra_rep_prom_run(r, i, 0, 0, sum, &last);
         for (k = RA_REFUSE_VIOLATION; k < RA_REFUSE_MAX; k++) {

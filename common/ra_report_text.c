@@ -217,6 +217,33 @@ ra_rep_text_violation(ra_rep_t *r, const ra_rep_vio_t *w, uint32_t n)
     ra_buf_ch(b, '\n');
 }
 
+/* The site's crawler policies, as written, and the crawlers they
+ * refused, with how often */
+static void
+ra_rep_text_policy(ra_rep_t *r, uint32_t si)
+{
+    uint32_t                 i = r->first[si], n = 0;
+    ra_rep_row_t             w;
+    const ra_stat_t         *st;
+    const ra_policy_site_t  *p = NULL;
+
+    while ((p = ra_rep_policy_next(r, si, p)) != NULL) {
+        ra_buf_cstr(r->b, "  policy: ");
+        ra_policy_describe(r->b, p->policy);
+        ra_buf_ch(r->b, '\n');
+    }
+    while ((st = ra_rep_refused_next(r, si, &i)) != NULL) {
+        ra_rep_row(r, st, &w);
+        ra_buf_cstr(r->b, n++ ? ", " : "  refused by policy: ");
+        ra_buf_log(r->b, w.label);
+        ra_buf_printf(r->b, " (%s) %llu", w.verification, (unsigned long long)
+                      st->counters[RA_CNT_REFUSED_POLICY]);
+    }
+    if (n) {
+        ra_buf_ch(r->b, '\n');
+    }
+}
+
 static void
 ra_rep_text_site(ra_rep_t *r, uint32_t si)
 {
@@ -271,6 +298,7 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
                       ra_rep_stats_total(r, si));
     }
     ra_rep_text_referrals(r, s);
+    ra_rep_text_policy(r, si);
     (void) ra_rep_violations(r, si, ra_rep_text_violation);
 }
 

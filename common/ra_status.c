@@ -82,7 +82,7 @@ ra_status_page_ranges(ra_ledger_t *l, const struct ra_crawlers_s *crawlers,
     const struct ra_ranges_s *ranges, ra_str_t method, ra_str_t query,
     int64_t now, const ra_alloc_t *a, ra_status_page_t *page)
 {
-    ra_status_src_t  src = { l, crawlers, ranges, 0 };
+    ra_status_src_t  src = { l, crawlers, ranges, 0, NULL };
 
     return ra_status_page_src(&src, method, query, now, a, page);
 }
@@ -229,6 +229,7 @@ ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
     opts.crawlers = src->crawlers;
     opts.ranges = src->ranges;
     opts.resolver = src->resolver;
+    opts.policies = src->policies;
     opts.scratch = a;
     opts.max_crawlers = view.max_crawlers + view.max_violators;
     opts.max_violations = view.max_violations;

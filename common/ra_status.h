@@ -88,6 +88,9 @@ typedef struct {
     const struct ra_crawlers_s  *crawlers;
     const struct ra_ranges_s    *ranges;
     unsigned                     resolver:1;
+    /* the policies written in its scopes (ra_conf_main_t.policies);
+     * NULL: none */
+    const struct ra_policy_site_s  *policies;
 } ra_status_src_t;
 
 int ra_status_page_src(const ra_status_src_t *src, ra_str_t method,

@@ -34,7 +34,7 @@ ra_verdict_pattern(const ra_verdict_t *v)
 }
 
 static const char  *const ra_refuse_names[RA_REFUSE_MAX] = {
-    "none", "violation", "unreachable", "impostor"
+    "none", "violation", "unreachable", "impostor", "policy"
 };
 
 const char *
@@ -66,12 +66,13 @@ ra_enforce_word(ra_enforce_t *scope, ra_str_t word, const char **why)
     } else if (ra_enforce_is(word, "on")) {
         add = RA_ENFORCE_ON;
     } else {
-        for (r = RA_REFUSE_VIOLATION; r < RA_REFUSE_MAX; r++) {
+        /* a policy is its own directives' (ra_policy.h), no word here */
+        for (r = RA_REFUSE_VIOLATION; r < RA_REFUSE_POLICY; r++) {
             if (ra_enforce_is(word, ra_refuse_names[r])) {
                 break;
             }
         }
-        if (r == RA_REFUSE_MAX) {
+        if (r == RA_REFUSE_POLICY) {
             *why = "the words are off, on, or any of violation, "
                    "unreachable, impostor";
             return RA_ERROR;
@@ -93,7 +94,9 @@ ra_enforce_word(ra_enforce_t *scope, ra_str_t word, const char **why)
 _Static_assert(RA_CNT_REFUSED_IMPOSTOR - RA_CNT_REFUSED_VIOLATION
                == RA_REFUSE_IMPOSTOR - RA_REFUSE_VIOLATION
                && RA_CNT_REFUSED_UNREACHABLE - RA_CNT_REFUSED_VIOLATION
-                  == RA_REFUSE_UNREACHABLE - RA_REFUSE_VIOLATION,
+                  == RA_REFUSE_UNREACHABLE - RA_REFUSE_VIOLATION
+               && RA_CNT_REFUSED_POLICY - RA_CNT_REFUSED_VIOLATION
+                  == RA_REFUSE_POLICY - RA_REFUSE_VIOLATION,
                "ra_counter_e's refused counters in ra_refuse_e order");
 
 ra_refuse_e

@@ -105,6 +105,9 @@ typedef struct {
     unsigned        recorded;       /* 1: its robots.txt answer went to
                                        ra_audit_robots(), which bound the
                                        crawler to it: counted only */
+    /* the scope's crawler policy (ra_policy.h), asked with enforce:
+     * only before the content is served; NULL: none */
+    const struct ra_policy_s  *policy;
 } ra_request_t;
 
 /*
@@ -186,18 +189,22 @@ ra_str_t ra_verdict_pattern(const ra_verdict_t *v);
  *                (the lie is the offence, as for RA102), but for
  *                robots.txt and a request left unjudged
  * A request that two reasons refuse is refused as an impostor.  Nothing
- * else is ever refused: compliant, stale, exempt, unknown, browsers, and
- * robots.txt itself.
+ * else is ever refused by enforce: compliant, stale, exempt, unknown,
+ * browsers, and robots.txt itself.  The scope's policy (ra_policy.h)
+ * refuses by who the crawler is, whatever robots.txt says, when enforce
+ * did not (RA_REFUSE_POLICY); robots.txt itself never.
  */
 typedef enum {
     RA_REFUSE_NONE = 0,
     RA_REFUSE_VIOLATION,
     RA_REFUSE_UNREACHABLE,
     RA_REFUSE_IMPOSTOR,
+    RA_REFUSE_POLICY,           /* the scope's policy (ra_policy.h) */
     RA_REFUSE_MAX
 } ra_refuse_e;
 
-const char *ra_refuse_name(ra_refuse_e r);  /* "violation", ...; "none" */
+/* "violation", ..., "policy"; "none" */
+const char *ra_refuse_name(ra_refuse_e r);
 
 /* A scope (ra_enforce_t): bit 1u << r for each reason r it refuses
  * (RA_ENFORCE_OFF_WORD only records that "off" was written). */

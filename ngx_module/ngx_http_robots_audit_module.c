@@ -177,10 +177,11 @@ ngx_http_robots_audit_conf_log(const ra_host_t *h, void *where,
 
 /* ---- request phases --------------------------------------------------- */
 
-/* r's turn (ra_outcome_request()): 1 when enforce refused it */
+/* r's turn (ra_outcome_answer()): the status to refuse it with (a: its
+ * answer, before the content), else 0 */
 static int
 ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
-    ngx_uint_t enforce, unsigned kind)
+    ra_refusal_t *a, unsigned kind)
 {
     ra_request_t                        req;
     ra_verdict_t                        v;
@@ -193,7 +194,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     alcf = ngx_http_get_module_loc_conf(r, ngx_http_robots_audit_module);
 
     ngx_http_robots_audit_request(r, status, kind, &req);
-    req.enforce = enforce ? alcf->conf.enforce : 0;
+    ra_conf_scope_request(a != NULL ? &alcf->conf : NULL, &req);
     /* a robots.txt answer (or a redirect target's) the capture handed to
      * the core: it bound the crawler when the answer went out, and this
      * only counts it */
@@ -207,7 +208,7 @@ ngx_http_robots_audit_judge(ngx_http_request_t *r, ngx_int_t status,
     ngx_http_robots_audit_logfile(&logs.alert, alcf->conf.alert_file);
     ngx_http_robots_audit_logfile(&logs.evidence, alcf->conf.evidence_file);
 
-    return ra_outcome_request(amcf->audit, &amcf->host, &req, &logs, &v);
+    return ra_outcome_answer(amcf->audit, &amcf->host, &req, &logs, &v, a);
 }
 
 
@@ -241,16 +242,18 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
     (void) ngx_http_robots_audit_judge(r, r->err_status
                                        ? (ngx_int_t) r->err_status
                                        : (ngx_int_t) r->headers_out.status,
-                                       0, kind);
+                                       NULL, kind);
 
     return NGX_OK;
 }
 
 
-/* robots_audit_enforce: judged before any content, and not again */
+/* robots_audit_enforce, robots_audit_block: judged before any content,
+ * and not again */
 static ngx_int_t
 ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 {
+    ra_refusal_t                       *a;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -276,8 +279,27 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 
     ctx->counted = 1;
 
-    return ngx_http_robots_audit_judge(r, 0, 1, 0) ? NGX_HTTP_FORBIDDEN
-                                                   : NGX_DECLINED;
+    a = &ctx->refusal;
+
+    if (!ngx_http_robots_audit_judge(r, 0, a, 0)) {
+        return NGX_DECLINED;
+    }
+
+    /* the refusal the core chose: its status, Retry-After and body */
+    if (a->retry_after[0] != '\0'
+        && ngx_http_robots_audit_header(r, "Retry-After", a->retry_after)
+           != NGX_OK)
+    {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (a->content_type == NULL) {
+        return a->status;
+    }
+
+    ngx_http_finalize_request(r, ngx_http_robots_audit_send(r, a->status,
+                                     a->content_type, a->body));
+    return NGX_DONE;
 }
 
 

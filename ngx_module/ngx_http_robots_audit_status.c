@@ -10,7 +10,7 @@
 #include "ra_status.h"
 
 
-static ngx_int_t
+ngx_int_t
 ngx_http_robots_audit_header(ngx_http_request_t *r, const char *name,
     const char *value)
 {
@@ -38,11 +38,9 @@ ngx_int_t
 ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 {
     ngx_int_t                           rc;
-    ngx_str_t                           type;
     ngx_pool_cleanup_t                 *cln;
     ra_status_src_t                     src;
     ra_status_page_t                    page;
-    ngx_http_complex_value_t            body;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     rc = ngx_http_discard_request_body(r);
@@ -61,6 +59,7 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
     src.crawlers = amcf->conf.setup.crawlers;
     src.ranges = amcf->conf.setup.ranges;
     src.resolver = amcf->host.rdns_start != NULL;
+    src.policies = amcf->conf.policies;
     (void) ra_status_page_src(&src,
                           ngx_http_robots_audit_str(r->method_name),
                           ngx_http_robots_audit_str(r->args),
@@ -80,11 +79,24 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 
     /* the page as it is: nginx sends its headers alone for a HEAD, as
      * the core asked (page.header_only) */
-    type.len = ngx_strlen(page.content_type);
-    type.data = (u_char *) page.content_type;
-    ngx_memzero(&body, sizeof(ngx_http_complex_value_t));
-    body.value.len = page.body.len;
-    body.value.data = page.body.data;
+    return ngx_http_robots_audit_send(r, page.status, page.content_type,
+                                      ra_str(page.body.data, page.body.len));
+}
 
-    return ngx_http_send_response(r, page.status, &type, &body);
+
+/* a whole answer (the status page's, a refusal's with a body) */
+ngx_int_t
+ngx_http_robots_audit_send(ngx_http_request_t *r, ngx_uint_t status,
+    const char *type, ra_str_t body)
+{
+    ngx_str_t                 t;
+    ngx_http_complex_value_t  cv;
+
+    t.len = ngx_strlen(type);
+    t.data = (u_char *) type;
+    ngx_memzero(&cv, sizeof(ngx_http_complex_value_t));
+    cv.value.len = body.len;
+    cv.value.data = (u_char *) body.data;
+
+    return ngx_http_send_response(r, status, &t, &cv);
 }

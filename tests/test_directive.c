@@ -679,6 +679,86 @@ scope_questions(void **state)
     assert_string_equal(ra_logfile_target("/x.log"), "/x.log");
 }
 
+/* the crawler policy's directives: words that add up, a body file typed
+ * by its name, the refusal's status once a block (nginx), inheritance by
+ * part, and a scope that blocks is judged before its content */
+static void
+policy_directives(void **state)
+{
+    conf_t           *c = conf_new(RA_DIALECT_NGINX);
+    ra_conf_scope_t   loc, merged;
+    char              path[] = "/tmp/ra-test-policy-XXXXXX.json";
+    int               fd;
+
+    (void) state;
+    assert_string_equal(set(c, RA_DIRECTIVE_BLOCK, "purpose", "ai-training",
+                            NULL), "");
+    assert_true(c->main.enforce_wanted);
+    assert_string_equal(set(c, RA_DIRECTIVE_BLOCK, "crawler", "Bytespider",
+                            NULL), "");
+    assert_string_equal(set(c, RA_DIRECTIVE_ALLOW, "crawler", "GPTBot",
+                            NULL), "");
+    assert_string_equal(set(c, RA_DIRECTIVE_BLOCK, "purpose", "scraping",
+                            NULL),
+                        "invalid value \"scraping\" in \"robots_audit_block\" "
+                        "directive: is not a purpose: search, ai-training, "
+                        "ai-search, ai-user, seo, social-preview, feed, "
+                        "monitoring, archive, tool, academic, "
+                        "security-scanner or generic");
+    assert_string_equal(set(c, RA_DIRECTIVE_ALLOW, "purpose", "search",
+                            NULL),
+                        "invalid value \"purpose\" in \"robots_audit_allow\" "
+                        "directive: is not \"crawler\" (exceptions are "
+                        "crawlers by name)");
+    assert_string_equal(set(c, RA_DIRECTIVE_REFUSE_STATUS, "402", NULL,
+                            NULL), "");
+    assert_string_equal(set(c, RA_DIRECTIVE_REFUSE_STATUS, "429", NULL,
+                            NULL),
+                        "\"robots_audit_refuse_status\" directive is "
+                        "duplicate");
+    assert_int_equal(c->scope.policy.status, 402);
+
+    fd = mkstemps(path, 5);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "{}\n", 3), 3);
+    close(fd);
+    assert_string_equal(set(c, RA_DIRECTIVE_REFUSE_BODY, path, NULL, NULL),
+                        "");
+    assert_int_equal(c->scope.policy.body.len, 3);
+    assert_string_equal(c->scope.policy.content_type, "application/json");
+    unlink(path);
+    assert_string_equal(set(c, RA_DIRECTIVE_REFUSE_BODY, path, NULL, NULL),
+                        "\"robots_audit_refuse_body\" directive is "
+                        "duplicate");
+
+    /* listed once for the status page */
+    assert_non_null(c->main.policies);
+    assert_ptr_equal(c->main.policies->policy, &c->scope.policy);
+    assert_null(c->main.policies->next);
+
+    /* a location that writes only its status keeps the rest */
+    ra_conf_scope_init(&loc);
+    loc.enable = 1;
+    c->cx.scope = &loc;
+    assert_non_null(strstr(set(c, RA_DIRECTIVE_REFUSE_BODY,
+                               "/nonexistent/x.txt", NULL, NULL),
+                           "cannot open"));
+    assert_string_equal(set(c, RA_DIRECTIVE_REFUSE_STATUS, "429", NULL,
+                            NULL), "");
+    ra_conf_scope_merge(&merged, &c->scope, &loc);
+    assert_int_equal(merged.policy.status, 429);
+    assert_int_equal(merged.policy.purposes, 1u << RA_CAT_AI_TRAINING);
+    assert_non_null(merged.policy.block);
+    assert_non_null(merged.policy.allow);
+    assert_int_equal(merged.policy.body.len, 3);
+    assert_true(ra_conf_scope_audits(&merged, 1));
+    merged.policy.purposes = 0;
+    merged.policy.block = NULL;
+    assert_false(ra_conf_scope_audits(&merged, 1));
+    assert_true(ra_conf_scope_audits(&merged, 0));
+    conf_free(c);
+}
+
 int
 main(void)
 {
@@ -695,6 +775,7 @@ main(void)
         cmocka_unit_test(robots_servers),
         cmocka_unit_test(compile_tables),
         cmocka_unit_test(scope_questions),
+        cmocka_unit_test(policy_directives),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

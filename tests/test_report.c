@@ -582,12 +582,13 @@ test_json(void **state)
     assert_non_null(strstr(s, "\\ufffd"));
     assert_non_null(strstr(s, "\"requests\":100,"));
     assert_non_null(strstr(s, "\"violation\":13,"));
-    /* what enforce refused, per verdict, after the other counters; then
-     * the llms.txt fetches */
+    /* what enforce and the policy refused, per verdict, after the other
+     * counters; then the llms.txt fetches */
     assert_non_null(strstr(s, "\"unknown\":19,\"refused_violation\":20,"
                               "\"refused_unreachable\":21,"
                               "\"refused_impostor\":22,"
-                              "\"unreachable_30d\":23,\"llms_fetches\":24,"
+                              "\"refused_policy\":23,"
+                              "\"unreachable_30d\":24,\"llms_fetches\":25,"
                               "\"first_seen\""));
     assert_non_null(strstr(s, "\"verification\":\"impostor\""));
     assert_non_null(strstr(s, "\"code\":\"typo\""));
@@ -805,7 +806,8 @@ test_prometheus(void **state)
                               " 11\n"));
     assert_null(strstr(s, "crawler=\"bingbot\""));
     {
-        /* only what enforce can refuse for, three per (site, crawler) */
+        /* only what enforce and the policy can refuse for, four per
+         * (site, crawler) */
         const char  *p = s, *q;
         char         line[512];
         int          lines = 0;
@@ -819,11 +821,12 @@ test_prometheus(void **state)
             line[q - p] = '\0';
             assert_true(strstr(line, "verdict=\"violation\"} ") != NULL
                         || strstr(line, "verdict=\"unreachable\"} ") != NULL
-                        || strstr(line, "verdict=\"impostor\"} ") != NULL);
+                        || strstr(line, "verdict=\"impostor\"} ") != NULL
+                        || strstr(line, "verdict=\"policy\"} ") != NULL);
             lines++;
         }
         /* Googlebot, generic, unverified on two sites */
-        assert_int_equal(lines, 4 * 3);
+        assert_int_equal(lines, 4 * 4);
     }
     assert_null(strstr(s, "orphan"));
     free(s);
@@ -1428,7 +1431,7 @@ test_purpose_referrals_llms(void **state)
                               ":3,\"crawler_requests\":0}]"));
     assert_non_null(strstr(s, "\"referrals\":[{\"operator\":\"Microsoft\""
                               ",\"referrals\":0,\"crawler_requests\":5}]"));
-    assert_non_null(strstr(s, "\"llms_fetches\":24"));
+    assert_non_null(strstr(s, "\"llms_fetches\":25"));
     assert_non_null(strstr(s, "\"ai_preferences\":[{\"kind\":"
                               "\"content-signal\",\"value\":\"search=yes,"
                               " ai-train=no\",\"group\":\"*\",\"line\":2}]"
@@ -1474,9 +1477,9 @@ test_purpose_referrals_llms(void **state)
                               "20\n"));
     assert_non_null(strstr(s, "{site=\"example.com\",purpose=\"feed\"} "
                               "4\n"));
-    /* the verified record's 24; the impostor's 15 under "unverified" */
-    assert_non_null(strstr(s, ",crawler=\"Googlebot\"} 24\n"));
-    assert_non_null(strstr(s, ",crawler=\"unverified\"} 15\n"));
+    /* the verified record's 25; the impostor's 16 under "unverified" */
+    assert_non_null(strstr(s, ",crawler=\"Googlebot\"} 25\n"));
+    assert_non_null(strstr(s, ",crawler=\"unverified\"} 16\n"));
     assert_non_null(strstr(s, "# TYPE robots_audit_llms_fetches_total "
                               "counter\n"));
     free(s);

@@ -210,8 +210,10 @@ sub scenario {
         'Prometheus: refused for unreachable';
     like $prom, qr/^robots_audit_refused_total\{site="imp\.test",crawler="unverified",verdict="impostor"\} 1$/m,
         'Prometheus: refused as impostor';
-    unlike $prom, qr/^robots_audit_refused_total\{[^\n]*verdict="(?!violation"|unreachable"|impostor")/m,
+    unlike $prom, qr/^robots_audit_refused_total\{[^\n]*verdict="(?!violation"|unreachable"|impostor"|policy")/m,
         'Prometheus: only what can be refused';
+    unlike $prom, qr/^robots_audit_refused_total\{[^\n]*verdict="policy"\} [1-9]/m,
+        'Prometheus: no policy here, none refused by one';
     like $h->get('/ra-status')->{content}, qr{refused</th>},
         'the status page has a refused column';
 

@@ -31,6 +31,7 @@ my $BINGBOT = 'Mozilla/5.0 (compatible; bingbot/2.0; '
 my @COUNTERS = qw(requests robots_fetches compliant violation stale
                   unreachable exempt crawl_delay no_robots_fetch unknown
                   refused_violation refused_unreachable refused_impostor
+                  refused_policy
                   unreachable_30d llms_fetches);
 my $ISO = qr/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
