@@ -157,6 +157,12 @@ typedef struct {
      * not fit in its cap.  The renderer also falls back to this, then to
      * the totals alone, when the whole page does not fit out's limit */
     unsigned            prom_sites_only:1;
+    /* the undeclared crawlers' tables, by site (ra_undeclared.h): JSON
+     * sites[].undeclared[], a heading of their own in text and HTML,
+     * Prometheus robots_audit_undeclared_clients and their verdicts under
+     * crawler="undeclared", CSV rows of their latest violations; NULL:
+     * none */
+    const struct ra_undecl_sites_s *undeclared;
 } ra_report_opts_t;
 
 /* The CSV's header line, without its CRLF; columns are only ever added

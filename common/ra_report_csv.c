@@ -10,7 +10,7 @@
 /* One cell (RFC 4180): quoted when it holds a comma, quote, CR or LF;
  * control bytes as \xHH; a cell a spreadsheet would read as a formula
  * (=, +, -, @ first) gets a leading apostrophe. */
-static void
+void
 ra_rep_csv_cell(ra_buf_t *b, ra_str_t v)
 {
     size_t          i;
@@ -106,4 +106,5 @@ ra_rep_csv(ra_rep_t *r)
             }
         }
     }
+    ra_rep_undeclared_csv(r);
 }

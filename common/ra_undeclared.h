@@ -165,6 +165,20 @@ int ra_undecl_ua_impossible(ra_str_t ua);
  * written to out (at least 48 bytes), NUL-terminated. */
 size_t ra_undecl_client(const uint8_t addr[16], char *out);
 
+/* The tables of several sites, by name, as a report reads them */
+typedef struct {
+    ra_str_t      name;
+    ra_undecl_t  *table;
+} ra_undecl_site_t;
+
+typedef struct ra_undecl_sites_s {
+    const ra_undecl_site_t  *sites;
+    size_t                   n;
+} ra_undecl_sites_t;
+
+/* The table of the site named name (ASCII case ignored), or NULL */
+ra_undecl_t *ra_undecl_sites_find(const ra_undecl_sites_t *s, ra_str_t name);
+
 /* What ra_undecl_judge() says of a request */
 #define RA_UNDECL_V_NONE        0   /* its client is not flagged */
 #define RA_UNDECL_V_COMPLIANT   1

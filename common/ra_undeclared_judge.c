@@ -62,6 +62,19 @@ ra_undecl_judge(ra_undecl_t *t, const ra_rules_t *rules, ra_undecl_req_t *r,
                                            v->match.pattern);
 }
 
+ra_undecl_t *
+ra_undecl_sites_find(const ra_undecl_sites_t *s, ra_str_t name)
+{
+    size_t  i;
+
+    for (i = 0; s != NULL && i < s->n; i++) {
+        if (ra_strcaseeq(s->sites[i].name, name)) {
+            return s->sites[i].table;
+        }
+    }
+    return NULL;
+}
+
 void
 ra_undecl_signals_list(ra_buf_t *b, uint32_t signals, int json)
 {
