@@ -7,8 +7,9 @@
  * flagged) and Googlebot (a declared crawler, not the detector's).  Each
  * format shows them: JSON sites[].undeclared[], the text heading,
  * Prometheus, CSV evidence rows, the RA104 alert log and the evidence
- * log.  Runs build/robots-audit from the repository root; skips when it
- * is absent.
+ * log; fail2ban's mode=undeclared bans them (skipped without
+ * fail2ban-regex).  Runs build/robots-audit from the repository root;
+ * skips when it is absent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,30 @@ alert_and_evidence_logs(void **state)
     unlink(evidence);
 }
 
+static void
+fail2ban_mode_undeclared(void **state)
+{
+    char  alerts[64], cmd[512];
+
+    (void) state;
+    if (ra_test_sh("command -v fail2ban-regex", out, sizeof(out)) != 0) {
+        print_message("skip: fail2ban-regex is not installed\n");
+        skip();
+    }
+    ra_test_tmp_file(alerts, "", 0);
+    snprintf(cmd, sizeof(cmd), "--alert-log %s --output /dev/null", alerts);
+    run(cmd);
+    /* the three clients' four violations, the /64 as one; never the
+     * RA100 line of Googlebot in the same file */
+    snprintf(cmd, sizeof(cmd), "fail2ban-regex --print-all-matched %s "
+             "'contrib/fail2ban/filter.d/robots-audit.conf"
+             "[mode=undeclared]' 2>&1", alerts);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "4 matched, 1 missed"));
+    assert_non_null(strstr(out, "\"client\":\"2001:db8:5:6::/64\""));
+    unlink(alerts);
+}
+
 int
 main(void)
 {
@@ -134,6 +159,7 @@ main(void)
         cmocka_unit_test(json_lists_flagged_clients_with_their_verdicts),
         cmocka_unit_test(text_prometheus_and_csv_show_them),
         cmocka_unit_test(alert_and_evidence_logs),
+        cmocka_unit_test(fail2ban_mode_undeclared),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
