@@ -225,7 +225,7 @@ void ra_rep_undeclared_html(ra_rep_t *r, uint32_t si);
 void ra_rep_undeclared_prom(ra_rep_t *r);
 void ra_rep_undeclared_csv(ra_rep_t *r);
 
-/* One CSV cell (RFC 4180), as ra_report_csv.c writes them */
+/* One CSV cell (RFC 4180), for every CSV row (ra_report_model.c) */
 void ra_rep_csv_cell(ra_buf_t *b, ra_str_t v);
 
 #endif /* RA_REPORT_IMPL_H */
