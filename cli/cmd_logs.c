@@ -437,6 +437,7 @@ ra_logs_free(ra_logs_ctx_t *x, int rc)
     if (x->au != NULL) {
         ra_audit_destroy(x->au);
     }
+    ra_logs_undeclared_free(x);
     ra_logs_tables_free(x->tables);
     for (i = 0; i < x->nrobots; i++) {
         if (x->robots[i].linted) {

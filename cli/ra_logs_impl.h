@@ -19,6 +19,9 @@
 
 #define RA_LOGS_SEEN         4096    /* sites remembered as seeded */
 
+/* the undeclared crawlers' tables (ra_logs_undeclared.c) */
+typedef struct ra_logs_undecl_s  ra_logs_undecl_t;
+
 typedef struct {
     const char        *host;            /* NULL: the plain --robots FILE */
     ra_robots_file_t   file;            /* as the modules seed a file */
@@ -81,6 +84,7 @@ typedef struct {
     int                evidence_fd;
     ra_cli_rdns_t     *dns;              /* --rdns */
     ra_host_t          dns_host;
+    ra_logs_undecl_t  *undecl;           /* NULL until a browser's line */
 } ra_logs_ctx_t;
 
 /* Judges one line (a ra_logread_line_pt over a ra_logs_ctx_t) */
@@ -100,6 +104,17 @@ ra_logs_robots_t *ra_logs_robots_of(ra_logs_ctx_t *x, ra_str_t site);
 /* What the reading left to say on stderr: malformed lines, fields the
  * log lacks, lines not judged; -1 when no line could be read (said) */
 int ra_logs_summary(ra_logs_ctx_t *x, const ra_logread_t *rd);
+
+/* A line's request through the undeclared-crawler detector of its site
+ * (rb: the site's --robots file, NULL: none); -1 when its evidence or
+ * alert line could not be written (said) */
+int ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
+    ra_logs_robots_t *rb);
+
+/* The detector's tables for the report (never NULL), and their end */
+const struct ra_undecl_sites_s *ra_logs_undeclared_sites(
+    const ra_logs_ctx_t *x);
+void ra_logs_undeclared_free(ra_logs_ctx_t *x);
 
 /* Renders the ledger and writes it to --output or stdout; with a mark
  * (--follow), what the interval since it added, then the mark moves on */

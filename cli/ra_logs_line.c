@@ -365,6 +365,9 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         x->filtered++;
         return 0;
     }
+    if (ra_logs_undeclared(x, &req, rb) != 0) {
+        return -1;
+    }
     return ra_logs_judge(x, &req);
 }
 

@@ -185,6 +185,7 @@ ra_logs_report(ra_logs_ctx_t *x, ra_follow_mark_t *mark)
     opts.filtered_lines = x->filtered;
     opts.scratch = &ra_malloc_allocator;
     opts.crawlers = x->conf.crawlers;
+    opts.undeclared = ra_logs_undeclared_sites(x);
     opts.standalone = 1;        /* a file: no refresh, no query links */
     ra_buf_init(&out, &ra_malloc_allocator, 64 * 1024, 0);
     opts.refresh = x->o->html_refresh;

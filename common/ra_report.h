@@ -161,6 +161,12 @@ typedef struct {
      * HTML and text show each site's, with the crawlers they refused;
      * NULL: none */
     const struct ra_policy_site_s *policies;
+    /* the undeclared crawlers' tables, by site (ra_undeclared.h): JSON
+     * sites[].undeclared[], a heading of their own in text and HTML,
+     * Prometheus robots_audit_undeclared_clients and their verdicts under
+     * crawler="undeclared", CSV rows of their latest violations; NULL:
+     * none */
+    const struct ra_undecl_sites_s *undeclared;
 } ra_report_opts_t;
 
 /* The CSV's header line, without its CRLF; columns are only ever added

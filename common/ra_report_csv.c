@@ -7,46 +7,6 @@
 #include "ra_verdict.h"
 #include "ra_crawlers.h"
 
-/* One cell (RFC 4180): quoted when it holds a comma, quote, CR or LF;
- * control bytes as \xHH; a cell a spreadsheet would read as a formula
- * (=, +, -, @ first) gets a leading apostrophe. */
-static void
-ra_rep_csv_cell(ra_buf_t *b, ra_str_t v)
-{
-    size_t          i;
-    int             quote = 0;
-    unsigned char   c;
-
-    for (i = 0; i < v.len; i++) {
-        c = (unsigned char) v.data[i];
-        if (c == ',' || c == '"' || c < 0x20 || c == 0x7f) {
-            quote = 1;
-            break;
-        }
-    }
-    if (quote) {
-        ra_buf_ch(b, '"');
-    }
-    if (v.len && (v.data[0] == '=' || v.data[0] == '+' || v.data[0] == '-'
-                  || v.data[0] == '@'))
-    {
-        ra_buf_ch(b, '\'');
-    }
-    for (i = 0; i < v.len; i++) {
-        c = (unsigned char) v.data[i];
-        if (c == '"') {
-            ra_buf_cstr(b, "\"\"");
-        } else if (c < 0x20 || c == 0x7f) {
-            ra_buf_printf(b, "\\x%02x", c);
-        } else {
-            ra_buf_ch(b, (char) c);
-        }
-    }
-    if (quote) {
-        ra_buf_ch(b, '"');
-    }
-}
-
 /* The purpose the violation was recorded with (its crawler's table
  * category); nothing for a generic bot's. */
 static void
@@ -106,4 +66,5 @@ ra_rep_csv(ra_rep_t *r)
             }
         }
     }
+    ra_rep_undeclared_csv(r);
 }

@@ -222,4 +222,15 @@ void ra_rep_text(ra_rep_t *r);
 void ra_rep_csv(ra_rep_t *r);
 void ra_rep_status_html(ra_rep_t *r);
 
+/* The undeclared crawlers of site si (opts->undeclared), one function
+ * per format (ra_report_undeclared.c); nothing when it has none */
+void ra_rep_undeclared_json(ra_rep_t *r, uint32_t si);
+void ra_rep_undeclared_text(ra_rep_t *r, uint32_t si);
+void ra_rep_undeclared_html(ra_rep_t *r, uint32_t si);
+void ra_rep_undeclared_prom(ra_rep_t *r);
+void ra_rep_undeclared_csv(ra_rep_t *r);
+
+/* One CSV cell (RFC 4180), for every CSV row (ra_report_model.c) */
+void ra_rep_csv_cell(ra_buf_t *b, ra_str_t v);
+
 #endif /* RA_REPORT_IMPL_H */

@@ -231,6 +231,46 @@ ra_rep_iso(ra_buf_t *b, int64_t ms)
     ra_buf_add(b, t, ra_time_iso(ms, t));
 }
 
+/* One cell (RFC 4180): quoted when it holds a comma, quote, CR or LF;
+ * control bytes as \xHH; a cell a spreadsheet would read as a formula
+ * (=, +, -, @ first) gets a leading apostrophe. */
+void
+ra_rep_csv_cell(ra_buf_t *b, ra_str_t v)
+{
+    size_t          i;
+    int             quote = 0;
+    unsigned char   c;
+
+    for (i = 0; i < v.len; i++) {
+        c = (unsigned char) v.data[i];
+        if (c == ',' || c == '"' || c < 0x20 || c == 0x7f) {
+            quote = 1;
+            break;
+        }
+    }
+    if (quote) {
+        ra_buf_ch(b, '"');
+    }
+    if (v.len && (v.data[0] == '=' || v.data[0] == '+' || v.data[0] == '-'
+                  || v.data[0] == '@'))
+    {
+        ra_buf_ch(b, '\'');
+    }
+    for (i = 0; i < v.len; i++) {
+        c = (unsigned char) v.data[i];
+        if (c == '"') {
+            ra_buf_cstr(b, "\"\"");
+        } else if (c < 0x20 || c == 0x7f) {
+            ra_buf_printf(b, "\\x%02x", c);
+        } else {
+            ra_buf_ch(b, (char) c);
+        }
+    }
+    if (quote) {
+        ra_buf_ch(b, '"');
+    }
+}
+
 /* Per-mille of part in whole, for bars and percentages. */
 unsigned
 ra_rep_permille(uint64_t part, uint64_t whole)

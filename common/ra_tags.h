@@ -22,6 +22,11 @@
                                                its published ranges */
 #define RA_TAG_ALERT_BUDGET     "RA103"     /* the alert budget held lines
                                                back: how many, for whom */
+#define RA_TAG_UNDECLARED       "RA104"     /* a client flagged as an
+                                               undeclared crawler (a
+                                               browser's User-Agent, a
+                                               crawler's behaviour)
+                                               crawled a disallowed path */
 #define RA_TAG_ALERT_OTHER      "RA199"     /* a verdict without a tag */
 
 /* robots.txt */

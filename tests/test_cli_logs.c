@@ -686,7 +686,7 @@ test_formats(void **state)
     const char  *log;
     run_t        r;
     char        *line, *save = NULL;
-    int          samples = 0, files = 0, scripts = 0;
+    int          samples = 0, files = 0, scripts = 0, undeclared = 0;
 
     (void) state;
     need_cli();
@@ -729,11 +729,15 @@ test_formats(void **state)
         files += strstr(line, ",/files/,6,802f725d627a7ce1a68e98c64d6ebc956f"
                               "760689f314e818e668461daaa8d12f,") != NULL;
         scripts += strstr(line, ",/scripts/,7,") != NULL;
+        undeclared += strstr(line, ",undeclared,unverifiable,,") != NULL;
     }
     /* the header, and every violation of the log (the ring holds them
      * all): as many as the rule hits count for lines 6 and 7 (4 of the
-     * 264 on /files/ are "Mozilla/4.0 (compatible;)", a program's) */
-    assert_int_equal(samples, 1 + 264 + 65);
+     * 264 on /files/ are "Mozilla/4.0 (compatible;)", a program's), and
+     * the one violation of an undeclared crawler (a browser's
+     * User-Agent that had read robots.txt) */
+    assert_int_equal(samples, 1 + 264 + 65 + 1);
+    assert_int_equal(undeclared, 1);
     assert_int_equal(files, 264);
     assert_int_equal(scripts, 65);
     free(r.out);
