@@ -105,9 +105,10 @@ ra_logs_robots_t *ra_logs_robots_of(ra_logs_ctx_t *x, ra_str_t site);
  * log lacks, lines not judged; -1 when no line could be read (said) */
 int ra_logs_summary(ra_logs_ctx_t *x, const ra_logread_t *rd);
 
-/* A line's request through the undeclared-crawler detector of its site
- * (rb: the site's --robots file, NULL: none); -1 when its evidence or
- * alert line could not be written (said) */
+/* A browser's request (as the judge identified it) through the
+ * undeclared-crawler detector of its site (rb: the site's --robots file,
+ * NULL: none); -1 when its evidence or alert line could not be written
+ * (said) */
 int ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
     ra_logs_robots_t *rb);
 

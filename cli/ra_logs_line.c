@@ -290,13 +290,14 @@ ra_logs_robots_answer(ra_logs_ctx_t *x, const ra_logrec_t *rec,
 /* The request judged, with its evidence and alert lines; -1 when one
  * could not be written (said) */
 static int
-ra_logs_judge(ra_logs_ctx_t *x, const ra_request_t *req)
+ra_logs_judge(ra_logs_ctx_t *x, const ra_request_t *req, ra_verdict_t *out)
 {
     ra_verdict_t  v;
 
     if (ra_audit_request(x->au, req, &v) != RA_OK) {
         x->nomem++;
     }
+    out->kind = v.kind;                 /* identified first, whatever failed */
     if (x->evidence.file != NULL && ra_evidence_wanted(&v)
         && ra_logs_evidence(x, req, &v) != 0)
     {
@@ -325,6 +326,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_logs_robots_t  *rb;
     ra_logrec_t        rec;
     ra_request_t       req;
+    ra_verdict_t       v;
     ra_str_t           uri, ua, site, client;
     int                rc, wanted = 1;
     ra_logfilter_e     keep = RA_LOGFILTER_KEEP;
@@ -365,10 +367,12 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
         x->filtered++;
         return 0;
     }
-    if (ra_logs_undeclared(x, &req, rb) != 0) {
+    /* the judge's identification tells a browser's request, the only
+     * kind the undeclared-crawler detector looks at */
+    if (ra_logs_judge(x, &req, &v) != 0) {
         return -1;
     }
-    return ra_logs_judge(x, &req);
+    return v.kind == RA_UA_BROWSER ? ra_logs_undeclared(x, &req, rb) : 0;
 }
 
 /* --rdns over files: a first reading gathers the addresses of crawlers

@@ -109,7 +109,6 @@ ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
     ra_logs_robots_t *rb)
 {
     ra_logs_undecl_t     *u;
-    ra_identity_t         id;
     ra_addr_t             a;
     ra_undecl_req_t       r;
     ra_undecl_verdict_t   v;
@@ -119,10 +118,6 @@ ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
     if (ra_ua_absent(req->user_agent) || req->method.len == 0
         || ra_addr_parse(req->addr, &a) != RA_OK)
     {
-        return 0;
-    }
-    ra_crawlers_identify(x->conf.crawlers, req->user_agent, &id);
-    if (id.kind != RA_UA_BROWSER) {
         return 0;
     }
     if (x->undecl == NULL) {

@@ -130,9 +130,12 @@ ra_undecl_t *ra_undecl_create(const ra_alloc_t *a, uint32_t nentries,
     uint32_t nrecords);
 
 /* Counts one request of a browser's User-Agent; hit says whether its
- * client is flagged (NULL: not asked). */
+ * client is flagged (NULL: not asked).  ra_undecl_see_kind() is the
+ * same for a caller that knows the path's ra_undecl_path_kind(). */
 void ra_undecl_see(ra_undecl_t *t, const ra_undecl_req_t *r,
     ra_undecl_hit_t *hit);
+void ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r,
+    unsigned kind, ra_undecl_hit_t *hit);
 
 /* The flagged records: ra_undecl_records() of them, by index; a record
  * whose requests are 0 is unused. */

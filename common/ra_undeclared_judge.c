@@ -29,7 +29,7 @@ ra_undecl_judge(ra_undecl_t *t, const ra_rules_t *rules, ra_undecl_req_t *r,
                               &v->match);
     }
     r->disallowed = !v->match.allowed;
-    ra_undecl_see(t, r, &v->hit);
+    ra_undecl_see_kind(t, r, kind, &v->hit);
     if (v->hit.rec == 0) {
         return;
     }

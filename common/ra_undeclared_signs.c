@@ -7,29 +7,39 @@
  * address is shown.  These read only the request, never the table.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "ra_undeclared.h"
 
-/* extensions of what a browser fetches for a page it shows */
-static const char *const  ra_undecl_subres_ext[] = {
-    "css", "js", "mjs", "png", "jpg", "jpeg", "gif", "svg", "webp", "avif",
-    "ico", "bmp", "woff", "woff2", "ttf", "otf", "eot", "map", "json",
-    "mp4", "webm", "mp3", "ogg", "wasm", NULL
-};
+/* extensions of what a browser fetches for a page it shows, and of
+ * documents (beside none at all); each between bars, so that one search
+ * for "|ext|" finds a whole one */
+static const char  ra_undecl_subres_ext[] =
+    "|css|js|mjs|png|jpg|jpeg|gif|svg|webp|avif|ico|bmp|woff|woff2|ttf|otf"
+    "|eot|map|json|mp4|webm|mp3|ogg|wasm|";
+static const char  ra_undecl_page_ext[] =
+    "|html|htm|xhtml|shtml|php|asp|aspx|jsp|cgi|pl|";
 
-/* extensions of documents, beside none at all */
-static const char *const  ra_undecl_page_ext[] = {
-    "html", "htm", "xhtml", "shtml", "php", "asp", "aspx", "jsp", "cgi",
-    "pl", NULL
-};
-
+/* Is ext (1 to 5 bytes, any case) one of list's?  Each place where its
+ * first byte stands after a bar is compared. */
 static int
-ra_undecl_ext_in(ra_str_t ext, const char *const *list)
+ra_undecl_ext_in(ra_str_t ext, const char *list, size_t len)
 {
-    for (; *list != NULL; list++) {
-        if (ra_strcaseeq(ext, ra_str_z(*list))) {
+    char        want[8];
+    size_t      i;
+    const char *p = list + 1, *end = list + len;
+
+    for (i = 0; i < ext.len; i++) {
+        want[i] = (char) ra_lower(ext.data[i]);
+    }
+    want[ext.len] = '|';
+    while (p < end && (p = memchr(p, want[0], (size_t) (end - p))) != NULL) {
+        if (p[-1] == '|' && (size_t) (end - p) > ext.len
+            && memcmp(p, want, ext.len + 1) == 0)
+        {
             return 1;
         }
+        p++;
     }
     return 0;
 }
@@ -37,14 +47,15 @@ ra_undecl_ext_in(ra_str_t ext, const char *const *list)
 unsigned
 ra_undecl_path_kind(ra_str_t path)
 {
-    size_t    i, end, dot;
-    ra_str_t  ext;
+    size_t                i, end, dot;
+    ra_str_t              ext;
+    const unsigned char  *q;
 
-    for (end = 0; end < path.len; end++) {
-        if (path.data[end] == '?' || path.data[end] == '#') {
-            break;
-        }
-    }
+    /* the path ends at its query or, in a log that kept one, fragment */
+    q = path.len ? memchr(path.data, '?', path.len) : NULL;
+    end = q != NULL ? (size_t) (q - path.data) : path.len;
+    q = end ? memchr(path.data, '#', end) : NULL;
+    end = q != NULL ? (size_t) (q - path.data) : end;
     if (end == 11 && memcmp(path.data, "/robots.txt", 11) == 0) {
         return RA_UNDECL_ROBOTS;
     }
@@ -61,10 +72,17 @@ ra_undecl_path_kind(ra_str_t path)
     if (ext.len > 5) {
         return RA_UNDECL_PAGE;          /* "/v1.2-release-notes" */
     }
-    if (ra_undecl_ext_in(ext, ra_undecl_subres_ext)) {
+    if (ext.len == 0) {
+        return RA_UNDECL_OTHER;         /* "/a." */
+    }
+    if (ra_undecl_ext_in(ext, ra_undecl_subres_ext,
+                         sizeof(ra_undecl_subres_ext) - 1))
+    {
         return RA_UNDECL_SUBRES;
     }
-    if (ra_undecl_ext_in(ext, ra_undecl_page_ext)) {
+    if (ra_undecl_ext_in(ext, ra_undecl_page_ext,
+                         sizeof(ra_undecl_page_ext) - 1))
+    {
         return RA_UNDECL_PAGE;
     }
     return RA_UNDECL_OTHER;
