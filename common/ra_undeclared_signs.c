@@ -135,7 +135,7 @@ int
 ra_undecl_ua_impossible(ra_str_t ua)
 {
     long    firefox, rv, chrome, edge, safari_v;
-    size_t  end;
+    size_t  end = 0;                /* set only when "Firefox/" is there */
     long    webkit;
 
     /* Firefox: rv: is the version, except that 110 and later froze it
