@@ -287,26 +287,24 @@ ra_logs_robots_answer(ra_logs_ctx_t *x, const ra_logrec_t *rec,
     }
 }
 
-/* The request judged, with its evidence and alert lines; -1 when one
- * could not be written (said) */
+/* The request judged into *v (its kind is set whatever failed: the
+ * identification comes first), with its evidence and alert lines; -1
+ * when one could not be written (said) */
 static int
-ra_logs_judge(ra_logs_ctx_t *x, const ra_request_t *req, ra_verdict_t *out)
+ra_logs_judge(ra_logs_ctx_t *x, const ra_request_t *req, ra_verdict_t *v)
 {
-    ra_verdict_t  v;
-
-    if (ra_audit_request(x->au, req, &v) != RA_OK) {
+    if (ra_audit_request(x->au, req, v) != RA_OK) {
         x->nomem++;
     }
-    out->kind = v.kind;                 /* identified first, whatever failed */
-    if (x->evidence.file != NULL && ra_evidence_wanted(&v)
-        && ra_logs_evidence(x, req, &v) != 0)
+    if (x->evidence.file != NULL && ra_evidence_wanted(v)
+        && ra_logs_evidence(x, req, v) != 0)
     {
         return -1;
     }
-    if (x->alerts != NULL && (v.alert || v.summary)) {
+    if (x->alerts != NULL && (v->alert || v->summary)) {
         /* the JSON lines of the modules' alert log, as they write them */
         x->alert_line.len = 0;
-        ra_alert_emit(NULL, req, &v, &x->alert_line);
+        ra_alert_emit(NULL, req, v, &x->alert_line);
         if (fwrite(x->alert_line.data, 1, x->alert_line.len, x->alerts)
                 != x->alert_line.len
             || fflush(x->alerts) != 0)

@@ -136,26 +136,32 @@ ra_outcome_refused(const ra_host_t *h, void *where, const ra_verdict_t *v)
     return 1;
 }
 
-/* a policy's refusal says the rule that made it; enforce's as ever */
-static int
-ra_outcome_refused_by(const ra_host_t *h, const ra_request_t *req,
+/* A policy's refusal line, which names the rule that made it (out of
+ * line, as enforce's) */
+static __attribute__((noinline)) void
+ra_outcome_policy_line(const ra_host_t *h, const ra_request_t *req,
     const ra_verdict_t *v)
 {
     ra_buf_t  rule;
 
-    if (!v->refused) {
-        return 0;
-    }
-    if (v->refused != RA_REFUSE_POLICY) {
-        return ra_outcome_refused(h, req->where, v);
-    }
     ra_buf_init(&rule, h != NULL ? &h->heap : &ra_malloc_allocator, 0, 256);
     ra_policy_rule_text(&rule, ra_policy_refuses(req->policy, v), v);
     ra_logf(h, req->where, RA_LOG_INFO, RA_TAG_ENFORCED,
             "refused: policy (%.*s)", (int) rule.len,
             rule.data != NULL ? (const char *) rule.data : "");
     ra_buf_release(&rule);
-    return 1;
+}
+
+/* Was req refused (by enforce or the policy)?  Said, if so. */
+static inline int
+ra_outcome_refused_by(const ra_host_t *h, const ra_request_t *req,
+    const ra_verdict_t *v)
+{
+    if (v->refused == RA_REFUSE_POLICY) {
+        ra_outcome_policy_line(h, req, v);
+        return 1;
+    }
+    return ra_outcome_refused(h, req->where, v);
 }
 
 int
