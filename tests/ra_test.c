@@ -439,3 +439,17 @@ ra_test_gzip(const void *in, size_t len, unsigned char *out, size_t cap)
     deflateEnd(&z);
     return cap - z.avail_out;
 }
+
+ra_crawlers_t *
+ra_test_builtin_table(const ra_alloc_t *a)
+{
+    ra_crawlers_err_t  err;
+    ra_crawlers_t     *t = ra_crawlers_create(a);
+
+    if (t == NULL || ra_crawlers_add_builtin(t, &err) != RA_OK
+        || ra_crawlers_compile(t, &err) != RA_OK)
+    {
+        return NULL;
+    }
+    return t;
+}

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "ra_core.h"
+#include "ra_crawlers.h"
 #include "ra_host.h"
 
 /* An allocator that counts what it hands out and frees it all at once:
@@ -68,6 +69,9 @@ void ra_test_run_free(ra_test_run_t *r);
 /* Runs cmd through the shell: its exit status (-1 if it did not exit),
  * its stdout in out, cut to cap - 1 bytes and NUL-terminated. */
 int ra_test_sh(const char *cmd, char *out, size_t cap);
+/* The built-in crawler table, compiled, in a's memory; NULL when it
+ * could not be made. */
+ra_crawlers_t *ra_test_builtin_table(const ra_alloc_t *a);
 /* A temporary file holding len bytes; its path in path[64]. */
 void ra_test_tmp_file(char *path, const void *data, size_t len);
 /* in[0..len) gzip-compressed into out (cap bytes, which must be enough);

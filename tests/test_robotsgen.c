@@ -21,17 +21,10 @@ static ra_crawlers_t    *tab;
 static int
 setup(void **state)
 {
-    ra_crawlers_err_t  err;
-
     (void) state;
     arena = ra_test_arena_new();
-    tab = ra_crawlers_create(ra_test_arena_alloc(arena));
-    if (tab == NULL || ra_crawlers_add_builtin(tab, &err) != RA_OK
-        || ra_crawlers_compile(tab, &err) != RA_OK)
-    {
-        return -1;
-    }
-    return 0;
+    tab = ra_test_builtin_table(ra_test_arena_alloc(arena));
+    return tab != NULL ? 0 : -1;
 }
 
 static int

@@ -370,16 +370,14 @@ held_out_precision_and_recall(void **state)
     eval_part_t               part[4];
     ra_test_arena_t          *ar;
     ra_crawlers_t            *crawlers;
-    ra_crawlers_err_t         err;
     char                      path[4096];
     size_t                    i;
 
     (void) state;
     RA_TEST_NEED_SHARED();
     ar = ra_test_arena_new();
-    crawlers = ra_crawlers_create(ra_test_arena_alloc(ar));
-    assert_int_equal(ra_crawlers_add_builtin(crawlers, &err), RA_OK);
-    assert_int_equal(ra_crawlers_compile(crawlers, &err), RA_OK);
+    crawlers = ra_test_builtin_table(ra_test_arena_alloc(ar));
+    assert_non_null(crawlers);
     memset(part, 0, sizeof(part));
     for (i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", ra_test_shared(), logs[i]);
