@@ -35,9 +35,9 @@ static const char  ra_collect_usage[] =
     "are read first; with --listen, --syslog-udp, --syslog-tcp or --unix\n"
     "it then serves the status page (HTML, JSON, CSV, Prometheus) on ADDR\n"
     "and reads the sockets until SIGTERM; else it prints the report in\n"
-    "--format (text, json, csv, prometheus, html) and exits.  Lines from\n"
-    "sockets are held --reorder ms (default 500) and judged in the order\n"
-    "of their times.\n";
+    "--format (text, json, csv, csv-crawlers, prometheus, html) and\n"
+    "exits.  Lines from sockets are held --reorder ms (default 500) and\n"
+    "judged in the order of their times.\n";
 
 static int
 ra_collect_opts(ra_collect_t *x, int argc, char **argv)

@@ -30,7 +30,8 @@ static const char  ra_logs_usage[] =
 "usage: robots-audit logs --robots [HOST=]FILE... [--site HOST]\n"
 "           [--log-format F | --json-fields MAP] [--real-ip-from CIDR]...\n"
 "           [--ranges FILE... | --no-ranges]\n"
-"           [--crawlers FILE] [--format text|json|html|prometheus|csv]\n"
+"           [--crawlers FILE]\n"
+"           [--format text|json|html|prometheus|csv|csv-crawlers]\n"
 "           [--html-refresh S] [--purpose P] [--ledger MIB] [--output FILE]\n"
 "           [--follow [--interval S]]\n"
 "           [--since TIME] [--until TIME] [--crawler NAME]...\n"
@@ -85,8 +86,9 @@ static const char  ra_logs_usage[] =
 "                    on stderr\n"
 "  --no-ranges       no published ranges, not even those\n"
 "  --crawlers FILE   more crawler entries (format of data/crawlers.txt)\n"
-"  --format F        text (default), json, html, prometheus, or csv (the\n"
-"                    violations, one a row)\n"
+"  --format F        text (default), json, html, prometheus, csv (the\n"
+"                    violations, one a row) or csv-crawlers (the crawler\n"
+"                    records, one a row)\n"
 "  --html-refresh S  the HTML reloads itself every S seconds (a meta\n"
 "                    refresh; none by default), for a page --follow\n"
 "                    rewrites\n"
@@ -368,7 +370,8 @@ ra_logs_opt_report(ra_logs_opts_t *o, int c, const char *arg)
             != RA_OK)
         {
             return ra_cli_error(RA_LOGS_CMD, "--format: text, json, html, "
-                                "prometheus or csv, not '%s'", arg);
+                                "prometheus, csv or csv-crawlers, not '%s'",
+                                arg);
         }
         return 0;
     case 'P':

@@ -83,7 +83,8 @@ typedef enum {
     RA_REPORT_PROMETHEUS,
     RA_REPORT_STATUS_KV,
     RA_REPORT_STATUS_HTML,
-    RA_REPORT_CSV               /* the violations, one a row */
+    RA_REPORT_CSV,              /* the violations, one a row */
+    RA_REPORT_CSV_CRAWLERS      /* the crawler records, one a row */
 } ra_report_format_e;
 
 typedef struct {

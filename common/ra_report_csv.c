@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The CSV report: the violations, one a row, as evidence to keep; its
- * columns are only ever added at the end (RA_REPORT_CSV_HEADER).
+ * The CSV reports: the violations, one a row, as evidence to keep
+ * (RA_REPORT_CSV_HEADER), and the crawler records, one a row with every
+ * counter, for a spreadsheet (RA_REPORT_CSV_CRAWLERS).  Columns are only
+ * ever added at the end.
  */
 #include "ra_report_impl.h"
 #include "ra_verdict.h"
@@ -67,4 +69,58 @@ ra_rep_csv(ra_rep_t *r)
         }
     }
     ra_rep_undeclared_csv(r);
+}
+
+static void
+ra_rep_csv_time(ra_buf_t *b, int64_t ms)
+{
+    ra_buf_ch(b, ',');
+    if (ms) {
+        ra_rep_iso(b, ms);
+    }
+}
+
+/* Per site in the order shown, its crawler records in the order shown
+ * (every one: the status page's view bounds them as ?limit= does the
+ * others), with the same names and counters as JSON's crawlers[]. */
+void
+ra_rep_csv_crawlers(ra_rep_t *r)
+{
+    const ra_stat_t  *st;
+    ra_buf_t         *b = r->b;
+    ra_rep_row_t      w;
+    uint32_t          i, j, si;
+    unsigned          c;
+
+    ra_buf_cstr(b, "site,crawler,token,kind,purpose,verification,"
+                "verified_by,first_seen,last_seen");
+    for (c = 0; c < RA_CNT_MAX; c++) {
+        ra_buf_printf(b, ",%s", ra_rep_counter_names[c]);
+    }
+    ra_buf_cstr(b, "\r\n");
+    for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
+        si = ra_rep_nth(r, i);
+        for (j = r->first[si]; j < r->first[si + 1]; j++) {
+            st = r->ents[j].st;
+            ra_rep_row(r, st, &w);
+            ra_rep_csv_cell(b, ra_rep_site_name(&r->snap->sites[si]));
+            ra_buf_ch(b, ',');
+            ra_rep_csv_cell(b, w.name);
+            ra_buf_ch(b, ',');
+            ra_rep_csv_cell(b, w.token);
+            ra_buf_printf(b, ",%s,%s,%s,%s",
+                          st->kind == RA_UA_KNOWN ? "known"
+                          : st->kind == RA_UA_GENERIC ? "generic"
+                                                      : "browser",
+                          w.purpose != NULL ? w.purpose : "",
+                          w.verification, w.verified_by);
+            ra_rep_csv_time(b, st->first_seen);
+            ra_rep_csv_time(b, st->last_seen);
+            for (c = 0; c < RA_CNT_MAX; c++) {
+                ra_buf_ch(b, ',');
+                ra_buf_u64(b, st->counters[c]);
+            }
+            ra_buf_cstr(b, "\r\n");
+        }
+    }
 }

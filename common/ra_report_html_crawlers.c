@@ -172,7 +172,10 @@ static const char  ra_rep_html_head[] =
     "<th class=\"n x\">unreachable</th><th class=\"n x\">exempt</th>"
     "<th class=\"n x\">unknown</th><th class=\"n x\">crawl-delay</th>"
     "<th class=\"n x\">no fetch</th>"
-    "<th class=\"n x\" title=\"answered 403 by enforce\">refused</th>"
+    "<th class=\"n x\" title=\"refused by robots_audit_enforce\">"
+    "refused</th>"
+    "<th class=\"n x\" title=\"refused by the crawler policy "
+    "(robots_audit_block)\">by policy</th>"
     "<th class=\"n x\" title=\"most requests in one minute, last 20 to 24 "
     "hours\">peak/min</th>"
     "<th class=\"n x\" title=\"median time between its requests, last 20 "
@@ -214,6 +217,7 @@ ra_rep_html_row(ra_rep_t *r, const ra_stat_t *st)
                         ? RA_REP_NUM_X | RA_REP_NUM_BAD : RA_REP_NUM_X);
     }
     ra_rep_html_num(b, w.refused, RA_REP_NUM_X);
+    ra_rep_html_num(b, st->counters[RA_CNT_REFUSED_POLICY], RA_REP_NUM_X);
     ra_buf_printf(b, "<td class=\"n x\">%u</td><td class=\"n x%s\">", w.peak,
                   w.delay > 0 && w.gap >= 0 && w.gap < w.delay ? " bad"
                                                                : "");

@@ -220,6 +220,11 @@ void ra_rep_html(ra_rep_t *r);
 void ra_rep_prom(ra_rep_t *r);
 void ra_rep_text(ra_rep_t *r);
 void ra_rep_csv(ra_rep_t *r);
+void ra_rep_csv_crawlers(ra_rep_t *r);
+
+/* The counters' names in ra_counter_e order: JSON's members and the
+ * crawler CSV's columns (docs/design.md, "JSON") */
+extern const char  *const ra_rep_counter_names[RA_CNT_MAX];
 void ra_rep_status_html(ra_rep_t *r);
 
 /* The undeclared crawlers of site si (opts->undeclared), one function

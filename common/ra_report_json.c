@@ -6,16 +6,6 @@
 #include "ra_report_impl.h"
 #include "ra_crawlers.h"
 
-/* ra_counter_e order; the JSON member names (docs/design.md, "JSON") */
-static const char  *const ra_rep_counter[RA_CNT_MAX] = {
-    "requests", "robots_fetches", "compliant", "violation", "stale",
-    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
-    "refused_violation", "refused_unreachable", "refused_impostor",
-    "refused_policy",
-    "unreachable_30d",
-    "llms_fetches"
-};
-
 static void
 ra_rep_json_time(ra_buf_t *b, int64_t ms)
 {
@@ -39,7 +29,7 @@ ra_rep_json_window(ra_buf_t *b, const char *key, const ra_stat_t *st,
     ra_hours_sum(st->hours, now, hours, c);
     ra_buf_printf(b, ",\"%s\":{", key);
     for (k = 0; k < RA_CNT_MAX; k++) {
-        ra_buf_printf(b, "%s\"%s\":", k ? "," : "", ra_rep_counter[k]);
+        ra_buf_printf(b, "%s\"%s\":", k ? "," : "", ra_rep_counter_names[k]);
         ra_buf_u64(b, c[k]);
     }
     ra_buf_ch(b, '}');
@@ -377,7 +367,7 @@ ra_rep_json_crawler(ra_rep_t *r, uint32_t si, const ra_stat_t *st)
     ra_buf_printf(b, ",\"verification\":\"%s\"", w.verification);
     ra_rep_json_method(b, w.verified_by);
     for (c = 0; c < RA_CNT_MAX; c++) {
-        ra_buf_printf(b, ",\"%s\":", ra_rep_counter[c]);
+        ra_buf_printf(b, ",\"%s\":", ra_rep_counter_names[c]);
         ra_buf_u64(b, st->counters[c]);
     }
     ra_buf_cstr(b, ",\"first_seen\":");
@@ -448,7 +438,7 @@ ra_rep_json_evicted(ra_buf_t *b, const ra_site_t *s)
     ra_buf_cstr(b, ",\"evicted\":{\"records\":");
     ra_buf_u64(b, ra_rep_evicted(s, c));
     for (k = 0; k < RA_CNT_MAX; k++) {
-        ra_buf_printf(b, ",\"%s\":", ra_rep_counter[k]);
+        ra_buf_printf(b, ",\"%s\":", ra_rep_counter_names[k]);
         ra_buf_u64(b, c[k]);
     }
     ra_buf_ch(b, '}');

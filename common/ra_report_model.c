@@ -592,6 +592,15 @@ ra_rep_robots(const ra_rep_t *r, uint32_t si, ra_rep_robots_t *m)
     }
 }
 
+const char  *const ra_rep_counter_names[RA_CNT_MAX] = {
+    "requests", "robots_fetches", "compliant", "violation", "stale",
+    "unreachable", "exempt", "crawl_delay", "no_robots_fetch", "unknown",
+    "refused_violation", "refused_unreachable", "refused_impostor",
+    "refused_policy",
+    "unreachable_30d",
+    "llms_fetches"
+};
+
 /* The crawler rows shown of site si: the first max_crawlers. */
 uint32_t
 ra_rep_rows_shown(const ra_rep_t *r, uint32_t si)

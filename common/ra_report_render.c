@@ -370,7 +370,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     ra_report_opts_t   none;
     int                rc;
 
-    if (fmt > RA_REPORT_CSV) {
+    if (fmt > RA_REPORT_CSV_CRAWLERS) {
         return RA_ERROR;
     }
     if (fmt == RA_REPORT_STATUS_KV) {
@@ -390,7 +390,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     r.now = opts->now ? opts->now : ra_rep_newest(snap);
     r.max_findings = opts->max_findings ? opts->max_findings
                                         : RA_REP_FINDINGS;
-    if (fmt == RA_REPORT_JSON || fmt == RA_REPORT_CSV) {
+    if (fmt == RA_REPORT_JSON || fmt >= RA_REPORT_CSV) {
         r.max_vio = opts->max_violations ? opts->max_violations : UINT32_MAX;
         r.max_crawlers = UINT32_MAX;
     } else {
@@ -406,7 +406,7 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
     }
 
     rc = ra_rep_prepare(&r, fmt == RA_REPORT_PROMETHEUS);
-    if (rc == RA_OK && fmt != RA_REPORT_PROMETHEUS && fmt != RA_REPORT_CSV) {
+    if (rc == RA_OK && fmt != RA_REPORT_PROMETHEUS && fmt < RA_REPORT_CSV) {
         rc = ra_rep_lints(&r);
         if (rc == RA_ENOMEM && r.lints == NULL) {
             goto done;
@@ -433,6 +433,9 @@ ra_report_render(const ra_snapshot_t *snap, ra_report_format_e fmt,
         break;
     case RA_REPORT_CSV:
         ra_rep_csv(&r);
+        break;
+    case RA_REPORT_CSV_CRAWLERS:
+        ra_rep_csv_crawlers(&r);
         break;
     default:
         ra_rep_text(&r);
@@ -461,6 +464,10 @@ ra_report_format_by_name(ra_str_t name, ra_report_format_e *fmt)
         *fmt = RA_REPORT_CSV;
         return RA_OK;
     }
+    if (name.len == 12 && memcmp(name.data, "csv-crawlers", 12) == 0) {
+        *fmt = RA_REPORT_CSV_CRAWLERS;
+        return RA_OK;
+    }
     return RA_ERROR;
 }
 
@@ -476,6 +483,7 @@ ra_report_content_type(ra_report_format_e fmt)
     case RA_REPORT_PROMETHEUS:
         return "text/plain; version=0.0.4; charset=utf-8";
     case RA_REPORT_CSV:
+    case RA_REPORT_CSV_CRAWLERS:
         return "text/csv; charset=utf-8";
     default:
         return "text/plain; charset=utf-8";

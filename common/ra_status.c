@@ -130,7 +130,8 @@ ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
         && ra_report_format_by_name(name, &fmt) != RA_OK)
     {
         ra_status_error(page, 400, "robots-audit: format is one of html, "
-                        "json, prometheus, text, csv\n");
+                        "json, prometheus, text, csv, "
+                        "csv-crawlers\n");
         return RA_OK;
     }
 

@@ -317,11 +317,15 @@ test_html(void **state)
     assert_non_null(strstr(s, "<span class=\"health h-bad\">robots.txt "
                               "failing: 200, crawlers must stop</span></h2>"));
     assert_non_null(strstr(s, "<div class=\"wide\"><table>"));
-    /* the refused column: 20 + 21 + 22 after "no fetch" (18) */
-    assert_non_null(strstr(s, "refused</th><th class=\"n x\" title=\"most "
+    /* the refused column: 20 + 21 + 22 after "no fetch" (18), then the
+     * policy's refusals (23) apart */
+    assert_non_null(strstr(s, "refused</th><th class=\"n x\" title=\"refused "
+                              "by the crawler policy (robots_audit_block)\">"
+                              "by policy</th><th class=\"n x\" title=\"most "
                               "requests in one minute"));
     assert_non_null(strstr(s, "<td class=\"n x\">18</td>"
-                              "<td class=\"n x\">63</td>"));
+                              "<td class=\"n x\">63</td>"
+                              "<td class=\"n x\">23</td>"));
     /* re-linted body: the typo is a finding */
     assert_non_null(strstr(s, "<code>typo</code>"));
     assert_non_null(strstr(s, "example.com"));
@@ -499,6 +503,25 @@ test_issue18(void **state)
                            "\"/a,\"\"b\"\"\\x0d\\x0a\",/<x>,2,,,\r\n"));
     assert_non_null(strstr(out, "abababab,2015-05-17T10:03:20Z,search\r\n"));
     assert_non_null(strstr(out, ",verified,ranges,"));
+    assert_null(strstr(out, "orphan"));
+    free(out);
+
+    /* the crawler records' CSV: every counter, JSON's names, by column */
+    out = render(&f, RA_REPORT_CSV_CRAWLERS, &o, &n);
+    assert_true(strncmp(out, "site,crawler,token,kind,purpose,verification,"
+                        "verified_by,first_seen,last_seen,requests,"
+                        "robots_fetches,compliant,violation,stale,"
+                        "unreachable,exempt,crawl_delay,no_robots_fetch,"
+                        "unknown,refused_violation,refused_unreachable,"
+                        "refused_impostor,refused_policy,unreachable_30d,"
+                        "llms_fetches\r\n", 283) == 0);
+    assert_non_null(strstr(out, ",Googlebot,Googlebot,known,search,verified,"
+                           ",2015-05-17T10:05:03Z,2015-05-17T11:05:03Z,100,"
+                           "11,12,13,14,15,16,17,18,19,20,21,22,23,24,25"
+                           "\r\n"));
+    assert_non_null(strstr(out, "\r\nexample.com,bingbot,bingbot,known,"));
+    /* quoted; a corrupt token length is clamped, its bytes escaped */
+    assert_non_null(strstr(out, ",\"x\"\"bot\\\",\"x\"\"bot\\\\x00"));
     assert_null(strstr(out, "orphan"));
     free(out);
 

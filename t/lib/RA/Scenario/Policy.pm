@@ -141,6 +141,13 @@ sub scenario {
     like $h->get("$h->{status_path}?format=prometheus")->{content},
         qr/robots_audit_refused_total\{[^}]*crawler="unverified",verdict="policy"\} 5/,
         'Prometheus: robots_audit_refused_total{verdict="policy"} (unverified ones summed)';
+    my $csv = $h->get("$h->{status_path}?format=csv-crawlers")->{content};
+    my ($head) = split /\r\n/, $csv;
+    my @col = split /,/, $head;
+    my ($ix) = grep { $col[$_] eq 'refused_policy' } 0 .. $#col;
+    my ($row) = grep { /^localhost,ClaudeBot,/ } split /\r\n/, $csv;
+    ok defined $ix && defined $row, 'CSV of the crawlers: a refused_policy column, a row of ClaudeBot';
+    is +(split /,/, $row // '')[$ix // 0], 2, '... its refusals in it';
     unlike $h->error_log, $ad->crash_re, 'no crash';
 }
 
