@@ -275,6 +275,50 @@ done:
     return rc;
 }
 
+/* The library entries' pieces, compared apart (ra_crawlers_identify()),
+ * bucketed by first byte in lower case: a counting sort, which keeps the
+ * table's order within a bucket, so that the first of two equally long
+ * pieces still wins. */
+static int
+ra_crawlers_libs(ra_crawlers_t *t)
+{
+    const ra_crawler_t  *c;
+    size_t               i, j, n = 0;
+    uint32_t             at[257];
+    unsigned             b;
+
+    memset(t->lib_at, 0, sizeof(t->lib_at));
+    for (i = 0; i < t->n; i++) {
+        c = &t->crawlers[i];
+        for (j = 0; (c->flags & RA_CRAWLER_LIBRARY) && j < c->nua; j++) {
+            if (c->ua[j].len != 0) {
+                t->lib_at[ra_lower(c->ua[j].data[0]) + 1]++;
+                n++;
+            }
+        }
+    }
+    t->nlibs = n;
+    t->lib_pieces = ra_alloc(t->alloc, (n ? n : 1) * sizeof(ra_lib_piece_t));
+    if (t->lib_pieces == NULL) {
+        return RA_ENOMEM;
+    }
+    for (b = 1; b <= 256; b++) {
+        t->lib_at[b] += t->lib_at[b - 1];
+    }
+    memcpy(at, t->lib_at, sizeof(at));
+    for (i = 0; i < t->n; i++) {
+        c = &t->crawlers[i];
+        for (j = 0; (c->flags & RA_CRAWLER_LIBRARY) && j < c->nua; j++) {
+            if (c->ua[j].len != 0) {
+                b = ra_lower(c->ua[j].data[0]);
+                t->lib_pieces[at[b]].crawler = (uint16_t) i;
+                t->lib_pieces[at[b]++].ua = (uint16_t) j;
+            }
+        }
+    }
+    return RA_OK;
+}
+
 static int
 ra_crawlers_build(ra_crawlers_t *t)
 {
@@ -344,20 +388,12 @@ ra_crawlers_compile(ra_crawlers_t *t, ra_crawlers_err_t *err)
         }
     }
     t->n = n;
-    t->nlibs = 0;
     for (i = 0; i < n; i++) {
         t->crawlers[i].id = (unsigned) i;
-        t->nlibs += (t->crawlers[i].flags & RA_CRAWLER_LIBRARY) != 0;
     }
-    /* the library entries, compared apart (ra_crawlers_identify()) */
-    t->libs = ra_alloc(t->alloc, (t->nlibs ? t->nlibs : 1) * sizeof(uint16_t));
-    if (t->libs == NULL) {
-        return RA_ENOMEM;
-    }
-    for (i = 0, j = 0; i < n; i++) {
-        if (t->crawlers[i].flags & RA_CRAWLER_LIBRARY) {
-            t->libs[j++] = (uint16_t) i;
-        }
+    rc = ra_crawlers_libs(t);
+    if (rc != RA_OK) {
+        return rc;
     }
 
     rc = ra_crawlers_build(t);

@@ -468,31 +468,33 @@ ra_library_of(const ra_crawlers_t *t, const unsigned char *p, size_t len)
 {
     const ra_ua_prefix_t  *pre = ra_ua_prefix(0);
     const ra_crawler_t    *c, *best = NULL;
-    size_t                 i, j, k, at = 0, best_len = 0;
+    size_t                 i, end, k, at = 0, best_len = 0;
     ra_str_t               u;
 
     if (len > pre->len && memcmp(p, pre->text, pre->len) == 0) {
         at = pre->len;
     }
-    for (i = 0; i < t->nlibs; i++) {
-        c = &t->crawlers[t->libs[i]];
-        for (j = 0; j < c->nua; j++) {
-            u = c->ua[j];
-            if (u.len == 0 || u.len > len - at || u.len <= best_len) {
-                continue;
-            }
-            for (k = 0; k < u.len
-                        && ra_lower(p[at + k]) == ra_lower(u.data[k]); k++)
-            {
-                /* the piece, in any case */
-            }
-            if (k == u.len
-                && !(ra_isalnum(u.data[k - 1]) && at + k < len
-                     && ra_isalnum(p[at + k])))
-            {
-                best = c;
-                best_len = u.len;
-            }
+    if (at == len) {
+        return NULL;
+    }
+    end = t->lib_at[ra_lower(p[at]) + 1];
+    for (i = t->lib_at[ra_lower(p[at])]; i < end; i++) {
+        c = &t->crawlers[t->lib_pieces[i].crawler];
+        u = c->ua[t->lib_pieces[i].ua];
+        if (u.len > len - at || u.len <= best_len) {
+            continue;
+        }
+        for (k = 1; k < u.len
+                    && ra_lower(p[at + k]) == ra_lower(u.data[k]); k++)
+        {
+            /* the piece, in any case (its first byte is the bucket's) */
+        }
+        if (k == u.len
+            && !(ra_isalnum(u.data[k - 1]) && at + k < len
+                 && ra_isalnum(p[at + k])))
+        {
+            best = c;
+            best_len = u.len;
         }
     }
     return best;

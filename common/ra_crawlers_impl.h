@@ -109,6 +109,12 @@ typedef struct {
 
 typedef struct ra_crawlers_src_s  ra_crawlers_src_t;
 
+/* A library entry's piece: its crawler's index and the piece's */
+typedef struct {
+    uint16_t  crawler;
+    uint16_t  ua;
+} ra_lib_piece_t;
+
 struct ra_crawlers_src_s {
     ra_crawlers_src_t  *next;
     ra_crawler_t       *entries;
@@ -130,11 +136,15 @@ struct ra_crawlers_s {
     ra_pat_t           *pats;
     size_t              npats;
 
-    /* the ids of the library entries (RA_CRAWLER_LIBRARY): their pieces
-     * are not in the automaton, but compared with the first product of
-     * a User-Agent found generic */
-    uint16_t           *libs;
-    size_t              nlibs;
+    /* the pieces of the library entries (RA_CRAWLER_LIBRARY): not in
+     * the automaton, but compared with the first product of a User-Agent
+     * found generic.  Bucketed by their first byte in lower case, so that
+     * a product is compared with the few pieces that start as it does:
+     * those of byte c are lib_pieces[lib_at[c]] to lib_pieces[lib_at[c +
+     * 1]], in the table's order. */
+    ra_lib_piece_t     *lib_pieces;
+    uint32_t            lib_at[257];
+    size_t              nlibs;      /* pieces */
 };
 
 /* An entry that drops its name: the loader reads it, compiling applies
