@@ -205,6 +205,9 @@ void mra_request(request_rec *r, int status, unsigned kind,
  * redirects now.  Takes the engine: not with it held. */
 unsigned mra_robots_hop(request_rec *r);
 int mra_status_handler(request_rec *r);
+/* sends a reply the core made (ra_http.h); OK, or its status for
+ * httpd's own page */
+int mra_reply(request_rec *r, const ra_reply_t *a);
 int mra_status_hook(request_rec *r, int flags);
 
 #endif /* MRA_H */

@@ -10,6 +10,7 @@
 
 #include "ra_directive.h"
 #include "ra_evidence.h"
+#include "ra_status.h"
 #include "ra_tags.h"
 
 typedef struct {
@@ -276,6 +277,17 @@ ra_conf_robots_seed(const ra_conf_main_t *m, ra_audit_t *au, int64_t now)
     for (c = m->robots_servers; c != NULL && au != NULL; c = c->next) {
         (void) ra_robots_file_seed(au, c->names.primary, c->robots, now);
     }
+}
+
+void
+ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
+    const ra_host_t *h, struct ra_status_src_s *src)
+{
+    src->ledger = l;
+    src->crawlers = m->setup.crawlers;
+    src->ranges = m->setup.ranges;
+    src->resolver = h->rdns_start != NULL;
+    src->policies = m->policies;
 }
 
 static int

@@ -318,6 +318,13 @@ void ra_conf_robots_lint(const ra_conf_main_t *m, const ra_host_t *h,
 void ra_conf_robots_seed(const ra_conf_main_t *m, ra_audit_t *au,
     int64_t now);
 
+/* What the status page of a server configured as m shows (ra_status.h):
+ * the ledger l (NULL: none), m's crawler and range tables and the
+ * policies of its scopes, and whether h resolves reverse DNS. */
+struct ra_status_src_s;
+void ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
+    const ra_host_t *h, struct ra_status_src_s *src);
+
 /* The scope that keeps id's value in that server (RA_CONF_*), 0 when the
  * server has no such directive. */
 int ra_directive_level(ra_dialect_e dialect, ra_directive_e id);

@@ -371,6 +371,33 @@ ra_sitenames_one(const ra_sitenames_t *s)
 }
 
 
+/* ---- replies the core makes whole ------------------------------------ */
+
+/*
+ * A reply the core decided in full (a refusal, the status page), as every
+ * server sends it: its status; its header fields besides Content-Type and
+ * Content-Length, in order, the list ending at a NULL name; its body,
+ * typed content_type, sent unless header_only (a HEAD).  content_type
+ * NULL: no body of the core's, the server answers status with its own
+ * page (and still sends the fields).  Valid while what it was made from
+ * is.
+ */
+#define RA_REPLY_FIELDS  2
+
+typedef struct {
+    const char  *name;
+    const char  *value;
+} ra_http_field_t;
+
+typedef struct {
+    int              status;
+    const char      *content_type;
+    ra_str_t         body;
+    unsigned         header_only:1;
+    ra_http_field_t  fields[RA_REPLY_FIELDS + 1];
+} ra_reply_t;
+
+
 /* ---- query strings ---------------------------------------------------- */
 
 /* The value of argument name in a query string ("a=1&format=json");

@@ -287,3 +287,20 @@ ra_status_section(ra_ledger_t *l, int short_form, int no_table, int64_t now,
     }
     return out->failed ? RA_ENOMEM : RA_OK;
 }
+
+
+void
+ra_status_page_reply(const ra_status_page_t *page, ra_reply_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->status = page->status;
+    out->content_type = page->content_type;
+    out->body = ra_str(page->body.data, page->body.len);
+    out->header_only = page->header_only;
+    out->fields[0].name = "Cache-Control";
+    out->fields[0].value = page->cache_control;
+    if (page->allow != NULL) {
+        out->fields[1].name = "Allow";
+        out->fields[1].value = page->allow;
+    }
+}

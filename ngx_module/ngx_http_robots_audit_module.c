@@ -253,6 +253,8 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 {
+    ngx_int_t                           rc;
+    ra_reply_t                          reply;
     ra_refusal_t                       *a;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -286,19 +288,13 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
     }
 
     /* the refusal the core chose: its status, Retry-After and body */
-    if (a->retry_after[0] != '\0'
-        && ngx_http_robots_audit_header(r, "Retry-After", a->retry_after)
-           != NGX_OK)
-    {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    ra_refusal_reply(a, &reply);
+    rc = ngx_http_robots_audit_reply(r, &reply);
+    if (reply.content_type == NULL) {
+        return rc;
     }
 
-    if (a->content_type == NULL) {
-        return a->status;
-    }
-
-    ngx_http_finalize_request(r, ngx_http_robots_audit_send(r, a->status,
-                                     a->content_type, a->body));
+    ngx_http_finalize_request(r, rc);
     return NGX_DONE;
 }
 
