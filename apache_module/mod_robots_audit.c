@@ -217,7 +217,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
     int                 i, enforced;
     ra_buf_t            msg;
     ra_str_t           *words;
-    const char         *err = NULL;
+    const char         *err;
     ra_directive_cx_t   cx;
     ra_directive_e      id = (ra_directive_e) (intptr_t) cmd->info;
     mra_state          *st = mra_st(cmd->server);
@@ -237,6 +237,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
     cx.path = mra_path;
     cx.path_ctx = cmd->pool;
     cx.server_ctx = cmd->server;        /* its virtual host's error log */
+    cx.resolver_check = mra_rdns_check;
     enforced = st->conf.enforce_wanted;
     ra_buf_init(&msg, mra_pool_allocator(cmd->temp_pool), 0, 0);
     if (ra_directive_set(&cx, id, words, (size_t) n, &msg) != RA_OK) {
@@ -250,13 +251,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
          * with the others after the directives are read. */
         ap_hook_fixups(mra_fixups, NULL, NULL, APR_HOOK_LAST);
     }
-    if (id == RA_DIRECTIVE_RESOLVER
-        && (err = mra_rdns_check(cmd->pool, st->conf.resolver)) != NULL)
-    {
-        err = apr_psprintf(cmd->pool, "RobotsAuditResolver %s: %s",
-                           st->conf.resolver, err);
-    }
-    return err;
+    return NULL;
 }
 
 /* httpd's kinds of handler, by how many words it counts */
@@ -454,9 +449,8 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     mra_srv_conf  *sc = mra_sconf(s);
     mra_state     *st = sc->st;
 
-    st->audit = ra_setup_engine(&st->audit_conf, &st->conf.setup, &st->host,
-                                ra_str_z(MRA_ZONE_NAME), &st->conf.values,
-                                &st->ledger);
+    st->audit = ra_conf_engine(&st->conf, &st->audit_conf, &st->host,
+                               ra_str_z(MRA_ZONE_NAME), &st->ledger);
     if (st->audit != NULL) {
         apr_pool_cleanup_register(p, st, mra_audit_cleanup,
                                   apr_pool_cleanup_null);
@@ -464,15 +458,20 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     return st->audit;
 }
 
-/* The alert or evidence log (path: its directive's value, NULL: none)
- * into log, opened again from pconf on every start and graceful restart */
+/* The log which (ra_logfile.h) its directive names (NULL: none), opened
+ * again from pconf on every start and graceful restart */
 static int
-mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
-    ra_logfile_t *log, apr_os_file_t *fd, unsigned which)
+mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
 {
     piped_log     *pl;
     apr_file_t    *f = NULL;
     apr_status_t   rv = APR_SUCCESS;
+    mra_state     *st = mra_st(s);
+    apr_os_file_t *fd = &st->fds[which];
+    const char    *path = ra_conf_log_path(&st->conf, which);
+    ra_logfile_t  *log = which == RA_LOGFILE_EVENTS ? &st->conf.events.log
+                         : which == RA_LOGFILE_ALERT ? &st->logs.alert
+                         : &st->logs.evidence;
 
     log->file = NULL;
     if (path == NULL) {
@@ -529,6 +528,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     server_rec *s)
 {
     int                rc;
+    unsigned           i;
     server_rec        *vs;
     mra_srv_conf      *sc = mra_sconf(s);
     mra_state         *st = sc->st;
@@ -556,16 +556,11 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     }
     rc = mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
                                              : RA_ZONE_SIZE_DEFAULT);
-    if (rc != OK
-        || mra_open_log(pconf, s, st->conf.alert_log, &st->logs.alert,
-                        &st->fds[RA_LOGFILE_ALERT], RA_LOGFILE_ALERT) != OK
-        || mra_open_log(pconf, s, st->conf.evidence_log, &st->logs.evidence,
-                        &st->fds[RA_LOGFILE_EVIDENCE],
-                        RA_LOGFILE_EVIDENCE) != OK
-        || mra_open_log(pconf, s, st->conf.events_to, &st->conf.events.log,
-                        &st->fds[RA_LOGFILE_EVENTS], RA_LOGFILE_EVENTS) != OK
-        || mra_audit_make(pconf, s) == NULL)
-    {
+    /* the alert, evidence and event logs */
+    for (i = 0; rc == OK && i <= RA_LOGFILE_EVENTS; i++) {
+        rc = mra_open_log(pconf, s, i);
+    }
+    if (rc != OK || mra_audit_make(pconf, s) == NULL) {
         return !OK;
     }
 

@@ -99,8 +99,9 @@ typedef struct {
                                            built in post_config */
 } mra_srv_conf;
 
-/* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
-const char *mra_rdns_check(apr_pool_t *p, const char *server);
+/* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why, in
+ * the pool p (ra_directive_cx_t.resolver_check) */
+const char *mra_rdns_check(void *p, const char *server);
 /* starts this child's resolver thread (after its audit exists) */
 void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
 

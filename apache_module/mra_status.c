@@ -47,15 +47,9 @@ mra_status_hook(request_rec *r, int flags)
     ra_buf_t    out;
     mra_state  *st = mra_st(r->server);
 
-    if (st->audit == NULL) {
-        if (!(flags & AP_STATUS_SHORT)) {
-            ap_rputs("<hr /><h2>robots-audit</h2>\n<p>off (RobotsAudit is "
-                     "not On anywhere)</p>\n", r);
-        }
-        return OK;
-    }
     ra_buf_init(&out, &st->host.heap, 4096, RA_STATUS_PAGE_MAX);
-    (void) ra_status_section(&st->ledger, flags & AP_STATUS_SHORT,
+    (void) ra_status_section(st->audit != NULL ? &st->ledger : NULL,
+                             flags & AP_STATUS_SHORT,
                              flags & AP_STATUS_NOTABLE,
                              ra_host_now(&st->host), &st->host.heap, &out);
     if (out.failed) {

@@ -271,7 +271,12 @@ ra_status_section(ra_ledger_t *l, int short_form, int no_table, int64_t now,
     ra_report_opts_t    opts;
     ra_snapshot_view_t  view = { .max_sites = RA_STATUS_SITES };
 
-    if (short_form) {
+    if (l == NULL) {
+        if (!short_form) {
+            ra_buf_cstr(out, "<hr /><h2>robots-audit</h2>\n<p>off (RobotsAudit "
+                        "is not On anywhere)</p>\n");
+        }
+    } else if (short_form) {
         ra_ledger_totals(l, &t);
         ra_report_status_kv(&t, out);
     } else if (ra_ledger_snapshot_view(l, a, 0, &view, &snap) != RA_OK) {

@@ -108,7 +108,9 @@ void ra_status_page_reply(const ra_status_page_t *page, ra_reply_t *out);
  * mod_status /server-status): with short_form (its "?auto"), the totals
  * as "Key: value" lines (ra_report_status_kv()); else the HTML fragment
  * of the totals and the RA_STATUS_SITES most recently seen sites, the
- * table of sites left out with no_table (its "?notable").  Appended to
+ * table of sites left out with no_table (its "?notable"); l NULL (this
+ * process audits nothing), a line saying robots-audit is off, and
+ * nothing in the short form.  Appended to
  * out (a buffer capped at RA_STATUS_PAGE_MAX); a the scratch heap.
  * RA_OK, or RA_ENOMEM with out->failed set.
  */

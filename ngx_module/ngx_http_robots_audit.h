@@ -96,7 +96,6 @@ NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
 
 NGX_HTTP_RA_LOCAL void *ngx_http_robots_audit_pool_alloc(void *ctx,
     size_t size);
-NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_pool_free(void *ctx, void *p);
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
 NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request(ngx_http_request_t *r,

@@ -689,18 +689,6 @@ ngx_http_robots_audit_cycle_conf(ngx_cycle_t *cycle)
 }
 
 
-/* the engine (ra_setup_engine(): out of memory is said) */
-static ra_audit_t *
-ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
-{
-    ra_audit_conf_t  conf;
-
-    return ra_setup_engine(&conf, &amcf->conf.setup, &amcf->host,
-                           amcf->conf.zone_text, &amcf->conf.values,
-                           &amcf->ledger);
-}
-
-
 /* Reverse DNS needs a resolver: with one in some server, lookups go to
  * the one in effect for each request (ngx_http_robots_audit_rdns.c);
  * with none, it is off, and said once */
@@ -743,7 +731,6 @@ static ngx_int_t
 ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 {
     ngx_conf_t                          cf;
-    ra_audit_t                         *au;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_robots_audit_cycle_conf(cycle);
@@ -765,15 +752,10 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
         ra_conf_robots_lint(&amcf->conf, &amcf->conf_host, &cf);
     }
 
-    au = ngx_http_robots_audit_create(amcf);
-    if (au == NULL) {
-        return NGX_ERROR;
-    }
-
-    ra_conf_robots_seed(&amcf->conf, au, ngx_http_robots_audit_now(NULL));
-    ra_audit_destroy(au);
-
-    return NGX_OK;
+    return ra_conf_robots_seed_ledger(&amcf->conf, &amcf->host,
+                                      amcf->conf.zone_text, &amcf->ledger,
+                                      ngx_http_robots_audit_now(NULL))
+           == RA_OK ? NGX_OK : NGX_ERROR;
 }
 
 
@@ -795,6 +777,7 @@ ngx_http_robots_audit_state_save(ngx_event_t *ev)
 static ngx_int_t
 ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 {
+    ra_audit_conf_t                     conf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_robots_audit_cycle_conf(cycle);
@@ -802,7 +785,9 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
         return NGX_OK;
     }
 
-    amcf->audit = ngx_http_robots_audit_create(amcf);
+    /* the engine (out of memory is said) */
+    amcf->audit = ra_conf_engine(&amcf->conf, &conf, &amcf->host,
+                                 amcf->conf.zone_text, &amcf->ledger);
 
     if ((ngx_process == NGX_PROCESS_SINGLE
          || (ngx_process == NGX_PROCESS_WORKER && ngx_worker == 0))
