@@ -30,7 +30,6 @@
 
 #include "apr_shm.h"
 
-#include <pthread.h>
 
 #define MRA_MUTEX_TYPE    "robots-audit"
 #define MRA_RETAINED_KEY  "mod_robots_audit-retained"
@@ -74,22 +73,14 @@ mra_host_now(const ra_host_t *h)
     return (int64_t) (apr_time_now() / 1000);
 }
 
-/* In a threaded child, its threads queue for the ledger on a mutex of the
- * process first (adaptive: it spins a little before it sleeps), so that
- * one thread per child at most waits on the global mutex, a robust
- * priority-inheriting one whose every contended lock and unlock is a
- * system call (with 64 threads, three per request: a fifth of the CPU
- * time under wrk).  A thread dies only with its process: nothing to
- * recover there. */
+/* The ledger's global mutex, which a threaded child's threads reach one
+ * at a time (ra_engines_ledger_lock()). */
 static void
 mra_lock(void *ctx)
 {
     apr_status_t   rv;
     mra_state     *st = ctx;
 
-    if (st->child_locks) {
-        (void) pthread_mutex_lock(&st->child_lock);
-    }
     rv = apr_global_mutex_lock(st->mutex);
     if (rv != APR_SUCCESS) {
         MRA_LOG(APLOG_ERR, rv, ap_server_conf, RA_TAG_LOCK,
@@ -100,12 +91,7 @@ mra_lock(void *ctx)
 static void
 mra_unlock(void *ctx)
 {
-    mra_state  *st = ctx;
-
-    (void) apr_global_mutex_unlock(st->mutex);
-    if (st->child_locks) {
-        (void) pthread_mutex_unlock(&st->child_lock);
-    }
+    (void) apr_global_mutex_unlock(((mra_state *) ctx)->mutex);
 }
 
 /* apr_palloc() aligns to 8 bytes; the core wants memory aligned for any
@@ -169,9 +155,12 @@ mra_state_get(apr_pool_t *pconf)
     ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
     st->logs.alert.write = ra_logfile_write_fd;
     st->logs.evidence.write = ra_logfile_write_fd;
-    st->host.lock.lock = mra_lock;
-    st->host.lock.unlock = mra_unlock;
-    st->host.lock.ctx = st;
+    st->lock.outer.lock = mra_lock;
+    st->lock.outer.unlock = mra_unlock;
+    st->lock.outer.ctx = st;
+    st->host.lock.lock = ra_engines_ledger_lock;
+    st->host.lock.unlock = ra_engines_ledger_unlock;
+    st->host.lock.ctx = &st->lock;
     ra_conf_main_init(&st->conf, &st->host, mra_pool_allocator(pconf));
     (void) apr_pool_userdata_setn(st, MRA_STATE_KEY, NULL, pconf);
     return st;
@@ -598,12 +587,12 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
         && threaded != AP_MPMQ_NOT_SUPPORTED)
     {
-        st->child_locks = ra_engines_mutex_init(&st->child_lock) == RA_OK;
+        st->lock.queued = ra_engines_mutex_init(&st->lock.queue) == RA_OK;
     }
     if (mra_audit_make(pchild, s) == NULL) {
         return;
     }
-    if (st->child_locks) {
+    if (st->lock.queued) {
         st->engines = ra_engines_create(st->audit, &st->audit_conf,
                                         &st->ledger);
         if (st->engines == NULL) {

@@ -79,10 +79,9 @@ typedef struct {
                                            RobotsAuditEvidenceLog's: the
                                            descriptors below, or file NULL */
     apr_os_file_t        fds[RA_LOGFILES + 1];  /* and RobotsAuditEvents' */
-    /* a threaded child: its threads queue here before the global mutex
-     * (mra_lock()), and each judges with its own engine */
-    pthread_mutex_t      child_lock;
-    int                  child_locks;
+    /* a threaded child: its threads queue before the global mutex, and
+     * each judges with its own engine */
+    ra_engines_lock_t    lock;          /* the host's ledger lock */
     ra_engines_t        *engines;       /* NULL: unthreaded */
     ra_audit_conf_t      audit_conf;
     ra_conf_main_t       conf;          /* the global directives' values;
