@@ -494,22 +494,10 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
 /* A virtual host's names: ServerName, then its ServerAlias names; not
  * those with a wildcard, which httpd keeps apart (wild_names) and the
  * core would skip (ra_sitenames_add()). */
-static int
-mra_sitenames(server_rec *s, const ra_alloc_t *a)
+static ra_str_t
+mra_server_name(const void *list, size_t i)
 {
-    int               i;
-    char            **names = s->names ? (char **) s->names->elts : NULL;
-    ra_sitenames_t   *sn = &mra_sconf(s)->conf.names;
-
-    if (ra_sitenames_init(sn, a, ra_str_z(s->server_hostname)) != RA_OK) {
-        return RA_ENOMEM;
-    }
-    for (i = 0; names != NULL && i < s->names->nelts; i++) {
-        if (ra_sitenames_add(sn, a, ra_str_z(names[i])) != RA_OK) {
-            return RA_ENOMEM;
-        }
-    }
-    return RA_OK;
+    return ra_str_z(((char *const *) list)[i]);
 }
 
 static int
@@ -538,7 +526,12 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
         return OK;
     }
     for (vs = s; vs != NULL; vs = vs->next) {
-        if (mra_sitenames(vs, a) != RA_OK) {
+        if (ra_sitenames_build(&mra_sconf(vs)->conf.names, a,
+                               ra_str_z(vs->server_hostname), mra_server_name,
+                               vs->names ? vs->names->elts : NULL,
+                               vs->names ? (size_t) vs->names->nelts : 0)
+            != RA_OK)
+        {
             MRA_LOG(APLOG_EMERG, 0, vs, RA_TAG_NOMEM, "out of memory");
             return !OK;
         }

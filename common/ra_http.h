@@ -355,6 +355,13 @@ int ra_sitenames_init(ra_sitenames_t *s, const ra_alloc_t *a,
 /* Adds one more name the server answers to; inexact ones are skipped, and
  * so are the primary and a name added before (never picked by them). */
 int ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name);
+/* A server's names as the glue finds them: primary, then the n others
+ * of the server's own list, name(list, i) each (its span need not last:
+ * names are copied).  ra_sitenames_init() and ra_sitenames_add() for
+ * every one; RA_OK or RA_ENOMEM. */
+int ra_sitenames_build(ra_sitenames_t *s, const ra_alloc_t *a,
+    ra_str_t primary, ra_str_t (*name)(const void *list, size_t i),
+    const void *list, size_t n);
 /* Is the name exact (not a wildcard, not a regular expression)? */
 int ra_site_name_exact(ra_str_t name);
 

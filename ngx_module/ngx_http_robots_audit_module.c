@@ -557,6 +557,14 @@ ngx_http_robots_audit_create_srv_conf(ngx_conf_t *cf)
 }
 
 
+static ra_str_t
+ngx_http_robots_audit_server_name(const void *list, size_t i)
+{
+    return ngx_http_robots_audit_str(
+               ((const ngx_http_server_name_t *) list)[i].name);
+}
+
+
 /* the block's names, copied: the core's server_names does not last */
 static char *
 ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
@@ -564,8 +572,6 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
 {
     ngx_http_robots_audit_srv_conf_t  *conf = child;
 
-    ngx_uint_t                          i;
-    ngx_http_server_name_t             *sn;
     ngx_http_core_srv_conf_t           *cscf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -573,22 +579,14 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
                                               ngx_http_robots_audit_module);
     cscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_core_module);
 
-    if (ra_sitenames_init(&conf->conf.names, &amcf->pool,
-                          ngx_http_robots_audit_str(cscf->server_name))
+    if (ra_sitenames_build(&conf->conf.names, &amcf->pool,
+                           ngx_http_robots_audit_str(cscf->server_name),
+                           ngx_http_robots_audit_server_name,
+                           cscf->server_names.elts,
+                           cscf->server_names.nelts)
         != RA_OK)
     {
         return NGX_CONF_ERROR;
-    }
-
-    sn = cscf->server_names.elts;
-
-    for (i = 0; i < cscf->server_names.nelts; i++) {
-        if (ra_sitenames_add(&conf->conf.names, &amcf->pool,
-                             ngx_http_robots_audit_str(sn[i].name))
-            != RA_OK)
-        {
-            return NGX_CONF_ERROR;
-        }
     }
 
     return NGX_CONF_OK;
