@@ -30,7 +30,6 @@
 
 #include "apr_shm.h"
 
-#include <pthread.h>
 
 #define MRA_MUTEX_TYPE    "robots-audit"
 #define MRA_RETAINED_KEY  "mod_robots_audit-retained"
@@ -74,22 +73,14 @@ mra_host_now(const ra_host_t *h)
     return (int64_t) (apr_time_now() / 1000);
 }
 
-/* In a threaded child, its threads queue for the ledger on a mutex of the
- * process first (adaptive: it spins a little before it sleeps), so that
- * one thread per child at most waits on the global mutex, a robust
- * priority-inheriting one whose every contended lock and unlock is a
- * system call (with 64 threads, three per request: a fifth of the CPU
- * time under wrk).  A thread dies only with its process: nothing to
- * recover there. */
+/* The ledger's global mutex, which a threaded child's threads reach one
+ * at a time (ra_engines_ledger_lock()). */
 static void
 mra_lock(void *ctx)
 {
     apr_status_t   rv;
     mra_state     *st = ctx;
 
-    if (st->child_locks) {
-        (void) pthread_mutex_lock(&st->child_lock);
-    }
     rv = apr_global_mutex_lock(st->mutex);
     if (rv != APR_SUCCESS) {
         MRA_LOG(APLOG_ERR, rv, ap_server_conf, RA_TAG_LOCK,
@@ -100,12 +91,7 @@ mra_lock(void *ctx)
 static void
 mra_unlock(void *ctx)
 {
-    mra_state  *st = ctx;
-
-    (void) apr_global_mutex_unlock(st->mutex);
-    if (st->child_locks) {
-        (void) pthread_mutex_unlock(&st->child_lock);
-    }
+    (void) apr_global_mutex_unlock(((mra_state *) ctx)->mutex);
 }
 
 /* apr_palloc() aligns to 8 bytes; the core wants memory aligned for any
@@ -169,9 +155,12 @@ mra_state_get(apr_pool_t *pconf)
     ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
     st->logs.alert.write = ra_logfile_write_fd;
     st->logs.evidence.write = ra_logfile_write_fd;
-    st->host.lock.lock = mra_lock;
-    st->host.lock.unlock = mra_unlock;
-    st->host.lock.ctx = st;
+    st->lock.outer.lock = mra_lock;
+    st->lock.outer.unlock = mra_unlock;
+    st->lock.outer.ctx = st;
+    st->host.lock.lock = ra_engines_ledger_lock;
+    st->host.lock.unlock = ra_engines_ledger_unlock;
+    st->host.lock.ctx = &st->lock;
     ra_conf_main_init(&st->conf, &st->host, mra_pool_allocator(pconf));
     (void) apr_pool_userdata_setn(st, MRA_STATE_KEY, NULL, pconf);
     return st;
@@ -217,7 +206,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
     int                 i, enforced;
     ra_buf_t            msg;
     ra_str_t           *words;
-    const char         *err = NULL;
+    const char         *err;
     ra_directive_cx_t   cx;
     ra_directive_e      id = (ra_directive_e) (intptr_t) cmd->info;
     mra_state          *st = mra_st(cmd->server);
@@ -237,6 +226,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
     cx.path = mra_path;
     cx.path_ctx = cmd->pool;
     cx.server_ctx = cmd->server;        /* its virtual host's error log */
+    cx.resolver_check = mra_rdns_check;
     enforced = st->conf.enforce_wanted;
     ra_buf_init(&msg, mra_pool_allocator(cmd->temp_pool), 0, 0);
     if (ra_directive_set(&cx, id, words, (size_t) n, &msg) != RA_OK) {
@@ -250,13 +240,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
          * with the others after the directives are read. */
         ap_hook_fixups(mra_fixups, NULL, NULL, APR_HOOK_LAST);
     }
-    if (id == RA_DIRECTIVE_RESOLVER
-        && (err = mra_rdns_check(cmd->pool, st->conf.resolver)) != NULL)
-    {
-        err = apr_psprintf(cmd->pool, "RobotsAuditResolver %s: %s",
-                           st->conf.resolver, err);
-    }
-    return err;
+    return NULL;
 }
 
 /* httpd's kinds of handler, by how many words it counts */
@@ -454,9 +438,8 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     mra_srv_conf  *sc = mra_sconf(s);
     mra_state     *st = sc->st;
 
-    st->audit = ra_setup_engine(&st->audit_conf, &st->conf.setup, &st->host,
-                                ra_str_z(MRA_ZONE_NAME), &st->conf.values,
-                                &st->ledger);
+    st->audit = ra_conf_engine(&st->conf, &st->audit_conf, &st->host,
+                               ra_str_z(MRA_ZONE_NAME), &st->ledger);
     if (st->audit != NULL) {
         apr_pool_cleanup_register(p, st, mra_audit_cleanup,
                                   apr_pool_cleanup_null);
@@ -464,15 +447,20 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     return st->audit;
 }
 
-/* The alert or evidence log (path: its directive's value, NULL: none)
- * into log, opened again from pconf on every start and graceful restart */
+/* The log which (ra_logfile.h) its directive names (NULL: none), opened
+ * again from pconf on every start and graceful restart */
 static int
-mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
-    ra_logfile_t *log, apr_os_file_t *fd, unsigned which)
+mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
 {
     piped_log     *pl;
     apr_file_t    *f = NULL;
     apr_status_t   rv = APR_SUCCESS;
+    mra_state     *st = mra_st(s);
+    apr_os_file_t *fd = &st->fds[which];
+    const char    *path = ra_conf_log_path(&st->conf, which);
+    ra_logfile_t  *log = which == RA_LOGFILE_EVENTS ? &st->conf.events.log
+                         : which == RA_LOGFILE_ALERT ? &st->logs.alert
+                         : &st->logs.evidence;
 
     log->file = NULL;
     if (path == NULL) {
@@ -506,22 +494,10 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, const char *path,
 /* A virtual host's names: ServerName, then its ServerAlias names; not
  * those with a wildcard, which httpd keeps apart (wild_names) and the
  * core would skip (ra_sitenames_add()). */
-static int
-mra_sitenames(server_rec *s, const ra_alloc_t *a)
+static ra_str_t
+mra_server_name(const void *list, size_t i)
 {
-    int               i;
-    char            **names = s->names ? (char **) s->names->elts : NULL;
-    ra_sitenames_t   *sn = &mra_sconf(s)->conf.names;
-
-    if (ra_sitenames_init(sn, a, ra_str_z(s->server_hostname)) != RA_OK) {
-        return RA_ENOMEM;
-    }
-    for (i = 0; names != NULL && i < s->names->nelts; i++) {
-        if (ra_sitenames_add(sn, a, ra_str_z(names[i])) != RA_OK) {
-            return RA_ENOMEM;
-        }
-    }
-    return RA_OK;
+    return ra_str_z(((char *const *) list)[i]);
 }
 
 static int
@@ -529,6 +505,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     server_rec *s)
 {
     int                rc;
+    unsigned           i;
     server_rec        *vs;
     mra_srv_conf      *sc = mra_sconf(s);
     mra_state         *st = sc->st;
@@ -549,23 +526,23 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
         return OK;
     }
     for (vs = s; vs != NULL; vs = vs->next) {
-        if (mra_sitenames(vs, a) != RA_OK) {
+        if (ra_sitenames_build(&mra_sconf(vs)->conf.names, a,
+                               ra_str_z(vs->server_hostname), mra_server_name,
+                               vs->names ? vs->names->elts : NULL,
+                               vs->names ? (size_t) vs->names->nelts : 0)
+            != RA_OK)
+        {
             MRA_LOG(APLOG_EMERG, 0, vs, RA_TAG_NOMEM, "out of memory");
             return !OK;
         }
     }
     rc = mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
                                              : RA_ZONE_SIZE_DEFAULT);
-    if (rc != OK
-        || mra_open_log(pconf, s, st->conf.alert_log, &st->logs.alert,
-                        &st->fds[RA_LOGFILE_ALERT], RA_LOGFILE_ALERT) != OK
-        || mra_open_log(pconf, s, st->conf.evidence_log, &st->logs.evidence,
-                        &st->fds[RA_LOGFILE_EVIDENCE],
-                        RA_LOGFILE_EVIDENCE) != OK
-        || mra_open_log(pconf, s, st->conf.events_to, &st->conf.events.log,
-                        &st->fds[RA_LOGFILE_EVENTS], RA_LOGFILE_EVENTS) != OK
-        || mra_audit_make(pconf, s) == NULL)
-    {
+    /* the alert, evidence and event logs */
+    for (i = 0; rc == OK && i <= RA_LOGFILE_EVENTS; i++) {
+        rc = mra_open_log(pconf, s, i);
+    }
+    if (rc != OK || mra_audit_make(pconf, s) == NULL) {
         return !OK;
     }
 
@@ -603,12 +580,12 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
     if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
         && threaded != AP_MPMQ_NOT_SUPPORTED)
     {
-        st->child_locks = ra_engines_mutex_init(&st->child_lock) == RA_OK;
+        st->lock.queued = ra_engines_mutex_init(&st->lock.queue) == RA_OK;
     }
     if (mra_audit_make(pchild, s) == NULL) {
         return;
     }
-    if (st->child_locks) {
+    if (st->lock.queued) {
         st->engines = ra_engines_create(st->audit, &st->audit_conf,
                                         &st->ledger);
         if (st->engines == NULL) {

@@ -79,10 +79,9 @@ typedef struct {
                                            RobotsAuditEvidenceLog's: the
                                            descriptors below, or file NULL */
     apr_os_file_t        fds[RA_LOGFILES + 1];  /* and RobotsAuditEvents' */
-    /* a threaded child: its threads queue here before the global mutex
-     * (mra_lock()), and each judges with its own engine */
-    pthread_mutex_t      child_lock;
-    int                  child_locks;
+    /* a threaded child: its threads queue before the global mutex, and
+     * each judges with its own engine */
+    ra_engines_lock_t    lock;          /* the host's ledger lock */
     ra_engines_t        *engines;       /* NULL: unthreaded */
     ra_audit_conf_t      audit_conf;
     ra_conf_main_t       conf;          /* the global directives' values;
@@ -99,8 +98,9 @@ typedef struct {
                                            built in post_config */
 } mra_srv_conf;
 
-/* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why */
-const char *mra_rdns_check(apr_pool_t *p, const char *server);
+/* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why, in
+ * the pool p (ra_directive_cx_t.resolver_check) */
+const char *mra_rdns_check(void *p, const char *server);
 /* starts this child's resolver thread (after its audit exists) */
 void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
 
@@ -205,6 +205,9 @@ void mra_request(request_rec *r, int status, unsigned kind,
  * redirects now.  Takes the engine: not with it held. */
 unsigned mra_robots_hop(request_rec *r);
 int mra_status_handler(request_rec *r);
+/* sends a reply the core made (ra_http.h); OK, or its status for
+ * httpd's own page */
+int mra_reply(request_rec *r, const ra_reply_t *a);
 int mra_status_hook(request_rec *r, int flags);
 
 #endif /* MRA_H */

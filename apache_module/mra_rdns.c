@@ -32,7 +32,7 @@ mra_rdns_cleanup(void *data)
 }
 
 const char *
-mra_rdns_check(apr_pool_t *p, const char *server)
+mra_rdns_check(void *p, const char *server)
 {
     char        err[256];
     ra_ares_t  *r = ra_ares_create(server, 1000, err, sizeof(err));

@@ -105,22 +105,40 @@ mra_robots_hop(request_rec *r)
     return hop;
 }
 
-/* the refusal the core chose: its status, Retry-After and body (then
- * the response is this one: DONE) */
-static int
-mra_refuse(request_rec *r, const ra_refusal_t *a)
+/* A reply the core made (a refusal's, the status page's): its header
+ * fields (kept on an error page too), then its whole answer (OK), or its
+ * status alone for httpd's own page. */
+int
+mra_reply(request_rec *r, const ra_reply_t *a)
 {
-    if (a->retry_after[0] != '\0') {
-        apr_table_setn(r->err_headers_out, "Retry-After",
-                       apr_pstrdup(r->pool, a->retry_after));
+    const ra_http_field_t  *f;
+
+    for (f = a->fields; f->name != NULL; f++) {
+        apr_table_set(r->err_headers_out, f->name, f->value);
     }
-    if (a->content_type == NULL || ap_discard_request_body(r) != OK) {
+    if (a->content_type == NULL) {
         return a->status;
     }
     r->status = a->status;
     ap_set_content_type(r, a->content_type);
-    ap_rwrite(a->body.data, (int) a->body.len, r);
-    return DONE;
+    ap_set_content_length(r, (apr_off_t) a->body.len);
+    if (!a->header_only && a->body.len > 0) {
+        ap_rwrite(a->body.data, (int) a->body.len, r);
+    }
+    return OK;
+}
+
+/* the refusal the core chose (then the response is this one: DONE) */
+static int
+mra_refuse(request_rec *r, const ra_refusal_t *a)
+{
+    ra_reply_t  reply;
+
+    ra_refusal_reply(a, &reply);
+    if (reply.content_type != NULL && ap_discard_request_body(r) != OK) {
+        reply.content_type = NULL;
+    }
+    return mra_reply(r, &reply) == OK ? DONE : reply.status;
 }
 
 /* RobotsAuditEnforce, RobotsAuditBlock: judged here, before the handler,

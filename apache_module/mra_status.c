@@ -19,16 +19,14 @@ static __attribute__((noinline)) int
 mra_status_serve(request_rec *r)
 {
     int                rc;
+    ra_reply_t         reply;
     ra_status_src_t    src;
     ra_status_page_t  *pg;
     mra_state         *st = mra_st(r->server);
 
     pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
-    src.ledger = st->audit != NULL ? &st->ledger : NULL;
-    src.crawlers = ra_audit_crawlers(st->audit);
-    src.ranges = ra_audit_ranges(st->audit);
-    src.resolver = st->host.rdns_start != NULL;
-    src.policies = st->conf.policies;
+    ra_conf_status_src(&st->conf, st->audit != NULL ? &st->ledger : NULL,
+                       &st->host, &src);
     /* r->method, not r->method_number: M_GET covers HEAD */
     rc = ra_status_page_src(&src, ra_str_z(r->method), ra_str_z(r->args),
                             ra_host_now(&st->host), &st->host.heap, pg);
@@ -38,17 +36,8 @@ mra_status_serve(request_rec *r)
         ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "rendering the status page");
     }
-    r->status = pg->status;
-    ap_set_content_type(r, pg->content_type);
-    apr_table_setn(r->headers_out, "Cache-Control", pg->cache_control);
-    if (pg->allow != NULL) {
-        apr_table_setn(r->headers_out, "Allow", pg->allow);
-    }
-    ap_set_content_length(r, (apr_off_t) pg->body.len);
-    if (!pg->header_only && pg->body.len > 0) {
-        ap_rwrite(pg->body.data, (int) pg->body.len, r);
-    }
-    return OK;
+    ra_status_page_reply(pg, &reply);
+    return mra_reply(r, &reply);
 }
 
 /* mod_status's /server-status: totals, and one row per site. */
@@ -58,15 +47,9 @@ mra_status_hook(request_rec *r, int flags)
     ra_buf_t    out;
     mra_state  *st = mra_st(r->server);
 
-    if (st->audit == NULL) {
-        if (!(flags & AP_STATUS_SHORT)) {
-            ap_rputs("<hr /><h2>robots-audit</h2>\n<p>off (RobotsAudit is "
-                     "not On anywhere)</p>\n", r);
-        }
-        return OK;
-    }
     ra_buf_init(&out, &st->host.heap, 4096, RA_STATUS_PAGE_MAX);
-    (void) ra_status_section(&st->ledger, flags & AP_STATUS_SHORT,
+    (void) ra_status_section(st->audit != NULL ? &st->ledger : NULL,
+                             flags & AP_STATUS_SHORT,
                              flags & AP_STATUS_NOTABLE,
                              ra_host_now(&st->host), &st->host.heap, &out);
     if (out.failed) {

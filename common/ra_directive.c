@@ -10,6 +10,7 @@
 
 #include "ra_directive.h"
 #include "ra_evidence.h"
+#include "ra_status.h"
 #include "ra_tags.h"
 
 typedef struct {
@@ -276,6 +277,53 @@ ra_conf_robots_seed(const ra_conf_main_t *m, ra_audit_t *au, int64_t now)
     for (c = m->robots_servers; c != NULL && au != NULL; c = c->next) {
         (void) ra_robots_file_seed(au, c->names.primary, c->robots, now);
     }
+}
+
+int
+ra_conf_robots_seed_ledger(const ra_conf_main_t *m, const ra_host_t *h,
+    ra_str_t zone, ra_ledger_t *l, int64_t now)
+{
+    ra_audit_t       *au;
+    ra_audit_conf_t   conf;
+
+    au = ra_conf_engine(m, &conf, h, zone, l);
+    if (au == NULL) {
+        return RA_ENOMEM;
+    }
+    ra_conf_robots_seed(m, au, now);
+    ra_audit_destroy(au);
+    return RA_OK;
+}
+
+ra_audit_t *
+ra_conf_engine(const ra_conf_main_t *m, ra_audit_conf_t *conf,
+    const ra_host_t *h, ra_str_t zone, ra_ledger_t *l)
+{
+    return ra_setup_engine(conf, &m->setup, h, zone, &m->values, l);
+}
+
+const char *
+ra_conf_log_path(const ra_conf_main_t *m, unsigned which)
+{
+    switch (which) {
+    case RA_LOGFILE_ALERT:
+        return m->alert_log;
+    case RA_LOGFILE_EVIDENCE:
+        return m->evidence_log;
+    default:
+        return m->events_to;
+    }
+}
+
+void
+ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
+    const ra_host_t *h, struct ra_status_src_s *src)
+{
+    src->ledger = l;
+    src->crawlers = m->setup.crawlers;
+    src->ranges = m->setup.ranges;
+    src->resolver = h->rdns_start != NULL;
+    src->policies = m->policies;
 }
 
 static int
@@ -570,7 +618,18 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
         cx->main->resolver = words[0].len == 6
                              && memcmp(words[0].data, "system", 6) == 0
                              ? "" : ra_directive_copy(cx->main, words[0]);
-        return cx->main->resolver != NULL ? RA_OK : RA_ENOMEM;
+        if (cx->main->resolver == NULL) {
+            return RA_ENOMEM;
+        }
+        why = cx->resolver_check != NULL
+              ? cx->resolver_check(cx->path_ctx, cx->main->resolver) : NULL;
+        if (why != NULL) {
+            ra_buf_printf(msg, "%s %s: %s",
+                          ra_directives[id].name[cx->dialect],
+                          cx->main->resolver, why);
+            return RA_ERROR;
+        }
+        return RA_OK;
 
     case RA_DK_BUDGET:
         why = ra_alert_budget_parse(words[0], words[1],

@@ -275,6 +275,11 @@ typedef struct {
      * configuration prefix; Apache: to ServerRoot); NULL: not a path. */
     const char      *(*path)(void *ctx, ra_str_t word);
     void              *path_ctx;
+    /* Whether the server can ask the DNS server a resolver directive
+     * names (ADDR[:PORT], "" for the system's): NULL when it can, else
+     * why not, which the core words as the directive's error; NULL: not
+     * checked.  Called with path_ctx. */
+    const char      *(*resolver_check)(void *ctx, const char *server);
 } ra_directive_cx_t;
 
 /* A server's context for reading one directive: its dialect and the
@@ -317,6 +322,32 @@ void ra_conf_robots_lint(const ra_conf_main_t *m, const ra_host_t *h,
  * the ledger has one (ra_robots_file_seed(); out of memory is said). */
 void ra_conf_robots_seed(const ra_conf_main_t *m, ra_audit_t *au,
     int64_t now);
+
+/* The same for a process that judges nothing (nginx's master): with an
+ * engine of its own on the ledger l, made (ra_conf_engine()) and
+ * destroyed here.  RA_OK, or RA_ENOMEM when no engine could be made
+ * (said). */
+int ra_conf_robots_seed_ledger(const ra_conf_main_t *m, const ra_host_t *h,
+    ra_str_t zone, ra_ledger_t *l, int64_t now);
+
+/* The engine a process of a server configured as m judges with, on the
+ * ledger l: ra_setup_engine() with m's tables and values (conf: as it
+ * keeps it; zone names the shared memory in the lines).  NULL when out
+ * of memory, said. */
+ra_audit_t *ra_conf_engine(const ra_conf_main_t *m, ra_audit_conf_t *conf,
+    const ra_host_t *h, ra_str_t zone, ra_ledger_t *l);
+
+/* The path (or |program) Apache's directive gave the log which
+ * (RA_LOGFILE_ALERT, RA_LOGFILE_EVIDENCE, RA_LOGFILE_EVENTS: ra_logfile.h)
+ * for the server to open; NULL: none. */
+const char *ra_conf_log_path(const ra_conf_main_t *m, unsigned which);
+
+/* What the status page of a server configured as m shows (ra_status.h):
+ * the ledger l (NULL: none), m's crawler and range tables and the
+ * policies of its scopes, and whether h resolves reverse DNS. */
+struct ra_status_src_s;
+void ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
+    const ra_host_t *h, struct ra_status_src_s *src);
 
 /* The scope that keeps id's value in that server (RA_CONF_*), 0 when the
  * server has no such directive. */

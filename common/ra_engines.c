@@ -52,6 +52,28 @@ ra_engines_mutex_init(pthread_mutex_t *mu)
     return rc == 0 ? RA_OK : RA_ERROR;
 }
 
+void
+ra_engines_ledger_lock(void *ctx)
+{
+    ra_engines_lock_t  *lk = ctx;
+
+    if (lk->queued) {
+        (void) pthread_mutex_lock(&lk->queue);
+    }
+    lk->outer.lock(lk->outer.ctx);
+}
+
+void
+ra_engines_ledger_unlock(void *ctx)
+{
+    ra_engines_lock_t  *lk = ctx;
+
+    lk->outer.unlock(lk->outer.ctx);
+    if (lk->queued) {
+        (void) pthread_mutex_unlock(&lk->queue);
+    }
+}
+
 ra_engines_t *
 ra_engines_create(ra_audit_t *proc, const ra_audit_conf_t *conf,
     ra_ledger_t *l)

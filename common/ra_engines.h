@@ -41,6 +41,27 @@ ra_audit_t *ra_engines_take_or(ra_engines_t *e, ra_audit_t *proc);
  * each holder keeps it only for a count).  RA_OK, or RA_ERROR. */
 int ra_engines_mutex_init(pthread_mutex_t *mu);
 
+/*
+ * The ledger's lock of a process whose threads share it with other
+ * processes (outer: an APR global mutex, a robust priority-inheriting one
+ * whose every contended lock and unlock is a system call: with 64
+ * threads, three per request, a fifth of the CPU time under wrk).  Its
+ * threads queue on the process's mutex first (queue, made by
+ * ra_engines_mutex_init(); queued 1 once it is), so that one thread per
+ * process at most waits on outer.  A thread dies only with its process:
+ * nothing to recover there.  queued 0 (unthreaded): outer alone.
+ */
+typedef struct {
+    ra_lock_t        outer;
+    pthread_mutex_t  queue;
+    int              queued;
+} ra_engines_lock_t;
+
+/* A host's lock functions (ra_host_t.lock) over the ra_engines_lock_t in
+ * ctx. */
+void ra_engines_ledger_lock(void *ctx);
+void ra_engines_ledger_unlock(void *ctx);
+
 /* Destroys every thread's engine (not the process's, whose gate they
  * share: destroy these first) and e.  NULL is nothing. */
 void ra_engines_destroy(ra_engines_t *e);

@@ -355,6 +355,13 @@ int ra_sitenames_init(ra_sitenames_t *s, const ra_alloc_t *a,
 /* Adds one more name the server answers to; inexact ones are skipped, and
  * so are the primary and a name added before (never picked by them). */
 int ra_sitenames_add(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t name);
+/* A server's names as the glue finds them: primary, then the n others
+ * of the server's own list, name(list, i) each (its span need not last:
+ * names are copied).  ra_sitenames_init() and ra_sitenames_add() for
+ * every one; RA_OK or RA_ENOMEM. */
+int ra_sitenames_build(ra_sitenames_t *s, const ra_alloc_t *a,
+    ra_str_t primary, ra_str_t (*name)(const void *list, size_t i),
+    const void *list, size_t n);
 /* Is the name exact (not a wildcard, not a regular expression)? */
 int ra_site_name_exact(ra_str_t name);
 
@@ -369,6 +376,33 @@ ra_sitenames_one(const ra_sitenames_t *s)
 {
     return s->nnames == 0;
 }
+
+
+/* ---- replies the core makes whole ------------------------------------ */
+
+/*
+ * A reply the core decided in full (a refusal, the status page), as every
+ * server sends it: its status; its header fields besides Content-Type and
+ * Content-Length, in order, the list ending at a NULL name; its body,
+ * typed content_type, sent unless header_only (a HEAD).  content_type
+ * NULL: no body of the core's, the server answers status with its own
+ * page (and still sends the fields).  Valid while what it was made from
+ * is.
+ */
+#define RA_REPLY_FIELDS  2
+
+typedef struct {
+    const char  *name;
+    const char  *value;
+} ra_http_field_t;
+
+typedef struct {
+    int              status;
+    const char      *content_type;
+    ra_str_t         body;
+    unsigned         header_only:1;
+    ra_http_field_t  fields[RA_REPLY_FIELDS + 1];
+} ra_reply_t;
 
 
 /* ---- query strings ---------------------------------------------------- */

@@ -270,3 +270,17 @@ ra_policy_answer(const ra_policy_t *p, const ra_verdict_t *v,
                         (long long) s);
     }
 }
+
+
+void
+ra_refusal_reply(const ra_refusal_t *a, ra_reply_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->status = a->status;
+    out->content_type = a->content_type;
+    out->body = a->body;
+    if (a->retry_after[0] != '\0') {
+        out->fields[0].name = "Retry-After";
+        out->fields[0].value = a->retry_after;
+    }
+}

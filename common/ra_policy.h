@@ -15,6 +15,7 @@
 
 #include "ra_core.h"
 #include "ra_buf.h"
+#include "ra_http.h"
 #include "ra_verdict.h"
 
 /* A crawler named by a block or an allow: the crawler table's name, or a
@@ -135,5 +136,10 @@ typedef struct {
  * policy p (NULL: 403 and no body). */
 void ra_policy_answer(const ra_policy_t *p, const ra_verdict_t *v,
     ra_refusal_t *a);
+
+/* A refusal as the server sends it (ra_http.h): its status, its body when
+ * the policy has one, and Retry-After when it has one.  Valid while a
+ * is. */
+void ra_refusal_reply(const ra_refusal_t *a, ra_reply_t *out);
 
 #endif /* RA_POLICY_H */

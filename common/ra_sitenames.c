@@ -42,6 +42,23 @@ ra_sitenames_init(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t primary)
 }
 
 int
+ra_sitenames_build(ra_sitenames_t *s, const ra_alloc_t *a, ra_str_t primary,
+    ra_str_t (*name)(const void *list, size_t i), const void *list, size_t n)
+{
+    size_t  i;
+
+    if (ra_sitenames_init(s, a, primary) != RA_OK) {
+        return RA_ENOMEM;
+    }
+    for (i = 0; i < n; i++) {
+        if (ra_sitenames_add(s, a, name(list, i)) != RA_OK) {
+            return RA_ENOMEM;
+        }
+    }
+    return RA_OK;
+}
+
+int
 ra_site_name_exact(ra_str_t name)
 {
     size_t  i;

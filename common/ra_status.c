@@ -272,7 +272,12 @@ ra_status_section(ra_ledger_t *l, int short_form, int no_table, int64_t now,
     ra_report_opts_t    opts;
     ra_snapshot_view_t  view = { .max_sites = RA_STATUS_SITES };
 
-    if (short_form) {
+    if (l == NULL) {
+        if (!short_form) {
+            ra_buf_cstr(out, "<hr /><h2>robots-audit</h2>\n<p>off (RobotsAudit "
+                        "is not On anywhere)</p>\n");
+        }
+    } else if (short_form) {
         ra_ledger_totals(l, &t);
         ra_report_status_kv(&t, out);
     } else if (ra_ledger_snapshot_view(l, a, 0, &view, &snap) != RA_OK) {
@@ -287,4 +292,21 @@ ra_status_section(ra_ledger_t *l, int short_form, int no_table, int64_t now,
         ra_snapshot_free(&snap, a);
     }
     return out->failed ? RA_ENOMEM : RA_OK;
+}
+
+
+void
+ra_status_page_reply(const ra_status_page_t *page, ra_reply_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->status = page->status;
+    out->content_type = page->content_type;
+    out->body = ra_str(page->body.data, page->body.len);
+    out->header_only = page->header_only;
+    out->fields[0].name = "Cache-Control";
+    out->fields[0].value = page->cache_control;
+    if (page->allow != NULL) {
+        out->fields[1].name = "Allow";
+        out->fields[1].value = page->allow;
+    }
 }

@@ -11,6 +11,7 @@
 #include "ra_core.h"
 #include "ra_buf.h"
 #include "ra_crawlers.h"
+#include "ra_http.h"
 #include "ra_ledger.h"
 #include "ra_verify.h"
 
@@ -83,7 +84,7 @@ int ra_status_page_ranges(ra_ledger_t *l,
 /* What a server's page shows: its ledger (NULL: none), its crawler
  * table and IP-range lists (NULL: none), and whether it has a resolver
  * for reverse DNS (ra_report_opts_t.resolver): what the modules call. */
-typedef struct {
+typedef struct ra_status_src_s {
     ra_ledger_t                 *ledger;
     const struct ra_crawlers_s  *crawlers;
     const struct ra_ranges_s    *ranges;
@@ -98,12 +99,18 @@ int ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
     ra_status_page_t *page);
 void ra_status_page_free(ra_status_page_t *page);
 
+/* The page as the server sends it (ra_http.h): its status, type, body,
+ * Cache-Control and, for a 405, Allow.  Valid while page is. */
+void ra_status_page_reply(const ra_status_page_t *page, ra_reply_t *out);
+
 /*
  * The robots-audit section of a server's own status page (Apache's
  * mod_status /server-status): with short_form (its "?auto"), the totals
  * as "Key: value" lines (ra_report_status_kv()); else the HTML fragment
  * of the totals and the RA_STATUS_SITES most recently seen sites, the
- * table of sites left out with no_table (its "?notable").  Appended to
+ * table of sites left out with no_table (its "?notable"); l NULL (this
+ * process audits nothing), a line saying robots-audit is off, and
+ * nothing in the short form.  Appended to
  * out (a buffer capped at RA_STATUS_PAGE_MAX); a the scratch heap.
  * RA_OK, or RA_ENOMEM with out->failed set.
  */

@@ -96,7 +96,6 @@ NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
 
 NGX_HTTP_RA_LOCAL void *ngx_http_robots_audit_pool_alloc(void *ctx,
     size_t size);
-NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_pool_free(void *ctx, void *p);
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
 NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request(ngx_http_request_t *r,
@@ -104,10 +103,8 @@ NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request(ngx_http_request_t *r,
 NGX_HTTP_RA_LOCAL unsigned ngx_http_robots_audit_hop(ngx_http_request_t *r,
     ngx_http_robots_audit_main_conf_t *amcf);
 NGX_HTTP_RA_LOCAL int64_t ngx_http_robots_audit_now(const ra_host_t *h);
-NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_header(ngx_http_request_t *r,
-    const char *name, const char *value);
-NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_send(ngx_http_request_t *r,
-    ngx_uint_t status, const char *type, ra_str_t body);
+NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_reply(ngx_http_request_t *r,
+    const ra_reply_t *a);
 NGX_HTTP_RA_LOCAL int ngx_http_robots_audit_rdns_start(const ra_host_t *h,
     void *where, const uint8_t addr[16]);
 

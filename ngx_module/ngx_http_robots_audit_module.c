@@ -253,6 +253,8 @@ ngx_http_robots_audit_log_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
 {
+    ngx_int_t                           rc;
+    ra_reply_t                          reply;
     ra_refusal_t                       *a;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
@@ -286,19 +288,13 @@ ngx_http_robots_audit_preaccess_handler(ngx_http_request_t *r)
     }
 
     /* the refusal the core chose: its status, Retry-After and body */
-    if (a->retry_after[0] != '\0'
-        && ngx_http_robots_audit_header(r, "Retry-After", a->retry_after)
-           != NGX_OK)
-    {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    ra_refusal_reply(a, &reply);
+    rc = ngx_http_robots_audit_reply(r, &reply);
+    if (reply.content_type == NULL) {
+        return rc;
     }
 
-    if (a->content_type == NULL) {
-        return a->status;
-    }
-
-    ngx_http_finalize_request(r, ngx_http_robots_audit_send(r, a->status,
-                                     a->content_type, a->body));
+    ngx_http_finalize_request(r, rc);
     return NGX_DONE;
 }
 
@@ -561,6 +557,14 @@ ngx_http_robots_audit_create_srv_conf(ngx_conf_t *cf)
 }
 
 
+static ra_str_t
+ngx_http_robots_audit_server_name(const void *list, size_t i)
+{
+    return ngx_http_robots_audit_str(
+               ((const ngx_http_server_name_t *) list)[i].name);
+}
+
+
 /* the block's names, copied: the core's server_names does not last */
 static char *
 ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
@@ -568,8 +572,6 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
 {
     ngx_http_robots_audit_srv_conf_t  *conf = child;
 
-    ngx_uint_t                          i;
-    ngx_http_server_name_t             *sn;
     ngx_http_core_srv_conf_t           *cscf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -577,22 +579,14 @@ ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
                                               ngx_http_robots_audit_module);
     cscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_core_module);
 
-    if (ra_sitenames_init(&conf->conf.names, &amcf->pool,
-                          ngx_http_robots_audit_str(cscf->server_name))
+    if (ra_sitenames_build(&conf->conf.names, &amcf->pool,
+                           ngx_http_robots_audit_str(cscf->server_name),
+                           ngx_http_robots_audit_server_name,
+                           cscf->server_names.elts,
+                           cscf->server_names.nelts)
         != RA_OK)
     {
         return NGX_CONF_ERROR;
-    }
-
-    sn = cscf->server_names.elts;
-
-    for (i = 0; i < cscf->server_names.nelts; i++) {
-        if (ra_sitenames_add(&conf->conf.names, &amcf->pool,
-                             ngx_http_robots_audit_str(sn[i].name))
-            != RA_OK)
-        {
-            return NGX_CONF_ERROR;
-        }
     }
 
     return NGX_CONF_OK;
@@ -693,18 +687,6 @@ ngx_http_robots_audit_cycle_conf(ngx_cycle_t *cycle)
 }
 
 
-/* the engine (ra_setup_engine(): out of memory is said) */
-static ra_audit_t *
-ngx_http_robots_audit_create(ngx_http_robots_audit_main_conf_t *amcf)
-{
-    ra_audit_conf_t  conf;
-
-    return ra_setup_engine(&conf, &amcf->conf.setup, &amcf->host,
-                           amcf->conf.zone_text, &amcf->conf.values,
-                           &amcf->ledger);
-}
-
-
 /* Reverse DNS needs a resolver: with one in some server, lookups go to
  * the one in effect for each request (ngx_http_robots_audit_rdns.c);
  * with none, it is off, and said once */
@@ -747,7 +729,6 @@ static ngx_int_t
 ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
 {
     ngx_conf_t                          cf;
-    ra_audit_t                         *au;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_robots_audit_cycle_conf(cycle);
@@ -769,15 +750,10 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
         ra_conf_robots_lint(&amcf->conf, &amcf->conf_host, &cf);
     }
 
-    au = ngx_http_robots_audit_create(amcf);
-    if (au == NULL) {
-        return NGX_ERROR;
-    }
-
-    ra_conf_robots_seed(&amcf->conf, au, ngx_http_robots_audit_now(NULL));
-    ra_audit_destroy(au);
-
-    return NGX_OK;
+    return ra_conf_robots_seed_ledger(&amcf->conf, &amcf->host,
+                                      amcf->conf.zone_text, &amcf->ledger,
+                                      ngx_http_robots_audit_now(NULL))
+           == RA_OK ? NGX_OK : NGX_ERROR;
 }
 
 
@@ -799,6 +775,7 @@ ngx_http_robots_audit_state_save(ngx_event_t *ev)
 static ngx_int_t
 ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
 {
+    ra_audit_conf_t                     conf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_robots_audit_cycle_conf(cycle);
@@ -806,7 +783,9 @@ ngx_http_robots_audit_init_process(ngx_cycle_t *cycle)
         return NGX_OK;
     }
 
-    amcf->audit = ngx_http_robots_audit_create(amcf);
+    /* the engine (out of memory is said) */
+    amcf->audit = ra_conf_engine(&amcf->conf, &conf, &amcf->host,
+                                 amcf->conf.zone_text, &amcf->ledger);
 
     if ((ngx_process == NGX_PROCESS_SINGLE
          || (ngx_process == NGX_PROCESS_WORKER && ngx_worker == 0))

@@ -10,7 +10,7 @@
 #include "ra_status.h"
 
 
-ngx_int_t
+static ngx_int_t
 ngx_http_robots_audit_header(ngx_http_request_t *r, const char *name,
     const char *value)
 {
@@ -34,10 +34,42 @@ ngx_http_robots_audit_header(ngx_http_request_t *r, const char *name,
 }
 
 
+/* a reply the core made (the status page's, a refusal's): its header
+ * fields, then the whole answer, or its status alone for nginx's own
+ * page; nginx sends the headers alone for a HEAD, as the core asked
+ * (header_only) */
+ngx_int_t
+ngx_http_robots_audit_reply(ngx_http_request_t *r, const ra_reply_t *a)
+{
+    ngx_str_t                  t;
+    const ra_http_field_t     *f;
+    ngx_http_complex_value_t   cv;
+
+    for (f = a->fields; f->name != NULL; f++) {
+        if (ngx_http_robots_audit_header(r, f->name, f->value) != NGX_OK) {
+            return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        }
+    }
+
+    if (a->content_type == NULL) {
+        return a->status;
+    }
+
+    t.len = ngx_strlen(a->content_type);
+    t.data = (u_char *) a->content_type;
+    ngx_memzero(&cv, sizeof(ngx_http_complex_value_t));
+    cv.value.len = a->body.len;
+    cv.value.data = (u_char *) a->body.data;
+
+    return ngx_http_send_response(r, a->status, &t, &cv);
+}
+
+
 ngx_int_t
 ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 {
     ngx_int_t                           rc;
+    ra_reply_t                          reply;
     ngx_pool_cleanup_t                 *cln;
     ra_status_src_t                     src;
     ra_status_page_t                    page;
@@ -55,11 +87,9 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    src.ledger = amcf->ledger.base != NULL ? &amcf->ledger : NULL;
-    src.crawlers = amcf->conf.setup.crawlers;
-    src.ranges = amcf->conf.setup.ranges;
-    src.resolver = amcf->host.rdns_start != NULL;
-    src.policies = amcf->conf.policies;
+    ra_conf_status_src(&amcf->conf,
+                       amcf->ledger.base != NULL ? &amcf->ledger : NULL,
+                       &amcf->host, &src);
     (void) ra_status_page_src(&src,
                           ngx_http_robots_audit_str(r->method_name),
                           ngx_http_robots_audit_str(r->args),
@@ -68,35 +98,7 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
     cln->handler = ngx_free;
     cln->data = page.body.data;
 
-    if (ngx_http_robots_audit_header(r, "Cache-Control", page.cache_control)
-        != NGX_OK
-        || (page.allow
-            && ngx_http_robots_audit_header(r, "Allow", page.allow)
-               != NGX_OK))
-    {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
+    ra_status_page_reply(&page, &reply);
 
-    /* the page as it is: nginx sends its headers alone for a HEAD, as
-     * the core asked (page.header_only) */
-    return ngx_http_robots_audit_send(r, page.status, page.content_type,
-                                      ra_str(page.body.data, page.body.len));
-}
-
-
-/* a whole answer (the status page's, a refusal's with a body) */
-ngx_int_t
-ngx_http_robots_audit_send(ngx_http_request_t *r, ngx_uint_t status,
-    const char *type, ra_str_t body)
-{
-    ngx_str_t                 t;
-    ngx_http_complex_value_t  cv;
-
-    t.len = ngx_strlen(type);
-    t.data = (u_char *) type;
-    ngx_memzero(&cv, sizeof(ngx_http_complex_value_t));
-    cv.value.len = body.len;
-    cv.value.data = (u_char *) body.data;
-
-    return ngx_http_send_response(r, status, &t, &cv);
+    return ngx_http_robots_audit_reply(r, &reply);
 }

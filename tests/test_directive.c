@@ -324,6 +324,14 @@ alert_purposes(void **state)
     conf_free(a);
 }
 
+/* a server's check of RobotsAuditResolver's server: port 99 is none */
+static const char *
+resolver_check(void *ctx, const char *server)
+{
+    (void) ctx;
+    return strstr(server, ":99") != NULL ? "unreachable" : NULL;
+}
+
 static void
 alert_log_and_resolver(void **state)
 {
@@ -361,6 +369,20 @@ alert_log_and_resolver(void **state)
     assert_string_equal(set(a, RA_DIRECTIVE_RESOLVER, "127.0.0.1:53", NULL,
                             NULL), "");
     assert_string_equal(a->main.resolver, "127.0.0.1:53");
+
+    /* the server's check of the DNS server, worded by the core */
+    a->cx.resolver_check = resolver_check;
+    assert_string_equal(set(a, RA_DIRECTIVE_RESOLVER, "192.0.2.1:99", NULL,
+                            NULL), "RobotsAuditResolver 192.0.2.1:99: "
+                        "unreachable");
+    assert_string_equal(set(a, RA_DIRECTIVE_RESOLVER, "system", NULL, NULL),
+                        "");
+
+    /* which path each of Apache's logs is opened from */
+    assert_ptr_equal(ra_conf_log_path(&a->main, RA_LOGFILE_ALERT),
+                     a->main.alert_log);
+    assert_null(ra_conf_log_path(&a->main, RA_LOGFILE_EVIDENCE));
+    assert_null(ra_conf_log_path(&a->main, RA_LOGFILE_EVENTS));
     conf_free(n);
     conf_free(a);
 }
@@ -591,6 +613,12 @@ robots_servers(void **state)
     au = ra_audit_create(&ac, &ledger);
     assert_non_null(au);
     ra_conf_robots_seed(&a->main, NULL, 1000);      /* no engine: nothing */
+    /* an engine of its own, as nginx's master seeds */
+    assert_int_equal(ra_conf_robots_seed_ledger(&a->main, &a->host, S("zone"),
+                                                &ledger, 1000), RA_OK);
+    assert_int_not_equal(ra_ledger_site_find_locked(&ledger,
+                                                    S("one.example"), 1000),
+                         0);
     ra_conf_robots_seed(&a->main, au, 1000);
     assert_int_not_equal(ra_ledger_site_find_locked(&ledger,
                                                     S("one.example"), 1000),

@@ -190,11 +190,45 @@ take_or_the_process(void **state)
     fx_free(&f);
 }
 
+/* the outer lock of a threaded process: taken and given once a turn,
+ * behind the process's queue when there is one */
+static void
+outer_count(void *ctx)
+{
+    (*(int *) ctx)++;
+}
+
+static void
+ledger_lock_queued(void **state)
+{
+    int                n = 0;
+    ra_engines_lock_t  lk;
+
+    (void) state;
+    memset(&lk, 0, sizeof(lk));
+    lk.outer.lock = outer_count;
+    lk.outer.unlock = outer_count;
+    lk.outer.ctx = &n;
+    ra_engines_ledger_lock(&lk);            /* unthreaded: outer alone */
+    ra_engines_ledger_unlock(&lk);
+    assert_int_equal(n, 2);
+    assert_int_equal(ra_engines_mutex_init(&lk.queue), RA_OK);
+    lk.queued = 1;
+    ra_engines_ledger_lock(&lk);
+    assert_int_equal(pthread_mutex_trylock(&lk.queue), EBUSY);
+    ra_engines_ledger_unlock(&lk);
+    assert_int_equal(n, 4);
+    assert_int_equal(pthread_mutex_trylock(&lk.queue), 0);
+    (void) pthread_mutex_unlock(&lk.queue);
+    (void) pthread_mutex_destroy(&lk.queue);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(queue_mutex),
+        cmocka_unit_test(ledger_lock_queued),
         cmocka_unit_test(each_thread_its_own),
         cmocka_unit_test(this_thread_too),
         cmocka_unit_test(fallback_to_the_process),

@@ -237,6 +237,7 @@ policy_answer(void **state)
     ra_policy_t   p;
     ra_verdict_t  v;
     ra_refusal_t  a;
+    ra_reply_t    r;
 
     (void) state;
     memset(&p, 0, sizeof(p));
@@ -274,6 +275,21 @@ policy_answer(void **state)
     ra_policy_answer(&p, &v, &a);
     assert_string_equal(a.retry_after, "60");
     assert_int_equal(RA_POLICY_RETRY_AFTER, 60);
+
+    /* as the server sends it: the body and Retry-After with it */
+    ra_refusal_reply(&a, &r);
+    assert_int_equal(r.status, 429);
+    assert_string_equal(r.content_type, "application/json");
+    assert_int_equal(r.body.len, p.body.len);
+    assert_false(r.header_only);
+    assert_string_equal(r.fields[0].name, "Retry-After");
+    assert_string_equal(r.fields[0].value, "60");
+    assert_null(r.fields[1].name);
+    ra_policy_answer(NULL, &v, &a);
+    ra_refusal_reply(&a, &r);
+    assert_int_equal(r.status, 403);
+    assert_null(r.content_type);
+    assert_null(r.fields[0].name);
     assert_string_equal(ra_refuse_name(RA_REFUSE_POLICY), "policy");
 }
 

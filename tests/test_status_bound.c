@@ -283,6 +283,16 @@ server_status_section(void **state)
                                        &b), RA_OK);
     assert_null(has(&b, "<table"));
     ra_buf_release(&b);
+
+    /* a process that audits nothing says so, except in the short form */
+    ra_buf_init(&b, &ra_malloc_allocator, 0, RA_STATUS_PAGE_MAX);
+    assert_int_equal(ra_status_section(NULL, 1, 0, T0, &ra_malloc_allocator,
+                                       &b), RA_OK);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(ra_status_section(NULL, 0, 0, T0, &ra_malloc_allocator,
+                                       &b), RA_OK);
+    assert_non_null(has(&b, "off (RobotsAudit is not On anywhere)"));
+    ra_buf_release(&b);
     free(f.region);
 }
 
