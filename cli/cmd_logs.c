@@ -143,6 +143,7 @@ ra_logs_tables(ra_logs_ctx_t *x)
     x->conf.alloc = &ra_malloc_allocator;
     x->conf.crawlers = setup.crawlers;
     x->conf.ranges = setup.ranges;
+    x->conf.cloud = setup.cloud;
     x->conf.alert_interval = -1;        /* no alerts here: the default */
     /* the operator asked for every line: a log replays hours in seconds,
      * and the budget guards a server's disk from a flood, not this */

@@ -4,14 +4,16 @@
  * signature agents' key directories, kept current.
  *
  *   ranges sources [--format text|list]
- *       the built-in publishers: the file each one writes, its URL, the
+ *       the built-in publishers: the file each one writes, its URL, its
+ *       kind (a crawler operator's ranges, or a cloud provider's), the
  *       crawlers of the table that use it and where the operator
- *       documents it; "list" prints "NAME URL" lines, a sources file
+ *       documents it; "list" prints "NAME URL KIND" lines, a sources
+ *       file
  *   ranges update --dir DIR [--sources FILE] [--keys-dir KDIR] ...
  *       fetches every source (libcurl), validates it as the modules load
- *       it (ra_ranges_add_json: JSON shape, every prefix parses, at least
- *       one prefix), and replaces DIR/NAME atomically (a temporary file
- *       in DIR, then rename()); a source that fails leaves the previous
+ *       it (ra_ranges_add_file: the format its name says, every prefix
+ *       parses, at least one prefix), and replaces DIR/NAME atomically
+ *       (a temporary file in DIR, then rename()); a source that fails leaves the previous
  *       file as it was.  "updated NAME" on stdout for each file that
  *       changed, nothing for one that did not (--verbose: "unchanged
  *       NAME"); each failure named on stderr; exit 1 when any failed.
@@ -32,6 +34,7 @@
 
 #include "cli.h"
 #include "ra_curl.h"
+#include "ra_cloud.h"
 #include "ra_crawlers.h"
 #include "ra_json.h"
 #include "ra_origin.h"
@@ -56,7 +59,10 @@
 /*
  * The built-in publishers, each from its operator's documentation (the
  * "doc" page; docs/design.md, "Range files", lists them too).  NAME is
- * the file written, as the crawler table's "ranges" lines name it.
+ * the file written, as the crawler table's "ranges" lines name it; a
+ * cloud provider's is cloud-PROVIDER.json or .csv, the name by which the
+ * loaders know its kind and format (ra_cloud.h), and so does this
+ * command (ra_rg_kind()).
  */
 typedef struct {
     const char  *name;
@@ -66,6 +72,7 @@ typedef struct {
 
 #define RA_RG_GOOGLE      "https://developers.google.com/static/crawling/ipranges/"
 #define RA_RG_GOOGLE_DOC  "https://developers.google.com/crawling/docs/crawlers-fetchers/verify-google-requests"
+#define RA_RG_GEOFEED_DOC "https://www.rfc-editor.org/rfc/rfc8805"
 
 static const ra_rg_source_t  ra_rg_builtin[] = {
     { "common-crawlers.json", RA_RG_GOOGLE "common-crawlers.json",
@@ -106,6 +113,19 @@ static const ra_rg_source_t  ra_rg_builtin[] = {
       "https://searchadvisor.naver.com/guide/seo-basic-firewall" },
     { "ahrefs.json", "https://api.ahrefs.com/v3/public/crawler-ip-ranges",
       "https://help.ahrefs.com/en/articles/78658-what-is-the-list-of-your-ip-ranges" },
+    /* cloud providers: the undeclared-crawler detector's cloud signal */
+    { "cloud-aws.json", "https://ip-ranges.amazonaws.com/ip-ranges.json",
+      "https://docs.aws.amazon.com/vpc/latest/userguide/aws-ip-ranges.html" },
+    { "cloud-google.json", "https://www.gstatic.com/ipranges/cloud.json",
+      "https://cloud.google.com/compute/docs/faq#find_ip_range" },
+    { "cloud-oracle.json",
+      "https://docs.oracle.com/en-us/iaas/tools/public_ip_ranges.json",
+      "https://docs.oracle.com/iaas/Content/General/Concepts/addressranges.htm" },
+    /* geofeeds (RFC 8805), the providers' own feeds for geolocation
+     * services: they document no page of their own for them */
+    { "cloud-digitalocean.csv", "https://digitalocean.com/geo/google.csv",
+      RA_RG_GEOFEED_DOC },
+    { "cloud-linode.csv", "https://geoip.linode.com/", RA_RG_GEOFEED_DOC },
 };
 
 #define RA_RG_NBUILTIN  (sizeof(ra_rg_builtin) / sizeof(ra_rg_builtin[0]))
@@ -134,6 +154,14 @@ typedef struct {
     ra_curl_t cu;               /* libcurl, loaded on demand */
 } ra_rg_ctx_t;
 
+/* A source's kind, as the loaders tell it: by its name (ra_cloud.h). */
+static const char *
+ra_rg_kind(const char *name)
+{
+    return ra_cloud_file(ra_str(name, strlen(name)), NULL) ? "cloud"
+                                                           : "crawler";
+}
+
 static void
 ra_rg_usage(FILE *f)
 {
@@ -143,12 +171,16 @@ ra_rg_usage(FILE *f)
 "           [--keys-dir KDIR] [--agent ORIGIN]... [--timeout SECONDS]\n"
 "           [--max-size BYTES] [--refresh-after DAYS] [--verbose]\n\n"
 "sources: the built-in publishers of IP-range files (NAME, URL, the\n"
-"crawlers that use it, the operator's documentation); --format list\n"
-"prints them as a sources file (one 'NAME URL' line each).\n\n"
+"crawlers that use it, the operator's documentation, the kind:\n"
+"'crawler', a crawler operator's ranges, or 'cloud', a cloud provider's,\n"
+"for the undeclared-crawler detector); --format list prints them as a\n"
+"sources file (one 'NAME URL KIND' line each).\n\n"
 "update: fetches each source into DIR/NAME, validated (JSON shape,\n"
 "every prefix parses, not empty) and replaced atomically; a source\n"
 "that fails keeps the previous file.  --sources FILE replaces the\n"
-"built-in list ('NAME URL' lines, '#' comments).  --keys-dir also\n"
+"built-in list ('NAME URL [KIND]' lines, '#' comments; a cloud source\n"
+"is named cloud-PROVIDER.json or .csv, which is how the loaders know\n"
+"it).  --keys-dir also\n"
 "fetches each signature agent's key directory,\n"
 "  ORIGIN%s,\n"
 "into KDIR/HOST.json; --agent replaces the built-in agents.\n"
@@ -305,7 +337,7 @@ ra_rg_check_ranges(const char *name, const ra_rg_body_t *b, size_t *nint,
         return -1;
     }
     memset(&err, 0, sizeof(err));
-    rc = ra_ranges_add_json(r, ra_str(name, strlen(name)),
+    rc = ra_ranges_add_file(r, ra_str(name, strlen(name)),
                             ra_str(b->data, b->len), &err);
     if (rc != RA_OK) {
         if (rc == RA_ERROR) {
@@ -563,8 +595,14 @@ ra_rg_url_ok(const char *u)
     return 1;
 }
 
-/* Reads a sources file: "NAME URL" lines, blank lines and '#' comments.
- * The count, or -1 with a message printed. */
+/*
+ * Reads a sources file: "NAME URL [KIND]" lines, blank lines and '#'
+ * comments.  KIND, "crawler" or "cloud", is what the name says already
+ * (ra_rg_kind()): given, it must agree, so that a cloud provider's file
+ * named as a crawler publisher's (or the reverse) is refused here rather
+ * than loaded as the wrong kind by every server.  The count, or -1 with
+ * a message printed.
+ */
 static long
 ra_rg_read_sources(const char *path, ra_rg_item_t *items, size_t max)
 {
@@ -572,8 +610,10 @@ ra_rg_read_sources(const char *path, ra_rg_item_t *items, size_t max)
     const char  *p, *end, *eol;
     char         line[RA_RG_NAME_MAX + RA_RG_URL_MAX + 64];
     char         name[RA_RG_NAME_MAX + 2], url[RA_RG_URL_MAX + 2];
+    char         kind[16];
     size_t       n = 0, lineno = 0, len, j;
     char         extra;
+    int          fields;
 
     if (ra_cli_read_file(RA_RG_CMD, path, &text) != 0) {
         return -1;
@@ -598,9 +638,25 @@ ra_rg_read_sources(const char *path, ra_rg_item_t *items, size_t max)
         if (line[j] == '\0' || line[j] == '#' || line[j] == '\r') {
             continue;
         }
-        if (sscanf(line, "%129s %2049s %c", name, url, &extra) != 2) {
-            ra_cli_error(RA_RG_CMD, "%s, line %zu: expected 'NAME URL'",
-                         path, lineno);
+        fields = sscanf(line, "%129s %2049s %15s %c", name, url, kind,
+                        &extra);
+        if (fields != 2 && fields != 3) {
+            ra_cli_error(RA_RG_CMD, "%s, line %zu: expected 'NAME URL' or "
+                         "'NAME URL KIND'", path, lineno);
+            goto fail;
+        }
+        if (fields == 3 && strcmp(kind, "crawler") != 0
+            && strcmp(kind, "cloud") != 0)
+        {
+            ra_cli_error(RA_RG_CMD, "%s, line %zu: kind '%s': 'crawler' or "
+                         "'cloud'", path, lineno, kind);
+            goto fail;
+        }
+        if (fields == 3 && strcmp(kind, ra_rg_kind(name)) != 0) {
+            ra_cli_error(RA_RG_CMD, "%s, line %zu: '%s' is a %s file's name; "
+                         "a cloud provider's is cloud-PROVIDER.json or "
+                         "cloud-PROVIDER.csv, and only it", path, lineno,
+                         name, ra_rg_kind(name));
             goto fail;
         }
         if (!ra_rg_name_ok(name)) {
@@ -688,9 +744,13 @@ ra_rg_update_one(ra_rg_ctx_t *ctx, const char *dir, const char *name,
 {
     ra_rg_body_t  b;
     char          why[RA_RG_WHY];
-    size_t        nint = 0;
+    size_t        nint = 0, n = strlen(name);
+    /* a geofeed is CSV (RFC 8805), every other range file JSON */
+    const char   *accept = n > 4 && strcmp(name + n - 4, ".csv") == 0
+                           ? "text/csv, text/plain;q=0.9, */*;q=0.1"
+                           : "application/json";
 
-    if (ra_rg_fetch(ctx, url, "application/json", &b, why, sizeof(why)) != 0
+    if (ra_rg_fetch(ctx, url, accept, &b, why, sizeof(why)) != 0
         || ra_rg_check_ranges(name, &b, &nint, why, sizeof(why)) != 0)
     {
         ra_rg_fail(ctx, "range file", name, url, why);
@@ -990,7 +1050,8 @@ ra_rg_sources(int argc, char **argv)
     }
     if (list) {
         for (i = 0; i < RA_RG_NBUILTIN; i++) {
-            printf("%s %s\n", ra_rg_builtin[i].name, ra_rg_builtin[i].url);
+            printf("%s %s %s\n", ra_rg_builtin[i].name, ra_rg_builtin[i].url,
+                   ra_rg_kind(ra_rg_builtin[i].name));
         }
         return RA_EXIT_OK;
     }
@@ -999,10 +1060,19 @@ ra_rg_sources(int argc, char **argv)
         return RA_EXIT_USAGE;
     }
     for (i = 0; i < RA_RG_NBUILTIN; i++) {
-        size_t  nl = strlen(ra_rg_builtin[i].name);
+        size_t    nl = strlen(ra_rg_builtin[i].name);
+        ra_str_t  prov;
 
-        printf("%s\n  url:      %s\n  crawlers:", ra_rg_builtin[i].name,
-               ra_rg_builtin[i].url);
+        if (ra_cloud_file(ra_str(ra_rg_builtin[i].name, nl), &prov)) {
+            /* no crawler's: the addresses of everyone who rents there */
+            printf("%s\n  url:      %s\n  kind:     cloud (provider %.*s)\n"
+                   "  source:   %s\n", ra_rg_builtin[i].name,
+                   ra_rg_builtin[i].url, (int) prov.len,
+                   (const char *) prov.data, ra_rg_builtin[i].doc);
+            continue;
+        }
+        printf("%s\n  url:      %s\n  kind:     crawler\n  crawlers:",
+               ra_rg_builtin[i].name, ra_rg_builtin[i].url);
         used = 0;
         for (j = 0; j < ra_crawlers_count(tab); j++) {
             c = ra_crawlers_get(tab, j);

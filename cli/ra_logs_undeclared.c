@@ -15,7 +15,7 @@
 #include "cli.h"
 #include "ra_logs_impl.h"
 #include "ra_undeclared.h"
-#include "ra_verify.h"
+#include "ra_cloud.h"
 
 #define RA_LOGS_UNDECL_SITES    256     /* sites with a table; later
                                            ones are not watched */
@@ -140,6 +140,7 @@ ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
     r.path = req->uri;
     r.referer = req->referer;
     r.user_agent = req->user_agent;
+    r.cloud = ra_ranges_cloud(x->conf.cloud, &a) >= 0;
     ra_undecl_judge(u->sites[i].table, u->rules[i], &r, req->method, 1,
                     &ra_malloc_allocator, &v);
     if (v.verdict != RA_UNDECL_V_VIOLATION) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ra_cloud.h"
 #include "ra_ranges_dir.h"
 
 static int
@@ -19,12 +20,17 @@ ra_ranges_dir_cmp(const void *a, const void *b)
     return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+/* a range file: NAME.json, or a cloud provider's geofeed,
+ * cloud-PROVIDER.csv (ra_cloud.h) */
 static int
 ra_ranges_dir_json(const char *name)
 {
     size_t  n = strlen(name);
 
-    return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".json") == 0;
+    return name[0] != '.'
+           && ((n > 5 && strcmp(name + n - 5, ".json") == 0)
+               || (n > 4 && strcmp(name + n - 4, ".csv") == 0
+                   && ra_cloud_file(ra_str(name, n), NULL)));
 }
 
 char **

@@ -11,7 +11,7 @@
 #define RA_RANGES_DIR      "/var/lib/robots-audit/ranges"
 #define RA_RANGES_DIR_ENV  "ROBOTS_AUDIT_RANGES_DIR"
 
-/* The paths of the default directory's *.json files (hidden ones, the
+/* The paths of the default directory's *.json and cloud-*.csv files (hidden ones, the
  * timer's temporary files, left out), sorted, NULL-terminated, in one
  * block to free() whole; *n their number.  When there are some, says on
  * stderr which (one line).  NULL with *n 0 when the directory does not

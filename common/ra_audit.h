@@ -223,6 +223,9 @@ typedef struct {
     uint64_t              evidence_budget;
     /* the event stream this process writes (ra_events.h); NULL: none */
     struct ra_events_s   *events;
+    /* the cloud providers' ranges as one lookup (ra_cloud.h), for the
+     * undeclared-crawler detector's cloud signal; NULL: none loaded */
+    const struct ra_cloud_set_s  *cloud;
 } ra_audit_conf_t;
 
 typedef struct ra_audit_s  ra_audit_t;

@@ -66,8 +66,9 @@
       "built-in table (global; repeatable)")                                \
     X(IP_RANGES, TABLE, RA_SETUP_RANGES, "robots_audit_ip_ranges", MAIN,    \
       1MORE, "RobotsAuditIPRanges", GLOBAL, ITERATE,                        \
-      "Published IP-range JSON files, named by base name as the crawler "   \
-      "table names them (global)")                                          \
+      "Published IP-range files, named by base name as the crawler "        \
+      "table names them; cloud-PROVIDER.json or .csv is a cloud "           \
+      "provider's (global)")                                                \
     X(SIG_KEYS, TABLE, RA_SETUP_SIG_KEYS, "robots_audit_signature_keys",    \
       MAIN, TAKE1, "RobotsAuditSignatureKeys", GLOBAL, TAKE1,               \
       "A directory of Web Bot Auth key sets, HOST.json for each agent "     \

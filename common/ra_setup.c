@@ -379,7 +379,7 @@ ra_setup_ranges_read(ra_setup_t *s, const char *path, ra_buf_t *why)
     name = ra_basename(path);
     memset(&err, 0, sizeof(err));
     first = ra_ranges_lists(s->ranges);
-    rc = ra_ranges_add_json(s->ranges, ra_str(name, strlen(name)), text,
+    rc = ra_ranges_add_file(s->ranges, ra_str(name, strlen(name)), text,
                             &err);
     ra_free(&s->host->heap, (void *) text.data);
     if (rc != RA_OK) {
@@ -447,6 +447,33 @@ ra_setup_keys_read(ra_setup_t *s, const char *dir, ra_buf_t *why)
     return rc;
 }
 
+/* The cloud lookup over every cloud list loaded: built here, once, so
+ * that a request only searches it. */
+static int
+ra_setup_cloud(ra_setup_t *s, ra_buf_t *why)
+{
+    size_t  size, n;
+    void   *mem;
+
+    s->cloud = NULL;
+    size = ra_cloud_set_size(s->ranges, &n);
+    if (size == 0) {
+        if (n > RA_CLOUD_MAX_INTERVALS) {
+            ra_buf_printf(why, "the cloud range files hold %zu intervals, "
+                          "more than %u", n, (unsigned) RA_CLOUD_MAX_INTERVALS);
+            return RA_ELIMIT;
+        }
+        return RA_OK;
+    }
+    mem = ra_alloc(s->alloc, size);
+    if (mem == NULL) {
+        ra_buf_cstr(why, "out of memory");
+        return RA_ENOMEM;
+    }
+    s->cloud = ra_cloud_set_build(mem, size, s->ranges);
+    return RA_OK;
+}
+
 int
 ra_setup_compile(ra_setup_t *s, ra_buf_t *why)
 {
@@ -465,6 +492,10 @@ ra_setup_compile(ra_setup_t *s, ra_buf_t *why)
     if (rc != RA_OK) {
         ra_buf_printf(why, "the crawler table does not compile: %s",
                       ra_setup_error(rc, err.msg));
+        return rc;
+    }
+    rc = ra_setup_cloud(s, why);
+    if (rc != RA_OK) {
         return rc;
     }
     s->compiled = 1;
@@ -492,6 +523,7 @@ ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
     conf->zone_name = zone;
     conf->crawlers = s->crawlers;
     conf->ranges = s->ranges;
+    conf->cloud = s->cloud;
     conf->sig_keys = s->sig_keys;
     conf->alert_interval = v->alert_interval;
     conf->alert_budget = v->alert_budget;

@@ -20,6 +20,7 @@
 #include "ra_crawlers.h"
 #include "ra_host.h"
 #include "ra_verify.h"
+#include "ra_cloud.h"
 #include "ra_sig.h"
 
 /* defaults, the same in every front end */
@@ -91,6 +92,9 @@ typedef struct {
     ra_crawlers_t     *crawlers;    /* the built-in table and files; NULL
                                        until a file or the compile */
     ra_ranges_t       *ranges;      /* NULL until a file is added */
+    ra_cloud_set_t    *cloud;       /* the cloud lists of ranges as one
+                                       lookup, made by the compile; NULL:
+                                       none loaded */
     unsigned           compiled:1;
     ra_sig_keys_t     *sig_keys;    /* Web Bot Auth keys; NULL until a
                                        directory is added */
@@ -116,7 +120,8 @@ void ra_setup_init(ra_setup_t *s, const ra_host_t *host,
  * with why set: "crawler file /x, line 3: unknown key 'foo'". */
 int ra_setup_crawlers_file(ra_setup_t *s, const char *path, ra_buf_t *why);
 
-/* Adds a published ranges file as the list named after its base name.
+/* Adds a published ranges file as the list named after its base name,
+ * a cloud provider's when the name says so (ra_ranges_add_file()).
  * RA_OK, or an error with why set: "ranges file /x, byte 12: ..."; with
  * s->lenient, RA_OK and an RA325 line instead (out of memory stays an
  * error). */
@@ -130,7 +135,8 @@ int ra_setup_ranges_file(ra_setup_t *s, const char *path, ra_buf_t *why);
  * sha256 (ra_host_crypto_libcrypto()). */
 int ra_setup_signature_keys(ra_setup_t *s, const char *dir, ra_buf_t *why);
 
-/* Builds the crawler automaton once every file is in; idempotent. */
+/* Builds the crawler automaton and the cloud lookup (s->cloud) once
+ * every file is in; idempotent. */
 int ra_setup_compile(ra_setup_t *s, ra_buf_t *why);
 
 /* Which table a directive's file goes into: robots_audit_crawlers,

@@ -9,15 +9,11 @@
 #include "ra_verify.h"
 
 typedef struct {
-    uint64_t  lo_hi, lo_lo;         /* first address */
-    uint64_t  hi_hi, hi_lo;         /* last address */
-} ra_interval_t;
-
-typedef struct {
     ra_str_t        name;
     ra_interval_t  *iv;
     size_t          n;
     int64_t         mtime;          /* its file's, in Unix ms; 0: unknown */
+    unsigned        kind;           /* RA_RANGES_CRAWLER, RA_RANGES_CLOUD */
 } ra_range_list_t;
 
 struct ra_ranges_s {
@@ -491,6 +487,88 @@ ra_ranges_add_json(ra_ranges_t *r, ra_str_t name, ra_str_t json,
     }
 }
 
+/* A walk's two passes: count (iv NULL), then store into iv. */
+typedef struct {
+    ra_interval_t  *iv;
+    size_t          n;
+    size_t          cap;            /* prefixes it may take */
+} ra_ranges_walk_t;
+
+static int
+ra_ranges_walk_each(void *ctx, ra_str_t prefix, int v4)
+{
+    ra_ranges_walk_t  *w = ctx;
+    ra_interval_t      iv;
+
+    if (ra_prefix_parse(prefix, v4, &iv) != RA_OK) {
+        return RA_ERROR;
+    }
+    if (w->n >= w->cap) {
+        return RA_ELIMIT;
+    }
+    if (w->iv != NULL) {
+        w->iv[w->n] = iv;
+    }
+    w->n++;
+    return 0;
+}
+
+int
+ra_ranges_add_walk(ra_ranges_t *r, ra_str_t name, unsigned kind,
+    ra_str_t text, ra_ranges_walk_pt walk, const void *how,
+    ra_json_err_t *err)
+{
+    ra_ranges_walk_t  w;
+    size_t            counted;
+    int               rc;
+
+    err->offset = 0;
+    err->msg = NULL;
+    if (text.len > RA_RANGES_MAX_FILE) {
+        err->msg = "range file larger than 16 MiB";
+        return RA_ELIMIT;
+    }
+    if (r->nlists == RA_RANGES_MAX_LISTS) {
+        err->msg = "too many range lists";
+        return RA_ELIMIT;
+    }
+    memset(&w, 0, sizeof(w));
+    w.cap = RA_RANGES_MAX_PREFIXES;
+    rc = walk(how, text, ra_ranges_walk_each, &w, err);
+    if (rc != RA_OK) {
+        if (err->msg == NULL) {
+            err->msg = rc == RA_ELIMIT ? "too many prefixes"
+                                       : "bad IP prefix";
+        }
+        return rc == RA_ELIMIT || rc == RA_ENOMEM ? rc : RA_ERROR;
+    }
+    if (w.n == 0) {
+        err->msg = "no IP prefix in the file";
+        return RA_ERROR;
+    }
+    counted = w.n;
+    w.iv = ra_alloc(r->alloc, counted * sizeof(ra_interval_t));
+    if (w.iv == NULL) {
+        return RA_ENOMEM;
+    }
+    w.n = 0;
+    w.cap = counted;
+    /* the same text walks the same way: only a walk that is not
+     * deterministic could differ, and nothing is kept then */
+    if (walk(how, text, ra_ranges_walk_each, &w, err) != RA_OK
+        || w.n != counted)
+    {
+        ra_free(r->alloc, w.iv);
+        err->msg = "the file read differently twice";
+        return RA_ERROR;
+    }
+    rc = ra_ranges_push(r, name, NULL, w.iv, w.n);
+    if (rc == RA_OK) {
+        r->lists[r->nlists - 1].kind = kind;
+    }
+    return rc;
+}
+
 int
 ra_ranges_find(const ra_ranges_t *r, ra_str_t name)
 {
@@ -559,12 +637,11 @@ ra_ranges_stale(const ra_ranges_t *r, size_t list, int64_t now)
     return ra_ranges_age(r, list, now) > RA_RANGES_STALE_MS;
 }
 
-int
-ra_ranges_contains(const ra_ranges_t *r, size_t list, const ra_addr_t *a)
+size_t
+ra_intervals_find(const ra_interval_t *iv, size_t n, const ra_addr_t *a)
 {
-    const ra_interval_t  *iv = r->lists[list].iv;
-    size_t                lo = 0, hi = r->lists[list].n, mid;
-    uint64_t              ah = ra_be64(a->b), al = ra_be64(a->b + 8);
+    size_t    lo = 0, hi = n, mid;
+    uint64_t  ah = ra_be64(a->b), al = ra_be64(a->b + 8);
 
     /* the last interval starting at or before a */
     while (lo < hi) {
@@ -580,7 +657,26 @@ ra_ranges_contains(const ra_ranges_t *r, size_t list, const ra_addr_t *a)
         return 0;
     }
     iv += lo - 1;
-    return ah < iv->hi_hi || (ah == iv->hi_hi && al <= iv->hi_lo);
+    return ah < iv->hi_hi || (ah == iv->hi_hi && al <= iv->hi_lo) ? lo : 0;
+}
+
+int
+ra_ranges_contains(const ra_ranges_t *r, size_t list, const ra_addr_t *a)
+{
+    return ra_intervals_find(r->lists[list].iv, r->lists[list].n, a) != 0;
+}
+
+const ra_interval_t *
+ra_ranges_list_intervals(const ra_ranges_t *r, size_t list, size_t *n)
+{
+    *n = r->lists[list].n;
+    return r->lists[list].iv;
+}
+
+unsigned
+ra_ranges_kind(const ra_ranges_t *r, size_t list)
+{
+    return r->lists[list].kind;
 }
 
 int
@@ -594,8 +690,8 @@ ra_verify(const ra_ranges_t *r, const ra_crawler_t *c, const ra_addr_t *a)
     }
     for (i = 0; i < c->nranges; i++) {
         l = ra_ranges_find(r, c->ranges[i]);
-        if (l < 0) {
-            continue;
+        if (l < 0 || r->lists[l].kind != RA_RANGES_CRAWLER) {
+            continue;           /* a cloud's addresses are anyone's */
         }
         loaded = 1;
         if (ra_ranges_contains(r, (size_t) l, a)) {
@@ -609,6 +705,7 @@ int
 ra_verify_means(const ra_ranges_t *r, const ra_crawler_t *c, int resolver)
 {
     size_t  i;
+    int     l;
 
     if (c == NULL || (c->nranges == 0 && c->nrdns == 0
                       && c->nsig_agents == 0))
@@ -616,7 +713,8 @@ ra_verify_means(const ra_ranges_t *r, const ra_crawler_t *c, int resolver)
         return RA_VERIFY_MEANS_NONE;
     }
     for (i = 0; r != NULL && i < c->nranges; i++) {
-        if (ra_ranges_find(r, c->ranges[i]) >= 0) {
+        l = ra_ranges_find(r, c->ranges[i]);
+        if (l >= 0 && r->lists[l].kind == RA_RANGES_CRAWLER) {
             return RA_VERIFY_MEANS_HERE;
         }
     }

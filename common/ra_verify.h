@@ -69,6 +69,51 @@ ra_ranges_t *ra_ranges_create(const ra_alloc_t *a);
 int ra_ranges_add_json(ra_ranges_t *r, ra_str_t name, ra_str_t json,
     ra_json_err_t *err);
 
+/*
+ * Lists of other formats, through one reader per format (ra_cloud.c has
+ * the cloud providers'): walk calls each(ctx, prefix, v4) for every
+ * prefix of text, in order (v4: 1 an IPv4 prefix, 0 an IPv6 one, -1
+ * either), stops at the first non-zero return and returns it, else
+ * RA_OK; or RA_ERROR with err set when text is not of its format (err's
+ * offset also where a prefix it handed each failed).  how: the format's
+ * own details, handed back to walk.  The text is walked twice, to count
+ * and to store, so that a list takes exactly its memory.  Adds the list
+ * "name" of that kind (RA_RANGES_CRAWLER, RA_RANGES_CLOUD): RA_OK;
+ * RA_ERROR with err set (not the format, a bad prefix, no prefix at
+ * all); RA_ELIMIT; RA_ENOMEM.  Nothing is kept on error.
+ */
+#define RA_RANGES_CRAWLER   0       /* a crawler operator's: verifies it */
+#define RA_RANGES_CLOUD     1       /* a cloud provider's: verifies none */
+
+typedef int (*ra_ranges_each_pt)(void *ctx, ra_str_t prefix, int v4);
+typedef int (*ra_ranges_walk_pt)(const void *how, ra_str_t text,
+    ra_ranges_each_pt each, void *ctx, ra_json_err_t *err);
+
+int ra_ranges_add_walk(ra_ranges_t *r, ra_str_t name, unsigned kind,
+    ra_str_t text, ra_ranges_walk_pt walk, const void *how,
+    ra_json_err_t *err);
+
+/* RA_RANGES_CRAWLER or RA_RANGES_CLOUD: what a list is for.  A cloud
+ * list never verifies a crawler, whatever the crawler table names. */
+unsigned ra_ranges_kind(const ra_ranges_t *r, size_t list);
+
+/*
+ * A list's merged intervals, for a lookup built over several lists
+ * (ra_cloud_set_build()): first and last address of each, sorted,
+ * non-overlapping.  ra_intervals_find() is the binary search every
+ * lookup shares: the index + 1 of the interval holding a among n sorted,
+ * non-overlapping ones, or 0.
+ */
+typedef struct {
+    uint64_t  lo_hi, lo_lo;         /* first address */
+    uint64_t  hi_hi, hi_lo;         /* last address */
+} ra_interval_t;
+
+const ra_interval_t *ra_ranges_list_intervals(const ra_ranges_t *r,
+    size_t list, size_t *n);
+size_t ra_intervals_find(const ra_interval_t *iv, size_t n,
+    const ra_addr_t *a);
+
 /* The list's index, or -1 when no list has that name. */
 int ra_ranges_find(const ra_ranges_t *r, ra_str_t name);
 size_t ra_ranges_lists(const ra_ranges_t *r);

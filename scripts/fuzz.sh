@@ -57,6 +57,12 @@ seed_fuzz_accesslog() { # the first lines of the real logs, one a file
             '{ f = d "/" b "-" NR; printf "%s", $0 > f; close(f) }'
     done
 }
+seed_fuzz_ranges() {  # the crawler publishers' files, loaded as such
+    for f in "$shared"/ip-ranges/*.json; do
+        [ -f "$f" ] || continue
+        { printf '\000'; head -c 65536 "$f"; } > "$1/$(basename "$f")"
+    done
+}
 seed_fuzz_report() { :; }
 seed_fuzz_sig() { :; }     # the committed vectors are its seeds
 seed_fuzz_sf() { :; }      # the committed fields are its seeds

@@ -148,6 +148,67 @@ for my $case (
     ok !-e "$dir/$name", "$what: nothing written when there was no file";
 }
 
+# ---- cloud sources: each provider's format, told by the file's name
+my $aws = '{"syncToken":"1","prefixes":[{"ip_prefix":"203.0.113.0/24",'
+        . '"region":"eu-west-1","service":"EC2"}],"ipv6_prefixes":'
+        . '[{"ipv6_prefix":"2001:db8:5::/48","region":"eu-west-1"}]}';
+my $feed = "# a geofeed (RFC 8805)\n198.51.100.0/24,US,US-NJ,Cedar Knolls,\n"
+         . "2001:db8:11::/48,DE,DE-HE,Frankfurt,\n";
+$up->put('ip-ranges.json', $aws, "Content-Type: application/json\r\n");
+$up->put('geo.csv', $feed, "Content-Type: text/csv\r\n");
+$up->put('geo.html', "<!DOCTYPE html>\n<p>moved</p>\n",
+         "Content-Type: text/html\r\n");
+$src = sources('c1', "cloud-aws.json $base/ip-ranges.json cloud",
+               "cloud-linode.csv $base/geo.csv");
+($st, $out, $err) = run('update', '--dir', $dir, '--sources', $src);
+is $st, 0, 'cloud sources: exit 0' or diag $err;
+like $out, qr/^updated cloud-aws\.json \(2 intervals\)$/m,
+    'the AWS file, read as AWS writes it';
+like $out, qr/^updated cloud-linode\.csv \(2 intervals\)$/m,
+    'the geofeed, read as CSV';
+is slurp("$dir/cloud-linode.csv"), $feed, 'the geofeed as served';
+# an AWS file under a crawler publisher's name is not one: refused
+$up->put('aws-as-crawler.json', $aws, '');
+($st, $out, $err) = run('update', '--dir', $dir, '--sources',
+    sources('c2', "aws.json $base/aws-as-crawler.json"));
+is $st, 1, 'AWS shape as a crawler file: exit 1';
+like $err, qr/range file aws\.json .*not a range file: .*no ipv4Prefix/,
+    'AWS shape as a crawler file: said so';
+# an HTML page where a geofeed was: refused, the previous file kept
+($st, $out, $err) = run('update', '--dir', $dir, '--sources',
+    sources('c3', "cloud-linode.csv $base/geo.html"));
+is $st, 1, 'HTML as a geofeed: exit 1';
+like $err, qr/range file cloud-linode\.csv .*not a geofeed: the first column is no IP prefix; the previous file is kept$/m,
+    'HTML as a geofeed: said so';
+is slurp("$dir/cloud-linode.csv"), $feed, 'HTML as a geofeed: file kept';
+# a kind that disagrees with the name: refused before any fetch
+($st, $out, $err) = run('update', '--dir', $dir, '--sources',
+    sources('c4', "cloud-x.json $base/ip-ranges.json crawler"));
+is $st, 2, 'a cloud name of kind crawler: usage error';
+like $err, qr/'cloud-x\.json' is a cloud file's name/, 'and why';
+# logs loads them from the directory (the .csv too) and gives a browser
+# in them the cloud signal; a crawler claimed from them is no crawler's
+{
+    my $log = "$tmp/access.log";
+    my $chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36'
+               . ' (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    spew($log, join '', map { "$_\n" }
+        qq(203.0.113.9 - - [27/Nov/2026:12:00:00 +0000] "GET /robots.txt HTTP/1.1" 200 30 "-" "$chrome"),
+        qq(203.0.113.9 - - [27/Nov/2026:12:00:05 +0000] "GET /a HTTP/1.1" 200 30 "-" "$chrome"),
+        qq(198.51.100.7 - - [27/Nov/2026:12:00:06 +0000] "GET /b HTTP/1.1" 200 30 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"));
+    spew("$tmp/robots.txt", "User-agent: *\nDisallow: /private/\n");
+    local $ENV{ROBOTS_AUDIT_RANGES_DIR} = $dir;
+    my $cmd = "'$bin' logs --robots '$tmp/robots.txt' --format json '$log'";
+    my $json = `$cmd 2>'$tmp/stderr'`;
+    like slurp("$tmp/stderr"), qr/cloud-linode\.csv/,
+        'logs names the geofeed among the default files';
+    like $json, qr/"client":"203\.0\.113\.9".*?"signals":\["robots\.txt","cloud"\]/,
+        'a browser in a cloud range: the cloud signal';
+    unlike $json, qr/"crawler":"Googlebot","verification":"verified"/,
+        'Googlebot from a cloud range: not verified';
+}
+unlink "$dir/cloud-aws.json", "$dir/cloud-linode.csv";
+
 # ---- bounds: size and time
 $src = sources('s3', "big.json $base/big.json");
 ($st, $out, $err) = run('update', '--dir', $dir, '--sources', $src,

@@ -8,7 +8,7 @@
  * format shows them: JSON sites[].undeclared[], the text heading,
  * Prometheus, CSV evidence rows, the RA104 alert log and the evidence
  * log; fail2ban's mode=undeclared bans them (skipped without
- * fail2ban-regex).  Runs build/robots-audit from the repository root;
+ * fail2ban-regex); cloud ranges add their signal.  Runs build/robots-audit from the repository root;
  * skips when it is absent.
  */
 #include <stdio.h>
@@ -95,6 +95,36 @@ text_prometheus_and_csv_show_them(void **state)
     assert_null(strstr(out, "198.51.100.20"));
 }
 
+/* Cloud ranges through --ranges (tests/data/cloud/, hand-written in the
+ * providers' shapes): a client in them shows the "cloud" signal, and is
+ * flagged sooner for it; the person in Google Cloud's fixture range is
+ * still never flagged, since the signal alone (30) and a disallowed path
+ * (50) do not reach the threshold. */
+static void
+cloud_ranges_add_the_cloud_signal(void **state)
+{
+    (void) state;
+    run("--ranges tests/data/cloud/cloud-aws.json --ranges "
+        "tests/data/cloud/cloud-google.json --format json");
+    assert_non_null(strstr(out,
+        "{\"client\":\"203.0.113.5\",\"user_agents\":[\"Mozilla/5.0 "
+        "(Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like "
+        "Gecko) Chrome/131.0.0.0 Safari/537.36\"],\"signals\":"
+        "[\"robots.txt\",\"cloud\"],\"score\":130,\"requests\":9,"));
+    assert_non_null(strstr(out,
+        "\"signals\":[\"no-subresources\",\"no-referer-chain\","
+        "\"regular-rate\",\"cloud\"],\"score\":120,\"requests\":15,"));
+    /* not in a cloud range: as before */
+    assert_non_null(strstr(out,
+        "\"signals\":[\"disallowed\",\"impossible-ua\"],\"score\":100,"));
+    assert_null(strstr(out, "\"client\":\"198.51.100.20\""));
+
+    run("--ranges tests/data/cloud/cloud-aws.json --format text");
+    assert_non_null(strstr(out, "  203.0.113.5                         "
+                                "             9         6         2   130 "
+                                "robots.txt,cloud\n"));
+}
+
 static void
 alert_and_evidence_logs(void **state)
 {
@@ -158,6 +188,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(json_lists_flagged_clients_with_their_verdicts),
         cmocka_unit_test(text_prometheus_and_csv_show_them),
+        cmocka_unit_test(cloud_ranges_add_the_cloud_signal),
         cmocka_unit_test(alert_and_evidence_logs),
         cmocka_unit_test(fail2ban_mode_undeclared),
     };

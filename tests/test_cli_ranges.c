@@ -79,12 +79,17 @@ table_and_publishers_agree(void **state)
     }
     assert_true(nnamed > 50);
 
-    /* every publisher's file is used by some crawler */
+    /* every crawler publisher's file is used by some crawler, and no
+     * cloud provider's is (a cloud range never verifies one) */
     for (p = out; *p; p = strchr(p, '\n') + 1) {
-        size_t  nl = strcspn(p, " ");
-        int     used = 0;
+        size_t  nl = strcspn(p, " "), ll = strcspn(p, "\n");
+        int     used = 0, cloud;
 
         assert_true(strncmp(p + nl, " https://", 9) == 0);
+        cloud = ll > 6 && strncmp(p + ll - 6, " cloud", 6) == 0;
+        assert_true(cloud || (ll > 8 && strncmp(p + ll - 8, " crawler", 8)
+                                        == 0));
+        assert_int_equal(cloud, strncmp(p, "cloud-", 6) == 0);
         for (i = 0; i < ra_crawlers_count(t) && !used; i++) {
             c = ra_crawlers_get(t, i);
             for (r = 0; r < c->nranges; r++) {
@@ -94,6 +99,12 @@ table_and_publishers_agree(void **state)
                     used = 1;
                 }
             }
+        }
+        if (cloud) {
+            if (used) {
+                fail_msg("cloud file %.*s: a crawler names it", (int) nl, p);
+            }
+            continue;
         }
         if (!used) {
             fail_msg("publisher %.*s: no crawler uses it", (int) nl, p);
@@ -113,13 +124,33 @@ table_and_publishers_agree(void **state)
     /* the text form names the crawlers and the documentation */
     assert_int_equal(ra_test_sh(BIN " ranges sources", out, sizeof(out)), 0);
     assert_non_null(strstr(out, "gptbot.json\n  url:      https://openai.com"
-                                "/gptbot.json\n  crawlers: GPTBot\n  source:"
-                                "   https://"));
+                                "/gptbot.json\n  kind:     crawler\n"
+                                "  crawlers: GPTBot\n  source:   https://"));
+    assert_non_null(strstr(out, "cloud-aws.json\n  url:      https://"
+                                "ip-ranges.amazonaws.com/ip-ranges.json\n"
+                                "  kind:     cloud (provider aws)\n"
+                                "  source:   https://docs.aws.amazon.com/"));
     assert_non_null(strstr(out, "chatgpt.com.json\n  url:      https://"
                                 "chatgpt.com/.well-known/http-message-"
                                 "signatures-directory\n"));
     assert_null(strstr(out, "(none)"));
     ra_test_arena_free(ar);
+}
+
+/* A sources file of these lines (printf's format) is refused before any
+ * fetch, saying why. */
+static void
+sources_refused(const char *lines, const char *why)
+{
+    char  cmd[512], out[4096];
+
+    snprintf(cmd, sizeof(cmd), "printf '%s' > build/tests/src-bad.txt && "
+             BIN " ranges update --dir build --sources "
+             "build/tests/src-bad.txt 2>&1", lines);
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 2);
+    if (strstr(out, why) == NULL) {
+        fail_msg("'%s' not in: %s", why, out);
+    }
 }
 
 static void
@@ -160,13 +191,14 @@ usage_errors(void **state)
                    out, sizeof(out)),
         2);
     assert_non_null(strstr(out, "line 1: expected 'NAME URL'"));
-    assert_int_equal(
-        ra_test_sh("printf 'a.json file:///etc/passwd\\n' > "
-                   "build/tests/src-bad.txt && " BIN " ranges update "
-                   "--dir build --sources build/tests/src-bad.txt 2>&1",
-                   out, sizeof(out)),
-        2);
-    assert_non_null(strstr(out, "not an http or https URL"));
+    /* a kind, when given, is the one the name says */
+    sources_refused("a.json https://x.example/a.json cloud\\n",
+                    "line 1: 'a.json' is a crawler file's name");
+    sources_refused("# x\\ncloud-a.csv https://x.example/a.csv crawler\\n",
+                    "line 2: 'cloud-a.csv' is a cloud file's");
+    sources_refused("a.json https://x.example/a.json kind=x\\n",
+                    "kind 'kind=x': 'crawler' or 'cloud'");
+    sources_refused("a.json file:///etc/passwd\\n", "not an http or https URL");
 }
 
 int
