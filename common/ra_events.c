@@ -242,8 +242,17 @@ typedef struct {
     unsigned char  *out;                /* the scratch's free part */
     unsigned char  *end;
     int             field;              /* the key just read; -1: none */
+    int             next;               /* the field a writer puts next */
     uint32_t        seen;               /* fields given, one bit each */
 } ra_events_reader_t;
+
+/* A hex digit's value + 1; 0 for any other byte. */
+static const unsigned char  ra_events_hexval[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+    ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16
+};
 
 static int
 ra_events_hex32(ra_str_t s, unsigned char *out)
@@ -255,8 +264,8 @@ ra_events_hex32(ra_str_t s, unsigned char *out)
         return RA_ERROR;
     }
     for (i = 0; i < 32; i++) {
-        hi = ra_hexval(s.data[2 * i]);
-        lo = ra_hexval(s.data[2 * i + 1]);
+        hi = ra_events_hexval[s.data[2 * i]] - 1;
+        lo = ra_events_hexval[s.data[2 * i + 1]] - 1;
         if (hi < 0 || lo < 0) {
             return RA_ERROR;
         }
@@ -388,13 +397,22 @@ ra_events_handler(void *ctx, unsigned event, ra_str_t raw, unsigned depth)
         return RA_ERROR;                /* nothing nested */
     }
     if (event == RA_JSON_KEY) {
-        for (f = 0; f < RA_EVF_N; f++) {
-            if (ra_events_fields[f].len == raw.len
-                && memcmp(ra_events_fields[f].data, raw.data, raw.len) == 0)
-            {
-                break;
+        /* a writer puts the keys in the order of the table: the one after
+         * the last is tried first, then all of them */
+        f = x->next;
+        if (f >= RA_EVF_N || ra_events_fields[f].len != raw.len
+            || memcmp(ra_events_fields[f].data, raw.data, raw.len) != 0)
+        {
+            for (f = 0; f < RA_EVF_N; f++) {
+                if (ra_events_fields[f].len == raw.len
+                    && memcmp(ra_events_fields[f].data, raw.data, raw.len)
+                       == 0)
+                {
+                    break;
+                }
             }
         }
+        x->next = f + 1;
         /* an unknown key is skipped (a newer writer's), a repeated one
          * refused */
         if (f < RA_EVF_N && (x->seen & (1u << f))) {
@@ -473,6 +491,7 @@ ra_events_read(ra_str_t line, unsigned char *scratch, size_t cap,
     x.out = scratch;
     x.end = scratch + cap;
     x.field = -1;
+    x.next = 0;
     x.seen = 0;
     if (ra_json_parse(line, ra_events_handler, &x, NULL) != RA_OK
         || (x.seen & need) != need || ev->site.len == 0
