@@ -188,6 +188,21 @@ request_of(ra_request_t *r, ra_verdict_t *v)
     r->status = 200;
 }
 
+/* w, an event writer through the syslog peer s of word, as a server sets
+ * one up */
+static void
+writer_to(ra_events_t *w, ra_syslog_t *s, const char *word)
+{
+    char  why[256];
+
+    assert_int_equal(parse(s, word, why, sizeof(why)), RA_OK);
+    assert_int_equal(ra_syslog_open(s), RA_OK);
+    memset(w, 0, sizeof(*w));
+    w->log.file = s;
+    w->log.write = ra_syslog_write;
+    w->most = RA_EVENTS_DATAGRAM_MAX;
+}
+
 static void
 udp_round_trip(void **state)
 {
@@ -197,7 +212,7 @@ udp_round_trip(void **state)
     ra_verdict_t    v;
     ra_answer_t     ans;
     ra_event_t      ev;
-    char            why[256], word[64];
+    char            word[64];
     static unsigned char  got[70000], scratch[70000];
     unsigned char  *big;
     unsigned        port;
@@ -207,13 +222,7 @@ udp_round_trip(void **state)
     (void) state;
     (void) snprintf(word, sizeof(word), "syslog:server=127.0.0.1:%u,tag=ra",
                     port);
-    assert_int_equal(parse(&s, word, why, sizeof(why)), RA_OK);
-    assert_int_equal(ra_syslog_open(&s), RA_OK);
-    memset(&w, 0, sizeof(w));
-    w.log.file = &s;
-    w.log.write = ra_syslog_write;
-    w.most = RA_EVENTS_DATAGRAM_MAX;
-
+    writer_to(&w, &s, word);
     request_of(&r, &v);
     assert_int_equal(ra_events_request(&w, &ra_malloc_allocator, &r, &v),
                      RA_EVENTS_SENT);
@@ -265,7 +274,7 @@ full_socket_drops(void **state)
     ra_events_t         w;
     ra_request_t        r;
     ra_verdict_t        v;
-    char                why[256], word[128];
+    char                word[128];
     char                dir[] = "/tmp/ra-syslog-XXXXXX";
     struct sockaddr_un  un;
     int                 fd, i, sent = 0, dropped = 0, rc;
@@ -277,12 +286,7 @@ full_socket_drops(void **state)
     (void) snprintf(un.sun_path, sizeof(un.sun_path), "%s/s", dir);
     (void) snprintf(word, sizeof(word), "syslog:server=unix:%s",
                     un.sun_path);
-    assert_int_equal(parse(&s, word, why, sizeof(why)), RA_OK);
-    assert_int_equal(ra_syslog_open(&s), RA_OK);
-    memset(&w, 0, sizeof(w));
-    w.log.file = &s;
-    w.log.write = ra_syslog_write;
-    w.most = RA_EVENTS_DATAGRAM_MAX;
+    writer_to(&w, &s, word);
     request_of(&r, &v);
 
     /* nobody listens yet: dropped, counted, no wait */
