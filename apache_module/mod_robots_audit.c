@@ -467,6 +467,13 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
         return OK;
     }
     log->name = path;
+    if (which == RA_LOGFILE_EVENTS && ra_syslog_is(ra_str_z(path))) {
+        /* syslog:...: the core's own socket, closed with pconf */
+        apr_pool_cleanup_register(pconf, &mra_st(s)->conf,
+                                  ra_conf_events_close, apr_pool_cleanup_null);
+        return ra_conf_events_open(&mra_st(s)->conf, &mra_st(s)->host, NULL)
+               == RA_OK ? OK : !OK;
+    }
     if (path[0] == '|') {
         pl = ap_open_piped_log(pconf, ra_logfile_target(path));
         f = pl != NULL ? ap_piped_log_write_fd(pl) : NULL;

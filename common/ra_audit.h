@@ -305,6 +305,10 @@ int ra_audit_evidence_take(ra_audit_t *au, ra_str_t site, size_t bytes,
 int ra_audit_log_error(ra_audit_t *au, unsigned which, int64_t now,
     uint64_t *failed);
 
+/* An event line's outcome (ra_events.h; -1: no stream, not counted),
+ * counted in the ledger for every process (ra_ledger_events_count()). */
+void ra_audit_events_count(ra_audit_t *au, int outcome);
+
 /* Whether the log which ends in a torn line, swapped for owed
  * (ra_ledger_log_owed()). */
 int ra_audit_log_owed(ra_audit_t *au, unsigned which, int owed);

@@ -36,6 +36,14 @@ ra_audit_log_error(ra_audit_t *au, unsigned which, int64_t now,
     return ra_ledger_log_error(&au->ledger, which, now, failed);
 }
 
+void
+ra_audit_events_count(ra_audit_t *au, int outcome)
+{
+    if (au != NULL && outcome >= 0) {
+        ra_ledger_events_count(&au->ledger, (unsigned) outcome);
+    }
+}
+
 int
 ra_audit_log_owed(ra_audit_t *au, unsigned which, int owed)
 {

@@ -6,6 +6,7 @@
  * conventions (nginx's "invalid value ... in ... directive", Apache's
  * "Directive: 'word': ..."), and the tests and operators read them so.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "ra_directive.h"
@@ -657,7 +658,7 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
 
     case RA_DK_EVENTS:
         /* nginx sends through its own syslog writer only; Apache through
-         * a piped log or a file */
+         * the core's (ra_syslog.h), a piped log or a file */
         if (ra_directive_once(cx, &cx->main->set, id, msg) != RA_OK) {
             return RA_ERROR;
         }
@@ -668,8 +669,18 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
                           "[,tag=TAG]", ra_directives[id].name[cx->dialect]);
             return RA_ERROR;
         }
+        if (ra_syslog_is(words[0])) {
+            /* a datagram each: a longer line is dropped, and counted */
+            cx->main->events.most = RA_EVENTS_DATAGRAM_MAX;
+            if (cx->dialect == RA_DIALECT_APACHE
+                && ra_syslog_parse(&cx->main->events_syslog, words[0],
+                                   RA_EVENTS_SYSLOG_TAG, msg) != RA_OK)
+            {
+                return RA_ERROR;
+            }
+        }
         cx->main->events_to = words[0].data[0] == '|'
-                              || cx->dialect == RA_DIALECT_NGINX
+                              || ra_syslog_is(words[0])
                               ? ra_directive_copy(cx->main, words[0])
                               : ra_directive_path(cx, id, words[0], msg);
         return cx->main->events_to != NULL ? RA_OK : RA_ERROR;
@@ -763,4 +774,34 @@ ra_conf_scope_unzoned(const ra_conf_scope_t *c, int zone)
     }
     return "\"robots_audit on\" and \"robots_audit_status\" need a zone: "
            "add \"robots_audit_zone NAME SIZE;\" to the http block";
+}
+
+_Static_assert(RA_SYSLOG_HEADER_MAX + 1 <= RA_EVENTS_HEADROOM,
+               "a syslog header and an owed newline fit the headroom");
+
+int
+ra_conf_events_open(ra_conf_main_t *m, const ra_host_t *h, void *where)
+{
+    if (m->events_to == NULL || !ra_syslog_is(ra_str_z(m->events_to))) {
+        return RA_OK;
+    }
+    if (ra_syslog_open(&m->events_syslog) != RA_OK) {
+        ra_logf(h, where, RA_LOG_EMERG, RA_TAG_EVENTS, "cannot open the "
+                "event stream %s: %s", m->events_to, strerror(errno));
+        return RA_ERROR;
+    }
+    m->events.log.file = &m->events_syslog;
+    m->events.log.write = ra_syslog_write;
+    m->events.log.name = m->events_to;
+    return RA_OK;
+}
+
+int
+ra_conf_events_close(void *conf)
+{
+    ra_conf_main_t  *m = conf;
+
+    ra_syslog_close(&m->events_syslog);
+    m->events.log.file = NULL;
+    return 0;
 }

@@ -22,6 +22,7 @@
 #include "ra_alert.h"
 #include "ra_buf.h"
 #include "ra_events.h"
+#include "ra_syslog.h"
 #include "ra_http.h"
 #include "ra_policy.h"
 #include "ra_setup.h"
@@ -222,6 +223,8 @@ typedef struct {
                                            events.log, each process sends
                                            through it (values.events, set
                                            by ra_conf_compile()) */
+    ra_syslog_t        events_syslog;   /* Apache's syslog:... peer
+                                           (ra_conf_events_open()) */
     ra_conf_server_t  *robots_servers;  /* those with a robots file */
     ra_policy_site_t  *policies;        /* every scope's policy, as
                                            written, for the status page */
@@ -353,6 +356,18 @@ void ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
 /* The scope that keeps id's value in that server (RA_CONF_*), 0 when the
  * server has no such directive. */
 int ra_directive_level(ra_dialect_e dialect, ra_directive_e id);
+
+/*
+ * The event stream of a server without a syslog writer of its own
+ * (Apache): when its word was syslog:..., opens the peer's socket and
+ * makes it m->events' transport.  RA_OK (also when the word is another:
+ * the glue opens that); RA_ERROR, said at h's EMERG with the reason.
+ * ra_conf_events_close() closes it again (a restart opens a new one): it
+ * takes the ra_conf_main_t and answers 0, as a host's pool cleanup does,
+ * so that the glue registers it as one.
+ */
+int ra_conf_events_open(ra_conf_main_t *m, const ra_host_t *h, void *where);
+int ra_conf_events_close(void *m);
 
 /* to: add, and base's values where add has none written (to may be
  * add).  A status page is not inherited. */

@@ -99,19 +99,49 @@ ra_events_robots_line(ra_buf_t *b, ra_str_t site, const ra_answer_t *ans,
     ra_buf_cstr(b, "}\n");
 }
 
+/* The table's slot of the body sha. */
+static unsigned
+ra_events_slot(const unsigned char *sha)
+{
+    return (sha[0] | (unsigned) sha[1] << 8) % RA_EVENTS_BODY_SLOTS;
+}
+
 int
 ra_events_body_due(ra_events_t *w, const unsigned char *sha, int64_t now)
 {
-    unsigned  k = (sha[0] | (unsigned) sha[1] << 8) % RA_EVENTS_BODY_SLOTS;
+    unsigned  k = ra_events_slot(sha);
+    int       due = 1;
 
+    /* one thread at the table; another sends the body again (a few bytes
+     * more on the wire) rather than wait for it */
+    if (__atomic_exchange_n(&w->busy, 1, __ATOMIC_ACQUIRE)) {
+        return 1;
+    }
     if (w->sent_at[k] != 0 && memcmp(w->sent[k], sha, 32) == 0
         && now - w->sent_at[k] < RA_EVENTS_BODY_RESEND)
     {
-        return 0;
+        due = 0;
+    } else {
+        memcpy(w->sent[k], sha, 32);
+        w->sent_at[k] = now ? now : 1;
     }
-    memcpy(w->sent[k], sha, 32);
-    w->sent_at[k] = now ? now : 1;
-    return 1;
+    __atomic_store_n(&w->busy, 0, __ATOMIC_RELEASE);
+    return due;
+}
+
+/* The body sha did not go out after all: due at the next answer. */
+static void
+ra_events_body_unsent(ra_events_t *w, const unsigned char *sha)
+{
+    unsigned  k = ra_events_slot(sha);
+
+    if (__atomic_exchange_n(&w->busy, 1, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    if (memcmp(w->sent[k], sha, 32) == 0) {
+        w->sent_at[k] = 0;
+    }
+    __atomic_store_n(&w->busy, 0, __ATOMIC_RELEASE);
 }
 
 void
@@ -123,20 +153,45 @@ ra_events_begin(ra_buf_t *b)
     }
 }
 
-int
-ra_events_send(ra_events_t *w, ra_buf_t *b, unsigned *lost)
+const char *
+ra_events_outcome_name(unsigned outcome)
+{
+    static const char  *const names[] = { "sent", "dropped", "oversize" };
+
+    return outcome < 3 ? names[outcome] : "";
+}
+
+/* Counts outcome in w's own numbers, which threads share. */
+static unsigned
+ra_events_tally(ra_events_t *w, unsigned outcome)
+{
+    uint64_t  *n = outcome == RA_EVENTS_SENT ? &w->written
+                   : outcome == RA_EVENTS_OVERSIZE ? &w->oversize
+                   : &w->dropped;
+
+    __atomic_fetch_add(n, 1, __ATOMIC_RELAXED);
+    return outcome;
+}
+
+unsigned
+ra_events_put(ra_events_t *w, ra_buf_t *b)
 {
     unsigned char  *p;
     size_t          n, want;
-    int             err;
+    int             err, owed;
 
     if (b->failed || b->truncated || b->len <= RA_EVENTS_HEADROOM) {
-        w->dropped++;
-        return RA_ERROR;
+        return ra_events_tally(w, RA_EVENTS_DROPPED);
     }
     p = b->data + RA_EVENTS_HEADROOM;
     want = b->len - RA_EVENTS_HEADROOM;
-    if (w->owed) {
+    if (w->most != 0 && want > w->most) {
+        /* a datagram would refuse it or a relay cut it: broken JSON at
+         * the collector either way */
+        return ra_events_tally(w, RA_EVENTS_OVERSIZE);
+    }
+    owed = __atomic_exchange_n(&w->owed, 0, __ATOMIC_ACQ_REL);
+    if (owed) {
         /* the torn line before ends here, so that this one reads whole;
          * the headroom has a byte for it */
         *--p = '\n';
@@ -149,16 +204,23 @@ ra_events_send(ra_events_t *w, ra_buf_t *b, unsigned *lost)
         err = w->log.write(w->log.file, p, &n);
     }
     if (err == 0 && n == want) {
-        w->owed = 0;
-        w->written++;
-        return RA_OK;
+        return ra_events_tally(w, RA_EVENTS_SENT);
     }
     /* a full socket or pipe: the line is lost, never waited for; a part
-     * written leaves a torn line the reader refuses */
-    if (err == 0 && n > 0) {
-        w->owed = 1;
+     * written leaves a torn line the reader refuses, and a newline owed
+     * and not written is owed still */
+    if ((err == 0 && n > 0) || owed) {
+        __atomic_store_n(&w->owed, 1, __ATOMIC_RELEASE);
     }
-    w->dropped++;
+    return ra_events_tally(w, RA_EVENTS_DROPPED);
+}
+
+int
+ra_events_send(ra_events_t *w, ra_buf_t *b, unsigned *lost)
+{
+    if (ra_events_put(w, b) == RA_EVENTS_SENT) {
+        return RA_OK;
+    }
     if (lost != NULL) {
         (*lost)++;
     }
@@ -175,43 +237,49 @@ ra_events_nowait(int fd)
     }
 }
 
-void
+int
 ra_events_request(ra_events_t *w, const ra_alloc_t *a, const ra_request_t *r,
     const ra_verdict_t *v)
 {
     ra_buf_t  b;
+    unsigned  outcome;
 
     if (!ra_events_on(w)) {
-        return;
+        return -1;
     }
     ra_buf_init(&b, a, 1024, RA_EVENTS_HEADROOM + RA_EVENTS_LINE_MAX);
     ra_events_begin(&b);
     ra_events_request_line(&b, r, v);
-    (void) ra_events_send(w, &b, NULL);
+    outcome = ra_events_put(w, &b);
     ra_buf_release(&b);
+    return (int) outcome;
 }
 
-void
+int
 ra_events_robots(ra_events_t *w, const ra_alloc_t *a, ra_str_t site,
     const ra_answer_t *ans, int64_t now)
 {
     ra_buf_t        b;
     unsigned char   sha[RA_SHA256_LEN];
-    int             known;
+    int             known, body;
+    unsigned        outcome;
 
     if (!ra_events_on(w)) {
-        return;
+        return -1;
     }
     known = ra_sha256(ans->body, sha) == RA_OK;
+    body = known && ans->status >= 200 && ans->status < 300
+           && !ans->undecodable && ra_events_body_due(w, sha, now);
     ra_buf_init(&b, a, 1024 + ans->body.len / 3 * 4,
                 RA_EVENTS_HEADROOM + RA_EVENTS_LINE_MAX);
     ra_events_begin(&b);
-    ra_events_robots_line(&b, site, ans, known ? sha : NULL,
-                          known && ans->status >= 200 && ans->status < 300
-                          && !ans->undecodable
-                          && ra_events_body_due(w, sha, now), now);
-    (void) ra_events_send(w, &b, NULL);
+    ra_events_robots_line(&b, site, ans, known ? sha : NULL, body, now);
+    outcome = ra_events_put(w, &b);
     ra_buf_release(&b);
+    if (body && outcome != RA_EVENTS_SENT) {
+        ra_events_body_unsent(w, sha);
+    }
+    return (int) outcome;
 }
 
 
@@ -242,8 +310,17 @@ typedef struct {
     unsigned char  *out;                /* the scratch's free part */
     unsigned char  *end;
     int             field;              /* the key just read; -1: none */
+    int             next;               /* the field a writer puts next */
     uint32_t        seen;               /* fields given, one bit each */
 } ra_events_reader_t;
+
+/* A hex digit's value + 1; 0 for any other byte. */
+static const unsigned char  ra_events_hexval[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+    ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16
+};
 
 static int
 ra_events_hex32(ra_str_t s, unsigned char *out)
@@ -255,8 +332,8 @@ ra_events_hex32(ra_str_t s, unsigned char *out)
         return RA_ERROR;
     }
     for (i = 0; i < 32; i++) {
-        hi = ra_hexval(s.data[2 * i]);
-        lo = ra_hexval(s.data[2 * i + 1]);
+        hi = ra_events_hexval[s.data[2 * i]] - 1;
+        lo = ra_events_hexval[s.data[2 * i + 1]] - 1;
         if (hi < 0 || lo < 0) {
             return RA_ERROR;
         }
@@ -388,13 +465,22 @@ ra_events_handler(void *ctx, unsigned event, ra_str_t raw, unsigned depth)
         return RA_ERROR;                /* nothing nested */
     }
     if (event == RA_JSON_KEY) {
-        for (f = 0; f < RA_EVF_N; f++) {
-            if (ra_events_fields[f].len == raw.len
-                && memcmp(ra_events_fields[f].data, raw.data, raw.len) == 0)
-            {
-                break;
+        /* a writer puts the keys in the order of the table: the one after
+         * the last is tried first, then all of them */
+        f = x->next;
+        if (f >= RA_EVF_N || ra_events_fields[f].len != raw.len
+            || memcmp(ra_events_fields[f].data, raw.data, raw.len) != 0)
+        {
+            for (f = 0; f < RA_EVF_N; f++) {
+                if (ra_events_fields[f].len == raw.len
+                    && memcmp(ra_events_fields[f].data, raw.data, raw.len)
+                       == 0)
+                {
+                    break;
+                }
             }
         }
+        x->next = f + 1;
         /* an unknown key is skipped (a newer writer's), a repeated one
          * refused */
         if (f < RA_EVF_N && (x->seen & (1u << f))) {
@@ -473,6 +559,7 @@ ra_events_read(ra_str_t line, unsigned char *scratch, size_t cap,
     x.out = scratch;
     x.end = scratch + cap;
     x.field = -1;
+    x.next = 0;
     x.seen = 0;
     if (ra_json_parse(line, ra_events_handler, &x, NULL) != RA_OK
         || (x.seen & need) != need || ev->site.len == 0

@@ -46,6 +46,19 @@
 /* Room a writer leaves before each line for a transport's header (a
  * syslog header: "<PRI>Mmm dd hh:mm:ss HOST TAG: "). */
 #define RA_EVENTS_HEADROOM     320
+/* The longest line a datagram transport (syslog over UDP or a unix
+ * datagram socket) is given: a UDP datagram's 65,507 bytes less the
+ * header's room.  A longer line (a robots.txt answer with a large body)
+ * is dropped and counted as oversize, never sent cut. */
+#define RA_EVENTS_DATAGRAM_MAX (65507u - RA_EVENTS_HEADROOM)
+/* What became of a line, as the ledger counts it (ra_events_tally_t). */
+#define RA_EVENTS_SENT         0        /* went out whole */
+#define RA_EVENTS_DROPPED      1        /* the transport refused it (a full
+                                           socket or pipe, an error) */
+#define RA_EVENTS_OVERSIZE     2        /* longer than the transport takes */
+/* The syslog tag of a server that writes its own syslog lines (Apache)
+ * unless the word says tag=: nginx's writer defaults to "nginx". */
+#define RA_EVENTS_SYSLOG_TAG   "httpd"
 /* Bodies a writer remembers having sent, and for how long. */
 #define RA_EVENTS_BODY_SLOTS   64
 #define RA_EVENTS_BODY_RESEND  (10LL * 60 * 1000)
@@ -85,13 +98,20 @@ typedef struct {
 } ra_event_t;
 
 /* The writer of one process: where its lines go and which bodies it has
- * sent.  Zero it, then set log (log.file NULL: no stream). */
+ * sent.  Zero it, then set log (log.file NULL: no stream) and most.  The
+ * threads of a process share it: its numbers are atomics, and its table
+ * of bodies is taken by one thread at a time (another that finds it
+ * taken sends the body again rather than wait). */
 typedef struct ra_events_s {
     ra_logfile_t     log;
+    size_t           most;              /* the longest line the transport
+                                           takes whole; 0: no bound */
     uint64_t         written;           /* lines sent whole */
     uint64_t         dropped;           /* lines the transport refused */
+    uint64_t         oversize;          /* lines longer than most */
     int              owed;              /* a line went out torn: the next
                                            starts with a newline */
+    int              busy;              /* a thread is at the table */
     int64_t          sent_at[RA_EVENTS_BODY_SLOTS];
     unsigned char    sent[RA_EVENTS_BODY_SLOTS][32];
 } ra_events_t;
@@ -121,21 +141,29 @@ int ra_events_body_due(ra_events_t *w, const unsigned char *sha,
 /*
  * Sends b's line (written after RA_EVENTS_HEADROOM bytes b holds before
  * it: ra_events_begin()) once, never waiting: a transport that takes
- * only part of it, or none, drops the line, and dropped counts it.
- * RA_OK when it went out whole.
+ * only part of it, or none, drops the line, and dropped counts it; a
+ * line longer than w->most is not sent, and oversize counts it.  RA_OK
+ * when it went out whole.  ra_events_put() answers the outcome
+ * (RA_EVENTS_SENT, _DROPPED, _OVERSIZE).
  */
 void ra_events_begin(ra_buf_t *b);
 int ra_events_send(ra_events_t *w, ra_buf_t *b, unsigned *lost);
+unsigned ra_events_put(ra_events_t *w, ra_buf_t *b);
+
+/* The outcome's name for metrics: "sent", "dropped", "oversize". */
+const char *ra_events_outcome_name(unsigned outcome);
 
 /* Makes the descriptor fd (a pipe to a program, a file) one whose write
  * never waits: a full pipe answers EAGAIN, and the line is dropped. */
 void ra_events_nowait(int fd);
 
 /* What a server does with a judged request and with a recorded answer:
- * the line made and sent when w has a stream. */
-void ra_events_request(ra_events_t *w, const ra_alloc_t *a,
+ * the line made and sent when w has a stream.  The outcome
+ * (RA_EVENTS_SENT, ...), for the ledger to count; -1 when w has no
+ * stream.  An answer's body that did not go out is due again at once. */
+int ra_events_request(ra_events_t *w, const ra_alloc_t *a,
     const ra_request_t *r, const ra_verdict_t *v);
-void ra_events_robots(ra_events_t *w, const ra_alloc_t *a, ra_str_t site,
+int ra_events_robots(ra_events_t *w, const ra_alloc_t *a, ra_str_t site,
     const ra_answer_t *ans, int64_t now);
 
 /*

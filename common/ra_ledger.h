@@ -403,6 +403,15 @@ typedef struct {
     uint32_t  rdns;             /* reverse-DNS cache entries (ra_rdns.h) */
 } ra_ledger_plan_t;
 
+/* Layout 17: the event stream's lines (ra_events.h) of every process
+ * that shares the ledger, by what became of them, atomics: sent whole,
+ * dropped by the transport (a full socket or pipe), oversize (longer than
+ * a datagram takes, not sent). */
+#define RA_EVENT_OUTCOMES  3
+typedef struct {
+    uint64_t  lines[RA_EVENT_OUTCOMES];   /* by RA_EVENTS_SENT, ... */
+} ra_events_tally_t;
+
 /* The ledger's totals, read without the lock (each number is exact, the
  * set is not one instant's). */
 typedef struct {
@@ -437,6 +446,7 @@ typedef struct {
      * not write (RA_LOGFILE_*) */
     uint64_t          evidence_dropped;
     uint64_t          log_write_errors[RA_LOGFILES];
+    ra_events_tally_t events;             /* layout 17 */
 } ra_totals_t;
 
 
@@ -519,6 +529,10 @@ int ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t);
  */
 int ra_ledger_log_error(ra_ledger_t *l, unsigned which, int64_t now,
     uint64_t *failed);
+
+/* An event line of outcome (RA_EVENTS_SENT, _DROPPED, _OVERSIZE): counted
+ * for every process (robots_audit_events_total). */
+void ra_ledger_events_count(ra_ledger_t *l, unsigned outcome);
 
 /* Whether the log which (RA_LOGFILE_*) ends in a torn line nobody ended
  * yet, set to owed; returns what it was (an atomic exchange, so that of

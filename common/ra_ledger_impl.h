@@ -24,7 +24,7 @@
 #include "ra_verify.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       16
+#define RA_LEDGER_LAYOUT       17
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
 
@@ -308,6 +308,8 @@ struct ra_ledger_hdr_s {
     /* layout 14: the clients of the alert summary window's violations
      * (ra_alert_budget_take()), under the lock */
     ra_alert_client_t  alert_top[RA_ALERT_TOP_SLOTS];
+    /* layout 17: the event stream's lines by outcome */
+    ra_events_tally_t  events;
 };
 
 /* blob heap block: a header before the body, 16-byte granules; the

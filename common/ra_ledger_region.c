@@ -341,6 +341,9 @@ ra_ledger_totals(const ra_ledger_t *l, ra_totals_t *t)
     for (k = 0; k < RA_LOGFILES; k++) {
         t->log_write_errors[k] = ra_atomic_read(&h->log_errors[k]);
     }
+    for (k = 0; k < RA_EVENT_OUTCOMES; k++) {
+        t->events.lines[k] = ra_atomic_read(&h->events.lines[k]);
+    }
     ra_ledger_rdns_totals(l, t);
 }
 
@@ -372,6 +375,14 @@ ra_ledger_full_note(ra_ledger_t *l, int64_t now, ra_totals_t *t)
     return 1;
 }
 
+
+void
+ra_ledger_events_count(ra_ledger_t *l, unsigned outcome)
+{
+    if (outcome < RA_EVENT_OUTCOMES) {
+        ra_atomic_add(&l->hdr->events.lines[outcome], 1);
+    }
+}
 
 int
 ra_ledger_log_owed(ra_ledger_t *l, unsigned which, int owed)

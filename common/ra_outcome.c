@@ -172,7 +172,8 @@ ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
     /* the collector judges it again (a browser's request it does not
      * need) */
     if (v->kind != RA_UA_BROWSER) {
-        ra_events_request(ra_audit_events(au), &h->heap, req, v);
+        ra_audit_events_count(au, ra_events_request(ra_audit_events(au),
+                                                    &h->heap, req, v));
     }
     /* the violation's line first: the verdict holds its own copies, so
      * no eviction after the count can take it from the line.  A browser's
@@ -214,6 +215,7 @@ ra_outcome_robots(ra_audit_t *au, const ra_host_t *h, ra_capture_t *c,
     ans.location = location;
     /* out of memory recording it: the engine says so */
     (void) ra_audit_robots(au, req->site, &ans, now);
-    ra_events_robots(ra_audit_events(au), &h->heap, req->site, &ans, now);
+    ra_audit_events_count(au, ra_events_robots(ra_audit_events(au), &h->heap,
+                                               req->site, &ans, now));
     return RA_OK;
 }

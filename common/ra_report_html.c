@@ -812,6 +812,27 @@ ra_rep_html_evidence(ra_buf_t *b, const ra_totals_t *h)
     ra_buf_cstr(b, "</p>\n");
 }
 
+/* One line, when there is an event stream: its lines sent, and those
+ * lost (in red when any were). */
+static void
+ra_rep_html_events(ra_buf_t *b, const ra_totals_t *h)
+{
+    uint64_t  lost = h->events.lines[RA_EVENTS_DROPPED]
+                     + h->events.lines[RA_EVENTS_OVERSIZE];
+
+    if (!ra_rep_events_any(h)) {
+        return;
+    }
+    ra_buf_printf(b, "<p class=\"%s\">event stream: ",
+                  lost ? "warn" : "muted");
+    ra_buf_u64(b, h->events.lines[RA_EVENTS_SENT]);
+    ra_buf_cstr(b, " lines sent, ");
+    ra_buf_u64(b, h->events.lines[RA_EVENTS_DROPPED]);
+    ra_buf_cstr(b, " dropped, ");
+    ra_buf_u64(b, h->events.lines[RA_EVENTS_OVERSIZE]);
+    ra_buf_cstr(b, " oversize</p>\n");
+}
+
 /* One line: each loaded range file and its age, stale ones in red. */
 static void
 ra_rep_html_ranges(ra_rep_t *r)
@@ -906,6 +927,7 @@ ra_rep_html(ra_rep_t *r)
     ra_buf_cstr(b, "</p>\n");
     ra_rep_html_summary(r);
     ra_rep_html_evidence(b, h);
+    ra_rep_html_events(b, h);
     ra_rep_html_ranges(r);
     for (i = 0; i < r->snap->nsites && !ra_rep_over_budget(r); i++) {
         ra_rep_html_site(r, ra_rep_nth(r, i));

@@ -11,10 +11,22 @@
 #define RA_REPORT_IMPL_H
 
 #include "ra_report.h"
+#include "ra_events.h"
 #include "ra_digest.h"
 #include "ra_refer.h"
 #include "ra_crawlers.h"
 #include "ra_policy.h"
+
+/* Did the servers of the ledger write an event stream (ra_events.h)?
+ * Its lines are shown then only, so that a page without one is as it
+ * was. */
+static inline int
+ra_rep_events_any(const ra_totals_t *h)
+{
+    return h->events.lines[RA_EVENTS_SENT] != 0
+           || h->events.lines[RA_EVENTS_DROPPED] != 0
+           || h->events.lines[RA_EVENTS_OVERSIZE] != 0;
+}
 
 #define RA_REP_VIOLATIONS   25
 #define RA_REP_CRAWLERS     100

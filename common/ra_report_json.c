@@ -527,6 +527,25 @@ ra_rep_json_lost(ra_buf_t *b, const ra_totals_t *h)
     ra_buf_ch(b, '}');
 }
 
+/* ,"events":{"sent":N,"dropped":N,"oversize":N}: the event stream's
+ * lines by what became of them, when there is a stream */
+static void
+ra_rep_json_events(ra_buf_t *b, const ra_totals_t *h)
+{
+    unsigned  k;
+
+    if (!ra_rep_events_any(h)) {
+        return;
+    }
+    ra_buf_cstr(b, ",\"events\":{");
+    for (k = 0; k < RA_EVENT_OUTCOMES; k++) {
+        ra_buf_printf(b, k ? ",\"%s\":" : "\"%s\":",
+                      ra_events_outcome_name(k));
+        ra_buf_u64(b, h->events.lines[k]);
+    }
+    ra_buf_ch(b, '}');
+}
+
 /* ,"ranges":[{"file":..,"intervals":N,"modified":..,"age_seconds":N,
  * "stale":false},...]: each loaded range list's age, so that an old list
  * shows; modified and age_seconds null when its file's time is unknown. */
@@ -599,6 +618,7 @@ ra_rep_json(ra_rep_t *r)
     ra_buf_cstr(b, "}}");
     ra_rep_json_rdns(b, h);
     ra_rep_json_lost(b, h);
+    ra_rep_json_events(b, h);
     if (r->opts->with_lines) {
         ra_buf_cstr(b, ",\"lines\":");
         ra_buf_u64(b, r->opts->lines);

@@ -75,6 +75,27 @@ ra_rep_prom_evidence(ra_buf_t *b, const ra_snapshot_t *snap)
     }
 }
 
+/* The event stream's lines by what became of them, when there is a
+ * stream: robots_audit_events_total{outcome="sent|dropped|oversize"}. */
+static void
+ra_rep_prom_events(ra_buf_t *b, const ra_totals_t *h)
+{
+    unsigned  k;
+
+    if (!ra_rep_events_any(h)) {
+        return;
+    }
+    ra_rep_prom_family(b, "robots_audit_events_total", "counter",
+        "Event-stream lines by outcome (dropped: the transport refused it; "
+        "oversize: longer than a datagram, not sent).");
+    for (k = 0; k < RA_EVENT_OUTCOMES; k++) {
+        ra_buf_printf(b, "robots_audit_events_total{outcome=\"%s\"} ",
+                      ra_events_outcome_name(k));
+        ra_buf_u64(b, h->events.lines[k]);
+        ra_buf_ch(b, '\n');
+    }
+}
+
 /* How a record's verification was decided, so that a weak method shows:
  * the method label of robots_audit_requests_total ("ranges", "rdns",
  * "signature", "none"), the record's last deciding method: a crawler
@@ -517,6 +538,7 @@ ra_rep_prom_totals(ra_rep_t *r, unsigned level)
     ra_rep_prom_rdns(b, h);
     ra_rep_prom_ranges(r);
     ra_rep_prom_evidence(b, r->snap);
+    ra_rep_prom_events(b, h);
 
     /* ledger health */
     ra_rep_prom_family(b, "robots_audit_evictions_total", "counter",

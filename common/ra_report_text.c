@@ -303,6 +303,22 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
     (void) ra_rep_violations(r, si, ra_rep_text_violation);
 }
 
+/* The event stream's lines, when there is one. */
+static void
+ra_rep_text_events(ra_buf_t *b, const ra_totals_t *h)
+{
+    if (!ra_rep_events_any(h)) {
+        return;
+    }
+    ra_buf_cstr(b, "\nevent stream: sent ");
+    ra_buf_u64(b, h->events.lines[RA_EVENTS_SENT]);
+    ra_buf_cstr(b, ", dropped ");
+    ra_buf_u64(b, h->events.lines[RA_EVENTS_DROPPED]);
+    ra_buf_cstr(b, ", oversize ");
+    ra_buf_u64(b, h->events.lines[RA_EVENTS_OVERSIZE]);
+    ra_buf_ch(b, '\n');
+}
+
 void
 ra_rep_text(ra_rep_t *r)
 {
@@ -334,6 +350,7 @@ ra_rep_text(ra_rep_t *r)
         ra_buf_printf(b, "\nshowing %u of %u sites\n", i,
                       ra_rep_sites_total(r->snap));
     }
+    ra_rep_text_events(b, &r->snap->totals);
     if (r->snap->totals.site_evictions || r->snap->totals.stat_evictions) {
         ra_buf_cstr(b, "\nledger evictions: sites ");
         ra_buf_u64(b, r->snap->totals.site_evictions);

@@ -12,7 +12,9 @@ package RA::Fleet;
 # restarted from its --state file and says the same.
 #
 #   RA::Fleet->run('nginx');    # three backends, nginx's syslog over UDP
-#   RA::Fleet->run('apache');   # two backends, a piped logger to UDP
+#   RA::Fleet->run('apache');   # two backends: one sends over syslog
+#                               # itself (RobotsAuditEvents syslog:...),
+#                               # the other through a piped logger
 
 use strict;
 use warnings;
@@ -226,6 +228,14 @@ sub googlebot {
     return {};
 }
 
+# the event stream's counts on a backend's status page ({} when none)
+sub events_of {
+    my ($port) = @_;
+    my $r = get($port, '/ra-status?format=json');
+    return {} unless $r->{status} == 200;
+    return JSON::PP->new->utf8->decode($r->{content})->{events} // {};
+}
+
 sub verdicts {
     my ($c) = @_;
     return join ' ', map { "$_=" . ($c->{$_} // 0) } @KEYS;
@@ -276,13 +286,18 @@ sub crawl {
     is verdicts($got), verdicts($want),
         'the collector judges as the single server: ' . verdicts($want);
 
-    my %sum;
+    my (%sum, %lines);
     for my $i (1 .. $n) {
         my $c = googlebot($bport->[$i - 1], '/ra-status') // {};
         diag "$kind backend $i: " . verdicts($c);
         $sum{$_} += $c->{$_} // 0 for @KEYS;
+        my $e = events_of($bport->[$i - 1]);
+        $lines{$_} += $e->{$_} // 0 for qw(sent dropped oversize);
     }
     is $sum{requests}, $total, 'the backends saw every request between them';
+    # a line per request, and one more per robots.txt answer
+    is "$lines{sent} $lines{dropped} $lines{oversize}", ($total + 2) . ' 0 0',
+        "the backends' pages count every line they sent";
     isnt verdicts(\%sum), verdicts($want),
         "the backends' own verdicts differ: " . verdicts(\%sum);
     ok $sum{unknown} > 0,
@@ -325,6 +340,9 @@ sub run {
             if ($kind eq 'nginx') {
                 nginx("b$i", $bport[$i - 1],
                       events => "syslog:server=127.0.0.1:$syslog,tag=ra");
+            } elsif ($i == 1) {
+                apache("b$i", $bport[$i - 1],
+                       events => "syslog:server=127.0.0.1:$syslog,tag=ra");
             } else {
                 apache("b$i", $bport[$i - 1],
                        events => "|$LOGGER -d -n 127.0.0.1 -P $syslog "
