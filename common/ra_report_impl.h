@@ -230,6 +230,13 @@ void ra_rep_undeclared_html(ra_rep_t *r, uint32_t si);
 void ra_rep_undeclared_prom(ra_rep_t *r);
 void ra_rep_undeclared_csv(ra_rep_t *r);
 
+/* The sitemaps of site si (ra_sitemaps_t), one function per format
+ * (ra_report_sitemaps.c); text and HTML show nothing when it has none */
+void ra_rep_sitemaps_json(ra_rep_t *r, uint32_t si);
+void ra_rep_sitemaps_text(ra_rep_t *r, uint32_t si);
+void ra_rep_sitemaps_html(ra_rep_t *r, uint32_t si);
+void ra_rep_sitemaps_prom(ra_rep_t *r);
+
 /* One CSV cell (RFC 4180), for every CSV row (ra_report_model.c) */
 void ra_rep_csv_cell(ra_buf_t *b, ra_str_t v);
 
