@@ -16,7 +16,7 @@ static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "llms_fetches"
 };
 
-static void
+void
 ra_rep_json_time(ra_buf_t *b, int64_t ms)
 {
     if (ms == 0) {

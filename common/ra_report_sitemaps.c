@@ -33,19 +33,61 @@ ra_rep_sm_who(const ra_sitemap_example_t *e)
     return ra_rep_sm_crawler[e->crawler < 4 ? e->crawler : 0];
 }
 
+/* Text and HTML say the same with their own escapes (put) and marks. */
+typedef void (*ra_rep_sm_put_pt)(ra_buf_t *b, ra_str_t s);
+
+static void
+ra_rep_sm_crawlers(ra_buf_t *b, const ra_sitemap_t *sm, ra_rep_sm_put_pt put)
+{
+    unsigned  i;
+
+    for (i = 0; i < sm->ncrawlers; i++) {
+        ra_buf_cstr(b, i ? ", " : "");
+        put(b, ra_rep_field(sm->crawlers[i], sm->crawler_len[i]));
+    }
+}
+
+/* the counts of the kinds found, each as fmt ("%s %u") says */
+static void
+ra_rep_sm_counts(ra_buf_t *b, const ra_sitemap_t *sm, const char *fmt)
+{
+    unsigned  i;
+
+    for (i = 0; sm->linted && i < RA_SITEMAP_KINDS; i++) {
+        if (sm->counts[i]) {
+            ra_buf_printf(b, fmt, ra_sitemap_code_name((ra_sm_code_e) i),
+                          sm->counts[i]);
+        }
+    }
+}
+
+/* "KIND, line N: URL (for CRAWLER by RULE, robots.txt line N)", the rule
+ * between q0 and q1 */
+static void
+ra_rep_sm_example(ra_buf_t *b, const ra_sitemap_example_t *e,
+    ra_rep_sm_put_pt put, const char *q0, const char *q1)
+{
+    ra_buf_printf(b, "%s, line %u: ",
+                  ra_sitemap_code_name((ra_sm_code_e) e->kind), e->line);
+    put(b, ra_rep_field(e->url, e->url_len));
+    if (e->kind == RA_SMF_DISALLOWED) {
+        ra_buf_printf(b, " (for %s by %s", ra_rep_sm_who(e), q0);
+        put(b, ra_rep_field(e->detail, e->detail_len));
+        ra_buf_printf(b, "%s, robots.txt line %u)", q1, e->rule_line);
+    } else if (e->detail_len) {
+        ra_buf_cstr(b, " (");
+        put(b, ra_rep_field(e->detail, e->detail_len));
+        ra_buf_ch(b, ')');
+    }
+}
+
 /* ---- JSON ------------------------------------------------------------- */
 
 static void
 ra_rep_sm_json_time(ra_buf_t *b, const char *key, int64_t ms)
 {
     ra_buf_printf(b, ",\"%s\":", key);
-    if (ms == 0) {
-        ra_buf_cstr(b, "null");
-        return;
-    }
-    ra_buf_ch(b, '"');
-    ra_rep_iso(b, ms);
-    ra_buf_ch(b, '"');
+    ra_rep_json_time(b, ms);
 }
 
 static void
@@ -131,7 +173,6 @@ ra_rep_sitemaps_text(ra_rep_t *r, uint32_t si)
 {
     const ra_sitemaps_t         *m = &r->snap->sites[si].sitemaps;
     const ra_sitemap_t          *sm;
-    const ra_sitemap_example_t  *e;
     ra_buf_t                    *b = r->b;
     uint32_t                     k, i;
 
@@ -152,10 +193,7 @@ ra_rep_sitemaps_text(ra_rep_t *r, uint32_t si)
         ra_buf_cstr(b, ": fetched ");
         ra_buf_u64(b, sm->fetches);
         ra_buf_cstr(b, " time(s), last by ");
-        for (i = 0; i < sm->ncrawlers; i++) {
-            ra_buf_cstr(b, i ? ", " : "");
-            ra_buf_log(b, ra_rep_field(sm->crawlers[i], sm->crawler_len[i]));
-        }
+        ra_rep_sm_crawlers(b, sm, ra_buf_log);
         ra_buf_cstr(b, ", last ");
         ra_rep_iso(b, sm->last);
         ra_buf_printf(b, ", status %u, ", sm->status);
@@ -169,29 +207,11 @@ ra_rep_sitemaps_text(ra_rep_t *r, uint32_t si)
                       sm->gzip ? " (gzip)" : "", sm->urls,
                       sm->urls == 1 ? "" : "s",
                       sm->complete ? "" : ", not read to its end");
-        for (i = 0; i < RA_SITEMAP_KINDS; i++) {
-            if (sm->counts[i]) {
-                ra_buf_printf(b, " %s %u",
-                              ra_sitemap_code_name((ra_sm_code_e) i),
-                              sm->counts[i]);
-            }
-        }
+        ra_rep_sm_counts(b, sm, " %s %u");
         ra_buf_cstr(b, sm->nexamples ? "\n" : " none\n");
         for (i = 0; i < sm->nexamples; i++) {
-            e = &sm->examples[i];
-            ra_buf_printf(b, "      e.g. %s, line %u: ",
-                          ra_sitemap_code_name((ra_sm_code_e) e->kind),
-                          e->line);
-            ra_buf_log(b, ra_rep_field(e->url, e->url_len));
-            if (e->kind == RA_SMF_DISALLOWED) {
-                ra_buf_printf(b, " (for %s by '", ra_rep_sm_who(e));
-                ra_buf_log(b, ra_rep_field(e->detail, e->detail_len));
-                ra_buf_printf(b, "', robots.txt line %u)", e->rule_line);
-            } else if (e->detail_len) {
-                ra_buf_cstr(b, " (");
-                ra_buf_log(b, ra_rep_field(e->detail, e->detail_len));
-                ra_buf_ch(b, ')');
-            }
+            ra_buf_cstr(b, "      e.g. ");
+            ra_rep_sm_example(b, &sm->examples[i], ra_buf_log, "'", "'");
             ra_buf_ch(b, '\n');
         }
     }
@@ -204,7 +224,6 @@ ra_rep_sitemaps_html(ra_rep_t *r, uint32_t si)
 {
     const ra_sitemaps_t         *m = &r->snap->sites[si].sitemaps;
     const ra_sitemap_t          *sm;
-    const ra_sitemap_example_t  *e;
     ra_buf_t                    *b = r->b;
     uint32_t                     k, i;
 
@@ -224,10 +243,7 @@ ra_rep_sitemaps_html(ra_rep_t *r, uint32_t si)
         ra_buf_printf(b, "</td><td>%s</td><td>", sm->listed ? "yes" : "no");
         ra_buf_u64(b, sm->fetches);
         ra_buf_cstr(b, "</td><td>");
-        for (i = 0; i < sm->ncrawlers; i++) {
-            ra_buf_cstr(b, i ? ", " : "");
-            ra_buf_html(b, ra_rep_field(sm->crawlers[i], sm->crawler_len[i]));
-        }
+        ra_rep_sm_crawlers(b, sm, ra_buf_html);
         ra_buf_cstr(b, "</td><td>");
         if (sm->fetches) {
             ra_rep_iso(b, sm->last);
@@ -241,25 +257,11 @@ ra_rep_sitemaps_html(ra_rep_t *r, uint32_t si)
             ra_buf_printf(b, "%u", sm->urls);
         }
         ra_buf_cstr(b, "</td><td>");
-        for (i = 0; sm->linted && i < RA_SITEMAP_KINDS; i++) {
-            if (sm->counts[i]) {
-                ra_buf_printf(b, "%s %u<br>",
-                              ra_sitemap_code_name((ra_sm_code_e) i),
-                              sm->counts[i]);
-            }
-        }
+        ra_rep_sm_counts(b, sm, "%s %u<br>");
         for (i = 0; i < sm->nexamples; i++) {
-            e = &sm->examples[i];
-            ra_buf_printf(b, "<small>%s, line %u: ",
-                          ra_sitemap_code_name((ra_sm_code_e) e->kind),
-                          e->line);
-            ra_buf_html(b, ra_rep_field(e->url, e->url_len));
-            if (e->kind == RA_SMF_DISALLOWED) {
-                ra_buf_printf(b, " (for %s by <code>", ra_rep_sm_who(e));
-                ra_buf_html(b, ra_rep_field(e->detail, e->detail_len));
-                ra_buf_printf(b, "</code>, robots.txt line %u)",
-                              e->rule_line);
-            }
+            ra_buf_cstr(b, "<small>");
+            ra_rep_sm_example(b, &sm->examples[i], ra_buf_html, "<code>",
+                              "</code>");
             ra_buf_cstr(b, "</small><br>");
         }
         ra_buf_cstr(b, "</td></tr>");

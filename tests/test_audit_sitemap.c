@@ -12,6 +12,7 @@
 
 #include "ra_test.h"
 #include "ra_audit_sitemap.h"
+#include "ra_report.h"
 #include "ra_sitemap.h"
 
 #define T0  1700000000000LL
@@ -370,6 +371,84 @@ match_rules(void **state)
                                        ra_str_z("/A.xml")), -1);
 }
 
+/* The report of f's snapshot in fmt, NUL-terminated (free()). */
+static char *
+render(fx_t *f, ra_report_format_e fmt)
+{
+    ra_report_opts_t  o;
+    ra_buf_t          out;
+    char             *z;
+
+    (void) sitemaps(f);
+    memset(&o, 0, sizeof(o));
+    o.now = T0 + 5000;
+    ra_buf_init(&out, &ra_malloc_allocator, 0, 0);
+    assert_int_equal(ra_report_render(&f->snap, fmt, &o, &out), RA_OK);
+    z = malloc(out.len + 1);
+    memcpy(z, out.data, out.len);
+    z[out.len] = '\0';
+    ra_buf_release(&out);
+    return z;
+}
+
+/* every format shows them, every URL escaped as the format wants */
+static void
+reports_show_them(void **state)
+{
+    fx_t  *f = fx_new();
+    char  *p;
+
+    (void) state;
+    robots(f, "example.com", 200,
+           "User-agent: *\nDisallow: /private/\n"
+           "Sitemap: http://example.com/sitemap.xml\n"
+           "Sitemap: http://example.com/a\"<b>.xml\n");
+    assert_true(fetch(f, googlebot, "/sitemap.xml", 200, plain_xml,
+                      sizeof(plain_xml) - 1, 5, T0 + 1000));
+
+    p = render(f, RA_REPORT_JSON);
+    assert_non_null(strstr(p, "\"sitemaps\":[{\"url\":\"http://example.com/"
+                              "sitemap.xml\",\"listed\":true,\"fetched\":true,"
+                              "\"fetches\":1,\"crawlers\":[\"Googlebot\"]"));
+    assert_non_null(strstr(p, "\"findings\":{\"disallowed\":3,"
+                              "\"other-host\":1,"));
+    assert_non_null(strstr(p, "{\"kind\":\"disallowed\",\"url\":\"http://"
+                              "example.com/private/a\\u0026b\",\"line\":4,"
+                              "\"crawler\":\"*\",\"rule\":\"Disallow: "
+                              "/private/\",\"rule_line\":2}"));
+    assert_non_null(strstr(p, "{\"url\":\"http://example.com/a\\\""
+                              "\\u003cb\\u003e.xml\","
+                              "\"listed\":true,\"fetched\":false"));
+    assert_non_null(strstr(p, "\"sitemap_lines\":2"));
+    free(p);
+
+    p = render(f, RA_REPORT_TEXT);
+    assert_non_null(strstr(p, "sitemaps (2 Sitemap: lines in robots.txt)"));
+    assert_non_null(strstr(p, "e.g. disallowed, line 4: http://example.com/"
+                              "private/a&b (for * by 'Disallow: /private/', "
+                              "robots.txt line 2)"));
+    free(p);
+
+    p = render(f, RA_REPORT_HTML);
+    assert_non_null(strstr(p, "<h3>Sitemaps</h3>"));
+    assert_non_null(strstr(p, "http://example.com/a&quot;&lt;b&gt;.xml"));
+    assert_null(strstr(p, "a\"<b>"));
+    free(p);
+
+    p = render(f, RA_REPORT_PROMETHEUS);
+    assert_non_null(strstr(p, "robots_audit_sitemap_fetches_total{site="
+                              "\"example.com\",sitemap=\"http://example.com/"
+                              "sitemap.xml\"} 1\n"));
+    assert_non_null(strstr(p, "robots_audit_sitemap_fetches_total{site="
+                              "\"example.com\",sitemap=\"http://example.com/"
+                              "a\\\"<b>.xml\"} 0\n"));
+    assert_non_null(strstr(p, "robots_audit_sitemap_findings{site=\"example"
+                              ".com\",sitemap=\"http://example.com/sitemap."
+                              "xml\",kind=\"disallowed\"} 3\n"));
+    free(p);
+    fx_free(f);
+}
+
 int
 main(void)
 {
@@ -382,6 +461,7 @@ main(void)
         cmocka_unit_test(list_bounds),
         cmocka_unit_test(list_follows_the_file_in_force),
         cmocka_unit_test(match_rules),
+        cmocka_unit_test(reports_show_them),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
