@@ -189,7 +189,7 @@ int64_t ra_rep_episode_ms(const ra_episode_t *e, int64_t now);
 
 /* Printing shared by the formats for people (text and HTML). */
 void ra_rep_iso(ra_buf_t *b, int64_t ms);
-/* A time as JSON: an ISO string, or null for 0 (ra_report_json.c). */
+/* A time as JSON: an ISO string, or null for 0. */
 void ra_rep_json_time(ra_buf_t *b, int64_t ms);
 void ra_rep_ms(ra_buf_t *b, int64_t ms);
 void ra_rep_gap(ra_buf_t *b, int64_t ms);

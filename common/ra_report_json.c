@@ -16,18 +16,6 @@ static const char  *const ra_rep_counter[RA_CNT_MAX] = {
     "llms_fetches"
 };
 
-void
-ra_rep_json_time(ra_buf_t *b, int64_t ms)
-{
-    if (ms == 0) {
-        ra_buf_cstr(b, "null");
-        return;
-    }
-    ra_buf_ch(b, '"');
-    ra_rep_iso(b, ms);
-    ra_buf_ch(b, '"');
-}
-
 /* The counters of the last hours (ra_hours_sum()) as a JSON object. */
 static void
 ra_rep_json_window(ra_buf_t *b, const char *key, const ra_stat_t *st,
