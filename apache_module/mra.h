@@ -26,6 +26,7 @@
 
 #include "ra_core.h"
 #include "ra_audit.h"
+#include "ra_audit_sitemap.h"
 #include "ra_audit_want.h"
 #include "ra_directive.h"
 #include "ra_engines.h"
@@ -48,6 +49,7 @@ APLOG_USE_MODULE(robots_audit);
 #define MRA_HANDLER        "robots-audit-status"
 #define MRA_ZONE_NAME      "the ledger (RobotsAuditZoneSize)"
 #define MRA_FILTER         "ROBOTS_AUDIT_CAPTURE"
+#define MRA_SM_FILTER      "ROBOTS_AUDIT_SITEMAP"
 #define MRA_NOTE_CAPTURED  "robots-audit-captured"
 /* ... and handed to the core, which bound the client to it */
 #define MRA_NOTE_RECORDED  "robots-audit-recorded"
@@ -198,6 +200,7 @@ mra_request_kind(request_rec *r)
     return kind;
 }
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
+apr_status_t mra_sitemap_filter(ap_filter_t *f, apr_bucket_brigade *bb);
 void mra_request(request_rec *r, int status, unsigned kind,
     ra_request_t *req);
 /* Which redirect of its site's robots.txt r's target is the target of

@@ -91,6 +91,12 @@ mra_insert_filter(request_rec *r)
     if (mra_wanted(r, r->status, 0) >= 0) {
         ap_add_output_filter(MRA_FILTER, NULL, r, r->connection);
     }
+    if (r->main == NULL && mra_original(r)->method_number == M_GET
+        && mra_on(mra_original(r), 0))
+    {
+        /* maybe a sitemap: the core says at the first bytes */
+        ap_add_output_filter(MRA_SM_FILTER, NULL, r, r->connection);
+    }
 }
 
 static void
@@ -179,6 +185,51 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
             break;
         }
         ra_capture_add(&c->cap, data, n);
+    }
+    return ap_pass_brigade(f->next, bb);
+}
+
+/* A crawler's fetch of one of the site's sitemaps (the core decides when
+ * the status is known), its bytes to the core's lint as they pass. */
+apr_status_t
+mra_sitemap_filter(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    apr_bucket    *e;
+    apr_size_t     n;
+    const char    *data;
+    ra_audit_t    *au;
+    ra_request_t   req;
+    request_rec   *r = f->r;
+    mra_state     *st = mra_st(r->server);
+
+    if (f->ctx == NULL) {
+        mra_request(mra_original(r), r->status, 0, &req);
+        au = ra_engines_take_or(st->engines, st->audit);
+        f->ctx = ra_audit_sitemap_start(au, &req, !r->header_only,
+                                        mra_pool_allocator(r->pool),
+                                        req.time);
+        ra_engines_give(st->engines, au);
+    }
+    for (e = APR_BRIGADE_FIRST(bb); f->ctx != NULL
+         && e != APR_BRIGADE_SENTINEL(bb); e = APR_BUCKET_NEXT(e))
+    {
+        if (APR_BUCKET_IS_EOS(e)) {
+            au = ra_engines_take_or(st->engines, st->audit);
+            ra_audit_sitemap_end(au, f->ctx, ra_host_now(&st->host));
+            ra_engines_give(st->engines, au);
+            f->ctx = NULL;
+        } else if (!APR_BUCKET_IS_METADATA(e)) {
+            if (apr_bucket_read(e, &data, &n, APR_BLOCK_READ)
+                != APR_SUCCESS)
+            {
+                f->ctx = NULL;          /* not the whole answer: dropped */
+                break;
+            }
+            ra_audit_sitemap_feed(f->ctx, data, n);
+        }
+    }
+    if (f->ctx == NULL) {
+        ap_remove_output_filter(f);
     }
     return ap_pass_brigade(f->next, bb);
 }

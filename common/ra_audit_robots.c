@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ra_audit_impl.h"
+#include "ra_audit_sitemap.h"
 #include "ra_digest.h"
 #include "ra_http.h"
 #include "ra_lint.h"
@@ -164,6 +165,7 @@ ra_audit_record(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
         memcpy(v.sha256, old.sha256, sizeof(v.sha256));
         (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
         ra_ledger_unlock(l);
+        ra_audit_sitemaps_listed(au, site, ans, hash, now);
         return RA_OK;
     }
     ra_ledger_unlock(l);
@@ -197,6 +199,7 @@ ra_audit_record(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
         (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
     }
     ra_ledger_unlock(l);
+    ra_audit_sitemaps_listed(au, site, ans, hash, now);
 
     if (rc == RA_ENOMEM) {
         ra_logf(au->conf.host, NULL, RA_LOG_ERR, RA_TAG_NOMEM,

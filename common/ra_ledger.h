@@ -186,6 +186,73 @@ typedef struct {
 } ra_version_t;
 
 /*
+ * A site's sitemaps (layout 17): those its robots.txt in force lists on
+ * Sitemap: lines (the first RA_SITEMAPS of them), and, when it lists
+ * none, /sitemap.xml or /sitemap_index.xml once a crawler fetched it
+ * (not listed).  They live in a table of their own, a set for every
+ * second site (the sites that list sitemaps take them, the one touched
+ * longest ago given up when none is free).  Per sitemap: the crawlers' fetches (the last few
+ * crawlers, first and last time, the last answer's status and size) and
+ * the lint of the last answer captured whole (ra_sitemap.h: counts per
+ * finding kind and the first finding of the first kinds met).  Plain
+ * data changed under the lock: a process that dies in a change leaves at
+ * most one sitemap's numbers half new, never a link; lengths are clamped
+ * when read.
+ */
+#define RA_SITEMAPS            8       /* sitemaps kept per site */
+#define RA_SITEMAP_URL_MAX     160     /* bytes of a sitemap's URL */
+#define RA_SITEMAP_CRAWLERS    3       /* the last crawlers that fetched */
+#define RA_SITEMAP_NAME_MAX    24      /* bytes of such a crawler's name */
+#define RA_SITEMAP_KINDS       8       /* RA_SMF_NCODES of ra_sitemap.h */
+#define RA_SITEMAP_EXAMPLES    3       /* findings kept, one per kind */
+#define RA_SITEMAP_EX_URL_MAX  96
+#define RA_SITEMAP_EX_MAX      48      /* the rule, or the value at fault */
+
+typedef struct {
+    uint8_t   kind;             /* ra_sm_code_e */
+    uint8_t   crawler;          /* disallowed: 1 "*", 2 Googlebot,
+                                   3 Bingbot; else 0 */
+    uint8_t   url_len;
+    uint8_t   detail_len;
+    uint32_t  line;             /* in the sitemap (decoded), 0: the file */
+    uint32_t  rule_line;        /* disallowed: the deciding rule's line in
+                                   robots.txt */
+    char      url[RA_SITEMAP_EX_URL_MAX];
+    char      detail[RA_SITEMAP_EX_MAX];  /* disallowed: "Disallow: /x" */
+} ra_sitemap_example_t;
+
+typedef struct {
+    uint8_t   url_len;
+    uint8_t   listed;           /* on a Sitemap: line of the file in force */
+    uint8_t   ncrawlers;        /* crawlers[0] the last one */
+    uint8_t   nexamples;
+    uint8_t   linted;           /* an answer was linted (the numbers
+                                   below are its) */
+    uint8_t   gzip;
+    uint8_t   complete;         /* read to its end without a fatal error */
+    uint8_t   kind;             /* ra_sm_kind_e: urlset or index */
+    uint16_t  status;           /* of the last fetch */
+    uint32_t  urls;             /* entries of the last answer linted */
+    uint64_t  fetches;          /* by crawlers, any status */
+    uint64_t  size;             /* bytes served in the last fetch */
+    int64_t   first;            /* first and last fetch (ms), 0: none */
+    int64_t   last;
+    int64_t   lint_time;        /* when the answer linted was served */
+    uint32_t  counts[RA_SITEMAP_KINDS];
+    uint8_t   crawler_len[RA_SITEMAP_CRAWLERS];
+    char      crawlers[RA_SITEMAP_CRAWLERS][RA_SITEMAP_NAME_MAX];
+    char      url[RA_SITEMAP_URL_MAX];
+    ra_sitemap_example_t  examples[RA_SITEMAP_EXAMPLES];
+} ra_sitemap_t;
+
+typedef struct {
+    uint64_t      version;      /* the hash of the file the list is of */
+    uint32_t      lines;        /* its Sitemap: lines, kept or not */
+    uint32_t      n;            /* maps[0 .. n) in use */
+    ra_sitemap_t  maps[RA_SITEMAPS];
+} ra_sitemaps_t;
+
+/*
  * How often each line of a site's robots.txt in force decided a request
  * (layout 8): the first RA_RULE_LINES lines that decided one since that
  * version came into force have an entry; requests decided by any other
@@ -335,6 +402,8 @@ typedef struct {
      * never go down when records are evicted */
     uint64_t      evicted[RA_EVICTED_KINDS][RA_CNT_MAX];
     uint64_t      evicted_records[RA_EVICTED_KINDS];
+    /* layout 17: its sitemaps (ra_ledger_sitemap.c) */
+    ra_sitemaps_t sitemaps;
 } ra_site_t;
 
 typedef struct {
@@ -972,6 +1041,47 @@ int ra_ledger_site_sha_locked(const ra_ledger_t *l, uint32_t site,
  * the count of all sites). */
 void ra_ledger_evidence_state_locked(ra_ledger_t *l, uint32_t site,
     ra_evidence_state_t *out);
+
+
+/* ---- sitemaps (ra_ledger_sitemap.c) ---------------------------------- */
+
+/*
+ * The list of the version in force (version: its hash; nothing changes
+ * when the list is of it already): urls from its Sitemap: lines (the
+ * first RA_SITEMAPS that fit RA_SITEMAP_URL_MAX; lines: how many there
+ * were), each keeping what is known of it; sitemaps fetched before and
+ * listed no more stay, not listed, while there is room.
+ */
+void ra_ledger_sitemaps_list_locked(ra_ledger_t *l, uint32_t site,
+    uint64_t version, const ra_str_t *urls, uint32_t n, uint32_t lines,
+    int64_t now);
+
+/* Which of m's sitemaps a request for target (origin-form) with this Host
+ * (len 0: any) fetches: its index, or -1. */
+int ra_sitemaps_match(const ra_sitemaps_t *m, ra_str_t host,
+    ra_str_t target);
+
+/*
+ * The same for the site, where a request for /sitemap.xml or
+ * /sitemap_index.xml, when robots.txt lists none, adds that sitemap (not
+ * listed).  *url: the sitemap's, valid under the lock.  Index or -1.
+ */
+int ra_ledger_sitemap_find_locked(ra_ledger_t *l, uint32_t site,
+    ra_str_t host, ra_str_t target, ra_str_t *url, int64_t now);
+
+/* A crawler's fetch of the site's sitemap at url: got's status and size,
+ * and its lint when got->linted. */
+void ra_ledger_sitemap_fetch_locked(ra_ledger_t *l, uint32_t site,
+    ra_str_t url, ra_str_t crawler, const ra_sitemap_t *got, int64_t now);
+
+/* A copy of the site's sitemaps (none: n 0), every length and count
+ * clamped to its bound. */
+void ra_ledger_sitemaps_copy(const ra_ledger_t *l, uint32_t site,
+    ra_sitemaps_t *out);
+
+/* The body of the site's version in force when it has rules (2xx), else
+ * empty; valid under the lock. */
+ra_str_t ra_ledger_rules_body_locked(const ra_ledger_t *l, uint32_t site);
 
 
 /* ---- snapshots for reports ------------------------------------------- */

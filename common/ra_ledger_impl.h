@@ -155,7 +155,26 @@ typedef struct {
     uint32_t           fold_stat;
     uint32_t           fold_tag;        /* 0: no fold under way */
     uint8_t            fold_kind;
+    /* layout 17: its set of sitemaps (ra_ledger_sitemap.c): id + 1, 0
+     * none; the set's owner says whether it is still this site's */
+    uint32_t           sitemaps;
 } ra_site_slot_t;
+
+/*
+ * Layout 17: a set of sitemaps (ra_sitemaps_t), in a table of their own
+ * (fewer sets than sites: only sites whose robots.txt lists sitemaps, or
+ * whose /sitemap.xml crawlers fetched, take one).  A set is its site's
+ * while site and epoch name that site and the site's slot names the set
+ * back; any other set is free.  So no free list or link needs repair: a
+ * process that dies while taking a set leaves it free or taken, either
+ * way whole.  When none is free, the one touched longest ago is taken.
+ */
+typedef struct {
+    uint32_t       site;            /* id; 0: never taken */
+    uint32_t       epoch;           /* the site slot's epoch then */
+    int64_t        touched;
+    ra_sitemaps_t  maps;
+} ra_sm_set_t;
 
 _Static_assert(RA_PURPOSES == RA_CAT_MAX, "RA_PURPOSES is RA_CAT_MAX");
 
@@ -310,6 +329,9 @@ struct ra_ledger_hdr_s {
     ra_alert_client_t  alert_top[RA_ALERT_TOP_SLOTS];
     /* layout 17: the event stream's lines by outcome */
     ra_events_tally_t  events;
+    /* layout 17: the sets of sitemaps (ra_sm_set_t) */
+    uint32_t           off_sm_sets;
+    uint32_t           sm_sets;
 };
 
 /* blob heap block: a header before the body, 16-byte granules; the
@@ -328,6 +350,7 @@ typedef struct {
 #define RA_SITE_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_site_hash))
 #define RA_STATS(l)      ((ra_stat_slot_t *) ((l)->base + (l)->hdr->off_stats))
 #define RA_STAT_HASH(l)  ((uint32_t *) ((l)->base + (l)->hdr->off_stat_hash))
+#define RA_SM_SETS(l)    ((ra_sm_set_t *) ((l)->base + (l)->hdr->off_sm_sets))
 #define RA_VIOS(l)       ((ra_vio_slot_t *) ((l)->base                       \
                                              + (l)->hdr->off_violations))
 

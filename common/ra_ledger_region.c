@@ -78,6 +78,10 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     h->off_violations = (uint32_t) off;
     off = RA_ALIGN_UP(off + (size_t) h->plan.violations
                             * sizeof(ra_vio_slot_t), 64);
+    /* sets of sitemaps: one for every second site */
+    h->sm_sets = h->plan.sites / 2 < 1 ? 1 : h->plan.sites / 2;
+    h->off_sm_sets = (uint32_t) off;
+    off = RA_ALIGN_UP(off + (size_t) h->sm_sets * sizeof(ra_sm_set_t), 64);
     /* reverse DNS: 3 %, at most RA_RDNS_MAX entries */
     n = (uint32_t) (size * 3 / 100 / sizeof(ra_rdns_entry_t));
     n = n < RA_RDNS_WAYS ? RA_RDNS_WAYS : n > RA_RDNS_MAX ? RA_RDNS_MAX : n;
@@ -175,6 +179,8 @@ ra_ledger_check(void *base, size_t size, const char **why)
         || want.off_violations != h->off_violations
         || want.off_blobs != h->off_blobs
         || want.off_rdns != h->off_rdns
+        || want.off_sm_sets != h->off_sm_sets
+        || want.sm_sets != h->sm_sets
         || want.site_hash_size != h->site_hash_size
         || want.stat_hash_size != h->stat_hash_size
         || want.generic_max != h->generic_max

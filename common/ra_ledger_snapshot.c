@@ -408,6 +408,7 @@ ra_ledger_snapshot_view(ra_ledger_t *l, const ra_alloc_t *a,
         }
         n = snap->nsites++;
         ra_site_out(s, &snap->sites[n]);
+        ra_ledger_sitemaps_copy(l, id, &snap->sites[n].sitemaps);
         rank[id] = n + 1;
         snap->bodies[n] = ra_str("", 0);
         v = &s->versions[s->current < RA_VERSIONS ? s->current : 0];

@@ -201,6 +201,8 @@ int64_t ra_rep_episode_ms(const ra_episode_t *e, int64_t now);
 
 /* Printing shared by the formats for people (text and HTML). */
 void ra_rep_iso(ra_buf_t *b, int64_t ms);
+/* A time as JSON: an ISO string, or null for 0. */
+void ra_rep_json_time(ra_buf_t *b, int64_t ms);
 void ra_rep_ms(ra_buf_t *b, int64_t ms);
 void ra_rep_gap(ra_buf_t *b, int64_t ms);
 void ra_rep_size(ra_buf_t *b, const ra_version_t *v,
@@ -246,6 +248,13 @@ void ra_rep_undeclared_text(ra_rep_t *r, uint32_t si);
 void ra_rep_undeclared_html(ra_rep_t *r, uint32_t si);
 void ra_rep_undeclared_prom(ra_rep_t *r);
 void ra_rep_undeclared_csv(ra_rep_t *r);
+
+/* The sitemaps of site si (ra_sitemaps_t), one function per format
+ * (ra_report_sitemaps.c); text and HTML show nothing when it has none */
+void ra_rep_sitemaps_json(ra_rep_t *r, uint32_t si);
+void ra_rep_sitemaps_text(ra_rep_t *r, uint32_t si);
+void ra_rep_sitemaps_html(ra_rep_t *r, uint32_t si);
+void ra_rep_sitemaps_prom(ra_rep_t *r);
 
 /* One CSV cell (RFC 4180), for every CSV row (ra_report_model.c) */
 void ra_rep_csv_cell(ra_buf_t *b, ra_str_t v);

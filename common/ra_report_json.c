@@ -6,18 +6,6 @@
 #include "ra_report_impl.h"
 #include "ra_crawlers.h"
 
-static void
-ra_rep_json_time(ra_buf_t *b, int64_t ms)
-{
-    if (ms == 0) {
-        ra_buf_cstr(b, "null");
-        return;
-    }
-    ra_buf_ch(b, '"');
-    ra_rep_iso(b, ms);
-    ra_buf_ch(b, '"');
-}
-
 /* The counters of the last hours (ra_hours_sum()) as a JSON object. */
 static void
 ra_rep_json_window(ra_buf_t *b, const char *key, const ra_stat_t *st,
@@ -483,6 +471,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_rep_json_evicted(b, s);
     ra_rep_json_referrals(r, s);
     ra_rep_undeclared_json(r, si);
+    ra_rep_sitemaps_json(r, si);
 
     /* recent violations of this site, newest first */
     ra_buf_cstr(b, ",\"recent_violations\":[");

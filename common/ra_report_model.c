@@ -231,6 +231,18 @@ ra_rep_iso(ra_buf_t *b, int64_t ms)
     ra_buf_add(b, t, ra_time_iso(ms, t));
 }
 
+void
+ra_rep_json_time(ra_buf_t *b, int64_t ms)
+{
+    if (ms == 0) {
+        ra_buf_cstr(b, "null");
+        return;
+    }
+    ra_buf_ch(b, '"');
+    ra_rep_iso(b, ms);
+    ra_buf_ch(b, '"');
+}
+
 /* One cell (RFC 4180): quoted when it holds a comma, quote, CR or LF;
  * control bytes as \xHH; a cell a spreadsheet would read as a formula
  * (=, +, -, @ first) gets a leading apostrophe. */

@@ -328,6 +328,7 @@ ra_rep_prom_crawlers(ra_rep_t *r)
         }
     }
     ra_rep_undeclared_prom(r);
+    ra_rep_sitemaps_prom(r);
 
     ra_rep_prom_family(b, "robots_audit_flags_total", "counter",
         "Crawler requests flagged crawl_delay (faster than the group's "

@@ -11,7 +11,7 @@
  * stops at the first error that makes the document no longer XML (tags
  * that do not nest, an unterminated comment, text outside the root),
  * as crawlers reject such a file.  The lint decodes gzip (by its magic
- * bytes, with ra_decode()) up to RA_SM_MAX_BYTES + 1 bytes.
+ * bytes, with zlib as it streams) up to RA_SM_MAX_BYTES bytes.
  */
 #ifndef RA_SITEMAP_H
 #define RA_SITEMAP_H
@@ -23,6 +23,8 @@
 #define RA_SM_MAX_BYTES  (50u * 1024 * 1024)     /* uncompressed */
 #define RA_SM_LOC_MAX    2048u                   /* a URL's length */
 #define RA_SM_DEPTH      32u                     /* open elements */
+#define RA_SM_WINDOW     (32u * 1024)            /* a construct read in
+                                                    pieces (ra_sm_parser_t) */
 
 typedef enum {
     RA_SM_UNKNOWN = 0,
@@ -86,6 +88,21 @@ void ra_sitemap_parse(ra_str_t xml, ra_sm_entry_cb entry,
     ra_sm_finding_cb finding, void *ctx, ra_sm_summary_t *sum);
 
 /*
+ * The same reader fed piece by piece, as a server sends an answer: its
+ * memory is ra_sm_parser_size() bytes whatever the document's size (a
+ * tag, comment or CDATA section longer than RA_SM_WINDOW is an error).
+ * The callbacks and sum are ra_sitemap_parse()'s; sum is final after
+ * ra_sm_parser_end().
+ */
+typedef struct ra_sm_parser_s  ra_sm_parser_t;
+
+size_t ra_sm_parser_size(void);
+void ra_sm_parser_init(ra_sm_parser_t *p, ra_sm_entry_cb entry,
+    ra_sm_finding_cb finding, void *ctx, ra_sm_summary_t *sum);
+void ra_sm_parser_feed(ra_sm_parser_t *p, const void *data, size_t n);
+void ra_sm_parser_end(ra_sm_parser_t *p);
+
+/*
  * Lints a sitemap as fetched (gzip or not): every finding of
  * ra_sm_code_e through cb.  url is the sitemap's own URL (empty: the
  * host of its first <loc> stands for it); rules may be NULL (then no
@@ -97,5 +114,20 @@ void ra_sitemap_parse(ra_str_t xml, ra_sm_entry_cb entry,
 int ra_sitemap_lint(ra_str_t body, ra_str_t url, const ra_rules_t *rules,
     const ra_alloc_t *a, ra_sm_finding_cb cb, void *ctx,
     ra_sm_summary_t *sum);
+
+/*
+ * The same lint as the answer comes, piece by piece: start (the state
+ * from a, a fixed size, rules kept until the end), feed each piece as
+ * served (gzip or not: its first two bytes say), end (the last findings,
+ * sum final, the state given back).  RA_OK or RA_ENOMEM (end then still
+ * gives the state back).
+ */
+typedef struct ra_sm_lint_s  ra_sm_lint_t;
+
+int ra_sitemap_lint_start(ra_sm_lint_t **out, ra_str_t url,
+    const ra_rules_t *rules, const ra_alloc_t *a, ra_sm_finding_cb cb,
+    void *ctx, ra_sm_summary_t *sum);
+int ra_sitemap_lint_feed(ra_sm_lint_t *x, const void *data, size_t n);
+void ra_sitemap_lint_end(ra_sm_lint_t *x);
 
 #endif /* RA_SITEMAP_H */

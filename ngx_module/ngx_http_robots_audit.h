@@ -25,6 +25,7 @@
 
 #include "ra_alert.h"
 #include "ra_audit.h"
+#include "ra_audit_sitemap.h"
 #include "ra_audit_want.h"
 #include "ra_directive.h"
 #include "ra_http.h"
@@ -79,6 +80,7 @@ typedef struct {
                                                    k-th redirect's target */
     ra_capture_t                 capture;       /* a /robots.txt answer */
     ra_refusal_t                 refusal;       /* a refused one's answer */
+    ra_sm_capture_t             *sitemap;       /* a sitemap's answer */
     ra_alloc_t                   alloc;         /* the request's pool */
 } ngx_http_robots_audit_ctx_t;
 
@@ -96,6 +98,7 @@ NGX_HTTP_RA_LOCAL ngx_int_t ngx_http_robots_audit_status_handler(
 
 NGX_HTTP_RA_LOCAL void *ngx_http_robots_audit_pool_alloc(void *ctx,
     size_t size);
+NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_pool_free(void *ctx, void *p);
 NGX_HTTP_RA_LOCAL ngx_http_robots_audit_ctx_t *ngx_http_robots_audit_get_ctx(
     ngx_http_request_t *r, ngx_uint_t create);
 NGX_HTTP_RA_LOCAL void ngx_http_robots_audit_request(ngx_http_request_t *r,

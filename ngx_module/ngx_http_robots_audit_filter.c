@@ -84,6 +84,29 @@ ngx_http_robots_audit_kind(ngx_http_request_t *r,
 }
 
 
+/* a crawler's fetch of a sitemap: the core decides, and may capture */
+static void
+ngx_http_robots_audit_sitemap_start(ngx_http_request_t *r,
+    ngx_http_robots_audit_main_conf_t *amcf)
+{
+    ra_request_t                  req;
+    ra_alloc_t                    a = { ngx_http_robots_audit_pool_alloc,
+                                        ngx_http_robots_audit_pool_free,
+                                        r->pool };
+    ra_sm_capture_t              *sm;
+    ngx_http_robots_audit_ctx_t  *ctx;
+
+    ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
+    sm = ra_audit_sitemap_start(amcf->audit, &req,
+                                ra_http_has_body((int) r->headers_out.status,
+                                                 r->header_only),
+                                &a, req.time);
+    if (sm != NULL && (ctx = ngx_http_robots_audit_get_ctx(r, 1)) != NULL) {
+        ctx->sitemap = sm;
+    }
+}
+
+
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
@@ -113,6 +136,7 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
         || (want == RA_CAPTURE_HOP
             && (hop = ngx_http_robots_audit_hop(r, amcf)) == 0))
     {
+        ngx_http_robots_audit_sitemap_start(r, amcf);
         return ngx_http_next_header_filter(r);
     }
 
@@ -194,6 +218,47 @@ ngx_http_robots_audit_capture(ngx_http_request_t *r,
 }
 
 
+/* sendfile: k bytes at off of a buffer's, still in its file */
+static int
+ngx_http_robots_audit_read_at(void *buf, void *dst, size_t k, size_t off)
+{
+    ngx_buf_t  *b = buf;
+
+    return ngx_read_file(b->file, dst, k, b->file_pos + (off_t) off)
+           == (ssize_t) k ? RA_OK : RA_ERROR;
+}
+
+
+/* the bytes of a sitemap answer, as served, to the core's lint */
+static void
+ngx_http_robots_audit_sitemap_body(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx, ngx_chain_t *in)
+{
+    off_t                               n;
+    ngx_buf_t                          *b;
+    ngx_chain_t                        *cl;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    for (cl = in; cl && ctx->sitemap != NULL; cl = cl->next) {
+        b = cl->buf;
+        n = ngx_buf_special(b) ? 0 : ngx_buf_size(b);
+        if (n > 0 && ngx_buf_in_memory(b)) {
+            ra_audit_sitemap_feed(ctx->sitemap, b->pos, (size_t) n);
+        } else if (n > 0) {
+            (void) ra_audit_sitemap_read(ctx->sitemap, (size_t) n,
+                                         ngx_http_robots_audit_read_at, b);
+        }
+        if (b->last_buf) {
+            amcf = ngx_http_get_module_main_conf(r,
+                                                ngx_http_robots_audit_module);
+            ra_audit_sitemap_end(amcf->audit, ctx->sitemap,
+                                 ngx_http_robots_audit_now(NULL));
+            ctx->sitemap = NULL;
+        }
+    }
+}
+
+
 static ngx_int_t
 ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
 {
@@ -203,6 +268,9 @@ ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
         ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
         if (ctx != NULL && ctx->capture.active) {
             ngx_http_robots_audit_capture(r, ctx, in);
+        }
+        if (ctx != NULL && ctx->sitemap != NULL) {
+            ngx_http_robots_audit_sitemap_body(r, ctx, in);
         }
     }
 

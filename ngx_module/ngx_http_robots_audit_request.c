@@ -37,7 +37,7 @@ ngx_http_robots_audit_pool_alloc(void *ctx, size_t size)
 
 
 /* large blocks go back early (a capture that grows); others with the pool */
-static void
+void
 ngx_http_robots_audit_pool_free(void *ctx, void *p)
 {
     (void) ngx_pfree(ctx, p);

@@ -256,6 +256,91 @@ test_limits(void **state)
     free(gz);
 }
 
+
+/* The lint fed piece by piece, pieces of size piece (the last shorter). */
+static void
+lint_pieces(const void *body, size_t len, size_t piece, seen_t *s,
+    ra_sm_summary_t *sum)
+{
+    ra_sm_lint_t  *x;
+    ra_rules_t    *rules;
+    size_t         off, k;
+    static const char  rtxt[] = "User-agent: *\nDisallow: /private\n";
+
+    memset(s, 0, sizeof(*s));
+    assert_int_equal(ra_rules_compile(ra_str(rtxt, sizeof(rtxt) - 1),
+                                      &ra_malloc_allocator, &rules, NULL),
+                     RA_OK);
+    assert_int_equal(ra_sitemap_lint_start(&x, ra_str("", 0), rules,
+                                           &ra_malloc_allocator, on_finding,
+                                           s, sum), RA_OK);
+    for (off = 0; off < len; off += k) {
+        k = len - off < piece ? len - off : piece;
+        assert_int_equal(ra_sitemap_lint_feed(x, (const char *) body + off,
+                                              k), RA_OK);
+    }
+    ra_sitemap_lint_end(x);
+    ra_rules_free(rules);
+}
+
+/* pieces of every size read as the whole: plain, gzip (split at odd
+ * places), a malformed document, and the bound on one construct */
+static void
+test_stream(void **state)
+{
+    static const char  bad[] =
+        "<urlset><url><loc>https://example.com/a</loc></url>\n"
+        "<url><loc>https://example.com/&bogus;</loc></url></urlset>";
+    seen_t           whole, part;
+    ra_sm_summary_t  ws, ps;
+    unsigned char    gz[4096];
+    size_t           n, piece, k;
+    char            *big;
+    struct {
+        const void  *p;
+        size_t       len;
+    } docs[3];
+
+    (void) state;
+    n = ra_test_gzip(urlset, sizeof(urlset) - 1, gz, sizeof(gz));
+    docs[0].p = urlset;
+    docs[0].len = sizeof(urlset) - 1;
+    docs[1].p = gz;
+    docs[1].len = n;
+    docs[2].p = bad;
+    docs[2].len = sizeof(bad) - 1;
+    for (k = 0; k < 3; k++) {
+        lint_pieces(docs[k].p, docs[k].len, docs[k].len, &whole, &ws);
+        for (piece = 1; piece <= 41; piece++) {
+            lint_pieces(docs[k].p, docs[k].len, piece, &part, &ps);
+            assert_memory_equal(part.n, whole.n, sizeof(whole.n));
+            assert_int_equal(part.ndis, whole.ndis);
+            assert_memory_equal(part.disallowed, whole.disallowed,
+                                sizeof(whole.disallowed));
+            assert_int_equal(part.line, whole.line);
+            assert_int_equal(ps.entries, ws.entries);
+            assert_int_equal(ps.lines, ws.lines);
+            assert_int_equal(ps.bytes, ws.bytes);
+            assert_int_equal(ps.raw, docs[k].len);
+            assert_int_equal(ps.complete, ws.complete);
+            assert_int_equal(ps.gzip, k == 1);
+        }
+    }
+    assert_int_equal(whole.n[RA_SMF_MALFORMED], 1);
+    assert_int_equal(whole.line, 2);
+
+    /* a comment longer than the window: malformed when read in pieces */
+    big = malloc(RA_SM_WINDOW + 64);
+    assert_non_null(big);
+    memcpy(big, "<urlset><!--", 12);
+    memset(big + 12, 'x', RA_SM_WINDOW + 20);
+    memcpy(big + 12 + RA_SM_WINDOW + 20, "--></urlset>", 12);
+    lint_pieces(big, RA_SM_WINDOW + 44, 4096, &part, &ps);
+    assert_int_equal(part.n[RA_SMF_MALFORMED], 1);
+    assert_false(ps.complete);
+    free(big);
+}
+
 int
 main(void)
 {
@@ -266,6 +351,7 @@ main(void)
         cmocka_unit_test(test_lint),
         cmocka_unit_test(test_gzip),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_stream),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
