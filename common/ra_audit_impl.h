@@ -305,7 +305,7 @@ ra_verdict_counters(const ra_verdict_t *out)
     if (out->flags & RA_FLAG_UNREACHABLE_30D) {
         m |= 1u << RA_CNT_UNREACHABLE_30D;
     }
-    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
+    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_COUNTED) {
         m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
                     - RA_REFUSE_VIOLATION);
     }
