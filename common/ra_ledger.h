@@ -514,11 +514,12 @@ void ra_ledger_undecl_done_locked(ra_ledger_t *l, uint32_t slot);
 uint32_t ra_ledger_undecl_slots(const ra_ledger_t *l);
 uint64_t ra_ledger_undecl_resets(const ra_ledger_t *l);
 
-/* Copies of every site's table that holds a flagged client, under the
- * lock, in memory from a, for a report (ra_report_opts_t.undeclared); RA_OK (none: out->n 0) or
- * RA_ENOMEM (nothing).  ra_ledger_undecl_free() frees them. */
+/* Copies of every site's table that holds a flagged client (the lock
+ * held), in memory from a, for a report (ra_report_opts_t.undeclared);
+ * RA_OK (none: out->n 0) or RA_ENOMEM (nothing).
+ * ra_ledger_undecl_free() frees them. */
 struct ra_undecl_sites_s;
-int ra_ledger_undecl_copy(ra_ledger_t *l, const ra_alloc_t *a,
+int ra_ledger_undecl_copy_locked(ra_ledger_t *l, const ra_alloc_t *a,
     struct ra_undecl_sites_s *out);
 void ra_ledger_undecl_free(const ra_alloc_t *a,
     struct ra_undecl_sites_s *out);

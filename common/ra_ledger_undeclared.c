@@ -233,7 +233,7 @@ ra_ledger_undecl_free(const ra_alloc_t *a, struct ra_undecl_sites_s *out)
 }
 
 int
-ra_ledger_undecl_copy(ra_ledger_t *l, const ra_alloc_t *a,
+ra_ledger_undecl_copy_locked(ra_ledger_t *l, const ra_alloc_t *a,
     struct ra_undecl_sites_s *out)
 {
     int                rc = RA_OK;
@@ -254,7 +254,6 @@ ra_ledger_undecl_copy(ra_ledger_t *l, const ra_alloc_t *a,
         return RA_ENOMEM;
     }
     out->sites = sites;
-    ra_ledger_lock(l);
     for (i = 0; i < n; i++) {
         s = ra_undecl_slot(l, i);
         /* a table being made anew (its maker died) is shown next time;
@@ -279,7 +278,6 @@ ra_ledger_undecl_copy(ra_ledger_t *l, const ra_alloc_t *a,
         sites[out->n].table = t;
         out->n++;
     }
-    ra_ledger_unlock(l);
     if (rc != RA_OK) {
         ra_ledger_undecl_free(a, out);
     }

@@ -242,7 +242,9 @@ ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
     /* the undeclared crawlers' tables, copied under the lock (none
      * copied for want of memory: shown as none) */
     if (ra_ledger_undecl_slots(l) != 0) {
-        (void) ra_ledger_undecl_copy(l, a, &undecl);
+        ra_ledger_lock(l);
+        (void) ra_ledger_undecl_copy_locked(l, a, &undecl);
+        ra_ledger_unlock(l);
         opts.undeclared = &undecl;
     }
 

@@ -175,7 +175,7 @@ zone_crash_recovery(void **state)
     t = ra_ledger_undecl_locked(&z.ledger, ra_str_z("a.test"), T0, &slot);
     see_at(t, "192.0.2.7", T0, "/robots.txt", &hit);
     ra_ledger_undecl_done_locked(&z.ledger, slot);
-    assert_int_equal(ra_ledger_undecl_copy(&z.ledger, &ra_malloc_allocator,
+    assert_int_equal(ra_ledger_undecl_copy_locked(&z.ledger, &ra_malloc_allocator,
                                            &copy), RA_OK);
     assert_int_equal(copy.n, 1);
     assert_int_equal(ra_undecl_records(copy.sites[0].table), 1);
@@ -185,7 +185,7 @@ zone_crash_recovery(void **state)
     t = ra_ledger_undecl_locked(&z.ledger, ra_str_z("a.test"), T0 + 1, &slot);
     see_at(t, "192.0.2.8", T0 + 1, "/a.html", &hit);
     /* ... no ra_ledger_undecl_done_locked(): the report skips it */
-    assert_int_equal(ra_ledger_undecl_copy(&z.ledger, &ra_malloc_allocator,
+    assert_int_equal(ra_ledger_undecl_copy_locked(&z.ledger, &ra_malloc_allocator,
                                            &copy), RA_OK);
     assert_int_equal(copy.n, 0);
     ra_ledger_undecl_free(&ra_malloc_allocator, &copy);
@@ -326,7 +326,7 @@ server_step(void **state)
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "", t += 1000,
                           &v), 0);
 
-    assert_int_equal(ra_ledger_undecl_copy(&s.z.ledger, &ra_malloc_allocator,
+    assert_int_equal(ra_ledger_undecl_copy_locked(&s.z.ledger, &ra_malloc_allocator,
                                            &copy), RA_OK);
     assert_int_equal(copy.n, 1);
     assert_int_equal(ra_undecl_records(copy.sites[0].table), 1);
