@@ -3,7 +3,8 @@
  * The engine's step for a browser's request in a server: its client goes
  * through its site's undeclared-crawler table in the ledger's region
  * (ra_ledger_undecl_locked()), judged against the '*' group of the site's
- * robots.txt in force (ra_undecl_judge()).  Once the client is flagged,
+ * robots.txt in force (ra_undecl_judge()), all under one taking of the
+ * ledger's lock once this process has compiled that robots.txt.  Once the client is flagged,
  * each of its violations meets the alert budgets as a crawler's does, and
  * enforce's "undeclared" refuses it.  The lines it writes are
  * ra_outcome_undeclared()'s, the same for the servers and the CLI.
@@ -16,22 +17,22 @@
 #include "ra_verify.h"
 
 /* The '*' group's rules of the site's robots.txt in force, NULL when it
- * has none known (every path then allowed): what the site's versions
- * say under the lock, then this process's cache of compiled sets (or a
- * compile, which takes the lock again once per version) */
+ * has none known (every path then allowed), the lock held: what the
+ * site's versions say, then this process's cache of compiled sets; a
+ * version not compiled yet is, once, outside the lock (which it leaves
+ * and takes again) */
 static const ra_rules_t *
-ra_undecl_rules(ra_audit_t *au, const ra_request_t *req)
+ra_undecl_rules_locked(ra_audit_t *au, const ra_request_t *req)
 {
+    int                rc;
     uint32_t           sid;
     ra_gather_t        x;
     ra_judge_state_t   g;
     const ra_rules_t  *rs = NULL;
 
     memset(&g, 0, sizeof(g));
-    ra_ledger_lock(&au->ledger);
     sid = ra_ledger_site_find_locked(&au->ledger, req->site, req->time);
     ra_ledger_site_state_locked(&au->ledger, sid, &g.facts);
-    ra_ledger_unlock(&au->ledger);
     if (g.facts.current < 0 || g.facts.current >= RA_VERSIONS) {
         return NULL;
     }
@@ -39,10 +40,13 @@ ra_undecl_rules(ra_audit_t *au, const ra_request_t *req)
     x.site = req->site;
     x.now = req->time;
     g.ctx = &x;
-    if (ra_gather_resolve(&g, (unsigned) g.facts.current, &rs) != RA_OK) {
-        return NULL;
+    rc = ra_gather_cached(&g, (unsigned) g.facts.current, &rs);
+    if (rc == RA_EAGAIN) {
+        ra_ledger_unlock(&au->ledger);
+        rc = ra_gather_resolve(&g, (unsigned) g.facts.current, &rs);
+        ra_ledger_lock(&au->ledger);
     }
-    return rs;
+    return rc == RA_OK ? rs : NULL;
 }
 
 /* A flagged client's violation meets the alert budgets (anyone's share:
@@ -101,9 +105,8 @@ ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
     u->r.user_agent = req->user_agent;
     u->site = req->site;
     u->method = req->method;
-    rs = ra_undecl_rules(au, req);
-
     ra_ledger_lock(&au->ledger);
+    rs = ra_undecl_rules_locked(au, req);
     t = ra_ledger_undecl_locked(&au->ledger, req->site, req->time, &slot);
     if (t == NULL) {
         ra_ledger_unlock(&au->ledger);
