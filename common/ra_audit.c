@@ -429,9 +429,10 @@ ra_gather_compile(ra_gather_t *x, const ra_version_fact_t *v,
     return *rs != NULL ? RA_OK : RA_ENOMEM;
 }
 
-/* resolve() of the engine: the cache, else a compile of the body */
+/* resolve()'s answer without the ledger's lock: the cache, or what the
+ * version's facts say alone; RA_EAGAIN when its body must be compiled */
 int
-ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
+ra_gather_cached(const ra_judge_state_t *g, unsigned k,
     const ra_rules_t **rs)
 {
     ra_gather_t         *x = g->ctx;
@@ -456,5 +457,18 @@ ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
         *rs = ra_cache_add(au, v->hash, ra_str("", 0), 1);    /* empty */
         return *rs != NULL ? RA_OK : RA_ENOMEM;
     }
-    return ra_gather_compile(x, v, rs);
+    return RA_EAGAIN;
+}
+
+/* resolve() of the engine: the cache, else a compile of the body */
+int
+ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
+    const ra_rules_t **rs)
+{
+    int  rc = ra_gather_cached(g, k, rs);
+
+    if (rc != RA_EAGAIN) {
+        return rc;
+    }
+    return ra_gather_compile(g->ctx, &g->facts.versions[k], rs);
 }

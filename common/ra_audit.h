@@ -66,6 +66,7 @@
 #include "ra_verdict.h"
 #include "ra_verify.h"
 #include "ra_sig.h"
+#include "ra_undeclared.h"
 
 /* ms between alerts per (site, crawler), per (site, address block) for
  * generic bots, when the configuration says nothing */
@@ -221,6 +222,9 @@ typedef struct {
     /* bytes a minute the evidence log may take, every process's
      * (ra_evidence.h); 0: RA_EVIDENCE_BUDGET_DEFAULT */
     uint64_t              evidence_budget;
+    /* robots_audit_undeclared off: browsers' requests go through no
+     * undeclared-crawler table (ra_audit_undeclared()) */
+    unsigned              undeclared_off:1;
     /* the event stream this process writes (ra_events.h); NULL: none */
     struct ra_events_s   *events;
     /* the cloud providers' ranges as one lookup (ra_cloud.h), for the
@@ -312,6 +316,23 @@ void ra_audit_events_count(ra_audit_t *au, int outcome);
 /* Whether the log which ends in a torn line, swapped for owed
  * (ra_ledger_log_owed()). */
 int ra_audit_log_owed(ra_audit_t *au, unsigned which, int owed);
+
+/*
+ * A browser's request (v->kind RA_UA_BROWSER, v from ra_audit_request())
+ * through its site's undeclared-crawler table in the ledger (one lookup
+ * under the lock), judged against the '*' group of the site's robots.txt
+ * in force: *u says what the detector said and, for a flagged client's
+ * violation, whether the alert budgets had a line for it (u->alert); when
+ * req->enforce has RA_ENFORCE_UNDECLARED, such a violation sets
+ * v->refused to RA_REFUSE_UNDECLARED.  1 when the client is flagged (its
+ * record copied into u->rec), else 0.
+ */
+int ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
+    ra_verdict_t *v, ra_undecl_out_t *u);
+
+/* Does au run the detector: its ledger has tables and
+ * conf.undeclared_off is not set? */
+int ra_audit_undeclared_on(const ra_audit_t *au);
 
 int ra_audit_request(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *out);

@@ -225,6 +225,10 @@ uint64_t ra_ua_hash(const unsigned char *p, size_t n);
 void ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id);
 int ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
     const ra_rules_t **rs);
+/* The same when it needs no lock (the cache, or the facts alone); else
+ * RA_EAGAIN: the body must be copied under the lock, then compiled */
+int ra_gather_cached(const ra_judge_state_t *g, unsigned k,
+    const ra_rules_t **rs);
 
 /* ra_audit_request.c: the site and crawler record, found through this
  * process's hints (under the lock), and who a client is */
@@ -305,7 +309,7 @@ ra_verdict_counters(const ra_verdict_t *out)
     if (out->flags & RA_FLAG_UNREACHABLE_30D) {
         m |= 1u << RA_CNT_UNREACHABLE_30D;
     }
-    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_MAX) {
+    if (out->refused > RA_REFUSE_NONE && out->refused < RA_REFUSE_COUNTED) {
         m |= 1u << (RA_CNT_REFUSED_VIOLATION + out->refused
                     - RA_REFUSE_VIOLATION);
     }

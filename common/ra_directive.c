@@ -649,6 +649,24 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
     case RA_DK_BYTES:
         return ra_directive_bytes(cx, id, words[0], msg);
 
+    case RA_DK_UNDECL:
+        if (ra_directive_once(cx, &cx->main->set, id, msg) != RA_OK) {
+            return RA_ERROR;
+        }
+        if (!ra_strcaseeq(words[0], ra_str("on", 2))
+            && !ra_strcaseeq(words[0], ra_str("off", 3)))
+        {
+            if (cx->dialect == RA_DIALECT_APACHE) {
+                ra_buf_printf(msg, "%s must be On or Off",
+                              ra_directives[id].name[1]);
+                return RA_ERROR;
+            }
+            return ra_directive_bad(cx, id, words[0],
+                                    ", it must be \"on\" or \"off\"", msg);
+        }
+        cx->main->values.undeclared_off = words[0].len == 3;
+        return RA_OK;
+
     case RA_DK_STATE:
         if (ra_directive_once(cx, &cx->main->set, id, msg) != RA_OK) {
             return RA_ERROR;

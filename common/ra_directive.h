@@ -137,6 +137,10 @@
       "RobotsAuditRefuseStatus", DIR, TAKE1,                                \
       "The status of a refusal, policy or enforce: 403, 402 or 429 "        \
       "(default 403)")                                                      \
+    X(UNDECLARED, UNDECL, 0, "robots_audit_undeclared", MAIN, FLAG,         \
+      "RobotsAuditUndeclared", GLOBAL, FLAG,                                \
+      "On to catch crawlers that send a browser's User-Agent, by their "    \
+      "behaviour (global; default On)")                                     \
     X(REFUSE_BODY, REFUSE, 1, "robots_audit_refuse_body", ANY, TAKE1,       \
       "RobotsAuditRefuseBody", DIR, TAKE1,                                  \
       "A file sent as a refusal's body, typed by its name (.json, .txt, "   \
@@ -168,7 +172,8 @@ typedef enum {
     RA_DK_EVENTS,       /* the event stream: nginx syslog:..., Apache
                            |program or a file */
     RA_DK_POLICY,       /* a block (ARG 0) or allow (ARG 1): ra_policy.h */
-    RA_DK_REFUSE        /* a refusal's status (ARG 0) or body file (1) */
+    RA_DK_REFUSE,       /* a refusal's status (ARG 0) or body file (1) */
+    RA_DK_UNDECL        /* on | off: the undeclared-crawler detector */
 } ra_directive_kind_e;
 
 /* RA_DK_ALERT_LOG's ARG */

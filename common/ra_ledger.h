@@ -575,6 +575,34 @@ void ra_ledger_unlock(const ra_ledger_t *l);
  * it). */
 void *ra_ledger_rdns_area(const ra_ledger_t *l);
 
+/*
+ * The undeclared-crawler tables (ra_undeclared.h), one per site, in the
+ * region (an eighth of it: docs/design.md gives the sizes).
+ * ra_ledger_undecl_locked() finds the site's table, else takes a free one
+ * or the one seen longest ago, made anew, and marks it as changing: NULL
+ * when the region has none.  The caller changes it and then calls
+ * ra_ledger_undecl_done_locked() with the same slot, before unlocking.
+ * A table found marked (its changer died) is made anew and said (RA326).
+ */
+struct ra_undecl_s *ra_ledger_undecl_locked(ra_ledger_t *l, ra_str_t site,
+    int64_t now, uint32_t *slot);
+void ra_ledger_undecl_done_locked(ra_ledger_t *l, uint32_t slot);
+
+/* Tables the region holds (0: too small for one); tables made anew
+ * since the region was made (found half-written). */
+uint32_t ra_ledger_undecl_slots(const ra_ledger_t *l);
+uint64_t ra_ledger_undecl_resets(const ra_ledger_t *l);
+
+/* Copies of every site's table that holds a flagged client (the lock
+ * held), in memory from a, for a report (ra_report_opts_t.undeclared);
+ * RA_OK (none: out->n 0) or RA_ENOMEM (nothing).
+ * ra_ledger_undecl_free() frees them. */
+struct ra_undecl_sites_s;
+int ra_ledger_undecl_copy_locked(ra_ledger_t *l, const ra_alloc_t *a,
+    struct ra_undecl_sites_s *out);
+void ra_ledger_undecl_free(const ra_alloc_t *a,
+    struct ra_undecl_sites_s *out);
+
 
 /* ---- lock-free ------------------------------------------------------- */
 
@@ -841,6 +869,11 @@ typedef struct {
  * makes now the record's previous request. */
 void ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
     int64_t now, ra_ledger_state_t *out);
+
+/* The site's part of it alone (versions, current, failing_since), for a
+ * request that has no record: an undeclared crawler's (ra_undeclared.h). */
+void ra_ledger_site_state_locked(ra_ledger_t *l, uint32_t site,
+    ra_ledger_state_t *out);
 
 /*
  * The same without the lock, by a hint (ra_ledger_count_hinted()), with

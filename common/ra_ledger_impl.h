@@ -247,6 +247,18 @@ typedef struct {
     uint8_t   purpose;                    /* layout 12 */
 } ra_vio_slot_t;
 
+/* layout 17: where the undeclared-crawler tables lie and their sizes
+ * (ra_ledger_undeclared.c), chosen from the region's size */
+typedef struct {
+    uint32_t  off;              /* the first slot; 0: none */
+    uint32_t  slots;            /* tables: one site's each */
+    uint32_t  slot_size;        /* bytes of a slot, its table included */
+    uint32_t  clients;          /* entries of each table */
+    uint32_t  flagged;          /* flagged records of each table */
+    uint32_t  resets;           /* tables made anew, found half-written
+                                   (an atomic; not compared by a check) */
+} ra_undecl_area_t;
+
 /* The region's header.  Only offsets, sizes and atomics. */
 struct ra_ledger_hdr_s {
     uint64_t  magic;
@@ -332,6 +344,8 @@ struct ra_ledger_hdr_s {
     /* layout 17: the sets of sitemaps (ra_sm_set_t) */
     uint32_t           off_sm_sets;
     uint32_t           sm_sets;
+    /* layout 17: the undeclared-crawler tables */
+    ra_undecl_area_t   undecl;
 };
 
 /* blob heap block: a header before the body, 16-byte granules; the
@@ -586,6 +600,14 @@ void ra_ledger_rebuild(const ra_ledger_t *l);
  * a process died in, for the rebuild: finished, the record freed */
 void ra_fold_apply(ra_site_slot_t *s);
 void ra_ledger_fold_repair(const ra_ledger_t *l);
+
+/* ra_ledger_undeclared.c: the undeclared-crawler tables' place from
+ * off in a region of size bytes (returns the offset past them), their
+ * slots emptied, and a kept region's tables checked (one that does not
+ * hold is marked, made anew by the next process to use it) */
+size_t ra_undecl_area_layout(size_t size, size_t off, ra_undecl_area_t *a);
+void ra_undecl_area_format(const ra_ledger_t *l);
+void ra_undecl_area_verify(const ra_ledger_t *l);
 
 /* ra_ledger_blob.c: the blob heap */
 void ra_blob_format(const ra_ledger_t *l);

@@ -2,7 +2,8 @@
 /*
  * The ledger's region: one block of shared memory holding a header, the
  * site table, the stat table, their hash heads, the violation ring, the
- * reverse-DNS cache and a blob heap for robots.txt bodies.  This file lays
+ * reverse-DNS cache, the undeclared-crawler tables and a blob heap for
+ * robots.txt bodies.  This file lays
  * it out (each table's share of the size), formats it, checks a region a
  * server kept across a reload, attaches to one, takes the lock (which
  * repairs a structure a dead process left inconsistent) and reads the
@@ -88,6 +89,8 @@ ra_layout(size_t size, ra_ledger_hdr_t *h)
     h->plan.rdns = n - n % RA_RDNS_WAYS;
     h->off_rdns = (uint32_t) off;
     off = RA_ALIGN_UP(off + ra_rdns_area_size(h->plan.rdns), 64);
+    /* the undeclared-crawler tables: an eighth, when it holds one */
+    off = ra_undecl_area_layout(size, off, &h->undecl);
     h->off_blobs = (uint32_t) off;
     h->plan.blob_bytes = off < size
                          ? (uint32_t) ((size - off) & ~(size_t) 15) : 0;
@@ -148,6 +151,7 @@ ra_ledger_format(void *base, size_t size, int64_t now)
     ra_free_lists_all(&l);
     ra_blob_format(&l);
     ra_rdns_format((unsigned char *) base + h->off_rdns, h->plan.rdns);
+    ra_undecl_area_format(&l);
     return RA_OK;
 }
 
@@ -186,7 +190,12 @@ ra_ledger_check(void *base, size_t size, const char **why)
         || want.generic_max != h->generic_max
         || want.known_max != h->known_max
         || want.suspect_max != h->suspect_max
-        || want.vio_trusted != h->vio_trusted)
+        || want.vio_trusted != h->vio_trusted
+        || want.undecl.off != h->undecl.off
+        || want.undecl.slots != h->undecl.slots
+        || want.undecl.slot_size != h->undecl.slot_size
+        || want.undecl.clients != h->undecl.clients
+        || want.undecl.flagged != h->undecl.flagged)
     {
         *why = "the zone's layout does not match this build";
         return RA_ERROR;
@@ -201,6 +210,7 @@ ra_ledger_check(void *base, size_t size, const char **why)
     if (ra_ledger_verify(&l) != NULL) {
         __atomic_store_n(&h->broken, 1, __ATOMIC_SEQ_CST);
     }
+    ra_undecl_area_verify(&l);
     return RA_OK;
 }
 

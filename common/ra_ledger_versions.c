@@ -105,6 +105,19 @@ ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
                                             __ATOMIC_RELAXED);
 }
 
+void
+ra_ledger_site_state_locked(ra_ledger_t *l, uint32_t site,
+    ra_ledger_state_t *out)
+{
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    memset(out, 0, sizeof(*out));
+    out->current = -1;
+    if (s != NULL) {
+        ra_state_site(s, out);
+    }
+}
+
 int
 ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
     int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out)

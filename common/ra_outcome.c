@@ -17,7 +17,7 @@
 /* Writes the line p[0..n) to log (which: RA_LOGFILE_*) whole; a failure
  * is said about where, each time without an engine (au NULL), else
  * counted and said once a minute for the whole server. */
-static void
+static int
 ra_outcome_write(ra_audit_t *au, const ra_host_t *h, void *where,
     unsigned which, const ra_logfile_t *log, const void *p, size_t n)
 {
@@ -32,12 +32,12 @@ ra_outcome_write(ra_audit_t *au, const ra_host_t *h, void *where,
         (void) ra_audit_log_owed(au, which, 1);
     }
     if (rc == RA_OK) {
-        return;
+        return RA_OK;
     }
     if (au != NULL
         && !ra_audit_log_error(au, which, ra_host_now(h), &failed))
     {
-        return;
+        return rc;
     }
     ra_logf(h, where, RA_LOG_ALERT, which == RA_LOGFILE_EVIDENCE
                                     ? RA_TAG_EVIDENCE_LOG : RA_TAG_ALERT_LOG,
@@ -45,6 +45,7 @@ ra_outcome_write(ra_audit_t *au, const ra_host_t *h, void *where,
             "last report)", ra_logfile_name(which),
             log->name != NULL ? log->name : "", strerror(err),
             (unsigned long long) failed, failed == 1 ? "" : "s");
+    return rc;
 }
 
 static __attribute__((noinline)) void
@@ -164,11 +165,88 @@ ra_outcome_refused_by(const ra_host_t *h, const ra_request_t *req,
     return ra_outcome_refused(h, req->where, v);
 }
 
+/* An undeclared crawler's lines, out of line: the evidence line when
+ * the evidence budget takes it (au NULL: none), the RA104 alert line when
+ * u->alert, in text through h (NULL: none) and in JSON to the alert log */
+static __attribute__((noinline)) int
+ra_outcome_undeclared_lines(ra_audit_t *au, const ra_host_t *h, void *where,
+    const ra_undecl_out_t *u, const ra_outcome_logs_t *logs)
+{
+    int       rc = RA_OK;
+    ra_buf_t  line;
+
+    ra_buf_init(&line, h != NULL ? &h->heap : &ra_malloc_allocator, 0,
+                RA_ALERT_LINE_MAX);
+    if (ra_logfile_open(&logs->evidence)) {
+        ra_undecl_evidence(&line, u);
+        if (!line.failed && !line.truncated
+            && (au == NULL
+                || ra_audit_evidence_take(au, u->site, line.len,
+                                          u->r.time_ms)))
+        {
+            rc = ra_outcome_write(au, h, where, RA_LOGFILE_EVIDENCE,
+                                  &logs->evidence, line.data, line.len);
+        }
+    }
+    if (u->alert && h != NULL) {
+        line.len = 0;
+        ra_undecl_alert(&line, 0, u->site, &u->rec, &u->r, u->method,
+                        &u->v.match);
+        if (!line.failed && !line.truncated) {
+            ra_log_line(h, where, RA_LOG_WARN, line.data, line.len);
+        }
+    }
+    if (u->alert && ra_logfile_open(&logs->alert)) {
+        line.len = 0;
+        ra_undecl_alert(&line, 1, u->site, &u->rec, &u->r, u->method,
+                        &u->v.match);
+        if (!line.failed && !line.truncated
+            && ra_outcome_write(au, h, where, RA_LOGFILE_ALERT, &logs->alert,
+                                line.data, line.len) != RA_OK)
+        {
+            rc = RA_ERROR;
+        }
+    }
+    ra_buf_release(&line);
+    return rc;
+}
+
+int
+ra_outcome_undeclared(ra_audit_t *au, const ra_host_t *h, void *where,
+    const ra_undecl_out_t *u, const ra_outcome_logs_t *logs)
+{
+    if (u->v.verdict != RA_UNDECL_V_VIOLATION) {
+        return RA_OK;
+    }
+    return ra_outcome_undeclared_lines(au, h, where, u, logs);
+}
+
+/* A browser's request through the undeclared-crawler detector, and a
+ * flagged client's violation's lines (its record is large: a frame of
+ * its own, out of the crawlers' way) */
+static __attribute__((noinline)) void
+ra_outcome_browser(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
+    const ra_outcome_logs_t *logs, ra_verdict_t *v)
+{
+    ra_undecl_out_t            u;
+    static const ra_outcome_logs_t  none;
+
+    if (ra_audit_undeclared(au, req, v, &u)) {
+        (void) ra_outcome_undeclared(au, h, req->where, &u,
+                                     logs != NULL ? logs : &none);
+    }
+}
+
 int
 ra_outcome_request(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
     const ra_outcome_logs_t *logs, ra_verdict_t *v)
 {
     (void) ra_audit_request(au, req, v);
+    if (v->kind == RA_UA_BROWSER && v->verdict == RA_VERDICT_NONE
+        && ra_audit_undeclared_on(au))
+    {
+        ra_outcome_browser(au, h, req, logs, v);
+    }
     /* the collector judges it again (a browser's request it does not
      * need) */
     if (v->kind != RA_UA_BROWSER) {

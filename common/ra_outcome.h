@@ -61,6 +61,20 @@ int ra_outcome_refused(const ra_host_t *h, void *where,
     const ra_verdict_t *v);
 
 /*
+ * The lines of an undeclared crawler's violation (u from
+ * ra_audit_undeclared(), or the CLI's own table): its evidence line to
+ * logs->evidence when au's evidence budget takes it (au NULL: no budget),
+ * and when u->alert its RA104 alert, the text line through h (NULL: none)
+ * and the JSON line to logs->alert; each whole or not at all, a failed
+ * write counted and said as the crawlers' are (au NULL: said through h
+ * each time).  Nothing for any other verdict.  RA_OK, or RA_ERROR when a
+ * line could not be written.  The servers' turn (ra_outcome_request())
+ * calls it for every browser's request a flagged client makes.
+ */
+int ra_outcome_undeclared(ra_audit_t *au, const ra_host_t *h, void *where,
+    const ra_undecl_out_t *u, const ra_outcome_logs_t *logs);
+
+/*
  * A request's turn, once the glue filled req (enforce and recorded
  * included): judged and counted by au (ra_audit_request(); out of memory:
  * counted, not judged, and said), a violation's evidence line written

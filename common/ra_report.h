@@ -166,7 +166,7 @@ typedef struct {
      * sites[].undeclared[], a heading of their own in text and HTML,
      * Prometheus robots_audit_undeclared_clients and their verdicts under
      * crawler="undeclared", CSV rows of their latest violations; NULL:
-     * none */
+     * no detector (no "undeclared" member in JSON) */
     const struct ra_undecl_sites_s *undeclared;
 } ra_report_opts_t;
 

@@ -355,7 +355,7 @@ ra_rep_prom_crawlers(ra_rep_t *r)
         "policy); each is counted in robots_audit_requests_total too.");
     for (i = 0; i < r->nents; i = next) {
         next = ra_rep_prom_run(r, i, 0, 0, sum, &last);
-        for (k = RA_REFUSE_VIOLATION; k < RA_REFUSE_MAX; k++) {
+        for (k = RA_REFUSE_VIOLATION; k < RA_REFUSE_COUNTED; k++) {
             ra_rep_prom_site(b, "robots_audit_refused_total",
                              &snap->sites[r->ents[i].site]);
             ra_buf_cstr(b, ",crawler=\"");

@@ -34,7 +34,7 @@ ra_rep_undeclared_json(ra_rep_t *r, uint32_t si)
     char              client[48];
 
     if (r->opts->undeclared == NULL) {
-        return;                 /* a server's report: no detector yet */
+        return;                 /* no detector (too small a zone, or off) */
     }
     ra_buf_cstr(b, ",\"undeclared\":[");
     for (i = 0; t != NULL && i < ra_undecl_records(t); i++) {

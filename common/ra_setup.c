@@ -531,6 +531,7 @@ ra_setup_audit_conf(ra_audit_conf_t *conf, const ra_setup_t *s,
     conf->alert_purposes = v->alert_purposes;
     conf->evidence_budget = v->evidence_budget;
     conf->events = v->events;
+    conf->undeclared_off = v->undeclared_off != 0;
 }
 
 ra_audit_t *

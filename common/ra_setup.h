@@ -165,6 +165,7 @@ typedef struct {
     uint64_t           evidence_budget; /* bytes a minute; 0: the
                                            default */
     struct ra_events_s *events;         /* the event stream; NULL: none */
+    unsigned           undeclared_off;  /* robots_audit_undeclared off */
 } ra_setup_values_t;
 
 /*

@@ -9,6 +9,7 @@
 #include "ra_http.h"
 #include "ra_report.h"
 #include "ra_status.h"
+#include "ra_undeclared.h"
 
 void
 ra_status_view(ra_str_t site, uint32_t limit, int fmt,
@@ -111,6 +112,7 @@ ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
     ra_report_opts_t     opts;
     ra_report_format_e   fmt;
     ra_snapshot_view_t   view;
+    ra_undecl_sites_t    undecl = { NULL, 0 };
 
     memset(page, 0, sizeof(*page));
     page->cache_control = "no-store";
@@ -238,9 +240,18 @@ ra_status_page_src(const ra_status_src_t *src, ra_str_t method,
     opts.sort_violations = (unsigned) sort_violations;
     opts.crawler_rules = crawler.data != NULL;
     opts.prom_sites_only = view.sites_only;
+    /* the undeclared crawlers' tables, copied under the lock (none
+     * copied for want of memory: shown as none) */
+    if (ra_ledger_undecl_slots(l) != 0) {
+        ra_ledger_lock(l);
+        (void) ra_ledger_undecl_copy_locked(l, a, &undecl);
+        ra_ledger_unlock(l);
+        opts.undeclared = &undecl;
+    }
 
     rc = ra_report_render(&snap, fmt, &opts, &page->body);
     ra_snapshot_free(&snap, a);
+    ra_ledger_undecl_free(a, &undecl);
 
     if (rc != RA_OK || page->body.failed) {
         ra_status_error(page, 500, "robots-audit: out of memory\n");

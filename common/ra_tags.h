@@ -67,6 +67,9 @@
                                                missing or invalid: what
                                                it verifies stays
                                                unverified */
+#define RA_TAG_UNDECL_RESET     "RA326"     /* an undeclared-crawler table
+                                               was left half-written:
+                                               made anew */
 #define RA_TAG_RDNS_OFF         "RA330"     /* reverse DNS is off: no
                                                resolver, or it cannot
                                                start */

@@ -239,6 +239,98 @@ ra_undecl_hash_key(const uint64_t key[2])
     return (uint32_t) (h ^ h >> 29);
 }
 
+/* Does the list of entries from head, linked by lru_next, hold only
+ * entries of that list, each once (at most n steps)? */
+static int
+ra_undecl_list_ok(const ra_undecl_t *t, const ra_undecl_entry_t *ents,
+    uint32_t head, unsigned list, uint32_t *count)
+{
+    uint32_t  link, prev = 0, n = 0;
+
+    for (link = head; link; link = ents[link - 1].lru_next) {
+        if (link > t->fresh || ++n > t->used
+            || ents[link - 1].list != list || !ents[link - 1].used
+            || ents[link - 1].lru_prev != prev)
+        {
+            return 0;
+        }
+        prev = link;
+    }
+    *count += n;
+    return prev == t->tail[list];
+}
+
+/* The header a table of those counts has, laid out at its own start */
+static int
+ra_undecl_header_ok(const ra_undecl_t *t, uint32_t nentries,
+    uint32_t nrecords)
+{
+    size_t  buckets = ra_undecl_buckets_for(nentries);
+    size_t  off = ra_undecl_align(sizeof(ra_undecl_t));
+
+    return t->magic == RA_UNDECL_MAGIC && t->nentries == nentries
+           && t->nrecords == nrecords && t->nbuckets == buckets
+           && t->off_buckets == off
+           && t->off_entries == (off += ra_undecl_align(4 * buckets))
+           && t->off_records
+              == (off += ra_undecl_align(sizeof(ra_undecl_entry_t)
+                                         * (size_t) nentries))
+           && t->off_recent
+              == off + ra_undecl_align(sizeof(ra_undecl_rec_t)
+                                       * (size_t) nrecords)
+           && t->used <= t->fresh && t->fresh <= nentries
+           && t->rec_used <= nrecords && t->head[0] <= t->fresh
+           && t->head[1] <= t->fresh && t->tail[0] <= t->fresh
+           && t->tail[1] <= t->fresh;
+}
+
+/* Does every chain hold only entries in use that hash to it, and all of
+ * them together as many as are used (at most used steps in all)? */
+static int
+ra_undecl_chains_ok(const ra_undecl_t *t, const ra_undecl_entry_t *ents,
+    const uint32_t *buckets)
+{
+    uint32_t  b, link, n = 0;
+
+    for (b = 0; b < t->nbuckets; b++) {
+        for (link = buckets[b]; link; link = ents[link - 1].next) {
+            if (link > t->fresh || ++n > t->used || !ents[link - 1].used
+                || (ra_undecl_hash_key(ents[link - 1].key)
+                    & (t->nbuckets - 1)) != b
+                || (ents[link - 1].rec
+                    && ents[link - 1].rec > t->rec_used))
+            {
+                return 0;
+            }
+        }
+    }
+    return n == t->used;
+}
+
+int
+ra_undecl_check(const void *mem, size_t size, uint32_t nentries,
+    uint32_t nrecords)
+{
+    const ra_undecl_t        *t = mem;
+    const ra_undecl_entry_t  *ents;
+    uint32_t                  n = 0;
+    size_t                    need = ra_undecl_size(nentries, nrecords);
+
+    if (mem == NULL || need == 0 || size < need
+        || !ra_undecl_header_ok(t, nentries, nrecords))
+    {
+        return 0;
+    }
+    ents = (const ra_undecl_entry_t *) (const void *)
+           ((const unsigned char *) t + t->off_entries);
+    return ra_undecl_list_ok(t, ents, t->head[0], 0, &n)
+           && ra_undecl_list_ok(t, ents, t->head[1], 1, &n)
+           && n == t->used
+           && ra_undecl_chains_ok(t, ents, (const uint32_t *) (const void *)
+                                  ((const unsigned char *) t
+                                   + t->off_buckets));
+}
+
 /* FNV-1a over bytes, never 0 (0 marks an empty ring slot): for paths,
  * whose bits the distinct-page count and the Referer ring read */
 static uint32_t

@@ -125,6 +125,14 @@ size_t ra_undecl_size(uint32_t nentries, uint32_t nrecords);
 ra_undecl_t *ra_undecl_init(void *mem, size_t size, uint32_t nentries,
     uint32_t nrecords);
 
+/* Does mem (size bytes) hold a table of nentries clients and nrecords
+ * flagged ones whose header and links all lie where that layout puts
+ * them?  1, else 0: a table a process left half-made, or another
+ * layout's, which the caller makes anew (ra_undecl_init()).  It reads
+ * the header and walks the lists and chains, each bounded. */
+int ra_undecl_check(const void *mem, size_t size, uint32_t nentries,
+    uint32_t nrecords);
+
 /* The same in memory from a; NULL when a has none. */
 ra_undecl_t *ra_undecl_create(const ra_alloc_t *a, uint32_t nentries,
     uint32_t nrecords);
@@ -203,6 +211,23 @@ typedef struct {
 void ra_undecl_judge(ra_undecl_t *t, const ra_rules_t *rules,
     ra_undecl_req_t *r, ra_str_t method, int whole_window,
     const ra_alloc_t *scratch, ra_undecl_verdict_t *v);
+
+/* A browser's request as a server judged it (ra_audit_undeclared()) or
+ * the CLI did: the request, the verdict, a copy of its client's record
+ * (when v.hit.rec), and what goes out about it. */
+typedef struct {
+    ra_undecl_req_t      r;
+    ra_undecl_verdict_t  v;
+    ra_undecl_rec_t      rec;
+    ra_str_t             site;
+    ra_str_t             method;
+    unsigned             alert:1;       /* the RA104 line goes out (the
+                                           alert budget had one) */
+} ra_undecl_out_t;
+
+/* The evidence line of a violation (ra_evidence.h's keys, crawler
+ * "undeclared"), with its newline */
+void ra_undecl_evidence(ra_buf_t *b, const ra_undecl_out_t *u);
 
 /* The signals' names, comma-separated (json: as JSON strings) */
 void ra_undecl_signals_list(ra_buf_t *b, uint32_t signals, int json);

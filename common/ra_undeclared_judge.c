@@ -138,3 +138,29 @@ ra_undecl_alert(ra_buf_t *b, int json, ra_str_t site,
                   (int) rec->score);
     ra_undecl_signals_list(b, rec->signals, 0);
 }
+
+void
+ra_undecl_evidence(ra_buf_t *b, const ra_undecl_out_t *u)
+{
+    char      client[48], when[24];
+    ra_str_t  uri = u->r.path;
+
+    if (uri.len > RA_UNDECL_URI_MAX) {
+        uri.len = RA_UNDECL_URI_MAX;
+    }
+    ra_time_iso(u->r.time_ms, when);
+    ra_undecl_client(u->rec.addr, client);
+    ra_buf_printf(b, "{\"time\":\"%s\",\"site\":", when);
+    ra_buf_json_str(b, u->site);
+    ra_buf_printf(b, ",\"crawler\":\"undeclared\",\"verification\":"
+                  "\"unverifiable\",\"verified_by\":null,\"client\":\"%s\","
+                  "\"method\":", client);
+    ra_buf_json_str(b, u->method);
+    ra_buf_cstr(b, ",\"uri\":");
+    ra_buf_json_str(b, uri);
+    ra_buf_cstr(b, ",\"rule\":");
+    ra_buf_json_str(b, u->v.match.pattern);
+    ra_buf_printf(b, ",\"line\":%u,\"robots_sha256\":null,"
+                  "\"last_robots_fetch\":null,\"purpose\":null}\n",
+                  (unsigned) u->v.match.line);
+}

@@ -34,7 +34,7 @@ ra_verdict_pattern(const ra_verdict_t *v)
 }
 
 static const char  *const ra_refuse_names[RA_REFUSE_MAX] = {
-    "none", "violation", "unreachable", "impostor", "policy"
+    "none", "violation", "unreachable", "impostor", "policy", "undeclared"
 };
 
 const char *
@@ -72,9 +72,12 @@ ra_enforce_word(ra_enforce_t *scope, ra_str_t word, const char **why)
                 break;
             }
         }
+        if (r == RA_REFUSE_POLICY && ra_enforce_is(word, "undeclared")) {
+            r = RA_REFUSE_UNDECLARED;
+        }
         if (r == RA_REFUSE_POLICY) {
             *why = "the words are off, on, or any of violation, "
-                   "unreachable, impostor";
+                   "unreachable, impostor, undeclared";
             return RA_ERROR;
         }
         add = 1u << r;

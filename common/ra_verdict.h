@@ -188,9 +188,14 @@ ra_str_t ra_verdict_pattern(const ra_verdict_t *v);
  *                outside: every request it makes, whatever the verdict
  *                (the lie is the offence, as for RA102), but for
  *                robots.txt and a request left unjudged
+ *   undeclared   a client flagged as an undeclared crawler (a browser's
+ *                User-Agent, a crawler's behaviour: ra_undeclared.h) asks
+ *                for a path the '*' group disallows; its other requests
+ *                are served (a person behind its address still reads the
+ *                site)
  * A request that two reasons refuse is refused as an impostor.  Nothing
  * else is ever refused by enforce: compliant, stale, exempt, unknown,
- * browsers, and robots.txt itself.  The scope's policy (ra_policy.h)
+ * browsers but flagged ones' disallowed paths, and robots.txt itself.  The scope's policy (ra_policy.h)
  * refuses by who the crawler is, whatever robots.txt says, when enforce
  * did not (RA_REFUSE_POLICY); robots.txt itself never.
  */
@@ -200,8 +205,14 @@ typedef enum {
     RA_REFUSE_UNREACHABLE,
     RA_REFUSE_IMPOSTOR,
     RA_REFUSE_POLICY,           /* the scope's policy (ra_policy.h) */
+    RA_REFUSE_UNDECLARED,       /* a flagged undeclared crawler's
+                                   disallowed path (no crawler record
+                                   counts it: its client's does) */
     RA_REFUSE_MAX
 } ra_refuse_e;
+
+/* The reasons a crawler record counts (ra_counter_e's refused ones) */
+#define RA_REFUSE_COUNTED       RA_REFUSE_UNDECLARED
 
 /* "violation", ..., "policy"; "none" */
 const char *ra_refuse_name(ra_refuse_e r);
@@ -213,12 +224,13 @@ const char *ra_refuse_name(ra_refuse_e r);
 #define RA_ENFORCE_ALL          ((1u << RA_REFUSE_VIOLATION)                \
                                  | (1u << RA_REFUSE_UNREACHABLE)            \
                                  | (1u << RA_REFUSE_IMPOSTOR))
+#define RA_ENFORCE_UNDECLARED   (1u << RA_REFUSE_UNDECLARED)
 #define RA_ENFORCE_OFF_WORD     0x100u
 
 /*
  * Adds one word of the directive to *scope (start from RA_ENFORCE_OFF):
  * "off", "on" (= "violation"), "violation", "unreachable", "impostor",
- * any case; the scope is the union of the words, and "off" stands alone.
+ * "undeclared", any case; the scope is the union of the words, and "off" stands alone.
  * RA_OK, or RA_ERROR with *why a static phrase for the server's message
  * about that word ("the words are off, on, violation, ...").
  */
@@ -226,7 +238,8 @@ int ra_enforce_word(ra_enforce_t *scope, ra_str_t word, const char **why);
 
 /* Does the scope refuse anything ("off" does not)?  If not, requests are
  * judged after they are served, as without enforce. */
-#define ra_enforce_any(scope)   (((scope) & RA_ENFORCE_ALL) != 0)
+#define ra_enforce_any(scope)   (((scope) & (RA_ENFORCE_ALL                 \
+                                             | RA_ENFORCE_UNDECLARED)) != 0)
 
 /* Does scope refuse the request v was judged?  Why, or RA_REFUSE_NONE. */
 ra_refuse_e ra_enforce_refuses(ra_enforce_t scope, const ra_verdict_t *v);

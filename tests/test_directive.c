@@ -165,10 +165,11 @@ flag_and_enforce(void **state)
                             NULL),
                         "invalid value \"maybe\" in \"robots_audit_enforce\" "
                         "directive: the words are off, on, or any of "
-                        "violation, unreachable, impostor");
+                        "violation, unreachable, impostor, undeclared");
     assert_string_equal(set(a, RA_DIRECTIVE_ENFORCE, "1", NULL, NULL),
                         "RobotsAuditEnforce: '1': the words are off, on, or "
-                        "any of violation, unreachable, impostor");
+                        "any of violation, unreachable, impostor, "
+                        "undeclared");
     assert_string_equal(set(a, RA_DIRECTIVE_ENFORCE, "Off", NULL, NULL), "");
     assert_false(a->main.enforce_wanted);
     assert_string_equal(set(a, RA_DIRECTIVE_ENFORCE, "impostor", NULL, NULL),
@@ -184,6 +185,27 @@ flag_and_enforce(void **state)
     assert_int_equal(n->scope.enforce, (1u << RA_REFUSE_VIOLATION)
                                        | (1u << RA_REFUSE_IMPOSTOR));
     assert_true(n->main.enforce_wanted);
+
+    /* undeclared alone is something to enforce; the detector's flag */
+    ra_conf_scope_init(&a->scope);
+    a->main.enforce_wanted = 0;
+    assert_string_equal(set(a, RA_DIRECTIVE_ENFORCE, "Undeclared", NULL,
+                            NULL), "");
+    assert_int_equal(a->scope.enforce, RA_ENFORCE_UNDECLARED);
+    assert_true(a->main.enforce_wanted);
+    assert_false(n->main.values.undeclared_off);
+    assert_string_equal(set(n, RA_DIRECTIVE_UNDECLARED, "off", NULL, NULL),
+                        "");
+    assert_true(n->main.values.undeclared_off);
+    assert_string_equal(set(n, RA_DIRECTIVE_UNDECLARED, "on", NULL, NULL),
+                        "\"robots_audit_undeclared\" directive is "
+                        "duplicate");
+    assert_string_equal(set(a, RA_DIRECTIVE_UNDECLARED, "maybe", NULL,
+                            NULL),
+                        "RobotsAuditUndeclared must be On or Off");
+    assert_string_equal(set(a, RA_DIRECTIVE_UNDECLARED, "On", NULL, NULL),
+                        "");
+    assert_false(a->main.values.undeclared_off);
     conf_free(n);
     conf_free(a);
 }
