@@ -24,7 +24,7 @@
 #include "ra_verify.h"
 
 #define RA_LEDGER_MAGIC        0x3130544944554152ULL  /* "RAUDIT01" */
-#define RA_LEDGER_LAYOUT       16
+#define RA_LEDGER_LAYOUT       17
 
 #define RA_ALIGN_UP(n, a)  (((n) + (a) - 1) & ~((size_t) (a) - 1))
 
@@ -155,6 +155,9 @@ typedef struct {
     uint32_t           fold_stat;
     uint32_t           fold_tag;        /* 0: no fold under way */
     uint8_t            fold_kind;
+    /* layout 17: page directives (ra_ledger_pages.c), plain numbers
+     * changed under the lock */
+    ra_pages_t         pages;
 } ra_site_slot_t;
 
 _Static_assert(RA_PURPOSES == RA_CAT_MAX, "RA_PURPOSES is RA_CAT_MAX");
