@@ -14,12 +14,14 @@
  * arrives says which.  The core decodes them.
  */
 #include "mra.h"
+#include "ra_audit_page.h"
 
 typedef struct {
     ra_capture_t  cap;
     int           done;
     unsigned      hop;          /* 0: /robots.txt; k: its k-th redirect's
                                    target */
+    int           page;         /* RA_PAGE_*: a crawler's page */
 } mra_capture_ctx;
 
 static request_rec *
@@ -85,10 +87,88 @@ mra_coding(request_rec *r)
     return c != NULL ? ra_str_z(c) : ra_str(NULL, 0);
 }
 
+/* Is the answer r is about to give a crawler's page, to read for page
+ * directives (RA_PAGE_*, the core's ra_audit_page_wanted())?  type: its
+ * Content-Type, NULL while the handler has not set it yet. */
+static int
+mra_page_wanted(request_rec *r, const char *type)
+{
+    int           want;
+    ra_audit_t   *au;
+    request_rec  *orig = mra_original(r);
+    mra_state    *st = mra_st(orig->server);
+    const char   *ua = apr_table_get(orig->headers_in, "User-Agent");
+
+    if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig, 0)) {
+        return RA_PAGE_NONE;
+    }
+    au = ra_engines_take_or(st->engines, st->audit);
+    want = ra_audit_page_wanted(au, ra_http_method_z(orig->method),
+                                mra_request_kind(orig), r->status,
+                                ra_str_z(ua != NULL ? ua : ""),
+                                ra_str_z(type != NULL ? type : ""));
+    ra_engines_give(st->engines, au);
+    return want;
+}
+
+typedef struct {
+    ra_str_t  v[RA_PAGE_TAGS];
+    size_t    n;
+} mra_tags_t;
+
+static int
+mra_page_tag(void *rec, const char *key, const char *value)
+{
+    mra_tags_t  *tags = rec;
+
+    (void) key;
+    if (tags->n < RA_PAGE_TAGS) {
+        tags->v[tags->n++] = ra_str_z(value);
+    }
+    return 1;
+}
+
+/* a crawler's answer to a page: its X-Robots-Tag values and, when c
+ * captured it, its HTML head, to the core (ra_audit_page()) */
+static void
+mra_page(request_rec *r, mra_capture_ctx *c)
+{
+    mra_tags_t    tags;
+    ra_audit_t   *au;
+    ra_request_t  req;
+    mra_state    *st = mra_st(r->server);
+
+    tags.n = 0;
+    apr_table_do(mra_page_tag, &tags, r->headers_out, "X-Robots-Tag", NULL);
+    apr_table_do(mra_page_tag, &tags, r->err_headers_out, "X-Robots-Tag",
+                 NULL);
+    mra_request(mra_original(r), r->status, 0, &req);
+    au = ra_engines_take_or(st->engines, st->audit);
+    (void) ra_audit_page(au, &req, tags.v, tags.n,
+                         c != NULL ? &c->cap : NULL);
+    ra_engines_give(st->engines, au);
+}
+
+/* An answer that is not robots.txt: a crawler's HTML page is captured
+ * up to its head's window, another's headers read at once. */
+static void
+mra_page_start(request_rec *r, mra_capture_ctx *c)
+{
+    c->page = mra_page_wanted(r, r->content_type);
+    if (c->page == RA_PAGE_HTML) {
+        c->done = 0;
+        ra_capture_limit(&c->cap, RA_PAGE_SCAN);
+    } else if (c->page == RA_PAGE_HEADERS) {
+        mra_page(r, NULL);
+    }
+}
+
 void
 mra_insert_filter(request_rec *r)
 {
-    if (mra_wanted(r, r->status, 0) >= 0) {
+    if (mra_wanted(r, r->status, 0) >= 0
+        || mra_page_wanted(r, NULL) != RA_PAGE_NONE)
+    {
         ap_add_output_filter(MRA_FILTER, NULL, r, r->connection);
     }
     if (r->main == NULL && mra_original(r)->method_number == M_GET
@@ -110,6 +190,10 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c)
     const char   *loc;
 
     c->done = 1;
+    if (c->page) {
+        mra_page(r, c);
+        return;
+    }
     if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
         return;
     }
@@ -152,6 +236,9 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
         ra_capture_start(&c->cap, mra_pool_allocator(r->pool),
                          &st->host.heap, r->status,
                          len != NULL ? apr_atoi64(len) : -1, mra_coding(r));
+        if (hop < 0) {
+            mra_page_start(r, c);
+        }
     }
     if (c->done) {
         ap_remove_output_filter(f);
@@ -185,6 +272,10 @@ mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
             break;
         }
         ra_capture_add(&c->cap, data, n);
+        if (c->page && ra_capture_full(&c->cap)) {
+            mra_capture_done(r, c);     /* a page's head: read now */
+            break;
+        }
     }
     return ap_pass_brigade(f->next, bb);
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Private to the engine's files (ra_audit.c, ra_audit_robots.c,
- * ra_audit_count.c, ra_audit_request.c): the engine's state (struct
- * ra_audit_s and its per-process tables of hints) and the few steps one
- * of them takes from another.  Nothing outside those files includes it;
- * the public face of the engine is ra_audit.h.
+ * ra_audit_count.c, ra_audit_request.c, ra_audit_page.c): the engine's
+ * state (struct ra_audit_s and its per-process tables of hints) and the
+ * few steps one of them takes from another.  Nothing outside those files
+ * includes it; the public face of the engine is ra_audit.h.
  */
 #ifndef RA_AUDIT_IMPL_H
 #define RA_AUDIT_IMPL_H

@@ -33,7 +33,17 @@ ra_capture_start(ra_capture_t *c, const ra_alloc_t *a,
     }
     c->status = status;
     c->first = first;
+    c->max = RA_ROBOTS_MAX;
     c->active = 1;
+}
+
+void
+ra_capture_limit(ra_capture_t *c, size_t max)
+{
+    if (max < c->max) {
+        c->max = max;
+        c->first = c->first < max ? c->first : max;
+    }
 }
 
 unsigned char *
@@ -46,7 +56,7 @@ ra_capture_space(ra_capture_t *c, size_t n, size_t *keep)
     if (!c->active || c->failed) {
         return NULL;
     }
-    room = RA_ROBOTS_MAX - c->body.len;
+    room = c->body.len < c->max ? c->max - c->body.len : 0;
     *keep = n < room ? n : room;
     if (*keep == 0) {
         return NULL;
@@ -96,7 +106,7 @@ ra_capture_read(ra_capture_t *c, size_t n,
 int
 ra_capture_skip(ra_capture_t *c, size_t n)
 {
-    if (!c->failed && c->body.len < RA_ROBOTS_MAX) {
+    if (!c->failed && c->body.len < c->max) {
         return 0;
     }
     c->size += n;
@@ -126,7 +136,7 @@ ra_capture_decode(ra_capture_t *c, ra_answer_t *ans)
 
     ans->content_encoding = c->coding;
     ra_buf_release(&c->decoded);
-    rc = ra_decode(c->coding, ans->body, !ans->truncated, RA_ROBOTS_MAX,
+    rc = ra_decode(c->coding, ans->body, !ans->truncated, c->max,
                    c->body.alloc, c->scratch, &c->decoded, &info);
     if (rc == RA_OK) {
         ans->body = ra_str(c->decoded.data, c->decoded.len);

@@ -270,6 +270,9 @@ typedef struct {
     size_t             first;       /* size of the first allocation */
     ra_str_t           coding;      /* Content-Encoding of those bytes */
     const ra_alloc_t  *scratch;     /* the decoders' state */
+    size_t             max;         /* bytes kept and decoded at most:
+                                       RA_ROBOTS_MAX, or less
+                                       (ra_capture_limit()) */
     unsigned           active:1;    /* started, not yet done */
     unsigned           failed:1;    /* out of memory, or a read failed:
                                        the answer is not recorded */
@@ -289,6 +292,18 @@ void ra_capture_start(ra_capture_t *c, const ra_alloc_t *a,
     ra_str_t content_encoding);
 
 void ra_capture_add(ra_capture_t *c, const void *p, size_t n);
+
+/* Keeps (and decodes) at most max bytes, max <= RA_ROBOTS_MAX: an HTML
+ * head's window (ra_pagedir.h), not a robots.txt.  Right after
+ * ra_capture_start(). */
+void ra_capture_limit(ra_capture_t *c, size_t max);
+
+/* Does the capture keep no more bytes (full, or failed)? */
+static inline int
+ra_capture_full(const ra_capture_t *c)
+{
+    return c->failed || c->body.len >= c->max;
+}
 
 /*
  * For n bytes the server holds elsewhere (a file, for sendfile): counts

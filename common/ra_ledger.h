@@ -327,6 +327,58 @@ typedef struct {
     char      name[RA_EPISODE_CRAWLERS][RA_NAME_MAX];
 } ra_episode_t;
 
+/*
+ * Page directives (layout 17; ra_pagedir.h): what the answers crawlers
+ * got said about the pages themselves, per site, in bounded tables.
+ * Directive counts go by path prefix: the path's first segment with its
+ * slash ("/private/" for "/private/a.html", "/" for "/a.html"), cut at
+ * RA_PAGE_PREFIX_MAX bytes; the first RA_PAGE_PREFIXES prefixes seen
+ * keep a row each and later ones add to the last row ("other"), so that
+ * no request can push a row out.  Conflicts are keyed by (kind, crawler,
+ * path): the first RA_PAGE_CONFLICTS keys keep a row each, with their
+ * count, first and last time; the others are only counted, by kind
+ * (conflicts_unkept), so that a flood of new paths cannot erase the
+ * evidence kept.  kind_total counts every conflict by kind, kept or not.
+ */
+#define RA_PAGE_PREFIXES       12      /* prefix rows, "other" apart */
+#define RA_PAGE_PREFIX_MAX     24      /* bytes of a prefix kept */
+#define RA_PAGE_DIRECTIVES     18      /* RA_PD_NDIRECTIVES */
+#define RA_PAGE_CONFLICTS      16      /* conflict rows per site */
+#define RA_PAGE_PATH_MAX       64      /* bytes of a conflict's path */
+#define RA_PAGE_CRAWLER_MAX    24      /* bytes of a conflict's crawler */
+#define RA_PAGE_KINDS          4       /* RA_CONFLICT_KINDS */
+
+typedef struct {
+    uint8_t   len;                          /* 0 and answers 0: unused */
+    char      prefix[RA_PAGE_PREFIX_MAX];
+    uint32_t  answers;                      /* answers with directives */
+    uint32_t  counts[RA_PAGE_DIRECTIVES];   /* by bit of RA_PD_* */
+} ra_page_prefix_t;
+
+typedef struct {
+    uint8_t   kind;                         /* ra_conflict_kind_e */
+    uint8_t   crawler_len;
+    uint8_t   path_len;
+    char      crawler[RA_PAGE_CRAWLER_MAX]; /* "*": every crawler */
+    char      path[RA_PAGE_PATH_MAX];
+    uint32_t  flags;                        /* the directives concerned */
+    uint64_t  count;
+    int64_t   first_seen;
+    int64_t   last_seen;
+} ra_page_conflict_t;
+
+typedef struct {
+    uint64_t            answers;            /* answers with directives */
+    uint64_t            scanned;            /* HTML heads scanned */
+    uint64_t            kind_total[RA_PAGE_KINDS];
+    uint64_t            conflicts_unkept[RA_PAGE_KINDS];
+    uint32_t            nprefixes;          /* rows in use, "other" apart */
+    uint32_t            nconflicts;
+    ra_page_prefix_t    prefixes[RA_PAGE_PREFIXES + 1];   /* the last:
+                                                             "other" */
+    ra_page_conflict_t  conflicts[RA_PAGE_CONFLICTS];
+} ra_pages_t;
+
 /* What the records evicted from a site had counted (ra_site_t.evicted),
  * by what they were: the table's crawlers by verification (ra_verify_e:
  * 0 unverifiable, 1 verified, 2 impostor), and generic bots (whose counts
@@ -404,6 +456,8 @@ typedef struct {
     uint64_t      evicted_records[RA_EVICTED_KINDS];
     /* layout 17: its sitemaps (ra_ledger_sitemap.c) */
     ra_sitemaps_t sitemaps;
+    /* layout 17: page directives (ra_pages_t above) */
+    ra_pages_t    pages;
 } ra_site_t;
 
 typedef struct {
@@ -1115,6 +1169,31 @@ void ra_ledger_sitemaps_copy(const ra_ledger_t *l, uint32_t site,
 /* The body of the site's version in force when it has rules (2xx), else
  * empty; valid under the lock. */
 ra_str_t ra_ledger_rules_body_locked(const ra_ledger_t *l, uint32_t site);
+
+/* ---- page directives (ra_pages_t) -------------------------------------- */
+
+/* One conflict of an answer, as ra_ledger_pages_locked() records it. */
+typedef struct {
+    unsigned   kind;                /* ra_conflict_kind_e */
+    ra_str_t   crawler;
+    uint32_t   flags;
+} ra_page_event_t;
+
+/*
+ * Records one answer to a crawler for path (the request target, its query
+ * left out): its directives (flags, RA_PD_* bits; scanned: its HTML head
+ * was read) under the path's prefix, and its conflicts.
+ */
+void ra_ledger_pages_locked(ra_ledger_t *l, uint32_t site, ra_str_t path,
+    uint32_t flags, int scanned, const ra_page_event_t *ev, size_t nev,
+    int64_t now);
+
+/* The site's version in force as a verdict reads it (hash 0: none). */
+void ra_ledger_current_locked(const ra_ledger_t *l, uint32_t site,
+    ra_version_fact_t *out);
+
+/* The prefix a path counts under (see ra_pages_t), a span of path. */
+ra_str_t ra_page_prefix(ra_str_t path);
 
 
 /* ---- snapshots for reports ------------------------------------------- */

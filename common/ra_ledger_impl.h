@@ -158,6 +158,9 @@ typedef struct {
     /* layout 17: its set of sitemaps (ra_ledger_sitemap.c): id + 1, 0
      * none; the set's owner says whether it is still this site's */
     uint32_t           sitemaps;
+    /* layout 17: page directives (ra_ledger_pages.c), plain numbers
+     * changed under the lock */
+    ra_pages_t         pages;
 } ra_site_slot_t;
 
 /*

@@ -74,6 +74,7 @@ ra_site_out(const ra_site_slot_t *s, ra_site_t *out)
     out->episode_next = s->episode_next % RA_EPISODES;
     memcpy(out->episodes, s->episodes, sizeof(out->episodes));
     memcpy(out->spark, s->spark, sizeof(out->spark));
+    memcpy(&out->pages, &s->pages, sizeof(out->pages));
 }
 
 static void

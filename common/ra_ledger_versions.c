@@ -70,6 +70,22 @@ ra_state_site(const ra_site_slot_t *s, ra_ledger_state_t *out)
     out->failing_since = s->failures ? s->failing_since : 0;
 }
 
+void
+ra_ledger_current_locked(const ra_ledger_t *l, uint32_t site,
+    ra_version_fact_t *out)
+{
+    ra_ledger_state_t     st;
+    const ra_site_slot_t *s = ra_site_at(l, site);
+
+    memset(out, 0, sizeof(*out));
+    if (s != NULL) {
+        ra_state_site(s, &st);
+        if (st.current >= 0) {
+            *out = st.versions[st.current];
+        }
+    }
+}
+
 /* ... and of a record */
 static void
 ra_state_stat(const ra_site_slot_t *s, const ra_stat_slot_t *st,

@@ -463,6 +463,13 @@ void
 ra_pagedir_conflicts(const ra_pagedir_t *pd, const ra_rules_t *rules,
     ra_str_t path, ra_conflict_cb cb, void *ctx)
 {
+    ra_pagedir_conflicts_with(pd, rules, path, ra_str("", 0), cb, ctx);
+}
+
+void
+ra_pagedir_conflicts_with(const ra_pagedir_t *pd, const ra_rules_t *rules,
+    ra_str_t path, ra_str_t also, ra_conflict_cb cb, void *ctx)
+{
     static const ra_str_t  fixed[] = {
         ra_string("*"), ra_string("Googlebot"), ra_string("Bingbot")
     };
@@ -491,6 +498,21 @@ ra_pagedir_conflicts(const ra_pagedir_t *pd, const ra_rules_t *rules,
             ra_pd_conflicts_for(pd, rules, a, path, cb, ctx);
         }
     }
+    /* the crawler that asked, unless it was judged above */
+    if (also.len == 0) {
+        return;
+    }
+    for (i = 1; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+        if (ra_strcaseeq(also, fixed[i])) {
+            return;
+        }
+    }
+    for (j = 0; j < pd->nscopes; j++) {
+        if (ra_strcaseeq(also, pd->scopes[j].agent)) {
+            return;
+        }
+    }
+    ra_pd_conflicts_for(pd, rules, also, path, cb, ctx);
 }
 
 int

@@ -173,6 +173,12 @@ typedef void (*ra_conflict_cb)(void *ctx, const ra_conflict_t *c);
 void ra_pagedir_conflicts(const ra_pagedir_t *pd, const ra_rules_t *rules,
     ra_str_t path, ra_conflict_cb cb, void *ctx);
 
+/* The same, also for crawler also (a product token; empty: none) when
+ * it is none of those: the crawler that got the answer. */
+void ra_pagedir_conflicts_with(const ra_pagedir_t *pd,
+    const ra_rules_t *rules, ra_str_t path, ra_str_t also, ra_conflict_cb cb,
+    void *ctx);
+
 /* The directives of flags that crawler (a product token) is documented
  * not to honour; 0 for a crawler the table does not know. */
 uint32_t ra_pagedir_ignored(ra_str_t crawler, uint32_t flags);

@@ -759,6 +759,7 @@ ra_rep_html_site(ra_rep_t *r, uint32_t si)
     ra_rep_html_policy(r, si);
     ra_rep_undeclared_html(r, si);
     ra_rep_sitemaps_html(r, si);
+    ra_rep_pages_html(r, si);
 
     n = ra_rep_violations(r, si, ra_rep_html_violation);
     if (n) {

@@ -255,6 +255,13 @@ void ra_rep_sitemaps_json(ra_rep_t *r, uint32_t si);
 void ra_rep_sitemaps_text(ra_rep_t *r, uint32_t si);
 void ra_rep_sitemaps_html(ra_rep_t *r, uint32_t si);
 void ra_rep_sitemaps_prom(ra_rep_t *r);
+/* The page directives of site si and their conflicts, one function per
+ * format (ra_report_pages.c); text and HTML print nothing for a site
+ * without any, Prometheus leaves such sites out */
+void ra_rep_pages_json(ra_rep_t *r, uint32_t si);
+void ra_rep_pages_text(ra_rep_t *r, uint32_t si);
+void ra_rep_pages_html(ra_rep_t *r, uint32_t si);
+void ra_rep_pages_prom(ra_rep_t *r);
 
 /* One CSV cell (RFC 4180), for every CSV row (ra_report_model.c) */
 void ra_rep_csv_cell(ra_buf_t *b, ra_str_t v);

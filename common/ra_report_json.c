@@ -472,6 +472,7 @@ ra_rep_json_site(ra_rep_t *r, uint32_t si)
     ra_rep_json_referrals(r, s);
     ra_rep_undeclared_json(r, si);
     ra_rep_sitemaps_json(r, si);
+    ra_rep_pages_json(r, si);
 
     /* recent violations of this site, newest first */
     ra_buf_cstr(b, ",\"recent_violations\":[");

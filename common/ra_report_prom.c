@@ -624,6 +624,7 @@ ra_rep_prom(ra_rep_t *r)
         }
         if (level < 2) {
             ra_rep_prom_sites(r);
+            ra_rep_pages_prom(r);
         }
         ra_rep_prom_totals(r, level);
         if (!r->b->truncated || r->b->failed) {

@@ -301,6 +301,7 @@ ra_rep_text_site(ra_rep_t *r, uint32_t si)
     ra_rep_text_policy(r, si);
     ra_rep_undeclared_text(r, si);
     ra_rep_sitemaps_text(r, si);
+    ra_rep_pages_text(r, si);
     (void) ra_rep_violations(r, si, ra_rep_text_violation);
 }
 

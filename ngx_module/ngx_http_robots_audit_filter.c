@@ -16,31 +16,110 @@ static ngx_http_output_header_filter_pt  ngx_http_next_header_filter;
 static ngx_http_output_body_filter_pt    ngx_http_next_body_filter;
 
 
+/* the values of r's header lines called name (len bytes), at most max */
+static size_t
+ngx_http_robots_audit_out(ngx_http_request_t *r, const char *name,
+    size_t len, ra_str_t *out, size_t max)
+{
+    size_t            n = 0;
+    ngx_uint_t        i;
+    ngx_list_part_t  *part;
+    ngx_table_elt_t  *h;
+
+    for (part = &r->headers_out.headers.part; part; part = part->next) {
+        h = part->elts;
+        for (i = 0; i < part->nelts && n < max; i++) {
+            if (h[i].hash != 0 && h[i].key.len == len
+                && ngx_strncasecmp(h[i].key.data, (u_char *) name, len) == 0)
+            {
+                out[n++] = ngx_http_robots_audit_str(h[i].value);
+            }
+        }
+    }
+    return n;
+}
+
+
 /* A redirect's Location: headers_out.location, or the header line that
  * an upstream's relative redirect leaves in the list (nginx sets the
  * field for those only when proxy_redirect rewrote them) */
 static ra_str_t
 ngx_http_robots_audit_location(ngx_http_request_t *r)
 {
-    ngx_uint_t        i;
-    ngx_list_part_t  *part;
-    ngx_table_elt_t  *h;
+    ra_str_t  v = ra_str(NULL, 0);
 
     if (r->headers_out.location != NULL) {
         return ngx_http_robots_audit_str(r->headers_out.location->value);
     }
-    for (part = &r->headers_out.headers.part; part; part = part->next) {
-        h = part->elts;
-        for (i = 0; i < part->nelts; i++) {
-            if (h[i].hash != 0 && h[i].key.len == 8
-                && ngx_strncasecmp(h[i].key.data, (u_char *) "Location", 8)
-                   == 0)
-            {
-                return ngx_http_robots_audit_str(h[i].value);
-            }
-        }
+    (void) ngx_http_robots_audit_out(r, "Location", 8, &v, 1);
+    return v;
+}
+
+
+/* the capture of r's answer, as its headers say it goes out */
+static void
+ngx_http_robots_audit_capture_start(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx)
+{
+    /* the coding set so far (over several header lines: the last one,
+     * which does not decode: the site turns amber, never wrong) */
+    ra_capture_start(&ctx->capture, &ctx->alloc, &ra_malloc_allocator,
+                     (int) r->headers_out.status,
+                     r->headers_out.content_length_n,
+                     r->headers_out.content_encoding
+                     ? ngx_http_robots_audit_str(
+                           r->headers_out.content_encoding->value)
+                     : ra_str(NULL, 0));
+}
+
+
+/* a crawler's answer to a page: its X-Robots-Tag values and, when ctx
+ * captured it, its HTML head, to the core (ra_audit_page()) */
+static void
+ngx_http_robots_audit_page(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx)
+{
+    size_t                              n;
+    ra_str_t                            tags[RA_PAGE_TAGS];
+    ra_request_t                        req;
+    ngx_http_robots_audit_main_conf_t  *amcf;
+
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+    n = ngx_http_robots_audit_out(r, "X-Robots-Tag", 12, tags, RA_PAGE_TAGS);
+    ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
+    (void) ra_audit_page(amcf->audit, &req, tags, n,
+                         ctx != NULL ? &ctx->capture : NULL);
+}
+
+
+/* an answer that is not robots.txt: a crawler's page is read when the
+ * core wants it (ra_audit_page_wanted()), an HTML one after its head */
+static ngx_int_t
+ngx_http_robots_audit_page_start(ngx_http_request_t *r,
+    ngx_http_robots_audit_main_conf_t *amcf, unsigned kind)
+{
+    int                           want;
+    ngx_http_robots_audit_ctx_t  *ctx;
+
+    want = ra_audit_page_wanted(amcf->audit,
+                                ngx_http_robots_audit_str(r->method_name),
+                                kind, (int) r->headers_out.status,
+                                r->headers_in.user_agent
+                                ? ngx_http_robots_audit_str(
+                                      r->headers_in.user_agent->value)
+                                : ra_str(NULL, 0),
+                                ngx_http_robots_audit_str(
+                                    r->headers_out.content_type));
+    if (want == RA_PAGE_HTML && !r->header_only
+        && (ctx = ngx_http_robots_audit_get_ctx(r, 1)) != NULL)
+    {
+        ctx->page = 1;
+        ngx_http_robots_audit_capture_start(r, ctx);
+        ra_capture_limit(&ctx->capture, RA_PAGE_SCAN);
+    } else if (want != RA_PAGE_NONE) {
+        ngx_http_robots_audit_page(r, NULL);
     }
-    return ra_str(NULL, 0);
+    return ngx_http_next_header_filter(r);
 }
 
 
@@ -51,6 +130,10 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
     ra_request_t                        req;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
+    if (ctx->page) {
+        ngx_http_robots_audit_page(r, ctx);
+        return;
+    }
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
     /* the charset filter runs after ours: the core joins the charset */
@@ -132,6 +215,9 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
                                    r->headers_in.range != NULL);
     hop = 0;
 
+    if (want == RA_CAPTURE_NONE) {
+        return ngx_http_robots_audit_page_start(r, amcf, kind);
+    }
     if (want == RA_CAPTURE_NONE
         || (want == RA_CAPTURE_HOP
             && (hop = ngx_http_robots_audit_hop(r, amcf)) == 0))
@@ -146,15 +232,7 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
     }
     ctx->hop = hop;
 
-    /* the coding set so far (over several header lines: the last one,
-     * which does not decode: the site turns amber, never wrong) */
-    ra_capture_start(&ctx->capture, &ctx->alloc, &ra_malloc_allocator,
-                     (int) r->headers_out.status,
-                     r->headers_out.content_length_n,
-                     r->headers_out.content_encoding
-                     ? ngx_http_robots_audit_str(
-                           r->headers_out.content_encoding->value)
-                     : ra_str(NULL, 0));
+    ngx_http_robots_audit_capture_start(r, ctx);
 
     if (!ra_http_has_body((int) r->headers_out.status, r->header_only)) {
         ngx_http_robots_audit_record(r, ctx);
@@ -210,7 +288,8 @@ ngx_http_robots_audit_capture(ngx_http_request_t *r,
             break;
         }
 
-        if (b->last_buf) {
+        /* a page's head is read as soon as it is captured */
+        if (b->last_buf || (ctx->page && ra_capture_full(&ctx->capture))) {
             ngx_http_robots_audit_record(r, ctx);
             break;
         }

@@ -1,0 +1,592 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Page directives as the servers hand them to the engine
+ * (ra_audit_page.h): which answers are read, the X-Robots-Tag values
+ * with and without a user-agent prefix, the HTML head (plain and
+ * gzip-coded), the conflicts recorded per site (noindex on a disallowed
+ * path, header and meta disagreeing, directives a crawler ignores), the
+ * bounds of the ledger's tables (ra_pages_t) and the reports' sections.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ra_test.h"
+#include "ra_audit.h"
+#include "ra_audit_page.h"
+#include "ra_http.h"
+#include "ra_kind.h"
+#include "ra_pagedir.h"
+#include "ra_report.h"
+
+#define T0       (1700000000000LL)
+
+#define GOOGLEBOT "Mozilla/5.0 (compatible; Googlebot/2.1; " \
+                  "+http://www.google.com/bot.html)"
+#define BINGBOT   "Mozilla/5.0 (compatible; bingbot/2.0; " \
+                  "+http://www.bing.com/bingbot.htm)"
+#define BROWSER   "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) " \
+                  "Gecko/20100101 Firefox/128.0"
+
+#define SITE      "pages.test"
+
+typedef struct {
+    ra_test_arena_t *arena;
+    unsigned char   *region;
+    ra_ledger_t      ledger;
+    ra_audit_t      *au;
+    const char      *addr;          /* the client's */
+} fx_t;
+
+static fx_t *
+fx_new(void)
+{
+    fx_t             *f = calloc(1, sizeof(*f));
+    ra_audit_conf_t   conf;
+    ra_json_err_t     jerr;
+    ra_ranges_t      *ranges;
+    size_t            size = 4u * 1024 * 1024;
+    ra_str_t          json = ra_string(
+        "{\"prefixes\":[{\"ipv4Prefix\":\"203.0.113.0/24\"}]}");
+
+    f->region = malloc(size);
+    assert_int_equal(ra_ledger_format(f->region, size, T0), RA_OK);
+    ra_ledger_open(&f->ledger, f->region, NULL);
+    f->arena = ra_test_arena_new();
+    memset(&conf, 0, sizeof(conf));
+    conf.alloc = &ra_malloc_allocator;
+    conf.crawlers = ra_test_builtin_table(ra_test_arena_alloc(f->arena));
+    assert_non_null(conf.crawlers);
+    /* Googlebot is verified from 203.0.113.0/24 only */
+    ranges = ra_ranges_create(ra_test_arena_alloc(f->arena));
+    assert_int_equal(ra_ranges_add_json(ranges, ra_str_z("googlebot.json"),
+                                        json, &jerr), RA_OK);
+    conf.ranges = ranges;
+    conf.alert_interval = 60000;
+    f->au = ra_audit_create(&conf, &f->ledger);
+    assert_non_null(f->au);
+    f->addr = "198.51.100.7";
+    return f;
+}
+
+static void
+fx_free(fx_t *f)
+{
+    ra_audit_destroy(f->au);
+    ra_test_arena_free(f->arena);
+    free(f->region);
+    free(f);
+}
+
+static void
+robots(fx_t *f, const char *body)
+{
+    ra_answer_t  a;
+
+    memset(&a, 0, sizeof(a));
+    a.status = 200;
+    a.body = ra_str(body, strlen(body));
+    a.content_type = (ra_str_t) ra_string("text/plain");
+    assert_int_equal(ra_audit_robots(f->au, ra_str_z(SITE), &a, T0), RA_OK);
+}
+
+static ra_request_t
+request(const fx_t *f, const char *ua, const char *uri, int64_t t)
+{
+    ra_request_t  r;
+
+    memset(&r, 0, sizeof(r));
+    r.site = ra_str_z(SITE);
+    r.time = t;
+    r.addr = ra_str_z(f->addr);
+    r.user_agent = ra_str_z(ua);
+    r.method = ra_str_z("GET");
+    r.uri = ra_str_z(uri);
+    r.status = 200;
+    return r;
+}
+
+/* One answer: its X-Robots-Tag values (NULL-terminated) and its body
+ * (NULL: not HTML), coded with coding when it is not NULL. */
+static void
+page(fx_t *f, const char *ua, const char *uri, const char *const *tags,
+    const char *html, const char *coding, int64_t t)
+{
+    ra_str_t       v[RA_PAGE_TAGS];
+    size_t         n = 0;
+    ra_request_t   r = request(f, ua, uri, t);
+    ra_capture_t   c;
+    unsigned char  gz[8192];
+    size_t         len;
+
+    while (tags != NULL && tags[n] != NULL) {
+        v[n] = ra_str_z(tags[n]);
+        n++;
+    }
+    if (html == NULL) {
+        assert_int_equal(ra_audit_page(f->au, &r, v, n, NULL), RA_OK);
+        return;
+    }
+    ra_capture_start(&c, &ra_malloc_allocator, &ra_malloc_allocator, 200,
+                     -1, coding != NULL ? ra_str_z(coding) : ra_str(NULL, 0));
+    ra_capture_limit(&c, RA_PAGE_SCAN);
+    if (coding != NULL) {
+        len = ra_test_gzip(html, strlen(html), gz, sizeof(gz));
+        ra_capture_add(&c, gz, len);
+    } else {
+        ra_capture_add(&c, html, strlen(html));
+    }
+    assert_int_equal(ra_audit_page(f->au, &r, v, n, &c), RA_OK);
+    ra_buf_release(&c.body);
+    ra_buf_release(&c.decoded);
+}
+
+/* The site's page directives, as a snapshot copies them */
+static ra_pages_t
+pages_of(fx_t *f)
+{
+    ra_snapshot_t  snap;
+    ra_pages_t     p;
+    uint32_t       i;
+
+    memset(&p, 0, sizeof(p));
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    for (i = 0; i < snap.nsites; i++) {
+        if (ra_strcaseeq(ra_str(snap.sites[i].name, snap.sites[i].name_len),
+                         ra_str_z(SITE)))
+        {
+            p = snap.sites[i].pages;
+        }
+    }
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    return p;
+}
+
+static int
+same(ra_str_t a, ra_str_t b)
+{
+    return a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0);
+}
+
+static const ra_page_prefix_t *
+prefix_of(const ra_pages_t *p, const char *prefix)
+{
+    uint32_t  i;
+
+    for (i = 0; i < p->nprefixes; i++) {
+        if (same(ra_str(p->prefixes[i].prefix, p->prefixes[i].len),
+                      ra_str_z(prefix)))
+        {
+            return &p->prefixes[i];
+        }
+    }
+    return NULL;
+}
+
+static int
+bit_index(uint32_t bit)
+{
+    int  i = 0;
+
+    while (bit > 1) {
+        bit >>= 1;
+        i++;
+    }
+    return i;
+}
+
+/* The count of the conflict (kind, crawler, path); 0 when absent */
+static uint64_t
+conflict(const ra_pages_t *p, ra_conflict_kind_e kind, const char *crawler,
+    const char *path)
+{
+    uint32_t  i;
+
+    for (i = 0; i < p->nconflicts; i++) {
+        const ra_page_conflict_t  *c = &p->conflicts[i];
+
+        if (c->kind == (uint8_t) kind
+            && ra_strcaseeq(ra_str(c->crawler, c->crawler_len),
+                            ra_str_z(crawler))
+            && same(ra_str(c->path, c->path_len), ra_str_z(path)))
+        {
+            return c->count;
+        }
+    }
+    return 0;
+}
+
+static const char  disallow_private[] =
+    "User-agent: *\nDisallow: /private/\n";
+
+static void
+test_wanted(void **state)
+{
+    fx_t      *f = fx_new();
+    ra_str_t   get = ra_str_z("GET"), html = ra_str_z("text/html; charset=utf-8");
+
+    (void) state;
+    assert_int_equal(ra_audit_page_wanted(f->au, get, 0, 200,
+                                          ra_str_z(GOOGLEBOT), html),
+                     RA_PAGE_HTML);
+    assert_int_equal(ra_audit_page_wanted(f->au, get, 0, 200,
+                                          ra_str_z(GOOGLEBOT),
+                                          ra_str_z("application/pdf")),
+                     RA_PAGE_HEADERS);
+    assert_int_equal(ra_audit_page_wanted(f->au, get, 0, 200,
+                                          ra_str_z(GOOGLEBOT),
+                                          ra_str_z("application/xhtml+xml")),
+                     RA_PAGE_HTML);
+    /* never a browser's, nor an answer without a page */
+    assert_int_equal(ra_audit_page_wanted(f->au, get, 0, 200,
+                                          ra_str_z(BROWSER), html),
+                     RA_PAGE_NONE);
+    assert_int_equal(ra_audit_page_wanted(f->au, get, 0, 200, ra_str_z(""),
+                                          html), RA_PAGE_NONE);
+    assert_int_equal(ra_audit_page_wanted(f->au, ra_str_z("HEAD"), 0, 200,
+                                          ra_str_z(GOOGLEBOT), html),
+                     RA_PAGE_NONE);
+    assert_int_equal(ra_audit_page_wanted(f->au, get, 0, 404,
+                                          ra_str_z(GOOGLEBOT), html),
+                     RA_PAGE_NONE);
+    assert_int_equal(ra_audit_page_wanted(f->au, get, 0, 304,
+                                          ra_str_z(GOOGLEBOT), html),
+                     RA_PAGE_NONE);
+    assert_int_equal(ra_audit_page_wanted(f->au, get, RA_TARGET_ROBOTS, 200,
+                                          ra_str_z(GOOGLEBOT), html),
+                     RA_PAGE_NONE);
+    assert_int_equal(ra_audit_page_wanted(NULL, get, 0, 200,
+                                          ra_str_z(GOOGLEBOT), html),
+                     RA_PAGE_NONE);
+    fx_free(f);
+}
+
+static void
+test_header_counts(void **state)
+{
+    fx_t                    *f = fx_new();
+    ra_pages_t               p;
+    const ra_page_prefix_t  *row;
+    static const char *const  plain[] = { "noindex, nofollow", NULL };
+    static const char *const  agent[] = { "otherbot: noarchive", NULL };
+
+    (void) state;
+    robots(f, disallow_private);
+    page(f, GOOGLEBOT, "/open/a.pdf", plain, NULL, NULL, T0 + 1);
+    page(f, GOOGLEBOT, "/open/b.pdf?x=1", agent, NULL, NULL, T0 + 2);
+    page(f, GOOGLEBOT, "/top.pdf", plain, NULL, NULL, T0 + 3);
+    p = pages_of(f);
+    assert_int_equal(p.answers, 3);
+    assert_int_equal(p.scanned, 0);
+    row = prefix_of(&p, "/open/");
+    assert_non_null(row);
+    assert_int_equal(row->answers, 2);
+    assert_int_equal(row->counts[bit_index(RA_PD_NOINDEX)], 1);
+    assert_int_equal(row->counts[bit_index(RA_PD_NOFOLLOW)], 1);
+    /* a directive for one named crawler counts too */
+    assert_int_equal(row->counts[bit_index(RA_PD_NOARCHIVE)], 1);
+    row = prefix_of(&p, "/");
+    assert_non_null(row);
+    assert_int_equal(row->answers, 1);
+    /* nothing conflicts on an allowed path */
+    assert_int_equal(p.kind_total[RA_CONFLICT_NOINDEX_DISALLOWED], 0);
+    fx_free(f);
+}
+
+static void
+test_noindex_disallowed(void **state)
+{
+    fx_t       *f = fx_new();
+    ra_pages_t  p;
+    static const char *const  noindex[] = { "noindex", NULL };
+
+    (void) state;
+    robots(f, disallow_private);
+    page(f, GOOGLEBOT, "/private/a.pdf", noindex, NULL, NULL, T0 + 10);
+    page(f, GOOGLEBOT, "/private/a.pdf?again", noindex, NULL, NULL,
+         T0 + 20);
+    page(f, GOOGLEBOT, "/open/a.pdf", noindex, NULL, NULL, T0 + 30);
+    p = pages_of(f);
+    /* every crawler reading "*" cannot see it; the one that asked is
+     * named, other crawlers alike to "*" are not */
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "*",
+                              "/private/a.pdf"), 2);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED,
+                              "Googlebot", "/private/a.pdf"), 2);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "Bingbot",
+                              "/private/a.pdf"), 0);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "*",
+                              "/open/a.pdf"), 0);
+    assert_int_equal(p.kind_total[RA_CONFLICT_NOINDEX_DISALLOWED], 4);
+    assert_int_equal(p.conflicts[0].first_seen, T0 + 10);
+    assert_int_equal(p.conflicts[0].last_seen, T0 + 20);
+    fx_free(f);
+}
+
+static void
+test_agent_prefix(void **state)
+{
+    fx_t       *f = fx_new();
+    ra_pages_t  p;
+    static const char *const  bing[] = { "bingbot: noindex", NULL };
+
+    (void) state;
+    robots(f, disallow_private);
+    /* noindex for Bingbot only: (a) for Bingbot, not for "*" */
+    page(f, GOOGLEBOT, "/private/b.pdf", bing, NULL, NULL, T0 + 10);
+    p = pages_of(f);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "Bingbot",
+                              "/private/b.pdf"), 1);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "*",
+                              "/private/b.pdf"), 0);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED,
+                              "Googlebot", "/private/b.pdf"), 0);
+    fx_free(f);
+}
+
+static void
+test_meta_and_header_meta(void **state)
+{
+    fx_t                    *f = fx_new();
+    ra_pages_t               p;
+    const ra_page_prefix_t  *row;
+    static const char *const  noindex[] = { "noindex", NULL };
+    static const char         meta_nofollow[] =
+        "<html><head><title>t</title>"
+        "<meta name=\"robots\" content=\"nofollow\"></head><body>x</body>";
+    static const char         meta_noindex[] =
+        "<html><head><meta name=\"robots\" content=\"noindex\">"
+        "</head><body><meta name=\"robots\" content=\"noarchive\"></body>";
+
+    (void) state;
+    robots(f, disallow_private);
+    page(f, GOOGLEBOT, "/open/both.html", noindex, meta_nofollow, NULL,
+         T0 + 1);
+    page(f, GOOGLEBOT, "/private/meta.html", NULL, meta_noindex, NULL,
+         T0 + 2);
+    page(f, GOOGLEBOT, "/private/gz.html", NULL, meta_noindex, "gzip",
+         T0 + 3);
+    p = pages_of(f);
+    assert_int_equal(p.scanned, 3);
+    assert_int_equal(p.answers, 3);
+    assert_int_equal(conflict(&p, RA_CONFLICT_HEADER_META, "*",
+                              "/open/both.html"), 1);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "*",
+                              "/private/meta.html"), 1);
+    /* decoded before the scan */
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "*",
+                              "/private/gz.html"), 1);
+    row = prefix_of(&p, "/private/");
+    assert_non_null(row);
+    assert_int_equal(row->counts[bit_index(RA_PD_NOINDEX)], 2);
+    /* the body's tags are not the head's */
+    assert_int_equal(row->counts[bit_index(RA_PD_NOARCHIVE)], 0);
+    fx_free(f);
+}
+
+static void
+test_ignored(void **state)
+{
+    fx_t       *f = fx_new();
+    ra_pages_t  p;
+    static const char *const  after[] = {
+        "unavailable_after: 25 Jun 2030 15:00:00 GMT", NULL
+    };
+
+    (void) state;
+    robots(f, disallow_private);
+    page(f, BINGBOT, "/open/x.pdf", after, NULL, NULL, T0 + 1);
+    p = pages_of(f);
+    /* Bing documents no unavailable_after; Google does */
+    assert_int_equal(conflict(&p, RA_CONFLICT_IGNORED, "Bingbot",
+                              "/open/x.pdf"), 1);
+    assert_int_equal(conflict(&p, RA_CONFLICT_IGNORED, "Googlebot",
+                              "/open/x.pdf"), 0);
+    fx_free(f);
+}
+
+static void
+test_noindex_crawled(void **state)
+{
+    fx_t       *f = fx_new();
+    ra_pages_t  p;
+    static const char *const  noindex[] = { "noindex", NULL };
+
+    (void) state;
+    robots(f, disallow_private);
+    /* an unverified Googlebot: not the search engine's crawl */
+    page(f, GOOGLEBOT, "/open/kept-out.pdf", noindex, NULL, NULL, T0 + 1);
+    p = pages_of(f);
+    assert_int_equal(p.kind_total[RA_CONFLICT_NOINDEX_CRAWLED], 0);
+    /* the verified one, fetching it again and again */
+    f->addr = "203.0.113.9";
+    page(f, GOOGLEBOT, "/open/kept-out.pdf", noindex, NULL, NULL, T0 + 2);
+    page(f, GOOGLEBOT, "/open/kept-out.pdf", noindex, NULL, NULL, T0 + 3);
+    page(f, GOOGLEBOT, "/open/kept-out.pdf", NULL, NULL, NULL, T0 + 4);
+    p = pages_of(f);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_CRAWLED, "Googlebot",
+                              "/open/kept-out.pdf"), 2);
+    fx_free(f);
+}
+
+static void
+test_browser_not_recorded(void **state)
+{
+    fx_t       *f = fx_new();
+    ra_pages_t  p;
+    static const char *const  noindex[] = { "noindex", NULL };
+
+    (void) state;
+    robots(f, disallow_private);
+    page(f, BROWSER, "/private/a.html", noindex,
+         "<head><meta name=robots content=noindex></head>", NULL, T0 + 1);
+    page(f, "", "/private/a.pdf", noindex, NULL, NULL, T0 + 2);
+    p = pages_of(f);
+    assert_int_equal(p.answers, 0);
+    assert_int_equal(p.scanned, 0);
+    assert_int_equal(p.nconflicts, 0);
+    fx_free(f);
+}
+
+static void
+test_bounds(void **state)
+{
+    fx_t                    *f = fx_new();
+    ra_pages_t               p;
+    char                     uri[64];
+    unsigned                 i;
+    uint64_t                 sum = 0;
+    static const char *const  noindex[] = { "noindex", NULL };
+
+    (void) state;
+    robots(f, disallow_private);
+    /* the first prefixes keep their rows; later ones add to "other" */
+    for (i = 0; i < 40; i++) {
+        snprintf(uri, sizeof(uri), "/dir%u/page.pdf", i);
+        page(f, GOOGLEBOT, uri, noindex, NULL, NULL, T0 + i);
+    }
+    /* a flood of disallowed paths cannot push the first ones out */
+    for (i = 0; i < 100; i++) {
+        snprintf(uri, sizeof(uri), "/private/%u.pdf", i);
+        page(f, GOOGLEBOT, uri, noindex, NULL, NULL, T0 + 100 + i);
+    }
+    p = pages_of(f);
+    assert_int_equal(p.nprefixes, RA_PAGE_PREFIXES);
+    assert_non_null(prefix_of(&p, "/dir0/"));
+    assert_null(prefix_of(&p, "/private/"));
+    assert_int_equal(p.prefixes[RA_PAGE_PREFIXES].answers,
+                     40 - RA_PAGE_PREFIXES + 100);
+    for (i = 0; i <= RA_PAGE_PREFIXES; i++) {
+        sum += p.prefixes[i].answers;
+    }
+    assert_int_equal(sum, 140);
+    assert_int_equal(p.nconflicts, RA_PAGE_CONFLICTS);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "*",
+                              "/private/0.pdf"), 1);
+    assert_int_equal(p.kind_total[RA_CONFLICT_NOINDEX_DISALLOWED], 200);
+    assert_int_equal(p.conflicts_unkept[RA_CONFLICT_NOINDEX_DISALLOWED],
+                     200 - RA_PAGE_CONFLICTS);
+    /* a kept key still counts */
+    page(f, GOOGLEBOT, "/private/0.pdf", noindex, NULL, NULL, T0 + 1000);
+    p = pages_of(f);
+    assert_int_equal(conflict(&p, RA_CONFLICT_NOINDEX_DISALLOWED, "*",
+                              "/private/0.pdf"), 2);
+    fx_free(f);
+}
+
+static void
+test_prefix(void **state)
+{
+    (void) state;
+    assert_true(same(ra_page_prefix(ra_str_z("/a/b/c")),
+                          ra_str_z("/a/")));
+    assert_true(same(ra_page_prefix(ra_str_z("/a.html")),
+                          ra_str_z("/")));
+    assert_true(same(ra_page_prefix(ra_str_z("/a?x=/y/")),
+                          ra_str_z("/")));
+    assert_true(same(ra_page_prefix(ra_str_z("")), ra_str_z("/")));
+    assert_int_equal(ra_page_prefix(ra_str_z(
+        "/a-very-long-first-segment-beyond-the-bound/x")).len,
+        RA_PAGE_PREFIX_MAX);
+}
+
+static char *
+render(fx_t *f, ra_report_format_e fmt)
+{
+    ra_snapshot_t  snap;
+    ra_buf_t       b;
+    char          *s;
+
+    assert_int_equal(ra_ledger_snapshot(&f->ledger, &ra_malloc_allocator, 0,
+                                        &snap), RA_OK);
+    ra_buf_init(&b, &ra_malloc_allocator, 0, 1u << 22);
+    assert_int_equal(ra_report_render(&snap, fmt, NULL, &b), RA_OK);
+    s = malloc(b.len + 1);
+    memcpy(s, b.data, b.len);
+    s[b.len] = '\0';
+    ra_buf_release(&b);
+    ra_snapshot_free(&snap, &ra_malloc_allocator);
+    return s;
+}
+
+static void
+test_reports(void **state)
+{
+    fx_t     *f = fx_new();
+    char     *s;
+    static const char *const  noindex[] = { "noindex", NULL };
+
+    (void) state;
+    robots(f, disallow_private);
+    page(f, GOOGLEBOT, "/private/<b>\"q\".pdf", noindex, NULL, NULL, T0 + 1);
+
+    s = render(f, RA_REPORT_JSON);
+    assert_non_null(strstr(s, "\"page_directives\":{\"answers\":1,"));
+    assert_non_null(strstr(s, "{\"prefix\":\"/private/\",\"answers\":1,"
+                              "\"directives\":{\"noindex\":1}}"));
+    assert_non_null(strstr(s, "\"conflicts\":[{\"kind\":"
+                              "\"noindex-disallowed\",\"crawler\":\"*\","
+                              "\"path\":\"/private/\\u003cb\\u003e\\\"q\\\".pdf\","
+                              "\"directives\":[\"noindex\"],\"count\":1,"));
+    free(s);
+
+    s = render(f, RA_REPORT_PROMETHEUS);
+    assert_non_null(strstr(s, "robots_audit_conflicts{site=\"" SITE "\","
+                              "kind=\"noindex-disallowed\"} 2\n"));
+    assert_non_null(strstr(s, "robots_audit_conflicts{site=\"" SITE "\","
+                              "kind=\"header-meta\"} 0\n"));
+    free(s);
+
+    s = render(f, RA_REPORT_HTML);
+    assert_non_null(strstr(s, "<h3>Page directives</h3>"));
+    assert_non_null(strstr(s, "/private/&lt;b&gt;"));
+    assert_null(strstr(s, "/private/<b>"));
+    free(s);
+
+    s = render(f, RA_REPORT_TEXT);
+    assert_non_null(strstr(s, "page directives"));
+    assert_non_null(strstr(s, "conflict noindex-disallowed: *"));
+    free(s);
+    fx_free(f);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(test_wanted),
+        cmocka_unit_test(test_header_counts),
+        cmocka_unit_test(test_noindex_disallowed),
+        cmocka_unit_test(test_agent_prefix),
+        cmocka_unit_test(test_meta_and_header_meta),
+        cmocka_unit_test(test_ignored),
+        cmocka_unit_test(test_noindex_crawled),
+        cmocka_unit_test(test_browser_not_recorded),
+        cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_prefix),
+        cmocka_unit_test(test_reports),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
