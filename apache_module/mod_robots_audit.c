@@ -338,7 +338,6 @@ mra_zone_init(server_rec *s, apr_size_t size)
 {
     apr_status_t   rv;
     mra_retained  *rd;
-    const char    *why;
     apr_pool_t    *pproc = s->process->pool;
     mra_state     *st = mra_st(s);
 
@@ -372,15 +371,13 @@ mra_zone_init(server_rec *s, apr_size_t size)
         rd->shm = NULL;
         return !OK;
     }
-    if (ra_setup_ledger(&st->ledger, apr_shm_baseaddr_get(rd->shm), size, 0,
-                        &st->host, ra_str_z(MRA_ZONE_NAME), &why) != RA_OK)
+    /* a new segment only: the counters of the state file come back */
+    if (ra_setup_ledger_new(&st->ledger, apr_shm_baseaddr_get(rd->shm), size,
+                            &st->host, ra_str_z(MRA_ZONE_NAME), NULL, NULL,
+                            st->conf.state_file) != RA_OK)
     {
         return !OK;
     }
-    /* a new segment only */
-    (void) ra_ledger_file_restore(&st->ledger, &st->host, NULL,
-                                  ra_str_z(MRA_ZONE_NAME),
-                                  st->conf.state_file);
     rd->size = size;
     rv = ap_global_mutex_create(&rd->mutex, NULL, MRA_MUTEX_TYPE, NULL, s,
                                 pproc, 0);

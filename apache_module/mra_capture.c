@@ -51,8 +51,9 @@ mra_wanted(request_rec *r, int status, int ask)
         return -1;
     }
     kind = mra_request_kind(orig);
-    hop = ra_audit_capture_wanted(st->audit, ra_http_method_z(orig->method), kind, status,
-                                  0);
+    hop = ra_audit_capture_wanted(st->audit, ra_http_method_z(orig->method),
+                                  kind, status, apr_table_get(orig->headers_in,
+                                                              "Range") != NULL);
     if (hop == RA_CAPTURE_HOP) {
         hop = !ask ? RA_REDIRECT_HOPS + 1 : (int) mra_robots_hop(orig);
         if (hop == 0) {
@@ -61,9 +62,7 @@ mra_wanted(request_rec *r, int status, int ask)
     } else if (hop != RA_CAPTURE_ROBOTS) {
         return -1;
     }
-    if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL
-        || apr_table_get(orig->headers_in, "Range") != NULL)
-    {
+    if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
         return -1;
     }
     return hop;

@@ -9,6 +9,7 @@
 
 #include "ra_setup.h"
 #include "ra_ledger.h"
+#include "ra_ledger_file.h"
 #include "ra_lint.h"
 #include "ra_parse.h"
 
@@ -155,6 +156,21 @@ ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
     }
     ra_ledger_open(l, base, &h->lock);
     l->host = h;                /* a rebuild says so (RA312) */
+    return RA_OK;
+}
+
+int
+ra_setup_ledger_new(ra_ledger_t *l, void *base, size_t size,
+    const ra_host_t *h, ra_str_t zone, const ra_host_t *say, void *where,
+    const char *state_file)
+{
+    const char  *why;
+
+    if (ra_setup_ledger(l, base, size, 0, h, zone, &why) != RA_OK) {
+        return RA_ERROR;
+    }
+    (void) ra_ledger_file_restore(l, say != NULL ? say : h, where, zone,
+                                  state_file);
     return RA_OK;
 }
 

@@ -64,6 +64,19 @@ int ra_setup_ledger(ra_ledger_t *l, void *base, size_t size, int kept,
     const ra_host_t *h, ra_str_t zone, const char **why);
 
 /*
+ * A new region, the same in every server: ra_setup_ledger() lays the
+ * ledger out in base (kept 0, its lines to h), then the counters of
+ * state_file (robots_audit_state, RobotsAuditState; NULL: none) come back
+ * into it (ra_ledger_file_restore(), its lines to say with where, so
+ * that nginx says them in the new cycle's log; say NULL: h, where NULL).
+ * RA_OK, or RA_ERROR as ra_setup_ledger() refused; a state file that
+ * cannot be read leaves the new ledger empty, and said.
+ */
+int ra_setup_ledger_new(ra_ledger_t *l, void *base, size_t size,
+    const ra_host_t *h, ra_str_t zone, const ra_host_t *say, void *where,
+    const char *state_file);
+
+/*
  * Whether a server keeps the previous generation's ledger at a reload or
  * restart, decided and said the same in every server (zone names the
  * memory in the lines):

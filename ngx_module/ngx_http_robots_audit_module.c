@@ -308,7 +308,6 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     size_t                              size, old_size;
     u_char                             *p;
     ngx_uint_t                          i;
-    const char                         *why;
     ngx_conf_t                          cf;
     ngx_shm_zone_t                     *oz;
     ngx_list_part_t                    *part;
@@ -361,19 +360,14 @@ ngx_http_robots_audit_init_zone(ngx_shm_zone_t *shm_zone, void *data)
     shpool->data = p;
     shpool->log_nomem = 0;
 
-    if (ra_setup_ledger(&amcf->ledger, p, size, 0, &amcf->host,
-                        amcf->conf.zone_text, &why) != RA_OK)
-    {
-        return NGX_ERROR;
-    }
-
     /* a new zone: the counters of the state file, said in the new log */
     ngx_memzero(&cf, sizeof(ngx_conf_t));
     cf.log = shm_zone->shm.log;
-    (void) ra_ledger_file_restore(&amcf->ledger, &amcf->conf_host, &cf,
-                                  amcf->conf.zone_text, amcf->conf.state_file);
 
-    return NGX_OK;
+    return ra_setup_ledger_new(&amcf->ledger, p, size, &amcf->host,
+                               amcf->conf.zone_text, &amcf->conf_host, &cf,
+                               amcf->conf.state_file) == RA_OK
+           ? NGX_OK : NGX_ERROR;
 }
 
 

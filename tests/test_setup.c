@@ -11,6 +11,7 @@
 
 #include "ra_test.h"
 #include "ra_setup.h"
+#include "ra_ledger_file.h"
 #include "ra_parse.h"
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
@@ -485,6 +486,53 @@ ledger_placement(void **state)
     test_free(other);
 }
 
+/* a new region: laid out, then the state file's counters restored into
+ * it, their lines to the host the server names for them */
+static void
+ledger_new_restored(void **state)
+{
+    size_t          size = 256 * 1024;
+    void           *saved, *fresh;
+    char            path[64];
+    ra_host_t       h, say;
+    ra_test_log_t   c, cs;
+    ra_ledger_t     a, b;
+    ra_str_t        zone = S("robots_audit_zone \"t\"");
+
+    (void) state;
+    ra_test_host(&h, &c, NULL);
+    ra_test_host(&say, &cs, NULL);
+    saved = test_calloc(1, size);
+    fresh = test_calloc(1, size);
+    snprintf(path, sizeof(path), "/tmp/ra-test-new-%ld", (long) getpid());
+
+    /* no state file: laid out, nothing said */
+    assert_int_equal(ra_setup_ledger_new(&a, saved, size, &h, zone, NULL,
+                                         NULL, NULL), RA_OK);
+    assert_ptr_equal(a.base, saved);
+    assert_int_equal(c.n, 0);
+    assert_int_equal(ra_ledger_file_save(&a, &h, NULL, zone, path), RA_OK);
+
+    /* a state file: restored, said to say, not to h */
+    c.n = 0;
+    assert_int_equal(ra_setup_ledger_new(&b, fresh, size, &h, zone, &say,
+                                         NULL, path), RA_OK);
+    assert_ptr_equal(b.base, fresh);
+    assert_int_equal(c.n, 0);
+    assert_true(cs.n >= 1);
+    unlink(path);
+
+    /* no memory: RA305 to h, and nothing restored */
+    cs.n = 0;
+    assert_int_equal(ra_setup_ledger_new(&b, NULL, 4096, &h, zone, &say,
+                                         NULL, path), RA_ERROR);
+    assert_int_equal(c.n, 1);
+    assert_non_null(strstr(c.lines[0], "[RA305]"));
+    assert_int_equal(cs.n, 0);
+    test_free(saved);
+    test_free(fresh);
+}
+
 /* kept, replaced or refused at a reload or restart, and said so */
 static void
 zone_kept_or_replaced(void **state)
@@ -671,6 +719,7 @@ main(void)
         cmocka_unit_test(range_file_ages),
         cmocka_unit_test(robots_file_lint),
         cmocka_unit_test(ledger_placement),
+        cmocka_unit_test(ledger_new_restored),
         cmocka_unit_test(zone_kept_or_replaced),
         cmocka_unit_test(engine_made),
         cmocka_unit_test(log_lines_are_bounded),
