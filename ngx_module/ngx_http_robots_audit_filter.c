@@ -215,12 +215,13 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
                                    r->headers_in.range != NULL);
     hop = 0;
 
+    /* not robots.txt: a crawler's sitemap or page, as the core decides */
     if (want == RA_CAPTURE_NONE) {
+        ngx_http_robots_audit_sitemap_start(r, amcf);
         return ngx_http_robots_audit_page_start(r, amcf, kind);
     }
-    if (want == RA_CAPTURE_NONE
-        || (want == RA_CAPTURE_HOP
-            && (hop = ngx_http_robots_audit_hop(r, amcf)) == 0))
+    if (want == RA_CAPTURE_HOP
+        && (hop = ngx_http_robots_audit_hop(r, amcf)) == 0)
     {
         ngx_http_robots_audit_sitemap_start(r, amcf);
         return ngx_http_next_header_filter(r);
