@@ -645,6 +645,15 @@ ra_sm_parser_feed(ra_sm_parser_t *p, const void *data, size_t n)
 }
 
 void
+ra_sm_parser_stop(ra_sm_parser_t *p)
+{
+    /* what was read is counted: no finding names a line past it */
+    p->s.dead = 1;
+    p->n = 0;
+    p->s.sum->lines = p->s.line;
+}
+
+void
 ra_sm_parser_end(ra_sm_parser_t *p)
 {
     if (!p->s.dead) {

@@ -102,6 +102,10 @@ void ra_sm_parser_init(ra_sm_parser_t *p, ra_sm_entry_cb entry,
 void ra_sm_parser_feed(ra_sm_parser_t *p, const void *data, size_t n);
 void ra_sm_parser_end(ra_sm_parser_t *p);
 
+/* Reading stops (the answer could not be decoded): sum's line count is
+ * that of what was read, and nothing more is reported. */
+void ra_sm_parser_stop(ra_sm_parser_t *p);
+
 /*
  * Lints a sitemap as fetched (gzip or not): every finding of
  * ra_sm_code_e through cb.  url is the sitemap's own URL (empty: the

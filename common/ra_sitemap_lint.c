@@ -311,8 +311,11 @@ ra_sitemap_lint_end(ra_sm_lint_t *x)
     }
     if (x->state == RA_SML_GZIP && !x->zend) {
         ra_sml_fail(x, RA_SMF_UNDECODABLE, "the gzip data ends early");
-    } else if (x->l.sum->counts[RA_SMF_UNDECODABLE] == 0) {
+    }
+    if (x->l.sum->counts[RA_SMF_UNDECODABLE] == 0) {
         ra_sm_parser_end(x->parser);
+    } else {
+        ra_sm_parser_stop(x->parser);
     }
     if (x->zinit) {
         (void) inflateEnd(&x->z);
