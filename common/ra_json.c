@@ -333,7 +333,8 @@ ra_json_unescape(ra_str_t raw, unsigned char *buf, size_t cap)
         if (raw.len > cap) {
             return -1;
         }
-        memcpy(buf, p, raw.len);
+        /* the caller may decode in place: the two may overlap */
+        memmove(buf, p, raw.len);
         return (long) raw.len;
     }
     while (p < end) {
