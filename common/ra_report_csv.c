@@ -19,6 +19,16 @@ ra_rep_csv_purpose(ra_buf_t *b, const ra_violation_t *x)
     }
 }
 
+/* A comma, then the time; nothing after the comma for none (0). */
+static void
+ra_rep_csv_time(ra_buf_t *b, int64_t ms)
+{
+    ra_buf_ch(b, ',');
+    if (ms) {
+        ra_rep_iso(b, ms);
+    }
+}
+
 static void
 ra_rep_csv_row(ra_buf_t *b, const ra_site_t *s, const ra_violation_t *x)
 {
@@ -38,10 +48,8 @@ ra_rep_csv_row(ra_buf_t *b, const ra_site_t *s, const ra_violation_t *x)
     ra_rep_csv_cell(b, w.uri);
     ra_buf_ch(b, ',');
     ra_rep_csv_cell(b, w.pattern);
-    ra_buf_printf(b, ",%u,%s,", x->line, w.sha);
-    if (x->last_fetch) {
-        ra_rep_iso(b, x->last_fetch);
-    }
+    ra_buf_printf(b, ",%u,%s", x->line, w.sha);
+    ra_rep_csv_time(b, x->last_fetch);
     ra_buf_ch(b, ',');
     ra_rep_csv_purpose(b, x);
     ra_buf_cstr(b, "\r\n");
@@ -69,15 +77,6 @@ ra_rep_csv(ra_rep_t *r)
         }
     }
     ra_rep_undeclared_csv(r);
-}
-
-static void
-ra_rep_csv_time(ra_buf_t *b, int64_t ms)
-{
-    ra_buf_ch(b, ',');
-    if (ms) {
-        ra_rep_iso(b, ms);
-    }
 }
 
 /* Per site in the order shown, its crawler records in the order shown
