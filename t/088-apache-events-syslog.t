@@ -11,12 +11,12 @@ use Cwd qw(getcwd);
 use File::Temp qw(tempdir);
 use IO::Socket::INET;
 use JSON::PP;
+use RA::Loopback qw(http_get free_port spew apache_start stop_pidfiles);
 use Test::More;
 use Time::HiRes qw(sleep time);
 
 my $root = getcwd;
 my $HTTPD = $ENV{RA_APACHE} // '/usr/sbin/apache2';
-my $MODS = $ENV{RA_APACHE_MODULES} // '/usr/lib/apache2/modules';
 my $SO = $ENV{RA_APACHE_MODULE} // "$root/build/mod_robots_audit.so";
 my $SITE = 'events.test';
 my $UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; '
@@ -30,97 +30,21 @@ chmod 0755, $dir;
 mkdir "$dir/htdocs";
 chmod 0755, "$dir/htdocs";
 my @pids;
-
-sub spew {
-    my ($path, $text) = @_;
-    open my $fh, '>', $path or die "$path: $!";
-    print $fh $text;
-    close $fh;
-}
-
-sub free_port {
-    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
-                                  Proto => 'tcp', Listen => 1)
-        or die "no port: $!";
-    return $s->sockport;
-}
+END { stop_pidfiles(@pids) }
 
 sub get {
     my ($port, $path, %h) = @_;
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Proto => 'tcp', Timeout => 5)
-        or return { status => 599, content => "connect: $!" };
-    my $head = join '', map { "$_: $h{$_}\r\n" } sort keys %h;
-    print $s "GET $path HTTP/1.0\r\nHost: $SITE\r\n$head\r\n";
-    local $/;
-    my $res = <$s> // '';
-    close $s;
-    my ($status) = $res =~ m{^HTTP/1\.[01] (\d{3})};
-    my ($body) = $res =~ m{\r?\n\r?\n(.*)\z}s;
-    return { status => $status // 599, content => $body // '' };
+    return http_get($port, $path, $SITE, %h);
 }
 
 # an Apache with the module (threads: the event MPM) and its events to
 # $events
 sub apache {
     my ($name, $port, $events) = @_;
-    my $d = "$dir/$name";
-    mkdir $d;
-    my $mods = join '', map { "LoadModule ${_}_module $MODS/mod_$_.so\n" }
-        qw(mpm_event authz_core mime);
-    my $user = $> == 0 ? "User nobody\nGroup nogroup\n" : '';
-    spew("$d/httpd.conf", $mods . $user . <<"CONF");
-ServerRoot "$d"
-DefaultRuntimeDir "$d"
-PidFile "$d/httpd.pid"
-ErrorLog "$d/error.log"
-LogLevel warn
-LoadModule robots_audit_module $SO
-TypesConfig /etc/mime.types
-Listen 127.0.0.1:$port
-ServerName $SITE
-KeepAlive Off
-StartServers 1
-ServerLimit 1
-ThreadsPerChild 4
-ThreadLimit 4
-MaxRequestWorkers 4
-MinSpareThreads 1
-MaxSpareThreads 4
-RobotsAuditEvents "$events"
-<VirtualHost 127.0.0.1:$port>
-    ServerName $SITE
-    DocumentRoot "$dir/htdocs"
-    RobotsAudit On
-    <Directory "$dir/htdocs">
-        Require all granted
-    </Directory>
-    <Location /ra-status>
-        SetHandler robots-audit-status
-    </Location>
-</VirtualHost>
-CONF
-    my $out = `$HTTPD -d $d -f $d/httpd.conf -k start 2>&1`;
-    die "apache $name: $out" if $?;
-    push @pids, "$d/httpd.pid";
-    my $deadline = time + 10;
-    sleep 0.05 until time > $deadline
-        || get($port, '/ra-status')->{status} != 599;
+    push @pids, apache_start(dir => "$dir/$name", port => $port,
+                             site => $SITE, docroot => "$dir/htdocs",
+                             so => $SO, events => $events);
 }
-
-sub stop_all {
-    for my $pidfile (reverse @pids) {
-        open my $fh, '<', $pidfile or next;
-        my ($pid) = (<$fh> // '') =~ /^(\d+)/;
-        close $fh;
-        next unless $pid;
-        kill 'TERM', $pid;
-        my $deadline = time + 10;
-        sleep 0.05 while time < $deadline && kill 0, $pid;
-    }
-    @pids = ();
-}
-END { stop_all() }
 
 # the page's "events" object ({} when it has none)
 sub events {
@@ -247,5 +171,6 @@ like get($p2, '/ra-status')->{content},
     qr/<p class="warn">event stream: 0 lines sent, 4 dropped, 0 oversize/,
     'the HTML page says it, in red';
 
-stop_all();
+stop_pidfiles(@pids);
+@pids = ();
 done_testing;

@@ -21,15 +21,14 @@ use warnings;
 
 use Cwd qw(getcwd);
 use File::Temp qw(tempdir);
-use IO::Socket::INET;
 use JSON::PP;
+use RA::Loopback qw(http_get free_port spew apache_start stop_pidfiles);
 use Test::More;
 use Time::HiRes qw(sleep time);
 
 my $root = getcwd;
 my $NGINX = $ENV{RA_NGINX} // '/usr/sbin/nginx';
 my $HTTPD = $ENV{RA_APACHE} // '/usr/sbin/apache2';
-my $MODS = $ENV{RA_APACHE_MODULES} // '/usr/lib/apache2/modules';
 my $NGX_SO = $ENV{RA_NGINX_MODULE}
     // "$root/build/ngx_http_robots_audit_module.so";
 my $APX_SO = $ENV{RA_APACHE_MODULE} // "$root/build/mod_robots_audit.so";
@@ -43,46 +42,12 @@ my @KEYS = qw(requests robots_fetches compliant violation stale unknown
               exempt unreachable no_robots_fetch);
 
 my ($dir, @servers, $collector_pid);
-# GET with a Host of our choosing (HTTP::Tiny refuses one): {status,
-# content}, status 599 when nothing answers
+# GET with the fleet's Host: {status, content}, 599 when nothing answers
 sub get {
     my ($port, $path, %h) = @_;
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Proto => 'tcp', Timeout => 5)
-        or return { status => 599, content => "connect: $!" };
-    my $head = join '', map { "$_: $h{$_}\r\n" } sort keys %h;
-    print $s "GET $path HTTP/1.0\r\nHost: $SITE\r\n$head\r\n";
-    local $/;
-    my $res = <$s> // '';
-    close $s;
-    my ($status) = $res =~ m{^HTTP/1\.[01] (\d{3})};
-    my ($body) = $res =~ m{\r?\n\r?\n(.*)\z}s;
-    return { status => $status // 599, content => $body // '' };
+    return http_get($port, $path, $SITE, %h);
 }
 
-sub free_port {
-    my ($proto) = @_;
-    $proto //= 'tcp';
-    my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
-                                  Proto => $proto,
-                                  $proto eq 'tcp' ? (Listen => 1) : ())
-        or die "no port: $!";
-    return $s->sockport;
-}
-
-sub spew {
-    my ($path, $text) = @_;
-    open my $fh, '>', $path or die "$path: $!";
-    print $fh $text;
-    close $fh;
-}
-
-sub user_line {
-    my ($kind) = @_;
-    return '' unless $> == 0;
-    return $kind eq 'nginx' ? "user nobody nogroup;\n"
-                            : "User nobody\nGroup nogroup\n";
-}
 
 # an nginx in $dir/$name: with the module (events: the stream's
 # destination), or with upstream => [ports], the load balancer
@@ -103,7 +68,8 @@ sub nginx {
           . "proxy_set_header Host \$host; }"
         : "robots_audit on;\n        root $dir/htdocs;\n"
           . "        location = /ra-status { robots_audit_status; }";
-    my $conf = $head . user_line('nginx') . <<"CONF";
+    my $user = $> == 0 ? "user nobody nogroup;\n" : '';
+    my $conf = $head . $user . <<"CONF";
 daemon on;
 master_process on;
 worker_processes 1;
@@ -136,63 +102,13 @@ CONF
 # an Apache in $dir/$name with the module, events to a program
 sub apache {
     my ($name, $port, %o) = @_;
-    my $d = "$dir/$name";
-    mkdir $d;
-    my $mods = join '', map { "LoadModule ${_}_module $MODS/mod_$_.so\n" }
-        qw(mpm_event authz_core mime);
-    my $events = $o{events} ? "RobotsAuditEvents \"$o{events}\"\n" : '';
-    my $conf = $mods . user_line('apache') . <<"CONF";
-ServerRoot "$d"
-DefaultRuntimeDir "$d"
-PidFile "$d/httpd.pid"
-ErrorLog "$d/error.log"
-LogLevel warn
-LoadModule robots_audit_module $APX_SO
-TypesConfig /etc/mime.types
-Listen 127.0.0.1:$port
-ServerName $SITE
-KeepAlive Off
-StartServers 1
-ServerLimit 1
-ThreadsPerChild 4
-ThreadLimit 4
-MaxRequestWorkers 4
-MinSpareThreads 1
-MaxSpareThreads 4
-$events
-<VirtualHost 127.0.0.1:$port>
-    ServerName $SITE
-    DocumentRoot "$dir/htdocs"
-    RobotsAudit On
-    <Directory "$dir/htdocs">
-        Require all granted
-    </Directory>
-    <Location /ra-status>
-        SetHandler robots-audit-status
-    </Location>
-</VirtualHost>
-CONF
-    spew("$d/httpd.conf", $conf);
-    my $out = `$HTTPD -d $d -f $d/httpd.conf -k start 2>&1`;
-    die "apache $name: $out" if $?;
-    push @servers, "$d/httpd.pid";
-    # up once it answers
-    my $deadline = time + 10;
-    sleep 0.05 until time > $deadline
-        || get($port, '/ra-status')->{status} != 599;
+    push @servers, apache_start(dir => "$dir/$name", port => $port,
+                                site => $SITE, docroot => "$dir/htdocs",
+                                so => $APX_SO, events => $o{events});
 }
 
 sub stop_all {
-    for my $pidfile (reverse @servers) {
-        open my $fh, '<', $pidfile or next;
-        my $pid = <$fh>;
-        close $fh;
-        next unless $pid && $pid =~ /^(\d+)/;
-        $pid = $1;
-        kill 'TERM', $pid;
-        my $deadline = time + 10;
-        sleep 0.05 while time < $deadline && kill 0, $pid;
-    }
+    stop_pidfiles(@servers);
     @servers = ();
 }
 
