@@ -1,5 +1,6 @@
 -- wrk script for t/041-faults.t: every request carries a Host and a
--- crawler-like User-Agent never seen before ("FloodT<thread>N<n>Bot"),
+-- crawler-like User-Agent never seen before ("FloodT<thread>R<round>N<n>Bot";
+-- RA_FLOOD_ROUND tells one run of wrk from the next),
 -- and one in four names one of the server block's 200 names, so that
 -- sites and crawler records churn through a small zone.
 tid = 0         -- set per thread by setup()
@@ -13,6 +14,7 @@ setup = function(thread)
 end
 
 local n = 0
+local round = os.getenv("RA_FLOOD_ROUND") or "0"
 sent = 0
 request = function()
   n = n + 1
@@ -21,10 +23,10 @@ request = function()
   if n % 4 == 0 then
     host = string.format("s%d.test", n % 200 + 1)
   else
-    host = string.format("h%dn%d.flood.test", tid, n)
+    host = string.format("h%dr%sn%d.flood.test", tid, round, n)
   end
-  local ua = string.format("Mozilla/5.0 (compatible; FloodT%dN%dBot/1.0; "
-                           .. "+https://example.com/bot)", tid, n)
+  local ua = string.format("Mozilla/5.0 (compatible; FloodT%dR%sN%dBot/1.0; "
+                           .. "+https://example.com/bot)", tid, round, n)
   local path = (n % 3 == 0) and "/private/x" or "/index.html"
   return wrk.format("GET", path, { ["Host"] = host, ["User-Agent"] = ua })
 end
