@@ -54,6 +54,20 @@ sub run {
     return ($? >> 8, $out);
 }
 
+# dpkg, waiting (up to two minutes) while another process holds its lock:
+# on a fresh Debian machine unattended-upgrades may, and so may another
+# test run installing packages
+sub dpkg {
+    my (@args) = @_;
+    my ($rc, $out);
+    for (1 .. 120) {
+        ($rc, $out) = run('dpkg', @args);
+        last unless $rc != 0 && $out =~ /lock was locked by another process|database is locked/;
+        sleep 1;
+    }
+    return ($rc, $out);
+}
+
 # what the stock configuration looks like, to compare after removal
 sub etc_state {
     return join "\n", map { -l $_ ? "$_ -> " . readlink($_) : $_ }
@@ -111,7 +125,7 @@ END {
     }
 }
 
-($rc, $out) = run('dpkg', '-i', map { $deb{$_} } @PKGS);
+($rc, $out) = dpkg('-i', map { $deb{$_} } @PKGS);
 is $rc, 0, 'dpkg -i' or diag $out;
 ok -f $NGX_SO, "nginx module in $NGX_SO";
 is readlink($LINK),
@@ -161,12 +175,12 @@ for my $s (qw(nginx apache)) {
 }
 
 # removal: dpkg -r, then purge; the stock configuration as before
-($rc, $out) = run('dpkg', '-r', @PKGS);
+($rc, $out) = dpkg('-r', @PKGS);
 is $rc, 0, 'dpkg -r' or diag $out;
 ok !-e $LINK && !-l $LINK, 'modules-enabled link removed';
 ok !-e '/etc/apache2/mods-enabled/robots_audit.load', 'a2dismod done';
 ok !-e $NGX_SO && !-e $APX_SO && !-e '/usr/bin/robots-audit', 'files gone';
-($rc, $out) = run('dpkg', '--purge', @PKGS);
+($rc, $out) = dpkg('--purge', @PKGS);
 is $rc, 0, 'dpkg --purge' or diag $out;
 is etc_state(), $before, 'stock configuration as it was';
 ($rc) = run('nginx', '-t');
