@@ -338,7 +338,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     client = x->o->ntrusted ? ra_realip(x->o->trusted, x->o->ntrusted,
                                         rec.addr, rec.xff)
                             : rec.addr;
-    if (ra_logfilter_active(&x->o->filter)) {
+    if (x->filtering) {
         keep = ra_logs_filter(x, &rec, site, client, ua);
         if (keep == RA_LOGFILTER_DROP) {
             x->filtered++;              /* not even the judge's */
@@ -356,7 +356,10 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     req.uri = uri;
     req.status = rec.status;
     req.referer = rec.referer.data ? rec.referer : ra_str("", 0);
-    if (wanted && ra_http_is_robots(uri)) {
+    /* asked once, as the modules' glue asks it: the judge and the
+     * undeclared detector read it from the request */
+    req.target_kind = ra_http_target_kind(uri) | RA_TARGET_KNOWN;
+    if (wanted && (req.target_kind & RA_TARGET_ROBOTS)) {
         ra_logs_robots_answer(x, &rec, &req, rb, file);
     }
     if (keep == RA_LOGFILTER_KNOW) {
@@ -370,7 +373,14 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     if (ra_logs_judge(x, &req, &v) != 0) {
         return -1;
     }
-    return v.kind == RA_UA_BROWSER ? ra_logs_undeclared(x, &req, rb) : 0;
+    /* the client the line's reading parsed, unless --real-ip-from took
+     * another from X-Forwarded-For */
+    return v.kind == RA_UA_BROWSER
+           ? ra_logs_undeclared(x, &req, rb,
+                                client.data == rec.addr.data
+                                && client.len == rec.addr.len ? rec.ip
+                                                              : NULL)
+           : 0;
 }
 
 /* --rdns over files: a first reading gathers the addresses of crawlers
