@@ -244,25 +244,37 @@ ra_log_request(ra_logrec_t *rec)
     rec->target = rec->method;
     rec->protocol = rec->method;
 
-    sp = memchr(p, ' ', rec->request.len);
-    if (sp == NULL || sp == p || sp - p > 32) {
-        return;
-    }
-    /* a method is an HTTP token */
-    for (i = 0; p + i < sp; i++) {
-        unsigned char  c = p[i];
-
-        if (!(ra_isalpha(c) || ra_isdigit(c) || c == '-' || c == '_'
-              || c == '.' || c == '!' || c == '~' || c == '*' || c == '+'))
-        {
+    if (rec->request.len > 4 && memcmp(p, "GET ", 4) == 0) {
+        sp = p + 3;                     /* most requests: a token */
+    } else {
+        sp = memchr(p, ' ', rec->request.len);
+        if (sp == NULL || sp == p || sp - p > 32) {
             return;
+        }
+        /* a method is an HTTP token */
+        for (i = 0; p + i < sp; i++) {
+            unsigned char  c = p[i];
+
+            if (!(ra_isalpha(c) || ra_isdigit(c) || c == '-' || c == '_'
+                  || c == '.' || c == '!' || c == '~' || c == '*'
+                  || c == '+'))
+            {
+                return;
+            }
         }
     }
     /* the protocol is what follows the last space, when it looks like
-     * one; a target with spaces in it (logged raw) keeps them */
-    last = end;
-    while (last > sp + 1 && last[-1] != ' ') {
-        last--;
+     * one; a target with spaces in it (logged raw) keeps them.  Most end
+     * in " HTTP/1.1": its last space found without a walk back */
+    if (end - sp > 9 && end[-9] == ' ' && end[-3] != ' ' && end[-2] != ' '
+        && end[-1] != ' ' && memcmp(end - 8, "HTTP/", 5) == 0)
+    {
+        last = end - 8;
+    } else {
+        last = end;
+        while (last > sp + 1 && last[-1] != ' ') {
+            last--;
+        }
     }
     if (last > sp + 1 && end - last >= 5 && memcmp(last, "HTTP/", 5) == 0) {
         rec->protocol = ra_str(last, (size_t) (end - last));
@@ -308,20 +320,28 @@ ra_log_combined(ra_str_t line, ra_logmemo_t *m, ra_logrec_t *rec)
 
     /* %l: one token */
     what = "user";
-    q = memchr(p, ' ', (size_t) (end - p));
-    if (q == NULL || q == p) {
-        goto bad;
+    if (end - p >= 2 && p[0] == '-' && p[1] == ' ') {
+        q = p + 1;                      /* what it nearly always is */
+    } else {
+        q = memchr(p, ' ', (size_t) (end - p));
+        if (q == NULL || q == p) {
+            goto bad;
+        }
     }
     p = q + 1;
 
     /* %u: up to " [" (a user name may hold spaces) */
-    for (q = p; ; q++) {
-        q = memchr(q, ' ', (size_t) (end - q));
-        if (q == NULL || end - q < 2) {
-            goto bad;
-        }
-        if (q[1] == '[') {
-            break;
+    if (end - p >= 3 && p[0] == '-' && p[1] == ' ' && p[2] == '[') {
+        q = p + 1;
+    } else {
+        for (q = p; ; q++) {
+            q = memchr(q, ' ', (size_t) (end - q));
+            if (q == NULL || end - q < 2) {
+                goto bad;
+            }
+            if (q[1] == '[') {
+                break;
+            }
         }
     }
     if (q == p) {
@@ -383,11 +403,12 @@ ra_log_combined(ra_str_t line, ra_logmemo_t *m, ra_logrec_t *rec)
             goto bad;
         }
         v = 0;
-        for (n = 0; p < end && ra_isdigit(*p); p++, n++) {
-            if (n == 18) {
-                goto bad;    /* no body is 10^18 bytes */
-            }
+        /* no body is 10^18 bytes: 18 digits at most */
+        for (q = end - p > 18 ? p + 18 : end; p < q && ra_isdigit(*p); p++) {
             v = v * 10 + (*p - '0');
+        }
+        if (p < end && ra_isdigit(*p)) {
+            goto bad;
         }
         rec->bytes = v;
     }

@@ -140,6 +140,31 @@ test_request_shapes(void **state)
     assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET \""
                            " 400 0", &r), RA_OK);
     assert_int_equal(r.method.len, 0);
+    /* the shapes the common requests' short cuts must still tell apart:
+     * an empty target before the protocol, a protocol with a space in
+     * it, a target that ends like one */
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           " HTTP/1.1\" 400 0", &r), RA_OK);
+    assert_int_equal(r.method.len, 0);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/a HTTP/1 1\" 400 0", &r), RA_OK);
+    assert_true(span_is(r.target, "/a HTTP/1 1"));
+    assert_int_equal(r.protocol.len, 0);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/HTTP/1.1\" 200 0", &r), RA_OK);
+    assert_true(span_is(r.target, "/HTTP/1.1"));
+    assert_int_equal(r.protocol.len, 0);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GETX "
+                           "/ HTTP/1.1\" 200 0", &r), RA_OK);
+    assert_true(span_is(r.method, "GETX"));
+    /* a user and an identity that are not "-"; no body of 19 digits */
+    assert_int_equal(parse("1.2.3.4 id a b [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/ HTTP/1.1\" 200 999999999999999999", &r), RA_OK);
+    assert_true(span_is(r.user, "a b"));
+    assert_true(r.bytes == 999999999999999999LL);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/ HTTP/1.1\" 200 1000000000000000000", &r), RA_ERROR);
+    assert_string_equal(r.bad, "bytes");
 }
 
 static void
