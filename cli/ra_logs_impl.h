@@ -109,10 +109,10 @@ int ra_logs_summary(ra_logs_ctx_t *x, const ra_logread_t *rd);
 
 /* A browser's request (as the judge identified it) through the
  * undeclared-crawler detector of its site (rb: the site's --robots file,
- * NULL: none; ip: req->addr parsed already, as ra_logrec_t.ip, or NULL);
- * -1 when its evidence or alert line could not be written (said) */
+ * NULL: none; a: req->addr parsed, NULL when it is no address); -1 when
+ * its evidence or alert line could not be written (said) */
 int ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
-    ra_logs_robots_t *rb, const uint8_t *ip);
+    ra_logs_robots_t *rb, const ra_addr_t *a);
 
 /* The detector's tables for the report (never NULL), and their end */
 const struct ra_undecl_sites_s *ra_logs_undeclared_sites(

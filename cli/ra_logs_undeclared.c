@@ -80,21 +80,17 @@ ra_logs_undecl_site(ra_logs_undecl_t *u, ra_str_t site, ra_logs_robots_t *rb)
 
 int
 ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
-    ra_logs_robots_t *rb, const uint8_t *ip)
+    ra_logs_robots_t *rb, const ra_addr_t *a)
 {
     int                  fd = -1;
     ra_logs_undecl_t    *u;
-    ra_addr_t            a;
     ra_undecl_out_t      o;
     ra_outcome_logs_t    logs;
     size_t               i;
 
-    if (ra_ua_absent(req->user_agent) || req->method.len == 0) {
-        return 0;
-    }
-    if (ip != NULL) {
-        memcpy(a.b, ip, sizeof(a.b));
-    } else if (ra_addr_parse(req->addr, &a) != RA_OK) {
+    if (ra_ua_absent(req->user_agent) || req->method.len == 0
+        || a == NULL)
+    {
         return 0;
     }
     if (x->undecl == NULL) {
@@ -111,12 +107,12 @@ ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
         return 0;
     }
     memset(&o.r, 0, sizeof(o.r));
-    memcpy(o.r.addr, a.b, sizeof(o.r.addr));
+    memcpy(o.r.addr, a->b, sizeof(o.r.addr));
     o.r.time_ms = req->time;
     o.r.path = req->uri;
     o.r.referer = req->referer;
     o.r.user_agent = req->user_agent;
-    o.r.cloud = ra_ranges_cloud(x->conf.cloud, &a) >= 0;
+    o.r.cloud = ra_ranges_cloud(x->conf.cloud, a) >= 0;
     o.site = req->site;
     o.method = req->method;
     ra_undecl_judge(u->sites[i].table, u->rules[i], &o.r, req->method, 1,
