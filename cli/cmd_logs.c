@@ -249,6 +249,7 @@ ra_logs_ctx_new(const ra_logs_opts_t *o)
         x->robots[i].file.path = o->robots[i].path;
     }
     x->plain = o->plain >= 0 ? &x->robots[o->plain] : NULL;
+    x->filtering = ra_logfilter_active(&o->filter) != 0;
     if (o->have_given) {
         x->rd.given = &o->given;
         x->peek.given = &o->given;

@@ -46,6 +46,8 @@ typedef struct {
     ra_logs_robots_t   robots[RA_LOGS_ROBOTS_MAX];
     unsigned           nrobots;
     ra_logs_robots_t  *plain;           /* the plain --robots FILE */
+    unsigned           filtering:1;     /* ra_logfilter_active(), asked
+                                           once a run */
     /* the file being read */
     ra_logs_reader_t   rd;
     ra_str_t           site;            /* --site of that file */
@@ -107,10 +109,10 @@ int ra_logs_summary(ra_logs_ctx_t *x, const ra_logread_t *rd);
 
 /* A browser's request (as the judge identified it) through the
  * undeclared-crawler detector of its site (rb: the site's --robots file,
- * NULL: none); -1 when its evidence or alert line could not be written
- * (said) */
+ * NULL: none; a: req->addr parsed, NULL when it is no address); -1 when
+ * its evidence or alert line could not be written (said) */
 int ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
-    ra_logs_robots_t *rb);
+    ra_logs_robots_t *rb, const ra_addr_t *a);
 
 /* The detector's tables for the report (never NULL), and their end */
 const struct ra_undecl_sites_s *ra_logs_undeclared_sites(

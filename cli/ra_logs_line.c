@@ -317,6 +317,18 @@ ra_logs_judge(ra_logs_ctx_t *x, const ra_request_t *req, ra_verdict_t *v)
     return 0;
 }
 
+/* The client of a line as an address: the one its reading parsed,
+ * unless --real-ip-from took another from X-Forwarded-For */
+static int
+ra_logs_client_ip(const ra_logrec_t *rec, ra_str_t client, ra_addr_t *a)
+{
+    if (client.data == rec->addr.data && client.len == rec->addr.len) {
+        memcpy(a->b, rec->ip, sizeof(a->b));
+        return RA_OK;
+    }
+    return ra_addr_parse(client, a);
+}
+
 int
 ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
 {
@@ -325,6 +337,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     ra_logrec_t        rec;
     ra_request_t       req;
     ra_verdict_t       v;
+    ra_addr_t          a;
     ra_str_t           uri, ua, site, client;
     int                rc, wanted = 1;
     ra_logfilter_e     keep = RA_LOGFILTER_KEEP;
@@ -338,7 +351,7 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     client = x->o->ntrusted ? ra_realip(x->o->trusted, x->o->ntrusted,
                                         rec.addr, rec.xff)
                             : rec.addr;
-    if (ra_logfilter_active(&x->o->filter)) {
+    if (x->filtering) {
         keep = ra_logs_filter(x, &rec, site, client, ua);
         if (keep == RA_LOGFILTER_DROP) {
             x->filtered++;              /* not even the judge's */
@@ -356,7 +369,10 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     req.uri = uri;
     req.status = rec.status;
     req.referer = rec.referer.data ? rec.referer : ra_str("", 0);
-    if (wanted && ra_http_is_robots(uri)) {
+    /* asked once, as the modules' glue asks it: the judge and the
+     * undeclared detector read it from the request */
+    req.target_kind = ra_http_target_kind(uri) | RA_TARGET_KNOWN;
+    if (wanted && (req.target_kind & RA_TARGET_ROBOTS)) {
         ra_logs_robots_answer(x, &rec, &req, rb, file);
     }
     if (keep == RA_LOGFILTER_KNOW) {
@@ -370,7 +386,12 @@ ra_logs_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     if (ra_logs_judge(x, &req, &v) != 0) {
         return -1;
     }
-    return v.kind == RA_UA_BROWSER ? ra_logs_undeclared(x, &req, rb) : 0;
+    if (v.kind != RA_UA_BROWSER) {
+        return 0;
+    }
+    return ra_logs_undeclared(x, &req, rb,
+                              ra_logs_client_ip(&rec, client, &a) == RA_OK
+                              ? &a : NULL);
 }
 
 /* --rdns over files: a first reading gathers the addresses of crawlers
@@ -408,7 +429,7 @@ ra_logs_pre_line(void *ctx, ra_str_t line, const char *file, uint64_t lineno)
     addr = x->o->ntrusted ? ra_realip(x->o->trusted, x->o->ntrusted, rec.addr,
                                    rec.xff)
                        : rec.addr;
-    if (ra_addr_parse(addr, &a) != RA_OK
+    if (ra_logs_client_ip(&rec, addr, &a) != RA_OK
         || ra_verify(x->conf.ranges, id.crawler, &a) == RA_VERIFY_VERIFIED)
     {
         return 0;

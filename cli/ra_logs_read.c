@@ -86,7 +86,7 @@ ra_logs_read(ra_logs_reader_t *r, ra_str_t line, const char *file,
          * hold (the line says why) */
         r->detected = 1;
     }
-    return ra_logfmt_parse(&r->fmt, line, rec);
+    return ra_logfmt_read(&r->fmt, &r->memo, line, rec);
 }
 
 /* The flag that would read a line the format tried did not, or what is

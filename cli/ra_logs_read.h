@@ -29,6 +29,7 @@ typedef struct {
     ra_logfmt_t         fmt;
     unsigned            detected:1;
     unsigned            tries;
+    ra_logmemo_t        memo;           /* the lines before (zeroed) */
 } ra_logs_reader_t;
 
 /* the first RA_LOGS_WINDOW lines of the file being read: how many were

@@ -28,6 +28,7 @@ struct ra_logs_undecl_s {
     ra_undecl_site_t   sites[RA_LOGS_UNDECL_SITES];
     ra_rules_t        *rules[RA_LOGS_UNDECL_SITES];     /* NULL: none */
     ra_undecl_sites_t  set;
+    size_t             last;            /* the site of the last request */
 };
 
 /* The table of a site, made on its first browser request */
@@ -37,8 +38,16 @@ ra_logs_undecl_site(ra_logs_undecl_t *u, ra_str_t site, ra_logs_robots_t *rb)
     size_t          i;
     unsigned char  *name;
 
+    /* most often the last request's site, spelt the same: no site is
+     * in the set twice in any case, so it is the one the loop finds */
+    if (u->last < u->set.n && site.len == u->sites[u->last].name.len
+        && memcmp(site.data, u->sites[u->last].name.data, site.len) == 0)
+    {
+        return u->last;
+    }
     for (i = 0; i < u->set.n; i++) {
         if (ra_strcaseeq(u->sites[i].name, site)) {
+            u->last = i;
             return i;
         }
     }
@@ -65,22 +74,22 @@ ra_logs_undecl_site(ra_logs_undecl_t *u, ra_str_t site, ra_logs_robots_t *rb)
         u->rules[i] = NULL;             /* judged as allowed */
     }
     u->set.n++;
+    u->last = i;
     return i;
 }
 
 int
 ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
-    ra_logs_robots_t *rb)
+    ra_logs_robots_t *rb, const ra_addr_t *a)
 {
     int                  fd = -1;
     ra_logs_undecl_t    *u;
-    ra_addr_t            a;
     ra_undecl_out_t      o;
     ra_outcome_logs_t    logs;
     size_t               i;
 
     if (ra_ua_absent(req->user_agent) || req->method.len == 0
-        || ra_addr_parse(req->addr, &a) != RA_OK)
+        || a == NULL)
     {
         return 0;
     }
@@ -98,12 +107,12 @@ ra_logs_undeclared(ra_logs_ctx_t *x, const ra_request_t *req,
         return 0;
     }
     memset(&o.r, 0, sizeof(o.r));
-    memcpy(o.r.addr, a.b, sizeof(o.r.addr));
+    memcpy(o.r.addr, a->b, sizeof(o.r.addr));
     o.r.time_ms = req->time;
     o.r.path = req->uri;
     o.r.referer = req->referer;
     o.r.user_agent = req->user_agent;
-    o.r.cloud = ra_ranges_cloud(x->conf.cloud, &a) >= 0;
+    o.r.cloud = ra_ranges_cloud(x->conf.cloud, a) >= 0;
     o.site = req->site;
     o.method = req->method;
     ra_undecl_judge(u->sites[i].table, u->rules[i], &o.r, req->method, 1,

@@ -166,13 +166,37 @@ ra_time_iso(int64_t ms, char *out)
     return (size_t) (o - out);
 }
 
+/* hh:mm:ss at p as seconds of the day, or -1 */
+static inline int
+ra_log_tod(const unsigned char *p)
+{
+    int  hh = ra_log_digits(p, 2), mm = ra_log_digits(p + 3, 2),
+         ss = ra_log_digits(p + 6, 2);
+
+    if (p[2] != ':' || p[5] != ':' || hh < 0 || hh > 23 || mm < 0
+        || mm > 59 || ss < 0 || ss > 60)
+    {
+        return -1;
+    }
+    return (hh * 60 + mm) * 60 + ss;
+}
+
 /* "10/Oct/2000:13:55:36 -0700": exactly 26 bytes at p */
 int
-ra_log_time(const unsigned char *p, int64_t *out)
+ra_log_time(const unsigned char *p, ra_logmemo_t *m, int64_t *out)
 {
     int      day, mon, year, hh, mm, ss, oh, om, off;
     int64_t  t;
 
+    /* the date ("10/Oct/2000:") and the offset (" -0700") of the line
+     * before, read valid then: only the time of day is new */
+    if (m != NULL && m->has_time && memcmp(p, m->time, 12) == 0
+        && memcmp(p + 20, m->time + 20, 6) == 0
+        && (ss = ra_log_tod(p + 12)) >= 0)
+    {
+        *out = m->day_ms + (int64_t) ss * 1000;
+        return RA_OK;
+    }
     day = ra_log_digits(p, 2);
     mon = ra_log_month(p + 3);
     year = ra_log_digits(p + 7, 4);
@@ -196,8 +220,13 @@ ra_log_time(const unsigned char *p, int64_t *out)
     }
     /* local = UTC + offset */
     t = ra_days_from_civil(year, (unsigned) mon, (unsigned) day) * 86400
-        + hh * 3600 + mm * 60 + ss - off;
-    *out = t * 1000;
+        - off;
+    if (m != NULL) {
+        memcpy(m->time, p, 26);
+        m->day_ms = t * 1000;
+        m->has_time = 1;
+    }
+    *out = (t + hh * 3600 + mm * 60 + ss) * 1000;
     return RA_OK;
 }
 
@@ -215,25 +244,37 @@ ra_log_request(ra_logrec_t *rec)
     rec->target = rec->method;
     rec->protocol = rec->method;
 
-    sp = memchr(p, ' ', rec->request.len);
-    if (sp == NULL || sp == p || sp - p > 32) {
-        return;
-    }
-    /* a method is an HTTP token */
-    for (i = 0; p + i < sp; i++) {
-        unsigned char  c = p[i];
-
-        if (!(ra_isalpha(c) || ra_isdigit(c) || c == '-' || c == '_'
-              || c == '.' || c == '!' || c == '~' || c == '*' || c == '+'))
-        {
+    if (rec->request.len > 4 && memcmp(p, "GET ", 4) == 0) {
+        sp = p + 3;                     /* most requests: a token */
+    } else {
+        sp = memchr(p, ' ', rec->request.len);
+        if (sp == NULL || sp == p || sp - p > 32) {
             return;
+        }
+        /* a method is an HTTP token */
+        for (i = 0; p + i < sp; i++) {
+            unsigned char  c = p[i];
+
+            if (!(ra_isalpha(c) || ra_isdigit(c) || c == '-' || c == '_'
+                  || c == '.' || c == '!' || c == '~' || c == '*'
+                  || c == '+'))
+            {
+                return;
+            }
         }
     }
     /* the protocol is what follows the last space, when it looks like
-     * one; a target with spaces in it (logged raw) keeps them */
-    last = end;
-    while (last > sp + 1 && last[-1] != ' ') {
-        last--;
+     * one; a target with spaces in it (logged raw) keeps them.  Most end
+     * in " HTTP/1.1": its last space found without a walk back */
+    if (end - sp > 9 && end[-9] == ' ' && end[-3] != ' ' && end[-2] != ' '
+        && end[-1] != ' ' && memcmp(end - 8, "HTTP/", 5) == 0)
+    {
+        last = end - 8;
+    } else {
+        last = end;
+        while (last > sp + 1 && last[-1] != ' ') {
+            last--;
+        }
     }
     if (last > sp + 1 && end - last >= 5 && memcmp(last, "HTTP/", 5) == 0) {
         rec->protocol = ra_str(last, (size_t) (end - last));
@@ -250,6 +291,12 @@ ra_log_request(ra_logrec_t *rec)
 
 int
 ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
+{
+    return ra_log_combined(line, NULL, rec);
+}
+
+int
+ra_log_combined(ra_str_t line, ra_logmemo_t *m, ra_logrec_t *rec)
 {
     const unsigned char  *p = line.data, *end = line.data + line.len, *q;
     unsigned              escaped = 0;
@@ -273,20 +320,28 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
 
     /* %l: one token */
     what = "user";
-    q = memchr(p, ' ', (size_t) (end - p));
-    if (q == NULL || q == p) {
-        goto bad;
+    if (end - p >= 2 && p[0] == '-' && p[1] == ' ') {
+        q = p + 1;                      /* what it nearly always is */
+    } else {
+        q = memchr(p, ' ', (size_t) (end - p));
+        if (q == NULL || q == p) {
+            goto bad;
+        }
     }
     p = q + 1;
 
     /* %u: up to " [" (a user name may hold spaces) */
-    for (q = p; ; q++) {
-        q = memchr(q, ' ', (size_t) (end - q));
-        if (q == NULL || end - q < 2) {
-            goto bad;
-        }
-        if (q[1] == '[') {
-            break;
+    if (end - p >= 3 && p[0] == '-' && p[1] == ' ' && p[2] == '[') {
+        q = p + 1;
+    } else {
+        for (q = p; ; q++) {
+            q = memchr(q, ' ', (size_t) (end - q));
+            if (q == NULL || end - q < 2) {
+                goto bad;
+            }
+            if (q[1] == '[') {
+                break;
+            }
         }
     }
     if (q == p) {
@@ -297,7 +352,9 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
 
     /* %t: [dd/Mon/yyyy:hh:mm:ss +zzzz] */
     what = "time";
-    if (end - p < 27 || p[26] != ']' || ra_log_time(p, &rec->time) != RA_OK) {
+    if (end - p < 27 || p[26] != ']'
+        || ra_log_time(p, m, &rec->time) != RA_OK)
+    {
         goto bad;
     }
     p += 27;
@@ -346,11 +403,12 @@ ra_accesslog_parse(ra_str_t line, ra_logrec_t *rec)
             goto bad;
         }
         v = 0;
-        for (n = 0; p < end && ra_isdigit(*p); p++, n++) {
-            if (n == 18) {
-                goto bad;    /* no body is 10^18 bytes */
-            }
+        /* no body is 10^18 bytes: 18 digits at most */
+        for (q = end - p > 18 ? p + 18 : end; p < q && ra_isdigit(*p); p++) {
             v = v * 10 + (*p - '0');
+        }
+        if (p < end && ra_isdigit(*p)) {
+            goto bad;
         }
         rec->bytes = v;
     }
@@ -752,10 +810,10 @@ ra_log_field_set(ra_logrec_t *rec, unsigned kind, ra_str_t v)
         rec->user = v;
         return RA_OK;
     case RA_LF_TIME_LOCAL:
-        return v.len == 26 ? ra_log_time(v.data, &rec->time) : RA_ERROR;
+        return v.len == 26 ? ra_log_time(v.data, NULL, &rec->time) : RA_ERROR;
     case RA_LF_TIME_APACHE:
         return v.len == 28 && v.data[0] == '[' && v.data[27] == ']'
-               ? ra_log_time(v.data + 1, &rec->time) : RA_ERROR;
+               ? ra_log_time(v.data + 1, NULL, &rec->time) : RA_ERROR;
     case RA_LF_TIME_ISO:
         return ra_log_time_iso(v, &rec->time);
     case RA_LF_MSEC:
@@ -852,7 +910,7 @@ ra_log_finish(ra_logrec_t *rec, unsigned fields)
 /* Debian's vhost_combined: "%v:%p %h %l %u %t \"%r\" %>s %O
  * \"%{Referer}i\" \"%{User-Agent}i\"" */
 int
-ra_log_vhost(ra_str_t line, ra_logrec_t *rec)
+ra_log_vhost(ra_str_t line, ra_logmemo_t *m, ra_logrec_t *rec)
 {
     const unsigned char  *p = line.data, *end = line.data + line.len, *sp, *c;
 
@@ -865,7 +923,7 @@ ra_log_vhost(ra_str_t line, ra_logrec_t *rec)
     if (c == sp || c - 1 <= p || c[-1] != ':') {
         return RA_ERROR;
     }
-    if (ra_accesslog_parse(ra_str(sp + 1, (size_t) (end - sp - 1)), rec)
+    if (ra_log_combined(ra_str(sp + 1, (size_t) (end - sp - 1)), m, rec)
         != RA_OK)
     {
         return RA_ERROR;
@@ -1085,17 +1143,38 @@ ra_log_strip_port(ra_str_t s)
 int
 ra_logrec_check(ra_logrec_t *rec)
 {
+    return ra_log_check(rec, NULL);
+}
+
+int
+ra_log_check(ra_logrec_t *rec, ra_logmemo_t *m)
+{
     ra_addr_t  a;
     ra_str_t   c = rec->addr;
 
-    /* "[2001:db8::1]", "[2001:db8::1]:443", "192.0.2.1:8080": a port
-     * only when the address without it is one (a bare IPv6 address
-     * ends in hex digits too) */
-    if ((c.len > 2 && c.data[0] == '[') || ra_addr_parse(c, &a) != RA_OK) {
+    if (m != NULL && c.len == m->addr_len && c.len != 0
+        && memcmp(c.data, m->addr, c.len) == 0)
+    {
+        /* the client of the line before, an address as logged */
+        memcpy(rec->ip, m->ip, sizeof(rec->ip));
+    } else if ((c.len > 2 && c.data[0] == '[')
+               || ra_addr_parse(c, &a) != RA_OK)
+    {
+        /* "[2001:db8::1]", "[2001:db8::1]:443", "192.0.2.1:8080": a port
+         * only when the address without it is one (a bare IPv6 address
+         * ends in hex digits too) */
         c = ra_log_strip_port(c);
         if (ra_addr_parse(c, &a) != RA_OK) {
             rec->bad = "client";
             return RA_ERROR;
+        }
+        memcpy(rec->ip, a.b, sizeof(rec->ip));
+    } else {
+        memcpy(rec->ip, a.b, sizeof(rec->ip));
+        if (m != NULL && c.len <= sizeof(m->addr)) {
+            memcpy(m->addr, c.data, c.len);
+            m->addr_len = (uint8_t) c.len;
+            memcpy(m->ip, a.b, sizeof(m->ip));
         }
     }
     rec->addr = c;

@@ -69,6 +69,9 @@ typedef struct {
     ra_str_t   query;           /* W3C's cs-uri-query, to be joined to the
                                    target with '?'; data NULL when none */
     unsigned   format;          /* ra_log_format_e */
+    uint8_t    ip[16];          /* after ra_logrec_check(): the client
+                                   (addr) as ra_addr_t's bytes, IPv4
+                                   mapped, so that no one parses it again */
     unsigned   escaped:1;       /* a quoted field holds a backslash */
     unsigned   ua_enc:2;        /* RA_LOG_ENC_* of the User-Agent */
     /* after RA_ERROR: the field that could not be read or is not
@@ -182,6 +185,26 @@ const char *ra_logfmt_name(const ra_logfmt_t *f);
  * it with ra_logrec_check(); the line's site is rec->host when the format
  * has one.  RA_OK or RA_ERROR (rec->bad says which field, when one). */
 int ra_logfmt_parse(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec);
+
+/* What a reader of one log's lines keeps from line to line: lines come
+ * in time order and a client's requests together, so a line's date and
+ * client are most often the line before's, compared then rather than
+ * parsed again.  Zeroed before the first line; it only ever holds text
+ * that was read whole and found valid, so every record is the same as
+ * without it. */
+typedef struct {
+    unsigned char  time[26];            /* the last %t text read */
+    int64_t        day_ms;              /* its date less its offset */
+    unsigned       has_time:1;
+    uint8_t        addr_len;            /* 0: no client kept */
+    unsigned char  addr[46];            /* the last client, as logged */
+    uint8_t        ip[16];              /* and as ra_logrec_t.ip */
+} ra_logmemo_t;
+
+/* ra_logfmt_parse() with the memo of the lines read before (m: NULL,
+ * none) */
+int ra_logfmt_read(const ra_logfmt_t *f, ra_logmemo_t *m, ra_str_t line,
+    ra_logrec_t *rec);
 
 /* The named format a line is in: json, caddy, traefik, cloudflare for a
  * JSON object; else vhost_combined, combined/common, haproxy, alb,

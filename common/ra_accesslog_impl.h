@@ -37,8 +37,10 @@ ra_log_digits(const unsigned char *p, unsigned n)
     return v;
 }
 
-/* "10/Oct/2000:13:55:36 -0700": exactly 26 bytes at p */
-int ra_log_time(const unsigned char *p, int64_t *out);
+/* "10/Oct/2000:13:55:36 -0700": exactly 26 bytes at p; with a memo
+ * (NULL: none), a date and offset the same as the last line's are not
+ * read again, only the time of day */
+int ra_log_time(const unsigned char *p, ra_logmemo_t *m, int64_t *out);
 
 /* ISO 8601 / RFC 3339, with a fraction, 'Z' or an offset */
 int ra_log_time_iso(ra_str_t s, int64_t *out);
@@ -72,10 +74,13 @@ ra_str_t ra_log_strip_port(ra_str_t s);
 
 /* Reads a line in f without judging its fields' plausibility
  * (ra_logfmt.c: it calls each format's reader) */
-int ra_log_read(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec);
+int ra_log_read(const ra_logfmt_t *f, ra_logmemo_t *m, ra_str_t line,
+    ra_logrec_t *rec);
 
 /* The readers of ra_accesslog.c's formats, the line end taken off */
-int ra_log_vhost(ra_str_t line, ra_logrec_t *rec);
+int ra_log_combined(ra_str_t line, ra_logmemo_t *m, ra_logrec_t *rec);
+int ra_log_vhost(ra_str_t line, ra_logmemo_t *m, ra_logrec_t *rec);
+int ra_log_check(ra_logrec_t *rec, ra_logmemo_t *m);
 int ra_log_json(ra_str_t line, ra_logrec_t *rec);
 int ra_log_plan(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec);
 

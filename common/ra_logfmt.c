@@ -10,14 +10,15 @@
 #include "ra_accesslog_impl.h"
 
 int
-ra_log_read(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
+ra_log_read(const ra_logfmt_t *f, ra_logmemo_t *m, ra_str_t line,
+    ra_logrec_t *rec)
 {
     const unsigned char  *end = line.data + line.len;
 
     switch (f->format) {
     case RA_LOG_COMMON:
     case RA_LOG_COMBINED:
-        return ra_accesslog_parse(line, rec);
+        return ra_log_combined(line, m, rec);
     default:
         break;
     }
@@ -28,7 +29,7 @@ ra_log_read(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
     rec->bad = NULL;
     switch (f->format) {
     case RA_LOG_VHOST_COMBINED:
-        return ra_log_vhost(line, rec);
+        return ra_log_vhost(line, m, rec);
     case RA_LOG_JSON:
         return ra_log_json(line, rec);
     case RA_LOG_CADDY:
@@ -50,10 +51,17 @@ ra_log_read(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
 int
 ra_logfmt_parse(const ra_logfmt_t *f, ra_str_t line, ra_logrec_t *rec)
 {
-    if (ra_log_read(f, line, rec) != RA_OK) {
+    return ra_logfmt_read(f, NULL, line, rec);
+}
+
+int
+ra_logfmt_read(const ra_logfmt_t *f, ra_logmemo_t *m, ra_str_t line,
+    ra_logrec_t *rec)
+{
+    if (ra_log_read(f, m, line, rec) != RA_OK) {
         return RA_ERROR;
     }
-    return ra_logrec_check(rec);
+    return ra_log_check(rec, m);
 }
 
 #define RA_F(k)  (1u << (k))
@@ -156,7 +164,7 @@ ra_logfmt_detect(ra_str_t line, ra_logfmt_t *f)
     }
     for (i = 0; i < n; i++) {
         ra_logfmt_named(try[i], f);
-        if (ra_log_read(f, line, &rec) != RA_OK) {
+        if (ra_log_read(f, NULL, line, &rec) != RA_OK) {
             continue;
         }
         if (f->format == RA_LOG_COMBINED && rec.format == RA_LOG_COMMON) {

@@ -140,6 +140,32 @@ test_request_shapes(void **state)
     assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET \""
                            " 400 0", &r), RA_OK);
     assert_int_equal(r.method.len, 0);
+    /* the shapes the common requests' short cuts must still tell apart:
+     * an empty target before the protocol, a protocol with a space in
+     * it, a target that ends like one */
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           " HTTP/1.1\" 400 0", &r), RA_OK);
+    assert_int_equal(r.method.len, 0);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/a HTTP/1 1\" 400 0", &r), RA_OK);
+    assert_true(span_is(r.target, "/a HTTP/1 1"));
+    assert_int_equal(r.protocol.len, 0);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/HTTP/1.1\" 200 0", &r), RA_OK);
+    assert_true(span_is(r.target, "/HTTP/1.1"));
+    assert_int_equal(r.protocol.len, 0);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GETX "
+                           "/ HTTP/1.1\" 200 0", &r), RA_OK);
+    assert_true(span_is(r.method, "GETX"));
+    /* a user and an identity that are not "-"; no body of 19 digits */
+    assert_int_equal(parse("1.2.3.4 id a b [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/ HTTP/1.1\" 200 999999999999999999", &r), RA_OK);
+    assert_true(span_is(r.user, "a b"));
+    assert_true(r.bytes == 999999999999999999LL);
+    assert_int_equal(parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET "
+                           "/ HTTP/1.1\" 200 1000000000000000000", &r),
+                     RA_ERROR);
+    assert_string_equal(r.bad, "bytes");
 }
 
 static void
@@ -865,6 +891,71 @@ test_plausible(void **state)
     assert_string_equal(r.bad, "time");
 }
 
+/* A reader's memo of the lines before (ra_logfmt_read()) changes no
+ * record: the same lines read with and without it, one after the other,
+ * through dates, offsets, times and clients kept and changed, and lines
+ * that must still fail where they differ from a kept one. */
+static void
+test_memo(void **state)
+{
+#define REQ  " \"GET / HTTP/1.1\" 200 5"
+    static const char  *lines[] = {
+        "192.0.2.1 - - [10/Oct/2000:13:55:36 -0700]" REQ,
+        "192.0.2.1 - - [10/Oct/2000:23:59:60 -0700]" REQ,
+        "192.0.2.1 - - [10/Oct/2000:24:00:00 -0700]" REQ,
+        "192.0.2.1 - - [10/Oct/2000:13:5x:36 -0700]" REQ,
+        "192.0.2.1 - - [10/Oct/2000 13:55:36 -0700]" REQ,
+        "2001:db8::1 - - [10/Oct/2000:00:00:00 -0700]"
+        " \"GET / HTTP/1.1\" 404 5",
+        "2001:db8::1 - - [10/Oct/2000:00:00:01 +0100]" REQ,
+        "2001:db8::12 - - [11/Oct/2000:00:00:01 +0100]" REQ,
+        "2001:db8::12 - - [11/oct/2000:00:00:02 +0100]" REQ,
+        "[2001:db8::1]:443 - - [11/oct/2000:00:00:02 +0100]" REQ,
+        "[2001:db8::1]:443 - - [11/oct/2000:00:00:03 +0100]" REQ,
+        "192.0.2.7:8080 - - [11/oct/2000:00:00:03 +0100]" REQ,
+        "192.0.2.7:8080 - - [11/oct/2000:00:00:03 +0100]" REQ,
+        "192.0.2.7 - - [11/oct/2000:00:00:03 +0100]" REQ,
+        "192.0.2.7x - - [11/oct/2000:00:00:03 +0100]" REQ,
+        "192.0.2.7 - - [11/oct/2000:00:00:03 +0100]"
+        " \"GET / HTTP/1.1\" 99 5",
+        "192.0.2.7 - - [31/Dec/1999:23:59:59 +1400]" REQ,
+    };
+#undef REQ
+    ra_logfmt_t   f;
+    ra_logmemo_t  m;
+    ra_logrec_t   a, b;
+    ra_str_t      in;
+    size_t        i;
+    int           rc;
+
+    (void) state;
+    memset(&m, 0, sizeof(m));
+    ra_logfmt_named(RA_LOG_COMBINED, &f);
+    for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+        in = ra_test_exact(lines[i], strlen(lines[i]));
+        rc = ra_logfmt_read(&f, &m, in, &a);
+        assert_int_equal(ra_logfmt_parse(&f, in, &b), rc);
+        if (rc == RA_OK) {
+            assert_true(a.time == b.time);
+            assert_true(a.addr.data == b.addr.data);
+            assert_true(a.addr.len == b.addr.len);
+            assert_memory_equal(a.ip, b.ip, sizeof(a.ip));
+            assert_int_equal(a.status, b.status);
+        } else {
+            assert_string_equal(a.bad, b.bad);
+        }
+        ra_test_exact_free(in);
+    }
+    /* the lines above read as they must, not only alike */
+    in = RA_TEST_STR("192.0.2.7 - - [11/Oct/2000:00:00:04 +0100] "
+                     "\"GET / HTTP/1.1\" 200 5");
+    assert_int_equal(ra_logfmt_read(&f, &m, in, &a), RA_OK);
+    assert_true(a.time == 971218804000LL);
+    assert_int_equal(a.ip[10], 0xff);
+    assert_int_equal(a.ip[15], 7);
+    ra_test_exact_free(in);
+}
+
 int
 main(void)
 {
@@ -887,6 +978,7 @@ main(void)
         cmocka_unit_test_teardown(test_json_maps, teardown),
         cmocka_unit_test_teardown(test_text_formats, teardown),
         cmocka_unit_test_teardown(test_plausible, teardown),
+        cmocka_unit_test_teardown(test_memo, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
