@@ -255,11 +255,42 @@ turn(step_t *s, const char *addr, const char *ua, const char *uri,
 }
 
 static void
+robots_of(ra_audit_t *au, const char *body, int64_t t)
+{
+    ra_answer_t  ans;
+
+    memset(&ans, 0, sizeof(ans));
+    ans.status = 200;
+    ans.body = ra_str_z(body);
+    ans.content_type = ra_str_z("text/plain");
+    assert_int_equal(ra_audit_robots(au, ra_str_z("example.com"), &ans, t),
+                     RA_OK);
+}
+
+/* A zone, an engine on it (conf as it was made) and the logs' sinks */
+static void
+step_open(step_t *s, ra_audit_conf_t *conf)
+{
+    memset(s, 0, sizeof(*s));
+    zone_new(&s->z);
+    s->arena = ra_test_arena_new();
+    memset(conf, 0, sizeof(*conf));
+    conf->alloc = &ra_malloc_allocator;
+    conf->crawlers = ra_test_builtin_table(ra_test_arena_alloc(s->arena));
+    conf->host = &s->z.host;
+    conf->alert_interval = 0;
+    s->au = ra_audit_create(conf, &s->z.ledger);
+    assert_non_null(s->au);
+    s->logs.alert.write = s->logs.evidence.write = sink_write;
+    s->logs.alert.file = &s->alerts;
+    s->logs.evidence.file = &s->evidence;
+}
+
+static void
 server_step(void **state)
 {
     step_t             s;
     ra_audit_conf_t    conf;
-    ra_answer_t        ans;
     ra_verdict_t       v;
     ra_undecl_sites_t  copy;
     ra_undecl_rec_t   *rec;
@@ -270,27 +301,10 @@ server_step(void **state)
     unsigned           i;
 
     (void) state;
-    memset(&s, 0, sizeof(s));
-    zone_new(&s.z);
-    s.arena = ra_test_arena_new();
-    memset(&conf, 0, sizeof(conf));
-    conf.alloc = &ra_malloc_allocator;
-    conf.crawlers = ra_test_builtin_table(ra_test_arena_alloc(s.arena));
-    conf.host = &s.z.host;
-    conf.alert_interval = 0;
-    s.au = ra_audit_create(&conf, &s.z.ledger);
-    assert_non_null(s.au);
+    step_open(&s, &conf);
     assert_true(ra_audit_undeclared_on(s.au));
-    s.logs.alert.write = s.logs.evidence.write = sink_write;
-    s.logs.alert.file = &s.alerts;
-    s.logs.evidence.file = &s.evidence;
 
-    memset(&ans, 0, sizeof(ans));
-    ans.status = 200;
-    ans.body = ra_str_z("User-agent: *\nDisallow: /private\n");
-    ans.content_type = ra_str_z("text/plain");
-    assert_int_equal(ra_audit_robots(s.au, ra_str_z("example.com"), &ans, t),
-                     RA_OK);
+    robots_of(s.au, "User-agent: *\nDisallow: /private\n", t);
 
     /* a person: pages with their CSS and scripts, linked, and once a
      * disallowed page: never refused, never flagged */
@@ -348,20 +362,6 @@ server_step(void **state)
     free(s.z.region);
 }
 
-static void
-robots_of(step_t *s, ra_audit_t *au, const char *body, int64_t t)
-{
-    ra_answer_t  ans;
-
-    memset(&ans, 0, sizeof(ans));
-    ans.status = 200;
-    ans.body = ra_str_z(body);
-    ans.content_type = ra_str_z("text/plain");
-    assert_int_equal(ra_audit_robots(au, ra_str_z("example.com"), &ans, t),
-                     RA_OK);
-    (void) s;
-}
-
 /* What a process keeps between requests (the site, its robots.txt in
  * force, its table's slot, the client's address) gives way at once to a
  * change: a new robots.txt, from this process or another one, judges the
@@ -380,23 +380,11 @@ server_memo_follows_changes(void **state)
     int64_t           t0 = T0;
 
     (void) state;
-    memset(&s, 0, sizeof(s));
-    zone_new(&s.z);
-    s.arena = ra_test_arena_new();
-    memset(&conf, 0, sizeof(conf));
-    conf.alloc = &ra_malloc_allocator;
-    conf.crawlers = ra_test_builtin_table(ra_test_arena_alloc(s.arena));
-    conf.host = &s.z.host;
-    conf.alert_interval = 0;
-    s.au = ra_audit_create(&conf, &s.z.ledger);
+    step_open(&s, &conf);
     other = ra_audit_create(&conf, &s.z.ledger);
-    assert_non_null(s.au);
     assert_non_null(other);
-    s.logs.alert.write = s.logs.evidence.write = sink_write;
-    s.logs.alert.file = &s.alerts;
-    s.logs.evidence.file = &s.evidence;
 
-    robots_of(&s, s.au, "User-agent: *\nDisallow: /private\n", t0);
+    robots_of(s.au, "User-agent: *\nDisallow: /private\n", t0);
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/robots.txt", "",
                           t0 += 1000, &v), 0);
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/y", "",
@@ -406,7 +394,7 @@ server_memo_follows_changes(void **state)
                           &v), 0);
 
     /* this process's new robots.txt */
-    robots_of(&s, s.au, "User-agent: *\nDisallow: /open\n", t0 += 1000);
+    robots_of(s.au, "User-agent: *\nDisallow: /open\n", t0 += 1000);
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/y", "",
                           t0 += 1000, &v), 0);
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "", t0 += 1000,
@@ -414,7 +402,7 @@ server_memo_follows_changes(void **state)
     assert_int_equal(v.refused, RA_REFUSE_UNDECLARED);
 
     /* another process's */
-    robots_of(&s, other, "User-agent: *\nDisallow: /private\n", t0 += 1000);
+    robots_of(other, "User-agent: *\nDisallow: /private\n", t0 += 1000);
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "", t0 += 1000,
                           &v), 0);
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/z", "",
