@@ -92,19 +92,24 @@ ra_undecl_path_kind(ra_str_t path)
     if (end == 11 && memcmp(path.data, "/robots.txt", 11) == 0) {
         return RA_UNDECL_ROBOTS;
     }
+    /* the last segment's last dot, looked for only among its last six
+     * bytes: one further back leaves more than five bytes after it, and
+     * such a name is a page as one without a dot is ("/", "/about",
+     * "/a/b/", "/v1.2-release-notes") */
     dot = end;
-    for (i = end; i > 0 && path.data[i - 1] != '/'; i--) {
-        if (path.data[i - 1] == '.' && dot == end) {
+    for (i = end; i > 0 && end - i < 6; i--) {
+        if (path.data[i - 1] == '/') {
+            break;
+        }
+        if (path.data[i - 1] == '.') {
             dot = i - 1;
+            break;
         }
     }
     if (dot == end) {
-        return RA_UNDECL_PAGE;          /* "/", "/about", "/a/b/" */
+        return RA_UNDECL_PAGE;
     }
     ext = ra_str(path.data + dot + 1, end - dot - 1);
-    if (ext.len > 5) {
-        return RA_UNDECL_PAGE;          /* "/v1.2-release-notes" */
-    }
     if (ext.len == 0) {
         return RA_UNDECL_OTHER;         /* "/a." */
     }

@@ -73,6 +73,24 @@ path_kinds(void **state)
     assert_int_equal(ra_undecl_path_kind(ra_str_z("/feed.xml")),
                      RA_UNDECL_OTHER);
     assert_int_equal(ra_undecl_path_kind(ra_str_z("")), RA_UNDECL_PAGE);
+    /* the last segment's last dot decides, five bytes after it at most */
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a.css/page")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a.b.c.woff2")),
+                     RA_UNDECL_SUBRES);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/x.abcde")),
+                     RA_UNDECL_OTHER);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/x.abcdef")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z(".css")),
+                     RA_UNDECL_SUBRES);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a.")), RA_UNDECL_OTHER);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a./b")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/.htaccess")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/x.js#top")),
+                     RA_UNDECL_SUBRES);
 }
 
 /* The lists as the detector once searched them, bar-separated: the
