@@ -13,6 +13,7 @@
 
 #include "ra_audit.h"
 #include "ra_refer.h"
+#include "ra_undeclared_memo.h"
 
 _Static_assert(RA_REFER_OPS <= 127, "an operator's index fits an int8_t");
 _Static_assert(RA_REFER_OPS == RA_REFER_SLOTS,
@@ -204,6 +205,7 @@ struct ra_audit_s {
     size_t           body_memo_len;
     size_t           body_memo_cap;
     uint64_t         body_memo_hash;
+    ra_undecl_memo_t undecl;            /* ra_audit_undeclared()'s */
 };
 
 #define RA_BODY_MEMO_MAX  (64 * 1024)

@@ -641,6 +641,12 @@ void *ra_ledger_rdns_area(const ra_ledger_t *l);
 struct ra_undecl_s *ra_ledger_undecl_locked(ra_ledger_t *l, ra_str_t site,
     int64_t now, uint32_t *slot);
 void ra_ledger_undecl_done_locked(ra_ledger_t *l, uint32_t slot);
+/* The same by a process's hint: *slot and *gen name the slot where it
+ * found the site's table before (*gen 0: none), believed while that slot
+ * has not been taken since (its generation); else the site's table is
+ * looked up as above.  Both are set to the table's slot and generation. */
+struct ra_undecl_s *ra_ledger_undecl_hinted_locked(ra_ledger_t *l,
+    ra_str_t site, int64_t now, uint32_t *slot, uint32_t *gen);
 
 /* Tables the region holds (0: too small for one); tables made anew
  * since the region was made (found half-written). */
@@ -928,6 +934,12 @@ void ra_ledger_state_locked(ra_ledger_t *l, uint32_t site, uint32_t stat,
  * request that has no record: an undeclared crawler's (ra_undeclared.h). */
 void ra_ledger_site_state_locked(ra_ledger_t *l, uint32_t site,
     ra_ledger_state_t *out);
+
+/* The site's change count as ra_ledger_hint_t.facts holds it (1 + the
+ * count), 0 when a change of it is under way or it is no site: what a
+ * process read of the site's part at one count still holds while the
+ * count stays. */
+uint32_t ra_ledger_site_facts_at_locked(const ra_ledger_t *l, uint32_t site);
 
 /*
  * The same without the lock, by a hint (ra_ledger_count_hinted()), with

@@ -36,7 +36,11 @@ typedef struct {
     uint32_t  dirty;            /* 1 while a table changes */
     uint32_t  used;             /* set last when taken */
     uint32_t  name_len;
-    uint32_t  pad;
+    uint32_t  gen;              /* taken this many times (0 skipped; a
+                                   region made before it was counted
+                                   holds 0, made 1 when found): a
+                                   process's hint of the slot holds while
+                                   it stays */
     int64_t   last_seen;
     char      name[RA_SITE_NAME_MAX];
 } ra_undecl_slot_t;
@@ -127,6 +131,7 @@ ra_undecl_take(const ra_ledger_t *l, uint32_t i, ra_str_t name, int64_t now)
                               ? name.len : RA_SITE_NAME_MAX;
 
     __atomic_store_n(&s->used, 0, __ATOMIC_SEQ_CST);
+    s->gen = s->gen + 1 != 0 ? s->gen + 1 : 1;
     (void) ra_undecl_init(ra_undecl_slot_table(l, i), ra_undecl_table_size(l),
                           l->hdr->undecl.clients, l->hdr->undecl.flagged);
     for (k = 0; k < n; k++) {
@@ -146,27 +151,21 @@ ra_undecl_slot_is(const ra_undecl_slot_t *s, ra_str_t name)
            && ra_strcaseeq(ra_str(s->name, n), ra_str(name.data, n));
 }
 
-struct ra_undecl_s *
-ra_ledger_undecl_locked(ra_ledger_t *l, ra_str_t site, int64_t now,
-    uint32_t *slot)
+/* The slot of the site's table, probed from its hash; else a free one,
+ * else the one seen longest ago (n slots, n > 0) */
+static uint32_t
+ra_undecl_slot_pick(const ra_ledger_t *l, ra_str_t site, uint32_t n)
 {
-    uint32_t           i, n = l->hdr->undecl.slots, h, pick = 0, was;
+    uint32_t           i, h, pick = 0;
     ra_undecl_slot_t  *s, *p = NULL;
 
-    if (n == 0 || site.len == 0) {
-        return NULL;
-    }
     h = ra_hash32(2166136261u, site.data,
                   site.len < RA_SITE_NAME_MAX ? site.len : RA_SITE_NAME_MAX,
                   1) % n;
-    /* its slot, probed from its hash; else a free one, else the one
-     * seen longest ago */
     for (i = 0; i < n; i++) {
         s = ra_undecl_slot(l, (h + i) % n);
         if (ra_undecl_slot_is(s, site)) {
-            p = s;
-            pick = (h + i) % n;
-            break;
+            return (h + i) % n;
         }
         if (!s->used) {
             if (p == NULL || p->used) {
@@ -178,10 +177,22 @@ ra_ledger_undecl_locked(ra_ledger_t *l, ra_str_t site, int64_t now,
             pick = (h + i) % n;
         }
     }
+    return pick;
+}
+
+/* Marks slot pick's table as changing, and makes it anew for the site
+ * when it held another one, or was left half-written */
+static struct ra_undecl_s *
+ra_undecl_enter(ra_ledger_t *l, uint32_t pick, ra_str_t site, int64_t now,
+    int same)
+{
+    uint32_t           was;
+    ra_undecl_slot_t  *p = ra_undecl_slot(l, pick);
+
     was = __atomic_load_n(&p->dirty, __ATOMIC_ACQUIRE);
     __atomic_store_n(&p->dirty, 1, __ATOMIC_SEQ_CST);
     RA_STEP();
-    if (!ra_undecl_slot_is(p, site)) {
+    if (!same && !ra_undecl_slot_is(p, site)) {
         ra_undecl_take(l, pick, site, now);
     } else if (was) {
         ra_atomic_add(&l->hdr->undecl.resets, 1);
@@ -195,8 +206,46 @@ ra_ledger_undecl_locked(ra_ledger_t *l, ra_str_t site, int64_t now,
     if (now > p->last_seen) {
         p->last_seen = now;
     }
-    *slot = pick;
     return ra_undecl_slot_table(l, pick);
+}
+
+struct ra_undecl_s *
+ra_ledger_undecl_locked(ra_ledger_t *l, ra_str_t site, int64_t now,
+    uint32_t *slot)
+{
+    uint32_t  gen = 0;
+
+    return ra_ledger_undecl_hinted_locked(l, site, now, slot, &gen);
+}
+
+struct ra_undecl_s *
+ra_ledger_undecl_hinted_locked(ra_ledger_t *l, ra_str_t site, int64_t now,
+    uint32_t *slot, uint32_t *gen)
+{
+    int                 same = 0;
+    uint32_t            n = l->hdr->undecl.slots, pick = *slot;
+    struct ra_undecl_s *t;
+    ra_undecl_slot_t   *s;
+
+    if (n == 0 || site.len == 0) {
+        return NULL;
+    }
+    /* a slot not taken since the hint was had still holds its site */
+    if (*gen != 0 && pick < n) {
+        s = ra_undecl_slot(l, pick);
+        same = s->used && s->gen == *gen;
+    }
+    if (!same) {
+        pick = ra_undecl_slot_pick(l, site, n);
+    }
+    t = ra_undecl_enter(l, pick, site, now, same);
+    s = ra_undecl_slot(l, pick);
+    if (s->gen == 0) {
+        s->gen = 1;                     /* taken before it was counted */
+    }
+    *slot = pick;
+    *gen = s->gen;
+    return t;
 }
 
 void

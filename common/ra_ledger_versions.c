@@ -134,6 +134,14 @@ ra_ledger_site_state_locked(ra_ledger_t *l, uint32_t site,
     }
 }
 
+uint32_t
+ra_ledger_site_facts_at_locked(const ra_ledger_t *l, uint32_t site)
+{
+    const ra_site_slot_t  *s = ra_site_at(l, site);
+
+    return s != NULL && s->used && !(s->vseq & 1) ? s->vseq + 1 : 0;
+}
+
 int
 ra_ledger_state_hinted(ra_ledger_t *l, ra_ledger_hint_t *hint,
     int64_t now, int status, unsigned verified_by, ra_ledger_state_t *out)

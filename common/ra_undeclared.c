@@ -780,11 +780,15 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
     }
     e->last_ms = r->time_ms;
     e->requests++;
-    uah = ra_undecl_ua_hash(r->user_agent);
     if (rec != NULL) {
         rec->requests++;
         rec->last_ms = r->time_ms;
-        ra_undecl_rec_ua(rec, r->user_agent, uah);
+        /* a record that holds all the User-Agents it keeps takes no
+         * other: its client's are not hashed */
+        if (rec->nuas < RA_UNDECL_UAS) {
+            ra_undecl_rec_ua(rec, r->user_agent,
+                             ra_undecl_ua_hash(r->user_agent));
+        }
         if (hit != NULL) {
             hit->rec = e->rec;
             hit->flagged_now = 0;
@@ -813,6 +817,7 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
         e->disallowed += r->disallowed;
     }
     e->cloud = r->cloud;
+    uah = ra_undecl_ua_hash(r->user_agent);
     if (uah != e->ua_hash) {
         /* asked once per User-Agent a client changes to */
         e->ua_hash = uah;

@@ -19,14 +19,19 @@ ra_undecl_judge(ra_undecl_t *t, const ra_rules_t *rules, ra_undecl_req_t *r,
 {
     ra_undecl_rec_t   *rec;
     ra_undecl_viol_t  *slot;
+    ra_rules_group_t   star;
     unsigned           kind = ra_undecl_path_kind(r->path);
 
     memset(v, 0, sizeof(*v));
     v->match.allowed = 1;
     if (rules != NULL && kind != RA_UNDECL_ROBOTS) {
-        /* no agents: the '*' group; a cut path is judged as cut */
-        (void) ra_rules_match(rules, RA_MODE_RFC, NULL, 0, r->path, scratch,
-                              &v->match);
+        /* no agents: the '*' group; a cut path is judged as cut.  The
+         * path's shape first: a plain one (most are) takes the matcher's
+         * short way, with ra_rules_match()'s answer */
+        ra_rules_group(rules, NULL, 0, &star);
+        (void) ra_rules_match_shaped(rules, RA_MODE_RFC, &star, r->path,
+                                     ra_rules_path_shape(r->path), scratch,
+                                     &v->match);
     }
     r->disallowed = !v->match.allowed;
     ra_undecl_see_kind(t, r, kind, &v->hit);

@@ -11,37 +11,70 @@
 
 #include "ra_undeclared.h"
 
-/* extensions of what a browser fetches for a page it shows, and of
- * documents (beside none at all); each between bars, so that one search
- * for "|ext|" finds a whole one */
-static const char  ra_undecl_subres_ext[] =
-    "|css|js|mjs|png|jpg|jpeg|gif|svg|webp|avif|ico|bmp|woff|woff2|ttf|otf"
-    "|eot|map|json|mp4|webm|mp3|ogg|wasm|";
-static const char  ra_undecl_page_ext[] =
-    "|html|htm|xhtml|shtml|php|asp|aspx|jsp|cgi|pl|";
+/* An extension of 1 to 5 bytes, lower-cased, as one number: its bytes
+ * from the lowest, its length above them */
+#define RA_EXT(n, a, b, c, d, e)                                           \
+    ((uint64_t) (a) | (uint64_t) (b) << 8 | (uint64_t) (c) << 16          \
+     | (uint64_t) (d) << 24 | (uint64_t) (e) << 32 | (uint64_t) (n) << 40)
+#define RA_EXT2(a, b)           RA_EXT(2, a, b, 0, 0, 0)
+#define RA_EXT3(a, b, c)        RA_EXT(3, a, b, c, 0, 0)
+#define RA_EXT4(a, b, c, d)     RA_EXT(4, a, b, c, d, 0)
+#define RA_EXT5(a, b, c, d, e)  RA_EXT(5, a, b, c, d, e)
 
-/* Is ext (1 to 5 bytes, any case) one of list's?  Each place where its
- * first byte stands after a bar is compared. */
-static int
-ra_undecl_ext_in(ra_str_t ext, const char *list, size_t len)
+/* What an extension (1 to 5 bytes, any case) says: one switch, which the
+ * compiler makes a few compares, where a search of the lists' text cost
+ * more than the rest of the path's reading */
+static unsigned
+ra_undecl_ext_kind(ra_str_t ext)
 {
-    char        want[8];
-    size_t      i;
-    const char *p = list + 1, *end = list + len;
+    size_t    i;
+    uint64_t  k = (uint64_t) ext.len << 40;
 
     for (i = 0; i < ext.len; i++) {
-        want[i] = (char) ra_lower(ext.data[i]);
+        k |= (uint64_t) ra_lower(ext.data[i]) << (8 * i);
     }
-    want[ext.len] = '|';
-    while (p < end && (p = memchr(p, want[0], (size_t) (end - p))) != NULL) {
-        if (p[-1] == '|' && (size_t) (end - p) > ext.len
-            && memcmp(p, want, ext.len + 1) == 0)
-        {
-            return 1;
-        }
-        p++;
+    switch (k) {
+    /* what a browser fetches for a page it shows */
+    case RA_EXT3('c', 's', 's'):
+    case RA_EXT2('j', 's'):
+    case RA_EXT3('m', 'j', 's'):
+    case RA_EXT3('p', 'n', 'g'):
+    case RA_EXT3('j', 'p', 'g'):
+    case RA_EXT4('j', 'p', 'e', 'g'):
+    case RA_EXT3('g', 'i', 'f'):
+    case RA_EXT3('s', 'v', 'g'):
+    case RA_EXT4('w', 'e', 'b', 'p'):
+    case RA_EXT4('a', 'v', 'i', 'f'):
+    case RA_EXT3('i', 'c', 'o'):
+    case RA_EXT3('b', 'm', 'p'):
+    case RA_EXT4('w', 'o', 'f', 'f'):
+    case RA_EXT5('w', 'o', 'f', 'f', '2'):
+    case RA_EXT3('t', 't', 'f'):
+    case RA_EXT3('o', 't', 'f'):
+    case RA_EXT3('e', 'o', 't'):
+    case RA_EXT3('m', 'a', 'p'):
+    case RA_EXT4('j', 's', 'o', 'n'):
+    case RA_EXT3('m', 'p', '4'):
+    case RA_EXT4('w', 'e', 'b', 'm'):
+    case RA_EXT3('m', 'p', '3'):
+    case RA_EXT3('o', 'g', 'g'):
+    case RA_EXT4('w', 'a', 's', 'm'):
+        return RA_UNDECL_SUBRES;
+    /* documents (beside none at all) */
+    case RA_EXT4('h', 't', 'm', 'l'):
+    case RA_EXT3('h', 't', 'm'):
+    case RA_EXT5('x', 'h', 't', 'm', 'l'):
+    case RA_EXT5('s', 'h', 't', 'm', 'l'):
+    case RA_EXT3('p', 'h', 'p'):
+    case RA_EXT3('a', 's', 'p'):
+    case RA_EXT4('a', 's', 'p', 'x'):
+    case RA_EXT3('j', 's', 'p'):
+    case RA_EXT3('c', 'g', 'i'):
+    case RA_EXT2('p', 'l'):
+        return RA_UNDECL_PAGE;
+    default:
+        return RA_UNDECL_OTHER;
     }
-    return 0;
 }
 
 unsigned
@@ -59,45 +92,48 @@ ra_undecl_path_kind(ra_str_t path)
     if (end == 11 && memcmp(path.data, "/robots.txt", 11) == 0) {
         return RA_UNDECL_ROBOTS;
     }
+    /* the last segment's last dot, looked for only among its last six
+     * bytes: one further back leaves more than five bytes after it, and
+     * such a name is a page as one without a dot is ("/", "/about",
+     * "/a/b/", "/v1.2-release-notes") */
     dot = end;
-    for (i = end; i > 0 && path.data[i - 1] != '/'; i--) {
-        if (path.data[i - 1] == '.' && dot == end) {
+    for (i = end; i > 0 && end - i < 6; i--) {
+        if (path.data[i - 1] == '/') {
+            break;
+        }
+        if (path.data[i - 1] == '.') {
             dot = i - 1;
+            break;
         }
     }
     if (dot == end) {
-        return RA_UNDECL_PAGE;          /* "/", "/about", "/a/b/" */
+        return RA_UNDECL_PAGE;
     }
     ext = ra_str(path.data + dot + 1, end - dot - 1);
-    if (ext.len > 5) {
-        return RA_UNDECL_PAGE;          /* "/v1.2-release-notes" */
-    }
     if (ext.len == 0) {
         return RA_UNDECL_OTHER;         /* "/a." */
     }
-    if (ra_undecl_ext_in(ext, ra_undecl_subres_ext,
-                         sizeof(ra_undecl_subres_ext) - 1))
-    {
-        return RA_UNDECL_SUBRES;
-    }
-    if (ra_undecl_ext_in(ext, ra_undecl_page_ext,
-                         sizeof(ra_undecl_page_ext) - 1))
-    {
-        return RA_UNDECL_PAGE;
-    }
-    return RA_UNDECL_OTHER;
+    return ra_undecl_ext_kind(ext);
 }
 
-/* Where token starts in ua, or -1 */
-static long
-ra_undecl_find_token(ra_str_t ua, const char *token)
-{
-    size_t  n = strlen(token), i;
+/* A token and its length, for the two below: no strlen() on a
+ * request's way */
+#define RA_TOKEN(s)  s, sizeof(s) - 1
 
-    for (i = 0; i + n <= ua.len; i++) {
-        if (memcmp(ua.data + i, token, n) == 0) {
-            return (long) i;
+/* Where token (n > 0 bytes) starts in ua, or -1: its first byte looked
+ * for, then the rest compared */
+static long
+ra_undecl_find_token(ra_str_t ua, const char *token, size_t n)
+{
+    const unsigned char  *p = ua.data, *end = ua.data + ua.len;
+
+    while ((size_t) (end - p) >= n
+           && (p = memchr(p, token[0], (size_t) (end - p) - n + 1)) != NULL)
+    {
+        if (memcmp(p + 1, token + 1, n - 1) == 0) {
+            return (long) (p - ua.data);
         }
+        p++;
     }
     return -1;
 }
@@ -105,15 +141,15 @@ ra_undecl_find_token(ra_str_t ua, const char *token)
 /* The major version after token ("Firefox/" -> 128), -1 when absent;
  * *end, when asked, where the version ends */
 static long
-ra_undecl_major(ra_str_t ua, const char *token, size_t *end)
+ra_undecl_major(ra_str_t ua, const char *token, size_t n, size_t *end)
 {
-    long    at = ra_undecl_find_token(ua, token), v = 0;
+    long    at = ra_undecl_find_token(ua, token, n), v = 0;
     size_t  i;
 
     if (at < 0) {
         return -1;
     }
-    i = (size_t) at + strlen(token);
+    i = (size_t) at + n;
     if (i >= ua.len || !ra_isdigit(ua.data[i])) {
         return -1;
     }
@@ -142,8 +178,8 @@ ra_undecl_ua_impossible(ra_str_t ua)
      * at 109 for a while; judged only when "Firefox/" ends the string,
      * as forks (SeaMonkey, Pale Moon) append their own token and pair
      * versions their own way */
-    firefox = ra_undecl_major(ua, "Firefox/", &end);
-    rv = ra_undecl_major(ua, "rv:", NULL);
+    firefox = ra_undecl_major(ua, RA_TOKEN("Firefox/"), &end);
+    rv = ra_undecl_major(ua, RA_TOKEN("rv:"), NULL);
     while (end < ua.len && ra_isspace(ua.data[end])) {
         end++;
     }
@@ -153,22 +189,23 @@ ra_undecl_ua_impossible(ra_str_t ua)
         return 1;
     }
     /* Edge since 79 shares Chrome's major version */
-    chrome = ra_undecl_major(ua, "Chrome/", NULL);
-    edge = ra_undecl_major(ua, "Edg/", NULL);
+    chrome = ra_undecl_major(ua, RA_TOKEN("Chrome/"), NULL);
+    edge = ra_undecl_major(ua, RA_TOKEN("Edg/"), NULL);
     if (edge >= 79 && chrome >= 0 && edge != chrome) {
         return 1;
     }
     /* Chrome froze its WebKit token at 537.36 long ago */
-    if (chrome >= 30 && ra_undecl_find_token(ua, "AppleWebKit/") >= 0
-        && ra_undecl_find_token(ua, "AppleWebKit/537.36") < 0)
+    if (chrome >= 30
+        && ra_undecl_find_token(ua, RA_TOKEN("AppleWebKit/")) >= 0
+        && ra_undecl_find_token(ua, RA_TOKEN("AppleWebKit/537.36")) < 0)
     {
         return 1;
     }
     /* Apple's last Safari for Windows was 5.1 */
-    safari_v = ra_undecl_major(ua, "Version/", NULL);
-    webkit = ra_undecl_find_token(ua, "Safari/");
+    safari_v = ra_undecl_major(ua, RA_TOKEN("Version/"), NULL);
+    webkit = ra_undecl_find_token(ua, RA_TOKEN("Safari/"));
     if (safari_v >= 6 && webkit >= 0 && chrome < 0
-        && ra_undecl_find_token(ua, "Windows NT") >= 0)
+        && ra_undecl_find_token(ua, RA_TOKEN("Windows NT")) >= 0)
     {
         return 1;
     }

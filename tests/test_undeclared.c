@@ -73,6 +73,90 @@ path_kinds(void **state)
     assert_int_equal(ra_undecl_path_kind(ra_str_z("/feed.xml")),
                      RA_UNDECL_OTHER);
     assert_int_equal(ra_undecl_path_kind(ra_str_z("")), RA_UNDECL_PAGE);
+    /* the last segment's last dot decides, five bytes after it at most */
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a.css/page")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a.b.c.woff2")),
+                     RA_UNDECL_SUBRES);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/x.abcde")),
+                     RA_UNDECL_OTHER);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/x.abcdef")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z(".css")),
+                     RA_UNDECL_SUBRES);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a.")), RA_UNDECL_OTHER);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/a./b")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/.htaccess")),
+                     RA_UNDECL_PAGE);
+    assert_int_equal(ra_undecl_path_kind(ra_str_z("/x.js#top")),
+                     RA_UNDECL_SUBRES);
+}
+
+/* The lists as the detector once searched them, bar-separated: the
+ * kinds of every extension of up to three bytes over the bytes that
+ * spell them (and a bar, a dot, a digit, a capital, a byte over 0x7f),
+ * and of each listed one in either case, are what a search of them says */
+static unsigned
+ext_kind_by_list(const char *ext)
+{
+    static const char  subres[] =
+        "|css|js|mjs|png|jpg|jpeg|gif|svg|webp|avif|ico|bmp|woff|woff2|ttf"
+        "|otf|eot|map|json|mp4|webm|mp3|ogg|wasm|";
+    static const char  page[] =
+        "|html|htm|xhtml|shtml|php|asp|aspx|jsp|cgi|pl|";
+    char               want[16];
+    size_t             i, n = strlen(ext);
+
+    want[0] = '|';
+    for (i = 0; i < n; i++) {
+        want[i + 1] = (char) ra_lower((unsigned char) ext[i]);
+    }
+    want[n + 1] = '|';
+    want[n + 2] = '\0';
+    if (strstr(subres, want) != NULL) {
+        return RA_UNDECL_SUBRES;
+    }
+    return strstr(page, want) != NULL ? RA_UNDECL_PAGE : RA_UNDECL_OTHER;
+}
+
+static void
+path_kinds_of_extensions(void **state)
+{
+    static const char  bytes[] = "acdefghijlmnopstvwxy0234|.A\xc3";
+    static const char *listed[] = {
+        "css", "js", "mjs", "png", "jpg", "jpeg", "gif", "svg", "webp",
+        "avif", "ico", "bmp", "woff", "woff2", "ttf", "otf", "eot", "map",
+        "json", "mp4", "webm", "mp3", "ogg", "wasm", "html", "htm", "xhtml",
+        "shtml", "php", "asp", "aspx", "jsp", "cgi", "pl", "CSS", "Woff2",
+        "XHTML", "PL", "js|m", "s|js", "cgi|p", "jpe", "webpp", "htmll"
+    };
+    char               path[16], ext[8];
+    size_t             i, j, k, n = sizeof(bytes) - 1;
+
+    (void) state;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j <= n; j++) {
+            for (k = 0; k <= n; k++) {
+                if ((j == n && k != n) || bytes[i] == '.' || bytes[j] == '.'
+                    || bytes[k] == '.')
+                {
+                    continue;
+                }
+                snprintf(ext, sizeof(ext), "%c%c%c", bytes[i],
+                         j < n ? bytes[j] : '\0', k < n ? bytes[k] : '\0');
+                snprintf(path, sizeof(path), "/x.%s", ext);
+                assert_int_equal(ra_undecl_path_kind(ra_str_z(path)),
+                                 ext_kind_by_list(ext));
+            }
+        }
+    }
+    for (i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
+        snprintf(path, sizeof(path), "/d/a.%s?q", listed[i]);
+        assert_int_equal(ra_undecl_path_kind(ra_str_z(path)),
+                         strlen(listed[i]) > 5
+                         ? RA_UNDECL_PAGE : ext_kind_by_list(listed[i]));
+    }
 }
 
 static void
@@ -467,6 +551,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(path_kinds),
+        cmocka_unit_test(path_kinds_of_extensions),
         cmocka_unit_test(impossible_user_agents),
         cmocka_unit_test(robots_txt_is_decisive),
         cmocka_unit_test(behaviour_flags_a_disguised_crawler),

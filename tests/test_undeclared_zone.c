@@ -255,11 +255,42 @@ turn(step_t *s, const char *addr, const char *ua, const char *uri,
 }
 
 static void
+robots_of(ra_audit_t *au, const char *body, int64_t t)
+{
+    ra_answer_t  ans;
+
+    memset(&ans, 0, sizeof(ans));
+    ans.status = 200;
+    ans.body = ra_str_z(body);
+    ans.content_type = ra_str_z("text/plain");
+    assert_int_equal(ra_audit_robots(au, ra_str_z("example.com"), &ans, t),
+                     RA_OK);
+}
+
+/* A zone, an engine on it (conf as it was made) and the logs' sinks */
+static void
+step_open(step_t *s, ra_audit_conf_t *conf)
+{
+    memset(s, 0, sizeof(*s));
+    zone_new(&s->z);
+    s->arena = ra_test_arena_new();
+    memset(conf, 0, sizeof(*conf));
+    conf->alloc = &ra_malloc_allocator;
+    conf->crawlers = ra_test_builtin_table(ra_test_arena_alloc(s->arena));
+    conf->host = &s->z.host;
+    conf->alert_interval = 0;
+    s->au = ra_audit_create(conf, &s->z.ledger);
+    assert_non_null(s->au);
+    s->logs.alert.write = s->logs.evidence.write = sink_write;
+    s->logs.alert.file = &s->alerts;
+    s->logs.evidence.file = &s->evidence;
+}
+
+static void
 server_step(void **state)
 {
     step_t             s;
     ra_audit_conf_t    conf;
-    ra_answer_t        ans;
     ra_verdict_t       v;
     ra_undecl_sites_t  copy;
     ra_undecl_rec_t   *rec;
@@ -270,27 +301,10 @@ server_step(void **state)
     unsigned           i;
 
     (void) state;
-    memset(&s, 0, sizeof(s));
-    zone_new(&s.z);
-    s.arena = ra_test_arena_new();
-    memset(&conf, 0, sizeof(conf));
-    conf.alloc = &ra_malloc_allocator;
-    conf.crawlers = ra_test_builtin_table(ra_test_arena_alloc(s.arena));
-    conf.host = &s.z.host;
-    conf.alert_interval = 0;
-    s.au = ra_audit_create(&conf, &s.z.ledger);
-    assert_non_null(s.au);
+    step_open(&s, &conf);
     assert_true(ra_audit_undeclared_on(s.au));
-    s.logs.alert.write = s.logs.evidence.write = sink_write;
-    s.logs.alert.file = &s.alerts;
-    s.logs.evidence.file = &s.evidence;
 
-    memset(&ans, 0, sizeof(ans));
-    ans.status = 200;
-    ans.body = ra_str_z("User-agent: *\nDisallow: /private\n");
-    ans.content_type = ra_str_z("text/plain");
-    assert_int_equal(ra_audit_robots(s.au, ra_str_z("example.com"), &ans, t),
-                     RA_OK);
+    robots_of(s.au, "User-agent: *\nDisallow: /private\n", t);
 
     /* a person: pages with their CSS and scripts, linked, and once a
      * disallowed page: never refused, never flagged */
@@ -348,6 +362,91 @@ server_step(void **state)
     free(s.z.region);
 }
 
+/* What a process keeps between requests (the site, its robots.txt in
+ * force, its table's slot, the client's address) gives way at once to a
+ * change: a new robots.txt, from this process or another one, judges the
+ * next request; a table taken by other sites meanwhile is the site's no
+ * more; and a slot's hint of another generation is not believed */
+static void
+server_memo_follows_changes(void **state)
+{
+    step_t            s;
+    ra_audit_conf_t   conf;
+    ra_audit_t       *other;
+    ra_verdict_t      v;
+    uint32_t          n, i, slot, gen, slot2, gen2;
+    ra_undecl_t      *t;
+    char              name[32];
+    int64_t           t0 = T0;
+
+    (void) state;
+    step_open(&s, &conf);
+    other = ra_audit_create(&conf, &s.z.ledger);
+    assert_non_null(other);
+
+    robots_of(s.au, "User-agent: *\nDisallow: /private\n", t0);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/robots.txt", "",
+                          t0 += 1000, &v), 0);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/y", "",
+                          t0 += 1000, &v), 1);
+    assert_int_equal(v.refused, RA_REFUSE_UNDECLARED);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "", t0 += 1000,
+                          &v), 0);
+
+    /* this process's new robots.txt */
+    robots_of(s.au, "User-agent: *\nDisallow: /open\n", t0 += 1000);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/y", "",
+                          t0 += 1000, &v), 0);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "", t0 += 1000,
+                          &v), 1);
+    assert_int_equal(v.refused, RA_REFUSE_UNDECLARED);
+
+    /* another process's */
+    robots_of(other, "User-agent: *\nDisallow: /private\n", t0 += 1000);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "", t0 += 1000,
+                          &v), 0);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/z", "",
+                          t0 += 1000, &v), 1);
+
+    /* a slot's hint: believed while its generation holds, else the
+     * site's table is looked up by name */
+    ra_ledger_lock(&s.z.ledger);
+    gen = 0;
+    t = ra_ledger_undecl_hinted_locked(&s.z.ledger, ra_str_z("example.com"),
+                                       t0, &slot, &gen);
+    assert_non_null(t);
+    assert_int_not_equal(gen, 0);
+    ra_ledger_undecl_done_locked(&s.z.ledger, slot);
+    slot2 = slot;
+    gen2 = gen + 1;
+    assert_ptr_equal(ra_ledger_undecl_hinted_locked(&s.z.ledger,
+                                                    ra_str_z("example.com"),
+                                                    t0, &slot2, &gen2), t);
+    assert_int_equal(slot2, slot);
+    assert_int_equal(gen2, gen);
+    ra_ledger_undecl_done_locked(&s.z.ledger, slot2);
+
+    /* every table to other sites, seen later: example.com's goes */
+    n = ra_ledger_undecl_slots(&s.z.ledger);
+    for (i = 0; i < n; i++) {
+        snprintf(name, sizeof(name), "s%u.test", i);
+        t = ra_ledger_undecl_locked(&s.z.ledger, ra_str_z(name),
+                                    t0 + 10 + i, &slot2);
+        ra_ledger_undecl_done_locked(&s.z.ledger, slot2);
+    }
+    ra_ledger_unlock(&s.z.ledger);
+    t0 += 10 + n;
+    /* the same slot, another generation: the site's client is forgotten
+     * (a new table), its disallowed path counts only as a signal */
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/z", "",
+                          t0 += 1000, &v), 0);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    ra_audit_destroy(other);
+    ra_audit_destroy(s.au);
+    ra_test_arena_free(s.arena);
+    free(s.z.region);
+}
+
 /* enforce's word */
 static void
 enforce_word(void **state)
@@ -374,6 +473,7 @@ main(void)
         cmocka_unit_test(zone_tables_per_site),
         cmocka_unit_test(zone_crash_recovery),
         cmocka_unit_test(server_step),
+        cmocka_unit_test(server_memo_follows_changes),
         cmocka_unit_test(enforce_word),
     };
 
