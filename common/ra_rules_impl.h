@@ -107,14 +107,20 @@ typedef struct {
  * to that hashing, so a candidate is tried only when every one of its
  * segments occurs.  Entries are the next state's row offset, 16 bits (a
  * table that does not fit keeps byte pairs): half the cache a 32-bit one
- * takes.
+ * takes.  Beside each entry, the outputs of the state it leads to: the
+ * step reads both with the same index, so that the segments a byte ends
+ * cost no lookup that waits on the next state.
  */
 typedef struct {
     uint16_t         *next;         /* nstates << shift entries */
+    const uint16_t   *out;          /* per entry of next: the index in
+                                       outs of its state's segments, 0 none */
     const uint8_t    *cls;          /* 256 byte classes */
-    const uint16_t   *out;          /* per state: index in outs, 0 none */
     const ra_grams_t *outs;
     uint32_t          shift;        /* log2 of the row width */
+    int               narrow;       /* at most 128 segments: ids are
+                                       exact, the upper half of every
+                                       set is 0 */
 } ra_ac_t;
 
 typedef struct {

@@ -314,8 +314,8 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
     if (entries > UINT16_MAX + 1u) {
         return RA_OK;           /* row offsets must fit 16 bits */
     }
-    if (entries * sizeof(uint16_t) + 256 + sizeof(ra_ac_t)
-        + (segbytes + 1) * (sizeof(uint16_t) + sizeof(ra_grams_t))
+    if (2 * entries * sizeof(uint16_t) + 256 + sizeof(ra_ac_t)
+        + (segbytes + 1) * sizeof(ra_grams_t)
         > rs->ac_budget[m])
     {
         return RA_OK;
@@ -423,13 +423,16 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
         }
     }
 
-    /* outputs, and the table as row offsets */
+    /* outputs, and the table as row offsets with, beside each entry, the
+     * outputs of the state it leads to (fail[] is done with: it holds
+     * each state's index in outs now) */
     nout = 1;
     for (s = 0; s < nstates; s++) {
         nout += (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) != 0;
     }
     ac = ra_pool_get(&rs->pool, sizeof(ra_ac_t));
-    out = ra_pool_calloc(&rs->pool, nstates, sizeof(uint16_t));
+    out = ra_pool_get(&rs->pool,
+                      ((size_t) nstates << shift) * sizeof(uint16_t));
     outs = ra_pool_get(&rs->pool, nout * sizeof(ra_grams_t));
     if (ac == NULL || out == NULL || outs == NULL) {
         goto done;
@@ -442,22 +445,24 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
     }
     nout = 1;
     for (s = 0; s < nstates; s++) {
+        fail[s] = 0;
         if (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) {
             outs[nout] = acc[s];
-            out[s] = (uint16_t) nout++;
+            fail[s] = nout++;
         }
     }
     for (i = 0; i < ((size_t) nstates << shift); i++) {
         ac->next[i] = (uint16_t) (next[i] << shift);
+        out[i] = (uint16_t) fail[next[i]];
     }
     ac->cls = cls;
     ac->out = out;
     ac->outs = outs;
     ac->shift = shift;
+    ac->narrow = nseg <= 128;
     ix->ac = ac;
-    rs->ac_budget[m] -= ((size_t) nstates << shift) * sizeof(uint16_t) + 256
-                     + sizeof(ra_ac_t) + nstates * sizeof(uint16_t)
-                     + nout * sizeof(ra_grams_t);
+    rs->ac_budget[m] -= 2 * ((size_t) nstates << shift) * sizeof(uint16_t)
+                     + 256 + sizeof(ra_ac_t) + nout * sizeof(ra_grams_t);
     rc = RA_OK;
 
 done:

@@ -269,7 +269,7 @@ static void
 ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
 {
     size_t                i, n;
-    uint32_t              e, shift;
+    uint32_t              e, x;
     ra_grams_t            g;
     const uint16_t       *next;
     const uint8_t        *cls;
@@ -291,7 +291,6 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     }
     next = ix->ac->next;
     cls = ix->ac->cls;
-    shift = ix->ac->shift;
     out = ix->ac->out;
     outs = ix->ac->outs;
     p = sj->path;
@@ -301,8 +300,9 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     e = 0;
     g = sj->grams;
     for (i = 0; i < n; i++) {
-        e = next[e + cls[p[i]]];
-        o = &outs[out[e >> shift]];
+        x = e + cls[p[i]];
+        o = &outs[out[x]];
+        e = next[x];
         g.w[0] |= o->w[0];
         g.w[1] |= o->w[1];
         g.w[2] |= o->w[2];
@@ -420,16 +420,20 @@ ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
 }
 
 /* One byte of the automaton's pass: the next state, and the segments it
- * ends added to g. */
+ * ends added to g (both read with the same index); the upper half only
+ * when the automaton has segments there (words is a constant). */
 #define RA_AC_STEP(e, g, b)                                                  \
     do {                                                                     \
         const ra_grams_t  *o_;                                               \
-        (e) = next[(e) + cls[(b)]];                                          \
-        o_ = &outs[out[(e) >> ashift]];                                      \
+        uint32_t           x_ = (e) + cls[(b)];                              \
+        o_ = &outs[out[x_]];                                                 \
+        (e) = next[x_];                                                      \
         (g).w[0] |= o_->w[0];                                                \
         (g).w[1] |= o_->w[1];                                                \
-        (g).w[2] |= o_->w[2];                                                \
-        (g).w[3] |= o_->w[3];                                                \
+        if (words > 2) {                                                     \
+            (g).w[2] |= o_->w[2];                                            \
+            (g).w[3] |= o_->w[3];                                            \
+        }                                                                    \
     } while (0)
 
 /*
@@ -439,13 +443,12 @@ ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
  * own.  Once the walk stops (after a few bytes, mostly), the pass goes on
  * alone, without asking at every byte whether the walk still goes.
  */
-static void
-ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
-    uint32_t *walk, size_t *n)
+static inline __attribute__((always_inline)) void
+ra_walk_scan_words(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n, const int words)
 {
     size_t                i;
     uint32_t              e, t, node = 0, shift = ix->pshift;
-    uint32_t              ashift = ix->ac->shift;
     ra_grams_t            g;
     const uint16_t       *pt = ix->ptab, *out = ix->ac->out;
     const uint8_t        *pc = ix->pcls, *cls = ix->ac->cls;
@@ -480,6 +483,19 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     sj->grams = g;
     sj->have_grams = 1;
     sj->grams_ac = ix->ac;
+}
+
+/* The pass of an automaton with at most 128 segments (ids 0..127, see
+ * ra_ac_t.narrow) ORs half the words a byte. */
+static void
+ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n)
+{
+    if (ix->ac->narrow) {
+        ra_walk_scan_words(ix, sj, best, walk, n, 2);
+    } else {
+        ra_walk_scan_words(ix, sj, best, walk, n, 4);
+    }
 }
 
 /*
