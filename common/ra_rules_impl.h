@@ -132,10 +132,10 @@ typedef struct {
     ra_accel_t *accel;
     ra_ac_t    *ac;             /* NULL: grams are byte pairs */
     /* the trie as a table over byte classes (ra_index_ptab), NULL when
-     * over the budget (then the edges are searched) */
+     * over the budget (then the edges are searched): a column per class,
+     * a node's entry for byte b at ptab[pcol[b] + node] */
     uint16_t   *ptab;
-    uint8_t    *pcls;
-    uint32_t    pshift;
+    uint32_t   *pcol;
     /* a small index's (RA_SMALL_PATS): per pattern, its literal prefix's
      * first 8 bytes (0 past it) and the mask of those it has, to compare
      * with a path's first 8 bytes in one step; NULL otherwise */
@@ -187,7 +187,9 @@ struct ra_rules_s {
 
 /*
  * The trie as one table over the classes of its bytes, within the budget:
- * the walk then costs one lookup a byte.  An entry is the child's number
+ * the walk then costs one lookup a byte, and no multiplication, as the
+ * table is stored by columns (the class 0, of bytes on no edge, is a
+ * column of zeros).  An entry is the child's number
  * (0: none; the root is no child), its top bit set when the child has
  * candidates.
  */

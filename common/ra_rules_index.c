@@ -482,8 +482,7 @@ static int
 ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix, size_t nnodes)
 {
     size_t         k, i, bytes;
-    uint32_t       c, ncls, shift;
-    uint8_t       *cls;
+    uint32_t       c, ncls, *col;
     uint16_t      *tab;
     ra_edge_t     *e;
     unsigned char  used[256];
@@ -502,34 +501,32 @@ ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix, size_t nnodes)
     if (ncls > UINT8_MAX) {
         return RA_OK;
     }
-    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
-    bytes = (nnodes << shift) * sizeof(uint16_t) + 256;
+    bytes = nnodes * ncls * sizeof(uint16_t) + 256 * sizeof(uint32_t);
     if (bytes > rs->ac_budget[m]) {
         return RA_OK;
     }
-    cls = ra_pool_calloc(&rs->pool, 256, 1);
-    tab = ra_pool_calloc(&rs->pool, nnodes << shift, sizeof(uint16_t));
-    if (cls == NULL || tab == NULL) {
+    col = ra_pool_calloc(&rs->pool, 256, sizeof(uint32_t));
+    tab = ra_pool_calloc(&rs->pool, nnodes * ncls, sizeof(uint16_t));
+    if (col == NULL || tab == NULL) {
         return RA_ENOMEM;
     }
     ncls = 1;                           /* class 0: no child */
     for (c = 0; c < 256; c++) {
         if (used[c]) {
-            cls[c] = (uint8_t) ncls++;
+            col[c] = (uint32_t) (ncls++ * nnodes);
         }
     }
     for (k = 0; k < nnodes; k++) {
         e = &ix->edges[ix->nodes[k].edges];
         for (i = 0; i < ix->nodes[k].nedges; i++) {
-            tab[(k << shift) + cls[e[i].byte]]
+            tab[col[e[i].byte] + k]
                 = (uint16_t) (e[i].node
                               | (ix->nodes[e[i].node].npats ? RA_PTAB_PATS
                                                             : 0));
         }
     }
     ix->ptab = tab;
-    ix->pcls = cls;
-    ix->pshift = shift;
+    ix->pcol = col;
     rs->ac_budget[m] -= bytes;
     return RA_OK;
 }

@@ -448,10 +448,11 @@ ra_walk_scan_words(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     uint32_t *walk, size_t *n, const int words)
 {
     size_t                i;
-    uint32_t              e, t, node = 0, shift = ix->pshift;
+    uint32_t              e, t, node = 0;
     ra_grams_t            g;
     const uint16_t       *pt = ix->ptab, *out = ix->ac->out;
-    const uint8_t        *pc = ix->pcls, *cls = ix->ac->cls;
+    const uint32_t       *pc = ix->pcol;
+    const uint8_t        *cls = ix->ac->cls;
     const uint16_t       *next = ix->ac->next;
     const ra_grams_t     *outs = ix->ac->outs;
     const unsigned char  *path = sj->path;
@@ -461,7 +462,7 @@ ra_walk_scan_words(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     e = 0;
     for (i = 0; i < plen; i++) {
         RA_AC_STEP(e, g, path[i]);
-        t = pt[(node << shift) + pc[path[i]]];
+        t = pt[node + pc[path[i]]];
         if (t == 0) {
             i++;
             break;
@@ -558,10 +559,10 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
     const unsigned char  *path = sj->path;
     size_t                plen = sj->plen;
     size_t            depth, n;
-    uint32_t          node, i, lo, hi, mid, ne, shift, t;
+    uint32_t          node, i, lo, hi, mid, ne, t;
     uint32_t          walk[RA_WALK_MAX];
     const uint16_t   *pt;
-    const uint8_t    *pc;
+    const uint32_t   *pc;
     const ra_node_t  *nd;
     const ra_edge_t  *e;
 
@@ -574,8 +575,7 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
     if (ix->ptab != NULL) {
         /* one lookup a byte; an entry's top bit: the child has candidates */
         pt = ix->ptab;
-        pc = ix->pcls;
-        shift = ix->pshift;
+        pc = ix->pcol;
         if (ix->nodes[0].npats) {
             ra_walk_push(ix, sj, best, walk, &n, 0);
         }
@@ -587,7 +587,7 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
             goto walked;
         }
         for (depth = 0; depth < plen; depth++) {
-            t = pt[(node << shift) + pc[path[depth]]];
+            t = pt[node + pc[path[depth]]];
             if (t == 0) {
                 break;
             }
