@@ -311,8 +311,9 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     sj->grams = g;
 }
 
-/* Candidate i of a node: returns 0 when nothing after it can win. */
-static int
+/* Candidate i of a node: returns 0 when nothing after it can win.
+ * Inlined into its two loops, which then keep the subject in registers. */
+static inline __attribute__((always_inline)) int
 ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
     ra_subject_t *sj, ra_best_t *best)
 {
@@ -337,7 +338,9 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
             return 1;
         }
     } else if (!p->simple) {
-        ra_grams_of(ix, sj);
+        if (!sj->have_grams || sj->grams_ac != (sj->pairs ? NULL : ix->ac)) {
+            ra_grams_of(ix, sj);
+        }
         need = &p->need;
         if (sj->pairs && ix->ac != NULL) {
             ra_pat_pairs(p, &pairs);        /* need holds segments */
@@ -375,7 +378,9 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
         return;
     }
 
-    ra_grams_of(ix, sj);
+    if (!sj->have_grams || sj->grams_ac != ix->ac) {
+        ra_grams_of(ix, sj);
+    }
     for (c = 0; c * 64 < nd->npats; c++) {
         ch = &ix->accel[nd->accel + c];
         m = ch->always;
@@ -401,20 +406,27 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
  * first: longer literal prefixes tend to belong to longer patterns, so the
  * best is found early and the shallow nodes' lists are cut short.
  */
-/* Keeps a node with candidates of the walk; a very deep walk searches its
- * shallowest node now. */
-static void
-ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
-    uint32_t *walk, size_t *n, uint32_t node)
+/* A full walk's shallowest node, searched now to make room. */
+static __attribute__((noinline)) void
+ra_walk_full(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n)
 {
     const ra_node_t  *nd;
 
+    nd = &ix->nodes[walk[0]];
+    ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj, best);
+    memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
+    (*n)--;
+}
+
+/* Keeps a node with candidates of the walk; a very deep walk searches its
+ * shallowest node now (out of line: the common push is a store). */
+static inline __attribute__((always_inline)) void
+ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n, uint32_t node)
+{
     if (*n == RA_WALK_MAX) {
-        nd = &ix->nodes[walk[0]];
-        ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj,
-                      best);
-        memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
-        (*n)--;
+        ra_walk_full(ix, sj, best, walk, n);
     }
     walk[(*n)++] = node;
 }
@@ -553,7 +565,7 @@ ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
     }
 }
 
-static void
+static inline __attribute__((always_inline)) void
 ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
 {
     const unsigned char  *path = sj->path;
