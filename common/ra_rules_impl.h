@@ -68,6 +68,9 @@ typedef struct {
     uint8_t               star_seg;     /* the wildcard part is '*' and
                                            one segment (key its first
                                            byte), nothing after */
+    uint8_t               star_end;     /* the wildcard part is '*', one
+                                           segment and the final '$': the
+                                           path must end with the segment */
     unsigned char         key;          /* a byte the wildcard part needs
                                            (its first literal one) */
     ra_grams_t            need;         /* of the wildcard part */

@@ -174,6 +174,23 @@ ra_wild(const unsigned char *path, size_t plen, size_t pos,
     }
 }
 
+/* ra_wild() for pattern p's wildcard part from pos, without reading the
+ * pattern again when it is "*SEG$": the path ends with SEG at pos or
+ * after. */
+static inline int
+ra_wild_pat(const unsigned char *path, size_t plen, size_t pos,
+    const ra_pat_t *p)
+{
+    size_t  seg;
+
+    if (p->star_end) {
+        seg = p->len - p->lit - 2;
+        return seg <= plen - pos
+               && memcmp(path + plen - seg, p->pat + p->lit + 1, seg) == 0;
+    }
+    return ra_wild(path, plen, pos, p->pat + p->lit, p->len - p->lit);
+}
+
 /* The byte pairs of every segment between stars, which must all occur in
  * a path that the pattern matches. */
 static void
@@ -217,6 +234,9 @@ ra_rules_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     p->star_seg = i + 1 < pat.len && pat.data[i] == '*'
                   && ra_star(pat.data + i + 1, pat.len - i - 1) == NULL
                   && pat.data[pat.len - 1] != '$';
+    p->star_end = i + 2 < pat.len && pat.data[i] == '*'
+                  && pat.data[pat.len - 1] == '$'
+                  && ra_star(pat.data + i + 1, pat.len - i - 2) == NULL;
     for ( /* void */ ; i < pat.len; i++) {
         if (pat.data[i] != '*' && !(pat.data[i] == '$' && i + 1 == pat.len)) {
             p->has_key = 1;
@@ -332,9 +352,7 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
          * more than the grams would (both one pass), and most paths meet
          * one or none; the grams filter the candidates after it */
         sj->wild_tried = 1;
-        if (!ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
-                     p->len - p->lit))
-        {
+        if (!ra_wild_pat(sj->path, sj->plen, depth, p)) {
             return 1;
         }
     } else if (!p->simple) {
@@ -347,8 +365,7 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
             need = &pairs;
         }
         if (ra_grams_lack(&sj->grams, need)
-            || !ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
-                        p->len - p->lit))
+            || !ra_wild_pat(sj->path, sj->plen, depth, p))
         {
             return 1;
         }
