@@ -299,9 +299,6 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     const unsigned char  *p;
 
     ac = sj->pairs ? NULL : ix->ac;
-    if (sj->have_grams && sj->grams_ac == ac) {
-        return;
-    }
     memset(&sj->grams, 0, sizeof(sj->grams));
     sj->have_grams = 1;
     sj->grams_ac = ac;
@@ -331,6 +328,16 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     sj->grams = g;
 }
 
+/* The path's grams, unless the subject has them already (a test in the
+ * caller's loop rather than a call). */
+static inline void
+ra_grams_need(const ra_index_t *ix, ra_subject_t *sj)
+{
+    if (!sj->have_grams || sj->grams_ac != (sj->pairs ? NULL : ix->ac)) {
+        ra_grams_of(ix, sj);
+    }
+}
+
 /* Candidate i of a node: returns 0 when nothing after it can win.
  * Inlined into its two loops, which then keep the subject in registers. */
 static inline __attribute__((always_inline)) int
@@ -356,9 +363,7 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
             return 1;
         }
     } else if (!p->simple) {
-        if (!sj->have_grams || sj->grams_ac != (sj->pairs ? NULL : ix->ac)) {
-            ra_grams_of(ix, sj);
-        }
+        ra_grams_need(ix, sj);
         need = &p->need;
         if (sj->pairs && ix->ac != NULL) {
             ra_pat_pairs(p, &pairs);        /* need holds segments */
@@ -395,9 +400,7 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
         return;
     }
 
-    if (!sj->have_grams || sj->grams_ac != ix->ac) {
-        ra_grams_of(ix, sj);
-    }
+    ra_grams_need(ix, sj);
     for (c = 0; c * 64 < nd->npats; c++) {
         ch = &ix->accel[nd->accel + c];
         m = ch->always;
