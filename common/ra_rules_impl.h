@@ -68,6 +68,9 @@ typedef struct {
     uint8_t               star_seg;     /* the wildcard part is '*' and
                                            one segment (key its first
                                            byte), nothing after */
+    uint8_t               star_end;     /* the wildcard part is '*', one
+                                           segment and the final '$': the
+                                           path must end with the segment */
     unsigned char         key;          /* a byte the wildcard part needs
                                            (its first literal one) */
     ra_grams_t            need;         /* of the wildcard part */
@@ -107,14 +110,20 @@ typedef struct {
  * to that hashing, so a candidate is tried only when every one of its
  * segments occurs.  Entries are the next state's row offset, 16 bits (a
  * table that does not fit keeps byte pairs): half the cache a 32-bit one
- * takes.
+ * takes.  Beside each entry, the outputs of the state it leads to: the
+ * step reads both with the same index, so that the segments a byte ends
+ * cost no lookup that waits on the next state.
  */
 typedef struct {
     uint16_t         *next;         /* nstates << shift entries */
+    const uint16_t   *out;          /* per entry of next: the index in
+                                       outs of its state's segments, 0 none */
     const uint8_t    *cls;          /* 256 byte classes */
-    const uint16_t   *out;          /* per state: index in outs, 0 none */
     const ra_grams_t *outs;
     uint32_t          shift;        /* log2 of the row width */
+    int               narrow;       /* at most 128 segments: ids are
+                                       exact, the upper half of every
+                                       set is 0 */
 } ra_ac_t;
 
 typedef struct {
@@ -126,10 +135,10 @@ typedef struct {
     ra_accel_t *accel;
     ra_ac_t    *ac;             /* NULL: grams are byte pairs */
     /* the trie as a table over byte classes (ra_index_ptab), NULL when
-     * over the budget (then the edges are searched) */
+     * over the budget (then the edges are searched): a column per class,
+     * a node's entry for byte b at ptab[pcol[b] + node] */
     uint16_t   *ptab;
-    uint8_t    *pcls;
-    uint32_t    pshift;
+    uint32_t   *pcol;
     /* a small index's (RA_SMALL_PATS): per pattern, its literal prefix's
      * first 8 bytes (0 past it) and the mask of those it has, to compare
      * with a path's first 8 bytes in one step; NULL otherwise */
@@ -181,7 +190,9 @@ struct ra_rules_s {
 
 /*
  * The trie as one table over the classes of its bytes, within the budget:
- * the walk then costs one lookup a byte.  An entry is the child's number
+ * the walk then costs one lookup a byte, and no multiplication, as the
+ * table is stored by columns (the class 0, of bytes on no edge, is a
+ * column of zeros).  An entry is the child's number
  * (0: none; the root is no child), its top bit set when the child has
  * candidates.
  */

@@ -314,8 +314,8 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
     if (entries > UINT16_MAX + 1u) {
         return RA_OK;           /* row offsets must fit 16 bits */
     }
-    if (entries * sizeof(uint16_t) + 256 + sizeof(ra_ac_t)
-        + (segbytes + 1) * (sizeof(uint16_t) + sizeof(ra_grams_t))
+    if (2 * entries * sizeof(uint16_t) + 256 + sizeof(ra_ac_t)
+        + (segbytes + 1) * sizeof(ra_grams_t)
         > rs->ac_budget[m])
     {
         return RA_OK;
@@ -423,13 +423,16 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
         }
     }
 
-    /* outputs, and the table as row offsets */
+    /* outputs, and the table as row offsets with, beside each entry, the
+     * outputs of the state it leads to (fail[] is done with: it holds
+     * each state's index in outs now) */
     nout = 1;
     for (s = 0; s < nstates; s++) {
         nout += (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) != 0;
     }
     ac = ra_pool_get(&rs->pool, sizeof(ra_ac_t));
-    out = ra_pool_calloc(&rs->pool, nstates, sizeof(uint16_t));
+    out = ra_pool_get(&rs->pool,
+                      ((size_t) nstates << shift) * sizeof(uint16_t));
     outs = ra_pool_get(&rs->pool, nout * sizeof(ra_grams_t));
     if (ac == NULL || out == NULL || outs == NULL) {
         goto done;
@@ -442,22 +445,24 @@ ra_index_ac(ra_rules_t *rs, int m, ra_index_t *ix)
     }
     nout = 1;
     for (s = 0; s < nstates; s++) {
+        fail[s] = 0;
         if (acc[s].w[0] | acc[s].w[1] | acc[s].w[2] | acc[s].w[3]) {
             outs[nout] = acc[s];
-            out[s] = (uint16_t) nout++;
+            fail[s] = nout++;
         }
     }
     for (i = 0; i < ((size_t) nstates << shift); i++) {
         ac->next[i] = (uint16_t) (next[i] << shift);
+        out[i] = (uint16_t) fail[next[i]];
     }
     ac->cls = cls;
     ac->out = out;
     ac->outs = outs;
     ac->shift = shift;
+    ac->narrow = nseg <= 128;
     ix->ac = ac;
-    rs->ac_budget[m] -= ((size_t) nstates << shift) * sizeof(uint16_t) + 256
-                     + sizeof(ra_ac_t) + nstates * sizeof(uint16_t)
-                     + nout * sizeof(ra_grams_t);
+    rs->ac_budget[m] -= 2 * ((size_t) nstates << shift) * sizeof(uint16_t)
+                     + 256 + sizeof(ra_ac_t) + nout * sizeof(ra_grams_t);
     rc = RA_OK;
 
 done:
@@ -477,8 +482,7 @@ static int
 ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix, size_t nnodes)
 {
     size_t         k, i, bytes;
-    uint32_t       c, ncls, shift;
-    uint8_t       *cls;
+    uint32_t       c, ncls, *col;
     uint16_t      *tab;
     ra_edge_t     *e;
     unsigned char  used[256];
@@ -497,34 +501,32 @@ ra_index_ptab(ra_rules_t *rs, int m, ra_index_t *ix, size_t nnodes)
     if (ncls > UINT8_MAX) {
         return RA_OK;
     }
-    for (shift = 0; ((uint32_t) 1 << shift) < ncls; shift++) { /* void */ }
-    bytes = (nnodes << shift) * sizeof(uint16_t) + 256;
+    bytes = nnodes * ncls * sizeof(uint16_t) + 256 * sizeof(uint32_t);
     if (bytes > rs->ac_budget[m]) {
         return RA_OK;
     }
-    cls = ra_pool_calloc(&rs->pool, 256, 1);
-    tab = ra_pool_calloc(&rs->pool, nnodes << shift, sizeof(uint16_t));
-    if (cls == NULL || tab == NULL) {
+    col = ra_pool_calloc(&rs->pool, 256, sizeof(uint32_t));
+    tab = ra_pool_calloc(&rs->pool, nnodes * ncls, sizeof(uint16_t));
+    if (col == NULL || tab == NULL) {
         return RA_ENOMEM;
     }
     ncls = 1;                           /* class 0: no child */
     for (c = 0; c < 256; c++) {
         if (used[c]) {
-            cls[c] = (uint8_t) ncls++;
+            col[c] = (uint32_t) (ncls++ * nnodes);
         }
     }
     for (k = 0; k < nnodes; k++) {
         e = &ix->edges[ix->nodes[k].edges];
         for (i = 0; i < ix->nodes[k].nedges; i++) {
-            tab[(k << shift) + cls[e[i].byte]]
+            tab[col[e[i].byte] + k]
                 = (uint16_t) (e[i].node
                               | (ix->nodes[e[i].node].npats ? RA_PTAB_PATS
                                                             : 0));
         }
     }
     ix->ptab = tab;
-    ix->pcls = cls;
-    ix->pshift = shift;
+    ix->pcol = col;
     rs->ac_budget[m] -= bytes;
     return RA_OK;
 }

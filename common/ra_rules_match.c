@@ -174,6 +174,23 @@ ra_wild(const unsigned char *path, size_t plen, size_t pos,
     }
 }
 
+/* ra_wild() for pattern p's wildcard part from pos, without reading the
+ * pattern again when it is "*SEG$": the path ends with SEG at pos or
+ * after. */
+static inline int
+ra_wild_pat(const unsigned char *path, size_t plen, size_t pos,
+    const ra_pat_t *p)
+{
+    size_t  seg;
+
+    if (p->star_end) {
+        seg = p->len - p->lit - 2;
+        return seg <= plen - pos
+               && memcmp(path + plen - seg, p->pat + p->lit + 1, seg) == 0;
+    }
+    return ra_wild(path, plen, pos, p->pat + p->lit, p->len - p->lit);
+}
+
 /* The byte pairs of every segment between stars, which must all occur in
  * a path that the pattern matches. */
 static void
@@ -217,6 +234,9 @@ ra_rules_pat_set(ra_pat_t *p, ra_str_t pat, uint32_t rule, ra_rule_type_e type)
     p->star_seg = i + 1 < pat.len && pat.data[i] == '*'
                   && ra_star(pat.data + i + 1, pat.len - i - 1) == NULL
                   && pat.data[pat.len - 1] != '$';
+    p->star_end = i + 2 < pat.len && pat.data[i] == '*'
+                  && pat.data[pat.len - 1] == '$'
+                  && ra_star(pat.data + i + 1, pat.len - i - 2) == NULL;
     for ( /* void */ ; i < pat.len; i++) {
         if (pat.data[i] != '*' && !(pat.data[i] == '$' && i + 1 == pat.len)) {
             p->has_key = 1;
@@ -269,7 +289,7 @@ static void
 ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
 {
     size_t                i, n;
-    uint32_t              e, shift;
+    uint32_t              e, x;
     ra_grams_t            g;
     const uint16_t       *next;
     const uint8_t        *cls;
@@ -279,9 +299,6 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     const unsigned char  *p;
 
     ac = sj->pairs ? NULL : ix->ac;
-    if (sj->have_grams && sj->grams_ac == ac) {
-        return;
-    }
     memset(&sj->grams, 0, sizeof(sj->grams));
     sj->have_grams = 1;
     sj->grams_ac = ac;
@@ -291,7 +308,6 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     }
     next = ix->ac->next;
     cls = ix->ac->cls;
-    shift = ix->ac->shift;
     out = ix->ac->out;
     outs = ix->ac->outs;
     p = sj->path;
@@ -301,8 +317,9 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     e = 0;
     g = sj->grams;
     for (i = 0; i < n; i++) {
-        e = next[e + cls[p[i]]];
-        o = &outs[out[e >> shift]];
+        x = e + cls[p[i]];
+        o = &outs[out[x]];
+        e = next[x];
         g.w[0] |= o->w[0];
         g.w[1] |= o->w[1];
         g.w[2] |= o->w[2];
@@ -311,8 +328,19 @@ ra_grams_of(const ra_index_t *ix, ra_subject_t *sj)
     sj->grams = g;
 }
 
-/* Candidate i of a node: returns 0 when nothing after it can win. */
-static int
+/* The path's grams, unless the subject has them already (a test in the
+ * caller's loop rather than a call). */
+static inline void
+ra_grams_need(const ra_index_t *ix, ra_subject_t *sj)
+{
+    if (!sj->have_grams || sj->grams_ac != (sj->pairs ? NULL : ix->ac)) {
+        ra_grams_of(ix, sj);
+    }
+}
+
+/* Candidate i of a node: returns 0 when nothing after it can win.
+ * Inlined into its two loops, which then keep the subject in registers. */
+static inline __attribute__((always_inline)) int
 ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
     ra_subject_t *sj, ra_best_t *best)
 {
@@ -331,21 +359,18 @@ ra_try(const ra_index_t *ix, const ra_node_t *nd, uint32_t i, size_t depth,
          * more than the grams would (both one pass), and most paths meet
          * one or none; the grams filter the candidates after it */
         sj->wild_tried = 1;
-        if (!ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
-                     p->len - p->lit))
-        {
+        if (!ra_wild_pat(sj->path, sj->plen, depth, p)) {
             return 1;
         }
     } else if (!p->simple) {
-        ra_grams_of(ix, sj);
+        ra_grams_need(ix, sj);
         need = &p->need;
         if (sj->pairs && ix->ac != NULL) {
             ra_pat_pairs(p, &pairs);        /* need holds segments */
             need = &pairs;
         }
         if (ra_grams_lack(&sj->grams, need)
-            || !ra_wild(sj->path, sj->plen, depth, p->pat + p->lit,
-                        p->len - p->lit))
+            || !ra_wild_pat(sj->path, sj->plen, depth, p))
         {
             return 1;
         }
@@ -375,7 +400,7 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
         return;
     }
 
-    ra_grams_of(ix, sj);
+    ra_grams_need(ix, sj);
     for (c = 0; c * 64 < nd->npats; c++) {
         ch = &ix->accel[nd->accel + c];
         m = ch->always;
@@ -401,35 +426,46 @@ ra_node_match(const ra_index_t *ix, const ra_node_t *nd, size_t depth,
  * first: longer literal prefixes tend to belong to longer patterns, so the
  * best is found early and the shallow nodes' lists are cut short.
  */
-/* Keeps a node with candidates of the walk; a very deep walk searches its
- * shallowest node now. */
-static void
-ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
-    uint32_t *walk, size_t *n, uint32_t node)
+/* A full walk's shallowest node, searched now to make room. */
+static __attribute__((noinline)) void
+ra_walk_full(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n)
 {
     const ra_node_t  *nd;
 
+    nd = &ix->nodes[walk[0]];
+    ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj, best);
+    memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
+    (*n)--;
+}
+
+/* Keeps a node with candidates of the walk; a very deep walk searches its
+ * shallowest node now (out of line: the common push is a store). */
+static inline __attribute__((always_inline)) void
+ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n, uint32_t node)
+{
     if (*n == RA_WALK_MAX) {
-        nd = &ix->nodes[walk[0]];
-        ra_node_match(ix, nd, ix->pats[ix->node_pats[nd->pats]].lit, sj,
-                      best);
-        memmove(walk, walk + 1, (RA_WALK_MAX - 1) * sizeof(walk[0]));
-        (*n)--;
+        ra_walk_full(ix, sj, best, walk, n);
     }
     walk[(*n)++] = node;
 }
 
 /* One byte of the automaton's pass: the next state, and the segments it
- * ends added to g. */
+ * ends added to g (both read with the same index); the upper half only
+ * when the automaton has segments there (words is a constant). */
 #define RA_AC_STEP(e, g, b)                                                  \
     do {                                                                     \
         const ra_grams_t  *o_;                                               \
-        (e) = next[(e) + cls[(b)]];                                          \
-        o_ = &outs[out[(e) >> ashift]];                                      \
+        uint32_t           x_ = (e) + cls[(b)];                              \
+        o_ = &outs[out[x_]];                                                 \
+        (e) = next[x_];                                                      \
         (g).w[0] |= o_->w[0];                                                \
         (g).w[1] |= o_->w[1];                                                \
-        (g).w[2] |= o_->w[2];                                                \
-        (g).w[3] |= o_->w[3];                                                \
+        if (words > 2) {                                                     \
+            (g).w[2] |= o_->w[2];                                            \
+            (g).w[3] |= o_->w[3];                                            \
+        }                                                                    \
     } while (0)
 
 /*
@@ -439,16 +475,16 @@ ra_walk_push(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
  * own.  Once the walk stops (after a few bytes, mostly), the pass goes on
  * alone, without asking at every byte whether the walk still goes.
  */
-static void
-ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
-    uint32_t *walk, size_t *n)
+static inline __attribute__((always_inline)) void
+ra_walk_scan_words(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n, const int words)
 {
     size_t                i;
-    uint32_t              e, t, node = 0, shift = ix->pshift;
-    uint32_t              ashift = ix->ac->shift;
+    uint32_t              e, t, node = 0;
     ra_grams_t            g;
     const uint16_t       *pt = ix->ptab, *out = ix->ac->out;
-    const uint8_t        *pc = ix->pcls, *cls = ix->ac->cls;
+    const uint32_t       *pc = ix->pcol;
+    const uint8_t        *cls = ix->ac->cls;
     const uint16_t       *next = ix->ac->next;
     const ra_grams_t     *outs = ix->ac->outs;
     const unsigned char  *path = sj->path;
@@ -458,7 +494,7 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     e = 0;
     for (i = 0; i < plen; i++) {
         RA_AC_STEP(e, g, path[i]);
-        t = pt[(node << shift) + pc[path[i]]];
+        t = pt[node + pc[path[i]]];
         if (t == 0) {
             i++;
             break;
@@ -480,6 +516,19 @@ ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
     sj->grams = g;
     sj->have_grams = 1;
     sj->grams_ac = ix->ac;
+}
+
+/* The pass of an automaton with at most 128 segments (ids 0..127, see
+ * ra_ac_t.narrow) ORs half the words a byte. */
+static void
+ra_walk_scan(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best,
+    uint32_t *walk, size_t *n)
+{
+    if (ix->ac->narrow) {
+        ra_walk_scan_words(ix, sj, best, walk, n, 2);
+    } else {
+        ra_walk_scan_words(ix, sj, best, walk, n, 4);
+    }
 }
 
 /*
@@ -536,16 +585,16 @@ ra_small_match(const ra_index_t *ix, const ra_subject_t *sj, ra_best_t *best)
     }
 }
 
-static void
+static inline __attribute__((always_inline)) void
 ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
 {
     const unsigned char  *path = sj->path;
     size_t                plen = sj->plen;
     size_t            depth, n;
-    uint32_t          node, i, lo, hi, mid, ne, shift, t;
+    uint32_t          node, i, lo, hi, mid, ne, t;
     uint32_t          walk[RA_WALK_MAX];
     const uint16_t   *pt;
-    const uint8_t    *pc;
+    const uint32_t   *pc;
     const ra_node_t  *nd;
     const ra_edge_t  *e;
 
@@ -558,8 +607,7 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
     if (ix->ptab != NULL) {
         /* one lookup a byte; an entry's top bit: the child has candidates */
         pt = ix->ptab;
-        pc = ix->pcls;
-        shift = ix->pshift;
+        pc = ix->pcol;
         if (ix->nodes[0].npats) {
             ra_walk_push(ix, sj, best, walk, &n, 0);
         }
@@ -571,7 +619,7 @@ ra_index_match(const ra_index_t *ix, ra_subject_t *sj, ra_best_t *best)
             goto walked;
         }
         for (depth = 0; depth < plen; depth++) {
-            t = pt[(node << shift) + pc[path[depth]]];
+            t = pt[node + pc[path[depth]]];
             if (t == 0) {
                 break;
             }
