@@ -197,6 +197,53 @@ ra_file_replace(const char *path, const void *data, size_t len,
     return ra_file_replace_mode(path, data, len, 0600, why);
 }
 
+/* Writes p[0..len) to fd (the file name) whole, through short writes
+ * and signals. */
+static int
+ra_file_write_all(int fd, const char *name, const unsigned char *p,
+    size_t len, ra_buf_t *why)
+{
+    size_t   off;
+    ssize_t  n;
+
+    for (off = 0; off < len; off += (size_t) n) {
+        n = write(fd, p + off, len - off);
+        if (n == -1 && errno == EINTR) {
+            n = 0;
+            continue;
+        }
+        if (n <= 0) {
+            ra_buf_printf(why, "cannot write \"%s\": %s", name,
+                          n == 0 ? "no space written" : strerror(errno));
+            return RA_ERROR;
+        }
+    }
+    return RA_OK;
+}
+
+/* A path that names a device, a pipe or a socket (/dev/null,
+ * /dev/stdout, a FIFO a reader waits on) is written where it is: a
+ * temporary file renamed over it would put a regular file in its place,
+ * and, run as root, take /dev/null from the whole machine. */
+static int
+ra_file_write_special(const char *path, const unsigned char *p, size_t len,
+    ra_buf_t *why)
+{
+    int  fd, rc;
+
+    fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd == -1) {
+        ra_buf_printf(why, "cannot open \"%s\": %s", path, strerror(errno));
+        return RA_ERROR;
+    }
+    rc = ra_file_write_all(fd, path, p, len, why);
+    if (close(fd) != 0 && rc == RA_OK) {
+        ra_buf_printf(why, "cannot write \"%s\": %s", path, strerror(errno));
+        rc = RA_ERROR;
+    }
+    return rc;
+}
+
 int
 ra_file_replace_mode(const char *path, const void *data, size_t len,
     unsigned mode, ra_buf_t *why)
@@ -204,10 +251,15 @@ ra_file_replace_mode(const char *path, const void *data, size_t len,
     int                   fd;
     char                  tmp[4096], dir[4096];
     size_t                off;
-    ssize_t               n;
     const char           *slash;
+    struct stat           st;
     const unsigned char  *p = data;
 
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)
+        && !S_ISDIR(st.st_mode))
+    {
+        return ra_file_write_special(path, p, len, why);
+    }
     if ((size_t) snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path)
         >= sizeof(tmp))
     {
@@ -224,17 +276,8 @@ ra_file_replace_mode(const char *path, const void *data, size_t len,
                       strerror(errno));
         goto failed;
     }
-    for (off = 0; off < len; off += (size_t) n) {
-        n = write(fd, p + off, len - off);
-        if (n == -1 && errno == EINTR) {
-            n = 0;
-            continue;
-        }
-        if (n <= 0) {
-            ra_buf_printf(why, "cannot write \"%s\": %s", tmp,
-                          n == 0 ? "no space written" : strerror(errno));
-            goto failed;
-        }
+    if (ra_file_write_all(fd, tmp, p, len, why) != RA_OK) {
+        goto failed;
     }
     if (fsync(fd) != 0) {
         ra_buf_printf(why, "cannot sync \"%s\": %s", tmp, strerror(errno));

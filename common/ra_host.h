@@ -172,8 +172,10 @@ int ra_host_file_mtime_posix(const ra_host_t *h, const char *path,
 /* Replaces path with data[0..len) whole: written to a temporary file
  * made by mkstemp() beside it (mode 0600), synced, renamed over path, and
  * the directory synced, so that a reader, or the next start after a
- * crash, finds the previous file or the new one, never a part.  RA_OK, or
- * RA_ERROR with why set ("cannot rename ...: Permission denied"). */
+ * crash, finds the previous file or the new one, never a part.  A path
+ * that names a device, a pipe or a socket (/dev/null, /dev/stdout, a
+ * FIFO) is written where it is instead.  RA_OK, or RA_ERROR with why set
+ * ("cannot rename ...: Permission denied"). */
 int ra_file_replace(const char *path, const void *data, size_t len,
     ra_buf_t *why);
 

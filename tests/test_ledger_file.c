@@ -3,11 +3,15 @@
  * The ledger kept in a file (ra_ledger_file.h): a save read back gives
  * the same region, counters and all; a torn, foreign, other-layout,
  * other-size or corrupt file is refused with a warning and leaves the new
- * ledger as it was; a save that cannot be written says so.
+ * ledger as it was; a save that cannot be written says so.  A path that
+ * names a FIFO (or a device: /dev/null) is written where it is, never
+ * replaced by a regular file.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ra_test.h"
@@ -471,6 +475,35 @@ ledger_file_saver_schedule(void **state)
     free(ra);
 }
 
+/* a FIFO (as /dev/null or /dev/stdout: not a regular file) is written
+ * where it is: a file renamed over it would take its place */
+static void
+file_replace_writes_a_fifo_in_place(void **state)
+{
+    int          rd;
+    char         dir[] = "/tmp/ra-fifo-XXXXXX", path[64], got[16];
+    ra_buf_t     why;
+    struct stat  st;
+
+    (void) state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/out", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    /* a reader first, so that the writer's open does not wait */
+    rd = open(path, O_RDONLY | O_NONBLOCK);
+    assert_true(rd >= 0);
+    ra_buf_init(&why, &ra_malloc_allocator, 0, 256);
+    assert_int_equal(ra_file_replace(path, "report\n", 7, &why), RA_OK);
+    assert_int_equal(read(rd, got, sizeof(got)), 7);
+    assert_memory_equal(got, "report\n", 7);
+    assert_int_equal(stat(path, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    ra_buf_release(&why);
+    close(rd);
+    unlink(path);
+    rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -484,6 +517,7 @@ main(void)
         cmocka_unit_test(ledger_file_foreign),
         cmocka_unit_test(ledger_file_save_fails),
         cmocka_unit_test(ledger_file_saver_schedule),
+        cmocka_unit_test(file_replace_writes_a_fifo_in_place),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
