@@ -43,7 +43,9 @@ ra_body_page(ra_body_t *b, const ra_alloc_t *a, int64_t content_length,
     ra_str_t content_encoding, const ra_str_t *tags, size_t ntags)
 {
     b->ntags = ntags < RA_PAGE_TAGS ? ntags : RA_PAGE_TAGS;
-    memcpy(b->tags, tags, b->ntags * sizeof(tags[0]));
+    if (b->ntags) {
+        memcpy(b->tags, tags, b->ntags * sizeof(tags[0]));
+    }
     if (a == NULL) {
         return;
     }
@@ -52,6 +54,11 @@ ra_body_page(ra_body_t *b, const ra_alloc_t *a, int64_t content_length,
     ra_capture_start(&b->cap, a, &ra_malloc_allocator, 200, content_length,
                      content_encoding);
     ra_capture_limit(&b->cap, RA_PAGE_SCAN);
+    /* a small page's copy takes its length, not a robots.txt's first
+     * 8 KiB: a small block of the request's pool, never the heap */
+    if (content_length > 0 && (uint64_t) content_length < b->cap.first) {
+        b->cap.first = (size_t) content_length;
+    }
     b->head = 1;
     b->want |= RA_BODY_PAGE;
 }
@@ -85,8 +92,8 @@ ra_body_captured(ra_body_t *b, int last)
     if (r == 0) {
         return 0;
     }
-    if (b->cap.failed) {
-        b->cap.active = 0;              /* not the whole answer */
+    if (b->cap.failed && (r & RA_BODY_PAGE)) {
+        b->cap.active = 0;              /* not the whole head */
         b->want &= ~r;
         return 0;
     }

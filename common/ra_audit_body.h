@@ -60,7 +60,8 @@ void ra_body_init(ra_body_t *b, const ra_identity_t *id);
  * bytes.  a NULL: its headers alone are read (RA_PAGE_HEADERS, or an
  * answer without a body), by ra_audit_page_body() at once.  tags: its
  * X-Robots-Tag values (spans that stay valid as long as the answer's
- * headers), at most RA_PAGE_TAGS kept.
+ * headers), at most RA_PAGE_TAGS kept; a server whose later filters
+ * may still add some sets b->tags and b->ntags before the body comes.
  */
 void ra_body_page(ra_body_t *b, const ra_alloc_t *a, int64_t content_length,
     ra_str_t content_encoding, const ra_str_t *tags, size_t ntags);
@@ -68,8 +69,10 @@ void ra_body_page(ra_body_t *b, const ra_alloc_t *a, int64_t content_length,
 /*
  * n bytes of the answer in memory; last: the answer's last bytes.  The
  * readings complete now (RA_BODY_*): the caller records each before the
- * bytes go on (a page read in place points into them).  A reading whose
- * capture failed is dropped without a word.
+ * bytes go on (a page read in place points into them).  A page whose
+ * copy failed is dropped without a word; a robots.txt answer whose
+ * capture failed completes at its last byte all the same (cap.failed:
+ * the caller records it, ra_outcome_robots() saying why, or drops it).
  */
 unsigned ra_body_feed(ra_body_t *b, const void *p, size_t n, int last);
 
