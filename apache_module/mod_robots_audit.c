@@ -622,8 +622,6 @@ mra_register_hooks(apr_pool_t *p)
     ap_hook_log_transaction(mra_log_transaction, NULL, NULL, APR_HOOK_MIDDLE);
     ap_register_output_filter(MRA_FILTER, mra_capture_filter, NULL,
                               AP_FTYPE_CONTENT_SET);
-    ap_register_output_filter(MRA_SM_FILTER, mra_sitemap_filter, NULL,
-                              AP_FTYPE_CONTENT_SET);
     APR_OPTIONAL_HOOK(ap, status_hook, mra_status_hook, NULL, NULL,
                       APR_HOOK_MIDDLE);
 }

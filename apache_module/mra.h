@@ -4,7 +4,8 @@
  *
  *   mod_robots_audit.c  module record, directives, startup, child init
  *   mra_request.c       judging: fixups (enforce), log_transaction
- *   mra_capture.c       the output filter that captures robots.txt
+ *   mra_capture.c       the output filter: robots.txt, crawlers' pages
+ *                       and sitemaps as served
  *   mra_status.c        the status page and mod_status's section
  *   mra_rdns.c          reverse DNS: a resolver thread per child
  *
@@ -49,7 +50,6 @@ APLOG_USE_MODULE(robots_audit);
 #define MRA_HANDLER        "robots-audit-status"
 #define MRA_ZONE_NAME      "the ledger (RobotsAuditZoneSize)"
 #define MRA_FILTER         "ROBOTS_AUDIT_CAPTURE"
-#define MRA_SM_FILTER      "ROBOTS_AUDIT_SITEMAP"
 #define MRA_NOTE_CAPTURED  "robots-audit-captured"
 /* ... and handed to the core, which bound the client to it */
 #define MRA_NOTE_RECORDED  "robots-audit-recorded"
@@ -200,7 +200,6 @@ mra_request_kind(request_rec *r)
     return kind;
 }
 apr_status_t mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb);
-apr_status_t mra_sitemap_filter(ap_filter_t *f, apr_bucket_brigade *bb);
 void mra_request(request_rec *r, int status, unsigned kind,
     ra_request_t *req);
 /* Which redirect of its site's robots.txt r's target is the target of

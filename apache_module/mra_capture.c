@@ -12,16 +12,20 @@
  * gzip, the backend's coding (mod_proxy) or a file's (mod_mime's
  * AddEncoding), and the Content-Encoding set when the first brigade
  * arrives says which.  The core decodes them.
+ *
+ * The same filter hands a crawler's other answers to the core: a page's
+ * head and a sitemap's bytes (ra_audit_body.h); a browser's answer gets
+ * no filter, for the price of one identification of its User-Agent.
  */
 #include "mra.h"
-#include "ra_audit_page.h"
+#include "ra_audit_body.h"
 
 typedef struct {
-    ra_capture_t  cap;
-    int           done;
-    unsigned      hop;          /* 0: /robots.txt; k: its k-th redirect's
+    ra_body_t      b;
+    ra_identity_t  id;          /* a crawler's answer: its User-Agent's */
+    int            started;     /* the first brigade has been seen */
+    unsigned       hop;         /* 0: /robots.txt; k: its k-th redirect's
                                    target */
-    int           page;         /* RA_PAGE_*: a crawler's page */
 } mra_capture_ctx;
 
 static request_rec *
@@ -31,6 +35,15 @@ mra_original(request_rec *r)
         r = r->prev;
     }
     return r;
+}
+
+/* The answer's Content-Length, -1 when it has none (yet). */
+static int64_t
+mra_length(request_rec *r)
+{
+    const char  *len = apr_table_get(r->headers_out, "Content-Length");
+
+    return len != NULL ? apr_atoi64(len) : -1;
 }
 
 /* Is the answer r is about to give the robots.txt to record?  -1 when it
@@ -86,239 +99,197 @@ mra_coding(request_rec *r)
     return c != NULL ? ra_str_z(c) : ra_str(NULL, 0);
 }
 
-/* Is the answer r is about to give a crawler's page, to read for page
- * directives (RA_PAGE_*, the core's ra_audit_page_wanted())?  type: its
- * Content-Type, NULL while the handler has not set it yet. */
-static int
-mra_page_wanted(request_rec *r, const char *type)
-{
-    int           want;
-    ra_audit_t   *au;
-    request_rec  *orig = mra_original(r);
-    mra_state    *st = mra_st(orig->server);
-    const char   *ua = apr_table_get(orig->headers_in, "User-Agent");
-
-    if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig, 0)) {
-        return RA_PAGE_NONE;
-    }
-    au = ra_engines_take_or(st->engines, st->audit);
-    want = ra_audit_page_wanted(au, ra_http_method_z(orig->method),
-                                mra_request_kind(orig), r->status,
-                                ra_str_z(ua != NULL ? ua : ""),
-                                ra_str_z(type != NULL ? type : ""));
-    ra_engines_give(st->engines, au);
-    return want;
-}
-
-typedef struct {
-    ra_str_t  v[RA_PAGE_TAGS];
-    size_t    n;
-} mra_tags_t;
-
 static int
 mra_page_tag(void *rec, const char *key, const char *value)
 {
-    mra_tags_t  *tags = rec;
+    ra_body_t  *b = rec;
 
     (void) key;
-    if (tags->n < RA_PAGE_TAGS) {
-        tags->v[tags->n++] = ra_str_z(value);
+    if (b->ntags < RA_PAGE_TAGS) {
+        b->tags[b->ntags++] = ra_str_z(value);
     }
     return 1;
 }
 
-/* a crawler's answer to a page: its X-Robots-Tag values and, when c
- * captured it, its HTML head, to the core (ra_audit_page()) */
+/* A page's X-Robots-Tag values, as the answer's headers hold them now */
 static void
-mra_page(request_rec *r, mra_capture_ctx *c)
+mra_page_tags(request_rec *r, ra_body_t *b)
 {
-    mra_tags_t    tags;
-    ra_audit_t   *au;
-    ra_request_t  req;
-    mra_state    *st = mra_st(r->server);
-
-    tags.n = 0;
-    apr_table_do(mra_page_tag, &tags, r->headers_out, "X-Robots-Tag", NULL);
-    apr_table_do(mra_page_tag, &tags, r->err_headers_out, "X-Robots-Tag",
-                 NULL);
-    mra_request(mra_original(r), r->status, 0, &req);
-    au = ra_engines_take_or(st->engines, st->audit);
-    (void) ra_audit_page(au, &req, tags.v, tags.n,
-                         c != NULL ? &c->cap : NULL);
-    ra_engines_give(st->engines, au);
+    b->ntags = 0;
+    apr_table_do(mra_page_tag, b, r->headers_out, "X-Robots-Tag", NULL);
+    apr_table_do(mra_page_tag, b, r->err_headers_out, "X-Robots-Tag", NULL);
 }
 
-/* An answer that is not robots.txt: a crawler's HTML page is captured
- * up to its head's window, another's headers read at once. */
+/* A crawler's answer: a sitemap's fetch, a page to read, or both, as the
+ * core decides now the status is known (the User-Agent identified). */
 static void
-mra_page_start(request_rec *r, mra_capture_ctx *c)
+mra_answer(request_rec *r, mra_capture_ctx *c, ra_audit_t *au)
 {
-    c->page = mra_page_wanted(r, r->content_type);
-    if (c->page == RA_PAGE_HTML) {
-        c->done = 0;
-        ra_capture_limit(&c->cap, RA_PAGE_SCAN);
-    } else if (c->page == RA_PAGE_HEADERS) {
-        mra_page(r, NULL);
+    int           want;
+    ra_request_t  req;
+    request_rec  *orig = mra_original(r);
+    const char   *ua = apr_table_get(orig->headers_in, "User-Agent");
+
+    mra_request(orig, r->status, 0, &req);
+    c->b.sitemap = ra_audit_sitemap_start_by(au, &req, &c->id,
+                                             !r->header_only,
+                                             mra_pool_allocator(r->pool),
+                                             req.time);
+    c->b.want = c->b.sitemap != NULL ? RA_BODY_SITEMAP : 0;
+    want = ra_audit_page_wanted_by(&c->id, ra_http_method_z(orig->method),
+                                   mra_request_kind(orig), r->status,
+                                   ra_str_z(ua != NULL ? ua : ""),
+                                   ra_str_z(r->content_type != NULL
+                                            ? r->content_type : ""));
+    if (want == RA_PAGE_NONE) {
+        return;
+    }
+    ra_body_page(&c->b, want == RA_PAGE_HTML ? mra_pool_allocator(r->pool)
+                                             : NULL,
+                 mra_length(r), mra_coding(r), NULL, 0);
+    if (want == RA_PAGE_HEADERS) {
+        mra_page_tags(r, &c->b);
+        (void) ra_audit_page_body(au, &req, &c->b);
     }
 }
 
 void
 mra_insert_filter(request_rec *r)
 {
-    if (mra_wanted(r, r->status, 0) >= 0
-        || mra_page_wanted(r, NULL) != RA_PAGE_NONE)
-    {
-        ap_add_output_filter(MRA_FILTER, NULL, r, r->connection);
+    ra_audit_t      *au;
+    ra_identity_t    id;
+    mra_capture_ctx *c;
+    request_rec     *orig = mra_original(r);
+    mra_state       *st = mra_st(orig->server);
+    const char      *ua = apr_table_get(orig->headers_in, "User-Agent");
+
+    if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig, 0)) {
+        return;
     }
-    if (r->main == NULL && mra_original(r)->method_number == M_GET
-        && mra_on(mra_original(r), 0))
-    {
-        /* maybe a sitemap: the core says at the first bytes */
-        ap_add_output_filter(MRA_SM_FILTER, NULL, r, r->connection);
+    /* robots.txt's answer (maybe: a redirect's target is asked later),
+     * or a crawler's: a browser's other answers are not filtered */
+    au = ra_engines_take_or(st->engines, st->audit);
+    (void) ra_audit_crawler(au, ra_str_z(ua != NULL ? ua : ""), &id);
+    ra_engines_give(st->engines, au);
+    if (id.kind != RA_UA_BROWSER || mra_wanted(r, r->status, 0) >= 0) {
+        c = apr_palloc(r->pool, sizeof(*c));
+        c->id = id;
+        c->started = 0;
+        ap_add_output_filter(MRA_FILTER, c, r, r->connection);
     }
 }
 
+/* A reading complete: the robots.txt answer, or a page's head, recorded;
+ * a sitemap's lint ended. */
 static void
-mra_capture_done(request_rec *r, mra_capture_ctx *c)
+mra_capture_done(request_rec *r, mra_capture_ctx *c, unsigned done)
 {
     int           rc;
     request_rec  *orig = mra_original(r);
     mra_state    *st = mra_st(r->server);
-    ra_audit_t   *au;
+    ra_audit_t   *au = ra_engines_take_or(st->engines, st->audit);
     ra_request_t  req;
     const char   *loc;
 
-    c->done = 1;
-    if (c->page) {
-        mra_page(r, c);
-        return;
+    if (done & RA_BODY_SITEMAP) {
+        ra_audit_sitemap_end(au, c->b.sitemap, ra_host_now(&st->host));
     }
-    if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
-        return;
+    if (done & RA_BODY_PAGE) {
+        mra_request(orig, r->status, 0, &req);
+        (void) ra_audit_page_body(au, &req, &c->b);
     }
-    apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
-    mra_request(orig, r->status, 0, &req);
-    loc = apr_table_get(r->headers_out, "Location");
-    if (loc == NULL || loc[0] == '\0') {
-        loc = apr_table_get(r->err_headers_out, "Location");
+    if ((done & RA_BODY_ROBOTS)
+        && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL)
+    {
+        apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
+        mra_request(orig, r->status, 0, &req);
+        loc = apr_table_get(r->headers_out, "Location");
+        if (loc == NULL || loc[0] == '\0') {
+            loc = apr_table_get(r->err_headers_out, "Location");
+        }
+        rc = ra_outcome_robots(au, &st->host, &c->b.cap,
+                               r->content_type != NULL
+                               ? ra_str_z(r->content_type) : ra_str(NULL, 0),
+                               ra_str(NULL, 0), &req, c->hop, ra_str_z(loc),
+                               ra_host_now(&st->host));
+        if (rc == RA_OK) {
+            apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
+        }
     }
-    au = ra_engines_take_or(st->engines, st->audit);
-    rc = ra_outcome_robots(au, &st->host, &c->cap, r->content_type != NULL
-                           ? ra_str_z(r->content_type) : ra_str(NULL, 0),
-                           ra_str(NULL, 0), &req, c->hop, ra_str_z(loc),
-                           ra_host_now(&st->host));
     ra_engines_give(st->engines, au);
-    if (rc == RA_OK) {
-        apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
+}
+
+/* The answer's first brigade: its status is known, and what to read of
+ * it (304, 206 and bodiless robots.txt answers are not captured). */
+static void
+mra_capture_first(request_rec *r, mra_capture_ctx *c)
+{
+    int           hop = mra_wanted(r, r->status, 1);
+    ra_audit_t   *au;
+    mra_state    *st = mra_st(r->server);
+
+    c->started = 1;
+    ra_body_init(&c->b, &c->id);
+    if (hop >= 0) {
+        c->hop = (unsigned) hop;
+        c->b.want = RA_BODY_ROBOTS;
+        ra_capture_start(&c->b.cap, mra_pool_allocator(r->pool),
+                         &st->host.heap, r->status, mra_length(r),
+                         mra_coding(r));
+    } else if (c->id.kind != RA_UA_BROWSER) {
+        au = ra_engines_take_or(st->engines, st->audit);
+        mra_answer(r, c, au);
+        ra_engines_give(st->engines, au);
     }
 }
 
 apr_status_t
 mra_capture_filter(ap_filter_t *f, apr_bucket_brigade *bb)
 {
-    int               hop;
     apr_bucket       *e;
     apr_size_t        n;
     apr_status_t      rv;
-    const char       *data, *len;
+    unsigned          done;
+    const char       *data;
     request_rec      *r = f->r;
     mra_capture_ctx  *c = f->ctx;
-    mra_state        *st = mra_st(r->server);
 
-    if (c == NULL) {
-        c = f->ctx = apr_pcalloc(r->pool, sizeof(mra_capture_ctx));
-        /* the status is known now: 304, 206 and bodiless ones are not */
-        hop = mra_wanted(r, r->status, 1);
-        c->done = hop < 0;
-        c->hop = hop > 0 ? (unsigned) hop : 0;
-        len = apr_table_get(r->headers_out, "Content-Length");
-        ra_capture_start(&c->cap, mra_pool_allocator(r->pool),
-                         &st->host.heap, r->status,
-                         len != NULL ? apr_atoi64(len) : -1, mra_coding(r));
-        if (hop < 0) {
-            mra_page_start(r, c);
-        }
+    if (!c->started) {
+        mra_capture_first(r, c);
     }
-    if (c->done) {
-        ap_remove_output_filter(f);
-        return ap_pass_brigade(f->next, bb);
+    if (c->b.want & RA_BODY_PAGE) {
+        mra_page_tags(r, &c->b);        /* read with its head */
     }
-
-    for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
-         e = APR_BUCKET_NEXT(e))
-    {
-        if (APR_BUCKET_IS_EOS(e)) {
-            mra_capture_done(r, c);
-            break;
-        }
-        if (AP_BUCKET_IS_ERROR(e)) {
-            c->done = 1;                /* a backend broke: not the file */
-            break;
-        }
-        if (APR_BUCKET_IS_METADATA(e)) {
-            continue;
-        }
-        if (e->length != (apr_size_t) -1
-            && ra_capture_skip(&c->cap, e->length))
-        {
-            continue;                   /* counted, not read */
-        }
-        rv = apr_bucket_read(e, &data, &n, APR_BLOCK_READ);
-        if (rv != APR_SUCCESS) {
-            MRA_RLOG(APLOG_ERR, rv, r, RA_TAG_CAPTURE, "cannot read the "
-                     "answer to capture robots.txt");
-            c->done = 1;                /* not the whole answer: drop it */
-            break;
-        }
-        ra_capture_add(&c->cap, data, n);
-        if (c->page && ra_capture_full(&c->cap)) {
-            mra_capture_done(r, c);     /* a page's head: read now */
-            break;
-        }
-    }
-    return ap_pass_brigade(f->next, bb);
-}
-
-/* A crawler's fetch of one of the site's sitemaps (the core decides when
- * the status is known), its bytes to the core's lint as they pass. */
-apr_status_t
-mra_sitemap_filter(ap_filter_t *f, apr_bucket_brigade *bb)
-{
-    apr_bucket    *e;
-    apr_size_t     n;
-    const char    *data;
-    ra_audit_t    *au;
-    ra_request_t   req;
-    request_rec   *r = f->r;
-    mra_state     *st = mra_st(r->server);
-
-    if (f->ctx == NULL) {
-        mra_request(mra_original(r), r->status, 0, &req);
-        au = ra_engines_take_or(st->engines, st->audit);
-        f->ctx = ra_audit_sitemap_start(au, &req, !r->header_only,
-                                        mra_pool_allocator(r->pool),
-                                        req.time);
-        ra_engines_give(st->engines, au);
-    }
-    for (e = APR_BRIGADE_FIRST(bb); f->ctx != NULL
+    for (e = APR_BRIGADE_FIRST(bb); c->b.want
          && e != APR_BRIGADE_SENTINEL(bb); e = APR_BUCKET_NEXT(e))
     {
+        done = 0;
         if (APR_BUCKET_IS_EOS(e)) {
-            au = ra_engines_take_or(st->engines, st->audit);
-            ra_audit_sitemap_end(au, f->ctx, ra_host_now(&st->host));
-            ra_engines_give(st->engines, au);
-            f->ctx = NULL;
-        } else if (!APR_BUCKET_IS_METADATA(e)) {
-            if (apr_bucket_read(e, &data, &n, APR_BLOCK_READ)
-                != APR_SUCCESS)
-            {
-                f->ctx = NULL;          /* not the whole answer: dropped */
-                break;
+            done = ra_body_feed(&c->b, NULL, 0, 1);
+        } else if (AP_BUCKET_IS_ERROR(e)) {
+            /* a backend broke: not the file */
+            ra_body_drop(&c->b, RA_BODY_ROBOTS | RA_BODY_PAGE);
+        } else if (APR_BUCKET_IS_METADATA(e)
+                   || (e->length != (apr_size_t) -1
+                       && ra_body_skip(&c->b, e->length)))
+        {
+            continue;                   /* counted, not read */
+        } else if ((rv = apr_bucket_read(e, &data, &n, APR_BLOCK_READ))
+                   != APR_SUCCESS)
+        {
+            if (c->b.want & (RA_BODY_ROBOTS | RA_BODY_PAGE)) {
+                MRA_RLOG(APLOG_ERR, rv, r, RA_TAG_CAPTURE, "cannot read the "
+                         "answer to capture robots.txt");
             }
-            ra_audit_sitemap_feed(f->ctx, data, n);
+            ra_body_drop(&c->b, c->b.want);     /* not the whole answer */
+        } else {
+            done = ra_body_feed(&c->b, data, n, 0);
+        }
+        if (done) {
+            mra_capture_done(r, c, done);
         }
     }
-    if (f->ctx == NULL) {
+    if (!c->b.want) {
         ap_remove_output_filter(f);
     }
     return ap_pass_brigade(f->next, bb);

@@ -9,6 +9,7 @@
  * (ra_ledger_pages.c).
  */
 #include "ra_audit_impl.h"
+#include "ra_audit_body.h"
 #include "ra_audit_page.h"
 #include "ra_pagedir.h"
 
@@ -28,22 +29,36 @@ typedef struct {
     ra_str_t         asker;         /* the crawler that got the answer */
 } ra_page_events_t;
 
+/* Does type start with the media type t (n bytes, lower case), and end
+ * there or go on with its parameters? */
+static int
+ra_page_type_is(ra_str_t type, const char *t, size_t n)
+{
+    return type.len >= n && ra_strcaseeq(ra_str(type.data, n), ra_str(t, n))
+           && (type.len == n || type.data[n] == ';' || type.data[n] == ' ');
+}
+
 /* Is the answer HTML (text/html, application/xhtml+xml, any parameter)? */
 static int
 ra_page_is_html(ra_str_t type)
 {
-    static const char *const  html[] = { "text/html", "application/xhtml+xml" };
-    size_t                    i, n;
+    return ra_page_type_is(type, "text/html", 9)
+           || ra_page_type_is(type, "application/xhtml+xml", 21);
+}
 
-    for (i = 0; i < sizeof(html) / sizeof(html[0]); i++) {
-        n = strlen(html[i]);
-        if (ra_startswith_ci(type, html[i])
-            && (type.len == n || type.data[n] == ';' || type.data[n] == ' '))
-        {
-            return 1;
-        }
+int
+ra_audit_page_wanted_by(const ra_identity_t *id, ra_str_t method,
+    unsigned kind, int status, ra_str_t user_agent, ra_str_t content_type)
+{
+    /* the cheap tests first: most answers are a browser's pages */
+    if (method.len == 0 || !ra_method_fetches(method)
+        || (kind & (RA_TARGET_ROBOTS | RA_TARGET_SERVER_PAGE))
+        || status < 200 || status > 299 || status == 204 || status == 206
+        || ra_ua_absent(user_agent) || id->kind == RA_UA_BROWSER)
+    {
+        return RA_PAGE_NONE;
     }
-    return 0;
+    return ra_page_is_html(content_type) ? RA_PAGE_HTML : RA_PAGE_HEADERS;
 }
 
 int
@@ -52,19 +67,12 @@ ra_audit_page_wanted(ra_audit_t *au, ra_str_t method, unsigned kind,
 {
     ra_identity_t  id;
 
-    /* the cheap tests first: most answers are a browser's pages */
-    if (au == NULL || method.len == 0 || !ra_method_fetches(method)
-        || (kind & (RA_TARGET_ROBOTS | RA_TARGET_SERVER_PAGE))
-        || status < 200 || status > 299 || status == 204 || status == 206
-        || ra_ua_absent(user_agent))
-    {
+    if (au == NULL || method.len == 0 || ra_ua_absent(user_agent)) {
         return RA_PAGE_NONE;
     }
     ra_identify(au, user_agent, &id);
-    if (id.kind == RA_UA_BROWSER) {
-        return RA_PAGE_NONE;
-    }
-    return ra_page_is_html(content_type) ? RA_PAGE_HTML : RA_PAGE_HEADERS;
+    return ra_audit_page_wanted_by(&id, method, kind, status, user_agent,
+                                   content_type);
 }
 
 /* Is c what "*" showed already (same kind, same directives)?  "*" is
@@ -174,19 +182,67 @@ ra_page_crawled(ra_audit_t *au, const ra_request_t *req,
     }
 }
 
+/* The directives read (pd; scanned: with the head's) recorded for req's
+ * site, with their conflicts. */
+static void
+ra_page_record(ra_audit_t *au, const ra_request_t *req,
+    const ra_identity_t *id, const ra_pagedir_t *pd, int scanned)
+{
+    size_t             i;
+    uint32_t           sid, flags = 0;
+    ra_str_t           path;
+    ra_page_events_t   evs;
+    const ra_rules_t  *rs;
+
+    if (pd->nscopes == 0 && !scanned) {
+        return;
+    }
+    for (i = 0; i < pd->nscopes; i++) {
+        flags |= pd->scopes[i].set.flags;
+    }
+
+    path = ra_http_target_path(req->uri);
+    evs.n = 0;
+    /* a known crawler's token is the table's (a cached identity's
+     * token is no span of the User-Agent then) */
+    evs.asker = id->kind == RA_UA_KNOWN && id->crawler != NULL
+                ? id->crawler->tokens[0] : ra_str("", 0);
+    if (flags != 0) {
+        rs = ra_page_rules(au, req);
+        ra_pagedir_conflicts_with(pd, rs, path, evs.asker, ra_page_collect,
+                                  &evs);
+        ra_page_crawled(au, req, id, pd, &evs);
+    }
+
+    ra_ledger_lock(&au->ledger);
+    sid = ra_audit_site_locked(au, req->site, req->time, 1);
+    ra_ledger_pages_locked(&au->ledger, sid, path, flags, scanned, evs.ev,
+                           evs.n, req->time);
+    ra_ledger_unlock(&au->ledger);
+}
+
+/* The page's head from its capture (decoded when coded) into pd, which
+ * holds its X-Robots-Tag values: 1 when it was read. */
+static int
+ra_page_captured(ra_pagedir_t *pd, ra_capture_t *html, int *rc)
+{
+    ra_answer_t  ans;
+
+    *rc = ra_capture_answer(html, ra_str(NULL, 0), ra_str(NULL, 0), &ans);
+    if (*rc != RA_OK) {
+        return 0;
+    }
+    (void) ra_pagedir_html(pd, ans.body);
+    return 1;
+}
+
 int
 ra_audit_page(ra_audit_t *au, const ra_request_t *req,
     const ra_str_t *tags, size_t ntags, ra_capture_t *html)
 {
-    int                rc = RA_OK, scanned = 0;
-    size_t             i;
-    uint32_t           sid, flags = 0;
-    ra_str_t           path;
-    ra_answer_t        ans;
-    ra_pagedir_t       pd;
-    ra_identity_t      id;
-    ra_page_events_t   evs;
-    const ra_rules_t  *rs;
+    int            rc = RA_OK, scanned = 0;
+    ra_pagedir_t   pd;
+    ra_identity_t  id;
 
     if (au == NULL || req == NULL || ra_ua_absent(req->user_agent)) {
         return RA_OK;
@@ -196,41 +252,26 @@ ra_audit_page(ra_audit_t *au, const ra_request_t *req,
         return RA_OK;
     }
 
-    ra_pagedir_init(&pd);
-    for (i = 0; i < ntags && i < RA_PAGE_TAGS; i++) {
-        ra_pagedir_header(&pd, tags[i]);
-    }
+    ra_pagedir_start(&pd, tags, ntags < RA_PAGE_TAGS ? ntags : RA_PAGE_TAGS);
     if (html != NULL) {
-        rc = ra_capture_answer(html, ra_str(NULL, 0), ra_str(NULL, 0), &ans);
-        if (rc == RA_OK) {
-            ra_pagedir_html(&pd, ans.body);
-            scanned = 1;
+        scanned = ra_page_captured(&pd, html, &rc);
+    }
+    ra_page_record(au, req, &id, &pd, scanned);
+    return rc;
+}
+
+int
+ra_audit_page_body(ra_audit_t *au, const ra_request_t *req, ra_body_t *b)
+{
+    int  rc = RA_OK, scanned = b->scanned;
+
+    if (!scanned) {
+        ra_pagedir_start(&b->pd, b->tags, b->ntags);
+        if (b->head) {
+            scanned = ra_page_captured(&b->pd, &b->cap, &rc);
         }
     }
-    if (pd.nscopes == 0 && !scanned) {
-        return rc;
-    }
-    for (i = 0; i < pd.nscopes; i++) {
-        flags |= pd.scopes[i].set.flags;
-    }
-
-    path = ra_http_target_path(req->uri);
-    evs.n = 0;
-    /* a known crawler's token is the table's (a cached identity's
-     * token is no span of the User-Agent then) */
-    evs.asker = id.kind == RA_UA_KNOWN && id.crawler != NULL
-                ? id.crawler->tokens[0] : ra_str("", 0);
-    if (flags != 0) {
-        rs = ra_page_rules(au, req);
-        ra_pagedir_conflicts_with(&pd, rs, path, evs.asker, ra_page_collect,
-                                  &evs);
-        ra_page_crawled(au, req, &id, &pd, &evs);
-    }
-
-    ra_ledger_lock(&au->ledger);
-    sid = ra_audit_site_locked(au, req->site, req->time, 1);
-    ra_ledger_pages_locked(&au->ledger, sid, path, flags, scanned, evs.ev,
-                           evs.n, req->time);
-    ra_ledger_unlock(&au->ledger);
+    b->head = b->scanned = 0;
+    ra_page_record(au, req, &b->id, &b->pd, scanned);
     return rc;
 }

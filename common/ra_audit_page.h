@@ -11,6 +11,7 @@
 #define RA_AUDIT_PAGE_H
 
 #include "ra_audit.h"
+#include "ra_crawlers.h"
 #include "ra_http.h"
 
 /* What a server hands over of an answer (ra_audit_page_wanted()) */
@@ -30,6 +31,11 @@
  */
 int ra_audit_page_wanted(ra_audit_t *au, ra_str_t method, unsigned kind,
     int status, ra_str_t user_agent, ra_str_t content_type);
+
+/* The same for a User-Agent identified already (ra_audit_crawler(), id):
+ * a browser's answer is not asked again. */
+int ra_audit_page_wanted_by(const ra_identity_t *id, ra_str_t method,
+    unsigned kind, int status, ra_str_t user_agent, ra_str_t content_type);
 
 /*
  * Reads one answer wanted above: tags, the values of its X-Robots-Tag

@@ -161,14 +161,7 @@ ra_sm_capture_t *
 ra_audit_sitemap_start(ra_audit_t *au, const ra_request_t *req,
     int has_body, const ra_alloc_t *a, int64_t now)
 {
-    int               k, lint;
-    uint32_t          sid;
-    ra_str_t          url, body, crawler;
-    ra_sitemap_t      got;
-    ra_identity_t     id;
-    ra_sm_capture_t  *c;
-    ra_ledger_t      *l = &au->ledger;
-    unsigned char    *copy = NULL;
+    ra_identity_t  id;
 
     if (!ra_method_fetches(req->method) || req->method.len == 0
         || !ra_http_answer_is_file(req->status))
@@ -177,7 +170,25 @@ ra_audit_sitemap_start(ra_audit_t *au, const ra_request_t *req,
     }
     /* only crawlers: no browser pays more than its identity */
     ra_identify(au, req->user_agent, &id);
-    if (id.kind == RA_UA_BROWSER) {
+    return ra_audit_sitemap_start_by(au, req, &id, has_body, a, now);
+}
+
+ra_sm_capture_t *
+ra_audit_sitemap_start_by(ra_audit_t *au, const ra_request_t *req,
+    const ra_identity_t *who, int has_body, const ra_alloc_t *a, int64_t now)
+{
+    int               k, lint;
+    uint32_t          sid;
+    ra_str_t          url, body, crawler;
+    ra_sitemap_t      got;
+    ra_identity_t     id = *who;
+    ra_sm_capture_t  *c;
+    ra_ledger_t      *l = &au->ledger;
+    unsigned char    *copy = NULL;
+
+    if (!ra_method_fetches(req->method) || req->method.len == 0
+        || !ra_http_answer_is_file(req->status) || id.kind == RA_UA_BROWSER)
+    {
         return NULL;
     }
     lint = has_body && req->status >= 200 && req->status < 300;

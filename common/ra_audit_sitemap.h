@@ -31,6 +31,12 @@ ra_sm_capture_t *ra_audit_sitemap_start(ra_audit_t *au,
     const ra_request_t *req, int has_body, const ra_alloc_t *a,
     int64_t now);
 
+/* The same for a User-Agent identified already (ra_audit_crawler(), id):
+ * a browser's answer is not asked again. */
+ra_sm_capture_t *ra_audit_sitemap_start_by(ra_audit_t *au,
+    const ra_request_t *req, const ra_identity_t *id, int has_body,
+    const ra_alloc_t *a, int64_t now);
+
 /* Bytes of the answer, in memory. */
 void ra_audit_sitemap_feed(ra_sm_capture_t *c, const void *p, size_t n);
 

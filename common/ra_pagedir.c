@@ -71,6 +71,17 @@ ra_pagedir_init(ra_pagedir_t *pd)
     memset(pd, 0, sizeof(*pd));
 }
 
+void
+ra_pagedir_start(ra_pagedir_t *pd, const ra_str_t *values, size_t n)
+{
+    size_t  i;
+
+    ra_pagedir_init(pd);
+    for (i = 0; i < n; i++) {
+        ra_pagedir_header(pd, values[i]);
+    }
+}
+
 const char *
 ra_conflict_kind_name(ra_conflict_kind_e kind)
 {

@@ -84,6 +84,10 @@ typedef struct {
 
 void ra_pagedir_init(ra_pagedir_t *pd);
 
+/* ra_pagedir_init(), then the n X-Robots-Tag values of an answer
+ * (ra_pagedir_header()), before its head is scanned. */
+void ra_pagedir_start(ra_pagedir_t *pd, const ra_str_t *values, size_t n);
+
 /*
  * Adds one X-Robots-Tag value (call once per header line): a comma
  * separated list of directives, each list or part of it after a
@@ -103,8 +107,11 @@ void ra_pagedir_header(ra_pagedir_t *pd, ra_str_t value);
  * when its content is a non-empty list of directives only (so that
  * "viewport" and "description" never read as crawlers).  Comments,
  * scripts and styles are skipped; the scan stops at </head> or <body.
+ * Returns 1 when it stopped there (the head ended within html), else 0:
+ * a server that holds the first bytes of an answer in memory reads them
+ * in place when they hold the whole head.
  */
-void ra_pagedir_html(ra_pagedir_t *pd, ra_str_t html);
+int ra_pagedir_html(ra_pagedir_t *pd, ra_str_t html);
 
 /* Parses one directive list into set (added to what set holds). */
 void ra_pagedir_list(ra_pd_set_t *set, ra_str_t list);

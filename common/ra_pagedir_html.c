@@ -14,11 +14,12 @@ typedef struct {
     const unsigned char  *p, *end;
 } ra_hcur_t;
 
-/* Does the text at p start with the lower-case word w (any case)? */
+/* Does the text at p start with the lower-case word w of n bytes (any
+ * case)?  The length is the caller's (RA_H_IS()): no strlen a test. */
 static int
-ra_h_is(const ra_hcur_t *c, const unsigned char *p, const char *w)
+ra_h_is(const ra_hcur_t *c, const unsigned char *p, const char *w, size_t n)
 {
-    size_t  n = strlen(w), i;
+    size_t  i;
 
     if ((size_t) (c->end - p) < n) {
         return 0;
@@ -31,20 +32,22 @@ ra_h_is(const ra_hcur_t *c, const unsigned char *p, const char *w)
     return 1;
 }
 
+#define RA_H_IS(c, p, w)  ra_h_is(c, p, w, sizeof(w) - 1)
+
 /* After the first occurrence of w (lower case, any case in the text) at
  * or after p; the end when there is none. */
 static const unsigned char *
-ra_h_past(const ra_hcur_t *c, const unsigned char *p, const char *w)
+ra_h_past(const ra_hcur_t *c, const unsigned char *p, const char *w,
+    size_t n)
 {
-    size_t                 n = strlen(w);
-    const unsigned char   *q;
+    const unsigned char  *q;
 
     for (q = p; q < c->end; q++) {
         q = memchr(q, w[0], (size_t) (c->end - q));
         if (q == NULL) {
             break;
         }
-        if (ra_h_is(c, q, w)) {
+        if (ra_h_is(c, q, w, n)) {
             return q + n;
         }
     }
@@ -117,9 +120,9 @@ ra_h_attrs(ra_hcur_t *c, ra_str_t *name, ra_str_t *content)
                 }
             }
         }
-        if (alen == 4 && ra_h_is(c, a, "name")) {
+        if (alen == 4 && RA_H_IS(c, a, "name")) {
             *name = value;
-        } else if (alen == 7 && ra_h_is(c, a, "content")) {
+        } else if (alen == 7 && RA_H_IS(c, a, "content")) {
             *content = value;
         }
     }
@@ -164,7 +167,11 @@ ra_h_meta(ra_pagedir_t *pd, ra_str_t name, ra_str_t content)
     }
 }
 
-void
+/* Skips past the end of what w (a literal) opens: a comment, a script,
+ * a style. */
+#define RA_H_PAST(c, p, w)  ra_h_past(c, p, w, sizeof(w) - 1)
+
+int
 ra_pagedir_html(ra_pagedir_t *pd, ra_str_t html)
 {
     ra_hcur_t             c;
@@ -179,36 +186,48 @@ ra_pagedir_html(ra_pagedir_t *pd, ra_str_t html)
             break;
         }
         c.p = lt + 1;
-        if (ra_h_is(&c, c.p, "!--")) {
-            c.p = ra_h_past(&c, c.p + 3, "-->");
-            continue;
-        }
-        if (ra_h_is(&c, c.p, "/head") || (ra_h_is(&c, c.p, "body")
-                                          && ra_h_name_end(&c, c.p + 4)))
-        {
-            return;
-        }
-        if (ra_h_is(&c, c.p, "meta") && ra_h_name_end(&c, c.p + 4)) {
-            c.p += 4;
-            name = ra_str(NULL, 0);
-            content = ra_str(NULL, 0);
-            ra_h_attrs(&c, &name, &content);
-            if (content.data == NULL) {
-                content = ra_str("", 0);
+        /* the byte after '<' picks the one or two words to test */
+        switch (c.p < c.end ? ra_lower(*c.p) : 0) {
+        case '!':
+            if (RA_H_IS(&c, c.p, "!--")) {
+                c.p = RA_H_PAST(&c, c.p + 3, "-->");
             }
-            ra_h_meta(pd, name, content);
-            continue;
-        }
-        if (ra_h_is(&c, c.p, "script") && ra_h_name_end(&c, c.p + 6)) {
-            c.p = ra_h_past(&c, c.p + 6, "</script");
-            continue;
-        }
-        if (ra_h_is(&c, c.p, "style") && ra_h_name_end(&c, c.p + 5)) {
-            c.p = ra_h_past(&c, c.p + 5, "</style");
-            continue;
+            break;
+        case '/':
+            if (RA_H_IS(&c, c.p, "/head")) {
+                return 1;
+            }
+            break;
+        case 'b':
+            if (RA_H_IS(&c, c.p, "body") && ra_h_name_end(&c, c.p + 4)) {
+                return 1;
+            }
+            break;
+        case 'm':
+            if (RA_H_IS(&c, c.p, "meta") && ra_h_name_end(&c, c.p + 4)) {
+                c.p += 4;
+                name = ra_str(NULL, 0);
+                content = ra_str(NULL, 0);
+                ra_h_attrs(&c, &name, &content);
+                if (content.data == NULL) {
+                    content = ra_str("", 0);
+                }
+                ra_h_meta(pd, name, content);
+            }
+            break;
+        case 's':
+            if (RA_H_IS(&c, c.p, "script") && ra_h_name_end(&c, c.p + 6)) {
+                c.p = RA_H_PAST(&c, c.p + 6, "</script");
+            } else if (RA_H_IS(&c, c.p, "style")
+                       && ra_h_name_end(&c, c.p + 5))
+            {
+                c.p = RA_H_PAST(&c, c.p + 5, "</style");
+            }
+            break;
         }
     }
     if (html.len > RA_PD_SCAN) {
         pd->scan_cut = 1;
     }
+    return 0;
 }

@@ -25,8 +25,7 @@
 
 #include "ra_alert.h"
 #include "ra_audit.h"
-#include "ra_audit_sitemap.h"
-#include "ra_audit_page.h"
+#include "ra_audit_body.h"
 #include "ra_audit_want.h"
 #include "ra_directive.h"
 #include "ra_http.h"
@@ -79,11 +78,8 @@ typedef struct {
                                                    handed to the core */
     unsigned                     hop:3;         /* 0: /robots.txt; k: its
                                                    k-th redirect's target */
-    unsigned                     page:1;        /* capture: a crawler's
-                                                   HTML page's head */
-    ra_capture_t                 capture;       /* a /robots.txt answer */
+    ra_body_t                   *body;          /* the answer's, as read */
     ra_refusal_t                 refusal;       /* a refused one's answer */
-    ra_sm_capture_t             *sitemap;       /* a sitemap's answer */
     ra_alloc_t                   alloc;         /* the request's pool */
 } ngx_http_robots_audit_ctx_t;
 

@@ -56,70 +56,98 @@ ngx_http_robots_audit_location(ngx_http_request_t *r)
 }
 
 
-/* the capture of r's answer, as its headers say it goes out */
-static void
-ngx_http_robots_audit_capture_start(ngx_http_request_t *r,
-    ngx_http_robots_audit_ctx_t *ctx)
+/* r's body as the core reads it (ra_audit_body.h), read for nothing yet */
+static ra_body_t *
+ngx_http_robots_audit_body(ngx_http_request_t *r, const ra_identity_t *id)
 {
-    /* the coding set so far (over several header lines: the last one,
-     * which does not decode: the site turns amber, never wrong) */
-    ra_capture_start(&ctx->capture, &ctx->alloc, &ra_malloc_allocator,
-                     (int) r->headers_out.status,
-                     r->headers_out.content_length_n,
-                     r->headers_out.content_encoding
-                     ? ngx_http_robots_audit_str(
-                           r->headers_out.content_encoding->value)
-                     : ra_str(NULL, 0));
-}
-
-
-/* a crawler's answer to a page: its X-Robots-Tag values and, when ctx
- * captured it, its HTML head, to the core (ra_audit_page()) */
-static void
-ngx_http_robots_audit_page(ngx_http_request_t *r,
-    ngx_http_robots_audit_ctx_t *ctx)
-{
-    size_t                              n;
-    ra_str_t                            tags[RA_PAGE_TAGS];
-    ra_request_t                        req;
-    ngx_http_robots_audit_main_conf_t  *amcf;
-
-    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
-    n = ngx_http_robots_audit_out(r, "X-Robots-Tag", 12, tags, RA_PAGE_TAGS);
-    ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
-    (void) ra_audit_page(amcf->audit, &req, tags, n,
-                         ctx != NULL ? &ctx->capture : NULL);
-}
-
-
-/* an answer that is not robots.txt: a crawler's page is read when the
- * core wants it (ra_audit_page_wanted()), an HTML one after its head */
-static ngx_int_t
-ngx_http_robots_audit_page_start(ngx_http_request_t *r,
-    ngx_http_robots_audit_main_conf_t *amcf, unsigned kind)
-{
-    int                           want;
     ngx_http_robots_audit_ctx_t  *ctx;
 
-    want = ra_audit_page_wanted(amcf->audit,
-                                ngx_http_robots_audit_str(r->method_name),
-                                kind, (int) r->headers_out.status,
-                                r->headers_in.user_agent
-                                ? ngx_http_robots_audit_str(
-                                      r->headers_in.user_agent->value)
-                                : ra_str(NULL, 0),
-                                ngx_http_robots_audit_str(
-                                    r->headers_out.content_type));
-    if (want == RA_PAGE_HTML && !r->header_only
-        && (ctx = ngx_http_robots_audit_get_ctx(r, 1)) != NULL)
-    {
-        ctx->page = 1;
-        ngx_http_robots_audit_capture_start(r, ctx);
-        ra_capture_limit(&ctx->capture, RA_PAGE_SCAN);
-    } else if (want != RA_PAGE_NONE) {
-        ngx_http_robots_audit_page(r, NULL);
+    ctx = ngx_http_robots_audit_get_ctx(r, 1);
+    if (ctx == NULL) {
+        return NULL;
     }
-    return ngx_http_next_header_filter(r);
+    if (ctx->body == NULL) {
+        ctx->body = ngx_palloc(r->pool, sizeof(ra_body_t));
+        if (ctx->body == NULL) {
+            return NULL;
+        }
+    }
+    ra_body_init(ctx->body, id);
+    return ctx->body;
+}
+
+
+/* the answer's Content-Encoding as set so far (over several header
+ * lines: the last one, which does not decode: amber, never wrong) */
+static ngx_inline ra_str_t
+ngx_http_robots_audit_coding(ngx_http_request_t *r)
+{
+    return r->headers_out.content_encoding
+           ? ngx_http_robots_audit_str(r->headers_out.content_encoding->value)
+           : ra_str(NULL, 0);
+}
+
+
+/* An answer that is not robots.txt (page: it may be a page to read):
+ * one identification of its User-Agent decides, and a browser's costs
+ * nothing more; a crawler's may be a sitemap's fetch, a page, or both. */
+static void
+ngx_http_robots_audit_answer(ngx_http_request_t *r,
+    ngx_http_robots_audit_main_conf_t *amcf, unsigned kind, ngx_uint_t page)
+{
+    int                           want;
+    ra_str_t                      ua;
+    ra_body_t                    *b, hb;
+    ra_request_t                  req;
+    ra_identity_t                 id;
+    ra_sm_capture_t              *sm;
+    ngx_http_robots_audit_ctx_t  *ctx;
+    ra_alloc_t                    a = { ngx_http_robots_audit_pool_alloc,
+                                        ngx_http_robots_audit_pool_free,
+                                        r->pool };
+
+    ua = r->headers_in.user_agent
+         ? ngx_http_robots_audit_str(r->headers_in.user_agent->value)
+         : ra_str(NULL, 0);
+    if (!ra_audit_crawler(amcf->audit, ua, &id)) {
+        return;
+    }
+    ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
+    sm = ra_audit_sitemap_start_by(amcf->audit, &req, &id,
+                                   ra_http_has_body((int) r->headers_out.status,
+                                                    r->header_only),
+                                   &a, req.time);
+    want = !page ? RA_PAGE_NONE
+           : ra_audit_page_wanted_by(&id,
+                 ngx_http_robots_audit_str(r->method_name), kind,
+                 (int) r->headers_out.status, ua,
+                 ngx_http_robots_audit_str(r->headers_out.content_type));
+    if (want == RA_PAGE_HTML && r->header_only) {
+        want = RA_PAGE_HEADERS;
+    }
+    ctx = NULL;
+    b = &hb;
+    if (sm != NULL || want == RA_PAGE_HTML) {
+        if ((b = ngx_http_robots_audit_body(r, &id)) == NULL) {
+            return;
+        }
+        ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
+    } else {
+        ra_body_init(b, &id);
+    }
+    b->sitemap = sm;
+    b->want = sm != NULL ? RA_BODY_SITEMAP : 0;
+    if (want != RA_PAGE_NONE) {
+        /* the head's copy, if any, from the pool as the ctx's is */
+        ra_body_page(b, want == RA_PAGE_HTML ? &ctx->alloc : NULL,
+                     r->headers_out.content_length_n,
+                     ngx_http_robots_audit_coding(r), NULL, 0);
+    }
+    if (want == RA_PAGE_HEADERS) {
+        b->ntags = ngx_http_robots_audit_out(r, "X-Robots-Tag", 12, b->tags,
+                                             RA_PAGE_TAGS);
+        (void) ra_audit_page_body(amcf->audit, &req, b);
+    }
 }
 
 
@@ -130,15 +158,11 @@ ngx_http_robots_audit_record(ngx_http_request_t *r,
     ra_request_t                        req;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    if (ctx->page) {
-        ngx_http_robots_audit_page(r, ctx);
-        return;
-    }
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
     /* the charset filter runs after ours: the core joins the charset */
-    ngx_http_robots_audit_request(r, ctx->capture.status, 0, &req);
-    if (ra_outcome_robots(amcf->audit, &amcf->host, &ctx->capture,
+    ngx_http_robots_audit_request(r, ctx->body->cap.status, 0, &req);
+    if (ra_outcome_robots(amcf->audit, &amcf->host, &ctx->body->cap,
                           ngx_http_robots_audit_str(
                               r->headers_out.content_type),
                           ngx_http_robots_audit_str(r->headers_out.charset),
@@ -167,34 +191,12 @@ ngx_http_robots_audit_kind(ngx_http_request_t *r,
 }
 
 
-/* a crawler's fetch of a sitemap: the core decides, and may capture */
-static void
-ngx_http_robots_audit_sitemap_start(ngx_http_request_t *r,
-    ngx_http_robots_audit_main_conf_t *amcf)
-{
-    ra_request_t                  req;
-    ra_alloc_t                    a = { ngx_http_robots_audit_pool_alloc,
-                                        ngx_http_robots_audit_pool_free,
-                                        r->pool };
-    ra_sm_capture_t              *sm;
-    ngx_http_robots_audit_ctx_t  *ctx;
-
-    ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
-    sm = ra_audit_sitemap_start(amcf->audit, &req,
-                                ra_http_has_body((int) r->headers_out.status,
-                                                 r->header_only),
-                                &a, req.time);
-    if (sm != NULL && (ctx = ngx_http_robots_audit_get_ctx(r, 1)) != NULL) {
-        ctx->sitemap = sm;
-    }
-}
-
-
 static ngx_int_t
 ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 {
     int                                 want;
     unsigned                            kind, hop;
+    ra_body_t                          *b;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -216,26 +218,28 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
     hop = 0;
 
     /* not robots.txt: a crawler's sitemap or page, as the core decides */
-    if (want == RA_CAPTURE_NONE) {
-        ngx_http_robots_audit_sitemap_start(r, amcf);
-        return ngx_http_robots_audit_page_start(r, amcf, kind);
-    }
-    if (want == RA_CAPTURE_HOP
-        && (hop = ngx_http_robots_audit_hop(r, amcf)) == 0)
+    if (want == RA_CAPTURE_NONE
+        || (want == RA_CAPTURE_HOP
+            && (hop = ngx_http_robots_audit_hop(r, amcf)) == 0))
     {
-        ngx_http_robots_audit_sitemap_start(r, amcf);
+        ngx_http_robots_audit_answer(r, amcf, kind,
+                                     want == RA_CAPTURE_NONE);
         return ngx_http_next_header_filter(r);
     }
 
-    ctx = ngx_http_robots_audit_get_ctx(r, 1);
-    if (ctx == NULL) {
+    if ((b = ngx_http_robots_audit_body(r, NULL)) == NULL) {
         return ngx_http_next_header_filter(r);
     }
+    ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
     ctx->hop = hop;
-
-    ngx_http_robots_audit_capture_start(r, ctx);
+    b->want = RA_BODY_ROBOTS;
+    ra_capture_start(&b->cap, &ctx->alloc, &ra_malloc_allocator,
+                     (int) r->headers_out.status,
+                     r->headers_out.content_length_n,
+                     ngx_http_robots_audit_coding(r));
 
     if (!ra_http_has_body((int) r->headers_out.status, r->header_only)) {
+        b->want = 0;
         ngx_http_robots_audit_record(r, ctx);
     }
 
@@ -243,64 +247,9 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 }
 
 
-/* sendfile: a buffer's first k bytes, still in its file */
-static int
-ngx_http_robots_audit_read(void *buf, void *dst, size_t k)
-{
-    ngx_buf_t  *b = buf;
-
-    return ngx_read_file(b->file, dst, k, b->file_pos) == (ssize_t) k
-           ? RA_OK : RA_ERROR;
-}
-
-
-/* the bytes of a robots.txt answer being captured: out of line, so that
- * every other answer's buffers pass without a frame */
-static __attribute__((noinline)) void
-ngx_http_robots_audit_capture(ngx_http_request_t *r,
-    ngx_http_robots_audit_ctx_t *ctx, ngx_chain_t *in)
-{
-    off_t                               n;
-    ngx_buf_t                          *b;
-    ngx_chain_t                        *cl;
-    ngx_http_robots_audit_main_conf_t  *amcf;
-
-    for (cl = in; cl; cl = cl->next) {
-        b = cl->buf;
-        n = ngx_buf_special(b) ? 0 : ngx_buf_size(b);
-
-        if (n > 0 && ngx_buf_in_memory(b)) {
-            ra_capture_add(&ctx->capture, b->pos, (size_t) n);
-
-        } else if (n > 0
-                   && ra_capture_read(&ctx->capture, (size_t) n,
-                                      ngx_http_robots_audit_read, b)
-                      != RA_OK)
-        {
-            amcf = ngx_http_get_module_main_conf(r,
-                                               ngx_http_robots_audit_module);
-            /* ngx_read_file() said which file and why */
-            ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
-                    "cannot read the answer to capture robots.txt");
-        }
-
-        if (ctx->capture.failed) {
-            ctx->capture.active = 0;        /* not the whole answer */
-            break;
-        }
-
-        /* a page's head is read as soon as it is captured */
-        if (b->last_buf || (ctx->page && ra_capture_full(&ctx->capture))) {
-            ngx_http_robots_audit_record(r, ctx);
-            break;
-        }
-    }
-}
-
-
 /* sendfile: k bytes at off of a buffer's, still in its file */
 static int
-ngx_http_robots_audit_read_at(void *buf, void *dst, size_t k, size_t off)
+ngx_http_robots_audit_read(void *buf, void *dst, size_t k, size_t off)
 {
     ngx_buf_t  *b = buf;
 
@@ -309,31 +258,52 @@ ngx_http_robots_audit_read_at(void *buf, void *dst, size_t k, size_t off)
 }
 
 
-/* the bytes of a sitemap answer, as served, to the core's lint */
-static void
-ngx_http_robots_audit_sitemap_body(ngx_http_request_t *r,
+/* the bytes of an answer the core reads, to it; each reading complete
+ * is recorded before its bytes go on.  Out of line, so that every other
+ * answer's buffers pass without a frame. */
+static __attribute__((noinline)) void
+ngx_http_robots_audit_stream(ngx_http_request_t *r,
     ngx_http_robots_audit_ctx_t *ctx, ngx_chain_t *in)
 {
     off_t                               n;
+    unsigned                            done;
     ngx_buf_t                          *b;
+    ra_request_t                        req;
     ngx_chain_t                        *cl;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
-    for (cl = in; cl && ctx->sitemap != NULL; cl = cl->next) {
+    amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
+    if (ctx->body->want & RA_BODY_PAGE) {
+        /* as every header filter left them (add_header runs after us) */
+        ctx->body->ntags = ngx_http_robots_audit_out(r, "X-Robots-Tag", 12,
+                                                     ctx->body->tags,
+                                                     RA_PAGE_TAGS);
+    }
+    for (cl = in; cl && ctx->body->want; cl = cl->next) {
         b = cl->buf;
         n = ngx_buf_special(b) ? 0 : ngx_buf_size(b);
-        if (n > 0 && ngx_buf_in_memory(b)) {
-            ra_audit_sitemap_feed(ctx->sitemap, b->pos, (size_t) n);
-        } else if (n > 0) {
-            (void) ra_audit_sitemap_read(ctx->sitemap, (size_t) n,
-                                         ngx_http_robots_audit_read_at, b);
+        if (n == 0 && !b->last_buf) {
+            continue;
         }
-        if (b->last_buf) {
-            amcf = ngx_http_get_module_main_conf(r,
-                                                ngx_http_robots_audit_module);
-            ra_audit_sitemap_end(amcf->audit, ctx->sitemap,
+        done = ngx_buf_in_memory(b) || n == 0
+               ? ra_body_feed(ctx->body, b->pos, (size_t) n, b->last_buf)
+               : ra_body_read(ctx->body, (size_t) n,
+                              ngx_http_robots_audit_read, b, b->last_buf);
+        if (done & RA_BODY_ERROR) {
+            /* ngx_read_file() said which file and why */
+            ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
+                    "cannot read the answer to capture robots.txt");
+        }
+        if ((done & RA_BODY_ROBOTS) && !ctx->body->cap.failed) {
+            ngx_http_robots_audit_record(r, ctx);   /* else not whole */
+        }
+        if (done & RA_BODY_PAGE) {
+            ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
+            (void) ra_audit_page_body(amcf->audit, &req, ctx->body);
+        }
+        if (done & RA_BODY_SITEMAP) {
+            ra_audit_sitemap_end(amcf->audit, ctx->body->sitemap,
                                  ngx_http_robots_audit_now(NULL));
-            ctx->sitemap = NULL;
         }
     }
 }
@@ -346,11 +316,8 @@ ngx_http_robots_audit_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
 
     if (r == r->main) {
         ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
-        if (ctx != NULL && ctx->capture.active) {
-            ngx_http_robots_audit_capture(r, ctx, in);
-        }
-        if (ctx != NULL && ctx->sitemap != NULL) {
-            ngx_http_robots_audit_sitemap_body(r, ctx, in);
+        if (ctx != NULL && ctx->body != NULL && ctx->body->want) {
+            ngx_http_robots_audit_stream(r, ctx, in);
         }
     }
 

@@ -13,6 +13,7 @@
 
 #include "ra_test.h"
 #include "ra_audit.h"
+#include "ra_audit_body.h"
 #include "ra_audit_page.h"
 #include "ra_http.h"
 #include "ra_kind.h"
@@ -571,6 +572,161 @@ test_reports(void **state)
     fx_free(f);
 }
 
+/* A "file" for the body stream's reads: the bytes at off of a piece */
+static int
+file_read(void *ctx, void *dst, size_t k, size_t off)
+{
+    memcpy(dst, (const unsigned char *) ctx + off, k);
+    return RA_OK;
+}
+
+/* One answer as a server streams it to the core (ra_audit_body.h): in
+ * pieces of piece bytes (0: one), in memory or from a file, coded with
+ * gzip when gz; the page is recorded as soon as the stream says its head
+ * is read.  Returns how many bytes the head's copy took. */
+static size_t
+page_body(fx_t *f, const char *uri, const char *const *tags,
+    const char *html, size_t piece, int file, int gz, int64_t t)
+{
+    ra_str_t       v[RA_PAGE_TAGS];
+    size_t         n = 0, len, off, k, kept;
+    unsigned       done, pages = 0;
+    ra_body_t      b;
+    ra_identity_t  id;
+    ra_request_t   r = request(f, GOOGLEBOT, uri, t);
+    unsigned char  buf[8192];
+    const unsigned char  *p = (const unsigned char *) html;
+
+    while (tags != NULL && tags[n] != NULL) {
+        v[n] = ra_str_z(tags[n]);
+        n++;
+    }
+    len = strlen(html);
+    if (gz) {
+        len = ra_test_gzip(html, len, buf, sizeof(buf));
+        p = buf;
+    }
+    assert_int_equal(ra_audit_crawler(f->au, r.user_agent, &id), 1);
+    ra_body_init(&b, &id);
+    ra_body_page(&b, &ra_malloc_allocator, -1,
+                 gz ? ra_str_z("gzip") : ra_str(NULL, 0), v, n);
+    for (off = 0; b.want != 0; off += k) {
+        k = piece == 0 || len - off < piece ? len - off : piece;
+        done = file ? ra_body_read(&b, k, file_read, (void *) (p + off),
+                                   off + k == len)
+                    : ra_body_feed(&b, p + off, k, off + k == len);
+        if (done & RA_BODY_PAGE) {
+            assert_int_equal(ra_audit_page_body(f->au, &r, &b), RA_OK);
+            pages++;
+        }
+    }
+    assert_int_equal(pages, 1);
+    kept = b.cap.body.cap;
+    ra_buf_release(&b.cap.body);
+    ra_buf_release(&b.cap.decoded);
+    return kept;
+}
+
+/* The body stream records what ra_audit_page() records, however the
+ * answer comes: a head in one buffer is read in place (no copy), one
+ * spread over buffers, from a file or coded is copied. */
+static void
+test_body_stream(void **state)
+{
+    static const char *const  nofollow[] = { "googlebot: nofollow", NULL };
+    static const char  short_head[] =
+        "<html><head><meta name=robots content=noindex></head>"
+        "<body><meta name=robots content=noarchive></body></html>";
+    static const char  no_end[] =
+        "<html><head><!-- <body> --><meta name=\"googlebot\" "
+        "content=\"nosnippet\"><meta name=robots content='noindex'>";
+    char       *long_head = malloc(RA_PAGE_SCAN + 200);
+    ra_pages_t  want, got;
+    size_t      i, k;
+    fx_t       *f;
+    struct {
+        const char  *html;
+        size_t       piece;
+        int          file, gz, copied;
+    } const  c[] = {
+        { short_head, 0, 0, 0, 0 },     /* in place */
+        { short_head, 7, 0, 0, 1 },     /* the head over buffers */
+        { short_head, 0, 1, 0, 1 },     /* from a file */
+        { short_head, 0, 0, 1, 1 },     /* coded */
+        { no_end, 0, 0, 0, 0 },         /* the whole body, in place */
+        { no_end, 20, 0, 0, 1 },
+        { no_end, 13, 1, 0, 1 },
+        { NULL, 0, 0, 0, 0 },           /* past the window, in place */
+        { NULL, 1000, 0, 0, 1 },
+    };
+
+    (void) state;
+    memset(long_head, ' ', RA_PAGE_SCAN + 199);
+    memcpy(long_head, "<head><meta name=robots content=noindex>", 40);
+    memcpy(long_head + RA_PAGE_SCAN - 20, "<meta name=x content=noai>", 26);
+    long_head[RA_PAGE_SCAN + 199] = '\0';
+    for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        const char  *html = c[i].html != NULL ? c[i].html : long_head;
+
+        /* the reference: the page as ra_audit_page() reads it */
+        f = fx_new();
+        robots(f, disallow_private);
+        page(f, GOOGLEBOT, "/private/p.html", nofollow, html, NULL, T0 + 1);
+        want = pages_of(f);
+        fx_free(f);
+
+        f = fx_new();
+        robots(f, disallow_private);
+        k = page_body(f, "/private/p.html", nofollow, html, c[i].piece,
+                      c[i].file, c[i].gz, T0 + 1);
+        got = pages_of(f);
+        fx_free(f);
+        if (c[i].copied) {
+            assert_true(k > 0);
+        } else {
+            assert_int_equal(k, 0);     /* no memory taken */
+        }
+        assert_int_equal(got.scanned, 1);
+        assert_int_equal(got.answers, want.answers);
+        assert_int_equal(got.nconflicts, want.nconflicts);
+        assert_memory_equal(got.kind_total, want.kind_total,
+                            sizeof(want.kind_total));
+        assert_memory_equal(got.prefixes, want.prefixes,
+                            sizeof(want.prefixes));
+        assert_memory_equal(got.conflicts, want.conflicts,
+                            sizeof(want.conflicts));
+    }
+    free(long_head);
+}
+
+/* A browser's answer: one identification says so, and nothing is read
+ * (ra_audit_page_wanted_by() agrees with ra_audit_page_wanted()). */
+static void
+test_body_browser(void **state)
+{
+    fx_t           *f = fx_new();
+    ra_identity_t   id;
+    ra_str_t        get = ra_str_z("GET"), html = ra_str_z("text/html");
+
+    (void) state;
+    assert_int_equal(ra_audit_crawler(f->au, ra_str_z(BROWSER), &id), 0);
+    assert_int_equal(ra_audit_page_wanted_by(&id, get, 0, 200,
+                                             ra_str_z(BROWSER), html),
+                     RA_PAGE_NONE);
+    assert_int_equal(ra_audit_crawler(f->au, ra_str_z(GOOGLEBOT), &id), 1);
+    assert_int_equal(ra_audit_page_wanted_by(&id, get, 0, 200,
+                                             ra_str_z(GOOGLEBOT), html),
+                     RA_PAGE_HTML);
+    assert_int_equal(ra_audit_page_wanted_by(&id, get, 0, 200,
+                                             ra_str_z("-"), html),
+                     RA_PAGE_NONE);
+    assert_int_equal(ra_audit_page_wanted_by(&id, get, 0, 200,
+                                             ra_str_z(GOOGLEBOT),
+                                             ra_str_z("text/htmlx")),
+                     RA_PAGE_HEADERS);
+    fx_free(f);
+}
+
 int
 main(void)
 {
@@ -586,6 +742,8 @@ main(void)
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_prefix),
         cmocka_unit_test(test_reports),
+        cmocka_unit_test(test_body_stream),
+        cmocka_unit_test(test_body_browser),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

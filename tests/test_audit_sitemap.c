@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ra_test.h"
+#include "ra_audit_body.h"
 #include "ra_audit_sitemap.h"
 #include "ra_report.h"
 #include "ra_sitemap.h"
@@ -109,26 +110,56 @@ request(ra_request_t *r, const char *ua, const char *uri, int status)
     r->status = status;
 }
 
-/* A whole answer fed in pieces of `piece` bytes (0: at once); 1 when the
- * core captured it. */
+/* A "file" for the body stream's reads: the bytes at off of a piece */
+static int
+file_read(void *ctx, void *dst, size_t k, size_t off)
+{
+    memcpy(dst, (const unsigned char *) ctx + off, k);
+    return RA_OK;
+}
+
+/* A whole answer fed in pieces of `piece` bytes (0: at once, through
+ * ra_audit_sitemap_start()); in pieces, as a server's filter streams it
+ * (ra_audit_body.h: the User-Agent identified once, the pieces in memory
+ * and from a file in turn).  1 when the core captured it. */
 static int
 fetch(fx_t *f, const char *ua, const char *uri, int status,
     const void *body, size_t len, size_t piece, int64_t t)
 {
     ra_request_t      r;
     ra_sm_capture_t  *c;
+    ra_identity_t     id;
+    ra_body_t         b;
     size_t            off, k;
+    unsigned          done = 0;
+    const unsigned char  *p = body;
 
     request(&r, ua, uri, status);
-    c = ra_audit_sitemap_start(f->au, &r, 1, &ra_malloc_allocator, t);
-    if (c == NULL) {
+    if (piece == 0) {
+        c = ra_audit_sitemap_start(f->au, &r, 1, &ra_malloc_allocator, t);
+        if (c != NULL) {
+            ra_audit_sitemap_feed(c, body, len);
+            ra_audit_sitemap_end(f->au, c, t);
+        }
+        return c != NULL;
+    }
+    (void) ra_audit_crawler(f->au, r.user_agent, &id);
+    ra_body_init(&b, &id);
+    b.sitemap = ra_audit_sitemap_start_by(f->au, &r, &id, 1,
+                                          &ra_malloc_allocator, t);
+    if (b.sitemap == NULL) {
         return 0;
     }
-    for (off = 0; off < len; off += k) {
-        k = piece == 0 || len - off < piece ? len - off : piece;
-        ra_audit_sitemap_feed(c, (const unsigned char *) body + off, k);
+    b.want = RA_BODY_SITEMAP;
+    for (off = 0; !(done & RA_BODY_SITEMAP); off += k) {
+        k = len - off < piece ? len - off : piece;
+        done = (off / piece) % 2
+               ? ra_body_read(&b, k, file_read, (void *) (p + off),
+                              off + k == len)
+               : ra_body_feed(&b, p + off, k, off + k == len);
     }
-    ra_audit_sitemap_end(f->au, c, t);
+    assert_int_equal(done, RA_BODY_SITEMAP);
+    ra_audit_sitemap_end(f->au, b.sitemap, t);
     return 1;
 }
 
