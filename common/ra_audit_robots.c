@@ -136,7 +136,7 @@ static int
 ra_audit_record(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
     uint64_t hash, int64_t now)
 {
-    int             rc;
+    int             rc, known;
     uint32_t        sid;
     ra_lint_t       lint;
     ra_version_t    v, old;
@@ -164,8 +164,13 @@ ra_audit_record(ra_audit_t *au, ra_str_t site, const ra_answer_t *ans,
         ra_version_lint_from(&v, &old);
         memcpy(v.sha256, old.sha256, sizeof(v.sha256));
         (void) ra_ledger_answer_locked(l, sid, &v, ans->body, now);
+        /* the same file's Sitemap: lines are listed already (the usual
+         * case): not parsed again */
+        known = ra_ledger_sitemaps_known_locked(l, sid, hash);
         ra_ledger_unlock(l);
-        ra_audit_sitemaps_listed(au, site, ans, hash, now);
+        if (!known) {
+            ra_audit_sitemaps_listed(au, site, ans, hash, now);
+        }
         return RA_OK;
     }
     ra_ledger_unlock(l);

@@ -1144,6 +1144,13 @@ void ra_ledger_evidence_state_locked(ra_ledger_t *l, uint32_t site,
 
 /* ---- sitemaps (ra_ledger_sitemap.c) ---------------------------------- */
 
+/* 1 when ra_ledger_sitemaps_list_locked() would change nothing for
+ * version whatever its lines: the list is of it already, or it is not the
+ * file in force; so that the same robots.txt fetched again is not parsed
+ * again for its Sitemap: lines. */
+int ra_ledger_sitemaps_known_locked(const ra_ledger_t *l, uint32_t site,
+    uint64_t version);
+
 /*
  * The list of the version in force (version: its hash; nothing changes
  * when the list is of it already): urls from its Sitemap: lines (the

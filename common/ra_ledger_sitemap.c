@@ -103,6 +103,15 @@ ra_sm_same(ra_str_t url, ra_str_t host, ra_str_t target)
     size_t    s, i;
     ra_str_t  auth;
 
+    /* the path ends the URL, and most requests are for no sitemap: their
+     * paths' tails decide first ("/" alone may be a URL's empty path) */
+    if (target.len > 1
+        && (url.len < target.len
+            || memcmp(url.data + url.len - target.len, target.data,
+                      target.len) != 0))
+    {
+        return 0;
+    }
     if (url.len && url.data[0] == '/') {
         return url.len == target.len
                && memcmp(url.data, target.data, url.len) == 0;
@@ -192,6 +201,18 @@ ra_ledger_sitemap_find_locked(ra_ledger_t *l, uint32_t site, ra_str_t host,
     return k;
 }
 
+int
+ra_ledger_sitemaps_known_locked(const ra_ledger_t *l, uint32_t site,
+    uint64_t version)
+{
+    ra_sm_set_t     *x = ra_sm_set_of(l, site);
+    ra_site_slot_t  *s = ra_site_at(l, site);
+
+    return s == NULL || s->nversions == 0 || s->current >= RA_VERSIONS
+           || s->versions[s->current].hash != version
+           || (x != NULL && x->maps.version == version);
+}
+
 void
 ra_ledger_sitemaps_list_locked(ra_ledger_t *l, uint32_t site,
     uint64_t version, const ra_str_t *urls, uint32_t n, uint32_t lines,
@@ -202,13 +223,9 @@ ra_ledger_sitemaps_list_locked(ra_ledger_t *l, uint32_t site,
     ra_sitemap_t     old[RA_SITEMAPS];
     uint32_t         nold;
     ra_sm_set_t     *x = ra_sm_set_of(l, site);
-    ra_site_slot_t  *s = ra_site_at(l, site);
 
     /* only the file in force lists them (a 5xx keeps the last one) */
-    if (s == NULL || s->nversions == 0 || s->current >= RA_VERSIONS
-        || s->versions[s->current].hash != version
-        || (x != NULL && x->maps.version == version))
-    {
+    if (ra_ledger_sitemaps_known_locked(l, site, version)) {
         return;
     }
     if (x == NULL && n == 0) {
