@@ -155,6 +155,7 @@ mra_state_get(apr_pool_t *pconf)
     ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
     st->logs.alert.write = ra_logfile_write_fd;
     st->logs.evidence.write = ra_logfile_write_fd;
+    st->filter = ap_get_output_filter_handle(MRA_FILTER);
     st->lock.outer.lock = mra_lock;
     st->lock.outer.unlock = mra_unlock;
     st->lock.outer.ctx = st;

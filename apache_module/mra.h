@@ -77,6 +77,8 @@ typedef struct {
     ra_audit_t          *audit;         /* NULL: this process does not
                                            audit */
     apr_global_mutex_t  *mutex;         /* the ledger's */
+    ap_filter_rec_t     *filter;        /* the capture's, found once: not
+                                           by its name for each answer */
     ra_outcome_logs_t    logs;          /* RobotsAuditAlertLog's and
                                            RobotsAuditEvidenceLog's: the
                                            descriptors below, or file NULL */

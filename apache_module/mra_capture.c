@@ -175,7 +175,7 @@ mra_insert_filter(request_rec *r)
         c = apr_palloc(r->pool, sizeof(*c));
         c->id = id;
         c->started = 0;
-        ap_add_output_filter(MRA_FILTER, c, r, r->connection);
+        ap_add_output_filter_handle(st->filter, c, r, r->connection);
     }
 }
 
