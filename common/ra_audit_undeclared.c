@@ -178,10 +178,12 @@ ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
     ra_verdict_t *v, ra_undecl_out_t *u)
 {
     int                     cloud;
+    uint64_t                ph;
     uint32_t                slot = 0, gen = 0;
     ra_addr_t               a;
     ra_undecl_t            *t;
     ra_undecl_memo_site_t  *m = NULL;
+    ra_undecl_memo_path_t  *p = NULL;
     const ra_rules_t       *rs;
 
     u->v.verdict = RA_UNDECL_V_NONE;
@@ -205,8 +207,23 @@ ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
     if (req->site.len != 0 && req->site.len <= RA_SITE_NAME_MAX) {
         m = ra_undecl_memo_of(au, req->site);
     }
+    ph = ra_ua_hash(req->uri.data, req->uri.len);
     ra_ledger_lock(&au->ledger);
     rs = ra_undecl_rules_locked(au, m, req);
+    /* a path the version in force allowed before is not matched again:
+     * the judge then reads it as a path no rule names */
+    if (rs != NULL && m != NULL && m->len == req->site.len
+        && m->current.hash != 0)
+    {
+        p = &au->undecl.path[((ph * 0x9e3779b97f4a7c15ULL) >> 32)
+                              & (RA_UNDECL_MEMO_PATHS - 1)];
+        if (p->version == m->current.hash && p->hash == ph
+            && p->len == req->uri.len)
+        {
+            rs = NULL;
+            p = NULL;
+        }
+    }
     /* the table's slot as the memo had it: after the step above the
      * memo names this site (found, or filled anew), or none (len 0) */
     if (m != NULL && m->len == req->site.len) {
@@ -226,6 +243,11 @@ ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
     /* a server judges from the flagging request on (its window before
      * went by unjudged) */
     ra_undecl_judge(t, rs, &u->r, req->method, 0, au->conf.alloc, &u->v);
+    if (p != NULL && u->v.match.allowed) {
+        p->version = m->current.hash;
+        p->hash = ph;
+        p->len = req->uri.len;
+    }
     if (u->v.hit.rec != 0) {
         memcpy(&u->rec, ra_undecl_record(t, u->v.hit.rec - 1),
                sizeof(u->rec));

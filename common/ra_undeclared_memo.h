@@ -5,7 +5,8 @@
  * its site, the robots.txt version in force there and the site's table in
  * the ledger's region by a compare each, not by a lower-casing, a hash and
  * a walk under the lock every time; and its client's address without
- * parsing it and searching the cloud ranges again.  Every entry is
+ * parsing it and searching the cloud ranges again; and the paths the
+ * robots.txt in force allowed, without matching them again.  Every entry is
  * checked against what the ledger says now before it is believed (the
  * site's epoch, its change count, the table slot's generation), so that a
  * change another process made is seen at once.  Private to the engine: the
@@ -20,6 +21,7 @@
 #define RA_UNDECL_MEMO_SITES    4       /* a power of two */
 #define RA_UNDECL_MEMO_ADDRS    8       /* a power of two */
 #define RA_UNDECL_MEMO_TEXT     46      /* INET6_ADDRSTRLEN - 1 */
+#define RA_UNDECL_MEMO_PATHS    64      /* a power of two */
 
 /* A site as this process found it last, by the name's bytes as requests
  * give it */
@@ -47,9 +49,20 @@ typedef struct {
     unsigned char  text[RA_UNDECL_MEMO_TEXT];
 } ra_undecl_memo_addr_t;
 
+/* A path the '*' group of a version allowed (the version's hash names
+ * its bytes, so that another site's same file answers alike): its match
+ * is not made again.  A disallowed path is matched each time, for the
+ * rule and line its evidence names. */
+typedef struct {
+    uint64_t       version;             /* 0: empty */
+    uint64_t       hash;                /* ra_ua_hash() of the path */
+    size_t         len;
+} ra_undecl_memo_path_t;
+
 typedef struct {
     ra_undecl_memo_site_t  site[RA_UNDECL_MEMO_SITES];
     ra_undecl_memo_addr_t  addr[RA_UNDECL_MEMO_ADDRS];
+    ra_undecl_memo_path_t  path[RA_UNDECL_MEMO_PATHS];
 } ra_undecl_memo_t;
 
 #endif /* RA_UNDECLARED_MEMO_H */
