@@ -60,6 +60,31 @@ ra_str_cut(char *dst, size_t max, ra_str_t s)
     return n;
 }
 
+/* memmem() is a GNU extension; the core builds as plain C11 + POSIX. */
+const unsigned char *
+ra_memmem(const void *hay, size_t n, const void *needle, size_t m)
+{
+    const unsigned char  *h = hay, *end, *p;
+
+    if (m == 0) {
+        return h;
+    }
+    if (n < m) {
+        return NULL;
+    }
+    end = h + n - m + 1;
+    for (p = h; p < end; p++) {
+        p = memchr(p, *(const unsigned char *) needle, (size_t) (end - p));
+        if (p == NULL) {
+            return NULL;
+        }
+        if (memcmp(p, needle, m) == 0) {
+            return p;
+        }
+    }
+    return NULL;
+}
+
 int
 ra_startswith_ci(ra_str_t s, const char *prefix)
 {

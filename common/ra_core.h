@@ -128,6 +128,12 @@ ra_str_from(ra_str_t s, const unsigned char *p)
 
 /* Copies at most max bytes of s to dst (no NUL); returns how many. */
 size_t ra_str_cut(char *dst, size_t max, ra_str_t s);
+/* Where needle (m bytes) first stands in hay (n bytes), NULL when
+ * nowhere: memmem() for plain C11 + POSIX, a memchr() of its first byte
+ * and a compare; hay itself for an empty needle. */
+const unsigned char *ra_memmem(const void *hay, size_t n, const void *needle,
+    size_t m);
+
 int ra_startswith_ci(ra_str_t s, const char *prefix);
 int ra_hexval(int c);
 

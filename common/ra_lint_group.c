@@ -73,7 +73,7 @@ ra_lint_glob_prefix(ra_str_t s, ra_str_t t, size_t *budget, size_t *end)
             continue;
         }
         *budget -= *budget < t.len ? *budget : t.len;
-        hit = ra_lint_memmem(tp, (size_t) (te - tp), sp, seg);
+        hit = ra_memmem(tp, (size_t) (te - tp), sp, seg);
         if (hit == NULL) {
             return 0;
         }
@@ -169,7 +169,7 @@ ra_lint_group(ra_lint_ctx_t *ctx, const ra_lint_group_t *g, size_t *budget,
         b = &r[i];
         if (!b->plain || (b->value.data[0] != '/' && b->value.data[0] != '*')
             || (b->type == RA_RULE_ALLOW
-                && ra_lint_memmem(b->value.data, b->value.len, "index.htm", 9)))
+                && ra_memmem(b->value.data, b->value.len, "index.htm", 9)))
         {
             continue;
         }

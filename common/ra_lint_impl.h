@@ -107,8 +107,6 @@ void ra_lint_binary_finding(ra_lint_ctx_t *ctx, ra_str_t body,
 
 /* the checks of each line (ra_lint_line.c) */
 int ra_lint_line(void *data, const ra_line_t *ln);
-const unsigned char *ra_lint_memmem(const void *hay, size_t n,
-    const void *needle, size_t m);
 
 /* AI preferences and policy tokens (ra_lint_aipref.c) */
 int ra_lint_ai_pref(ra_lint_ctx_t *ctx, const ra_line_t *ln);

@@ -225,31 +225,6 @@ ra_lint_sitemap(ra_lint_ctx_t *ctx, const ra_line_t *ln)
     }
 }
 
-/* memmem() is a GNU extension; the core builds as plain C11 + POSIX. */
-const unsigned char *
-ra_lint_memmem(const void *hay, size_t n, const void *needle, size_t m)
-{
-    const unsigned char  *h = hay, *end, *p;
-
-    if (m == 0) {
-        return h;
-    }
-    if (n < m) {
-        return NULL;
-    }
-    end = h + n - m + 1;
-    for (p = h; p < end; p++) {
-        p = memchr(p, *(const unsigned char *) needle, (size_t) (end - p));
-        if (p == NULL) {
-            return NULL;
-        }
-        if (memcmp(p, needle, m) == 0) {
-            return p;
-        }
-    }
-    return NULL;
-}
-
 /* Unreserved (RFC 3986) bytes: a %-escape of one is decoded by RFC 9309
  * matching but compared as written by Google. */
 static int
@@ -356,7 +331,7 @@ ra_lint_path(ra_lint_ctx_t *ctx, const ra_line_t *ln, ra_rule_type_e type)
     }
 
     if (type == RA_RULE_DISALLOW
-        && ra_lint_memmem(p, v.len, "robots.txt", 10) != NULL)
+        && ra_memmem(p, v.len, "robots.txt", 10) != NULL)
     {
         ra_lint_add(ctx, RA_LC_ROBOTS_TXT_RULE, ln->line, ra_lint_col(ln, p),
             0,

@@ -120,22 +120,13 @@ ra_undecl_path_kind(ra_str_t path)
  * request's way */
 #define RA_TOKEN(s)  s, sizeof(s) - 1
 
-/* Where token (n > 0 bytes) starts in ua, or -1: its first byte looked
- * for, then the rest compared */
+/* Where token (n > 0 bytes) starts in ua, or -1 */
 static long
 ra_undecl_find_token(ra_str_t ua, const char *token, size_t n)
 {
-    const unsigned char  *p = ua.data, *end = ua.data + ua.len;
+    const unsigned char  *p = ra_memmem(ua.data, ua.len, token, n);
 
-    while ((size_t) (end - p) >= n
-           && (p = memchr(p, token[0], (size_t) (end - p) - n + 1)) != NULL)
-    {
-        if (memcmp(p + 1, token + 1, n - 1) == 0) {
-            return (long) (p - ua.data);
-        }
-        p++;
-    }
-    return -1;
+    return p != NULL ? (long) (p - ua.data) : -1;
 }
 
 /* The major version after token ("Firefox/" -> 128), -1 when absent;
