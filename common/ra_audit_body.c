@@ -104,6 +104,17 @@ ra_body_captured(ra_body_t *b, int last)
     return 0;
 }
 
+/* A sitemap's lint after some bytes: complete with the answer's last. */
+static unsigned
+ra_body_sitemap_end(ra_body_t *b, int last)
+{
+    if (!last) {
+        return 0;
+    }
+    b->want &= ~RA_BODY_SITEMAP;
+    return RA_BODY_SITEMAP;
+}
+
 unsigned
 ra_body_feed(ra_body_t *b, const void *p, size_t n, int last)
 {
@@ -120,10 +131,7 @@ ra_body_feed(ra_body_t *b, const void *p, size_t n, int last)
         if (n > 0) {
             ra_audit_sitemap_feed(b->sitemap, p, n);
         }
-        if (last) {
-            b->want &= ~RA_BODY_SITEMAP;
-            done |= RA_BODY_SITEMAP;
-        }
+        done |= ra_body_sitemap_end(b, last);
     }
     return done;
 }
@@ -149,10 +157,7 @@ ra_body_read(ra_body_t *b, size_t n,
     }
     if (b->want & RA_BODY_SITEMAP) {
         (void) ra_audit_sitemap_read(b->sitemap, n, read, ctx);
-        if (last) {
-            b->want &= ~RA_BODY_SITEMAP;
-            done |= RA_BODY_SITEMAP;
-        }
+        done |= ra_body_sitemap_end(b, last);
     }
     return done;
 }

@@ -67,7 +67,7 @@ ra_audit_page_wanted(ra_audit_t *au, ra_str_t method, unsigned kind,
 {
     ra_identity_t  id;
 
-    if (au == NULL || method.len == 0 || ra_ua_absent(user_agent)) {
+    if (au == NULL) {
         return RA_PAGE_NONE;
     }
     ra_identify(au, user_agent, &id);

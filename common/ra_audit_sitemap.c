@@ -163,12 +163,6 @@ ra_audit_sitemap_start(ra_audit_t *au, const ra_request_t *req,
 {
     ra_identity_t  id;
 
-    if (!ra_method_fetches(req->method) || req->method.len == 0
-        || !ra_http_answer_is_file(req->status))
-    {
-        return NULL;
-    }
-    /* only crawlers: no browser pays more than its identity */
     ra_identify(au, req->user_agent, &id);
     return ra_audit_sitemap_start_by(au, req, &id, has_body, a, now);
 }
