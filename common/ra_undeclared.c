@@ -56,7 +56,14 @@ typedef struct {
     uint8_t    ua_bad;
     uint8_t    list;            /* 0 unflagged, 1 flagged */
     uint8_t    used;
+    uint8_t    ua_bits;         /* a bit per User-Agent hash: distinct */
+    uint8_t    shared;          /* people share the address */
 } ra_undecl_entry_t;
+
+/* The two bytes above took what was the entry's padding: a table laid
+ * out before them reads as zeros there, and keeps its layout. */
+_Static_assert(sizeof(ra_undecl_entry_t) == 152,
+               "the undeclared table's entry keeps its size");
 
 struct ra_undecl_s {
     uint32_t   magic;
@@ -467,6 +474,10 @@ ra_undecl_slide(ra_undecl_entry_t *e, int64_t now)
         e->paths = 0;
         e->robots = e->disallowed = 0;
         e->page_ms = 0;
+        /* people share the address still: an address found shared
+         * stays so while the table remembers it, or each quiet spell of
+         * a balancer would let its first requests flag it again */
+        e->ua_bits = 0;
         return;
     }
     if (now - e->win_ms > RA_UNDECL_WINDOW_MS
@@ -756,6 +767,35 @@ ra_undecl_see(ra_undecl_t *t, const ra_undecl_req_t *r, ra_undecl_hit_t *hit)
     ra_undecl_see_kind(t, r, ra_undecl_path_kind(r->path), hit);
 }
 
+/* An address people share, behind a balancer that does not pass on the
+ * client's address or a NAT: RA_UNDECL_SHARED_UAS or more distinct
+ * User-Agents, and the subresource loads of a person's browser.  Its
+ * requests are many clients', and no one's robots.txt fetch or
+ * disallowed path may make a crawler of all of them.  A bot that rotates
+ * User-Agents but loads no subresources stays one client. */
+static int
+ra_undecl_is_shared(const ra_undecl_entry_t *e)
+{
+    return e->subres >= 2
+           && ra_undecl_popcount(e->ua_bits) >= RA_UNDECL_SHARED_UAS;
+}
+
+/* A flagged client found shared lets go of its record, which stays as
+ * the evidence of what it did while it looked like one client (its
+ * signals now say "shared"), and is not flagged again while its entry
+ * lasts */
+static void
+ra_undecl_release(ra_undecl_t *t, ra_undecl_entry_t *e, uint32_t link,
+    ra_undecl_rec_t *rec)
+{
+    rec->entry = 0;
+    rec->signals |= RA_UNDECL_SIG_SHARED;
+    e->rec = 0;
+    ra_undecl_unlink(t, e);
+    e->list = 0;
+    ra_undecl_push(t, e, link);
+}
+
 void
 ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
     ra_undecl_hit_t *hit)
@@ -780,14 +820,32 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
     }
     e->last_ms = r->time_ms;
     e->requests++;
+    if (kind == RA_UNDECL_SUBRES && e->subres < UINT16_MAX) {
+        e->subres++;
+    }
+    uah = ra_undecl_ua_hash(r->user_agent);
+    if (uah != e->ua_hash) {
+        /* asked once per User-Agent a client changes to; an address
+         * already known to be shared has no use for the answer */
+        e->ua_hash = uah;
+        e->ua_bits = (uint8_t) (e->ua_bits | 1u << (uah >> 29));
+        if (!e->shared && rec == NULL) {
+            e->ua_bad = (uint8_t) (e->ua_bad | ra_undecl_ua_impossible(
+                                                  r->user_agent));
+        }
+    }
+    if (rec != NULL && ra_undecl_is_shared(e)) {
+        ra_undecl_release(t, e, link, rec);
+        e->shared = 1;
+        rec = NULL;
+    }
     if (rec != NULL) {
         rec->requests++;
         rec->last_ms = r->time_ms;
         /* a record that holds all the User-Agents it keeps takes no
-         * other: its client's are not hashed */
+         * other */
         if (rec->nuas < RA_UNDECL_UAS) {
-            ra_undecl_rec_ua(rec, r->user_agent,
-                             ra_undecl_ua_hash(r->user_agent));
+            ra_undecl_rec_ua(rec, r->user_agent, uah);
         }
         if (hit != NULL) {
             hit->rec = e->rec;
@@ -799,11 +857,6 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
     switch (kind) {
     case RA_UNDECL_ROBOTS:
         e->robots = 1;
-        break;
-    case RA_UNDECL_SUBRES:
-        if (e->subres < UINT16_MAX) {
-            e->subres++;
-        }
         break;
     case RA_UNDECL_PAGE:
         ra_undecl_page(e, r);
@@ -817,19 +870,17 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
         e->disallowed += r->disallowed;
     }
     e->cloud = r->cloud;
-    uah = ra_undecl_ua_hash(r->user_agent);
-    if (uah != e->ua_hash) {
-        /* asked once per User-Agent a client changes to */
-        e->ua_hash = uah;
-        e->ua_bad = (uint8_t) (e->ua_bad | ra_undecl_ua_impossible(
-                                              r->user_agent));
+    if (!e->shared) {
+        e->shared = (uint8_t) ra_undecl_is_shared(e);
     }
-    score = ra_undecl_score(e, &signals);
-    if (score >= RA_UNDECL_THRESHOLD) {
-        ra_undecl_flag(t, e, link, r, kind, score, signals);
-        rec = ra_undecl_record(t, e->rec - 1);
-        rec->last_ms = r->time_ms;
-        ra_undecl_rec_ua(rec, r->user_agent, uah);
+    if (!e->shared) {
+        score = ra_undecl_score(e, &signals);
+        if (score >= RA_UNDECL_THRESHOLD) {
+            ra_undecl_flag(t, e, link, r, kind, score, signals);
+            rec = ra_undecl_record(t, e->rec - 1);
+            rec->last_ms = r->time_ms;
+            ra_undecl_rec_ua(rec, r->user_agent, uah);
+        }
     }
     if (hit != NULL) {
         hit->rec = e->rec;
@@ -849,6 +900,7 @@ ra_undecl_signal_name(uint32_t bit)
     case RA_UNDECL_SIG_NO_REFERER:    return "no-referer-chain";
     case RA_UNDECL_SIG_REGULAR:       return "regular-rate";
     case RA_UNDECL_SIG_CLOUD:         return "cloud";
+    case RA_UNDECL_SIG_SHARED:        return "shared";
     default:                          return NULL;
     }
 }

@@ -29,6 +29,11 @@
  * (100).  No behavioural signal alone reaches it, and a person's browsing
  * never shows the two that together do: with a cold cache it loads
  * subresources, and with a warm one it still follows links.
+ *
+ * An address that sends RA_UNDECL_SHARED_UAS or more distinct User-Agents
+ * and loads subresources is people's, behind one balancer or NAT: it is
+ * not flagged while its entry lasts, and a client flagged before that
+ * showed lets go of its record (kept, its signals marked "shared").
  */
 #ifndef RA_UNDECLARED_H
 #define RA_UNDECLARED_H
@@ -41,6 +46,7 @@
 #define RA_UNDECL_UAS           3       /* User-Agents a record keeps */
 #define RA_UNDECL_UA_MAX        160     /* bytes kept of each */
 #define RA_UNDECL_RING          8       /* pages remembered for Referers */
+#define RA_UNDECL_SHARED_UAS    4       /* an address people share */
 
 /* the signals, as bits of ra_undecl_rec_t.signals */
 #define RA_UNDECL_SIG_ROBOTS        0x01u
@@ -50,7 +56,8 @@
 #define RA_UNDECL_SIG_NO_REFERER    0x10u
 #define RA_UNDECL_SIG_REGULAR       0x20u
 #define RA_UNDECL_SIG_CLOUD         0x40u
-#define RA_UNDECL_SIGNALS           7
+#define RA_UNDECL_SIG_SHARED        0x80u   /* not a signal: released */
+#define RA_UNDECL_SIGNALS           8
 
 /* what a request's path is to the detector (ra_undecl_path_kind()) */
 #define RA_UNDECL_PAGE      0       /* a document a person reads */
@@ -160,7 +167,8 @@ uint32_t ra_undecl_clients(const ra_undecl_t *t);
 uint64_t ra_undecl_evictions(const ra_undecl_t *t, uint64_t *flagged);
 
 /* "robots.txt", "disallowed", "impossible-ua", "no-subresources",
- * "no-referer-chain", "regular-rate", "cloud" for one bit; NULL else. */
+ * "no-referer-chain", "regular-rate", "cloud", "shared" for one bit;
+ * NULL else. */
 const char *ra_undecl_signal_name(uint32_t bit);
 
 /* RA_UNDECL_PAGE, _SUBRES, _ROBOTS or _OTHER for a path. */

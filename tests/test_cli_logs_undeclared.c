@@ -8,7 +8,9 @@
  * format shows them: JSON sites[].undeclared[], the text heading,
  * Prometheus, CSV evidence rows, the RA104 alert log and the evidence
  * log; fail2ban's mode=undeclared bans them (skipped without
- * fail2ban-regex); cloud ranges add their signal.  Runs build/robots-audit from the repository root;
+ * fail2ban-regex); cloud ranges add their signal; the real log's clients
+ * behind one address are people, not one crawler (skipped without
+ * ../shared/data).  Runs build/robots-audit from the repository root;
  * skips when it is absent.
  */
 #include <stdio.h>
@@ -158,6 +160,32 @@ alert_and_evidence_logs(void **state)
     unlink(evidence);
 }
 
+/* The real log's people and bots, all behind one address (a balancer
+ * that does not pass the client's address on): some of them read
+ * robots.txt or a disallowed path, and the address loads subresources
+ * from many browsers, so it is people's, never one undeclared crawler.
+ * The same lines with their own addresses flag the clients they did. */
+static void
+one_address_of_many_people_is_not_flagged(void **state)
+{
+    char  cmd[1024];
+
+    (void) state;
+    RA_TEST_NEED_SHARED();
+    ra_test_need_cli();
+    snprintf(cmd, sizeof(cmd), "sed 's/^[^ ]* /10.1.2.3 /' "
+             "%s/logs/elastic-apache/apache_logs | " LOGS
+             "--format json - 2>/dev/null", ra_test_shared());
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "\"undeclared\":[]"));
+    snprintf(cmd, sizeof(cmd), LOGS "--format json "
+             "%s/logs/elastic-apache/apache_logs 2>/dev/null",
+             ra_test_shared());
+    assert_int_equal(ra_test_sh(cmd, out, sizeof(out)), 0);
+    assert_null(strstr(out, "\"undeclared\":[]"));
+    assert_non_null(strstr(out, "\"undeclared\":[{\"client\":"));
+}
+
 static void
 fail2ban_mode_undeclared(void **state)
 {
@@ -191,6 +219,7 @@ main(void)
         cmocka_unit_test(cloud_ranges_add_the_cloud_signal),
         cmocka_unit_test(alert_and_evidence_logs),
         cmocka_unit_test(fail2ban_mode_undeclared),
+        cmocka_unit_test(one_address_of_many_people_is_not_flagged),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

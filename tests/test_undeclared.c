@@ -237,6 +237,113 @@ robots_txt_is_decisive(void **state)
     ra_test_arena_free(f.ar);
 }
 
+/* People behind one address (a balancer that does not pass on the
+ * client's, a NAT): each its own browser, loading subresources */
+static const char *const  people_uas[] = {
+    CHROME,
+    "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0",
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) "
+    "AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 "
+    "Safari/604.1",
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, "
+    "like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 "
+    "Firefox/133.0",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, "
+    "like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+    "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, "
+    "like Gecko) Chrome/131.0.0.0 Safari/537.36",
+};
+
+#define PEOPLE  (sizeof(people_uas) / sizeof(people_uas[0]))
+
+static void
+people_at(ra_undecl_t *t, const char *addr, double start)
+{
+    size_t  i;
+    char    path[32];
+
+    for (i = 0; i < PEOPLE; i++) {
+        snprintf(path, sizeof(path), "/post-%zu", i);
+        see(t, addr, start + i, path, "", people_uas[i]);
+        see(t, addr, start + i + 0.2, "/s/site.css", "", people_uas[i]);
+        see(t, addr, start + i + 0.3, "/s/app.js", "", people_uas[i]);
+    }
+}
+
+/* One person's robots.txt fetch (an extension, a curious reader) does
+ * not make a crawler of everyone behind the address */
+static void
+shared_address_is_not_one_crawler(void **state)
+{
+    fix_t            f;
+    ra_undecl_hit_t  h;
+
+    (void) state;
+    table(&f, 64, 8);
+    people_at(f.t, "198.51.100.1", 1);
+    h = see(f.t, "198.51.100.1", 20, "/robots.txt", "", people_uas[3]);
+    assert_int_equal(h.rec, 0);
+    assert_false(h.flagged_now);
+    h = see(f.t, "198.51.100.1", 21, "/robots.txt", "", people_uas[5]);
+    assert_int_equal(h.rec, 0);
+    assert_int_equal(ra_undecl_records(f.t), 0);
+
+    /* a bot that rotates User-Agents but loads nothing a page needs is
+     * still one client */
+    for (size_t i = 0; i < PEOPLE; i++) {
+        char  path[32];
+
+        snprintf(path, sizeof(path), "/p-%zu", i);
+        h = see(f.t, "203.0.113.4", 1 + i, path, "", people_uas[i]);
+        assert_int_equal(h.rec, 0);
+    }
+    h = see(f.t, "203.0.113.4", 20, "/robots.txt", "", people_uas[0]);
+    assert_int_not_equal(h.rec, 0);
+    assert_true(h.flagged_now);
+    ra_test_arena_free(f.ar);
+}
+
+/* A client flagged before its address showed people behind it lets go
+ * of its record, which stays as the evidence of what it did, marked
+ * shared; the address is not flagged again while the table holds it */
+static void
+flagged_client_found_shared_keeps_its_record(void **state)
+{
+    fix_t             f;
+    ra_undecl_hit_t   h;
+    ra_undecl_rec_t  *rec;
+
+    (void) state;
+    table(&f, 64, 8);
+    h = see(f.t, "198.51.100.2", 1, "/robots.txt", "", NULL);
+    assert_true(h.flagged_now);
+    rec = ra_undecl_record(f.t, h.rec - 1);
+    people_at(f.t, "198.51.100.2", 2);
+    h = see(f.t, "198.51.100.2", 30, "/post-1", "", NULL);
+    assert_int_equal(h.rec, 0);
+    assert_int_equal(ra_undecl_records(f.t), 1);
+    assert_int_equal(rec->signals,
+                     RA_UNDECL_SIG_ROBOTS | RA_UNDECL_SIG_SHARED);
+    assert_true(rec->requests >= 2);
+    assert_true(rec->requests < 1 + 3 * PEOPLE);
+    assert_int_equal(rec->entry, 0);
+    assert_string_equal(ra_undecl_signal_name(RA_UNDECL_SIG_SHARED),
+                        "shared");
+    h = see(f.t, "198.51.100.2", 31, "/robots.txt", "", NULL);
+    assert_int_equal(h.rec, 0);
+    assert_int_equal(ra_undecl_records(f.t), 1);
+    /* idle for a whole window, the address is still people's: a
+     * balancer's quiet night does not let its first request flag it */
+    h = see(f.t, "198.51.100.2", 32 + RA_UNDECL_WINDOW_MS / 1000,
+            "/robots.txt", "", NULL);
+    assert_int_equal(h.rec, 0);
+    assert_int_equal(ra_undecl_records(f.t), 1);
+    ra_test_arena_free(f.ar);
+}
+
 /* A person: a page, its subresources, then pages reached by links */
 static void
 person(ra_undecl_t *t, const char *addr, int pages, double start)
@@ -554,6 +661,8 @@ main(void)
         cmocka_unit_test(path_kinds_of_extensions),
         cmocka_unit_test(impossible_user_agents),
         cmocka_unit_test(robots_txt_is_decisive),
+        cmocka_unit_test(shared_address_is_not_one_crawler),
+        cmocka_unit_test(flagged_client_found_shared_keeps_its_record),
         cmocka_unit_test(behaviour_flags_a_disguised_crawler),
         cmocka_unit_test(other_signals_add_up),
         cmocka_unit_test(ipv6_by_64),
