@@ -243,7 +243,7 @@ ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
     /* a server judges from the flagging request on (its window before
      * went by unjudged) */
     ra_undecl_judge(t, rs, &u->r, req->method, 0, au->conf.alloc, &u->v);
-    if (p != NULL && u->v.match.allowed) {
+    if (p != NULL && !u->v.shared && u->v.match.allowed) {
         p->version = m->current.hash;
         p->hash = ph;
         p->len = req->uri.len;

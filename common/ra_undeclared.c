@@ -796,22 +796,17 @@ ra_undecl_release(ra_undecl_t *t, ra_undecl_entry_t *e, uint32_t link,
     ra_undecl_push(t, e, link);
 }
 
-void
-ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
-    ra_undecl_hit_t *hit)
+uint32_t
+ra_undecl_count_client(ra_undecl_t *t, const ra_undecl_req_t *r, int *shared)
 {
     uint64_t            key[2];
-    uint32_t            link, signals, uah;
-    int32_t             score = 0;
+    uint32_t            link;
     ra_undecl_entry_t  *e;
-    ra_undecl_rec_t    *rec = NULL;
 
     ra_undecl_key(r->addr, key);
     link = ra_undecl_find(t, key, r->time_ms);
     e = ra_undecl_entry(t, link);
-    if (e->rec) {
-        rec = ra_undecl_record(t, e->rec - 1);
-    } else {
+    if (e->rec == 0) {
         ra_undecl_slide(e, r->time_ms);
     }
     if (t->head[e->list] != link) {
@@ -820,24 +815,48 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
     }
     e->last_ms = r->time_ms;
     e->requests++;
+    *shared = e->shared;
+    return link;
+}
+
+void
+ra_undecl_see_entry(ra_undecl_t *t, uint32_t link, const ra_undecl_req_t *r,
+    unsigned kind, ra_undecl_hit_t *hit)
+{
+    uint32_t            signals, uah;
+    int32_t             score = 0;
+    ra_undecl_entry_t  *e = ra_undecl_entry(t, link);
+    ra_undecl_rec_t    *rec = NULL;
+
+    if (hit != NULL) {
+        memset(hit, 0, sizeof(*hit));
+    }
+    if (e->shared) {
+        /* people's address: nothing of one of them is a signal */
+        return;
+    }
+    if (e->rec) {
+        rec = ra_undecl_record(t, e->rec - 1);
+    }
     if (kind == RA_UNDECL_SUBRES && e->subres < UINT16_MAX) {
         e->subres++;
     }
     uah = ra_undecl_ua_hash(r->user_agent);
     if (uah != e->ua_hash) {
-        /* asked once per User-Agent a client changes to; an address
-         * already known to be shared has no use for the answer */
+        /* asked once per User-Agent a client changes to */
         e->ua_hash = uah;
         e->ua_bits = (uint8_t) (e->ua_bits | 1u << (uah >> 29));
-        if (!e->shared && rec == NULL) {
+        if (rec == NULL) {
             e->ua_bad = (uint8_t) (e->ua_bad | ra_undecl_ua_impossible(
                                                   r->user_agent));
         }
     }
-    if (rec != NULL && ra_undecl_is_shared(e)) {
-        ra_undecl_release(t, e, link, rec);
+    if (ra_undecl_is_shared(e)) {
         e->shared = 1;
-        rec = NULL;
+        if (rec != NULL) {
+            ra_undecl_release(t, e, link, rec);
+        }
+        return;
     }
     if (rec != NULL) {
         rec->requests++;
@@ -849,7 +868,6 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
         }
         if (hit != NULL) {
             hit->rec = e->rec;
-            hit->flagged_now = 0;
             hit->score = rec->score;
         }
         return;
@@ -870,23 +888,28 @@ ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
         e->disallowed += r->disallowed;
     }
     e->cloud = r->cloud;
-    if (!e->shared) {
-        e->shared = (uint8_t) ra_undecl_is_shared(e);
-    }
-    if (!e->shared) {
-        score = ra_undecl_score(e, &signals);
-        if (score >= RA_UNDECL_THRESHOLD) {
-            ra_undecl_flag(t, e, link, r, kind, score, signals);
-            rec = ra_undecl_record(t, e->rec - 1);
-            rec->last_ms = r->time_ms;
-            ra_undecl_rec_ua(rec, r->user_agent, uah);
-        }
+    score = ra_undecl_score(e, &signals);
+    if (score >= RA_UNDECL_THRESHOLD) {
+        ra_undecl_flag(t, e, link, r, kind, score, signals);
+        rec = ra_undecl_record(t, e->rec - 1);
+        rec->last_ms = r->time_ms;
+        ra_undecl_rec_ua(rec, r->user_agent, uah);
     }
     if (hit != NULL) {
         hit->rec = e->rec;
         hit->flagged_now = rec != NULL;
         hit->score = score;
     }
+}
+
+void
+ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r, unsigned kind,
+    ra_undecl_hit_t *hit)
+{
+    int       shared;
+    uint32_t  link = ra_undecl_count_client(t, r, &shared);
+
+    ra_undecl_see_entry(t, link, r, kind, hit);
 }
 
 const char *

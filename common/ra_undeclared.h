@@ -152,6 +152,17 @@ void ra_undecl_see(ra_undecl_t *t, const ra_undecl_req_t *r,
 void ra_undecl_see_kind(ra_undecl_t *t, const ra_undecl_req_t *r,
     unsigned kind, ra_undecl_hit_t *hit);
 
+/* ra_undecl_see_kind() in two steps, for a caller with work to spare
+ * when people share the client's address: ra_undecl_count_client()
+ * finds or makes the entry of r's client and counts the request (its
+ * link; *shared when people share the address, and then nothing of the
+ * request is a signal); ra_undecl_see_entry() counts the signals.
+ * Nothing may change the table in between. */
+uint32_t ra_undecl_count_client(ra_undecl_t *t, const ra_undecl_req_t *r,
+    int *shared);
+void ra_undecl_see_entry(ra_undecl_t *t, uint32_t link,
+    const ra_undecl_req_t *r, unsigned kind, ra_undecl_hit_t *hit);
+
 /* The flagged records: ra_undecl_records() of them, by index; a record
  * whose requests are 0 is unused. */
 uint32_t ra_undecl_records(const ra_undecl_t *t);
@@ -207,6 +218,7 @@ ra_undecl_t *ra_undecl_sites_find(const ra_undecl_sites_t *s, ra_str_t name);
 typedef struct {
     ra_undecl_hit_t   hit;
     unsigned          verdict;
+    unsigned          shared;       /* people's address: not matched */
     ra_match_t        match;        /* against '*' (allowed: no rules) */
 } ra_undecl_verdict_t;
 

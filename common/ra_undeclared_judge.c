@@ -17,13 +17,22 @@ ra_undecl_judge(ra_undecl_t *t, const ra_rules_t *rules, ra_undecl_req_t *r,
     ra_str_t method, int whole_window, const ra_alloc_t *scratch,
     ra_undecl_verdict_t *v)
 {
+    int                shared;
+    uint32_t           link;
     ra_undecl_rec_t   *rec;
     ra_undecl_viol_t  *slot;
     ra_rules_group_t   star;
-    unsigned           kind = ra_undecl_path_kind(r->path);
+    unsigned           kind;
 
     memset(v, 0, sizeof(*v));
     v->match.allowed = 1;
+    /* the address first: people's is neither matched nor judged */
+    link = ra_undecl_count_client(t, r, &shared);
+    if (shared) {
+        v->shared = 1;
+        return;
+    }
+    kind = ra_undecl_path_kind(r->path);
     if (rules != NULL && kind != RA_UNDECL_ROBOTS) {
         /* no agents: the '*' group; a cut path is judged as cut.  The
          * path's shape first: a plain one (most are) takes the matcher's
@@ -34,7 +43,7 @@ ra_undecl_judge(ra_undecl_t *t, const ra_rules_t *rules, ra_undecl_req_t *r,
                                      &v->match);
     }
     r->disallowed = !v->match.allowed;
-    ra_undecl_see_kind(t, r, kind, &v->hit);
+    ra_undecl_see_entry(t, link, r, kind, &v->hit);
     if (v->hit.rec == 0) {
         return;
     }

@@ -362,6 +362,59 @@ server_step(void **state)
     free(s.z.region);
 }
 
+/* People behind one address: browsers of four kinds loading their
+ * pages' subresources.  One of them reading robots.txt and a disallowed
+ * path is neither flagged nor refused, and its path, never matched for
+ * people's address, is not remembered as allowed: the crawler at the
+ * next address asking for it is refused */
+static void
+server_shared_address(void **state)
+{
+    step_t           s;
+    ra_audit_conf_t  conf;
+    ra_verdict_t     v;
+    int64_t          t = T0;
+    unsigned         i;
+    const char      *uas[] = {
+        CHROME, FIREFOX,
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/"
+        "605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15",
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 "
+        "(KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36",
+        "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 "
+        "(KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+        "(KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+    };
+
+    (void) state;
+    step_open(&s, &conf);
+    robots_of(s.au, "User-agent: *\nDisallow: /private\n", t);
+    for (i = 0; i < sizeof(uas) / sizeof(uas[0]); i++) {
+        assert_int_equal(turn(&s, "198.51.100.9", uas[i], "/index.html", "",
+                              t += 1000, &v), 0);
+        assert_int_equal(turn(&s, "198.51.100.9", uas[i], "/style.css", "",
+                              t += 100, &v), 0);
+    }
+    assert_int_equal(turn(&s, "198.51.100.9", CHROME, "/robots.txt", "",
+                          t += 1000, &v), 0);
+    assert_int_equal(turn(&s, "198.51.100.9", CHROME, "/private/p", "",
+                          t += 1000, &v), 0);
+    assert_int_equal(v.refused, RA_REFUSE_NONE);
+    assert_int_equal(s.alerts.len + s.evidence.len, 0);
+
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/robots.txt", "",
+                          t += 1000, &v), 0);
+    assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/p", "",
+                          t += 1000, &v), 1);
+    assert_int_equal(v.refused, RA_REFUSE_UNDECLARED);
+    assert_non_null(strstr(s.alerts.out, "\"client\":\"192.0.2.7\""));
+    assert_null(strstr(s.alerts.out, "198.51.100.9"));
+    ra_audit_destroy(s.au);
+    ra_test_arena_free(s.arena);
+    free(s.z.region);
+}
+
 /* What a process keeps between requests (the site, its robots.txt in
  * force, its table's slot, the client's address) gives way at once to a
  * change: a new robots.txt, from this process or another one, judges the
@@ -473,6 +526,7 @@ main(void)
         cmocka_unit_test(zone_tables_per_site),
         cmocka_unit_test(zone_crash_recovery),
         cmocka_unit_test(server_step),
+        cmocka_unit_test(server_shared_address),
         cmocka_unit_test(server_memo_follows_changes),
         cmocka_unit_test(enforce_word),
     };
