@@ -250,73 +250,11 @@ ra_cache_add(ra_audit_t *au, uint64_t hash, ra_str_t body, int rules)
 
 /* ---- identities ------------------------------------------------------ */
 
-/* 8 bytes a step: cheap enough that a hit costs far less than a pass */
-uint64_t
-ra_ua_hash(const unsigned char *p, size_t n)
-{
-    size_t    all = n;
-    uint64_t  h = 0x9e3779b97f4a7c15ULL ^ n, g = 0x2545f4914f6cdd1dULL, w, v;
-
-    /* sixteen bytes a step, in two lanes */
-    for ( /* void */ ; n >= 16; p += 16, n -= 16) {
-        memcpy(&w, p, 8);
-        memcpy(&v, p + 8, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        g = (g ^ v) * 0xc4ceb9fe1a85ec53ULL;
-        h ^= g >> 29;
-        g ^= h >> 32;
-    }
-    h ^= g * 0x9e3779b97f4a7c15ULL;
-    for ( /* void */ ; n >= 8; p += 8, n -= 8) {
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    /* the last bytes: the last eight (some hashed already) when there
-     * were that many, else one by one (p may be NULL when n is 0) */
-    w = 0;
-    if (n && all >= 8) {
-        memcpy(&w, p + n - 8, 8);
-    } else {
-        for ( /* void */ ; n; n--) {
-            w = w << 8 | *p++;
-        }
-    }
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 29);
-}
-
-/*
- * The identity cache's key: the length and a sample of the bytes, not
- * all of them (a hit compares the exact bytes anyway, so a sample only
- * has to tell apart the User-Agents that share a set): the last 32 bytes,
- * where browsers and crawlers put their versions and names, and the
- * words at a quarter, a half and three quarters of the length.  A shorter
- * one is hashed whole.  Two User-Agents alike in all of these share a set
- * of two ways (ra_identify()).
- */
-static uint64_t
-ra_ua_key(const unsigned char *p, size_t n)
-{
-    uint64_t  a, b, c, d, e, f, g, x, y;
-
-    if (n < 48) {
-        return ra_ua_hash(p, n);
-    }
-    /* loaded into scalars, not arrays: no copy through the stack (and no
-     * stack guard) on the hit path */
-    memcpy(&a, p + n - 32, 8);
-    memcpy(&b, p + n - 24, 8);
-    memcpy(&c, p + n - 16, 8);
-    memcpy(&d, p + n - 8, 8);
-    memcpy(&e, p + n / 4, 8);
-    memcpy(&f, p + n / 2, 8);
-    memcpy(&g, p + n / 2 + n / 4, 8);
-    x = (a ^ e) * 0xff51afd7ed558ccdULL ^ (c ^ g);
-    y = (b ^ f) * 0xc4ceb9fe1a85ec53ULL ^ (d ^ (uint64_t) n);
-    x = (x ^ (y << 23 | y >> 41)) * 0x9e3779b97f4a7c15ULL;
-    return x ^ (x >> 29);
-}
+/* The identity cache's key (ra_hash_sample()): a hit compares the exact
+ * bytes anyway, so a sample only has to tell apart the User-Agents that
+ * share a set.  Two User-Agents alike in all of it share a set of two
+ * ways (ra_identify()). */
+#define ra_ua_key(p, n)  ra_hash_sample(p, n)
 
 /* Is the slot's User-Agent this one? */
 static int

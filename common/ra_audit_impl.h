@@ -223,7 +223,7 @@ typedef struct {
 
 /* ra_audit.c: the identities of User-Agents, and the rule sets a verdict
  * asks for (the cache, else compiled) */
-uint64_t ra_ua_hash(const unsigned char *p, size_t n);
+#define ra_ua_hash(p, n)  ra_hash_bytes(p, n)
 void ra_identify(ra_audit_t *au, ra_str_t ua, ra_identity_t *id);
 int ra_gather_resolve(const ra_judge_state_t *g, unsigned k,
     const ra_rules_t **rs);

@@ -60,6 +60,41 @@ ra_str_cut(char *dst, size_t max, ra_str_t s)
     return n;
 }
 
+uint64_t
+ra_hash_bytes(const unsigned char *p, size_t n)
+{
+    size_t    all = n;
+    uint64_t  h = 0x9e3779b97f4a7c15ULL ^ n, g = 0x2545f4914f6cdd1dULL, w, v;
+
+    /* sixteen bytes a step, in two lanes */
+    for ( /* void */ ; n >= 16; p += 16, n -= 16) {
+        memcpy(&w, p, 8);
+        memcpy(&v, p + 8, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        g = (g ^ v) * 0xc4ceb9fe1a85ec53ULL;
+        h ^= g >> 29;
+        g ^= h >> 32;
+    }
+    h ^= g * 0x9e3779b97f4a7c15ULL;
+    for ( /* void */ ; n >= 8; p += 8, n -= 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    /* the last bytes: the last eight (some hashed already) when there
+     * were that many, else one by one (p may be NULL when n is 0) */
+    w = 0;
+    if (n && all >= 8) {
+        memcpy(&w, p + n - 8, 8);
+    } else {
+        for ( /* void */ ; n; n--) {
+            w = w << 8 | *p++;
+        }
+    }
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
+}
+
 /* memmem() is a GNU extension; the core builds as plain C11 + POSIX. */
 const unsigned char *
 ra_memmem(const void *hay, size_t n, const void *needle, size_t m)

@@ -134,6 +134,42 @@ size_t ra_str_cut(char *dst, size_t max, ra_str_t s);
 const unsigned char *ra_memmem(const void *hay, size_t n, const void *needle,
     size_t m);
 
+/* A hash of all n bytes at p, sixteen a step in two lanes: cheap enough
+ * that a table's hit costs far less than the work it saves. */
+uint64_t ra_hash_bytes(const unsigned char *p, size_t n);
+
+/*
+ * A key of n bytes at p for a table that compares the exact bytes on a
+ * hit, or that can bear two texts taken for one: the length and a sample
+ * of the bytes, not all of them, so that a long text costs no more than
+ * a short one.  The sample is the last 32 bytes, where User-Agents put
+ * their versions and names, and the words at a quarter, a half and three
+ * quarters of the length; a text under 48 bytes is hashed whole.  Inline:
+ * it is on every request's path.
+ */
+static inline uint64_t
+ra_hash_sample(const unsigned char *p, size_t n)
+{
+    uint64_t  a, b, c, d, e, f, g, x, y;
+
+    if (n < 48) {
+        return ra_hash_bytes(p, n);
+    }
+    /* loaded into scalars, not arrays: no copy through the stack (and no
+     * stack guard) on the hit path */
+    memcpy(&a, p + n - 32, 8);
+    memcpy(&b, p + n - 24, 8);
+    memcpy(&c, p + n - 16, 8);
+    memcpy(&d, p + n - 8, 8);
+    memcpy(&e, p + n / 4, 8);
+    memcpy(&f, p + n / 2, 8);
+    memcpy(&g, p + n / 2 + n / 4, 8);
+    x = (a ^ e) * 0xff51afd7ed558ccdULL ^ (c ^ g);
+    y = (b ^ f) * 0xc4ceb9fe1a85ec53ULL ^ (d ^ (uint64_t) n);
+    x = (x ^ (y << 23 | y >> 41)) * 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 29);
+}
+
 int ra_startswith_ci(ra_str_t s, const char *prefix);
 int ra_hexval(int c);
 

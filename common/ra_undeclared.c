@@ -352,25 +352,16 @@ ra_undecl_hash(ra_str_t s)
     return h | 1;
 }
 
-/* A User-Agent's hash, eight bytes at a time: only compared for
- * equality, on every request of a browser, where a byte at a time cost
- * more than the rest of the detector's work */
+/* A User-Agent's key (ra_hash_sample()): only compared for equality, on
+ * every request of a browser, where hashing every byte cost more than
+ * the rest of the detector's work.  Two User-Agents alike in all of its
+ * sample are one to the detector: a client changing between them is
+ * not asked about the second, nor counted as a User-Agent more. */
 static uint32_t
 ra_undecl_ua_hash(ra_str_t s)
 {
-    uint64_t  h = 0x9e3779b97f4a7c15ULL ^ s.len, w;
-    size_t    i = 0;
+    uint64_t  h = ra_hash_sample(s.data, s.len);
 
-    for ( /* void */ ; i + 8 <= s.len; i += 8) {
-        memcpy(&w, s.data + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    for (w = 0; i < s.len; i++) {
-        w = w << 8 | s.data[i];
-    }
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 29;
     return (uint32_t) (h ^ h >> 32) | 1;
 }
 
