@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mod_robots_audit: the robots-audit core (common/) inside Apache httpd 2.4.
- * This file: the module record, the directives, startup and child init;
- * mra.h lists the others.
+ * This file: the module record, the directives, startup and child init
+ * (with its resolver thread); mra.h lists the others.
  *
  * Shared state: one anonymous shared segment holding the ledger
  * (common/ra_ledger.h: offsets only, never pointers) and one global mutex.
@@ -29,6 +29,8 @@
 #include "mod_status.h"
 
 #include "apr_shm.h"
+
+#include "resolver/ra_ares_thread.h"
 
 
 #define MRA_MUTEX_TYPE    "robots-audit"
@@ -114,6 +116,15 @@ mra_pool_allocator(apr_pool_t *p)
     a->alloc = mra_pool_alloc;
     a->ctx = p;
     return a;
+}
+
+const char *
+mra_rdns_check(void *p, const char *server)
+{
+    char  err[256];
+
+    return ra_ares_check(server, err, sizeof(err)) == RA_OK
+           ? NULL : apr_pstrdup(p, err);
 }
 
 /* ---- directives --------------------------------------------------------- */
@@ -600,7 +611,15 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
             return;
         }
     }
-    mra_rdns_child_init(pchild, s);
+    /* reverse DNS off the request path: a resolver thread for this child
+     * (none without RobotsAuditResolver), stopped before pchild's
+     * subpools and the engine go */
+    if (ra_ares_thread_host_start(&st->host, st->conf.resolver, &st->audit)
+        == RA_OK)
+    {
+        apr_pool_pre_cleanup_register(pchild, &st->host,
+                                      ra_ares_thread_host_stop);
+    }
 }
 
 
