@@ -167,12 +167,7 @@ mra_state_get(apr_pool_t *pconf)
     st->logs.alert.write = ra_logfile_write_fd;
     st->logs.evidence.write = ra_logfile_write_fd;
     st->filter = ap_get_output_filter_handle(MRA_FILTER);
-    st->lock.outer.lock = mra_lock;
-    st->lock.outer.unlock = mra_unlock;
-    st->lock.outer.ctx = st;
-    st->host.lock.lock = ra_engines_ledger_lock;
-    st->host.lock.unlock = ra_engines_ledger_unlock;
-    st->host.lock.ctx = &st->lock;
+    ra_engines_lock_init(&st->lock, &st->host, mra_lock, mra_unlock, st);
     ra_conf_main_init(&st->conf, &st->host, mra_pool_allocator(pconf));
     (void) apr_pool_userdata_setn(st, MRA_STATE_KEY, NULL, pconf);
     return st;
@@ -593,23 +588,16 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
                 "ledger mutex; this child does not audit");
         return;
     }
-    if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
-        && threaded != AP_MPMQ_NOT_SUPPORTED)
-    {
-        st->lock.queued = ra_engines_mutex_init(&st->lock.queue) == RA_OK;
-    }
     if (mra_audit_make(pchild, s) == NULL) {
         return;
     }
-    if (st->lock.queued) {
-        st->engines = ra_engines_create(st->audit, &st->audit_conf,
-                                        &st->ledger);
-        if (st->engines == NULL) {
-            MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_MUTEX, "cannot create a "
-                    "thread mutex; this child does not audit");
-            (void) apr_pool_cleanup_run(pchild, st, mra_audit_cleanup);
-            return;
-        }
+    if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
+        && threaded != AP_MPMQ_NOT_SUPPORTED
+        && ra_engines_start(&st->engines, st->audit, &st->audit_conf,
+                            &st->ledger, &st->lock, &st->host) != RA_OK)
+    {
+        (void) apr_pool_cleanup_run(pchild, st, mra_audit_cleanup);
+        return;
     }
     /* reverse DNS off the request path: a resolver thread for this child
      * (none without RobotsAuditResolver), stopped before pchild's
