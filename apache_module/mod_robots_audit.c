@@ -401,17 +401,10 @@ mra_zone_init(server_rec *s, apr_size_t size)
  * RobotsAuditState is written by the parent, which alone outlives every
  * child and never serves a request: from the monitor hook (run about
  * every ten seconds) when the interval is due, and when the
- * configuration's pool goes, at a stop (after the children are gone:
- * nothing is lost) and at a restart.  Children never run pconf's
- * cleanups.
+ * configuration's pool goes (ra_ledger_saver_end()), at a stop (after
+ * the children are gone: nothing is lost) and at a restart.  Children
+ * never run pconf's cleanups.
  */
-static apr_status_t
-mra_state_save(void *data)
-{
-    (void) ra_ledger_saver_save(data);
-    return APR_SUCCESS;
-}
-
 static int
 mra_monitor(apr_pool_t *p, server_rec *s)
 {
@@ -563,7 +556,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
                              ra_str_z(MRA_ZONE_NAME), st->conf.state_file,
                              st->conf.state_interval))
     {
-        apr_pool_cleanup_register(pconf, &st->saver, mra_state_save,
+        apr_pool_cleanup_register(pconf, &st->saver, ra_ledger_saver_end,
                                   apr_pool_cleanup_null);
     }
     return OK;
