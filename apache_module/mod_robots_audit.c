@@ -21,6 +21,7 @@
  */
 
 #include "mra.h"
+#include "ra_conf_run.h"
 
 #include "ap_mpm.h"
 #include "mpm_common.h"
@@ -164,8 +165,6 @@ mra_state_get(apr_pool_t *pconf)
     st = apr_pcalloc(pconf, sizeof(mra_state));
     /* httpd escapes error-log lines itself */
     ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
-    st->logs.alert.write = ra_logfile_write_fd;
-    st->logs.evidence.write = ra_logfile_write_fd;
     st->filter = ap_get_output_filter_handle(MRA_FILTER);
     ra_engines_lock_init(&st->lock, &st->host, mra_lock, mra_unlock, st);
     ra_conf_main_init(&st->conf, &st->host, mra_pool_allocator(pconf));
@@ -444,33 +443,18 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     return st->audit;
 }
 
-/* The log which (ra_logfile.h) its directive names (NULL: none), opened
- * again from pconf on every start and graceful restart */
+/* The file or program (ra_conf_log_open_pt) of a log, opened from pconf
+ * on every start and graceful restart: unbuffered, file or pipe, the
+ * core writes its descriptor */
 static int
-mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
+mra_log_open(void *ctx, unsigned which, const char *path, int *fd)
 {
     piped_log     *pl;
     apr_file_t    *f = NULL;
     apr_status_t   rv = APR_SUCCESS;
-    mra_state     *st = mra_st(s);
-    apr_os_file_t *fd = &st->fds[which];
-    const char    *path = ra_conf_log_path(&st->conf, which);
-    ra_logfile_t  *log = which == RA_LOGFILE_EVENTS ? &st->conf.events.log
-                         : which == RA_LOGFILE_ALERT ? &st->logs.alert
-                         : &st->logs.evidence;
+    server_rec    *s = ctx;
+    apr_pool_t    *pconf = s->process->pconf;
 
-    log->file = NULL;
-    if (path == NULL) {
-        return OK;
-    }
-    log->name = path;
-    if (which == RA_LOGFILE_EVENTS && ra_syslog_is(ra_str_z(path))) {
-        /* syslog:...: the core's own socket, closed with pconf */
-        apr_pool_cleanup_register(pconf, &mra_st(s)->conf,
-                                  ra_conf_events_close, apr_pool_cleanup_null);
-        return ra_conf_events_open(&mra_st(s)->conf, &mra_st(s)->host, NULL)
-               == RA_OK ? OK : !OK;
-    }
     if (path[0] == '|') {
         pl = ap_open_piped_log(pconf, ra_logfile_target(path));
         f = pl != NULL ? ap_piped_log_write_fd(pl) : NULL;
@@ -483,16 +467,10 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
         ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, "%s%s",
                      ra_logfile_unopened(which, path),
                      ra_logfile_target(path));
-        return !OK;
+        return RA_ERROR;
     }
-    /* unbuffered, file or pipe: the core writes its descriptor */
     (void) apr_os_file_get(fd, f);
-    log->file = fd;
-    log->write = ra_logfile_write_fd;
-    if (which == RA_LOGFILE_EVENTS) {
-        ra_events_nowait(*fd);          /* a full pipe drops a line */
-    }
-    return OK;
+    return RA_OK;
 }
 
 /* A virtual host's names: ServerName, then its ServerAlias names; not
@@ -508,8 +486,6 @@ static int
 mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     server_rec *s)
 {
-    int                rc;
-    unsigned           i;
     server_rec        *vs;
     mra_srv_conf      *sc = mra_sconf(s);
     mra_state         *st = sc->st;
@@ -540,13 +516,19 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
             return !OK;
         }
     }
-    rc = mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
-                                             : RA_ZONE_SIZE_DEFAULT);
-    /* the alert, evidence and event logs */
-    for (i = 0; rc == OK && i <= RA_LOGFILE_EVENTS; i++) {
-        rc = mra_open_log(pconf, s, i);
+    if (mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
+                                            : RA_ZONE_SIZE_DEFAULT) != OK)
+    {
+        return !OK;
     }
-    if (rc != OK || mra_audit_make(pconf, s) == NULL) {
+    /* the alert, evidence and event logs (a syslog stream's socket is
+     * closed with pconf) */
+    apr_pool_cleanup_register(pconf, &st->conf, ra_conf_events_close,
+                              apr_pool_cleanup_null);
+    if (ra_conf_logs_open(&st->conf, &st->logs, st->fds, &st->host,
+                          mra_log_open, s) != RA_OK
+        || mra_audit_make(pconf, s) == NULL)
+    {
         return !OK;
     }
 

@@ -82,7 +82,8 @@ typedef struct {
     ra_outcome_logs_t    logs;          /* RobotsAuditAlertLog's and
                                            RobotsAuditEvidenceLog's: the
                                            descriptors below, or file NULL */
-    apr_os_file_t        fds[RA_LOGFILES + 1];  /* and RobotsAuditEvents' */
+    int                  fds[RA_LOGFILES + 1];  /* and RobotsAuditEvents'
+                                           (ra_conf_logs_open()) */
     /* a threaded child: its threads queue before the global mutex, and
      * each judges with its own engine */
     ra_engines_lock_t    lock;          /* the host's ledger lock */
