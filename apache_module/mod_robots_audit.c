@@ -516,9 +516,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
             return !OK;
         }
     }
-    if (mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
-                                            : RA_ZONE_SIZE_DEFAULT) != OK)
-    {
+    if (mra_zone_init(s, ra_conf_zone_size(&st->conf)) != OK) {
         return !OK;
     }
     /* the alert, evidence and event logs (a syslog stream's socket is

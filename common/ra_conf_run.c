@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A server's run with its configuration (ra_conf_run.h): the logs it
- * opens at a start.
+ * A server's run with its configuration (ra_conf_run.h): the size of
+ * its ledger and the logs it opens at a start.
  */
 #include "ra_conf_run.h"
 #include "ra_events.h"
+
+size_t
+ra_conf_zone_size(const ra_conf_main_t *m)
+{
+    return m->zone_size != 0 ? (size_t) m->zone_size : RA_ZONE_SIZE_DEFAULT;
+}
 
 int
 ra_conf_logs_open(ra_conf_main_t *m, ra_outcome_logs_t *logs, int *fds,

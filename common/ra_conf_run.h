@@ -14,6 +14,11 @@
 #include "ra_logfile.h"
 #include "ra_outcome.h"
 
+/* The ledger's size in bytes: the zone directive's, else the default
+ * (RA_ZONE_SIZE_DEFAULT: Apache's RobotsAuditZoneSize may be left out,
+ * nginx's robots_audit_zone always names one). */
+size_t ra_conf_zone_size(const ra_conf_main_t *m);
+
 /*
  * How a server opens the file or program of log which (RA_LOGFILE_*) at
  * path, as its directive gave it ("|program" to start): RA_OK with the

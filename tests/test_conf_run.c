@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A server's run with its configuration: the logs its directives name
+/* A server's run with its configuration: the ledger's size, written or
+ * the default; the logs its directives name
  * opened the same way in every server that opens its own (each to its
  * descriptor, the event stream's never waiting, a syslog stream on the
  * core's socket), and a log that cannot be opened stopping the start. */
@@ -68,6 +69,18 @@ opener(void *ctx, unsigned which, const char *path, int *fd)
     }
     *fd = r->pipe[1];
     return RA_OK;
+}
+
+static void
+zone_size_or_default(void **state)
+{
+    run_t  *r = run_new();
+
+    (void) state;
+    assert_int_equal(ra_conf_zone_size(&r->main), RA_ZONE_SIZE_DEFAULT);
+    r->main.zone_size = 64u * 1024;
+    assert_int_equal(ra_conf_zone_size(&r->main), 64u * 1024);
+    run_free(r);
 }
 
 static void
@@ -170,6 +183,7 @@ int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
+        cmocka_unit_test(zone_size_or_default),
         cmocka_unit_test(nothing_configured),
         cmocka_unit_test(each_to_its_descriptor),
         cmocka_unit_test(unopened_stops),
