@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mod_robots_audit: the robots-audit core (common/) inside Apache httpd 2.4.
- * This file: the module record, the directives, startup and child init;
- * mra.h lists the others.
+ * This file: the module record, the directives, startup and child init
+ * (with its resolver thread); mra.h lists the others.
  *
  * Shared state: one anonymous shared segment holding the ledger
  * (common/ra_ledger.h: offsets only, never pointers) and one global mutex.
@@ -21,6 +21,7 @@
  */
 
 #include "mra.h"
+#include "ra_conf_run.h"
 
 #include "ap_mpm.h"
 #include "mpm_common.h"
@@ -29,6 +30,8 @@
 #include "mod_status.h"
 
 #include "apr_shm.h"
+
+#include "resolver/ra_ares_thread.h"
 
 
 #define MRA_MUTEX_TYPE    "robots-audit"
@@ -116,6 +119,15 @@ mra_pool_allocator(apr_pool_t *p)
     return a;
 }
 
+const char *
+mra_rdns_check(void *p, const char *server)
+{
+    char  err[256];
+
+    return ra_ares_check(server, err, sizeof(err)) == RA_OK
+           ? NULL : apr_pstrdup(p, err);
+}
+
 /* ---- directives --------------------------------------------------------- */
 
 static void *
@@ -153,15 +165,8 @@ mra_state_get(apr_pool_t *pconf)
     st = apr_pcalloc(pconf, sizeof(mra_state));
     /* httpd escapes error-log lines itself */
     ra_host_server_init(&st->host, mra_host_log, mra_host_now, 1);
-    st->logs.alert.write = ra_logfile_write_fd;
-    st->logs.evidence.write = ra_logfile_write_fd;
     st->filter = ap_get_output_filter_handle(MRA_FILTER);
-    st->lock.outer.lock = mra_lock;
-    st->lock.outer.unlock = mra_unlock;
-    st->lock.outer.ctx = st;
-    st->host.lock.lock = ra_engines_ledger_lock;
-    st->host.lock.unlock = ra_engines_ledger_unlock;
-    st->host.lock.ctx = &st->lock;
+    ra_engines_lock_init(&st->lock, &st->host, mra_lock, mra_unlock, st);
     ra_conf_main_init(&st->conf, &st->host, mra_pool_allocator(pconf));
     (void) apr_pool_userdata_setn(st, MRA_STATE_KEY, NULL, pconf);
     return st;
@@ -395,17 +400,10 @@ mra_zone_init(server_rec *s, apr_size_t size)
  * RobotsAuditState is written by the parent, which alone outlives every
  * child and never serves a request: from the monitor hook (run about
  * every ten seconds) when the interval is due, and when the
- * configuration's pool goes, at a stop (after the children are gone:
- * nothing is lost) and at a restart.  Children never run pconf's
- * cleanups.
+ * configuration's pool goes (ra_ledger_saver_end()), at a stop (after
+ * the children are gone: nothing is lost) and at a restart.  Children
+ * never run pconf's cleanups.
  */
-static apr_status_t
-mra_state_save(void *data)
-{
-    (void) ra_ledger_saver_save(data);
-    return APR_SUCCESS;
-}
-
 static int
 mra_monitor(apr_pool_t *p, server_rec *s)
 {
@@ -445,33 +443,18 @@ mra_audit_make(apr_pool_t *p, server_rec *s)
     return st->audit;
 }
 
-/* The log which (ra_logfile.h) its directive names (NULL: none), opened
- * again from pconf on every start and graceful restart */
+/* The file or program (ra_conf_log_open_pt) of a log, opened from pconf
+ * on every start and graceful restart: unbuffered, file or pipe, the
+ * core writes its descriptor */
 static int
-mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
+mra_log_open(void *ctx, unsigned which, const char *path, int *fd)
 {
     piped_log     *pl;
     apr_file_t    *f = NULL;
     apr_status_t   rv = APR_SUCCESS;
-    mra_state     *st = mra_st(s);
-    apr_os_file_t *fd = &st->fds[which];
-    const char    *path = ra_conf_log_path(&st->conf, which);
-    ra_logfile_t  *log = which == RA_LOGFILE_EVENTS ? &st->conf.events.log
-                         : which == RA_LOGFILE_ALERT ? &st->logs.alert
-                         : &st->logs.evidence;
+    server_rec    *s = ctx;
+    apr_pool_t    *pconf = s->process->pconf;
 
-    log->file = NULL;
-    if (path == NULL) {
-        return OK;
-    }
-    log->name = path;
-    if (which == RA_LOGFILE_EVENTS && ra_syslog_is(ra_str_z(path))) {
-        /* syslog:...: the core's own socket, closed with pconf */
-        apr_pool_cleanup_register(pconf, &mra_st(s)->conf,
-                                  ra_conf_events_close, apr_pool_cleanup_null);
-        return ra_conf_events_open(&mra_st(s)->conf, &mra_st(s)->host, NULL)
-               == RA_OK ? OK : !OK;
-    }
     if (path[0] == '|') {
         pl = ap_open_piped_log(pconf, ra_logfile_target(path));
         f = pl != NULL ? ap_piped_log_write_fd(pl) : NULL;
@@ -484,16 +467,10 @@ mra_open_log(apr_pool_t *pconf, server_rec *s, unsigned which)
         ap_log_error(APLOG_MARK, APLOG_EMERG, rv, s, "%s%s",
                      ra_logfile_unopened(which, path),
                      ra_logfile_target(path));
-        return !OK;
+        return RA_ERROR;
     }
-    /* unbuffered, file or pipe: the core writes its descriptor */
     (void) apr_os_file_get(fd, f);
-    log->file = fd;
-    log->write = ra_logfile_write_fd;
-    if (which == RA_LOGFILE_EVENTS) {
-        ra_events_nowait(*fd);          /* a full pipe drops a line */
-    }
-    return OK;
+    return RA_OK;
 }
 
 /* A virtual host's names: ServerName, then its ServerAlias names; not
@@ -509,8 +486,6 @@ static int
 mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
     server_rec *s)
 {
-    int                rc;
-    unsigned           i;
     server_rec        *vs;
     mra_srv_conf      *sc = mra_sconf(s);
     mra_state         *st = sc->st;
@@ -541,13 +516,17 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
             return !OK;
         }
     }
-    rc = mra_zone_init(s, st->conf.zone_size ? (apr_size_t) st->conf.zone_size
-                                             : RA_ZONE_SIZE_DEFAULT);
-    /* the alert, evidence and event logs */
-    for (i = 0; rc == OK && i <= RA_LOGFILE_EVENTS; i++) {
-        rc = mra_open_log(pconf, s, i);
+    if (mra_zone_init(s, ra_conf_zone_size(&st->conf)) != OK) {
+        return !OK;
     }
-    if (rc != OK || mra_audit_make(pconf, s) == NULL) {
+    /* the alert, evidence and event logs (a syslog stream's socket is
+     * closed with pconf) */
+    apr_pool_cleanup_register(pconf, &st->conf, ra_conf_events_close,
+                              apr_pool_cleanup_null);
+    if (ra_conf_logs_open(&st->conf, &st->logs, st->fds, &st->host,
+                          mra_log_open, s) != RA_OK
+        || mra_audit_make(pconf, s) == NULL)
+    {
         return !OK;
     }
 
@@ -557,7 +536,7 @@ mra_post_config(apr_pool_t *pconf, apr_pool_t *plog, apr_pool_t *ptemp,
                              ra_str_z(MRA_ZONE_NAME), st->conf.state_file,
                              st->conf.state_interval))
     {
-        apr_pool_cleanup_register(pconf, &st->saver, mra_state_save,
+        apr_pool_cleanup_register(pconf, &st->saver, ra_ledger_saver_end,
                                   apr_pool_cleanup_null);
     }
     return OK;
@@ -582,25 +561,26 @@ mra_child_init(apr_pool_t *pchild, server_rec *s)
                 "ledger mutex; this child does not audit");
         return;
     }
-    if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
-        && threaded != AP_MPMQ_NOT_SUPPORTED)
-    {
-        st->lock.queued = ra_engines_mutex_init(&st->lock.queue) == RA_OK;
-    }
     if (mra_audit_make(pchild, s) == NULL) {
         return;
     }
-    if (st->lock.queued) {
-        st->engines = ra_engines_create(st->audit, &st->audit_conf,
-                                        &st->ledger);
-        if (st->engines == NULL) {
-            MRA_LOG(APLOG_CRIT, 0, s, RA_TAG_MUTEX, "cannot create a "
-                    "thread mutex; this child does not audit");
-            (void) apr_pool_cleanup_run(pchild, st, mra_audit_cleanup);
-            return;
-        }
+    if (ap_mpm_query(AP_MPMQ_IS_THREADED, &threaded) == APR_SUCCESS
+        && threaded != AP_MPMQ_NOT_SUPPORTED
+        && ra_engines_start(&st->engines, st->audit, &st->audit_conf,
+                            &st->ledger, &st->lock, &st->host) != RA_OK)
+    {
+        (void) apr_pool_cleanup_run(pchild, st, mra_audit_cleanup);
+        return;
     }
-    mra_rdns_child_init(pchild, s);
+    /* reverse DNS off the request path: a resolver thread for this child
+     * (none without RobotsAuditResolver), stopped before pchild's
+     * subpools and the engine go */
+    if (ra_ares_thread_host_start(&st->host, st->conf.resolver, &st->audit)
+        == RA_OK)
+    {
+        apr_pool_pre_cleanup_register(pchild, &st->host,
+                                      ra_ares_thread_host_stop);
+    }
 }
 
 

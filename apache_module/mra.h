@@ -3,11 +3,11 @@
  * mod_robots_audit's private header: what the glue's files share.
  *
  *   mod_robots_audit.c  module record, directives, startup, child init
+ *                       and its resolver thread
  *   mra_request.c       judging: fixups (enforce), log_transaction
  *   mra_capture.c       the output filter: robots.txt, crawlers' pages
  *                       and sitemaps as served
  *   mra_status.c        the status page and mod_status's section
- *   mra_rdns.c          reverse DNS: a resolver thread per child
  *
  * Every decision is the core's (common/); these files translate Apache's
  * types and hooks to its calls.  Names here are mra_ (ra_ is the core's).
@@ -82,7 +82,8 @@ typedef struct {
     ra_outcome_logs_t    logs;          /* RobotsAuditAlertLog's and
                                            RobotsAuditEvidenceLog's: the
                                            descriptors below, or file NULL */
-    apr_os_file_t        fds[RA_LOGFILES + 1];  /* and RobotsAuditEvents' */
+    int                  fds[RA_LOGFILES + 1];  /* and RobotsAuditEvents'
+                                           (ra_conf_logs_open()) */
     /* a threaded child: its threads queue before the global mutex, and
      * each judges with its own engine */
     ra_engines_lock_t    lock;          /* the host's ledger lock */
@@ -95,18 +96,17 @@ typedef struct {
                                            RobotsAuditState */
 } mra_state;
 
+/* NULL when a resolver can ask server (RobotsAuditResolver's
+ * "ADDR[:PORT]"), else why, in the pool p (ra_directive_cx_t's
+ * resolver_check) */
+const char *mra_rdns_check(void *p, const char *server);
+
 /* Per server; the global settings live in the module's state. */
 typedef struct {
     mra_state         *st;              /* the module's, shared */
     ra_conf_server_t   conf;            /* RobotsAuditRobotsFile; names
                                            built in post_config */
 } mra_srv_conf;
-
-/* mra_rdns.c: NULL when server ("ADDR[:PORT]") is usable, else why, in
- * the pool p (ra_directive_cx_t.resolver_check) */
-const char *mra_rdns_check(void *p, const char *server);
-/* starts this child's resolver thread (after its audit exists) */
-void mra_rdns_child_init(apr_pool_t *pchild, server_rec *s);
 
 #define mra_sconf(s)  ((mra_srv_conf *)                                   \
     ap_get_module_config((s)->module_config, &robots_audit_module))

@@ -74,6 +74,38 @@ ra_engines_ledger_unlock(void *ctx)
     }
 }
 
+void
+ra_engines_lock_init(ra_engines_lock_t *lk, ra_host_t *h,
+    void (*lock)(void *ctx), void (*unlock)(void *ctx), void *ctx)
+{
+    lk->outer.lock = lock;
+    lk->outer.unlock = unlock;
+    lk->outer.ctx = ctx;
+    lk->queued = 0;
+    h->lock.lock = ra_engines_ledger_lock;
+    h->lock.unlock = ra_engines_ledger_unlock;
+    h->lock.ctx = lk;
+}
+
+int
+ra_engines_start(ra_engines_t **e, ra_audit_t *proc,
+    const ra_audit_conf_t *conf, ra_ledger_t *l, ra_engines_lock_t *lk,
+    const ra_host_t *h)
+{
+    *e = NULL;
+    lk->queued = ra_engines_mutex_init(&lk->queue) == RA_OK;
+    if (!lk->queued) {
+        return RA_OK;
+    }
+    *e = ra_engines_create(proc, conf, l);
+    if (*e == NULL) {
+        ra_logf(h, NULL, RA_LOG_CRIT, RA_TAG_MUTEX, "cannot create a thread "
+                "mutex; this child does not audit");
+        return RA_ERROR;
+    }
+    return RA_OK;
+}
+
 ra_engines_t *
 ra_engines_create(ra_audit_t *proc, const ra_audit_conf_t *conf,
     ra_ledger_t *l)

@@ -7,7 +7,7 @@
  * (ra_audit_conf_t.impostors_of); when that engine cannot be made (no
  * memory), the thread judges with the process's engine under the same
  * mutex.  The decision is made here once, so that a server's glue only
- * takes an engine and gives it back.
+ * starts them and takes an engine and gives it back.
  */
 #ifndef RA_ENGINES_H
 #define RA_ENGINES_H
@@ -61,6 +61,25 @@ typedef struct {
  * ctx. */
 void ra_engines_ledger_lock(void *ctx);
 void ra_engines_ledger_unlock(void *ctx);
+
+/* Makes lk the ledger's lock of h (ra_host_t.lock) over the server's lock
+ * shared with other processes (lock, unlock and ctx: outer's); without
+ * the queue until a threaded process starts its engines. */
+void ra_engines_lock_init(ra_engines_lock_t *lk, ra_host_t *h,
+    void (*lock)(void *ctx), void (*unlock)(void *ctx), void *ctx);
+
+/*
+ * A threaded process's engines, started the same in every threaded
+ * server: its threads queue on lk's mutex before the ledger's lock, and
+ * each judges with its own engine beside proc, the process's (made with
+ * conf on l).  RA_OK with *e set, or NULL when the queue could not be
+ * made (proc judges alone, as without threads).  RA_ERROR when the
+ * engines could not be made, said through h at crit (RA_TAG_MUTEX): that
+ * process does not audit, and the caller destroys proc.
+ */
+int ra_engines_start(ra_engines_t **e, ra_audit_t *proc,
+    const ra_audit_conf_t *conf, ra_ledger_t *l, ra_engines_lock_t *lk,
+    const ra_host_t *h);
 
 /* Destroys every thread's engine (not the process's, whose gate they
  * share: destroy these first) and e.  NULL is nothing. */

@@ -229,6 +229,13 @@ ra_ledger_saver_save(const ra_ledger_saver_t *sv)
                                sv->path);
 }
 
+int
+ra_ledger_saver_end(void *sv)
+{
+    (void) ra_ledger_saver_save(sv);
+    return 0;
+}
+
 void
 ra_ledger_saver_tick(ra_ledger_saver_t *sv, int64_t now)
 {

@@ -96,6 +96,12 @@ int ra_ledger_saver_init(ra_ledger_saver_t *sv, const ra_ledger_t *l,
 /* Saves now (ra_ledger_file_save()); RA_OK when sv saves nothing. */
 int ra_ledger_saver_save(const ra_ledger_saver_t *sv);
 
+/* The last save (ra_ledger_saver_save()) when the server stops or
+ * restarts: it takes the saver and answers 0 whatever the save did (said
+ * already), as a pool cleanup does, so that a server registers it as one
+ * (Apache's configuration pool). */
+int ra_ledger_saver_end(void *sv);
+
 /* For a host that looks in now and then (Apache's monitor): the first
  * call plans the first save an interval on; a later one saves when the
  * save is due and plans the next. */

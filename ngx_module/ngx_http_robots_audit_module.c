@@ -559,19 +559,28 @@ ngx_http_robots_audit_server_name(const void *list, size_t i)
 }
 
 
-/* the block's names, copied: the core's server_names does not last */
+/* The block's names, copied: the core's server_names does not last.
+ * Reverse DNS needs a resolver: with one in some server, lookups go to
+ * the one in effect for each request (ngx_http_robots_audit_rdns.c).
+ * The core module's blocks are merged before this one's. */
 static char *
 ngx_http_robots_audit_merge_srv_conf(ngx_conf_t *cf, void *parent,
     void *child)
 {
     ngx_http_robots_audit_srv_conf_t  *conf = child;
 
+    ngx_http_core_loc_conf_t           *clcf;
     ngx_http_core_srv_conf_t           *cscf;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_conf_get_module_main_conf(cf,
                                               ngx_http_robots_audit_module);
     cscf = ngx_http_conf_get_module_srv_conf(cf, ngx_http_core_module);
+    clcf = cscf->ctx->loc_conf[ngx_http_core_module.ctx_index];
+
+    if (clcf->resolver && clcf->resolver->connections.nelts) {
+        amcf->host.rdns_start = ngx_http_robots_audit_rdns_start;
+    }
 
     if (ra_sitenames_build(&conf->conf.names, &amcf->pool,
                            ngx_http_robots_audit_str(cscf->server_name),
@@ -681,42 +690,6 @@ ngx_http_robots_audit_cycle_conf(ngx_cycle_t *cycle)
 }
 
 
-/* Reverse DNS needs a resolver: with one in some server, lookups go to
- * the one in effect for each request (ngx_http_robots_audit_rdns.c);
- * with none, it is off, and said once */
-static void
-ngx_http_robots_audit_rdns_init(ngx_cycle_t *cycle,
-    ngx_http_robots_audit_main_conf_t *amcf)
-{
-    ngx_uint_t                  s;
-    ngx_http_conf_ctx_t        *ctx;
-    ngx_http_core_loc_conf_t   *clcf;
-    ngx_http_core_srv_conf_t  **cscfp;
-    ngx_http_core_main_conf_t  *cmcf;
-
-    cmcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_core_module);
-    cscfp = cmcf->servers.elts;
-    amcf->host.rdns_start = NULL;
-
-    for (s = 0; s < cmcf->servers.nelts; s++) {
-        ctx = cscfp[s]->ctx;
-        clcf = ctx->loc_conf[ngx_http_core_module.ctx_index];
-
-        if (clcf->resolver && clcf->resolver->connections.nelts) {
-            amcf->host.rdns_start = ngx_http_robots_audit_rdns_start;
-            return;
-        }
-    }
-
-    /* the new cycle's log: ngx_cycle is still the old one here; a
-     * notice, not a warning: no resolver is the README's minimal setup,
-     * and crawlers with published ranges are verified without one */
-    ngx_log_error(NGX_LOG_NOTICE, cycle->log, 0, RA_LOG_PREFIX
-                  "[" RA_TAG_RDNS_OFF "] no resolver configured: "
-                  "reverse-DNS verification is off");
-}
-
-
 /* In the master, once the zone exists: each robots_audit_robots_file is
  * its site's first version unless one was captured (ra_robots_file_seed) */
 static ngx_int_t
@@ -730,7 +703,15 @@ ngx_http_robots_audit_init_module(ngx_cycle_t *cycle)
         return NGX_OK;
     }
 
-    ngx_http_robots_audit_rdns_init(cycle, amcf);
+    /* no resolver in any server (merge_srv_conf): said once, in the new
+     * cycle's log (ngx_cycle is still the old one here); a notice, not a
+     * warning: no resolver is the README's minimal setup, and crawlers
+     * with published ranges are verified without one */
+    if (amcf->host.rdns_start == NULL) {
+        ngx_log_error(NGX_LOG_NOTICE, cycle->log, 0, RA_LOG_PREFIX
+                      "[" RA_TAG_RDNS_OFF "] no resolver configured: "
+                      "reverse-DNS verification is off");
+    }
 
     if (amcf->conf.robots_servers == NULL) {
         return NGX_OK;

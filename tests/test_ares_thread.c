@@ -2,8 +2,10 @@
 /* The resolver thread: a queued address comes back to the callback once
  * its lookup ends (here against a server that answers nothing), a bad
  * server is refused with a reason, and the host's rdns_start reaches the
- * thread through rdns_ctx. */
+ * thread through rdns_ctx; a server's start and stop of its thread set
+ * and clear the host's reverse DNS, and say why one could not start. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -119,6 +121,58 @@ bad_server_refused(void **state)
     assert_true(err[0] != '\0');
 }
 
+static void
+check_says_why(void **state)
+{
+    char  err[256] = "";
+
+    (void) state;
+    assert_int_equal(ra_ares_check("127.0.0.1:9", err, sizeof(err)), RA_OK);
+    assert_int_equal(ra_ares_check("not an address", err, sizeof(err)),
+                     RA_ERROR);
+    assert_true(err[0] != '\0');
+}
+
+static void
+host_start_stop(void **state)
+{
+    ra_host_t       h;
+    ra_audit_t     *au = NULL;
+    ra_test_log_t  *log = calloc(1, sizeof(*log));
+
+    (void) state;
+    assert_non_null(log);
+    ra_test_host(&h, log, NULL);
+
+    /* no resolver directive: off, and nothing said */
+    assert_int_equal(ra_ares_thread_host_start(&h, NULL, &au), RA_ERROR);
+    assert_null(h.rdns_start);
+    assert_int_equal(log->n, 0);
+
+    /* one that cannot start: said, and off */
+    assert_int_equal(ra_ares_thread_host_start(&h, "not an address", &au),
+                     RA_ERROR);
+    assert_null(h.rdns_start);
+    assert_null(h.rdns_ctx);
+    assert_int_equal(log->n, 1);
+    assert_int_equal(log->levels[0], RA_LOG_ERR);
+    assert_non_null(strstr(log->lines[0], "[" RA_TAG_RDNS_OFF "] "
+                           "RobotsAuditResolver not an address: "));
+    assert_non_null(strstr(log->lines[0],
+                           "; reverse-DNS verification is off"));
+
+    /* started: the host's rdns_start reaches the thread until stopped */
+    assert_int_equal(ra_ares_thread_host_start(&h, "127.0.0.1:9", &au),
+                     RA_OK);
+    assert_ptr_equal(h.rdns_start, ra_ares_thread_rdns_start);
+    assert_non_null(h.rdns_ctx);
+    assert_int_equal(ra_ares_thread_host_stop(&h), 0);
+    assert_null(h.rdns_start);
+    assert_null(h.rdns_ctx);
+    assert_int_equal(log->n, 1);
+    free(log);
+}
+
 int
 main(void)
 {
@@ -126,6 +180,8 @@ main(void)
         cmocka_unit_test(lookup_answered),
         cmocka_unit_test(queue_bounded),
         cmocka_unit_test(bad_server_refused),
+        cmocka_unit_test(check_says_why),
+        cmocka_unit_test(host_start_stop),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

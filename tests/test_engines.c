@@ -223,12 +223,48 @@ ledger_lock_queued(void **state)
     (void) pthread_mutex_destroy(&lk.queue);
 }
 
+/* a threaded process's start: h's lock goes through the queue, and each
+ * thread gets its own engine */
+static void
+started_threaded(void **state)
+{
+    int                n = 0;
+    fx_t               f;
+    ra_audit_t        *a;
+    ra_engines_t      *e;
+    ra_engines_lock_t  lk;
+
+    (void) state;
+    fx_init(&f);
+    ra_engines_lock_init(&lk, &f.host, outer_count, outer_count, &n);
+    f.host.lock.lock(f.host.lock.ctx);      /* not started: outer alone */
+    f.host.lock.unlock(f.host.lock.ctx);
+    assert_int_equal(n, 2);
+    assert_false(lk.queued);
+
+    assert_int_equal(ra_engines_start(&e, f.proc, &f.conf, &f.ledger, &lk,
+                                      &f.host), RA_OK);
+    assert_non_null(e);
+    assert_true(lk.queued);
+    f.host.lock.lock(f.host.lock.ctx);
+    assert_int_equal(pthread_mutex_trylock(&lk.queue), EBUSY);
+    f.host.lock.unlock(f.host.lock.ctx);
+    assert_int_equal(n, 4);
+    a = ra_engines_take_or(e, f.proc);
+    assert_ptr_not_equal(a, f.proc);
+    ra_engines_give(e, a);
+    ra_engines_destroy(e);
+    (void) pthread_mutex_destroy(&lk.queue);
+    fx_free(&f);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest  tests[] = {
         cmocka_unit_test(queue_mutex),
         cmocka_unit_test(ledger_lock_queued),
+        cmocka_unit_test(started_threaded),
         cmocka_unit_test(each_thread_its_own),
         cmocka_unit_test(this_thread_too),
         cmocka_unit_test(fallback_to_the_process),

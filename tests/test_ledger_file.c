@@ -472,6 +472,9 @@ ledger_file_saver_schedule(void **state)
     assert_int_equal(sv.due, T0 + 2500);
     assert_int_equal(ra_ledger_saver_save(&sv), RA_ERROR);
     assert_int_equal(c.n, 2);
+    /* the last one, as a pool cleanup: tried and said, answering 0 */
+    assert_int_equal(ra_ledger_saver_end(&sv), 0);
+    assert_int_equal(c.n, 3);
     free(ra);
 }
 

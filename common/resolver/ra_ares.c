@@ -96,6 +96,15 @@ ra_ares_destroy(ra_ares_t *r)
     }
 }
 
+int
+ra_ares_check(const char *server, char *err, size_t errlen)
+{
+    ra_ares_t  *r = ra_ares_create(server, 1000, err, errlen);
+
+    ra_ares_destroy(r);
+    return r != NULL ? RA_OK : RA_ERROR;
+}
+
 /* runs the channel until the batch is done or nothing is left */
 static void
 ra_ares_run(ra_ares_t *r, ra_ares_batch_t *q)

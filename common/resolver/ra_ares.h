@@ -34,6 +34,11 @@ ra_ares_t *ra_ares_create(const char *server, int timeout_ms, char *err,
     size_t errlen);
 void ra_ares_destroy(ra_ares_t *r);
 
+/* Could a resolver ask server ("ADDR[:PORT]", "" for the system's)?
+ * RA_OK, or RA_ERROR with err set as ra_ares_create() sets it: a
+ * directive that names it is refused with that reason. */
+int ra_ares_check(const char *server, char *err, size_t errlen);
+
 /* One lookup, start to end (blocks the caller up to the bound above). */
 void ra_ares_lookup(ra_ares_t *r, const ra_addr_t *a, ra_ares_result_t *res);
 

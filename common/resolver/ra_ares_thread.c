@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The resolver thread and its queue (ra_ares_thread.h): a ring of
- * addresses under a mutex, and one thread that takes them one by one.
+ * addresses under a mutex, and one thread that takes them one by one;
+ * and a server process's reverse DNS on such a thread, started, said and
+ * stopped the same way wherever a server runs one.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "ra_ares_thread.h"
+#include "ra_rdns_lookup.h"
 
 struct ra_ares_thread_s {
     pthread_mutex_t          mu;
@@ -130,4 +133,46 @@ ra_ares_thread_destroy(ra_ares_thread_t *t)
     (void) pthread_mutex_destroy(&t->mu);
     ra_ares_destroy(t->ares);
     free(t);
+}
+
+/* an answer, to the engine the process has now */
+static void
+ra_ares_thread_host_done(void *ctx, const ra_addr_t *a,
+    const ra_ares_result_t *res)
+{
+    (void) a;
+    ra_rdns_lookup_end(res, *(ra_audit_t *const *) ctx);
+}
+
+int
+ra_ares_thread_host_start(ra_host_t *h, const char *server,
+    ra_audit_t *const *au)
+{
+    char  err[256];
+
+    if (server == NULL) {
+        return RA_ERROR;
+    }
+    h->rdns_ctx = ra_ares_thread_create(server, 1000,
+                                        ra_ares_thread_host_done,
+                                        (void *) au, err, sizeof(err));
+    if (h->rdns_ctx == NULL) {
+        ra_logf(h, NULL, RA_LOG_ERR, RA_TAG_RDNS_OFF, "RobotsAuditResolver "
+                "%s: %s; reverse-DNS verification is off",
+                server[0] ? server : "system", err);
+        return RA_ERROR;
+    }
+    h->rdns_start = ra_ares_thread_rdns_start;
+    return RA_OK;
+}
+
+int
+ra_ares_thread_host_stop(void *host)
+{
+    ra_host_t  *h = host;
+
+    h->rdns_start = NULL;
+    ra_ares_thread_destroy(h->rdns_ctx);
+    h->rdns_ctx = NULL;
+    return 0;
 }

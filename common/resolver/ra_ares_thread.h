@@ -14,6 +14,7 @@
 
 #include "ra_host.h"
 #include "ra_ares.h"
+#include "ra_audit.h"
 
 /* how many addresses may wait for the thread */
 #define RA_ARES_THREAD_QUEUE  64
@@ -44,5 +45,23 @@ int ra_ares_thread_rdns_start(const ra_host_t *h, void *where,
  * those still queued are dropped), joins it and frees everything.  NULL
  * is nothing. */
 void ra_ares_thread_destroy(ra_ares_thread_t *t);
+
+/*
+ * A server process's reverse DNS on a thread of its own (an Apache
+ * child): a thread asking server (RobotsAuditResolver's ADDR[:PORT], ""
+ * for /etc/resolv.conf's; NULL: the directive is absent and reverse DNS
+ * off, nothing said) made h's rdns_start, each answer handed to the
+ * engine *au holds when it comes (ra_rdns_lookup_end(); NULL then:
+ * dropped).  A thread that cannot start is said through h at err
+ * (RA_TAG_RDNS_OFF): that process verifies by ranges only, and goes on.
+ * RA_OK when started.
+ */
+int ra_ares_thread_host_start(ra_host_t *h, const char *server,
+    ra_audit_t *const *au);
+
+/* Stops h's thread (ra_ares_thread_destroy()) and takes it off h.  It
+ * takes the host and answers 0, as a server's pool cleanup does, so
+ * that the glue registers it as one (before the engine goes). */
+int ra_ares_thread_host_stop(void *h);
 
 #endif /* RA_ARES_THREAD_H */
