@@ -179,42 +179,35 @@ mra_insert_filter(request_rec *r)
     }
 }
 
-/* A reading complete: the robots.txt answer, or a page's head, recorded;
- * a sitemap's lint ended. */
+/* Readings complete (done): the robots.txt answer (the first only), a
+ * page's head, a sitemap's lint, to the core. */
 static void
 mra_capture_done(request_rec *r, mra_capture_ctx *c, unsigned done)
 {
-    int           rc;
-    request_rec  *orig = mra_original(r);
-    mra_state    *st = mra_st(r->server);
-    ra_audit_t   *au = ra_engines_take_or(st->engines, st->audit);
-    ra_request_t  req;
-    const char   *loc;
+    request_rec       *orig = mra_original(r);
+    mra_state         *st = mra_st(r->server);
+    ra_audit_t        *au;
+    ra_request_t       req;
+    ra_body_fields_t   f;
 
-    if (done & RA_BODY_SITEMAP) {
-        ra_audit_sitemap_end(au, c->b.sitemap, ra_host_now(&st->host));
-    }
-    if (done & RA_BODY_PAGE) {
-        mra_request(orig, r->status, 0, &req);
-        (void) ra_audit_page_body(au, &req, &c->b);
-    }
-    if ((done & RA_BODY_ROBOTS)
-        && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL)
-    {
+    if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
+        done &= ~RA_BODY_ROBOTS;
+    } else if (done & RA_BODY_ROBOTS) {
         apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
-        mra_request(orig, r->status, 0, &req);
-        loc = apr_table_get(r->headers_out, "Location");
-        if (loc == NULL || loc[0] == '\0') {
-            loc = apr_table_get(r->err_headers_out, "Location");
-        }
-        rc = ra_outcome_robots(au, &st->host, &c->b.cap,
-                               r->content_type != NULL
-                               ? ra_str_z(r->content_type) : ra_str(NULL, 0),
-                               ra_str(NULL, 0), &req, c->hop, ra_str_z(loc),
-                               ra_host_now(&st->host));
-        if (rc == RA_OK) {
-            apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
-        }
+    }
+    mra_request(orig, r->status, 0, &req);
+    f.content_type = r->content_type != NULL ? ra_str_z(r->content_type)
+                                             : ra_str(NULL, 0);
+    f.charset = ra_str(NULL, 0);
+    f.location = ra_str_z(apr_table_get(r->headers_out, "Location"));
+    if (f.location.len == 0) {
+        f.location = ra_str_z(apr_table_get(r->err_headers_out, "Location"));
+    }
+    au = ra_engines_take_or(st->engines, st->audit);
+    if (ra_outcome_body(au, &st->host, &c->b, done, &req, &f, c->hop,
+                        ra_host_now(&st->host)))
+    {
+        apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
     }
     ra_engines_give(st->engines, au);
 }

@@ -151,24 +151,25 @@ ngx_http_robots_audit_answer(ngx_http_request_t *r,
 }
 
 
+/* the readings of r's answer complete now (done), to the core; its
+ * robots.txt answer then bound the crawler: the log phase only counts */
 static void
-ngx_http_robots_audit_record(ngx_http_request_t *r,
-    ngx_http_robots_audit_ctx_t *ctx)
+ngx_http_robots_audit_done(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx, unsigned done)
 {
     ra_request_t                        req;
+    ra_body_fields_t                    f;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
     /* the charset filter runs after ours: the core joins the charset */
-    ngx_http_robots_audit_request(r, ctx->body->cap.status, 0, &req);
-    if (ra_outcome_robots(amcf->audit, &amcf->host, &ctx->body->cap,
-                          ngx_http_robots_audit_str(
-                              r->headers_out.content_type),
-                          ngx_http_robots_audit_str(r->headers_out.charset),
-                          &req, ctx->hop,
-                          ngx_http_robots_audit_location(r), req.time)
-        == RA_OK)
+    ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
+    f.content_type = ngx_http_robots_audit_str(r->headers_out.content_type);
+    f.charset = ngx_http_robots_audit_str(r->headers_out.charset);
+    f.location = ngx_http_robots_audit_location(r);
+    if (ra_outcome_body(amcf->audit, &amcf->host, ctx->body, done, &req, &f,
+                        ctx->hop, req.time))
     {
         ctx->recorded = 1;
     }
@@ -240,7 +241,7 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
 
     if (!ra_http_has_body((int) r->headers_out.status, r->header_only)) {
         b->want = 0;
-        ngx_http_robots_audit_record(r, ctx);
+        ngx_http_robots_audit_done(r, ctx, RA_BODY_ROBOTS);
     }
 
     return ngx_http_next_header_filter(r);
@@ -268,7 +269,6 @@ ngx_http_robots_audit_stream(ngx_http_request_t *r,
     off_t                               n;
     unsigned                            done;
     ngx_buf_t                          *b;
-    ra_request_t                        req;
     ngx_chain_t                        *cl;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -294,16 +294,11 @@ ngx_http_robots_audit_stream(ngx_http_request_t *r,
             ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
                     "cannot read the answer to capture robots.txt");
         }
-        if ((done & RA_BODY_ROBOTS) && !ctx->body->cap.failed) {
-            ngx_http_robots_audit_record(r, ctx);   /* else not whole */
+        if (ctx->body->cap.failed) {
+            done &= ~RA_BODY_ROBOTS;            /* not the whole answer */
         }
-        if (done & RA_BODY_PAGE) {
-            ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
-            (void) ra_audit_page_body(amcf->audit, &req, ctx->body);
-        }
-        if (done & RA_BODY_SITEMAP) {
-            ra_audit_sitemap_end(amcf->audit, ctx->body->sitemap,
-                                 ngx_http_robots_audit_now(NULL));
+        if (done & ~RA_BODY_ERROR) {
+            ngx_http_robots_audit_done(r, ctx, done & ~RA_BODY_ERROR);
         }
     }
 }

@@ -5,7 +5,9 @@
  * with and without a user-agent prefix, the HTML head (plain and
  * gzip-coded), the conflicts recorded per site (noindex on a disallowed
  * path, header and meta disagreeing, directives a crawler ignores), the
- * bounds of the ledger's tables (ra_pages_t) and the reports' sections.
+ * bounds of the ledger's tables (ra_pages_t) and the reports' sections;
+ * the readings of an answer's body recorded as the servers' filters
+ * record them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "ra_audit_page.h"
 #include "ra_http.h"
 #include "ra_kind.h"
+#include "ra_outcome.h"
 #include "ra_pagedir.h"
 #include "ra_report.h"
 
@@ -727,6 +730,82 @@ test_body_browser(void **state)
     fx_free(f);
 }
 
+/* The readings of an answer as a server's filter records them once
+ * complete (ra_outcome_body()): a page's head as ra_audit_page() reads
+ * it, a robots.txt answer handed to the engine (the request then marked
+ * recorded), and a robots.txt answer whose capture failed, said and not
+ * handed over. */
+static void
+test_body_done(void **state)
+{
+    static const char  html[] =
+        "<html><head><meta name=robots content=noindex></head></html>";
+    static const char  txt[] = "User-agent: *\nDisallow: /x\n";
+    unsigned           done;
+    ra_host_t          host;
+    ra_body_t          b;
+    ra_pages_t         want, got;
+    ra_identity_t      id;
+    ra_test_log_t      log;
+    ra_request_t       r;
+    ra_body_fields_t   fields;
+    fx_t              *f;
+
+    (void) state;
+    fields.content_type = ra_str_z("text/plain");
+    fields.charset = ra_str(NULL, 0);
+    fields.location = ra_str(NULL, 0);
+    f = fx_new();
+    robots(f, disallow_private);
+    page(f, GOOGLEBOT, "/private/p.html", NULL, html, NULL, T0 + 1);
+    want = pages_of(f);
+    fx_free(f);
+
+    ra_test_host(&host, &log, NULL);
+    f = fx_new();
+    robots(f, disallow_private);
+    r = request(f, GOOGLEBOT, "/private/p.html", T0 + 1);
+    assert_int_equal(ra_audit_crawler(f->au, r.user_agent, &id), 1);
+    ra_body_init(&b, &id);
+    ra_body_page(&b, &ra_malloc_allocator, -1, ra_str(NULL, 0), NULL, 0);
+    done = ra_body_feed(&b, html, strlen(html), 1);
+    assert_int_equal(done, RA_BODY_PAGE);
+    assert_int_equal(ra_outcome_body(f->au, &host, &b, done, &r, &fields, 0,
+                                     T0 + 1), 0);
+    got = pages_of(f);
+    assert_int_equal(got.answers, want.answers);
+    assert_int_equal(got.nconflicts, want.nconflicts);
+    assert_memory_equal(got.kind_total, want.kind_total,
+                        sizeof(want.kind_total));
+
+    /* a robots.txt answer, captured whole */
+    r = request(f, GOOGLEBOT, "/robots.txt", T0 + 2);
+    ra_body_init(&b, NULL);
+    b.want = RA_BODY_ROBOTS;
+    ra_capture_start(&b.cap, &ra_malloc_allocator, &ra_malloc_allocator, 200,
+                     -1, ra_str(NULL, 0));
+    done = ra_body_feed(&b, txt, strlen(txt), 1);
+    assert_int_equal(done, RA_BODY_ROBOTS);
+    assert_int_equal(ra_outcome_body(f->au, &host, &b, done, &r, &fields, 0,
+                                     T0 + 2), 1);
+    assert_int_equal(log.n, 0);
+    ra_buf_release(&b.cap.body);
+
+    /* one whose capture failed: said, not recorded */
+    ra_body_init(&b, NULL);
+    b.want = RA_BODY_ROBOTS;
+    ra_capture_start(&b.cap, &ra_malloc_allocator, &ra_malloc_allocator, 200,
+                     -1, ra_str(NULL, 0));
+    ra_capture_fail(&b.cap);
+    done = ra_body_feed(&b, txt, strlen(txt), 1);
+    assert_int_equal(done, RA_BODY_ROBOTS);
+    assert_int_equal(ra_outcome_body(f->au, &host, &b, done, &r, &fields, 0,
+                                     T0 + 3), 0);
+    assert_int_equal(log.n, 1);
+    assert_non_null(strstr(log.lines[0], "out of memory capturing"));
+    fx_free(f);
+}
+
 int
 main(void)
 {
@@ -744,6 +823,7 @@ main(void)
         cmocka_unit_test(test_reports),
         cmocka_unit_test(test_body_stream),
         cmocka_unit_test(test_body_browser),
+        cmocka_unit_test(test_body_done),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
