@@ -111,10 +111,13 @@ mra_page_tag(void *rec, const char *key, const char *value)
     return 1;
 }
 
-/* A page's X-Robots-Tag values, as the answer's headers hold them now */
+/* A page's X-Robots-Tag values, as the answer's headers hold them now
+ * (ra_answer_head_t.tags) */
 static void
-mra_page_tags(request_rec *r, ra_body_t *b)
+mra_page_tags(void *where, ra_body_t *b)
 {
+    request_rec  *r = where;
+
     b->ntags = 0;
     apr_table_do(mra_page_tag, b, r->headers_out, "X-Robots-Tag", NULL);
     apr_table_do(mra_page_tag, b, r->err_headers_out, "X-Robots-Tag", NULL);
@@ -125,32 +128,23 @@ mra_page_tags(request_rec *r, ra_body_t *b)
 static void
 mra_answer(request_rec *r, mra_capture_ctx *c, ra_audit_t *au)
 {
-    int           want;
-    ra_request_t  req;
-    request_rec  *orig = mra_original(r);
-    const char   *ua = apr_table_get(orig->headers_in, "User-Agent");
+    ra_request_t      req;
+    ra_answer_head_t  h;
+    request_rec      *orig = mra_original(r);
 
     mra_request(orig, r->status, 0, &req);
-    c->b.sitemap = ra_audit_sitemap_start_by(au, &req, &c->id,
-                                             !r->header_only,
-                                             mra_pool_allocator(r->pool),
-                                             req.time);
-    c->b.want = c->b.sitemap != NULL ? RA_BODY_SITEMAP : 0;
-    want = ra_audit_page_wanted_by(&c->id, ra_http_method_z(orig->method),
-                                   mra_request_kind(orig), r->status,
-                                   ra_str_z(ua != NULL ? ua : ""),
-                                   ra_str_z(r->content_type != NULL
-                                            ? r->content_type : ""));
-    if (want == RA_PAGE_NONE) {
-        return;
-    }
-    ra_body_page(&c->b, want == RA_PAGE_HTML ? mra_pool_allocator(r->pool)
-                                             : NULL,
-                 mra_length(r), mra_coding(r), NULL, 0);
-    if (want == RA_PAGE_HEADERS) {
-        mra_page_tags(r, &c->b);
-        (void) ra_audit_page_body(au, &req, &c->b);
-    }
+    h.kind = mra_request_kind(orig);
+    h.pages = 1;
+    h.has_body = !r->header_only;
+    h.header_only = 0;          /* a HEAD's bytes still pass this filter */
+    h.content_length = mra_length(r);
+    h.content_type = ra_str_z(r->content_type);
+    h.coding = mra_coding(r);
+    h.a = mra_pool_allocator(r->pool);
+    h.keep = NULL;              /* c->b, in the filter's context */
+    h.tags = mra_page_tags;
+    h.where = r;
+    (void) ra_audit_answer(au, &req, &c->b, &h);
 }
 
 void

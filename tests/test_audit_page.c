@@ -806,6 +806,112 @@ test_body_done(void **state)
     fx_free(f);
 }
 
+/* a server's ways for ra_audit_answer(): a body it keeps, and its
+ * answer's X-Robots-Tag values; counted */
+typedef struct {
+    ra_body_t   kept;
+    int         keeps, tags;
+    const char *tag;
+} answer_srv_t;
+
+static ra_body_t *
+answer_keep(void *where, const ra_body_t *from, const ra_alloc_t **a)
+{
+    answer_srv_t  *s = where;
+
+    s->keeps++;
+    ra_body_init(&s->kept, &from->id);
+    *a = &ra_malloc_allocator;
+    return &s->kept;
+}
+
+static void
+answer_tags(void *where, ra_body_t *b)
+{
+    answer_srv_t  *s = where;
+
+    s->tags++;
+    b->ntags = 1;
+    b->tags[0] = ra_str_z(s->tag);
+}
+
+/* A crawler's answer once its head is known (ra_audit_answer()): an
+ * HTML page's body kept by the server and read, another page recorded
+ * by its headers at once (a HEAD's too, and no body kept), and nothing
+ * for an answer that may not be a page. */
+static void
+test_answer(void **state)
+{
+    static const char  html[] =
+        "<html><head><meta name=robots content=noindex></head></html>";
+    fx_t              *f = fx_new();
+    ra_body_t          b, *kept;
+    ra_pages_t         p;
+    ra_identity_t      id;
+    ra_request_t       r;
+    ra_answer_head_t   h;
+    answer_srv_t       srv;
+
+    (void) state;
+    robots(f, disallow_private);
+    memset(&srv, 0, sizeof(srv));
+    srv.tag = "noindex";
+    memset(&h, 0, sizeof(h));
+    h.kind = 0;
+    h.pages = 1;
+    h.has_body = 1;
+    h.content_length = (int64_t) strlen(html);
+    h.content_type = ra_str_z("text/html");
+    h.a = &ra_malloc_allocator;
+    h.keep = answer_keep;
+    h.tags = answer_tags;
+    h.where = &srv;
+    r = request(f, GOOGLEBOT, "/private/a.html", T0 + 1);
+    assert_int_equal(ra_audit_crawler(f->au, r.user_agent, &id), 1);
+
+    /* HTML: the body is the server's, read for its head */
+    ra_body_init(&b, &id);
+    kept = ra_audit_answer(f->au, &r, &b, &h);
+    assert_ptr_equal(kept, &srv.kept);
+    assert_int_equal(srv.keeps, 1);
+    assert_int_equal(srv.tags, 0);
+    assert_int_equal(kept->want, RA_BODY_PAGE);
+    assert_int_equal(ra_body_feed(kept, html, strlen(html), 1),
+                     RA_BODY_PAGE);
+    assert_int_equal(ra_audit_page_body(f->au, &r, kept), RA_OK);
+    assert_int_equal(pages_of(f).answers, 1);
+
+    /* not HTML, and a HEAD of HTML: the headers, at once */
+    h.content_type = ra_str_z("application/pdf");
+    ra_body_init(&b, &id);
+    assert_null(ra_audit_answer(f->au, &r, &b, &h));
+    h.content_type = ra_str_z("text/html");
+    h.header_only = 1;
+    ra_body_init(&b, &id);
+    assert_null(ra_audit_answer(f->au, &r, &b, &h));
+    assert_int_equal(srv.keeps, 1);
+    assert_int_equal(srv.tags, 2);
+    p = pages_of(f);
+    assert_int_equal(p.answers, 3);
+
+    /* not a page to read */
+    h.pages = 0;
+    ra_body_init(&b, &id);
+    assert_null(ra_audit_answer(f->au, &r, &b, &h));
+    assert_int_equal(srv.tags, 2);
+    assert_int_equal(pages_of(f).answers, 3);
+
+    /* the body where the caller has it, without keep */
+    h.pages = 1;
+    h.header_only = 0;
+    h.keep = NULL;
+    ra_body_init(&b, &id);
+    assert_ptr_equal(ra_audit_answer(f->au, &r, &b, &h), &b);
+    assert_int_equal(b.want, RA_BODY_PAGE);
+    assert_int_equal(srv.keeps, 1);
+    fx_free(f);
+}
+
 int
 main(void)
 {
@@ -824,6 +930,7 @@ main(void)
         cmocka_unit_test(test_body_stream),
         cmocka_unit_test(test_body_browser),
         cmocka_unit_test(test_body_done),
+        cmocka_unit_test(test_answer),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
