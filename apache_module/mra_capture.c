@@ -123,30 +123,6 @@ mra_page_tags(void *where, ra_body_t *b)
     apr_table_do(mra_page_tag, b, r->err_headers_out, "X-Robots-Tag", NULL);
 }
 
-/* A crawler's answer: a sitemap's fetch, a page to read, or both, as the
- * core decides now the status is known (the User-Agent identified). */
-static void
-mra_answer(request_rec *r, mra_capture_ctx *c, ra_audit_t *au)
-{
-    ra_request_t      req;
-    ra_answer_head_t  h;
-    request_rec      *orig = mra_original(r);
-
-    mra_request(orig, r->status, 0, &req);
-    h.kind = mra_request_kind(orig);
-    h.pages = 1;
-    h.has_body = !r->header_only;
-    h.header_only = 0;          /* a HEAD's bytes still pass this filter */
-    h.content_length = mra_length(r);
-    h.content_type = ra_str_z(r->content_type);
-    h.coding = mra_coding(r);
-    h.a = mra_pool_allocator(r->pool);
-    h.keep = NULL;              /* c->b, in the filter's context */
-    h.tags = mra_page_tags;
-    h.where = r;
-    (void) ra_audit_answer(au, &req, &c->b, &h);
-}
-
 void
 mra_insert_filter(request_rec *r)
 {
@@ -207,13 +183,18 @@ mra_capture_done(request_rec *r, mra_capture_ctx *c, unsigned done)
 }
 
 /* The answer's first brigade: its status is known, and what to read of
- * it (304, 206 and bodiless robots.txt answers are not captured). */
+ * it (304, 206 and bodiless robots.txt answers are not captured); a
+ * crawler's other answer may be a sitemap's fetch, a page to read, or
+ * both, as the core decides (ra_audit_answer()). */
 static void
 mra_capture_first(request_rec *r, mra_capture_ctx *c)
 {
-    int           hop = mra_wanted(r, r->status, 1);
-    ra_audit_t   *au;
-    mra_state    *st = mra_st(r->server);
+    int               hop = mra_wanted(r, r->status, 1);
+    ra_audit_t       *au;
+    ra_request_t      req;
+    ra_answer_head_t  h;
+    request_rec      *orig = mra_original(r);
+    mra_state        *st = mra_st(r->server);
 
     c->started = 1;
     ra_body_init(&c->b, &c->id);
@@ -223,11 +204,26 @@ mra_capture_first(request_rec *r, mra_capture_ctx *c)
         ra_capture_start(&c->b.cap, mra_pool_allocator(r->pool),
                          &st->host.heap, r->status, mra_length(r),
                          mra_coding(r));
-    } else if (c->id.kind != RA_UA_BROWSER) {
-        au = ra_engines_take_or(st->engines, st->audit);
-        mra_answer(r, c, au);
-        ra_engines_give(st->engines, au);
+        return;
     }
+    if (c->id.kind == RA_UA_BROWSER) {
+        return;
+    }
+    mra_request(orig, r->status, 0, &req);
+    h.kind = mra_request_kind(orig);
+    h.pages = 1;
+    h.has_body = !r->header_only;
+    h.header_only = 0;          /* a HEAD's bytes still pass this filter */
+    h.content_length = mra_length(r);
+    h.content_type = ra_str_z(r->content_type);
+    h.coding = mra_coding(r);
+    h.a = mra_pool_allocator(r->pool);
+    h.keep = NULL;              /* c->b, in the filter's context */
+    h.tags = mra_page_tags;
+    h.where = r;
+    au = ra_engines_take_or(st->engines, st->audit);
+    (void) ra_audit_answer(au, &req, &c->b, &h);
+    ra_engines_give(st->engines, au);
 }
 
 apr_status_t
