@@ -111,46 +111,16 @@ mra_page_tag(void *rec, const char *key, const char *value)
     return 1;
 }
 
-/* A page's X-Robots-Tag values, as the answer's headers hold them now */
+/* A page's X-Robots-Tag values, as the answer's headers hold them now
+ * (ra_answer_head_t.tags) */
 static void
-mra_page_tags(request_rec *r, ra_body_t *b)
+mra_page_tags(void *where, ra_body_t *b)
 {
+    request_rec  *r = where;
+
     b->ntags = 0;
     apr_table_do(mra_page_tag, b, r->headers_out, "X-Robots-Tag", NULL);
     apr_table_do(mra_page_tag, b, r->err_headers_out, "X-Robots-Tag", NULL);
-}
-
-/* A crawler's answer: a sitemap's fetch, a page to read, or both, as the
- * core decides now the status is known (the User-Agent identified). */
-static void
-mra_answer(request_rec *r, mra_capture_ctx *c, ra_audit_t *au)
-{
-    int           want;
-    ra_request_t  req;
-    request_rec  *orig = mra_original(r);
-    const char   *ua = apr_table_get(orig->headers_in, "User-Agent");
-
-    mra_request(orig, r->status, 0, &req);
-    c->b.sitemap = ra_audit_sitemap_start_by(au, &req, &c->id,
-                                             !r->header_only,
-                                             mra_pool_allocator(r->pool),
-                                             req.time);
-    c->b.want = c->b.sitemap != NULL ? RA_BODY_SITEMAP : 0;
-    want = ra_audit_page_wanted_by(&c->id, ra_http_method_z(orig->method),
-                                   mra_request_kind(orig), r->status,
-                                   ra_str_z(ua != NULL ? ua : ""),
-                                   ra_str_z(r->content_type != NULL
-                                            ? r->content_type : ""));
-    if (want == RA_PAGE_NONE) {
-        return;
-    }
-    ra_body_page(&c->b, want == RA_PAGE_HTML ? mra_pool_allocator(r->pool)
-                                             : NULL,
-                 mra_length(r), mra_coding(r), NULL, 0);
-    if (want == RA_PAGE_HEADERS) {
-        mra_page_tags(r, &c->b);
-        (void) ra_audit_page_body(au, &req, &c->b);
-    }
 }
 
 void
@@ -179,54 +149,52 @@ mra_insert_filter(request_rec *r)
     }
 }
 
-/* A reading complete: the robots.txt answer, or a page's head, recorded;
- * a sitemap's lint ended. */
+/* Readings complete (done): the robots.txt answer (the first only), a
+ * page's head, a sitemap's lint, to the core. */
 static void
 mra_capture_done(request_rec *r, mra_capture_ctx *c, unsigned done)
 {
-    int           rc;
-    request_rec  *orig = mra_original(r);
-    mra_state    *st = mra_st(r->server);
-    ra_audit_t   *au = ra_engines_take_or(st->engines, st->audit);
-    ra_request_t  req;
-    const char   *loc;
+    request_rec       *orig = mra_original(r);
+    mra_state         *st = mra_st(r->server);
+    ra_audit_t        *au;
+    ra_request_t       req;
+    ra_body_fields_t   f;
 
-    if (done & RA_BODY_SITEMAP) {
-        ra_audit_sitemap_end(au, c->b.sitemap, ra_host_now(&st->host));
-    }
-    if (done & RA_BODY_PAGE) {
-        mra_request(orig, r->status, 0, &req);
-        (void) ra_audit_page_body(au, &req, &c->b);
-    }
-    if ((done & RA_BODY_ROBOTS)
-        && apr_table_get(orig->notes, MRA_NOTE_CAPTURED) == NULL)
-    {
+    if (apr_table_get(orig->notes, MRA_NOTE_CAPTURED) != NULL) {
+        done &= ~RA_BODY_ROBOTS;
+    } else if (done & RA_BODY_ROBOTS) {
         apr_table_setn(orig->notes, MRA_NOTE_CAPTURED, "1");
-        mra_request(orig, r->status, 0, &req);
-        loc = apr_table_get(r->headers_out, "Location");
-        if (loc == NULL || loc[0] == '\0') {
-            loc = apr_table_get(r->err_headers_out, "Location");
-        }
-        rc = ra_outcome_robots(au, &st->host, &c->b.cap,
-                               r->content_type != NULL
-                               ? ra_str_z(r->content_type) : ra_str(NULL, 0),
-                               ra_str(NULL, 0), &req, c->hop, ra_str_z(loc),
-                               ra_host_now(&st->host));
-        if (rc == RA_OK) {
-            apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
-        }
+    }
+    mra_request(orig, r->status, 0, &req);
+    f.content_type = r->content_type != NULL ? ra_str_z(r->content_type)
+                                             : ra_str(NULL, 0);
+    f.charset = ra_str(NULL, 0);
+    f.location = ra_str_z(apr_table_get(r->headers_out, "Location"));
+    if (f.location.len == 0) {
+        f.location = ra_str_z(apr_table_get(r->err_headers_out, "Location"));
+    }
+    au = ra_engines_take_or(st->engines, st->audit);
+    if (ra_outcome_body(au, &st->host, &c->b, done, &req, &f, c->hop,
+                        ra_host_now(&st->host)))
+    {
+        apr_table_setn(orig->notes, MRA_NOTE_RECORDED, "1");
     }
     ra_engines_give(st->engines, au);
 }
 
 /* The answer's first brigade: its status is known, and what to read of
- * it (304, 206 and bodiless robots.txt answers are not captured). */
+ * it (304, 206 and bodiless robots.txt answers are not captured); a
+ * crawler's other answer may be a sitemap's fetch, a page to read, or
+ * both, as the core decides (ra_audit_answer()). */
 static void
 mra_capture_first(request_rec *r, mra_capture_ctx *c)
 {
-    int           hop = mra_wanted(r, r->status, 1);
-    ra_audit_t   *au;
-    mra_state    *st = mra_st(r->server);
+    int               hop = mra_wanted(r, r->status, 1);
+    ra_audit_t       *au;
+    ra_request_t      req;
+    ra_answer_head_t  h;
+    request_rec      *orig = mra_original(r);
+    mra_state        *st = mra_st(r->server);
 
     c->started = 1;
     ra_body_init(&c->b, &c->id);
@@ -236,11 +204,26 @@ mra_capture_first(request_rec *r, mra_capture_ctx *c)
         ra_capture_start(&c->b.cap, mra_pool_allocator(r->pool),
                          &st->host.heap, r->status, mra_length(r),
                          mra_coding(r));
-    } else if (c->id.kind != RA_UA_BROWSER) {
-        au = ra_engines_take_or(st->engines, st->audit);
-        mra_answer(r, c, au);
-        ra_engines_give(st->engines, au);
+        return;
     }
+    if (c->id.kind == RA_UA_BROWSER) {
+        return;
+    }
+    mra_request(orig, r->status, 0, &req);
+    h.kind = mra_request_kind(orig);
+    h.pages = 1;
+    h.has_body = !r->header_only;
+    h.header_only = 0;          /* a HEAD's bytes still pass this filter */
+    h.content_length = mra_length(r);
+    h.content_type = ra_str_z(r->content_type);
+    h.coding = mra_coding(r);
+    h.a = mra_pool_allocator(r->pool);
+    h.keep = NULL;              /* c->b, in the filter's context */
+    h.tags = mra_page_tags;
+    h.where = r;
+    au = ra_engines_take_or(st->engines, st->audit);
+    (void) ra_audit_answer(au, &req, &c->b, &h);
+    ra_engines_give(st->engines, au);
 }
 
 apr_status_t

@@ -40,19 +40,11 @@ mra_headers(request_rec *r, ra_request_t *req)
 static inline __attribute__((always_inline)) void
 mra_fill(request_rec *r, int status, unsigned kind, ra_request_t *req)
 {
-    /* the fields up to referer set here and in mra_headers(), the rest
-     * cleared */
-    ra_request_clear_rest(req);
-    req->site = mra_site(r);
-    /* when the request came (as the access log says), not a clock read */
-    req->time = (int64_t) (r->request_time / 1000);
-    req->addr = ra_str_z(r->useragent_ip);
-    req->method = ra_http_method_z(r->method);
-    req->uri = mra_target(r);
-    req->status = status;
-    req->enforce = 0;
-    req->where = r;
-    req->target_kind = kind;
+    /* the time when the request came (as the access log says), not a
+     * clock read; User-Agent and Referer among the header fields */
+    ra_request_start(req, mra_site(r), (int64_t) (r->request_time / 1000),
+                     ra_str_z(r->useragent_ip), ra_http_method_z(r->method),
+                     mra_target(r), status, kind, r);
     mra_headers(r, req);
 }
 

@@ -20,23 +20,22 @@ mra_status_serve(request_rec *r)
 {
     int                rc;
     ra_reply_t         reply;
-    ra_status_src_t    src;
     ra_status_page_t  *pg;
     mra_state         *st = mra_st(r->server);
 
     pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
-    ra_conf_status_src(&st->conf, st->audit != NULL ? &st->ledger : NULL,
-                       &st->host, &src);
     /* r->method, not r->method_number: M_GET covers HEAD */
-    rc = ra_status_page_src(&src, ra_str_z(r->method), ra_str_z(r->args),
-                            ra_host_now(&st->host), &st->host.heap, pg);
+    rc = ra_conf_status_page(&st->conf,
+                             st->audit != NULL ? &st->ledger : NULL,
+                             &st->host, ra_str_z(r->method),
+                             ra_str_z(r->args), ra_host_now(&st->host),
+                             &st->host.heap, pg, &reply);
     apr_pool_cleanup_register(r->pool, pg, mra_page_free,
                               apr_pool_cleanup_null);
     if (rc == RA_ENOMEM) {
         ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
                 "rendering the status page");
     }
-    ra_status_page_reply(pg, &reply);
     return mra_reply(r, &reply);
 }
 

@@ -176,3 +176,39 @@ ra_body_drop(ra_body_t *b, unsigned mask)
         b->sitemap = NULL;
     }
 }
+
+ra_body_t *
+ra_audit_answer(ra_audit_t *au, const ra_request_t *req, ra_body_t *b,
+    const ra_answer_head_t *h)
+{
+    int                want;
+    ra_sm_capture_t   *sm;
+    const ra_alloc_t  *a = h->a;
+
+    sm = ra_audit_sitemap_start_by(au, req, &b->id, h->has_body, a,
+                                   req->time);
+    want = !h->pages ? RA_PAGE_NONE
+           : ra_audit_page_wanted_by(&b->id, req->method, h->kind,
+                                     req->status, req->user_agent,
+                                     h->content_type);
+    if (want == RA_PAGE_HTML && h->header_only) {
+        want = RA_PAGE_HEADERS;
+    }
+    /* a body to read: where the server keeps it */
+    if ((sm != NULL || want == RA_PAGE_HTML) && h->keep != NULL
+        && (b = h->keep(h->where, b, &a)) == NULL)
+    {
+        return NULL;
+    }
+    b->sitemap = sm;
+    b->want = sm != NULL ? RA_BODY_SITEMAP : 0;
+    if (want != RA_PAGE_NONE) {
+        ra_body_page(b, want == RA_PAGE_HTML ? a : NULL, h->content_length,
+                     h->coding, NULL, 0);
+    }
+    if (want == RA_PAGE_HEADERS) {
+        h->tags(h->where, b);
+        (void) ra_audit_page_body(au, req, b);
+    }
+    return b->want ? b : NULL;
+}

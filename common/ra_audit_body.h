@@ -91,6 +91,48 @@ int ra_body_skip(ra_body_t *b, size_t n);
 void ra_body_drop(ra_body_t *b, unsigned mask);
 
 /*
+ * A crawler's answer as a server's filter sees it once its status and
+ * header fields are known (besides the request, ra_request_t): what
+ * ra_audit_answer() reads its body for, and the server's ways to keep
+ * that body and to read the answer's X-Robots-Tag values.
+ */
+typedef struct {
+    unsigned           kind;        /* the target's (ra_kind.h's word) */
+    unsigned           pages:1;     /* it may be a page to read */
+    unsigned           has_body:1;  /* bytes come (ra_http_has_body()):
+                                       a sitemap's are linted */
+    unsigned           header_only:1;   /* none pass the server's filter:
+                                           a page is read by its headers */
+    int64_t            content_length;  /* -1: none (yet) */
+    ra_str_t           content_type;
+    ra_str_t           coding;      /* its Content-Encoding */
+    const ra_alloc_t  *a;           /* the request's memory */
+    /* where the body lives while it is read: one the server keeps with
+     * the request, read for nothing yet with from's id (and *a set to
+     * the memory to read it into), or NULL (out of memory: nothing is
+     * read); keep NULL: from itself, with a */
+    ra_body_t       *(*keep)(void *where, const ra_body_t *from,
+                             const ra_alloc_t **a);
+    /* sets b->tags and b->ntags from the answer's X-Robots-Tag values
+     * as its header fields hold them now */
+    void             (*tags)(void *where, ra_body_t *b);
+    void              *where;       /* the server's request */
+} ra_answer_head_t;
+
+/*
+ * A crawler's answer to req (b: read for nothing yet, with the
+ * crawler's id: ra_body_init()), not a robots.txt capture, once its
+ * head h is known:
+ * a sitemap's fetch (ra_audit_sitemap_start_by()) and a page to read
+ * (ra_audit_page_wanted_by()), an HTML page by its head unless
+ * h->header_only.  A page read by its headers alone is recorded at once
+ * (ra_audit_page_body()).  Returns the body the server then feeds (its
+ * want set: RA_BODY_*), or NULL when no bytes are to be read.
+ */
+ra_body_t *ra_audit_answer(ra_audit_t *au, const ra_request_t *req,
+    ra_body_t *b, const ra_answer_head_t *h);
+
+/*
  * Records a page read (RA_BODY_PAGE complete, or an answer whose headers
  * alone are read: b then read for nothing, its id set) for req as
  * ra_audit_page() does, without identifying its User-Agent again.

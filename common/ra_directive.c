@@ -327,6 +327,20 @@ ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
     src->policies = m->policies;
 }
 
+int
+ra_conf_status_page(const ra_conf_main_t *m, ra_ledger_t *l,
+    const ra_host_t *h, ra_str_t method, ra_str_t query, int64_t now,
+    const ra_alloc_t *a, ra_status_page_t *page, ra_reply_t *reply)
+{
+    int              rc;
+    ra_status_src_t  src;
+
+    ra_conf_status_src(m, l, h, &src);
+    rc = ra_status_page_src(&src, method, query, now, a, page);
+    ra_status_page_reply(page, reply);
+    return rc;
+}
+
 static int
 ra_directive_table(const ra_directive_cx_t *cx, ra_directive_e id,
     const ra_str_t *words, size_t n, ra_buf_t *msg)

@@ -358,6 +358,18 @@ struct ra_status_src_s;
 void ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
     const ra_host_t *h, struct ra_status_src_s *src);
 
+/*
+ * The status page a server configured as m answers a request with
+ * (method, query: the part after '?'), from that source, now in Unix ms:
+ * ra_status_page_src()'s page, made with a (release it with
+ * ra_status_page_free()), and the reply the server sends (ra_http.h),
+ * valid while the page is.  RA_OK, or RA_ENOMEM when the page says 500.
+ */
+struct ra_status_page_s;
+int ra_conf_status_page(const ra_conf_main_t *m, ra_ledger_t *l,
+    const ra_host_t *h, ra_str_t method, ra_str_t query, int64_t now,
+    const ra_alloc_t *a, struct ra_status_page_s *page, ra_reply_t *reply);
+
 /* The scope that keeps id's value in that server (RA_CONF_*), 0 when the
  * server has no such directive. */
 int ra_directive_level(ra_dialect_e dialect, ra_directive_e id);

@@ -200,6 +200,31 @@ ra_request_clear_rest(ra_request_t *req)
     }
 }
 
+/*
+ * A server's request as every glue starts it: the fields both servers
+ * read alike (status: what the client got, 0 before the content; kind:
+ * ra_request_t.target_kind; where: the server's request), enforce 0
+ * (the caller's), the rest cleared by ra_request_clear_rest().
+ * User-Agent and Referer are the glue's to set, or ra_fields_start()'s.
+ * Inline, as the stores are all it is: it runs for every request.
+ */
+static inline void
+ra_request_start(ra_request_t *req, ra_str_t site, int64_t time,
+    ra_str_t addr, ra_str_t method, ra_str_t uri, int status, unsigned kind,
+    void *where)
+{
+    ra_request_clear_rest(req);
+    req->site = site;
+    req->time = time;
+    req->addr = addr;
+    req->method = method;
+    req->uri = uri;
+    req->status = status;
+    req->enforce = 0;
+    req->where = where;
+    req->target_kind = kind;
+}
+
 /* The same answer, always by the walks of the three tests (the reference
  * ra_http_target_kind() is tested against: it decides most targets from
  * their last segment alone and walks only the others). */

@@ -6,7 +6,7 @@
  * (enforce's or the policy's), so
  * that nginx and Apache take the same steps, write the same lines and
  * report a failed write the same way; and a captured robots.txt answer
- * handed to the engine.
+ * handed to the engine, with the other readings of an answer's body.
  */
 #include <string.h>
 
@@ -296,4 +296,25 @@ ra_outcome_robots(ra_audit_t *au, const ra_host_t *h, ra_capture_t *c,
     ra_audit_events_count(au, ra_events_robots(ra_audit_events(au), &h->heap,
                                                req->site, &ans, now));
     return RA_OK;
+}
+
+int
+ra_outcome_body(ra_audit_t *au, const ra_host_t *h, ra_body_t *b,
+    unsigned done, ra_request_t *req, const ra_body_fields_t *f,
+    unsigned hop, int64_t now)
+{
+    int  recorded = 0;
+
+    if (done & RA_BODY_ROBOTS) {
+        recorded = ra_outcome_robots(au, h, &b->cap, f->content_type,
+                                     f->charset, req, hop, f->location,
+                                     now) == RA_OK;
+    }
+    if (done & RA_BODY_PAGE) {
+        (void) ra_audit_page_body(au, req, b);
+    }
+    if (done & RA_BODY_SITEMAP) {
+        ra_audit_sitemap_end(au, b->sitemap, now);
+    }
+    return recorded;
 }

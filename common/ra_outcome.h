@@ -5,14 +5,16 @@
  * line to the evidence log, the alert lines: the text one to the error
  * log, the JSON one to the alert log, each written whole or not at all;
  * the line saying that enforce refused it)
- * and a captured robots.txt answer handed to the engine.  The glue only
- * fills the request and hands over its logs or its capture.
+ * and a captured robots.txt answer handed to the engine, with the other
+ * readings of an answer's body.  The glue only fills the request and
+ * hands over its logs or its capture.
  */
 #ifndef RA_OUTCOME_H
 #define RA_OUTCOME_H
 
 #include "ra_alert.h"
 #include "ra_audit.h"
+#include "ra_audit_body.h"
 #include "ra_host.h"
 #include "ra_http.h"
 #include "ra_logfile.h"
@@ -115,5 +117,28 @@ int ra_outcome_answer(ra_audit_t *au, const ra_host_t *h, ra_request_t *req,
 int ra_outcome_robots(ra_audit_t *au, const ra_host_t *h, ra_capture_t *c,
     ra_str_t content_type, ra_str_t charset, ra_request_t *req, unsigned hop,
     ra_str_t location, int64_t now);
+
+/* The header fields of an answer a robots.txt reading is recorded with
+ * (ra_outcome_robots()): its Content-Type as sent, a charset the server
+ * keeps apart (nginx's; len 0: none) and its Location (a redirect's). */
+typedef struct {
+    ra_str_t  content_type;
+    ra_str_t  charset;
+    ra_str_t  location;
+} ra_body_fields_t;
+
+/*
+ * The readings of an answer's body that ra_body_feed() or ra_body_read()
+ * said are complete (done), recorded as every server's filter records
+ * them, for req, the request answered: a robots.txt answer handed to the
+ * engine by ra_outcome_robots() (with f and hop), a page's head
+ * (ra_audit_page_body()) and a sitemap's lint ended at now
+ * (ra_audit_sitemap_end()).  Returns 1 when the robots.txt answer was
+ * handed over (the glue marks the request recorded, for its log time),
+ * else 0.
+ */
+int ra_outcome_body(ra_audit_t *au, const ra_host_t *h, ra_body_t *b,
+    unsigned done, ra_request_t *req, const ra_body_fields_t *f,
+    unsigned hop, int64_t now);
 
 #endif /* RA_OUTCOME_H */

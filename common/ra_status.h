@@ -48,7 +48,7 @@
  * robots_audit_requests_total lines of its run, 92 bytes or more each */
 #define RA_STATUS_PROM_RECORD_MIN  512
 
-typedef struct {
+typedef struct ra_status_page_s {
     int            status;          /* 200, 400, 404, 405, 500, 503 */
     const char    *content_type;
     const char    *cache_control;   /* "no-store": counters are live */

@@ -56,10 +56,14 @@ ngx_http_robots_audit_location(ngx_http_request_t *r)
 }
 
 
-/* r's body as the core reads it (ra_audit_body.h), read for nothing yet */
+/* r's body as the core reads it (ra_audit_body.h), kept in its context
+ * and read for nothing yet (from: whose id it takes, NULL: none), with
+ * the request's pool to read it into (ra_answer_head_t.keep) */
 static ra_body_t *
-ngx_http_robots_audit_body(ngx_http_request_t *r, const ra_identity_t *id)
+ngx_http_robots_audit_body(void *where, const ra_body_t *from,
+    const ra_alloc_t **a)
 {
+    ngx_http_request_t           *r = where;
     ngx_http_robots_audit_ctx_t  *ctx;
 
     ctx = ngx_http_robots_audit_get_ctx(r, 1);
@@ -72,8 +76,19 @@ ngx_http_robots_audit_body(ngx_http_request_t *r, const ra_identity_t *id)
             return NULL;
         }
     }
-    ra_body_init(ctx->body, id);
+    ra_body_init(ctx->body, from != NULL ? &from->id : NULL);
+    *a = &ctx->alloc;
     return ctx->body;
+}
+
+
+/* a page's X-Robots-Tag values, as every header filter left them so far
+ * (ra_answer_head_t.tags) */
+static void
+ngx_http_robots_audit_tags(void *where, ra_body_t *b)
+{
+    b->ntags = ngx_http_robots_audit_out(where, "X-Robots-Tag", 12, b->tags,
+                                         RA_PAGE_TAGS);
 }
 
 
@@ -90,85 +105,63 @@ ngx_http_robots_audit_coding(ngx_http_request_t *r)
 
 /* An answer that is not robots.txt (page: it may be a page to read):
  * one identification of its User-Agent decides, and a browser's costs
- * nothing more; a crawler's may be a sitemap's fetch, a page, or both. */
+ * nothing more; a crawler's may be a sitemap's fetch, a page, or both,
+ * as the core decides (ra_audit_answer()). */
 static void
 ngx_http_robots_audit_answer(ngx_http_request_t *r,
     ngx_http_robots_audit_main_conf_t *amcf, unsigned kind, ngx_uint_t page)
 {
-    int                           want;
-    ra_str_t                      ua;
-    ra_body_t                    *b, hb;
-    ra_request_t                  req;
-    ra_identity_t                 id;
-    ra_sm_capture_t              *sm;
-    ngx_http_robots_audit_ctx_t  *ctx;
-    ra_alloc_t                    a = { ngx_http_robots_audit_pool_alloc,
-                                        ngx_http_robots_audit_pool_free,
-                                        r->pool };
+    ra_body_t         b;
+    ra_request_t      req;
+    ra_identity_t     id;
+    ra_answer_head_t  h;
+    ra_alloc_t        a = { ngx_http_robots_audit_pool_alloc,
+                            ngx_http_robots_audit_pool_free, r->pool };
 
-    ua = r->headers_in.user_agent
-         ? ngx_http_robots_audit_str(r->headers_in.user_agent->value)
-         : ra_str(NULL, 0);
-    if (!ra_audit_crawler(amcf->audit, ua, &id)) {
+    if (!ra_audit_crawler(amcf->audit, r->headers_in.user_agent
+                          ? ngx_http_robots_audit_str(
+                                r->headers_in.user_agent->value)
+                          : ra_str(NULL, 0), &id))
+    {
         return;
     }
     ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
-    sm = ra_audit_sitemap_start_by(amcf->audit, &req, &id,
-                                   ra_http_has_body((int) r->headers_out.status,
-                                                    r->header_only),
-                                   &a, req.time);
-    want = !page ? RA_PAGE_NONE
-           : ra_audit_page_wanted_by(&id,
-                 ngx_http_robots_audit_str(r->method_name), kind,
-                 (int) r->headers_out.status, ua,
-                 ngx_http_robots_audit_str(r->headers_out.content_type));
-    if (want == RA_PAGE_HTML && r->header_only) {
-        want = RA_PAGE_HEADERS;
-    }
-    ctx = NULL;
-    b = &hb;
-    if (sm != NULL || want == RA_PAGE_HTML) {
-        if ((b = ngx_http_robots_audit_body(r, &id)) == NULL) {
-            return;
-        }
-        ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
-    } else {
-        ra_body_init(b, &id);
-    }
-    b->sitemap = sm;
-    b->want = sm != NULL ? RA_BODY_SITEMAP : 0;
-    if (want != RA_PAGE_NONE) {
-        /* the head's copy, if any, from the pool as the ctx's is */
-        ra_body_page(b, want == RA_PAGE_HTML ? &ctx->alloc : NULL,
-                     r->headers_out.content_length_n,
-                     ngx_http_robots_audit_coding(r), NULL, 0);
-    }
-    if (want == RA_PAGE_HEADERS) {
-        b->ntags = ngx_http_robots_audit_out(r, "X-Robots-Tag", 12, b->tags,
-                                             RA_PAGE_TAGS);
-        (void) ra_audit_page_body(amcf->audit, &req, b);
-    }
+    ra_body_init(&b, &id);
+    h.kind = kind;
+    h.pages = page != 0;
+    h.has_body = ra_http_has_body((int) r->headers_out.status,
+                                  r->header_only);
+    h.header_only = r->header_only;
+    h.content_length = r->headers_out.content_length_n;
+    h.content_type = ngx_http_robots_audit_str(r->headers_out.content_type);
+    h.coding = ngx_http_robots_audit_coding(r);
+    h.a = &a;
+    h.keep = ngx_http_robots_audit_body;
+    h.tags = ngx_http_robots_audit_tags;
+    h.where = r;
+    (void) ra_audit_answer(amcf->audit, &req, &b, &h);
 }
 
 
+/* the readings of r's answer complete now (done), to the core; its
+ * robots.txt answer then bound the crawler: the log phase only counts */
 static void
-ngx_http_robots_audit_record(ngx_http_request_t *r,
-    ngx_http_robots_audit_ctx_t *ctx)
+ngx_http_robots_audit_done(ngx_http_request_t *r,
+    ngx_http_robots_audit_ctx_t *ctx, unsigned done)
 {
     ra_request_t                        req;
+    ra_body_fields_t                    f;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
     /* the charset filter runs after ours: the core joins the charset */
-    ngx_http_robots_audit_request(r, ctx->body->cap.status, 0, &req);
-    if (ra_outcome_robots(amcf->audit, &amcf->host, &ctx->body->cap,
-                          ngx_http_robots_audit_str(
-                              r->headers_out.content_type),
-                          ngx_http_robots_audit_str(r->headers_out.charset),
-                          &req, ctx->hop,
-                          ngx_http_robots_audit_location(r), req.time)
-        == RA_OK)
+    ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
+    f.content_type = ngx_http_robots_audit_str(r->headers_out.content_type);
+    f.charset = ngx_http_robots_audit_str(r->headers_out.charset);
+    f.location = ngx_http_robots_audit_location(r);
+    if (ra_outcome_body(amcf->audit, &amcf->host, ctx->body, done, &req, &f,
+                        ctx->hop, req.time))
     {
         ctx->recorded = 1;
     }
@@ -197,6 +190,7 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
     int                                 want;
     unsigned                            kind, hop;
     ra_body_t                          *b;
+    const ra_alloc_t                   *a;
     ngx_http_robots_audit_ctx_t        *ctx;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -227,20 +221,20 @@ ngx_http_robots_audit_header_filter(ngx_http_request_t *r)
         return ngx_http_next_header_filter(r);
     }
 
-    if ((b = ngx_http_robots_audit_body(r, NULL)) == NULL) {
+    if ((b = ngx_http_robots_audit_body(r, NULL, &a)) == NULL) {
         return ngx_http_next_header_filter(r);
     }
     ctx = ngx_http_get_module_ctx(r, ngx_http_robots_audit_module);
     ctx->hop = hop;
     b->want = RA_BODY_ROBOTS;
-    ra_capture_start(&b->cap, &ctx->alloc, &ra_malloc_allocator,
+    ra_capture_start(&b->cap, a, &ra_malloc_allocator,
                      (int) r->headers_out.status,
                      r->headers_out.content_length_n,
                      ngx_http_robots_audit_coding(r));
 
     if (!ra_http_has_body((int) r->headers_out.status, r->header_only)) {
         b->want = 0;
-        ngx_http_robots_audit_record(r, ctx);
+        ngx_http_robots_audit_done(r, ctx, RA_BODY_ROBOTS);
     }
 
     return ngx_http_next_header_filter(r);
@@ -268,16 +262,13 @@ ngx_http_robots_audit_stream(ngx_http_request_t *r,
     off_t                               n;
     unsigned                            done;
     ngx_buf_t                          *b;
-    ra_request_t                        req;
     ngx_chain_t                        *cl;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
     if (ctx->body->want & RA_BODY_PAGE) {
         /* as every header filter left them (add_header runs after us) */
-        ctx->body->ntags = ngx_http_robots_audit_out(r, "X-Robots-Tag", 12,
-                                                     ctx->body->tags,
-                                                     RA_PAGE_TAGS);
+        ngx_http_robots_audit_tags(r, ctx->body);
     }
     for (cl = in; cl && ctx->body->want; cl = cl->next) {
         b = cl->buf;
@@ -294,16 +285,11 @@ ngx_http_robots_audit_stream(ngx_http_request_t *r,
             ra_logf(&amcf->host, r, RA_LOG_ERR, RA_TAG_CAPTURE,
                     "cannot read the answer to capture robots.txt");
         }
-        if ((done & RA_BODY_ROBOTS) && !ctx->body->cap.failed) {
-            ngx_http_robots_audit_record(r, ctx);   /* else not whole */
+        if (ctx->body->cap.failed) {
+            done &= ~RA_BODY_ROBOTS;            /* not the whole answer */
         }
-        if (done & RA_BODY_PAGE) {
-            ngx_http_robots_audit_request(r, r->headers_out.status, 0, &req);
-            (void) ra_audit_page_body(amcf->audit, &req, ctx->body);
-        }
-        if (done & RA_BODY_SITEMAP) {
-            ra_audit_sitemap_end(amcf->audit, ctx->body->sitemap,
-                                 ngx_http_robots_audit_now(NULL));
+        if (done & ~RA_BODY_ERROR) {
+            ngx_http_robots_audit_done(r, ctx, done & ~RA_BODY_ERROR);
         }
     }
 }

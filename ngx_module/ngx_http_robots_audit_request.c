@@ -118,24 +118,19 @@ void
 ngx_http_robots_audit_request(ngx_http_request_t *r, ngx_int_t status,
     unsigned kind, ra_request_t *req)
 {
-    /* the fields up to referer set here, the rest cleared */
-    ra_request_clear_rest(req);
-    req->site = ngx_http_robots_audit_site(r);
-    req->time = ngx_http_robots_audit_now(NULL);
-    req->addr = ngx_http_robots_audit_str(r->connection->addr_text);
+    ra_request_start(req, ngx_http_robots_audit_site(r),
+                     ngx_http_robots_audit_now(NULL),
+                     ngx_http_robots_audit_str(r->connection->addr_text),
+                     ngx_http_robots_audit_str(r->method_name),
+                     ngx_http_robots_audit_str(r->unparsed_uri),
+                     (int) status, kind, r);
     req->user_agent = r->headers_in.user_agent
                       ? ngx_http_robots_audit_str(
                             r->headers_in.user_agent->value)
                       : ra_str("", 0);
-    req->method = ngx_http_robots_audit_str(r->method_name);
-    req->uri = ngx_http_robots_audit_str(r->unparsed_uri);
     req->referer = r->headers_in.referer
                    ? ngx_http_robots_audit_str(r->headers_in.referer->value)
                    : ra_str("", 0);
-    req->status = (int) status;
-    req->enforce = 0;
-    req->where = r;
-    req->target_kind = kind;
     ngx_http_robots_audit_fields(r, req);
 }
 

@@ -71,7 +71,6 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
     ngx_int_t                           rc;
     ra_reply_t                          reply;
     ngx_pool_cleanup_t                 *cln;
-    ra_status_src_t                     src;
     ra_status_page_t                    page;
     ngx_http_robots_audit_main_conf_t  *amcf;
 
@@ -87,18 +86,17 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
 
     amcf = ngx_http_get_module_main_conf(r, ngx_http_robots_audit_module);
 
-    ra_conf_status_src(&amcf->conf,
-                       amcf->ledger.base != NULL ? &amcf->ledger : NULL,
-                       &amcf->host, &src);
-    (void) ra_status_page_src(&src,
-                          ngx_http_robots_audit_str(r->method_name),
-                          ngx_http_robots_audit_str(r->args),
-                          ngx_http_robots_audit_now(NULL),
-                          &ra_malloc_allocator, &page);   /* malloc() */
+    (void) ra_conf_status_page(&amcf->conf,
+                               amcf->ledger.base != NULL ? &amcf->ledger
+                                                         : NULL,
+                               &amcf->host,
+                               ngx_http_robots_audit_str(r->method_name),
+                               ngx_http_robots_audit_str(r->args),
+                               ngx_http_robots_audit_now(NULL),
+                               &ra_malloc_allocator, &page,   /* malloc() */
+                               &reply);
     cln->handler = ngx_free;
     cln->data = page.body.data;
-
-    ra_status_page_reply(&page, &reply);
 
     return ngx_http_robots_audit_reply(r, &reply);
 }

@@ -5,7 +5,9 @@
  * with and without a user-agent prefix, the HTML head (plain and
  * gzip-coded), the conflicts recorded per site (noindex on a disallowed
  * path, header and meta disagreeing, directives a crawler ignores), the
- * bounds of the ledger's tables (ra_pages_t) and the reports' sections.
+ * bounds of the ledger's tables (ra_pages_t) and the reports' sections;
+ * the readings of an answer's body recorded as the servers' filters
+ * record them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "ra_audit_page.h"
 #include "ra_http.h"
 #include "ra_kind.h"
+#include "ra_outcome.h"
 #include "ra_pagedir.h"
 #include "ra_report.h"
 
@@ -727,6 +730,188 @@ test_body_browser(void **state)
     fx_free(f);
 }
 
+/* The readings of an answer as a server's filter records them once
+ * complete (ra_outcome_body()): a page's head as ra_audit_page() reads
+ * it, a robots.txt answer handed to the engine (the request then marked
+ * recorded), and a robots.txt answer whose capture failed, said and not
+ * handed over. */
+static void
+test_body_done(void **state)
+{
+    static const char  html[] =
+        "<html><head><meta name=robots content=noindex></head></html>";
+    static const char  txt[] = "User-agent: *\nDisallow: /x\n";
+    unsigned           done;
+    ra_host_t          host;
+    ra_body_t          b;
+    ra_pages_t         want, got;
+    ra_identity_t      id;
+    ra_test_log_t      log;
+    ra_request_t       r;
+    ra_body_fields_t   fields;
+    fx_t              *f;
+
+    (void) state;
+    fields.content_type = ra_str_z("text/plain");
+    fields.charset = ra_str(NULL, 0);
+    fields.location = ra_str(NULL, 0);
+    f = fx_new();
+    robots(f, disallow_private);
+    page(f, GOOGLEBOT, "/private/p.html", NULL, html, NULL, T0 + 1);
+    want = pages_of(f);
+    fx_free(f);
+
+    ra_test_host(&host, &log, NULL);
+    f = fx_new();
+    robots(f, disallow_private);
+    r = request(f, GOOGLEBOT, "/private/p.html", T0 + 1);
+    assert_int_equal(ra_audit_crawler(f->au, r.user_agent, &id), 1);
+    ra_body_init(&b, &id);
+    ra_body_page(&b, &ra_malloc_allocator, -1, ra_str(NULL, 0), NULL, 0);
+    done = ra_body_feed(&b, html, strlen(html), 1);
+    assert_int_equal(done, RA_BODY_PAGE);
+    assert_int_equal(ra_outcome_body(f->au, &host, &b, done, &r, &fields, 0,
+                                     T0 + 1), 0);
+    got = pages_of(f);
+    assert_int_equal(got.answers, want.answers);
+    assert_int_equal(got.nconflicts, want.nconflicts);
+    assert_memory_equal(got.kind_total, want.kind_total,
+                        sizeof(want.kind_total));
+
+    /* a robots.txt answer, captured whole */
+    r = request(f, GOOGLEBOT, "/robots.txt", T0 + 2);
+    ra_body_init(&b, NULL);
+    b.want = RA_BODY_ROBOTS;
+    ra_capture_start(&b.cap, &ra_malloc_allocator, &ra_malloc_allocator, 200,
+                     -1, ra_str(NULL, 0));
+    done = ra_body_feed(&b, txt, strlen(txt), 1);
+    assert_int_equal(done, RA_BODY_ROBOTS);
+    assert_int_equal(ra_outcome_body(f->au, &host, &b, done, &r, &fields, 0,
+                                     T0 + 2), 1);
+    assert_int_equal(log.n, 0);
+    ra_buf_release(&b.cap.body);
+
+    /* one whose capture failed: said, not recorded */
+    ra_body_init(&b, NULL);
+    b.want = RA_BODY_ROBOTS;
+    ra_capture_start(&b.cap, &ra_malloc_allocator, &ra_malloc_allocator, 200,
+                     -1, ra_str(NULL, 0));
+    ra_capture_fail(&b.cap);
+    done = ra_body_feed(&b, txt, strlen(txt), 1);
+    assert_int_equal(done, RA_BODY_ROBOTS);
+    assert_int_equal(ra_outcome_body(f->au, &host, &b, done, &r, &fields, 0,
+                                     T0 + 3), 0);
+    assert_int_equal(log.n, 1);
+    assert_non_null(strstr(log.lines[0], "out of memory capturing"));
+    fx_free(f);
+}
+
+/* a server's ways for ra_audit_answer(): a body it keeps, and its
+ * answer's X-Robots-Tag values; counted */
+typedef struct {
+    ra_body_t   kept;
+    int         keeps, tags;
+    const char *tag;
+} answer_srv_t;
+
+static ra_body_t *
+answer_keep(void *where, const ra_body_t *from, const ra_alloc_t **a)
+{
+    answer_srv_t  *s = where;
+
+    s->keeps++;
+    ra_body_init(&s->kept, &from->id);
+    *a = &ra_malloc_allocator;
+    return &s->kept;
+}
+
+static void
+answer_tags(void *where, ra_body_t *b)
+{
+    answer_srv_t  *s = where;
+
+    s->tags++;
+    b->ntags = 1;
+    b->tags[0] = ra_str_z(s->tag);
+}
+
+/* A crawler's answer once its head is known (ra_audit_answer()): an
+ * HTML page's body kept by the server and read, another page recorded
+ * by its headers at once (a HEAD's too, and no body kept), and nothing
+ * for an answer that may not be a page. */
+static void
+test_answer(void **state)
+{
+    static const char  html[] =
+        "<html><head><meta name=robots content=noindex></head></html>";
+    fx_t              *f = fx_new();
+    ra_body_t          b, *kept;
+    ra_pages_t         p;
+    ra_identity_t      id;
+    ra_request_t       r;
+    ra_answer_head_t   h;
+    answer_srv_t       srv;
+
+    (void) state;
+    robots(f, disallow_private);
+    memset(&srv, 0, sizeof(srv));
+    srv.tag = "noindex";
+    memset(&h, 0, sizeof(h));
+    h.kind = 0;
+    h.pages = 1;
+    h.has_body = 1;
+    h.content_length = (int64_t) strlen(html);
+    h.content_type = ra_str_z("text/html");
+    h.a = &ra_malloc_allocator;
+    h.keep = answer_keep;
+    h.tags = answer_tags;
+    h.where = &srv;
+    r = request(f, GOOGLEBOT, "/private/a.html", T0 + 1);
+    assert_int_equal(ra_audit_crawler(f->au, r.user_agent, &id), 1);
+
+    /* HTML: the body is the server's, read for its head */
+    ra_body_init(&b, &id);
+    kept = ra_audit_answer(f->au, &r, &b, &h);
+    assert_ptr_equal(kept, &srv.kept);
+    assert_int_equal(srv.keeps, 1);
+    assert_int_equal(srv.tags, 0);
+    assert_int_equal(kept->want, RA_BODY_PAGE);
+    assert_int_equal(ra_body_feed(kept, html, strlen(html), 1),
+                     RA_BODY_PAGE);
+    assert_int_equal(ra_audit_page_body(f->au, &r, kept), RA_OK);
+    assert_int_equal(pages_of(f).answers, 1);
+
+    /* not HTML, and a HEAD of HTML: the headers, at once */
+    h.content_type = ra_str_z("application/pdf");
+    ra_body_init(&b, &id);
+    assert_null(ra_audit_answer(f->au, &r, &b, &h));
+    h.content_type = ra_str_z("text/html");
+    h.header_only = 1;
+    ra_body_init(&b, &id);
+    assert_null(ra_audit_answer(f->au, &r, &b, &h));
+    assert_int_equal(srv.keeps, 1);
+    assert_int_equal(srv.tags, 2);
+    p = pages_of(f);
+    assert_int_equal(p.answers, 3);
+
+    /* not a page to read */
+    h.pages = 0;
+    ra_body_init(&b, &id);
+    assert_null(ra_audit_answer(f->au, &r, &b, &h));
+    assert_int_equal(srv.tags, 2);
+    assert_int_equal(pages_of(f).answers, 3);
+
+    /* the body where the caller has it, without keep */
+    h.pages = 1;
+    h.header_only = 0;
+    h.keep = NULL;
+    ra_body_init(&b, &id);
+    assert_ptr_equal(ra_audit_answer(f->au, &r, &b, &h), &b);
+    assert_int_equal(b.want, RA_BODY_PAGE);
+    assert_int_equal(srv.keeps, 1);
+    fx_free(f);
+}
+
 int
 main(void)
 {
@@ -744,6 +929,8 @@ main(void)
         cmocka_unit_test(test_reports),
         cmocka_unit_test(test_body_stream),
         cmocka_unit_test(test_body_browser),
+        cmocka_unit_test(test_body_done),
+        cmocka_unit_test(test_answer),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -888,6 +888,39 @@ request_clear_rest(void **state)
     }
 }
 
+/* ra_request_start(): the fields every server reads alike set, enforce
+ * 0, User-Agent and Referer left alone, the rest cleared */
+static void
+request_start(void **state)
+{
+    int            where;
+    ra_request_t   req, zero;
+
+    (void) state;
+    memset(&req, 0xa5, sizeof(req));
+    memset(&zero, 0, sizeof(zero));
+    ra_request_start(&req, ra_str("a.test", 6), 1700000000123LL,
+                     ra_str("192.0.2.1", 9), ra_str("GET", 3),
+                     ra_str("/x?y", 4), 200, RA_TARGET_KNOWN, &where);
+    assert_int_equal(req.site.len, 6);
+    assert_int_equal(req.time, 1700000000123LL);
+    assert_int_equal(req.addr.len, 9);
+    assert_int_equal(req.method.len, 3);
+    assert_memory_equal(req.uri.data, "/x?y", 4);
+    assert_int_equal(req.status, 200);
+    assert_int_equal(req.enforce, 0);
+    assert_ptr_equal(req.where, &where);
+    assert_int_equal(req.target_kind, RA_TARGET_KNOWN);
+    assert_null(req.policy);
+    assert_int_equal(req.recorded, 0);
+    assert_memory_equal(&req.signature, &zero.signature,
+                        offsetof(ra_request_t, target_kind)
+                        - offsetof(ra_request_t, signature));
+    /* the glue's */
+    assert_int_equal(req.user_agent.len, (size_t) 0xa5a5a5a5a5a5a5a5ULL);
+    assert_int_equal(req.referer.len, (size_t) 0xa5a5a5a5a5a5a5a5ULL);
+}
+
 /* ra_http_canonical() as its comment defines it, a byte at a time: a
  * '/' first, and before any '?' no '/' followed by '/' or '.', no '%'
  * but escapes that stay (two hex digits, of a byte neither unreserved
@@ -1115,6 +1148,7 @@ main(void)
         cmocka_unit_test(target_kind_agrees),
         cmocka_unit_test(request_kind_given),
         cmocka_unit_test(request_clear_rest),
+        cmocka_unit_test(request_start),
         cmocka_unit_test(target_kind_fast_agrees),
         cmocka_unit_test(canonical_steps),
     };

@@ -13,6 +13,7 @@
 #include "ra_evidence.h"
 #include "ra_ledger.h"
 #include "ra_logfile.h"
+#include "ra_status.h"
 #include "ra_tags.h"
 
 #define S(lit)  ((ra_str_t) ra_string(lit))
@@ -729,6 +730,42 @@ scope_questions(void **state)
     assert_string_equal(ra_logfile_target("/x.log"), "/x.log");
 }
 
+/* the status page a server answers from its configuration: the reply
+ * as it sends it, a 405 with its Allow, a HEAD's headers alone, and a
+ * server with no ledger */
+static void
+status_page_reply(void **state)
+{
+    conf_t            *c = conf_new(RA_DIALECT_NGINX);
+    ra_reply_t         reply;
+    ra_status_page_t   page;
+
+    (void) state;
+    assert_int_equal(ra_conf_status_page(&c->main, NULL, &c->host, S("POST"),
+                                         S(""), 0, &ra_malloc_allocator,
+                                         &page, &reply), RA_OK);
+    assert_int_equal(reply.status, 405);
+    assert_int_equal(page.status, 405);
+    assert_string_equal(reply.fields[0].name, "Cache-Control");
+    assert_string_equal(reply.fields[1].name, "Allow");
+    assert_string_equal(reply.fields[1].value, "GET, HEAD");
+    assert_null(reply.fields[2].name);
+    assert_ptr_equal(reply.body.data, page.body.data);
+    ra_status_page_free(&page);
+
+    assert_int_equal(ra_conf_status_page(&c->main, NULL, &c->host, S("HEAD"),
+                                         S("format=json"), 0,
+                                         &ra_malloc_allocator, &page,
+                                         &reply), RA_OK);
+    assert_int_equal(reply.status, 503);
+    assert_true(reply.header_only);
+    assert_non_null(reply.content_type);
+    assert_null(reply.fields[1].name);
+    assert_int_equal(reply.body.len, page.body.len);
+    ra_status_page_free(&page);
+    conf_free(c);
+}
+
 /* the crawler policy's directives: words that add up, a body file typed
  * by its name, the refusal's status once a block (nginx), inheritance by
  * part, and a scope that blocks is judged before its content */
@@ -826,6 +863,7 @@ main(void)
         cmocka_unit_test(compile_tables),
         cmocka_unit_test(scope_questions),
         cmocka_unit_test(policy_directives),
+        cmocka_unit_test(status_page_reply),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
