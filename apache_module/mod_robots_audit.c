@@ -119,15 +119,6 @@ mra_pool_allocator(apr_pool_t *p)
     return a;
 }
 
-const char *
-mra_rdns_check(void *p, const char *server)
-{
-    char  err[256];
-
-    return ra_ares_check(server, err, sizeof(err)) == RA_OK
-           ? NULL : apr_pstrdup(p, err);
-}
-
 /* ---- directives --------------------------------------------------------- */
 
 static void *
@@ -232,7 +223,7 @@ mra_directive(cmd_parms *cmd, void *dv, int n, char *const *w)
     cx.path = mra_path;
     cx.path_ctx = cmd->pool;
     cx.server_ctx = cmd->server;        /* its virtual host's error log */
-    cx.resolver_check = mra_rdns_check;
+    cx.resolver_check = ra_ares_check;
     enforced = st->conf.enforce_wanted;
     ra_buf_init(&msg, mra_pool_allocator(cmd->temp_pool), 0, 0);
     if (ra_directive_set(&cx, id, words, (size_t) n, &msg) != RA_OK) {

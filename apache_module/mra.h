@@ -27,7 +27,6 @@
 
 #include "ra_core.h"
 #include "ra_audit.h"
-#include "ra_audit_sitemap.h"
 #include "ra_audit_want.h"
 #include "ra_directive.h"
 #include "ra_engines.h"
@@ -95,11 +94,6 @@ typedef struct {
     ra_ledger_saver_t    saver;         /* the parent's saves of
                                            RobotsAuditState */
 } mra_state;
-
-/* NULL when a resolver can ask server (RobotsAuditResolver's
- * "ADDR[:PORT]"), else why, in the pool p (ra_directive_cx_t's
- * resolver_check) */
-const char *mra_rdns_check(void *p, const char *server);
 
 /* Per server; the global settings live in the module's state. */
 typedef struct {

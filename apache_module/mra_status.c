@@ -18,24 +18,19 @@ mra_page_free(void *data)
 static __attribute__((noinline)) int
 mra_status_serve(request_rec *r)
 {
-    int                rc;
     ra_reply_t         reply;
     ra_status_page_t  *pg;
     mra_state         *st = mra_st(r->server);
 
     pg = apr_palloc(r->pool, sizeof(ra_status_page_t));
     /* r->method, not r->method_number: M_GET covers HEAD */
-    rc = ra_conf_status_page(&st->conf,
-                             st->audit != NULL ? &st->ledger : NULL,
-                             &st->host, ra_str_z(r->method),
-                             ra_str_z(r->args), ra_host_now(&st->host),
-                             &st->host.heap, pg, &reply);
+    (void) ra_conf_status_page(&st->conf,
+                               st->audit != NULL ? &st->ledger : NULL,
+                               &st->host, r, ra_str_z(r->method),
+                               ra_str_z(r->args), ra_host_now(&st->host),
+                               &st->host.heap, pg, &reply);
     apr_pool_cleanup_register(r->pool, pg, mra_page_free,
                               apr_pool_cleanup_null);
-    if (rc == RA_ENOMEM) {
-        ra_logf(&st->host, r, RA_LOG_ERR, RA_TAG_NOMEM, "out of memory "
-                "rendering the status page");
-    }
     return mra_reply(r, &reply);
 }
 

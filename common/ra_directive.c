@@ -329,14 +329,19 @@ ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
 
 int
 ra_conf_status_page(const ra_conf_main_t *m, ra_ledger_t *l,
-    const ra_host_t *h, ra_str_t method, ra_str_t query, int64_t now,
-    const ra_alloc_t *a, ra_status_page_t *page, ra_reply_t *reply)
+    const ra_host_t *h, void *where, ra_str_t method, ra_str_t query,
+    int64_t now, const ra_alloc_t *a, ra_status_page_t *page,
+    ra_reply_t *reply)
 {
     int              rc;
     ra_status_src_t  src;
 
     ra_conf_status_src(m, l, h, &src);
     rc = ra_status_page_src(&src, method, query, now, a, page);
+    if (rc == RA_ENOMEM) {
+        ra_logf(h, where, RA_LOG_ERR, RA_TAG_NOMEM,
+                "out of memory rendering the status page");
+    }
     ra_status_page_reply(page, reply);
     return rc;
 }
@@ -602,6 +607,7 @@ int
 ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
     const ra_str_t *words, size_t n, ra_buf_t *msg)
 {
+    char         err[256];
     const char  *why;
 
     switch (ra_directives[id].kind) {
@@ -636,12 +642,13 @@ ra_directive_set(const ra_directive_cx_t *cx, ra_directive_e id,
         if (cx->main->resolver == NULL) {
             return RA_ENOMEM;
         }
-        why = cx->resolver_check != NULL
-              ? cx->resolver_check(cx->path_ctx, cx->main->resolver) : NULL;
-        if (why != NULL) {
+        if (cx->resolver_check != NULL
+            && cx->resolver_check(cx->main->resolver, err, sizeof(err))
+               != RA_OK)
+        {
             ra_buf_printf(msg, "%s %s: %s",
                           ra_directives[id].name[cx->dialect],
-                          cx->main->resolver, why);
+                          cx->main->resolver, err);
             return RA_ERROR;
         }
         return RA_OK;

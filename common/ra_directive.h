@@ -285,10 +285,11 @@ typedef struct {
     const char      *(*path)(void *ctx, ra_str_t word);
     void              *path_ctx;
     /* Whether the server can ask the DNS server a resolver directive
-     * names (ADDR[:PORT], "" for the system's): NULL when it can, else
-     * why not, which the core words as the directive's error; NULL: not
-     * checked.  Called with path_ctx. */
-    const char      *(*resolver_check)(void *ctx, const char *server);
+     * names (ADDR[:PORT], "" for the system's): RA_OK when it can, else
+     * RA_ERROR with why not in err, which the core words as the
+     * directive's error (ra_ares_check() is one); NULL: not checked. */
+    int              (*resolver_check)(const char *server, char *err,
+                                       size_t errlen);
 } ra_directive_cx_t;
 
 /* A server's context for reading one directive: its dialect and the
@@ -363,12 +364,14 @@ void ra_conf_status_src(const ra_conf_main_t *m, ra_ledger_t *l,
  * (method, query: the part after '?'), from that source, now in Unix ms:
  * ra_status_page_src()'s page, made with a (release it with
  * ra_status_page_free()), and the reply the server sends (ra_http.h),
- * valid while the page is.  RA_OK, or RA_ENOMEM when the page says 500.
+ * valid while the page is.  RA_OK, or RA_ENOMEM when the page says 500,
+ * which h's log says about where (the request).
  */
 struct ra_status_page_s;
 int ra_conf_status_page(const ra_conf_main_t *m, ra_ledger_t *l,
-    const ra_host_t *h, ra_str_t method, ra_str_t query, int64_t now,
-    const ra_alloc_t *a, struct ra_status_page_s *page, ra_reply_t *reply);
+    const ra_host_t *h, void *where, ra_str_t method, ra_str_t query,
+    int64_t now, const ra_alloc_t *a, struct ra_status_page_s *page,
+    ra_reply_t *reply);
 
 /* The scope that keeps id's value in that server (RA_CONF_*), 0 when the
  * server has no such directive. */

@@ -89,7 +89,7 @@ ngx_http_robots_audit_status_handler(ngx_http_request_t *r)
     (void) ra_conf_status_page(&amcf->conf,
                                amcf->ledger.base != NULL ? &amcf->ledger
                                                          : NULL,
-                               &amcf->host,
+                               &amcf->host, r,
                                ngx_http_robots_audit_str(r->method_name),
                                ngx_http_robots_audit_str(r->args),
                                ngx_http_robots_audit_now(NULL),

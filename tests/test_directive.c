@@ -348,11 +348,14 @@ alert_purposes(void **state)
 }
 
 /* a server's check of RobotsAuditResolver's server: port 99 is none */
-static const char *
-resolver_check(void *ctx, const char *server)
+static int
+resolver_check(const char *server, char *err, size_t errlen)
 {
-    (void) ctx;
-    return strstr(server, ":99") != NULL ? "unreachable" : NULL;
+    if (strstr(server, ":99") == NULL) {
+        return RA_OK;
+    }
+    snprintf(err, errlen, "unreachable");
+    return RA_ERROR;
 }
 
 static void
@@ -730,6 +733,36 @@ scope_questions(void **state)
     assert_string_equal(ra_logfile_target("/x.log"), "/x.log");
 }
 
+/* out of memory, the page says 500 and the core's log line says so,
+ * about the request the server named */
+static void
+status_page_out_of_memory(void **state)
+{
+    conf_t            *c = conf_new(RA_DIALECT_APACHE);
+    ra_reply_t         reply;
+    ra_status_page_t   page;
+    ra_ledger_t        ledger;
+    ra_alloc_t         none = { no_memory, NULL, NULL };
+    size_t             size = 1u << 20;
+    void              *region = malloc(size);
+    int                request;
+
+    (void) state;
+    assert_int_equal(ra_ledger_format(region, size, 0), RA_OK);
+    ra_ledger_open(&ledger, region, NULL);
+    assert_int_equal(ra_conf_status_page(&c->main, &ledger, &c->host,
+                                         &request, S("GET"), S(""), 0, &none,
+                                         &page, &reply), RA_ENOMEM);
+    assert_int_equal(reply.status, 500);
+    assert_int_equal(c->log.n, 1);
+    assert_ptr_equal(c->log.where[0], &request);
+    assert_non_null(strstr(c->log.lines[0], "[RA311] out of memory "
+                                            "rendering the status page"));
+    ra_status_page_free(&page);
+    free(region);
+    conf_free(c);
+}
+
 /* the status page a server answers from its configuration: the reply
  * as it sends it, a 405 with its Allow, a HEAD's headers alone, and a
  * server with no ledger */
@@ -741,9 +774,10 @@ status_page_reply(void **state)
     ra_status_page_t   page;
 
     (void) state;
-    assert_int_equal(ra_conf_status_page(&c->main, NULL, &c->host, S("POST"),
-                                         S(""), 0, &ra_malloc_allocator,
-                                         &page, &reply), RA_OK);
+    assert_int_equal(ra_conf_status_page(&c->main, NULL, &c->host, NULL,
+                                         S("POST"), S(""), 0,
+                                         &ra_malloc_allocator, &page,
+                                         &reply), RA_OK);
     assert_int_equal(reply.status, 405);
     assert_int_equal(page.status, 405);
     assert_string_equal(reply.fields[0].name, "Cache-Control");
@@ -753,8 +787,8 @@ status_page_reply(void **state)
     assert_ptr_equal(reply.body.data, page.body.data);
     ra_status_page_free(&page);
 
-    assert_int_equal(ra_conf_status_page(&c->main, NULL, &c->host, S("HEAD"),
-                                         S("format=json"), 0,
+    assert_int_equal(ra_conf_status_page(&c->main, NULL, &c->host, NULL,
+                                         S("HEAD"), S("format=json"), 0,
                                          &ra_malloc_allocator, &page,
                                          &reply), RA_OK);
     assert_int_equal(reply.status, 503);
@@ -864,6 +898,7 @@ main(void)
         cmocka_unit_test(scope_questions),
         cmocka_unit_test(policy_directives),
         cmocka_unit_test(status_page_reply),
+        cmocka_unit_test(status_page_out_of_memory),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
