@@ -53,20 +53,22 @@ mra_length(request_rec *r)
 static int
 mra_wanted(request_rec *r, int status, int ask)
 {
-    int           hop;
+    int           hop, range;
     unsigned      kind;
     request_rec  *orig = mra_original(r);
     mra_state    *st = mra_st(orig->server);
 
     /* the tables last: every request asks, robots.txt ones go on; only
-     * a GET's answer may be one (M_GET: GET or HEAD, the core tells) */
+     * a GET's answer may be one (M_GET: GET or HEAD, the core tells);
+     * Range only where it can matter (robots.txt, a redirect's target) */
     if (r->main != NULL || orig->method_number != M_GET || !mra_on(orig, 0)) {
         return -1;
     }
     kind = mra_request_kind(orig);
+    range = ((kind & RA_TARGET_ROBOTS) || ra_audit_redirects(st->audit))
+            && apr_table_get(orig->headers_in, "Range") != NULL;
     hop = ra_audit_capture_wanted(st->audit, ra_http_method_z(orig->method),
-                                  kind, status, apr_table_get(orig->headers_in,
-                                                              "Range") != NULL);
+                                  kind, status, range);
     if (hop == RA_CAPTURE_HOP) {
         hop = !ask ? RA_REDIRECT_HOPS + 1 : (int) mra_robots_hop(orig);
         if (hop == 0) {
