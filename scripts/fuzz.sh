@@ -69,6 +69,7 @@ seed_fuzz_sf() { :; }      # the committed fields are its seeds
 seed_fuzz_state() { :; }   # the saved ledger is in the target itself
 seed_fuzz_pagedir() { :; }     # the committed pages are its seeds
 seed_fuzz_sitemap() { :; }     # the committed sitemaps are its seeds
+seed_fuzz_undeclared() { :; }  # the committed request runs are its seeds
 
 fail=0
 for bin in "$@"; do
