@@ -212,3 +212,17 @@ ra_audit_answer(ra_audit_t *au, const ra_request_t *req, ra_body_t *b,
     }
     return b->want ? b : NULL;
 }
+
+int
+ra_audit_page_body(ra_audit_t *au, const ra_request_t *req, ra_body_t *b)
+{
+    int  rc, scanned = b->scanned;
+
+    if (!scanned) {
+        ra_pagedir_start(&b->pd, b->tags, b->ntags);
+    }
+    rc = ra_audit_page_read(au, req, &b->id, &b->pd, scanned,
+                            !scanned && b->head ? &b->cap : NULL);
+    b->head = b->scanned = 0;
+    return rc;
+}

@@ -9,7 +9,6 @@
  * (ra_ledger_pages.c).
  */
 #include "ra_audit_impl.h"
-#include "ra_audit_body.h"
 #include "ra_audit_page.h"
 #include "ra_pagedir.h"
 
@@ -237,10 +236,23 @@ ra_page_captured(ra_pagedir_t *pd, ra_capture_t *html, int *rc)
 }
 
 int
+ra_audit_page_read(ra_audit_t *au, const ra_request_t *req,
+    const ra_identity_t *id, ra_pagedir_t *pd, int scanned,
+    ra_capture_t *html)
+{
+    int  rc = RA_OK;
+
+    if (html != NULL) {
+        scanned = ra_page_captured(pd, html, &rc);
+    }
+    ra_page_record(au, req, id, pd, scanned);
+    return rc;
+}
+
+int
 ra_audit_page(ra_audit_t *au, const ra_request_t *req,
     const ra_str_t *tags, size_t ntags, ra_capture_t *html)
 {
-    int            rc = RA_OK, scanned = 0;
     ra_pagedir_t   pd;
     ra_identity_t  id;
 
@@ -253,25 +265,5 @@ ra_audit_page(ra_audit_t *au, const ra_request_t *req,
     }
 
     ra_pagedir_start(&pd, tags, ntags < RA_PAGE_TAGS ? ntags : RA_PAGE_TAGS);
-    if (html != NULL) {
-        scanned = ra_page_captured(&pd, html, &rc);
-    }
-    ra_page_record(au, req, &id, &pd, scanned);
-    return rc;
-}
-
-int
-ra_audit_page_body(ra_audit_t *au, const ra_request_t *req, ra_body_t *b)
-{
-    int  rc = RA_OK, scanned = b->scanned;
-
-    if (!scanned) {
-        ra_pagedir_start(&b->pd, b->tags, b->ntags);
-        if (b->head) {
-            scanned = ra_page_captured(&b->pd, &b->cap, &rc);
-        }
-    }
-    b->head = b->scanned = 0;
-    ra_page_record(au, req, &b->id, &b->pd, scanned);
-    return rc;
+    return ra_audit_page_read(au, req, &id, &pd, 0, html);
 }

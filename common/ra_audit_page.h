@@ -13,6 +13,7 @@
 #include "ra_audit.h"
 #include "ra_crawlers.h"
 #include "ra_http.h"
+#include "ra_pagedir.h"
 
 /* What a server hands over of an answer (ra_audit_page_wanted()) */
 #define RA_PAGE_NONE     0      /* nothing: not a crawler's, not a page */
@@ -49,6 +50,14 @@ int ra_audit_page_wanted_by(const ra_identity_t *id, ra_str_t method,
  */
 int ra_audit_page(ra_audit_t *au, const ra_request_t *req,
     const ra_str_t *tags, size_t ntags, ra_capture_t *html);
+
+/* The same for an answer whose crawler is known (id) and whose
+ * X-Robots-Tag values pd holds already: html, NULL or the capture of its
+ * head to scan into pd; scanned, when html is NULL, whether pd holds the
+ * head's directives already (the body stream scanned it in place). */
+int ra_audit_page_read(ra_audit_t *au, const ra_request_t *req,
+    const ra_identity_t *id, ra_pagedir_t *pd, int scanned,
+    ra_capture_t *html);
 
 /* The X-Robots-Tag values a server hands over at most (the rest are not
  * read), and the bytes of an HTML body it captures (RA_PD_SCAN). */
