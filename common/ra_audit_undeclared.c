@@ -213,12 +213,13 @@ ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
     /* a path the version in force allowed before is not matched again:
      * the judge then reads it as a path no rule names */
     if (rs != NULL && m != NULL && m->len == req->site.len
-        && m->current.hash != 0)
+        && m->current.hash != 0 && req->uri.len <= RA_UNDECL_MEMO_PATH)
     {
         p = &au->undecl.path[((ph * 0x9e3779b97f4a7c15ULL) >> 32)
                               & (RA_UNDECL_MEMO_PATHS - 1)];
         if (p->version == m->current.hash && p->hash == ph
-            && p->len == req->uri.len)
+            && p->len == req->uri.len
+            && memcmp(p->text, req->uri.data, req->uri.len) == 0)
         {
             rs = NULL;
             p = NULL;
@@ -246,7 +247,8 @@ ra_audit_undeclared(ra_audit_t *au, const ra_request_t *req,
     if (p != NULL && !u->v.shared && u->v.match.allowed) {
         p->version = m->current.hash;
         p->hash = ph;
-        p->len = req->uri.len;
+        p->len = (uint16_t) req->uri.len;
+        memcpy(p->text, req->uri.data, req->uri.len);
     }
     if (u->v.hit.rec != 0) {
         memcpy(&u->rec, ra_undecl_record(t, u->v.hit.rec - 1),

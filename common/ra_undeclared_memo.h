@@ -22,6 +22,8 @@
 #define RA_UNDECL_MEMO_ADDRS    8       /* a power of two */
 #define RA_UNDECL_MEMO_TEXT     46      /* INET6_ADDRSTRLEN - 1 */
 #define RA_UNDECL_MEMO_PATHS    64      /* a power of two */
+#define RA_UNDECL_MEMO_PATH     128     /* bytes of a path kept (longer
+                                           ones are matched each time) */
 
 /* A site as this process found it last, by the name's bytes as requests
  * give it */
@@ -52,11 +54,14 @@ typedef struct {
 /* A path the '*' group of a version allowed (the version's hash names
  * its bytes, so that another site's same file answers alike): its match
  * is not made again.  A disallowed path is matched each time, for the
- * rule and line its evidence names. */
+ * rule and line its evidence names.  The path's bytes are kept and
+ * compared, not its hash alone: a client could choose a disallowed path
+ * whose hash is an allowed one's, and be judged compliant. */
 typedef struct {
     uint64_t       version;             /* 0: empty */
     uint64_t       hash;                /* ra_ua_hash() of the path */
-    size_t         len;
+    uint16_t       len;
+    unsigned char  text[RA_UNDECL_MEMO_PATH];
 } ra_undecl_memo_path_t;
 
 typedef struct {

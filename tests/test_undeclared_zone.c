@@ -446,6 +446,28 @@ server_memo_follows_changes(void **state)
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "", t0 += 1000,
                           &v), 0);
 
+    /* the allowed paths this process remembers are kept whole, and a
+     * path too long to keep is matched each time: a long allowed path
+     * asked twice, then a long disallowed one, is judged as such */
+    {
+        char  longp[300];
+
+        memset(longp, 'a', sizeof(longp) - 1);
+        longp[sizeof(longp) - 1] = '\0';
+        longp[0] = '/';
+        assert_int_equal(turn(&s, "192.0.2.7", CHROME, longp, "",
+                              t0 += 1000, &v), 0);
+        assert_int_equal(turn(&s, "192.0.2.7", CHROME, longp, "",
+                              t0 += 1000, &v), 0);
+        memcpy(longp, "/private", 8);
+        assert_int_equal(turn(&s, "192.0.2.7", CHROME, longp, "",
+                              t0 += 1000, &v), 1);
+        assert_int_equal(v.refused, RA_REFUSE_UNDECLARED);
+        /* and a short one remembered allowed, then asked again */
+        assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/open", "",
+                              t0 += 1000, &v), 0);
+    }
+
     /* this process's new robots.txt */
     robots_of(s.au, "User-agent: *\nDisallow: /open\n", t0 += 1000);
     assert_int_equal(turn(&s, "192.0.2.7", CHROME, "/private/y", "",
