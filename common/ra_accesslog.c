@@ -747,7 +747,10 @@ ra_log_epoch(ra_str_t s, int64_t *out)
         } else if (!ra_isdigit(s.data[i])) {
             return RA_ERROR;
         } else if (!dot) {
-            if (++digits > 19) {
+            /* 19 digits may pass int64_t's largest: no time at all */
+            if (++digits > 19
+                || v > (INT64_MAX - (s.data[i] - '0')) / 10)
+            {
                 return RA_ERROR;
             }
             v = v * 10 + (s.data[i] - '0');

@@ -757,6 +757,12 @@ test_json_maps(void **state)
     assert_int_equal(r.time, 1526810289280LL);
     assert_int_equal(fparse(&f, CF("1526810289"), &r), RA_OK);
     assert_int_equal(r.time, 1526810289000LL);
+    /* 19 digits: the largest int64_t is a time, one past it none (the
+     * fuzzer's signed overflow) */
+    assert_int_equal(fparse(&f, CF("9223372036854775807"), &r), RA_OK);
+    assert_int_equal(r.time, 9223372036854LL);
+    assert_int_not_equal(fparse(&f, CF("9223372036854775808"), &r), RA_OK);
+    assert_int_not_equal(fparse(&f, CF("9999999999999999999"), &r), RA_OK);
     assert_int_equal(fparse(&f, CF("\"2018-05-20T09:58:09Z\""), &r), RA_OK);
     assert_int_equal(r.time, 1526810289000LL);
     assert_int_equal(fparse(&f, CF("\"yesterday\""), &r), RA_ERROR);
